@@ -1,0 +1,12 @@
+//===- MaxGraph.h - everything of the maxgraph dialect ----------*- C++ -*-===//
+
+#ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPH_H
+#define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPH_H
+
+#include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.h"
+
+#endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPH_H

@@ -1,0 +1,17 @@
+//===- MaxGraphAttrs.h - maxgraph attributes --------------------*- C++ -*-===//
+
+#ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHATTRS_H
+#define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHATTRS_H
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SetVector.h"
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.h.inc"
+
+#endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHATTRS_H

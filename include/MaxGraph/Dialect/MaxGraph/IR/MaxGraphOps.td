@@ -1,0 +1,762 @@
+//===- MaxGraphOps.td - maxgraph operations -----------------*- tablegen -*-===//
+
+#ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD
+#define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD
+
+include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+defvar MaxGraph_Tensor = MaxGraph_TensorType;
+defvar MaxGraph_Buffer = MaxGraph_BufferType;
+
+/// An op whose result types follow from its operands and attributes. Its
+/// verifier reruns inference with errors on, so a bad op reports the precise
+/// reason (before InferTypeOpInterface's own check, which runs with regions).
+class MaxGraph_InferOp<string mnemonic, list<Trait> traits = []>
+    : MaxGraph_Op<mnemonic, traits # [InferTypeOpAdaptor]> {
+  let hasVerifier = 1;
+  code inferBody = ?;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::maxgraph::detail::verifyInferredTypes(*this);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs, subgraphs and calls
+//===----------------------------------------------------------------------===//
+
+def MaxGraph_GraphOp : MaxGraph_Op<"graph", [
+    AffineScope, AutomaticAllocationScope, FunctionOpInterface,
+    IsolatedFromAbove,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "A staged graph, subgraph body or device graph";
+  let description = [{
+    A graph is a symbol and a function: its arguments are TensorLayouts and
+    BufferLayouts, its body ends in `maxgraph.output`. The optional `<...>`
+    list declares the symbolic dims the graph is generic over; every symbolic
+    name used by an argument type must be declared there, and algebraic dims
+    are not allowed in argument types (they could not be bound by a caller).
+
+    ```mlir
+    maxgraph.graph @combine<batch>(%a: !maxgraph.tensor<[batch], f32>,
+                                   %b: !maxgraph.tensor<[batch], f32>)
+        -> !maxgraph.tensor<[batch], f32>
+        attributes {argument_names = ["kv.a", "kv.b"], result_names = ["output"]} {
+      %0 = maxgraph.add %a, %b : !maxgraph.tensor<[batch], f32>
+      maxgraph.output %0 : !maxgraph.tensor<[batch], f32>
+    }
+    ```
+
+    `is_subgraph` marks a shared body called through `maxgraph.call`;
+    `is_device_graph` marks a graph replayed as one unit on its device;
+    `kernel_libraries` lists the custom extension paths its custom ops use.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrArrayAttr>:$symbolic_dims,
+                       OptionalAttr<StrArrayAttr>:$argument_names,
+                       OptionalAttr<StrArrayAttr>:$result_names,
+                       UnitAttr:$is_subgraph,
+                       UnitAttr:$is_device_graph,
+                       OptionalAttr<StrArrayAttr>:$kernel_libraries,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// The declared symbolic dims, in declaration order.
+    ::llvm::SmallVector<::mlir::StringAttr> getSymbolicDimNames();
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def MaxGraph_OutputOp : MaxGraph_Op<"output", [
+    Pure, HasParent<"GraphOp">, ReturnLike, Terminator]> {
+  let summary = "Returns the results of a graph";
+  let arguments = (ins Variadic<MaxGraph_AnyLayout>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+}
+
+def MaxGraph_CallOp : MaxGraph_Op<"call", [
+    CallOpInterface, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Calls a subgraph";
+  let description = [{
+    Calls a `maxgraph.graph` by symbol. The verifier binds each symbolic dim
+    of the callee from the operand types (`batch` in the callee's signature
+    must be the same dim in every operand that binds it) and checks the
+    result types against the callee's results under that binding.
+
+    ```mlir
+    %1 = maxgraph.call @block(%0) : (!maxgraph.tensor<[8, 64], f32>)
+        -> !maxgraph.tensor<[8, 64], f32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<MaxGraph_AnyLayout>:$operands,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Variadic<MaxGraph_AnyLayout>:$results);
+  let builders = [OpBuilder<(ins "GraphOp":$callee,
+                                 "::mlir::ValueRange":$operands)>];
+  let extraClassDeclaration = [{
+    ::mlir::CallInterfaceCallable getCallableForCallee() {
+      return (*this)->getAttrOfType<::mlir::SymbolRefAttr>("callee");
+    }
+    void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
+      (*this)->setAttr("callee", ::llvm::cast<::mlir::SymbolRefAttr>(callee));
+    }
+    ::mlir::Operation::operand_range getArgOperands() { return getOperands(); }
+    ::mlir::MutableOperandRange getArgOperandsMutable() {
+      return getOperandsMutable();
+    }
+  }];
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def MaxGraph_ConstantOp : MaxGraph_InferOp<"constant", [ConstantLike, Pure]> {
+  let summary = "A tensor constant";
+  let description = [{
+    A dense (or, for large data, dense resource) elements attribute whose type
+    is a static `!maxgraph.tensor`:
+
+    ```mlir
+    %c = maxgraph.constant dense<2.0> : !maxgraph.tensor<[], f32>
+    %w = maxgraph.constant dense_resource<weights> : !maxgraph.tensor<[1024, 1024], f32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+// `dtypes` names the element types accepted: "any", "numeric", "float",
+// "integer" (ints and bool).
+class MaxGraph_BinaryOp<string mnemonic, string dtypes, list<Trait> traits = []>
+    : MaxGraph_InferOp<mnemonic, traits # [Pure]> {
+  let summary = "elementwise `" # mnemonic # "` with numpy broadcasting";
+  let description = [{
+    Applies `}] # mnemonic # [{` elementwise. Both operands have the same
+    element type and device; their dims broadcast like numpy's, right-aligned,
+    where a dim of 1 stretches and a symbolic dim only matches itself (or 1, or
+    `?`). When both operands have one type the short form prints it once:
+
+    ```mlir
+    %0 = maxgraph.}] # mnemonic # [{ %a, %b : !maxgraph.tensor<[batch, 4], f32>
+    %1 = maxgraph.}] # mnemonic # [{ %a, %c : (!maxgraph.tensor<[batch, 4], f32>,
+        !maxgraph.tensor<[1, 4], f32>) -> !maxgraph.tensor<[batch, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$lhs, MaxGraph_Tensor:$rhs);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:`
+    custom<ElementwiseTypes>(type($lhs), type($rhs), type($result))
+  }];
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::maxgraph::detail::verifyInferredTypes(*this);
+    }
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::maxgraph::detail::inferBinaryElementwise(
+          loc, getOperationName(), "}] # dtypes # [{", adaptor.getLhs().getType(),
+          adaptor.getRhs().getType(), /*boolResult=*/false, types);
+    }
+  }];
+}
+
+def MaxGraph_AddOp : MaxGraph_BinaryOp<"add", "numeric", [Commutative]>;
+def MaxGraph_SubOp : MaxGraph_BinaryOp<"sub", "numeric">;
+def MaxGraph_MulOp : MaxGraph_BinaryOp<"mul", "numeric", [Commutative]>;
+def MaxGraph_DivOp : MaxGraph_BinaryOp<"div", "numeric">;
+def MaxGraph_ModOp : MaxGraph_BinaryOp<"mod", "numeric">;
+def MaxGraph_PowOp : MaxGraph_BinaryOp<"pow", "numeric">;
+def MaxGraph_MaxOp : MaxGraph_BinaryOp<"max", "numeric", [Commutative]>;
+def MaxGraph_MinOp : MaxGraph_BinaryOp<"min", "numeric", [Commutative]>;
+def MaxGraph_AndOp : MaxGraph_BinaryOp<"and", "integer", [Commutative]>;
+def MaxGraph_OrOp : MaxGraph_BinaryOp<"or", "integer", [Commutative]>;
+def MaxGraph_XorOp : MaxGraph_BinaryOp<"xor", "integer", [Commutative]>;
+
+def MaxGraph_CmpOp : MaxGraph_InferOp<"cmp", [Pure]> {
+  let summary = "elementwise comparison with numpy broadcasting";
+  let description = [{
+    Compares elementwise and returns a bool (`i1`) tensor of the broadcast
+    shape. Operands follow the rules of the binary elementwise ops.
+
+    ```mlir
+    %m = maxgraph.cmp lt, %a, %b : !maxgraph.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_CmpPredicate:$predicate, MaxGraph_Tensor:$lhs,
+                       MaxGraph_Tensor:$rhs);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:`
+    custom<CompareTypes>(type($lhs), type($rhs), type($result))
+  }];
+  let hasFolder = 1;
+}
+
+// `result` is "same" (the operand's type) or "bool" (i1 of the same dims).
+class MaxGraph_UnaryOp<string mnemonic, string dtypes, string result = "same">
+    : MaxGraph_InferOp<mnemonic, [Pure]> {
+  let summary = "elementwise `" # mnemonic # "`";
+  let description = [{
+    Applies `}] # mnemonic # [{` to every element.
+
+    ```mlir
+    %0 = maxgraph.}] # mnemonic # [{ %x : !maxgraph.tensor<[batch, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::maxgraph::detail::verifyInferredTypes(*this);
+    }
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::maxgraph::detail::inferUnaryElementwise(
+          loc, getOperationName(), "}] # dtypes # [{",
+          adaptor.getInput().getType(), }] # !eq(result, "bool") # [{, types);
+    }
+  }];
+}
+
+def MaxGraph_NegOp : MaxGraph_UnaryOp<"neg", "numeric">;
+def MaxGraph_AbsOp : MaxGraph_UnaryOp<"abs", "numeric">;
+def MaxGraph_ExpOp : MaxGraph_UnaryOp<"exp", "float">;
+def MaxGraph_LogOp : MaxGraph_UnaryOp<"log", "float">;
+def MaxGraph_Log1pOp : MaxGraph_UnaryOp<"log1p", "float">;
+def MaxGraph_SqrtOp : MaxGraph_UnaryOp<"sqrt", "float">;
+def MaxGraph_RsqrtOp : MaxGraph_UnaryOp<"rsqrt", "float">;
+def MaxGraph_SinOp : MaxGraph_UnaryOp<"sin", "float">;
+def MaxGraph_CosOp : MaxGraph_UnaryOp<"cos", "float">;
+def MaxGraph_TanhOp : MaxGraph_UnaryOp<"tanh", "float">;
+def MaxGraph_ErfOp : MaxGraph_UnaryOp<"erf", "float">;
+def MaxGraph_FloorOp : MaxGraph_UnaryOp<"floor", "float">;
+def MaxGraph_CeilOp : MaxGraph_UnaryOp<"ceil", "float">;
+def MaxGraph_RoundOp : MaxGraph_UnaryOp<"round", "float">;
+def MaxGraph_SigmoidOp : MaxGraph_UnaryOp<"sigmoid", "float">;
+def MaxGraph_ReluOp : MaxGraph_UnaryOp<"relu", "numeric">;
+def MaxGraph_GeluOp : MaxGraph_UnaryOp<"gelu", "float">;
+def MaxGraph_SiluOp : MaxGraph_UnaryOp<"silu", "float">;
+def MaxGraph_NotOp : MaxGraph_UnaryOp<"not", "integer">;
+def MaxGraph_IsNanOp : MaxGraph_UnaryOp<"is_nan", "float", "bool">;
+def MaxGraph_IsInfOp : MaxGraph_UnaryOp<"is_inf", "float", "bool">;
+
+def MaxGraph_SelectOp : MaxGraph_InferOp<"select", [Pure]> {
+  let summary = "elementwise choice between two tensors";
+  let description = [{
+    `select(cond, a, b)` takes `a` where the bool `cond` is true and `b`
+    elsewhere; all three broadcast together.
+
+    ```mlir
+    %r = maxgraph.select %m, %a, %b : (!maxgraph.tensor<[4], i1>,
+        !maxgraph.tensor<[4], f32>, !maxgraph.tensor<[], f32>) -> !maxgraph.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$condition, MaxGraph_Tensor:$true_value,
+                       MaxGraph_Tensor:$false_value);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def MaxGraph_CastOp : MaxGraph_Op<"cast", [Pure]> {
+  let summary = "converts the element type";
+  let description = [{
+    Converts every element to the result's element type; dims and device are
+    unchanged.
+
+    ```mlir
+    %i = maxgraph.cast %x : !maxgraph.tensor<[4], f32> to !maxgraph.tensor<[4], si32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def MaxGraph_MatmulOp : MaxGraph_InferOp<"matmul", [Pure]> {
+  let summary = "matrix product with broadcast batch dims";
+  let description = [{
+    `[..., m, k] x [..., k, n] -> [..., m, n]`; leading batch dims broadcast
+    like numpy's. Rank-1 operands are not promoted: both must have rank 2 or
+    more.
+
+    ```mlir
+    %c = maxgraph.matmul %a, %b : (!maxgraph.tensor<[batch, 8, 16], f32>,
+        !maxgraph.tensor<[16, 4], f32>) -> !maxgraph.tensor<[batch, 8, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$lhs, MaxGraph_Tensor:$rhs);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class MaxGraph_ReduceOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure]> {
+  let summary = "`" # mnemonic # "` over the given axes";
+  let description = [{
+    Reduces over `axes` (negative axes count from the back). With `keep_dims`
+    the reduced dims stay as 1; without, they are dropped.
+
+    ```mlir
+    %s = maxgraph.}] # mnemonic # [{ %x axes = [1] keep_dims
+        : !maxgraph.tensor<[batch, 8], f32> -> !maxgraph.tensor<[batch, 1], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keep_dims);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+}
+
+def MaxGraph_ReduceSumOp : MaxGraph_ReduceOp<"reduce_sum">;
+def MaxGraph_ReduceMaxOp : MaxGraph_ReduceOp<"reduce_max">;
+def MaxGraph_ReduceMinOp : MaxGraph_ReduceOp<"reduce_min">;
+def MaxGraph_ReduceProdOp : MaxGraph_ReduceOp<"reduce_prod">;
+def MaxGraph_ReduceMeanOp : MaxGraph_ReduceOp<"reduce_mean">;
+
+class MaxGraph_ArgReduceOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure]> {
+  let summary = "index of the " # mnemonic # " along one axis";
+  let description = [{
+    Returns `si64` indices of the first extreme element along `axis`.
+
+    ```mlir
+    %i = maxgraph.}] # mnemonic # [{ %x axis = 1
+        : !maxgraph.tensor<[4, 8], f32> -> !maxgraph.tensor<[4], si64>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$axis,
+                       UnitAttr:$keep_dims);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`keep_dims` $keep_dims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+}
+
+def MaxGraph_ArgmaxOp : MaxGraph_ArgReduceOp<"argmax">;
+def MaxGraph_ArgminOp : MaxGraph_ArgReduceOp<"argmin">;
+
+def MaxGraph_CumsumOp : MaxGraph_InferOp<"cumsum", [Pure]> {
+  let summary = "cumulative sum along one axis";
+  let description = [{
+    Running sum along `axis`; `exclusive` leaves each element out of its own
+    sum, `reverse` runs from the back.
+
+    ```mlir
+    %c = maxgraph.cumsum %x axis = 0 exclusive : !maxgraph.tensor<[8], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$axis,
+                       UnitAttr:$exclusive, UnitAttr:$reverse);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`exclusive` $exclusive^)? (`reverse` $reverse^)?
+    attr-dict `:` type($input)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Composites (decomposed by maxgraph-decompose before lowering)
+//===----------------------------------------------------------------------===//
+
+class MaxGraph_SoftmaxLikeOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure]> {
+  let summary = "`" # mnemonic # "` along one axis";
+  let description = [{
+    ```mlir
+    %p = maxgraph.}] # mnemonic # [{ %x axis = -1 : !maxgraph.tensor<[batch, 8], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$axis);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input)";
+}
+
+def MaxGraph_SoftmaxOp : MaxGraph_SoftmaxLikeOp<"softmax">;
+def MaxGraph_LogSoftmaxOp : MaxGraph_SoftmaxLikeOp<"log_softmax">;
+
+def MaxGraph_LayerNormOp : MaxGraph_InferOp<"layer_norm", [Pure]> {
+  let summary = "layer normalization over the trailing dims";
+  let description = [{
+    Normalizes over the trailing dims that `gamma` and `beta` span, then
+    scales by `gamma` and shifts by `beta`.
+
+    ```mlir
+    %y = maxgraph.layer_norm %x, %g, %b epsilon = 1.0e-05
+        : !maxgraph.tensor<[batch, 64], f32>, !maxgraph.tensor<[64], f32>,
+          !maxgraph.tensor<[64], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_Tensor:$gamma,
+                       MaxGraph_Tensor:$beta, F64Attr:$epsilon);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `epsilon` `=` $epsilon attr-dict `:`
+    type($input) `,` type($gamma) `,` type($beta)
+  }];
+}
+
+def MaxGraph_RmsNormOp : MaxGraph_InferOp<"rms_norm", [Pure]> {
+  let summary = "RMS normalization over the trailing dims";
+  let description = [{
+    Divides by the root mean square over the trailing dims that `weight`
+    spans, then scales by `weight`.
+
+    ```mlir
+    %y = maxgraph.rms_norm %x, %w epsilon = 1.0e-06
+        : !maxgraph.tensor<[batch, 64], f32>, !maxgraph.tensor<[64], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_Tensor:$weight,
+                       F64Attr:$epsilon);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight `epsilon` `=` $epsilon attr-dict `:`
+    type($input) `,` type($weight)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+def MaxGraph_ReshapeOp : MaxGraph_Op<"reshape", [Pure]> {
+  let summary = "reinterprets the dims, keeping the element count";
+  let description = [{
+    The result has the same element count as the input; with symbolic dims
+    the counts are compared as polynomials (`[batch, 4, 8] -> [batch * 32]`).
+
+    ```mlir
+    %r = maxgraph.reshape %x : !maxgraph.tensor<[batch, 4, 8], f32>
+        -> !maxgraph.tensor<[batch * 32], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MaxGraph_TransposeOp : MaxGraph_InferOp<"transpose", [Pure]> {
+  let summary = "permutes the dims";
+  let description = [{
+    Result dim `i` is input dim `permutation[i]`.
+
+    ```mlir
+    %t = maxgraph.transpose %x perm = [1, 0]
+        : !maxgraph.tensor<[4, batch], f32> -> !maxgraph.tensor<[batch, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `perm` `=` $permutation attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def MaxGraph_BroadcastToOp : MaxGraph_Op<"broadcast_to", [Pure]> {
+  let summary = "broadcasts to the result's dims";
+  let description = [{
+    Right-aligned numpy broadcasting from the input's dims to the result's:
+    each input dim is 1 or equals the result dim.
+
+    ```mlir
+    %b = maxgraph.broadcast_to %x : !maxgraph.tensor<[1, 4], f32>
+        -> !maxgraph.tensor<[batch, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MaxGraph_ConcatOp : MaxGraph_InferOp<"concat", [Pure]> {
+  let summary = "joins tensors along one axis";
+  let description = [{
+    All inputs share element type, device, rank and every dim but `axis`,
+    whose sizes add up (`seq + 1` when one of them is symbolic).
+
+    ```mlir
+    %c = maxgraph.concat %a, %b axis = 0 : (!maxgraph.tensor<[seq, 4], f32>,
+        !maxgraph.tensor<[1, 4], f32>) -> !maxgraph.tensor<[seq + 1, 4], f32>
+    ```
+  }];
+  let arguments = (ins Variadic<MaxGraph_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, $result)
+  }];
+}
+
+def MaxGraph_SplitOp : MaxGraph_Op<"split", [Pure]> {
+  let summary = "cuts a tensor into pieces along one axis";
+  let description = [{
+    The results' sizes along `axis` add up to the input's; every other dim is
+    unchanged.
+
+    ```mlir
+    %a, %b = maxgraph.split %x axis = 0
+        : !maxgraph.tensor<[6, 4], f32> -> !maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[4, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$axis);
+  let results = (outs Variadic<MaxGraph_Tensor>:$results);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis attr-dict `:` type($input) `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
+def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure]> {
+  let summary = "a strided window of a tensor";
+  let description = [{
+    One `start:stop:step` range per dim, with Python's conventions: omitted
+    bounds mean the whole dim, negative bounds count from the end, stops clamp
+    to the dim on static dims. Steps are positive.
+
+    ```mlir
+    %s = maxgraph.slice %x [1:, 0:8:2]
+        : !maxgraph.tensor<[seq, 16], f32> -> !maxgraph.tensor<[seq - 1, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$stops, DenseI64ArrayAttr:$steps);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input custom<SliceRanges>($starts, $stops, $steps) attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// The stop that means "to the end of the dim" (an omitted stop).
+    static constexpr int64_t kToEnd = std::numeric_limits<int64_t>::max();
+  }];
+}
+
+def MaxGraph_GatherOp : MaxGraph_InferOp<"gather", [Pure]> {
+  let summary = "picks slices along one axis by integer indices";
+  let description = [{
+    Result dims are `input[:axis] + indices + input[axis + 1:]`.
+
+    ```mlir
+    %g = maxgraph.gather %table, %ids axis = 0 : (!maxgraph.tensor<[1000, 64], f32>,
+        !maxgraph.tensor<[batch, seq], si64>) -> !maxgraph.tensor<[batch, seq, 64], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_Tensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $indices `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+def MaxGraph_BufferLoadOp : MaxGraph_InferOp<"buffer_load"> {
+  let summary = "reads a buffer's contents into a tensor";
+  let description = [{
+    ```mlir
+    %t = maxgraph.buffer_load %buf : !maxgraph.buffer<[4], f32> -> !maxgraph.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins Arg<MaxGraph_Buffer, "", [MemRead]>:$buffer);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($result)";
+}
+
+def MaxGraph_BufferStoreOp : MaxGraph_Op<"buffer_store"> {
+  let summary = "stores a tensor into a buffer";
+  let description = [{
+    Writes `value` into `buffer`; the store is visible to the graph's caller.
+    Declares a write effect on the buffer so that CSE and DCE keep it.
+
+    ```mlir
+    maxgraph.buffer_store %buf, %t : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins Arg<MaxGraph_Buffer, "", [MemWrite]>:$buffer,
+                       MaxGraph_Tensor:$value);
+  let assemblyFormat = [{
+    $buffer `,` $value attr-dict `:` type($buffer) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Devices and custom kernels
+//===----------------------------------------------------------------------===//
+
+def MaxGraph_TransferOp : MaxGraph_InferOp<"transfer", [Pure]> {
+  let summary = "copies a tensor to another device";
+  let description = [{
+    ```mlir
+    %g = maxgraph.transfer %x to gpu:0
+        : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[4], f32, gpu:0>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_DeviceAttr:$device);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `to` custom<Device>($device) attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def MaxGraph_CustomOp : MaxGraph_Op<"custom",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "calls a kernel from a custom extension library";
+  let description = [{
+    Calls the kernel named `kernel` from one of the enclosing graph's
+    `kernel_libraries`. A custom op with only tensor operands is pure; one
+    with buffer operands writes through them (the in-place form).
+
+    ```mlir
+    %y = maxgraph.custom "my_add_one"(%x) : (!maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$kernel, Variadic<MaxGraph_AnyLayout>:$inputs);
+  let results = (outs Variadic<MaxGraph_Tensor>:$results);
+  let assemblyFormat = [{
+    $kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+class MaxGraph_CollectiveOp<string mnemonic, dag extraArgs, string extraFormat>
+    : MaxGraph_InferOp<mnemonic, [AttrSizedOperandSegments,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let arguments = !con((ins Variadic<MaxGraph_Tensor>:$inputs,
+                            Variadic<MaxGraph_Buffer>:$signal_buffers), extraArgs);
+  let results = (outs Variadic<MaxGraph_Tensor>:$results);
+  let assemblyFormat = extraFormat # [{
+    (`signals` `(` $signal_buffers^ `:` type($signal_buffers) `)`)?
+    attr-dict `:` functional-type($inputs, $results)
+  }];
+}
+
+def MaxGraph_AllReduceOp : MaxGraph_CollectiveOp<"allreduce",
+    (ins MaxGraph_ReduceKind:$kind), "$kind $inputs"> {
+  let summary = "reduces one tensor per device into every device";
+  let description = [{
+    Takes one operand per device (devices distinct, shapes and dtypes equal)
+    and returns one result per device, on the same device, each holding the
+    reduction (`sum`, `max`, `min` or `prod`) of all operands. Optional
+    `signals` are one `ui8` scratch buffer per device, on the same devices.
+
+    ```mlir
+    %r0, %r1 = maxgraph.allreduce sum %a, %b : (!maxgraph.tensor<[4], f32, gpu:0>,
+        !maxgraph.tensor<[4], f32, gpu:1>) -> (!maxgraph.tensor<[4], f32, gpu:0>,
+        !maxgraph.tensor<[4], f32, gpu:1>)
+    ```
+  }];
+}
+
+def MaxGraph_AllGatherOp : MaxGraph_CollectiveOp<"allgather",
+    (ins I64Attr:$axis), "$inputs `axis` `=` $axis"> {
+  let summary = "concatenates one tensor per device on every device";
+  let description = [{
+    Each result is the concatenation of all operands along `axis`, in operand
+    order.
+
+    ```mlir
+    %r0, %r1 = maxgraph.allgather %a, %b axis = 0 : (!maxgraph.tensor<[2, 4], f32, gpu:0>,
+        !maxgraph.tensor<[2, 4], f32, gpu:1>) -> (!maxgraph.tensor<[4, 4], f32, gpu:0>,
+        !maxgraph.tensor<[4, 4], f32, gpu:1>)
+    ```
+  }];
+}
+
+def MaxGraph_ReduceScatterOp : MaxGraph_CollectiveOp<"reduce_scatter",
+    (ins MaxGraph_ReduceKind:$kind, I64Attr:$axis),
+    "$kind $inputs `axis` `=` $axis"> {
+  let summary = "reduces, then leaves each device its slice";
+  let description = [{
+    Reduces all operands, then device `i` keeps slice `i` of `axis`; the axis
+    must divide by the number of devices where it is static.
+
+    ```mlir
+    %r0, %r1 = maxgraph.reduce_scatter sum %a, %b axis = 0
+        : (!maxgraph.tensor<[4, 4], f32, gpu:0>, !maxgraph.tensor<[4, 4], f32, gpu:1>)
+        -> (!maxgraph.tensor<[2, 4], f32, gpu:0>, !maxgraph.tensor<[2, 4], f32, gpu:1>)
+    ```
+  }];
+}
+
+def MaxGraph_BroadcastOp : MaxGraph_CollectiveOp<"broadcast",
+    (ins I64Attr:$root), "$inputs `root` `=` $root"> {
+  let summary = "copies the root device's tensor to every device";
+  let description = [{
+    Every result holds operand `root`'s value, on its own operand's device.
+
+    ```mlir
+    %r0, %r1 = maxgraph.broadcast %a, %b root = 0 : (!maxgraph.tensor<[4], f32, gpu:0>,
+        !maxgraph.tensor<[4], f32, gpu:1>) -> (!maxgraph.tensor<[4], f32, gpu:0>,
+        !maxgraph.tensor<[4], f32, gpu:1>)
+    ```
+  }];
+}
+
+#endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD

@@ -1,0 +1,29 @@
+//===- MaxGraphTypes.h - maxgraph types -------------------------*- C++ -*-===//
+
+#ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHTYPES_H
+#define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHTYPES_H
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/Types.h"
+
+namespace maxgraph {
+class LayoutType;
+namespace detail {
+/// The ShapedType view of `dims`: static sizes, kDynamic elsewhere.
+llvm::SmallVector<int64_t> staticShapeOf(llvm::ArrayRef<DimAttr> dims);
+/// Dims for a ShapedType shape: kDynamic becomes `?`.
+llvm::SmallVector<DimAttr> dimsOf(mlir::MLIRContext *context,
+                                  llvm::ArrayRef<int64_t> shape);
+} // namespace detail
+
+/// Whether `type` may be the element type of a layout.
+bool isValidElementType(mlir::Type type);
+} // namespace maxgraph
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypeInterfaces.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.h.inc"
+
+#endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHTYPES_H

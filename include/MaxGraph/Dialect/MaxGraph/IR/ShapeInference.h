@@ -1,0 +1,137 @@
+//===- ShapeInference.h - result types of maxgraph ops ----------*- C++ -*-===//
+//
+// Shared result-type inference for maxgraph ops. Inference is also the
+// verifier: an op verifies by inferring its result types with errors on and
+// comparing them with the types it has.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_SHAPEINFERENCE_H
+#define MAXGRAPH_DIALECT_MAXGRAPH_IR_SHAPEINFERENCE_H
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+
+namespace maxgraph {
+namespace detail {
+
+/// An error report that is emitted only when a location is known, so that
+/// inference can run silently (from builders) or loudly (from the verifier
+/// and parser) through the same code. Messages start like emitOpError's.
+class OptionalDiag {
+public:
+  OptionalDiag(std::optional<mlir::Location> loc, llvm::StringRef opName);
+  template <typename T>
+  OptionalDiag &operator<<(T &&value) {
+    if (diag)
+      *diag << std::forward<T>(value);
+    return *this;
+  }
+  operator llvm::LogicalResult() const { return llvm::failure(); }
+  operator mlir::ParseResult() const { return mlir::failure(); }
+  template <typename T>
+  operator llvm::FailureOr<T>() const {
+    return llvm::failure();
+  }
+
+private:
+  std::optional<mlir::InFlightDiagnostic> diag;
+};
+
+/// Prints a list of dims as `[2, batch]`.
+std::string formatDims(llvm::ArrayRef<DimAttr> dims);
+
+/// Checks that `op`'s result types are the ones its operands imply.
+llvm::LogicalResult verifyResultTypes(mlir::Operation *op,
+                                      llvm::ArrayRef<mlir::Type> inferred);
+
+template <typename OpTy>
+llvm::LogicalResult verifyInferredTypes(OpTy op) {
+  llvm::SmallVector<mlir::Type> inferred;
+  if (llvm::failed(OpTy::inferReturnTypes(op->getContext(), op->getLoc(),
+                                          typename OpTy::Adaptor(op),
+                                          inferred)))
+    return llvm::failure();
+  return verifyResultTypes(op, inferred);
+}
+
+/// Normalizes a possibly negative `axis` into [0, rank), or reports it.
+llvm::FailureOr<int64_t> normalizeAxis(std::optional<mlir::Location> loc,
+                                       llvm::StringRef op, int64_t axis,
+                                       int64_t rank);
+
+llvm::LogicalResult
+inferBinaryElementwise(std::optional<mlir::Location> loc, llvm::StringRef op,
+                       llvm::StringRef dtypes, mlir::Type lhs, mlir::Type rhs,
+                       bool boolResult,
+                       llvm::SmallVectorImpl<mlir::Type> &types);
+llvm::LogicalResult
+inferUnaryElementwise(std::optional<mlir::Location> loc, llvm::StringRef op,
+                      llvm::StringRef dtypes, mlir::Type input,
+                      bool boolResult,
+                      llvm::SmallVectorImpl<mlir::Type> &types);
+/// Broadcasts the dims of `operands` together (numpy rules).
+llvm::FailureOr<llvm::SmallVector<DimAttr>>
+broadcastShapes(std::optional<mlir::Location> loc, llvm::StringRef op,
+                llvm::ArrayRef<LayoutType> operands);
+
+/// Checks that all `operands` share an element type and a device.
+llvm::LogicalResult verifySameElementTypeAndDevice(
+    std::optional<mlir::Location> loc, llvm::StringRef op,
+    llvm::ArrayRef<LayoutType> operands);
+
+/// Binds the symbolic dims of a callee's parameter type `param` from the
+/// caller's `arg` type, extending `bindings`. `what` names the operand in
+/// messages ("operand 1").
+llvm::LogicalResult
+bindSymbolicDims(LayoutType param, LayoutType arg, llvm::StringRef what,
+                 llvm::DenseMap<mlir::StringAttr, DimAttr> &bindings,
+                 llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// Whether two dims may be the same at run time: equal, or one is `?`.
+bool areCompatibleDims(DimAttr lhs, DimAttr rhs);
+
+/// Whether `type` is accepted by the `dtypes` class ("any", "numeric",
+/// "float", "integer").
+bool isElementTypeIn(mlir::Type type, llvm::StringRef dtypes);
+
+// Custom assembly directives shared by the op formats.
+mlir::ParseResult parseElementwiseTypes(mlir::OpAsmParser &parser,
+                                        mlir::Type &lhs, mlir::Type &rhs,
+                                        mlir::Type &result);
+void printElementwiseTypes(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                           mlir::Type lhs, mlir::Type rhs, mlir::Type result);
+mlir::ParseResult parseCompareTypes(mlir::OpAsmParser &parser, mlir::Type &lhs,
+                                    mlir::Type &rhs, mlir::Type &result);
+void printCompareTypes(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                       mlir::Type lhs, mlir::Type rhs, mlir::Type result);
+mlir::ParseResult parseSliceRanges(mlir::OpAsmParser &parser,
+                                   mlir::DenseI64ArrayAttr &starts,
+                                   mlir::DenseI64ArrayAttr &stops,
+                                   mlir::DenseI64ArrayAttr &steps);
+void printSliceRanges(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                      mlir::DenseI64ArrayAttr starts,
+                      mlir::DenseI64ArrayAttr stops,
+                      mlir::DenseI64ArrayAttr steps);
+mlir::ParseResult parseDevice(mlir::OpAsmParser &parser, DeviceAttr &device);
+void printDevice(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                 DeviceAttr device);
+
+} // namespace detail
+
+// The op definitions call the directives unqualified from namespace maxgraph.
+using detail::parseCompareTypes;
+using detail::parseDevice;
+using detail::parseElementwiseTypes;
+using detail::parseSliceRanges;
+using detail::printCompareTypes;
+using detail::printDevice;
+using detail::printElementwiseTypes;
+using detail::printSliceRanges;
+} // namespace maxgraph
+
+#endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_SHAPEINFERENCE_H

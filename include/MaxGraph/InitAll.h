@@ -1,0 +1,24 @@
+//===- InitAll.h - register everything MaxGraph provides --------*- C++ -*-===//
+//
+// Entry points for tools and compilers that embed MaxGraph.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_INITALL_H
+#define MAXGRAPH_INITALL_H
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace maxgraph {
+/// Adds the maxgraph dialect and every dialect that MaxGraph's passes and
+/// conversions create to `registry`.
+void registerAllDialects(mlir::DialectRegistry &registry);
+
+/// Registers MaxGraph's passes and pipelines with the global pass registry
+/// (so that `--pass-pipeline` and pass flags find them).
+void registerAllPasses();
+} // namespace maxgraph
+
+#endif // MAXGRAPH_INITALL_H

@@ -1,0 +1,246 @@
+//===- MaxGraphAttrs.cpp - maxgraph attributes ----------------------------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace maxgraph;
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.cpp.inc"
+
+void MaxGraphDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   DeviceKind kind, int64_t id) {
+  if (id < 0)
+    return emitError() << "device id must be non-negative, got " << id;
+  return success();
+}
+
+void DeviceAttr::printBare(raw_ostream &os) const {
+  os << stringifyDeviceKind(getKind()) << ':' << getId();
+}
+
+DeviceAttr DeviceAttr::parseBare(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef kindName;
+  int64_t id;
+  if (parser.parseKeyword(&kindName))
+    return {};
+  std::optional<DeviceKind> kind = symbolizeDeviceKind(kindName);
+  if (!kind) {
+    parser.emitError(loc) << "unknown device kind '" << kindName
+                          << "', expected 'cpu' or 'gpu'";
+    return {};
+  }
+  if (parser.parseColon() || parser.parseInteger(id))
+    return {};
+  return parser.getChecked<DeviceAttr>(loc, parser.getContext(), *kind, id);
+}
+
+Attribute DeviceAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  DeviceAttr device = parseBare(parser);
+  if (!device || parser.parseGreater())
+    return {};
+  return device;
+}
+
+void DeviceAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printBare(printer.getStream());
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// DimAttr
+//===----------------------------------------------------------------------===//
+
+/// Prints a floordiv atom, parenthesizing a numerator that is a sum.
+static void printFloorDiv(raw_ostream &os, ArrayAttr pair) {
+  auto numerator = cast<DimAttr>(pair[0]);
+  bool isSum = numerator.getCoeffs().size() + (numerator.getConstant() != 0) > 1;
+  if (isSum)
+    os << '(';
+  numerator.printBare(os);
+  if (isSum)
+    os << ')';
+  os << " floordiv " << cast<IntegerAttr>(pair[1]).getInt();
+}
+
+void DimAttr::printBare(raw_ostream &os) const {
+  if (getUnknown()) {
+    os << '?';
+    return;
+  }
+  if (isStatic()) {
+    os << getConstant();
+    return;
+  }
+  // A lone floordiv needs no parentheses of its own.
+  if (getConstant() == 0 && getCoeffs().size() == 1 && getCoeffs()[0] == 1 &&
+      getMonomials()[0].size() == 1) {
+    if (auto pair = dyn_cast<ArrayAttr>(getMonomials()[0][0])) {
+      printFloorDiv(os, pair);
+      return;
+    }
+  }
+  bool first = true;
+  for (auto [coeff, monomial] : llvm::zip_equal(getCoeffs(), getMonomials())) {
+    if (first)
+      os << (coeff < 0 ? "-" : "");
+    else
+      os << (coeff < 0 ? " - " : " + ");
+    first = false;
+    llvm::interleave(
+        monomial,
+        [&](Attribute factor) {
+          if (auto name = dyn_cast<StringAttr>(factor)) {
+            os << name.getValue();
+            return;
+          }
+          os << '(';
+          printFloorDiv(os, cast<ArrayAttr>(factor));
+          os << ')';
+        },
+        [&] { os << " * "; });
+    if (coeff != 1 && coeff != -1)
+      os << " * " << (coeff < 0 ? -coeff : coeff);
+  }
+  if (getConstant() > 0)
+    os << " + " << getConstant();
+  else if (getConstant() < 0)
+    os << " - " << -getConstant();
+}
+
+std::string DimAttr::str() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printBare(os);
+  return text;
+}
+
+namespace {
+/// Recursive-descent parser for dim expressions:
+///   expr   := term (('+' | '-') term)*
+///   term   := factor ('*' factor | 'floordiv' integer)*
+///   factor := integer | identifier | '?' | '-' factor | '(' expr ')'
+class DimParser {
+public:
+  explicit DimParser(AsmParser &parser) : parser(parser) {}
+
+  FailureOr<DimAttr> parseExpr() {
+    FailureOr<DimAttr> lhs = parseTerm();
+    while (succeeded(lhs)) {
+      if (succeeded(parser.parseOptionalPlus())) {
+        FailureOr<DimAttr> rhs = parseTerm();
+        if (failed(rhs))
+          return failure();
+        lhs = addDims(*lhs, *rhs);
+      } else if (succeeded(parser.parseOptionalMinus())) {
+        FailureOr<DimAttr> rhs = parseTerm();
+        if (failed(rhs))
+          return failure();
+        lhs = subDims(*lhs, *rhs);
+      } else {
+        break;
+      }
+    }
+    return lhs;
+  }
+
+private:
+  FailureOr<DimAttr> parseTerm() {
+    FailureOr<DimAttr> lhs = parseFactor();
+    while (succeeded(lhs)) {
+      if (succeeded(parser.parseOptionalStar())) {
+        FailureOr<DimAttr> rhs = parseFactor();
+        if (failed(rhs))
+          return failure();
+        lhs = mulDims(*lhs, *rhs);
+      } else if (succeeded(parser.parseOptionalKeyword("floordiv"))) {
+        SMLoc loc = parser.getCurrentLocation();
+        int64_t divisor;
+        if (parser.parseInteger(divisor))
+          return failure();
+        if (divisor <= 0)
+          return parser.emitError(loc)
+                 << "floordiv needs a positive divisor, got " << divisor;
+        lhs = floorDivDim(*lhs, divisor);
+      } else {
+        break;
+      }
+    }
+    return lhs;
+  }
+
+  FailureOr<DimAttr> parseFactor() {
+    MLIRContext *context = parser.getContext();
+    if (succeeded(parser.parseOptionalQuestion()))
+      return DimAttr::getUnknownDim(context);
+    if (succeeded(parser.parseOptionalMinus())) {
+      FailureOr<DimAttr> operand = parseFactor();
+      if (failed(operand))
+        return failure();
+      return mulDims(*operand, DimAttr::getStatic(context, -1));
+    }
+    if (succeeded(parser.parseOptionalLParen())) {
+      FailureOr<DimAttr> inner = parseExpr();
+      if (failed(inner) || parser.parseRParen())
+        return failure();
+      return inner;
+    }
+    int64_t size;
+    OptionalParseResult integer = parser.parseOptionalInteger(size);
+    if (integer.has_value()) {
+      if (failed(*integer))
+        return failure();
+      return DimAttr::getStatic(context, size);
+    }
+    StringRef name;
+    if (succeeded(parser.parseOptionalKeyword(&name)))
+      return DimAttr::getSymbol(context, name);
+    return parser.emitError(parser.getCurrentLocation())
+           << "expected a dim: an integer, a symbolic name, '?' or a "
+              "parenthesized dim expression";
+  }
+
+  AsmParser &parser;
+};
+} // namespace
+
+FailureOr<DimAttr> DimAttr::parseBare(AsmParser &parser) {
+  return DimParser(parser).parseExpr();
+}
+
+Attribute DimAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  FailureOr<DimAttr> dim = parseBare(parser);
+  if (failed(dim) || parser.parseGreater())
+    return {};
+  return *dim;
+}
+
+void DimAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printBare(printer.getStream());
+  printer << '>';
+}

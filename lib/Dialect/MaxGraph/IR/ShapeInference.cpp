@@ -1,0 +1,352 @@
+//===- ShapeInference.cpp - shared result-type inference ------------------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/ShapeInference.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+OptionalDiag::OptionalDiag(std::optional<Location> loc, StringRef opName) {
+  if (!loc)
+    return;
+  diag.emplace(mlir::emitError(*loc));
+  *diag << "'" << opName << "' op ";
+}
+
+std::string maxgraph::detail::formatDims(ArrayRef<DimAttr> dims) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(dims, os, [&](DimAttr dim) { dim.printBare(os); });
+  os << ']';
+  return text;
+}
+
+LogicalResult maxgraph::detail::verifyResultTypes(Operation *op,
+                                                  ArrayRef<Type> inferred) {
+  if (inferred.size() != op->getNumResults())
+    return op->emitOpError() << "has " << op->getNumResults()
+                             << " results but its operands imply "
+                             << inferred.size();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip_equal(op->getResultTypes(), inferred))) {
+    auto [actual, expected] = pair;
+    if (actual != expected)
+      return op->emitOpError()
+             << "result " << index << " has type " << actual
+             << " but its operands and attributes imply " << expected;
+  }
+  return success();
+}
+
+FailureOr<int64_t> maxgraph::detail::normalizeAxis(std::optional<Location> loc,
+                                                   StringRef op, int64_t axis,
+                                                   int64_t rank) {
+  if (axis < -rank || axis >= rank || rank == 0) {
+    OptionalDiag(loc, op) << "axis " << axis
+                          << " is out of range for an operand of rank "
+                          << rank
+                          << (rank == 0 ? " (a rank-0 tensor has no axes)"
+                                        : "")
+                          << (rank > 0 ? " (expected " + std::to_string(-rank) +
+                                             " to " + std::to_string(rank - 1) +
+                                             ")"
+                                       : "");
+    return failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+bool maxgraph::detail::isElementTypeIn(Type type, StringRef dtypes) {
+  bool isBool = type.isInteger(1);
+  if (dtypes == "any")
+    return true;
+  if (dtypes == "numeric")
+    return !isBool;
+  if (dtypes == "float")
+    return isa<FloatType>(type);
+  if (dtypes == "integer")
+    return isa<IntegerType>(type);
+  llvm_unreachable("unknown dtype class");
+}
+
+static StringRef describeDtypes(StringRef dtypes) {
+  if (dtypes == "numeric")
+    return "a numeric (non-bool)";
+  if (dtypes == "float")
+    return "a floating-point";
+  if (dtypes == "integer")
+    return "an integer or bool";
+  return "any";
+}
+
+LogicalResult maxgraph::detail::verifySameElementTypeAndDevice(
+    std::optional<Location> loc, StringRef op, ArrayRef<LayoutType> operands) {
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    if (operand.getElementType() != operands[0].getElementType())
+      return OptionalDiag(loc, op)
+             << "operand " << index << " has element type "
+             << operand.getElementType() << " but operand 0 has "
+             << operands[0].getElementType();
+    if (operand.getDevice() != operands[0].getDevice()) {
+      std::string lhs, rhs;
+      llvm::raw_string_ostream lhsOs(lhs), rhsOs(rhs);
+      operand.getDevice().printBare(lhsOs);
+      operands[0].getDevice().printBare(rhsOs);
+      return OptionalDiag(loc, op)
+             << "operand " << index << " is on " << lhs
+             << " but operand 0 is on " << rhs
+             << "; transfer it first";
+    }
+  }
+  return success();
+}
+
+FailureOr<SmallVector<DimAttr>>
+maxgraph::detail::broadcastShapes(std::optional<Location> loc, StringRef op,
+                                  ArrayRef<LayoutType> operands) {
+  int64_t rank = 0;
+  for (LayoutType operand : operands)
+    rank = std::max(rank, operand.getRank());
+  SmallVector<DimAttr> result(rank);
+  SmallVector<int64_t> source(rank, -1);
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    ArrayRef<DimAttr> dims = operand.getDims();
+    int64_t offset = rank - static_cast<int64_t>(dims.size());
+    for (auto [i, dim] : llvm::enumerate(dims)) {
+      int64_t at = offset + i;
+      if (!result[at]) {
+        result[at] = dim;
+        source[at] = index;
+        continue;
+      }
+      DimAttr merged = broadcastDims(result[at], dim);
+      if (!merged) {
+        int64_t other = source[at];
+        int64_t otherDim = at - (rank - operands[other].getRank());
+        return OptionalDiag(loc, op)
+               << "operands " << other << " and " << index
+               << " cannot broadcast: dim " << otherDim << " of operand "
+               << other << " is `" << result[at].str() << "` but dim " << i
+               << " of operand " << index << " is `" << dim.str() << "` (types "
+               << operands[other] << " and " << operand << ")";
+      }
+      if (merged != result[at])
+        source[at] = index;
+      result[at] = merged;
+    }
+  }
+  return result;
+}
+
+LogicalResult maxgraph::detail::inferBinaryElementwise(
+    std::optional<Location> loc, StringRef op, StringRef dtypes, Type lhs,
+    Type rhs, bool boolResult, SmallVectorImpl<Type> &types) {
+  auto lhsType = cast<LayoutType>(lhs), rhsType = cast<LayoutType>(rhs);
+  SmallVector<LayoutType> operands = {lhsType, rhsType};
+  if (failed(verifySameElementTypeAndDevice(loc, op, operands)))
+    return failure();
+  if (!isElementTypeIn(lhsType.getElementType(), dtypes))
+    return OptionalDiag(loc, op)
+           << "operand 0 has element type " << lhsType.getElementType()
+           << " but the op takes " << describeDtypes(dtypes)
+           << " element type";
+  FailureOr<SmallVector<DimAttr>> dims = broadcastShapes(loc, op, operands);
+  if (failed(dims))
+    return failure();
+  Type element = boolResult ? IntegerType::get(lhs.getContext(), 1)
+                            : lhsType.getElementType();
+  types.push_back(TensorLayoutType::get(*dims, element, lhsType.getDevice()));
+  return success();
+}
+
+LogicalResult maxgraph::detail::inferUnaryElementwise(
+    std::optional<Location> loc, StringRef op, StringRef dtypes, Type input,
+    bool boolResult, SmallVectorImpl<Type> &types) {
+  auto type = cast<TensorLayoutType>(input);
+  if (!isElementTypeIn(type.getElementType(), dtypes))
+    return OptionalDiag(loc, op)
+           << "operand 0 has element type " << type.getElementType()
+           << " but the op takes " << describeDtypes(dtypes)
+           << " element type";
+  if (!boolResult) {
+    types.push_back(type);
+    return success();
+  }
+  types.push_back(TensorLayoutType::get(type.getDims(),
+                                  IntegerType::get(input.getContext(), 1),
+                                  type.getDevice()));
+  return success();
+}
+
+bool maxgraph::detail::areCompatibleDims(DimAttr lhs, DimAttr rhs) {
+  return lhs == rhs || lhs.getUnknown() || rhs.getUnknown();
+}
+
+LogicalResult maxgraph::detail::bindSymbolicDims(
+    LayoutType param, LayoutType arg, StringRef what,
+    DenseMap<StringAttr, DimAttr> &bindings,
+    function_ref<InFlightDiagnostic()> emitError) {
+  if (param.getRank() != arg.getRank() ||
+      param.getElementType() != arg.getElementType() ||
+      param.getDevice() != arg.getDevice() ||
+      isa<TensorLayoutType>(param) != isa<TensorLayoutType>(arg))
+    return emitError() << what << " has type " << arg << " but the callee takes "
+                       << param;
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip_equal(param.getDims(), arg.getDims()))) {
+    auto [expected, actual] = pair;
+    if (expected.isSymbol()) {
+      StringAttr name = cast<StringAttr>(expected.getMonomials()[0][0]);
+      auto [it, inserted] = bindings.try_emplace(name, actual);
+      if (!inserted && !areCompatibleDims(it->second, actual))
+        return emitError() << what << " binds `" << name.getValue() << "` to `"
+                           << actual.str() << "` (dim " << index
+                           << ") but an earlier operand bound it to `"
+                           << it->second.str() << "`";
+      if (!inserted && it->second.getUnknown())
+        it->second = actual;
+      continue;
+    }
+    if (!areCompatibleDims(expected, actual))
+      return emitError() << what << " dim " << index << " is `" << actual.str()
+                         << "` but the callee takes `" << expected.str()
+                         << "` (" << arg << " vs " << param << ")";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Custom assembly directives
+//===----------------------------------------------------------------------===//
+
+/// Parses `(lhs, rhs) -> result`, or a single type standing for all three.
+static ParseResult parseBinaryTypes(OpAsmParser &parser, Type &lhs, Type &rhs,
+                                    Type &result, bool &shortForm) {
+  shortForm = failed(parser.parseOptionalLParen());
+  if (shortForm)
+    return parser.parseType(lhs);
+  return failure(parser.parseType(lhs) || parser.parseComma() ||
+                 parser.parseType(rhs) || parser.parseRParen() ||
+                 parser.parseArrow() || parser.parseType(result));
+}
+
+ParseResult maxgraph::detail::parseElementwiseTypes(OpAsmParser &parser,
+                                                    Type &lhs, Type &rhs,
+                                                    Type &result) {
+  bool shortForm;
+  if (parseBinaryTypes(parser, lhs, rhs, result, shortForm))
+    return failure();
+  if (shortForm)
+    rhs = result = lhs;
+  return success();
+}
+
+void maxgraph::detail::printElementwiseTypes(OpAsmPrinter &printer,
+                                             Operation *, Type lhs, Type rhs,
+                                             Type result) {
+  if (lhs == rhs && lhs == result) {
+    printer << lhs;
+    return;
+  }
+  printer << '(' << lhs << ", " << rhs << ") -> " << result;
+}
+
+static Type boolTypeLike(Type type) {
+  auto tensor = dyn_cast<TensorLayoutType>(type);
+  if (!tensor)
+    return {};
+  return TensorLayoutType::get(tensor.getDims(), IntegerType::get(type.getContext(), 1),
+                         tensor.getDevice());
+}
+
+ParseResult maxgraph::detail::parseCompareTypes(OpAsmParser &parser, Type &lhs,
+                                                Type &rhs, Type &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  bool shortForm;
+  if (parseBinaryTypes(parser, lhs, rhs, result, shortForm))
+    return failure();
+  if (!shortForm)
+    return success();
+  rhs = lhs;
+  result = boolTypeLike(lhs);
+  if (!result)
+    return parser.emitError(loc) << "expected a !maxgraph.tensor type, got "
+                                 << lhs;
+  return success();
+}
+
+void maxgraph::detail::printCompareTypes(OpAsmPrinter &printer, Operation *,
+                                         Type lhs, Type rhs, Type result) {
+  if (lhs == rhs && result == boolTypeLike(lhs)) {
+    printer << lhs;
+    return;
+  }
+  printer << '(' << lhs << ", " << rhs << ") -> " << result;
+}
+
+ParseResult maxgraph::detail::parseSliceRanges(OpAsmParser &parser,
+                                               DenseI64ArrayAttr &starts,
+                                               DenseI64ArrayAttr &stops,
+                                               DenseI64ArrayAttr &steps) {
+  SmallVector<int64_t> startList, stopList, stepList;
+  auto parseBound = [&](int64_t &value, int64_t defaultValue) -> ParseResult {
+    value = defaultValue;
+    OptionalParseResult result = parser.parseOptionalInteger(value);
+    return result.has_value() ? *result : success();
+  };
+  auto parseRange = [&]() -> ParseResult {
+    int64_t start, stop, step = 1;
+    if (parseBound(start, 0) || parser.parseColon() ||
+        parseBound(stop, SliceOp::kToEnd))
+      return failure();
+    if (succeeded(parser.parseOptionalColon()) && parseBound(step, 1))
+      return failure();
+    startList.push_back(start);
+    stopList.push_back(stop);
+    stepList.push_back(step);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseRange))
+    return failure();
+  MLIRContext *context = parser.getContext();
+  starts = DenseI64ArrayAttr::get(context, startList);
+  stops = DenseI64ArrayAttr::get(context, stopList);
+  steps = DenseI64ArrayAttr::get(context, stepList);
+  return success();
+}
+
+void maxgraph::detail::printSliceRanges(OpAsmPrinter &printer, Operation *,
+                                        DenseI64ArrayAttr starts,
+                                        DenseI64ArrayAttr stops,
+                                        DenseI64ArrayAttr steps) {
+  printer << '[';
+  for (size_t i = 0, e = starts.size(); i < e; ++i) {
+    if (i)
+      printer << ", ";
+    if (starts[i] != 0)
+      printer << starts[i];
+    printer << ':';
+    if (i < stops.size() && stops[i] != SliceOp::kToEnd)
+      printer << stops[i];
+    if (i < steps.size() && steps[i] != 1)
+      printer << ':' << steps[i];
+  }
+  printer << ']';
+}
+
+ParseResult maxgraph::detail::parseDevice(OpAsmParser &parser,
+                                          DeviceAttr &device) {
+  device = DeviceAttr::parseBare(parser);
+  return failure(!device);
+}
+
+void maxgraph::detail::printDevice(OpAsmPrinter &printer, Operation *,
+                                   DeviceAttr device) {
+  device.printBare(printer.getStream());
+}

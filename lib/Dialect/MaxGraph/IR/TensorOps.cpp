@@ -1,0 +1,574 @@
+//===- TensorOps.cpp - result types and verifiers of tensor ops -----------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using maxgraph::detail::OptionalDiag;
+
+static Type boolType(MLIRContext *context) {
+  return IntegerType::get(context, 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  auto type = dyn_cast<TensorLayoutType>(adaptor.getValue().getType());
+  if (!type)
+    return OptionalDiag(loc, getOperationName())
+           << "value must have a !maxgraph.tensor type, got "
+           << adaptor.getValue().getType();
+  types.push_back(type);
+  return success();
+}
+
+LogicalResult CmpOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  return maxgraph::detail::inferBinaryElementwise(
+      loc, getOperationName(), "any", adaptor.getLhs().getType(),
+      adaptor.getRhs().getType(), /*boolResult=*/true, types);
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto condition = cast<LayoutType>(adaptor.getCondition().getType());
+  auto onTrue = cast<LayoutType>(adaptor.getTrueValue().getType());
+  auto onFalse = cast<LayoutType>(adaptor.getFalseValue().getType());
+  if (condition.getElementType() != boolType(context))
+    return OptionalDiag(loc, getOperationName())
+           << "operand 0 (the condition) must have element type i1, got "
+           << condition.getElementType();
+  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, getOperationName(),
+                                                    {onTrue, onFalse})))
+    return failure();
+  if (condition.getDevice() != onTrue.getDevice())
+    return OptionalDiag(loc, getOperationName())
+           << "the condition and the values are on different devices";
+  FailureOr<SmallVector<DimAttr>> dims = maxgraph::detail::broadcastShapes(
+      loc, getOperationName(), {condition, onTrue, onFalse});
+  if (failed(dims))
+    return failure();
+  types.push_back(
+      TensorLayoutType::get(*dims, onTrue.getElementType(), onTrue.getDevice()));
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  TensorLayoutType input = getInput().getType(), result = getType();
+  if (input.getDims() != result.getDims())
+    return emitOpError() << "changes the dims from "
+                         << maxgraph::detail::formatDims(input.getDims()) << " to "
+                         << maxgraph::detail::formatDims(result.getDims())
+                         << "; a cast only converts the element type";
+  if (input.getDevice() != result.getDevice())
+    return emitOpError() << "changes the device; use maxgraph.transfer";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto lhs = cast<TensorLayoutType>(adaptor.getLhs().getType());
+  auto rhs = cast<TensorLayoutType>(adaptor.getRhs().getType());
+  StringRef name = getOperationName();
+  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name, {lhs, rhs})))
+    return failure();
+  if (!maxgraph::detail::isElementTypeIn(lhs.getElementType(), "numeric"))
+    return OptionalDiag(loc, name) << "operands have element type "
+                                   << lhs.getElementType()
+                                   << " but matmul takes a numeric type";
+  for (auto [index, type] : llvm::enumerate(ArrayRef<TensorLayoutType>{lhs, rhs}))
+    if (type.getRank() < 2)
+      return OptionalDiag(loc, name)
+             << "operand " << index << " has rank " << type.getRank()
+             << " but matmul needs rank 2 or more (got " << type << ")";
+  ArrayRef<DimAttr> a = lhs.getDims(), b = rhs.getDims();
+  DimAttr k1 = a[a.size() - 1], k2 = b[b.size() - 2];
+  if (!maxgraph::detail::areCompatibleDims(k1, k2))
+    return OptionalDiag(loc, name)
+           << "contracting dims differ: dim " << a.size() - 1
+           << " of operand 0 is `" << k1.str() << "` but dim " << b.size() - 2
+           << " of operand 1 is `" << k2.str() << "` (types " << lhs << " and "
+           << rhs << ")";
+  auto lhsBatch = lhs.cloneLayout(a.drop_back(2), lhs.getElementType(),
+                                  lhs.getDevice());
+  auto rhsBatch = rhs.cloneLayout(b.drop_back(2), rhs.getElementType(),
+                                  rhs.getDevice());
+  FailureOr<SmallVector<DimAttr>> dims =
+      maxgraph::detail::broadcastShapes(loc, name, {lhsBatch, rhsBatch});
+  if (failed(dims))
+    return failure();
+  dims->push_back(a[a.size() - 2]);
+  dims->push_back(b.back());
+  types.push_back(TensorLayoutType::get(*dims, lhs.getElementType(), lhs.getDevice()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Drops (or sets to 1, with `keepDims`) the `axes` of `input`.
+static LogicalResult inferReduced(std::optional<Location> loc, StringRef name,
+                                  TensorLayoutType input, ArrayRef<int64_t> axes,
+                                  bool keepDims, Type elementType,
+                                  SmallVectorImpl<Type> &types) {
+  llvm::SmallSet<int64_t, 4> reduced;
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> normalized =
+        maxgraph::detail::normalizeAxis(loc, name, axis, input.getRank());
+    if (failed(normalized))
+      return failure();
+    if (!reduced.insert(*normalized).second)
+      return OptionalDiag(loc, name)
+             << "axis " << axis << " is reduced twice";
+  }
+  SmallVector<DimAttr> dims;
+  DimAttr one = DimAttr::getStatic(input.getContext(), 1);
+  for (auto [index, dim] : llvm::enumerate(input.getDims())) {
+    if (!reduced.contains(index))
+      dims.push_back(dim);
+    else if (keepDims)
+      dims.push_back(one);
+  }
+  types.push_back(TensorLayoutType::get(dims, elementType, input.getDevice()));
+  return success();
+}
+
+#define MAXGRAPH_INFER_REDUCE(Op)                                              \
+  LogicalResult Op::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());               \
+    if (!maxgraph::detail::isElementTypeIn(input.getElementType(), "numeric"))           \
+      return OptionalDiag(loc, getOperationName())                             \
+             << "operand 0 has element type " << input.getElementType()        \
+             << " but the reduction takes a numeric type";                     \
+    return inferReduced(loc, getOperationName(), input, adaptor.getAxes(),     \
+                        adaptor.getKeepDims(), input.getElementType(), types); \
+  }
+MAXGRAPH_INFER_REDUCE(ReduceSumOp)
+MAXGRAPH_INFER_REDUCE(ReduceMaxOp)
+MAXGRAPH_INFER_REDUCE(ReduceMinOp)
+MAXGRAPH_INFER_REDUCE(ReduceProdOp)
+MAXGRAPH_INFER_REDUCE(ReduceMeanOp)
+#undef MAXGRAPH_INFER_REDUCE
+
+#define MAXGRAPH_INFER_ARG_REDUCE(Op)                                          \
+  LogicalResult Op::inferReturnTypes(MLIRContext *context,                     \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());               \
+    return inferReduced(loc, getOperationName(), input,                        \
+                        {static_cast<int64_t>(adaptor.getAxis())}, adaptor.getKeepDims(),            \
+                        IntegerType::get(context, 64, IntegerType::Signed),    \
+                        types);                                                \
+  }
+MAXGRAPH_INFER_ARG_REDUCE(ArgmaxOp)
+MAXGRAPH_INFER_ARG_REDUCE(ArgminOp)
+#undef MAXGRAPH_INFER_ARG_REDUCE
+
+/// Ops that keep their operand's type and act along one axis.
+static LogicalResult inferAlongAxis(std::optional<Location> loc,
+                                    StringRef name, StringRef dtypes,
+                                    Type input, int64_t axis,
+                                    SmallVectorImpl<Type> &types) {
+  auto type = cast<TensorLayoutType>(input);
+  if (!maxgraph::detail::isElementTypeIn(type.getElementType(), dtypes))
+    return OptionalDiag(loc, name)
+           << "operand 0 has element type " << type.getElementType()
+           << " but the op takes a "
+           << (dtypes == "float" ? "floating-point" : "numeric") << " type";
+  if (failed(maxgraph::detail::normalizeAxis(loc, name, axis, type.getRank())))
+    return failure();
+  types.push_back(type);
+  return success();
+}
+
+LogicalResult CumsumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferAlongAxis(loc, getOperationName(), "numeric",
+                        adaptor.getInput().getType(), adaptor.getAxis(), types);
+}
+
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferAlongAxis(loc, getOperationName(), "float",
+                        adaptor.getInput().getType(), adaptor.getAxis(), types);
+}
+
+LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  return inferAlongAxis(loc, getOperationName(), "float",
+                        adaptor.getInput().getType(), adaptor.getAxis(), types);
+}
+
+/// Checks that each of `params` spans the trailing dims of `input`.
+static LogicalResult inferNorm(std::optional<Location> loc, StringRef name,
+                               Type input, ArrayRef<Type> params,
+                               double epsilon, SmallVectorImpl<Type> &types) {
+  auto type = cast<TensorLayoutType>(input);
+  if (!isa<FloatType>(type.getElementType()))
+    return OptionalDiag(loc, name)
+           << "operand 0 has element type " << type.getElementType()
+           << " but normalization takes a floating-point type";
+  if (!(epsilon >= 0))
+    return OptionalDiag(loc, name)
+           << "epsilon must be non-negative, got " << epsilon;
+  for (auto [index, param] : llvm::enumerate(params)) {
+    auto paramType = cast<TensorLayoutType>(param);
+    if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
+                                                      {type, paramType})))
+      return failure();
+    ArrayRef<DimAttr> dims = type.getDims(), trailing = paramType.getDims();
+    if (trailing.empty() || trailing.size() > dims.size() ||
+        !llvm::equal(trailing, dims.take_back(trailing.size()),
+                     maxgraph::detail::areCompatibleDims))
+      return OptionalDiag(loc, name)
+             << "operand " << index + 1 << " has dims "
+             << maxgraph::detail::formatDims(trailing)
+             << " but must match the trailing dims of operand 0 "
+             << maxgraph::detail::formatDims(dims);
+  }
+  types.push_back(type);
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return inferNorm(loc, getOperationName(), adaptor.getInput().getType(),
+                   {adaptor.getGamma().getType(), adaptor.getBeta().getType()},
+                   adaptor.getEpsilon().convertToDouble(), types);
+}
+
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferNorm(loc, getOperationName(), adaptor.getInput().getType(),
+                   {adaptor.getWeight().getType()},
+                   adaptor.getEpsilon().convertToDouble(), types);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+/// Reports a change of element type or device between `input` and `result`.
+static LogicalResult verifySameElementAndDevice(Operation *op,
+                                                LayoutType input,
+                                                LayoutType result) {
+  if (input.getElementType() != result.getElementType())
+    return op->emitOpError()
+           << "changes the element type from " << input.getElementType()
+           << " to " << result.getElementType();
+  if (input.getDevice() != result.getDevice())
+    return op->emitOpError() << "changes the device; use maxgraph.transfer";
+  return success();
+}
+
+static bool hasUnknownDim(ArrayRef<DimAttr> dims) {
+  return llvm::any_of(dims, [](DimAttr dim) { return dim.getUnknown(); });
+}
+
+LogicalResult ReshapeOp::verify() {
+  TensorLayoutType input = getInput().getType(), result = getType();
+  if (failed(verifySameElementAndDevice(*this, input, result)))
+    return failure();
+  if (hasUnknownDim(input.getDims()) || hasUnknownDim(result.getDims()))
+    return success();
+  DimAttr before = productOfDims(getContext(), input.getDims());
+  DimAttr after = productOfDims(getContext(), result.getDims());
+  if (before != after)
+    return emitOpError() << "changes the element count from `" << before.str()
+                         << "` " << maxgraph::detail::formatDims(input.getDims())
+                         << " to `" << after.str() << "` "
+                         << maxgraph::detail::formatDims(result.getDims());
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto input = cast<TensorLayoutType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  int64_t rank = input.getRank();
+  SmallVector<bool> seen(rank, false);
+  bool valid = static_cast<int64_t>(perm.size()) == rank;
+  for (int64_t axis : perm) {
+    if (!valid || axis < 0 || axis >= rank || seen[axis]) {
+      valid = false;
+      break;
+    }
+    seen[axis] = true;
+  }
+  if (!valid) {
+    OptionalDiag err(loc, getOperationName());
+    err << "permutation [";
+    llvm::interleaveComma(perm, err);
+    return err << "] is not a permutation of the " << rank
+               << " dims of operand 0";
+  }
+  SmallVector<DimAttr> dims = llvm::map_to_vector(
+      perm, [&](int64_t axis) { return input.getDims()[axis]; });
+  types.push_back(
+      TensorLayoutType::get(dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+LogicalResult BroadcastToOp::verify() {
+  TensorLayoutType input = getInput().getType(), result = getType();
+  if (failed(verifySameElementAndDevice(*this, input, result)))
+    return failure();
+  if (input.getRank() > result.getRank())
+    return emitOpError() << "cannot broadcast rank " << input.getRank()
+                         << " down to rank " << result.getRank();
+  int64_t offset = result.getRank() - input.getRank();
+  for (auto [index, dim] : llvm::enumerate(input.getDims())) {
+    DimAttr target = result.getDims()[offset + index];
+    if (dim.isStaticSize(1) || maxgraph::detail::areCompatibleDims(dim, target))
+      continue;
+    return emitOpError() << "dim " << index << " of the operand is `"
+                         << dim.str() << "`, which cannot broadcast to `"
+                         << target.str() << "` (result dim " << offset + index
+                         << ")";
+  }
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  if (adaptor.getInputs().empty())
+    return OptionalDiag(loc, name) << "needs at least one operand";
+  SmallVector<LayoutType> inputs = llvm::map_to_vector(
+      adaptor.getInputs().getTypes(),
+      [](Type type) { return cast<LayoutType>(type); });
+  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name, inputs)))
+    return failure();
+  FailureOr<int64_t> axis =
+      maxgraph::detail::normalizeAxis(loc, name, adaptor.getAxis(), inputs[0].getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<DimAttr> dims(inputs[0].getDims());
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    if (index == 0)
+      continue;
+    if (input.getRank() != static_cast<int64_t>(dims.size()))
+      return OptionalDiag(loc, name)
+             << "operand " << index << " has rank " << input.getRank()
+             << " but operand 0 has rank " << dims.size();
+    for (auto [i, dim] : llvm::enumerate(input.getDims())) {
+      if (static_cast<int64_t>(i) == *axis) {
+        dims[i] = addDims(dims[i], dim);
+        continue;
+      }
+      if (!maxgraph::detail::areCompatibleDims(dims[i], dim))
+        return OptionalDiag(loc, name)
+               << "operand " << index << " has dim " << i << " `" << dim.str()
+               << "` but operand 0 has `" << dims[i].str()
+               << "`; only the concatenation axis " << *axis << " may differ";
+      if (dims[i].getUnknown())
+        dims[i] = dim;
+    }
+  }
+  types.push_back(
+      TensorLayoutType::get(dims, inputs[0].getElementType(), inputs[0].getDevice()));
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  TensorLayoutType input = getInput().getType();
+  if (getResults().empty())
+    return emitOpError() << "needs at least one result";
+  FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(
+      getLoc(), getOperationName(), getAxis(), input.getRank());
+  if (failed(axis))
+    return failure();
+  DimAttr total = DimAttr::getStatic(getContext(), 0);
+  for (auto [index, type] : llvm::enumerate(getResultTypes())) {
+    auto result = cast<TensorLayoutType>(type);
+    if (failed(verifySameElementAndDevice(*this, input, result)))
+      return failure();
+    if (result.getRank() != input.getRank())
+      return emitOpError() << "result " << index << " has rank "
+                           << result.getRank() << " but the operand has rank "
+                           << input.getRank();
+    for (auto [i, pair] : llvm::enumerate(
+             llvm::zip_equal(input.getDims(), result.getDims()))) {
+      auto [in, out] = pair;
+      if (static_cast<int64_t>(i) != *axis &&
+          !maxgraph::detail::areCompatibleDims(in, out))
+        return emitOpError() << "result " << index << " has dim " << i << " `"
+                             << out.str() << "` but the operand has `"
+                             << in.str() << "`; only the split axis "
+                             << *axis << " may differ";
+    }
+    total = addDims(total, result.getDims()[*axis]);
+  }
+  DimAttr whole = input.getDims()[*axis];
+  if (!maxgraph::detail::areCompatibleDims(total, whole))
+    return emitOpError() << "results add up to `" << total.str()
+                         << "` along axis " << *axis << " but the operand has `"
+                         << whole.str() << "`";
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = cast<TensorLayoutType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> starts = adaptor.getStarts(), stops = adaptor.getStops(),
+                    steps = adaptor.getSteps();
+  size_t rank = input.getRank();
+  if (starts.size() != rank || stops.size() != rank || steps.size() != rank)
+    return OptionalDiag(loc, name)
+           << "has " << starts.size() << " starts, " << stops.size()
+           << " stops and " << steps.size() << " steps for an operand of rank "
+           << rank << "; give one range per dim";
+  SmallVector<DimAttr> dims;
+  for (auto [i, dim] : llvm::enumerate(input.getDims())) {
+    int64_t start = starts[i], stop = stops[i], step = steps[i];
+    if (step <= 0)
+      return OptionalDiag(loc, name)
+             << "dim " << i << " has step " << step << "; steps must be positive";
+    if (dim.isStatic()) {
+      int64_t size = dim.getStaticSize();
+      auto clamp = [&](int64_t index) {
+        if (index < 0)
+          index += size;
+        return std::clamp<int64_t>(index, 0, size);
+      };
+      int64_t begin = clamp(start), end = stop == kToEnd ? size : clamp(stop);
+      dims.push_back(DimAttr::getStatic(
+          context, end <= begin ? 0 : (end - begin + step - 1) / step));
+      continue;
+    }
+    // Symbolic dims cannot be clamped: bounds are taken as in range.
+    DimAttr begin = start < 0 ? addDims(dim, DimAttr::getStatic(context, start))
+                              : DimAttr::getStatic(context, start);
+    DimAttr end = stop == kToEnd ? dim
+                  : stop < 0     ? addDims(dim, DimAttr::getStatic(context, stop))
+                                 : DimAttr::getStatic(context, stop);
+    DimAttr span = addDims(subDims(end, begin),
+                           DimAttr::getStatic(context, step - 1));
+    dims.push_back(floorDivDim(span, step));
+  }
+  types.push_back(
+      TensorLayoutType::get(dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = cast<TensorLayoutType>(adaptor.getInput().getType());
+  auto indices = cast<TensorLayoutType>(adaptor.getIndices().getType());
+  auto indexType = dyn_cast<IntegerType>(indices.getElementType());
+  if (!indexType || indexType.getWidth() == 1)
+    return OptionalDiag(loc, name)
+           << "operand 1 (the indices) must have an integer element type, got "
+           << indices.getElementType();
+  if (input.getDevice() != indices.getDevice())
+    return OptionalDiag(loc, name)
+           << "the indices are on a different device than operand 0";
+  FailureOr<int64_t> axis =
+      maxgraph::detail::normalizeAxis(loc, name, adaptor.getAxis(), input.getRank());
+  if (failed(axis))
+    return failure();
+  ArrayRef<DimAttr> dims = input.getDims();
+  SmallVector<DimAttr> result(dims.take_front(*axis));
+  llvm::append_range(result, indices.getDims());
+  llvm::append_range(result, dims.drop_front(*axis + 1));
+  types.push_back(
+      TensorLayoutType::get(result, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers, devices, custom kernels
+//===----------------------------------------------------------------------===//
+
+LogicalResult BufferLoadOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location>,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  auto buffer = cast<BufferLayoutType>(adaptor.getBuffer().getType());
+  types.push_back(TensorLayoutType::get(buffer.getDims(), buffer.getElementType(),
+                                  buffer.getDevice()));
+  return success();
+}
+
+LogicalResult BufferStoreOp::verify() {
+  BufferLayoutType buffer = getBuffer().getType();
+  TensorLayoutType value = getValue().getType();
+  if (buffer.getDims() != value.getDims() ||
+      buffer.getElementType() != value.getElementType() ||
+      buffer.getDevice() != value.getDevice())
+    return emitOpError() << "stores a value of type " << value
+                         << " into a buffer of type " << buffer
+                         << "; dims, element type and device must match";
+  return success();
+}
+
+LogicalResult TransferOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location>,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  auto input = cast<TensorLayoutType>(adaptor.getInput().getType());
+  types.push_back(TensorLayoutType::get(input.getDims(), input.getElementType(),
+                                  adaptor.getDevice()));
+  return success();
+}
+
+LogicalResult CustomOp::verify() {
+  if (getKernel().empty())
+    return emitOpError() << "needs a kernel name";
+  return success();
+}
+
+void CustomOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<BufferLayoutType>(operand.get().getType()))
+      continue;
+    effects.emplace_back(MemoryEffects::Read::get(), &operand);
+    effects.emplace_back(MemoryEffects::Write::get(), &operand);
+  }
+}

@@ -1,0 +1,42 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "MaxGraph"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.maxgraph_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%maxgraph_src", config.maxgraph_src_root))
+config.substitutions.append(("%maxgraph_obj", config.maxgraph_obj_root))
+config.substitutions.append(
+    ("%maxgraph_plugin", os.path.join(config.maxgraph_lib_dir, "MaxGraphPlugin.so")))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cxx", config.cmake_cxx_compiler))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Upstream's mlir-opt, for the plugin tests.
+config.substitutions.append(
+    ("%upstream_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+
+tool_dirs = [config.maxgraph_tools_dir, config.llvm_tools_dir]
+tools = ["max-opt", "max-lsp-server"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if config.sanitizers:
+    config.available_features.add("asan")
+    # Upstream mlir-opt is not instrumented: loading an ASan plugin into it
+    # needs the runtime preloaded, which the plugin tests do not attempt.
+else:
+    config.available_features.add("no-asan")

@@ -1,0 +1,20 @@
+//===- max-lsp-server.cpp - language server for maxgraph IR ---------------===//
+//
+// The MLIR language server with every upstream dialect and maxgraph, so that
+// editors show diagnostics, hover and go-to-definition in .mlir files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/InitAll.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  maxgraph::registerAllDialects(registry);
+  return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry));
+}

@@ -1,0 +1,24 @@
+//===- max-opt.cpp - MaxGraph optimizer driver ----------------------------===//
+//
+// mlir-opt with the maxgraph dialect and passes added to every upstream
+// dialect and pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/InitAll.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  maxgraph::registerAllPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  maxgraph::registerAllDialects(registry);
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "MaxGraph optimizer driver\n", registry));
+}
