@@ -95,7 +95,8 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
     return OptionalDiag(loc, name) << "operands have element type "
                                    << lhs.getElementType()
                                    << " but matmul takes a numeric type";
-  for (auto [index, type] : llvm::enumerate(ArrayRef<TensorLayoutType>{lhs, rhs}))
+  TensorLayoutType operands[] = {lhs, rhs};
+  for (auto [index, type] : llvm::enumerate(operands))
     if (type.getRank() < 2)
       return OptionalDiag(loc, name)
              << "operand " << index << " has rank " << type.getRank()

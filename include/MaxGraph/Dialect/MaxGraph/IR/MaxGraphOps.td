@@ -93,7 +93,7 @@ def MaxGraph_OutputOp : MaxGraph_Op<"output", [
   let summary = "Returns the results of a graph";
   let arguments = (ins Variadic<MaxGraph_AnyLayout>:$operands);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
-  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let assemblyFormat = "attr-dict ($operands^ `:` qualified(type($operands)))?";
   let hasVerifier = 1;
 }
 
@@ -243,7 +243,7 @@ class MaxGraph_UnaryOp<string mnemonic, string dtypes, string result = "same">
   }];
   let arguments = (ins MaxGraph_Tensor:$input);
   let results = (outs MaxGraph_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
   let hasFolder = 1;
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
@@ -313,7 +313,7 @@ def MaxGraph_CastOp : MaxGraph_Op<"cast", [Pure]> {
   }];
   let arguments = (ins MaxGraph_Tensor:$input);
   let results = (outs MaxGraph_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `to` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -359,7 +359,7 @@ class MaxGraph_ReduceOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure]> {
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
     $input `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
-    type($input) `->` type($result)
+    qualified(type($input)) `->` qualified(type($result))
   }];
 }
 
@@ -384,7 +384,7 @@ class MaxGraph_ArgReduceOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure]>
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
     $input `axis` `=` $axis (`keep_dims` $keep_dims^)? attr-dict `:`
-    type($input) `->` type($result)
+    qualified(type($input)) `->` qualified(type($result))
   }];
 }
 
@@ -406,7 +406,7 @@ def MaxGraph_CumsumOp : MaxGraph_InferOp<"cumsum", [Pure]> {
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
     $input `axis` `=` $axis (`exclusive` $exclusive^)? (`reverse` $reverse^)?
-    attr-dict `:` type($input)
+    attr-dict `:` qualified(type($input))
   }];
 }
 
@@ -423,7 +423,7 @@ class MaxGraph_SoftmaxLikeOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure
   }];
   let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$axis);
   let results = (outs MaxGraph_Tensor:$result);
-  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input)";
+  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` qualified(type($input))";
 }
 
 def MaxGraph_SoftmaxOp : MaxGraph_SoftmaxLikeOp<"softmax">;
@@ -446,7 +446,7 @@ def MaxGraph_LayerNormOp : MaxGraph_InferOp<"layer_norm", [Pure]> {
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $gamma `,` $beta `epsilon` `=` $epsilon attr-dict `:`
-    type($input) `,` type($gamma) `,` type($beta)
+    qualified(type($input)) `,` qualified(type($gamma)) `,` qualified(type($beta))
   }];
 }
 
@@ -466,7 +466,7 @@ def MaxGraph_RmsNormOp : MaxGraph_InferOp<"rms_norm", [Pure]> {
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $weight `epsilon` `=` $epsilon attr-dict `:`
-    type($input) `,` type($weight)
+    qualified(type($input)) `,` qualified(type($weight))
   }];
 }
 
@@ -487,7 +487,7 @@ def MaxGraph_ReshapeOp : MaxGraph_Op<"reshape", [Pure]> {
   }];
   let arguments = (ins MaxGraph_Tensor:$input);
   let results = (outs MaxGraph_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -505,7 +505,7 @@ def MaxGraph_TransposeOp : MaxGraph_InferOp<"transpose", [Pure]> {
   let arguments = (ins MaxGraph_Tensor:$input, DenseI64ArrayAttr:$permutation);
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
-    $input `perm` `=` $permutation attr-dict `:` type($input) `->` type($result)
+    $input `perm` `=` $permutation attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
   let hasFolder = 1;
 }
@@ -523,7 +523,7 @@ def MaxGraph_BroadcastToOp : MaxGraph_Op<"broadcast_to", [Pure]> {
   }];
   let arguments = (ins MaxGraph_Tensor:$input);
   let results = (outs MaxGraph_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -560,7 +560,7 @@ def MaxGraph_SplitOp : MaxGraph_Op<"split", [Pure]> {
   let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$axis);
   let results = (outs Variadic<MaxGraph_Tensor>:$results);
   let assemblyFormat = [{
-    $input `axis` `=` $axis attr-dict `:` type($input) `->` type($results)
+    $input `axis` `=` $axis attr-dict `:` qualified(type($input)) `->` qualified(type($results))
   }];
   let hasVerifier = 1;
 }
@@ -582,7 +582,7 @@ def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure]> {
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
     $input custom<SliceRanges>($starts, $stops, $steps) attr-dict `:`
-    type($input) `->` type($result)
+    qualified(type($input)) `->` qualified(type($result))
   }];
   let extraClassDeclaration = [{
     /// The stop that means "to the end of the dim" (an omitted stop).
@@ -621,7 +621,7 @@ def MaxGraph_BufferLoadOp : MaxGraph_InferOp<"buffer_load"> {
   }];
   let arguments = (ins Arg<MaxGraph_Buffer, "", [MemRead]>:$buffer);
   let results = (outs MaxGraph_Tensor:$result);
-  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($result)";
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))";
 }
 
 def MaxGraph_BufferStoreOp : MaxGraph_Op<"buffer_store"> {
@@ -637,7 +637,7 @@ def MaxGraph_BufferStoreOp : MaxGraph_Op<"buffer_store"> {
   let arguments = (ins Arg<MaxGraph_Buffer, "", [MemWrite]>:$buffer,
                        MaxGraph_Tensor:$value);
   let assemblyFormat = [{
-    $buffer `,` $value attr-dict `:` type($buffer) `,` type($value)
+    $buffer `,` $value attr-dict `:` qualified(type($buffer)) `,` qualified(type($value))
   }];
   let hasVerifier = 1;
 }
@@ -657,7 +657,8 @@ def MaxGraph_TransferOp : MaxGraph_InferOp<"transfer", [Pure]> {
   let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_DeviceAttr:$device);
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
-    $input `to` custom<Device>($device) attr-dict `:` type($input) `->` type($result)
+    $input `to` custom<Device>($device) attr-dict `:`
+    qualified(type($input)) `->` qualified(type($result))
   }];
 }
 
@@ -692,7 +693,7 @@ class MaxGraph_CollectiveOp<string mnemonic, dag extraArgs, string extraFormat>
                             Variadic<MaxGraph_Buffer>:$signal_buffers), extraArgs);
   let results = (outs Variadic<MaxGraph_Tensor>:$results);
   let assemblyFormat = extraFormat # [{
-    (`signals` `(` $signal_buffers^ `:` type($signal_buffers) `)`)?
+    (`signals` `(` $signal_buffers^ `:` qualified(type($signal_buffers)) `)`)?
     attr-dict `:` functional-type($inputs, $results)
   }];
 }
