@@ -25,6 +25,8 @@ config.substitutions.append(("%mlir_dir", config.mlir_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.maxgraph_tools_dir, append_path=True)
 
 # Upstream's mlir-opt, for the plugin tests.
 config.substitutions.append(

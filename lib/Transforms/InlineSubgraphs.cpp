@@ -1,6 +1,7 @@
 //===- InlineSubgraphs.cpp - inline maxgraph.call -------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -27,6 +28,39 @@ void cloneBody(OpBuilder &, Region *src, Block *, Block *postBlock,
                                    src->begin(), src->end());
 }
 
+/// Inlines `call`. A callee generic over symbolic dims is first copied and
+/// specialized to the dims the call binds, so the inlined ops get the
+/// caller's types (`n` in the body becomes the caller's `batch`).
+LogicalResult inlineSpecialized(InlinerInterface &interface, CallOp call,
+                                GraphOp callee) {
+  DenseMap<StringAttr, DimAttr> bindings;
+  for (auto [param, arg] :
+       llvm::zip_equal(callee.getArgumentTypes(), call.getOperandTypes()))
+    if (failed(maxgraph::detail::bindSymbolicDims(
+            cast<LayoutType>(param), cast<LayoutType>(arg), "operand",
+            bindings, [&] { return call.emitOpError(); })))
+      return failure();
+  bool isGeneric = llvm::any_of(bindings, [](auto &binding) {
+    return binding.second != DimAttr::getSymbol(binding.first.getContext(),
+                                                binding.first.getValue());
+  });
+  if (!isGeneric)
+    return inlineCall(interface, cloneBody, call, callee, &callee.getBody());
+  auto specialized = cast<GraphOp>(callee->clone());
+  auto lookup = [&](StringAttr name) { return bindings.lookup(name); };
+  substituteDims(specialized.getBody(), lookup);
+  auto substitute = [&](Type type) { return substituteDims(type, lookup); };
+  specialized.setFunctionType(FunctionType::get(
+      call.getContext(),
+      llvm::map_to_vector(specialized.getArgumentTypes(), substitute),
+      llvm::map_to_vector(specialized.getResultTypes(), substitute)));
+  LogicalResult result =
+      inlineCall(interface, cloneBody, call, specialized,
+                 &specialized.getBody(), /*shouldCloneInlinedRegion=*/false);
+  specialized->erase();
+  return result;
+}
+
 struct InlineSubgraphsPass
     : public maxgraph::impl::InlineSubgraphsBase<InlineSubgraphsPass> {
   using Base::Base;
@@ -48,12 +82,9 @@ struct InlineSubgraphsPass
 
     // Inlining may expose calls nested in bodies; iterate to a fixpoint
     // bounded by the number of graphs (a deeper chain would be a cycle).
-    size_t rounds = 0, maxRounds = module.getOps<GraphOp>().empty()
-                                       ? 0
-                                       : std::distance(
-                                             module.getOps<GraphOp>().begin(),
-                                             module.getOps<GraphOp>().end()) +
-                                             1;
+    auto graphs = module.getOps<GraphOp>();
+    size_t rounds = 0;
+    size_t maxRounds = std::distance(graphs.begin(), graphs.end()) + 1;
     bool changed = true;
     while (changed && rounds++ < maxRounds) {
       changed = false;
@@ -63,8 +94,7 @@ struct InlineSubgraphsPass
         auto callee = symbols.lookup<GraphOp>(call.getCallee());
         if (!callee || !isSmallEnough(callee))
           continue;
-        if (failed(inlineCall(interface, cloneBody, call, callee,
-                              &callee.getBody()))) {
+        if (failed(inlineSpecialized(interface, call, callee))) {
           call.emitError() << "could not inline the call to @"
                            << call.getCallee();
           return signalPassFailure();

@@ -8,5 +8,6 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPH_H
