@@ -36,6 +36,9 @@ tool_dirs = [config.maxgraph_tools_dir, config.llvm_tools_dir]
 tools = ["max-opt", "max-lsp-server"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+config.substitutions.append(
+    ("%consumer_flags", "-fsanitize=address,undefined" if config.sanitizers else ""))
+
 if config.sanitizers:
     config.available_features.add("asan")
     # Upstream mlir-opt is not instrumented: loading an ASan plugin into it
