@@ -37,8 +37,8 @@ LogicalResult inlineSpecialized(InlinerInterface &interface, CallOp call,
   for (auto [param, arg] :
        llvm::zip_equal(callee.getArgumentTypes(), call.getOperandTypes()))
     if (failed(maxgraph::detail::bindSymbolicDims(
-            cast<LayoutType>(param), cast<LayoutType>(arg), "operand",
-            bindings, [&] { return call.emitOpError(); })))
+            cast<LayoutType>(param), cast<LayoutType>(arg), "operand", bindings,
+            [&] { return call.emitOpError(); })))
       return failure();
   bool isGeneric = llvm::any_of(bindings, [](auto &binding) {
     return binding.second != DimAttr::getSymbol(binding.first.getContext(),

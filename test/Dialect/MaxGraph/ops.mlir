@@ -244,3 +244,19 @@ maxgraph.graph @caller<batch>(%x: !maxgraph.tensor<[batch, 64], f32>, %y: !maxgr
 maxgraph.graph @attrs() -> () attributes {dims = [#maxgraph.dim<4 * batch>, #maxgraph.dim<?>, #maxgraph.dim<3>], where = #maxgraph.device<gpu:1>} {
   maxgraph.output
 }
+
+// Large constants live in dense resources, not in the IR text.
+// CHECK-LABEL: maxgraph.graph @resource(
+// CHECK: maxgraph.constant dense_resource<weights> : !maxgraph.tensor<[2, 2], f32>
+maxgraph.graph @resource() -> !maxgraph.tensor<[2, 2], f32> {
+  %0 = maxgraph.constant dense_resource<weights> : !maxgraph.tensor<[2, 2], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[2, 2], f32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weights: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}

@@ -25,15 +25,17 @@ verifyCollectiveOperands(std::optional<Location> loc, StringRef name,
                          StringRef dtypes) {
   if (inputs.empty())
     return OptionalDiag(loc, name) << "needs one operand per device, got none";
-  SmallVector<TensorLayoutType> types = llvm::map_to_vector(
-      inputs.getTypes(), [](Type type) { return cast<TensorLayoutType>(type); });
+  SmallVector<TensorLayoutType> types =
+      llvm::map_to_vector(inputs.getTypes(), [](Type type) {
+        return cast<TensorLayoutType>(type);
+      });
   llvm::DenseMap<DeviceAttr, size_t> seen;
   for (auto [index, type] : llvm::enumerate(types)) {
     auto [it, inserted] = seen.try_emplace(type.getDevice(), index);
     if (!inserted)
       return OptionalDiag(loc, name)
-             << "operands " << it->second << " and " << index
-             << " are both on " << deviceName(type.getDevice())
+             << "operands " << it->second << " and " << index << " are both on "
+             << deviceName(type.getDevice())
              << "; each operand must be on its own device";
     if (type.getDims() != types[0].getDims() ||
         type.getElementType() != types[0].getElementType())
@@ -68,8 +70,8 @@ verifyCollectiveOperands(std::optional<Location> loc, StringRef name,
 }
 
 /// Results on the operands' devices with dims `dims`.
-static void pushResults(ArrayRef<TensorLayoutType> inputs, ArrayRef<DimAttr> dims,
-                        SmallVectorImpl<Type> &types) {
+static void pushResults(ArrayRef<TensorLayoutType> inputs,
+                        ArrayRef<DimAttr> dims, SmallVectorImpl<Type> &types) {
   for (TensorLayoutType input : inputs)
     types.push_back(
         TensorLayoutType::get(dims, input.getElementType(), input.getDevice()));
@@ -79,9 +81,9 @@ LogicalResult AllReduceOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  FailureOr<SmallVector<TensorLayoutType>> inputs = verifyCollectiveOperands(
-      loc, getOperationName(), adaptor.getInputs(), adaptor.getSignalBuffers(),
-      "numeric");
+  FailureOr<SmallVector<TensorLayoutType>> inputs =
+      verifyCollectiveOperands(loc, getOperationName(), adaptor.getInputs(),
+                               adaptor.getSignalBuffers(), "numeric");
   if (failed(inputs))
     return failure();
   pushResults(*inputs, (*inputs)[0].getDims(), types);
@@ -92,9 +94,9 @@ LogicalResult AllGatherOp::inferReturnTypes(MLIRContext *context,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  FailureOr<SmallVector<TensorLayoutType>> inputs = verifyCollectiveOperands(
-      loc, getOperationName(), adaptor.getInputs(), adaptor.getSignalBuffers(),
-      "any");
+  FailureOr<SmallVector<TensorLayoutType>> inputs =
+      verifyCollectiveOperands(loc, getOperationName(), adaptor.getInputs(),
+                               adaptor.getSignalBuffers(), "any");
   if (failed(inputs))
     return failure();
   FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(
@@ -113,13 +115,12 @@ LogicalResult ReduceScatterOp::inferReturnTypes(MLIRContext *,
                                                 Adaptor adaptor,
                                                 SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  FailureOr<SmallVector<TensorLayoutType>> inputs =
-      verifyCollectiveOperands(loc, name, adaptor.getInputs(),
-                               adaptor.getSignalBuffers(), "numeric");
+  FailureOr<SmallVector<TensorLayoutType>> inputs = verifyCollectiveOperands(
+      loc, name, adaptor.getInputs(), adaptor.getSignalBuffers(), "numeric");
   if (failed(inputs))
     return failure();
-  FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(loc, name, adaptor.getAxis(),
-                                                  (*inputs)[0].getRank());
+  FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(
+      loc, name, adaptor.getAxis(), (*inputs)[0].getRank());
   if (failed(axis))
     return failure();
   SmallVector<DimAttr> dims((*inputs)[0].getDims());
@@ -137,9 +138,9 @@ LogicalResult BroadcastOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  FailureOr<SmallVector<TensorLayoutType>> inputs = verifyCollectiveOperands(
-      loc, getOperationName(), adaptor.getInputs(), adaptor.getSignalBuffers(),
-      "any");
+  FailureOr<SmallVector<TensorLayoutType>> inputs =
+      verifyCollectiveOperands(loc, getOperationName(), adaptor.getInputs(),
+                               adaptor.getSignalBuffers(), "any");
   if (failed(inputs))
     return failure();
   int64_t root = adaptor.getRoot();

@@ -94,7 +94,8 @@ DimAttr DimAttr::getStatic(MLIRContext *context, int64_t size) {
 }
 
 DimAttr DimAttr::getSymbol(MLIRContext *context, StringRef name) {
-  ArrayAttr monomial = ArrayAttr::get(context, {StringAttr::get(context, name)});
+  ArrayAttr monomial =
+      ArrayAttr::get(context, {StringAttr::get(context, name)});
   return get(context, 0, {1}, {monomial}, /*unknown=*/false);
 }
 
@@ -188,8 +189,8 @@ DimAttr maxgraph::floorDivDim(DimAttr lhs, int64_t divisor) {
   if (divisor == 1 || lhs.getUnknown())
     return lhs;
   if (lhs.isStatic())
-    return DimAttr::getStatic(context,
-                              llvm::divideFloorSigned(lhs.getStaticSize(), divisor));
+    return DimAttr::getStatic(
+        context, llvm::divideFloorSigned(lhs.getStaticSize(), divisor));
   bool divisible = lhs.getConstant() % divisor == 0 &&
                    llvm::all_of(lhs.getCoeffs(), [&](int64_t coeff) {
                      return coeff % divisor == 0;

@@ -148,8 +148,7 @@ static APFloat viaDouble(const APFloat &like, double value) {
 static double toDouble(const APFloat &value) {
   APFloat copy = value;
   bool losesInfo;
-  copy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-               &losesInfo);
+  copy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
   return copy.convertToDouble();
 }
 
@@ -162,7 +161,8 @@ static APFloat boolAsFloat(bool value) { return APFloat(value ? 1.0 : 0.0); }
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 /// `x op c` where `c` is an identity splat and the result keeps x's type.
-static OpFoldResult foldIdentity(Operation *op, Attribute rhs, double identity) {
+static OpFoldResult foldIdentity(Operation *op, Attribute rhs,
+                                 double identity) {
   if (isSplatOf(rhs, identity) &&
       op->getOperand(0).getType() == op->getResult(0).getType())
     return op->getOperand(0);
@@ -186,7 +186,9 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   return foldElementwise(
       {adaptor.getLhs(), adaptor.getRhs()}, getType(),
       [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return v[0] + v[1]; },
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return v[0] + v[1]; });
+      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
+        return v[0] + v[1];
+      });
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
@@ -195,7 +197,9 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   return foldElementwise(
       {adaptor.getLhs(), adaptor.getRhs()}, getType(),
       [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return v[0] - v[1]; },
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return v[0] - v[1]; });
+      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
+        return v[0] - v[1];
+      });
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
@@ -213,7 +217,9 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
   return foldElementwise(
       {adaptor.getLhs(), adaptor.getRhs()}, getType(),
       [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return v[0] * v[1]; },
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return v[0] * v[1]; });
+      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
+        return v[0] * v[1];
+      });
 }
 
 /// Python-style integer floor division, or nothing on division by zero.
@@ -288,27 +294,33 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(), nullptr,
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return v[0] & v[1]; });
+  return foldElementwise({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                         nullptr,
+                         [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
+                           return v[0] & v[1];
+                         });
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded =
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(), nullptr,
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return v[0] | v[1]; });
+  return foldElementwise({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                         nullptr,
+                         [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
+                           return v[0] | v[1];
+                         });
 }
 
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded =
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(), nullptr,
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return v[0] ^ v[1]; });
+  return foldElementwise({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                         nullptr,
+                         [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
+                           return v[0] ^ v[1];
+                         });
 }
 
 static bool comparePredicate(CmpPredicate predicate, int order) {
@@ -344,8 +356,12 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
         return boolAsFloat(comparePredicate(predicate, sign));
       },
       [&](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
-        int order = isUnsigned ? (v[0].ult(v[1]) ? -1 : v[0] == v[1] ? 0 : 1)
-                               : (v[0].slt(v[1]) ? -1 : v[0] == v[1] ? 0 : 1);
+        int order = isUnsigned ? (v[0].ult(v[1]) ? -1
+                                  : v[0] == v[1] ? 0
+                                                 : 1)
+                               : (v[0].slt(v[1]) ? -1
+                                  : v[0] == v[1] ? 0
+                                                 : 1);
         return APInt(1, comparePredicate(predicate, order));
       });
 }
@@ -387,8 +403,9 @@ OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
   return foldElementwise(
       {adaptor.getInput()}, getType(),
       [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return v[0].isNegative() && !v[0].isNaN() ? APFloat::getZero(v[0].getSemantics())
-                                                  : v[0];
+        return v[0].isNegative() && !v[0].isNaN()
+                   ? APFloat::getZero(v[0].getSemantics())
+                   : v[0];
       },
       [](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
         return !isUnsigned && v[0].isNegative() ? APInt(v[0].getBitWidth(), 0)
@@ -405,7 +422,9 @@ OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
 }
 
 static double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-static double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
+static double gelu(double x) {
+  return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+}
 static double silu(double x) { return x * sigmoid(x); }
 static double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 static double roundHalfEven(double x) { return std::nearbyint(x); }
@@ -482,8 +501,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
     return {};
   // transpose(transpose(x, p), q) is transpose(x, p[q[i]]).
   ArrayRef<int64_t> innerPerm = inner.getPermutation();
-  SmallVector<int64_t> composed = llvm::map_to_vector(
-      perm, [&](int64_t axis) { return innerPerm[axis]; });
+  SmallVector<int64_t> composed =
+      llvm::map_to_vector(perm, [&](int64_t axis) { return innerPerm[axis]; });
   if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
       inner.getInput().getType() == getType())
     return inner.getInput();

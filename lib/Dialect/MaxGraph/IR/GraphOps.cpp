@@ -67,8 +67,8 @@ ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   Builder builder(context);
   call_interface_impl::addArgAndResultAttrs(
-      builder, result, arguments, resultAttrs,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+      builder, result, arguments, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
   return parser.parseRegion(*result.addRegion(), arguments);
 }
 
@@ -90,7 +90,8 @@ void GraphOp::print(OpAsmPrinter &printer) {
   function_interface_impl::printFunctionAttributes(
       printer, *this,
       {getSymbolicDimsAttrName(), getSymVisibilityAttrName(),
-       getFunctionTypeAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+       getFunctionTypeAttrName(), getArgAttrsAttrName(),
+       getResAttrsAttrName()});
   printer << ' ';
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/true);
@@ -104,8 +105,9 @@ void GraphOp::getAsmBlockArgumentNames(Region &region,
   if (!names || region.empty() ||
       names->size() != region.front().getNumArguments())
     return;
-  for (auto [arg, name] : llvm::zip_equal(region.front().getArguments(),
-                                          names->getAsValueRange<StringAttr>())) {
+  for (auto [arg, name] :
+       llvm::zip_equal(region.front().getArguments(),
+                       names->getAsValueRange<StringAttr>())) {
     std::string sanitized;
     for (char c : name)
       sanitized += llvm::isAlnum(c) || c == '.' || c == '_' ? c : '_';
@@ -180,16 +182,16 @@ LogicalResult OutputOp::verify() {
   auto graph = cast<GraphOp>((*this)->getParentOp());
   ArrayRef<Type> results = graph.getResultTypes();
   if (getNumOperands() != results.size())
-    return emitOpError() << "returns " << getNumOperands()
-                         << " values but @" << graph.getSymName() << " has "
-                         << results.size() << " results";
+    return emitOpError() << "returns " << getNumOperands() << " values but @"
+                         << graph.getSymName() << " has " << results.size()
+                         << " results";
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(getOperandTypes(), results))) {
     auto [actual, expected] = pair;
     if (actual != expected)
       return emitOpError() << "operand " << index << " has type " << actual
-                           << " but @" << graph.getSymName()
-                           << " returns " << expected;
+                           << " but @" << graph.getSymName() << " returns "
+                           << expected;
   }
   return success();
 }
@@ -212,17 +214,16 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << "' does not name a maxgraph.graph";
   ArrayRef<Type> params = callee.getArgumentTypes();
   if (params.size() != getNumOperands())
-    return emitOpError() << "passes " << getNumOperands()
-                         << " operands but @" << getCallee() << " takes "
-                         << params.size();
+    return emitOpError() << "passes " << getNumOperands() << " operands but @"
+                         << getCallee() << " takes " << params.size();
   DenseMap<StringAttr, DimAttr> bindings;
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(params, getOperandTypes()))) {
     auto [param, arg] = pair;
     std::string what = "operand " + std::to_string(index);
-    if (failed(maxgraph::detail::bindSymbolicDims(cast<LayoutType>(param),
-                                        cast<LayoutType>(arg), what, bindings,
-                                        [&] { return emitOpError(); })))
+    if (failed(maxgraph::detail::bindSymbolicDims(
+            cast<LayoutType>(param), cast<LayoutType>(arg), what, bindings,
+            [&] { return emitOpError(); })))
       return failure();
   }
   ArrayRef<Type> results = callee.getResultTypes();
@@ -234,8 +235,10 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
        llvm::enumerate(llvm::zip_equal(results, getResultTypes()))) {
     auto [declared, actual] = pair;
     auto expected = cast<LayoutType>(declared);
-    SmallVector<DimAttr> dims = llvm::map_to_vector(
-        expected.getDims(), [&](DimAttr dim) { return dim.substitute(lookup); });
+    SmallVector<DimAttr> dims =
+        llvm::map_to_vector(expected.getDims(), [&](DimAttr dim) {
+          return dim.substitute(lookup);
+        });
     LayoutType bound = expected.cloneLayout(dims, expected.getElementType(),
                                             expected.getDevice());
     auto layout = cast<LayoutType>(actual);
@@ -248,8 +251,8 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                     maxgraph::detail::areCompatibleDims);
     if (!compatible)
       return emitOpError() << "result " << index << " has type " << actual
-                           << " but @" << getCallee()
-                           << " returns " << bound << " for these operands";
+                           << " but @" << getCallee() << " returns " << bound
+                           << " for these operands";
   }
   return success();
 }

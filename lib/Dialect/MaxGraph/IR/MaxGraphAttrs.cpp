@@ -25,9 +25,8 @@ void MaxGraphDialect::registerAttributes() {
 // DeviceAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   DeviceKind kind, int64_t id) {
+LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 DeviceKind kind, int64_t id) {
   if (id < 0)
     return emitError() << "device id must be non-negative, got " << id;
   return success();
@@ -76,7 +75,8 @@ void DeviceAttr::print(AsmPrinter &printer) const {
 /// Prints a floordiv atom, parenthesizing a numerator that is a sum.
 static void printFloorDiv(raw_ostream &os, ArrayAttr pair) {
   auto numerator = cast<DimAttr>(pair[0]);
-  bool isSum = numerator.getCoeffs().size() + (numerator.getConstant() != 0) > 1;
+  bool isSum =
+      numerator.getCoeffs().size() + (numerator.getConstant() != 0) > 1;
   if (isSum)
     os << '(';
   numerator.printBare(os);

@@ -120,7 +120,7 @@ static LogicalResult verifyLayout(function_ref<InFlightDiagnostic()> emitError,
       return {};                                                               \
     return parser.getChecked<Class>(loc, parser.getContext(), dims,            \
                                     elementType, device,                       \
-                                    maxgraph::detail::staticShapeOf(dims));              \
+                                    maxgraph::detail::staticShapeOf(dims));    \
   }                                                                            \
   void Class::print(AsmPrinter &printer) const {                               \
     printLayout(printer, getDims(), getElementType(), getDevice());            \

@@ -29,9 +29,9 @@ std::string maxgraph::detail::formatDims(ArrayRef<DimAttr> dims) {
 LogicalResult maxgraph::detail::verifyResultTypes(Operation *op,
                                                   ArrayRef<Type> inferred) {
   if (inferred.size() != op->getNumResults())
-    return op->emitOpError() << "has " << op->getNumResults()
-                             << " results but its operands imply "
-                             << inferred.size();
+    return op->emitOpError()
+           << "has " << op->getNumResults()
+           << " results but its operands imply " << inferred.size();
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(op->getResultTypes(), inferred))) {
     auto [actual, expected] = pair;
@@ -48,14 +48,12 @@ FailureOr<int64_t> maxgraph::detail::normalizeAxis(std::optional<Location> loc,
                                                    int64_t rank) {
   if (axis < -rank || axis >= rank || rank == 0) {
     OptionalDiag(loc, op) << "axis " << axis
-                          << " is out of range for an operand of rank "
-                          << rank
-                          << (rank == 0 ? " (a rank-0 tensor has no axes)"
-                                        : "")
-                          << (rank > 0 ? " (expected " + std::to_string(-rank) +
-                                             " to " + std::to_string(rank - 1) +
-                                             ")"
-                                       : "");
+                          << " is out of range for an operand of rank " << rank
+                          << (rank == 0 ? " (a rank-0 tensor has no axes)" : "")
+                          << (rank > 0
+                                  ? " (expected " + std::to_string(-rank) +
+                                        " to " + std::to_string(rank - 1) + ")"
+                                  : "");
     return failure();
   }
   return axis < 0 ? axis + rank : axis;
@@ -99,8 +97,7 @@ LogicalResult maxgraph::detail::verifySameElementTypeAndDevice(
       operands[0].getDevice().printBare(rhsOs);
       return OptionalDiag(loc, op)
              << "operand " << index << " is on " << lhs
-             << " but operand 0 is on " << rhs
-             << "; transfer it first";
+             << " but operand 0 is on " << rhs << "; transfer it first";
     }
   }
   return success();
@@ -153,8 +150,7 @@ LogicalResult maxgraph::detail::inferBinaryElementwise(
   if (!isElementTypeIn(lhsType.getElementType(), dtypes))
     return OptionalDiag(loc, op)
            << "operand 0 has element type " << lhsType.getElementType()
-           << " but the op takes " << describeDtypes(dtypes)
-           << " element type";
+           << " but the op takes " << describeDtypes(dtypes) << " element type";
   FailureOr<SmallVector<DimAttr>> dims = broadcastShapes(loc, op, operands);
   if (failed(dims))
     return failure();
@@ -171,15 +167,14 @@ LogicalResult maxgraph::detail::inferUnaryElementwise(
   if (!isElementTypeIn(type.getElementType(), dtypes))
     return OptionalDiag(loc, op)
            << "operand 0 has element type " << type.getElementType()
-           << " but the op takes " << describeDtypes(dtypes)
-           << " element type";
+           << " but the op takes " << describeDtypes(dtypes) << " element type";
   if (!boolResult) {
     types.push_back(type);
     return success();
   }
   types.push_back(TensorLayoutType::get(type.getDims(),
-                                  IntegerType::get(input.getContext(), 1),
-                                  type.getDevice()));
+                                        IntegerType::get(input.getContext(), 1),
+                                        type.getDevice()));
   return success();
 }
 
@@ -195,8 +190,8 @@ LogicalResult maxgraph::detail::bindSymbolicDims(
       param.getElementType() != arg.getElementType() ||
       param.getDevice() != arg.getDevice() ||
       isa<TensorLayoutType>(param) != isa<TensorLayoutType>(arg))
-    return emitError() << what << " has type " << arg << " but the callee takes "
-                       << param;
+    return emitError() << what << " has type " << arg
+                       << " but the callee takes " << param;
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(param.getDims(), arg.getDims()))) {
     auto [expected, actual] = pair;
@@ -246,9 +241,8 @@ ParseResult maxgraph::detail::parseElementwiseTypes(OpAsmParser &parser,
   return success();
 }
 
-void maxgraph::detail::printElementwiseTypes(OpAsmPrinter &printer,
-                                             Operation *, Type lhs, Type rhs,
-                                             Type result) {
+void maxgraph::detail::printElementwiseTypes(OpAsmPrinter &printer, Operation *,
+                                             Type lhs, Type rhs, Type result) {
   if (lhs == rhs && lhs == result) {
     printer << lhs;
     return;
@@ -260,8 +254,9 @@ static Type boolTypeLike(Type type) {
   auto tensor = dyn_cast<TensorLayoutType>(type);
   if (!tensor)
     return {};
-  return TensorLayoutType::get(tensor.getDims(), IntegerType::get(type.getContext(), 1),
-                         tensor.getDevice());
+  return TensorLayoutType::get(tensor.getDims(),
+                               IntegerType::get(type.getContext(), 1),
+                               tensor.getDevice());
 }
 
 ParseResult maxgraph::detail::parseCompareTypes(OpAsmParser &parser, Type &lhs,
@@ -275,8 +270,8 @@ ParseResult maxgraph::detail::parseCompareTypes(OpAsmParser &parser, Type &lhs,
   rhs = lhs;
   result = boolTypeLike(lhs);
   if (!result)
-    return parser.emitError(loc) << "expected a !maxgraph.tensor type, got "
-                                 << lhs;
+    return parser.emitError(loc)
+           << "expected a !maxgraph.tensor type, got " << lhs;
   return success();
 }
 

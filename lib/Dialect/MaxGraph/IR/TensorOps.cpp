@@ -51,8 +51,8 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *context,
     return OptionalDiag(loc, getOperationName())
            << "operand 0 (the condition) must have element type i1, got "
            << condition.getElementType();
-  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, getOperationName(),
-                                                    {onTrue, onFalse})))
+  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(
+          loc, getOperationName(), {onTrue, onFalse})))
     return failure();
   if (condition.getDevice() != onTrue.getDevice())
     return OptionalDiag(loc, getOperationName())
@@ -61,8 +61,8 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *context,
       loc, getOperationName(), {condition, onTrue, onFalse});
   if (failed(dims))
     return failure();
-  types.push_back(
-      TensorLayoutType::get(*dims, onTrue.getElementType(), onTrue.getDevice()));
+  types.push_back(TensorLayoutType::get(*dims, onTrue.getElementType(),
+                                        onTrue.getDevice()));
   return success();
 }
 
@@ -70,7 +70,8 @@ LogicalResult CastOp::verify() {
   TensorLayoutType input = getInput().getType(), result = getType();
   if (input.getDims() != result.getDims())
     return emitOpError() << "changes the dims from "
-                         << maxgraph::detail::formatDims(input.getDims()) << " to "
+                         << maxgraph::detail::formatDims(input.getDims())
+                         << " to "
                          << maxgraph::detail::formatDims(result.getDims())
                          << "; a cast only converts the element type";
   if (input.getDevice() != result.getDevice())
@@ -89,12 +90,13 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   auto lhs = cast<TensorLayoutType>(adaptor.getLhs().getType());
   auto rhs = cast<TensorLayoutType>(adaptor.getRhs().getType());
   StringRef name = getOperationName();
-  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name, {lhs, rhs})))
+  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
+                                                              {lhs, rhs})))
     return failure();
   if (!maxgraph::detail::isElementTypeIn(lhs.getElementType(), "numeric"))
-    return OptionalDiag(loc, name) << "operands have element type "
-                                   << lhs.getElementType()
-                                   << " but matmul takes a numeric type";
+    return OptionalDiag(loc, name)
+           << "operands have element type " << lhs.getElementType()
+           << " but matmul takes a numeric type";
   TensorLayoutType operands[] = {lhs, rhs};
   for (auto [index, type] : llvm::enumerate(operands))
     if (type.getRank() < 2)
@@ -109,17 +111,18 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
            << " of operand 0 is `" << k1.str() << "` but dim " << b.size() - 2
            << " of operand 1 is `" << k2.str() << "` (types " << lhs << " and "
            << rhs << ")";
-  auto lhsBatch = lhs.cloneLayout(a.drop_back(2), lhs.getElementType(),
-                                  lhs.getDevice());
-  auto rhsBatch = rhs.cloneLayout(b.drop_back(2), rhs.getElementType(),
-                                  rhs.getDevice());
+  auto lhsBatch =
+      lhs.cloneLayout(a.drop_back(2), lhs.getElementType(), lhs.getDevice());
+  auto rhsBatch =
+      rhs.cloneLayout(b.drop_back(2), rhs.getElementType(), rhs.getDevice());
   FailureOr<SmallVector<DimAttr>> dims =
       maxgraph::detail::broadcastShapes(loc, name, {lhsBatch, rhsBatch});
   if (failed(dims))
     return failure();
   dims->push_back(a[a.size() - 2]);
   dims->push_back(b.back());
-  types.push_back(TensorLayoutType::get(*dims, lhs.getElementType(), lhs.getDevice()));
+  types.push_back(
+      TensorLayoutType::get(*dims, lhs.getElementType(), lhs.getDevice()));
   return success();
 }
 
@@ -129,8 +132,9 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
 
 /// Drops (or sets to 1, with `keepDims`) the `axes` of `input`.
 static LogicalResult inferReduced(std::optional<Location> loc, StringRef name,
-                                  TensorLayoutType input, ArrayRef<int64_t> axes,
-                                  bool keepDims, Type elementType,
+                                  TensorLayoutType input,
+                                  ArrayRef<int64_t> axes, bool keepDims,
+                                  Type elementType,
                                   SmallVectorImpl<Type> &types) {
   llvm::SmallSet<int64_t, 4> reduced;
   for (int64_t axis : axes) {
@@ -139,8 +143,7 @@ static LogicalResult inferReduced(std::optional<Location> loc, StringRef name,
     if (failed(normalized))
       return failure();
     if (!reduced.insert(*normalized).second)
-      return OptionalDiag(loc, name)
-             << "axis " << axis << " is reduced twice";
+      return OptionalDiag(loc, name) << "axis " << axis << " is reduced twice";
   }
   SmallVector<DimAttr> dims;
   DimAttr one = DimAttr::getStatic(input.getContext(), 1);
@@ -155,12 +158,11 @@ static LogicalResult inferReduced(std::optional<Location> loc, StringRef name,
 }
 
 #define MAXGRAPH_INFER_REDUCE(Op)                                              \
-  LogicalResult Op::inferReturnTypes(MLIRContext *,                            \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
-    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());               \
-    if (!maxgraph::detail::isElementTypeIn(input.getElementType(), "numeric"))           \
+  LogicalResult Op::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &types) {                                          \
+    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());         \
+    if (!maxgraph::detail::isElementTypeIn(input.getElementType(), "numeric")) \
       return OptionalDiag(loc, getOperationName())                             \
              << "operand 0 has element type " << input.getElementType()        \
              << " but the reduction takes a numeric type";                     \
@@ -175,24 +177,22 @@ MAXGRAPH_INFER_REDUCE(ReduceMeanOp)
 #undef MAXGRAPH_INFER_REDUCE
 
 #define MAXGRAPH_INFER_ARG_REDUCE(Op)                                          \
-  LogicalResult Op::inferReturnTypes(MLIRContext *context,                     \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
-    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());               \
-    return inferReduced(loc, getOperationName(), input,                        \
-                        {static_cast<int64_t>(adaptor.getAxis())}, adaptor.getKeepDims(),            \
-                        IntegerType::get(context, 64, IntegerType::Signed),    \
-                        types);                                                \
+  LogicalResult Op::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,      \
+      SmallVectorImpl<Type> &types) {                                          \
+    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());         \
+    return inferReduced(                                                       \
+        loc, getOperationName(), input,                                        \
+        {static_cast<int64_t>(adaptor.getAxis())}, adaptor.getKeepDims(),      \
+        IntegerType::get(context, 64, IntegerType::Signed), types);            \
   }
 MAXGRAPH_INFER_ARG_REDUCE(ArgmaxOp)
 MAXGRAPH_INFER_ARG_REDUCE(ArgminOp)
 #undef MAXGRAPH_INFER_ARG_REDUCE
 
 /// Ops that keep their operand's type and act along one axis.
-static LogicalResult inferAlongAxis(std::optional<Location> loc,
-                                    StringRef name, StringRef dtypes,
-                                    Type input, int64_t axis,
+static LogicalResult inferAlongAxis(std::optional<Location> loc, StringRef name,
+                                    StringRef dtypes, Type input, int64_t axis,
                                     SmallVectorImpl<Type> &types) {
   auto type = cast<TensorLayoutType>(input);
   if (!maxgraph::detail::isElementTypeIn(type.getElementType(), dtypes))
@@ -244,8 +244,8 @@ static LogicalResult inferNorm(std::optional<Location> loc, StringRef name,
            << "epsilon must be non-negative, got " << epsilon;
   for (auto [index, param] : llvm::enumerate(params)) {
     auto paramType = cast<TensorLayoutType>(param);
-    if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
-                                                      {type, paramType})))
+    if (failed(maxgraph::detail::verifySameElementTypeAndDevice(
+            loc, name, {type, paramType})))
       return failure();
     ArrayRef<DimAttr> dims = type.getDims(), trailing = paramType.getDims();
     if (trailing.empty() || trailing.size() > dims.size() ||
@@ -284,8 +284,7 @@ LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
 //===----------------------------------------------------------------------===//
 
 /// Reports a change of element type or device between `input` and `result`.
-static LogicalResult verifySameElementAndDevice(Operation *op,
-                                                LayoutType input,
+static LogicalResult verifySameElementAndDevice(Operation *op, LayoutType input,
                                                 LayoutType result) {
   if (input.getElementType() != result.getElementType())
     return op->emitOpError()
@@ -310,7 +309,8 @@ LogicalResult ReshapeOp::verify() {
   DimAttr after = productOfDims(getContext(), result.getDims());
   if (before != after)
     return emitOpError() << "changes the element count from `" << before.str()
-                         << "` " << maxgraph::detail::formatDims(input.getDims())
+                         << "` "
+                         << maxgraph::detail::formatDims(input.getDims())
                          << " to `" << after.str() << "` "
                          << maxgraph::detail::formatDims(result.getDims());
   return success();
@@ -373,13 +373,14 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   StringRef name = getOperationName();
   if (adaptor.getInputs().empty())
     return OptionalDiag(loc, name) << "needs at least one operand";
-  SmallVector<LayoutType> inputs = llvm::map_to_vector(
-      adaptor.getInputs().getTypes(),
-      [](Type type) { return cast<LayoutType>(type); });
-  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name, inputs)))
+  SmallVector<LayoutType> inputs =
+      llvm::map_to_vector(adaptor.getInputs().getTypes(),
+                          [](Type type) { return cast<LayoutType>(type); });
+  if (failed(
+          maxgraph::detail::verifySameElementTypeAndDevice(loc, name, inputs)))
     return failure();
-  FailureOr<int64_t> axis =
-      maxgraph::detail::normalizeAxis(loc, name, adaptor.getAxis(), inputs[0].getRank());
+  FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(
+      loc, name, adaptor.getAxis(), inputs[0].getRank());
   if (failed(axis))
     return failure();
   SmallVector<DimAttr> dims(inputs[0].getDims());
@@ -404,8 +405,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
         dims[i] = dim;
     }
   }
-  types.push_back(
-      TensorLayoutType::get(dims, inputs[0].getElementType(), inputs[0].getDevice()));
+  types.push_back(TensorLayoutType::get(dims, inputs[0].getElementType(),
+                                        inputs[0].getDevice()));
   return success();
 }
 
@@ -426,15 +427,15 @@ LogicalResult SplitOp::verify() {
       return emitOpError() << "result " << index << " has rank "
                            << result.getRank() << " but the operand has rank "
                            << input.getRank();
-    for (auto [i, pair] : llvm::enumerate(
-             llvm::zip_equal(input.getDims(), result.getDims()))) {
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip_equal(input.getDims(), result.getDims()))) {
       auto [in, out] = pair;
       if (static_cast<int64_t>(i) != *axis &&
           !maxgraph::detail::areCompatibleDims(in, out))
-        return emitOpError() << "result " << index << " has dim " << i << " `"
-                             << out.str() << "` but the operand has `"
-                             << in.str() << "`; only the split axis "
-                             << *axis << " may differ";
+        return emitOpError()
+               << "result " << index << " has dim " << i << " `" << out.str()
+               << "` but the operand has `" << in.str()
+               << "`; only the split axis " << *axis << " may differ";
     }
     total = addDims(total, result.getDims()[*axis]);
   }
@@ -464,8 +465,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
   for (auto [i, dim] : llvm::enumerate(input.getDims())) {
     int64_t start = starts[i], stop = stops[i], step = steps[i];
     if (step <= 0)
-      return OptionalDiag(loc, name)
-             << "dim " << i << " has step " << step << "; steps must be positive";
+      return OptionalDiag(loc, name) << "dim " << i << " has step " << step
+                                     << "; steps must be positive";
     if (dim.isStatic()) {
       int64_t size = dim.getStaticSize();
       auto clamp = [&](int64_t index) {
@@ -482,10 +483,10 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
     DimAttr begin = start < 0 ? addDims(dim, DimAttr::getStatic(context, start))
                               : DimAttr::getStatic(context, start);
     DimAttr end = stop == kToEnd ? dim
-                  : stop < 0     ? addDims(dim, DimAttr::getStatic(context, stop))
-                                 : DimAttr::getStatic(context, stop);
-    DimAttr span = addDims(subDims(end, begin),
-                           DimAttr::getStatic(context, step - 1));
+                  : stop < 0 ? addDims(dim, DimAttr::getStatic(context, stop))
+                             : DimAttr::getStatic(context, stop);
+    DimAttr span =
+        addDims(subDims(end, begin), DimAttr::getStatic(context, step - 1));
     dims.push_back(floorDivDim(span, step));
   }
   types.push_back(
@@ -508,8 +509,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   if (input.getDevice() != indices.getDevice())
     return OptionalDiag(loc, name)
            << "the indices are on a different device than operand 0";
-  FailureOr<int64_t> axis =
-      maxgraph::detail::normalizeAxis(loc, name, adaptor.getAxis(), input.getRank());
+  FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(
+      loc, name, adaptor.getAxis(), input.getRank());
   if (failed(axis))
     return failure();
   ArrayRef<DimAttr> dims = input.getDims();
@@ -530,8 +531,8 @@ LogicalResult BufferLoadOp::inferReturnTypes(MLIRContext *,
                                              Adaptor adaptor,
                                              SmallVectorImpl<Type> &types) {
   auto buffer = cast<BufferLayoutType>(adaptor.getBuffer().getType());
-  types.push_back(TensorLayoutType::get(buffer.getDims(), buffer.getElementType(),
-                                  buffer.getDevice()));
+  types.push_back(TensorLayoutType::get(
+      buffer.getDims(), buffer.getElementType(), buffer.getDevice()));
   return success();
 }
 
@@ -553,7 +554,7 @@ LogicalResult TransferOp::inferReturnTypes(MLIRContext *,
                                            SmallVectorImpl<Type> &types) {
   auto input = cast<TensorLayoutType>(adaptor.getInput().getType());
   types.push_back(TensorLayoutType::get(input.getDims(), input.getElementType(),
-                                  adaptor.getDevice()));
+                                        adaptor.getDevice()));
   return success();
 }
 

@@ -19,8 +19,7 @@ DimAttr mulDims(DimAttr lhs, DimAttr rhs);
 /// become `floordiv` atoms.
 DimAttr floorDivDim(DimAttr lhs, int64_t divisor);
 /// The product of `dims` (the element count of a layout); 1 when empty.
-DimAttr productOfDims(mlir::MLIRContext *context,
-                      llvm::ArrayRef<DimAttr> dims);
+DimAttr productOfDims(mlir::MLIRContext *context, llvm::ArrayRef<DimAttr> dims);
 
 /// Numpy broadcasting of two dims. Returns null when they cannot broadcast:
 /// static sizes differ and neither is 1, or two different symbolic dims meet.

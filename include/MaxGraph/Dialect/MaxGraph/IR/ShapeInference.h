@@ -25,16 +25,14 @@ namespace detail {
 class OptionalDiag {
 public:
   OptionalDiag(std::optional<mlir::Location> loc, llvm::StringRef opName);
-  template <typename T>
-  OptionalDiag &operator<<(T &&value) {
+  template <typename T> OptionalDiag &operator<<(T &&value) {
     if (diag)
       *diag << std::forward<T>(value);
     return *this;
   }
   operator llvm::LogicalResult() const { return llvm::failure(); }
   operator mlir::ParseResult() const { return mlir::failure(); }
-  template <typename T>
-  operator llvm::FailureOr<T>() const {
+  template <typename T> operator llvm::FailureOr<T>() const {
     return llvm::failure();
   }
 
@@ -49,8 +47,7 @@ std::string formatDims(llvm::ArrayRef<DimAttr> dims);
 llvm::LogicalResult verifyResultTypes(mlir::Operation *op,
                                       llvm::ArrayRef<mlir::Type> inferred);
 
-template <typename OpTy>
-llvm::LogicalResult verifyInferredTypes(OpTy op) {
+template <typename OpTy> llvm::LogicalResult verifyInferredTypes(OpTy op) {
   llvm::SmallVector<mlir::Type> inferred;
   if (llvm::failed(OpTy::inferReturnTypes(op->getContext(), op->getLoc(),
                                           typename OpTy::Adaptor(op),
@@ -71,8 +68,7 @@ inferBinaryElementwise(std::optional<mlir::Location> loc, llvm::StringRef op,
                        llvm::SmallVectorImpl<mlir::Type> &types);
 llvm::LogicalResult
 inferUnaryElementwise(std::optional<mlir::Location> loc, llvm::StringRef op,
-                      llvm::StringRef dtypes, mlir::Type input,
-                      bool boolResult,
+                      llvm::StringRef dtypes, mlir::Type input, bool boolResult,
                       llvm::SmallVectorImpl<mlir::Type> &types);
 /// Broadcasts the dims of `operands` together (numpy rules).
 llvm::FailureOr<llvm::SmallVector<DimAttr>>
@@ -80,9 +76,10 @@ broadcastShapes(std::optional<mlir::Location> loc, llvm::StringRef op,
                 llvm::ArrayRef<LayoutType> operands);
 
 /// Checks that all `operands` share an element type and a device.
-llvm::LogicalResult verifySameElementTypeAndDevice(
-    std::optional<mlir::Location> loc, llvm::StringRef op,
-    llvm::ArrayRef<LayoutType> operands);
+llvm::LogicalResult
+verifySameElementTypeAndDevice(std::optional<mlir::Location> loc,
+                               llvm::StringRef op,
+                               llvm::ArrayRef<LayoutType> operands);
 
 /// Binds the symbolic dims of a callee's parameter type `param` from the
 /// caller's `arg` type, extending `bindings`. `what` names the operand in
