@@ -14,7 +14,7 @@
 // PASS-LABEL: maxgraph.graph @main<batch>(
 // PASS-NOT: maxgraph.call
 // PASS: maxgraph.relu %{{.*}} : !maxgraph.tensor<[batch, 4], f32>
-// PASS-NOT: maxgraph.add
+// PASS-NOT: maxgraph.mul
 // BAD: bad.mlir:4:8: error: 'maxgraph.add' op operands 0 and 1 cannot broadcast
 // NOPLUGIN: Dialect `maxgraph' not found
 
@@ -25,7 +25,7 @@ maxgraph.graph @block<n>(%x: !maxgraph.tensor<[n, 4], f32>) -> !maxgraph.tensor<
 }
 maxgraph.graph @main<batch>(%x: !maxgraph.tensor<[batch, 4], f32>) -> !maxgraph.tensor<[batch, 4], f32> {
   %0 = maxgraph.call @block(%x) : (!maxgraph.tensor<[batch, 4], f32>) -> !maxgraph.tensor<[batch, 4], f32>
-  %zero = maxgraph.constant dense<0.0> : !maxgraph.tensor<[4], f32>
-  %1 = maxgraph.add %0, %zero : (!maxgraph.tensor<[batch, 4], f32>, !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[batch, 4], f32>
+  %one = maxgraph.constant dense<1.0> : !maxgraph.tensor<[], f32>
+  %1 = maxgraph.mul %0, %one : (!maxgraph.tensor<[batch, 4], f32>, !maxgraph.tensor<[], f32>) -> !maxgraph.tensor<[batch, 4], f32>
   maxgraph.output %1 : !maxgraph.tensor<[batch, 4], f32>
 }

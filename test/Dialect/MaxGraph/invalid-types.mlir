@@ -52,11 +52,11 @@ maxgraph.graph @constant_element_type() -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Static dims are non-negative
 //===----------------------------------------------------------------------===//
-
-// -----
 
 // expected-error @+1 {{dim 1 has negative size -1}}
 maxgraph.graph @negative(%x: !maxgraph.tensor<[4, -1], f32>) -> () {
@@ -71,11 +71,11 @@ maxgraph.graph @negative_folded(%x: !maxgraph.buffer<[2 - 3], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Dim expressions
 //===----------------------------------------------------------------------===//
-
-// -----
 
 // expected-error @+1 {{expected a dim: an integer, a symbolic name, '?' or a parenthesized dim expression}}
 maxgraph.graph @bad_dim(%x: !maxgraph.tensor<[4, *], f32>) -> () {
@@ -139,11 +139,11 @@ maxgraph.graph @dim_attr_empty() -> () attributes {d = #maxgraph.dim<>} {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Layout syntax: <[dims], element type (, device)?>
 //===----------------------------------------------------------------------===//
-
-// -----
 
 // expected-error @+1 {{expected ']'}}
 maxgraph.graph @missing_comma(%x: !maxgraph.tensor<[4 8], f32>) -> () {
@@ -186,11 +186,11 @@ maxgraph.graph @unknown_type(%x: !maxgraph.tensr<[4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Devices: cpu:N or gpu:N with N >= 0
 //===----------------------------------------------------------------------===//
-
-// -----
 
 // expected-error @+1 {{unknown device kind 'tpu', expected 'cpu' or 'gpu'}}
 maxgraph.graph @tpu(%x: !maxgraph.tensor<[4], f32, tpu:0>) -> () {
@@ -249,11 +249,11 @@ maxgraph.graph @transfer_id(%x: !maxgraph.tensor<[4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Unknown names in the dialect
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @unknown_op() -> () {
   // expected-error @+1 {{custom op 'maxgraph.frobnicate' is unknown}}
@@ -273,5 +273,13 @@ maxgraph.graph @unknown_attr() -> () attributes {d = #maxgraph.layout<1>} {
 // The <...> dim list names at least one dim.
 // expected-error @+1 {{expected valid keyword}}
 maxgraph.graph @empty_dim_list<>(%x: !maxgraph.tensor<[4], f32>) -> () {
+  maxgraph.output
+}
+
+// -----
+
+// Dims that overflow 64-bit integers are rejected, not wrapped.
+// expected-error @+1 {{dim expression overflows 64-bit integers}}
+maxgraph.graph @overflow(%x: !maxgraph.tensor<[4294967296 * 4294967296], f32>) -> () {
   maxgraph.output
 }

@@ -101,11 +101,11 @@ maxgraph.graph @result_only<n>(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tens
   maxgraph.output %0 : !maxgraph.tensor<[n], f32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.output
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @output_count(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32> {
   // expected-error @+1 {{'maxgraph.output' op returns 0 values but @output_count has 1 results}}
@@ -126,11 +126,11 @@ maxgraph.graph @output_buffer(%b: !maxgraph.buffer<[4], f32>) -> !maxgraph.tenso
   maxgraph.output %b : !maxgraph.buffer<[4], f32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.call: callee lookup, binding of symbolic dims, result types
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @missing_callee(%x: !maxgraph.tensor<[4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.call' op '@nowhere' does not name a maxgraph.graph}}
@@ -318,11 +318,11 @@ maxgraph.graph @result_device(%b: !maxgraph.buffer<[4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.constant
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @builtin_constant() -> () {
   // expected-error @+1 {{'maxgraph.constant' op value must have a !maxgraph.tensor type, got 'tensor<4xf32>'}}
@@ -338,11 +338,11 @@ maxgraph.graph @buffer_constant() -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Binary elementwise ops: element types, devices, broadcasting
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @element_types(%a: !maxgraph.tensor<[4], f32>, %b: !maxgraph.tensor<[4], f16>) -> () {
   // expected-error @+1 {{'maxgraph.add' op operand 1 has element type 'f16' but operand 0 has 'f32'}}
@@ -403,11 +403,11 @@ maxgraph.graph @binary_result<batch>(%a: !maxgraph.tensor<[batch, 4], f32>, %b: 
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.cmp
 //===----------------------------------------------------------------------===//
-
-// -----
 
 // The short form names one !maxgraph.tensor type.
 maxgraph.graph @cmp_buffer(%b: !maxgraph.buffer<[4], f32>) -> () {
@@ -433,11 +433,11 @@ maxgraph.graph @cmp_element_types(%a: !maxgraph.tensor<[4], f32>, %b: !maxgraph.
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Unary elementwise ops: element types
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @bool_neg(%a: !maxgraph.tensor<[4], i1>) -> () {
   // expected-error @+1 {{'maxgraph.neg' op operand 0 has element type 'i1' but the op takes a numeric (non-bool) element type}}
@@ -469,11 +469,11 @@ maxgraph.graph @float_not(%a: !maxgraph.tensor<[4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.select
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @select_condition(%c: !maxgraph.tensor<[4], f32>, %a: !maxgraph.tensor<[4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.select' op operand 0 (the condition) must have element type i1, got 'f32'}}
@@ -506,11 +506,11 @@ maxgraph.graph @select_result(%c: !maxgraph.tensor<[2, 1], i1>, %a: !maxgraph.te
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.cast
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @cast_dims<batch>(%a: !maxgraph.tensor<[batch, 4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.cast' op changes the dims from [batch, 4] to [batch, 8]; a cast only converts the element type}}
@@ -526,11 +526,11 @@ maxgraph.graph @cast_device(%a: !maxgraph.tensor<[4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.matmul
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @matmul_element_types(%a: !maxgraph.tensor<[2, 3], f32>, %b: !maxgraph.tensor<[3, 4], bf16>) -> () {
   // expected-error @+1 {{'maxgraph.matmul' op operand 1 has element type 'bf16' but operand 0 has 'f32'}}
@@ -575,7 +575,7 @@ maxgraph.graph @matmul_contracting<batch>(%a: !maxgraph.tensor<[batch, 8, 16], f
 
 // Batch dims broadcast like numpy's.
 maxgraph.graph @matmul_batch(%a: !maxgraph.tensor<[2, 8, 16], f32>, %b: !maxgraph.tensor<[3, 16, 4], f32>) -> () {
-  // expected-error @+1 {{'maxgraph.matmul' op operands 0 and 1 cannot broadcast: dim 0 of operand 0 is `2` but dim 0 of operand 1 is `3`}}
+  // expected-error @+1 {{'maxgraph.matmul' op batch dims [2] of operand 0 and [3] of operand 1 cannot broadcast (types '!maxgraph.tensor<[2, 8, 16], f32>' and '!maxgraph.tensor<[3, 16, 4], f32>')}}
   %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[2, 8, 16], f32>, !maxgraph.tensor<[3, 16, 4], f32>) -> !maxgraph.tensor<[2, 8, 4], f32>
   maxgraph.output
 }
@@ -588,11 +588,11 @@ maxgraph.graph @matmul_result(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph.
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Reductions: element types, axes, result types
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @reduce_bool(%a: !maxgraph.tensor<[4], i1>) -> () {
   // expected-error @+1 {{'maxgraph.reduce_sum' op operand 0 has element type 'i1' but the reduction takes a numeric type}}
@@ -660,11 +660,11 @@ maxgraph.graph @argmin_result(%a: !maxgraph.tensor<[2, 8], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.cumsum, maxgraph.softmax, maxgraph.log_softmax
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @cumsum_bool(%a: !maxgraph.tensor<[4], i1>) -> () {
   // expected-error @+1 {{'maxgraph.cumsum' op operand 0 has element type 'i1' but the op takes a numeric type}}
@@ -704,11 +704,11 @@ maxgraph.graph @softmax_scalar(%a: !maxgraph.tensor<[], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.layer_norm, maxgraph.rms_norm
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @norm_int(%a: !maxgraph.tensor<[2, 8], si32>, %w: !maxgraph.tensor<[8], si32>) -> () {
   // expected-error @+1 {{'maxgraph.rms_norm' op operand 0 has element type 'si32' but normalization takes a floating-point type}}
@@ -783,11 +783,11 @@ maxgraph.graph @norm_weight_rank(%a: !maxgraph.tensor<[8], f32>, %w: !maxgraph.t
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.reshape
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @reshape_count(%a: !maxgraph.tensor<[4, 8], f32>) -> () {
   // expected-error @+1 {{'maxgraph.reshape' op changes the element count from `32` [4, 8] to `30` [5, 6]}}
@@ -820,11 +820,11 @@ maxgraph.graph @reshape_device(%a: !maxgraph.tensor<[4, 8], f32, gpu:0>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.transpose
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @transpose_repeated(%a: !maxgraph.tensor<[4, 8], f32>) -> () {
   // expected-error @+1 {{'maxgraph.transpose' op permutation [0, 0] is not a permutation of the 2 dims of operand 0}}
@@ -856,11 +856,11 @@ maxgraph.graph @transpose_result<batch>(%a: !maxgraph.tensor<[batch, 4, 8], f32>
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.broadcast_to
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @broadcast_to_rank(%a: !maxgraph.tensor<[1, 4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.broadcast_to' op cannot broadcast rank 2 down to rank 1}}
@@ -892,11 +892,11 @@ maxgraph.graph @broadcast_to_device(%a: !maxgraph.tensor<[1, 4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.concat
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @concat_none() -> () {
   // expected-error @+1 {{'maxgraph.concat' op needs at least one operand}}
@@ -953,11 +953,11 @@ maxgraph.graph @concat_result<seq>(%a: !maxgraph.tensor<[seq, 16], f32>, %b: !ma
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.split
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @split_none(%a: !maxgraph.tensor<[4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.split' op needs at least one result}}
@@ -1021,11 +1021,11 @@ maxgraph.graph @split_sum_symbolic<seq>(%a: !maxgraph.tensor<[seq], f32>) -> () 
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.slice
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @slice_ranges(%a: !maxgraph.tensor<[4, 8], f32>) -> () {
   // expected-error @+1 {{'maxgraph.slice' op has 1 starts, 1 stops and 1 steps for an operand of rank 2; give one range per dim}}
@@ -1058,11 +1058,11 @@ maxgraph.graph @slice_result(%a: !maxgraph.tensor<[8], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.gather
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @gather_float_indices(%t: !maxgraph.tensor<[100, 8], f32>, %i: !maxgraph.tensor<[4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.gather' op operand 1 (the indices) must have an integer element type, got 'f32'}}
@@ -1102,11 +1102,11 @@ maxgraph.graph @gather_result<batch>(%t: !maxgraph.tensor<[100, 8], f32>, %i: !m
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.buffer_load, maxgraph.buffer_store, maxgraph.transfer
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @load_result(%b: !maxgraph.buffer<[4], f32, gpu:0>) -> () {
   // expected-error @+1 {{'maxgraph.buffer_load' op result 0 has type '!maxgraph.tensor<[4], f32>' but its operands and attributes imply '!maxgraph.tensor<[4], f32, gpu:0>'}}
@@ -1146,11 +1146,11 @@ maxgraph.graph @transfer_result(%x: !maxgraph.tensor<[4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // maxgraph.custom
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @custom_no_kernel(%x: !maxgraph.tensor<[4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.custom' op needs a kernel name}}
@@ -1158,11 +1158,11 @@ maxgraph.graph @custom_no_kernel(%x: !maxgraph.tensor<[4], f32>) -> () {
   maxgraph.output
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Collectives: operands, signal buffers, axes, roots, results
 //===----------------------------------------------------------------------===//
-
-// -----
 
 maxgraph.graph @collective_none() -> () {
   // expected-error @+1 {{'maxgraph.allreduce' op needs one operand per device, got none}}
@@ -1295,4 +1295,67 @@ maxgraph.graph @allgather_result(%a: !maxgraph.tensor<[4, 4], f32, gpu:0>, %b: !
   // expected-error @+1 {{'maxgraph.allgather' op result 0 has type '!maxgraph.tensor<[4, 4], f32, gpu:0>' but its operands and attributes imply '!maxgraph.tensor<[4, 8], f32, gpu:0>'}}
   %0:2 = maxgraph.allgather %a, %b axis = 1 : (!maxgraph.tensor<[4, 4], f32, gpu:0>, !maxgraph.tensor<[4, 4], f32, gpu:1>) -> (!maxgraph.tensor<[4, 4], f32, gpu:0>, !maxgraph.tensor<[4, 4], f32, gpu:1>)
   maxgraph.output
+}
+
+// -----
+
+// Regressions: ops whose result type is inferred by the parser get a non-tensor
+// operand (this crashed before the operand was checked).
+maxgraph.graph @softmax_of_scalar(%x: f32) -> () {
+  // expected-error @+1 {{'maxgraph.softmax' op operand 0 must be a !maxgraph.tensor, got 'f32'}}
+  %0 = maxgraph.softmax %x axis = 0 : f32
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @exp_of_builtin_tensor(%x: tensor<4xf32>) -> () {
+  // expected-error @+1 {{'maxgraph.is_inf' op operand 0 must be a !maxgraph.tensor, got 'tensor<4xf32>'}}
+  %0 = maxgraph.is_inf %x : tensor<4xf32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @rms_norm_builtin_weight(%x: !maxgraph.tensor<[2, 8], f32>, %w: tensor<8xf32>) -> () {
+  // expected-error @+1 {{'maxgraph.rms_norm' op operand 1 must be a !maxgraph.tensor, got 'tensor<8xf32>'}}
+  %0 = maxgraph.rms_norm %x, %w epsilon = 1.0e-06 : !maxgraph.tensor<[2, 8], f32>, tensor<8xf32>
+  maxgraph.output
+}
+
+// -----
+
+// select names its operands by their position in the op.
+maxgraph.graph @select_positions(%c: !maxgraph.tensor<[4], i1>, %a: !maxgraph.tensor<[4], f32>, %b: !maxgraph.tensor<[4], f16>) -> () {
+  // expected-error @+1 {{'maxgraph.select' op operand 2 has element type 'f16' but operand 1 has 'f32'}}
+  %0 = maxgraph.select %c, %a, %b : (!maxgraph.tensor<[4], i1>, !maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f16>) -> !maxgraph.tensor<[4], f32>
+  maxgraph.output
+}
+
+// -----
+
+// layer_norm blames beta, operand 2, for beta's element type.
+maxgraph.graph @layer_norm_beta_position(%x: !maxgraph.tensor<[2, 8], f32>, %g: !maxgraph.tensor<[8], f32>, %b: !maxgraph.tensor<[8], f16>) -> () {
+  // expected-error @+1 {{'maxgraph.layer_norm' op operand 2 has element type 'f16' but operand 0 has 'f32'}}
+  %0 = maxgraph.layer_norm %x, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[2, 8], f32>, !maxgraph.tensor<[8], f32>, !maxgraph.tensor<[8], f16>
+  maxgraph.output
+}
+
+// -----
+
+// A slice of a symbolic dim from before its end to after its start has a size
+// that depends on the dim.
+maxgraph.graph @slice_mixed_bounds<seq>(%x: !maxgraph.tensor<[seq], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.slice' op dim 0 (`seq`) is sliced from -2 before its end to 5 after its start; the size would depend on `seq` and could be negative}}
+  %0 = maxgraph.slice %x [-2:5] : !maxgraph.tensor<[seq], f32> -> !maxgraph.tensor<[?], f32>
+  maxgraph.output
+}
+
+// -----
+
+// Results may only use symbolic dims that an argument binds.
+// expected-error @+1 {{'maxgraph.graph' op result 0 uses symbolic dim 'm', which no argument binds; use '?' for a size only known at run time}}
+maxgraph.graph @unbound_result<n>(%x: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[m], f32> {
+  %0 = maxgraph.custom "k"(%x) : (!maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[m], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m], f32>
 }

@@ -260,3 +260,18 @@ maxgraph.graph @resource() -> !maxgraph.tensor<[2, 2], f32> {
     }
   }
 #-}
+
+// Slices of symbolic dims whose bounds count from the same end have a static
+// size; a huge step still takes the first element.
+// CHECK-LABEL: maxgraph.graph @symbolic_slices<seq>(
+// CHECK: maxgraph.slice %{{.*}} [2:5] : !maxgraph.tensor<[seq], f32> -> !maxgraph.tensor<[3], f32>
+// CHECK: maxgraph.slice %{{.*}} [-3:-1] : !maxgraph.tensor<[seq], f32> -> !maxgraph.tensor<[2], f32>
+// CHECK: maxgraph.slice %{{.*}} [1:-1] : !maxgraph.tensor<[seq], f32> -> !maxgraph.tensor<[seq - 2], f32>
+// CHECK: maxgraph.slice %{{.*}} [:8:9223372036854775807] : !maxgraph.tensor<[8], f32> -> !maxgraph.tensor<[1], f32>
+maxgraph.graph @symbolic_slices<seq>(%x: !maxgraph.tensor<[seq], f32>, %y: !maxgraph.tensor<[8], f32>) -> () {
+  %0 = maxgraph.slice %x [2:5] : !maxgraph.tensor<[seq], f32> -> !maxgraph.tensor<[3], f32>
+  %1 = maxgraph.slice %x [-3:-1] : !maxgraph.tensor<[seq], f32> -> !maxgraph.tensor<[2], f32>
+  %2 = maxgraph.slice %x [1:-1] : !maxgraph.tensor<[seq], f32> -> !maxgraph.tensor<[seq - 2], f32>
+  %3 = maxgraph.slice %y [0:8:9223372036854775807] : !maxgraph.tensor<[8], f32> -> !maxgraph.tensor<[1], f32>
+  maxgraph.output
+}

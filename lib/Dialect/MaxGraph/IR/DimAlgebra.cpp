@@ -48,6 +48,8 @@ static std::string monomialKey(ArrayRef<Attribute> factors) {
   return key;
 }
 
+/// Adds `coeff` times the product of `factors`; an overflow makes the whole
+/// polynomial unknown, since no 64-bit dim can represent it.
 static void addTerm(Polynomial &poly, SmallVector<Attribute> factors,
                     int64_t coeff) {
   llvm::sort(factors, [](Attribute a, Attribute b) {
@@ -55,7 +57,7 @@ static void addTerm(Polynomial &poly, SmallVector<Attribute> factors,
   });
   Term &term = poly.terms[monomialKey(factors)];
   term.factors = std::move(factors);
-  term.coeff += coeff;
+  poly.unknown |= llvm::AddOverflow(term.coeff, coeff, term.coeff);
 }
 
 static Polynomial toPolynomial(DimAttr dim) {
@@ -152,9 +154,12 @@ DimAttr::substitute(llvm::function_ref<DimAttr(StringAttr)> lookup) const {
 }
 
 DimAttr maxgraph::addDims(DimAttr lhs, DimAttr rhs) {
-  if (lhs.isStatic() && rhs.isStatic())
-    return DimAttr::getStatic(lhs.getContext(),
-                              lhs.getStaticSize() + rhs.getStaticSize());
+  if (lhs.isStatic() && rhs.isStatic()) {
+    int64_t sum;
+    if (llvm::AddOverflow(lhs.getStaticSize(), rhs.getStaticSize(), sum))
+      return DimAttr::getUnknownDim(lhs.getContext());
+    return DimAttr::getStatic(lhs.getContext(), sum);
+  }
   Polynomial poly = toPolynomial(lhs);
   Polynomial other = toPolynomial(rhs);
   poly.unknown |= other.unknown;
@@ -168,16 +173,21 @@ DimAttr maxgraph::subDims(DimAttr lhs, DimAttr rhs) {
 }
 
 DimAttr maxgraph::mulDims(DimAttr lhs, DimAttr rhs) {
-  if (lhs.isStatic() && rhs.isStatic())
-    return DimAttr::getStatic(lhs.getContext(),
-                              lhs.getStaticSize() * rhs.getStaticSize());
+  if (lhs.isStatic() && rhs.isStatic()) {
+    int64_t product;
+    if (llvm::MulOverflow(lhs.getStaticSize(), rhs.getStaticSize(), product))
+      return DimAttr::getUnknownDim(lhs.getContext());
+    return DimAttr::getStatic(lhs.getContext(), product);
+  }
   Polynomial a = toPolynomial(lhs), b = toPolynomial(rhs), product;
   product.unknown = a.unknown || b.unknown;
   for (auto &[keyA, termA] : a.terms) {
     for (auto &[keyB, termB] : b.terms) {
       SmallVector<Attribute> factors(termA.factors);
       llvm::append_range(factors, termB.factors);
-      addTerm(product, std::move(factors), termA.coeff * termB.coeff);
+      int64_t coeff;
+      product.unknown |= llvm::MulOverflow(termA.coeff, termB.coeff, coeff);
+      addTerm(product, std::move(factors), coeff);
     }
   }
   return fromPolynomial(lhs.getContext(), product);

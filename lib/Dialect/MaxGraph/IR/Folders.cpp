@@ -31,12 +31,14 @@ static std::optional<Attribute> getSplat(Attribute attr) {
   return dense.getSplatValue<Attribute>();
 }
 
+/// Whether `attr` is a splat of `value`; for floats the sign of zero counts.
 static bool isSplatOf(Attribute attr, double value) {
   std::optional<Attribute> splat = getSplat(attr);
   if (!splat)
     return false;
   if (auto fp = dyn_cast<FloatAttr>(*splat))
-    return fp.getValue().isExactlyValue(value);
+    return fp.getValue().isExactlyValue(value) &&
+           fp.getValue().isNegative() == std::signbit(value);
   if (auto integer = dyn_cast<IntegerAttr>(*splat))
     return integer.getValue().getSExtValue() == static_cast<int64_t>(value);
   return false;
@@ -179,9 +181,17 @@ static OpFoldResult foldCommutedIdentity(Operation *op, Attribute lhs,
   return {};
 }
 
+/// The additive identity for `type`: -0.0 for floats (x + -0.0 is x for
+/// every x, while -0.0 + 0.0 is +0.0), 0 for integers.
+static double additiveIdentity(Type type) {
+  return isa<FloatType>(cast<TensorLayoutType>(type).getElementType()) ? -0.0
+                                                                       : 0.0;
+}
+
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded =
-          foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
+          foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(),
+                               additiveIdentity(getType())))
     return folded;
   return foldElementwise(
       {adaptor.getLhs(), adaptor.getRhs()}, getType(),
@@ -356,6 +366,8 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
         return boolAsFloat(comparePredicate(predicate, sign));
       },
       [&](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
+        // Bools compare as 0 < 1, not as signed 1-bit values.
+        isUnsigned |= v[0].getBitWidth() == 1;
         int order = isUnsigned ? (v[0].ult(v[1]) ? -1
                                   : v[0] == v[1] ? 0
                                                  : 1)
@@ -486,7 +498,8 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
     return getResult();
   }
   auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput());
-  if (dense && getType().hasStaticShape())
+  if (dense && getType().hasStaticShape() &&
+      (dense.isSplat() || dense.getNumElements() <= kMaxFoldedElements))
     return dense.reshape(getType());
   return {};
 }

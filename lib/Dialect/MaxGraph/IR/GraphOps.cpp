@@ -161,16 +161,28 @@ LogicalResult GraphOp::verify() {
       }
     }
   }
-  for (auto [index, type] : llvm::enumerate(getResultTypes()))
-    if (!isa<LayoutType>(type))
-      return emitOpError() << "result " << index << " has type " << type
-                           << "; graph results are !maxgraph.tensor or "
-                              "!maxgraph.buffer";
   for (StringAttr dim : declared)
     if (!bound.contains(dim))
       return emitOpError() << "declares symbolic dim '" << dim.getValue()
                            << "' but no argument uses it, so no caller can "
                               "bind it";
+  for (auto [index, type] : llvm::enumerate(getResultTypes())) {
+    auto layout = dyn_cast<LayoutType>(type);
+    if (!layout)
+      return emitOpError() << "result " << index << " has type " << type
+                           << "; graph results are !maxgraph.tensor or "
+                              "!maxgraph.buffer";
+    llvm::SetVector<StringAttr> symbols;
+    for (DimAttr dim : layout.getDims())
+      dim.collectSymbols(symbols);
+    for (StringAttr symbol : symbols)
+      if (!bound.contains(symbol))
+        return emitOpError()
+               << "result " << index << " uses symbolic dim '"
+               << symbol.getValue()
+               << "', which no argument binds; use '?' for a size only "
+                  "known at run time";
+  }
   return success();
 }
 

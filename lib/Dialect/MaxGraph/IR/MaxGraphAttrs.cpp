@@ -149,16 +149,17 @@ public:
   FailureOr<DimAttr> parseExpr() {
     FailureOr<DimAttr> lhs = parseTerm();
     while (succeeded(lhs)) {
+      SMLoc loc = parser.getCurrentLocation();
       if (succeeded(parser.parseOptionalPlus())) {
         FailureOr<DimAttr> rhs = parseTerm();
         if (failed(rhs))
           return failure();
-        lhs = addDims(*lhs, *rhs);
+        lhs = checkOverflow(addDims(*lhs, *rhs), *lhs, *rhs, loc);
       } else if (succeeded(parser.parseOptionalMinus())) {
         FailureOr<DimAttr> rhs = parseTerm();
         if (failed(rhs))
           return failure();
-        lhs = subDims(*lhs, *rhs);
+        lhs = checkOverflow(subDims(*lhs, *rhs), *lhs, *rhs, loc);
       } else {
         break;
       }
@@ -167,14 +168,24 @@ public:
   }
 
 private:
+  /// Arithmetic turns an overflow into `?`; in written dims it is an error.
+  FailureOr<DimAttr> checkOverflow(DimAttr result, DimAttr lhs, DimAttr rhs,
+                                   SMLoc loc) {
+    if (result.getUnknown() && !lhs.getUnknown() && !rhs.getUnknown())
+      return parser.emitError(loc)
+             << "dim expression overflows 64-bit integers";
+    return result;
+  }
+
   FailureOr<DimAttr> parseTerm() {
     FailureOr<DimAttr> lhs = parseFactor();
     while (succeeded(lhs)) {
+      SMLoc loc = parser.getCurrentLocation();
       if (succeeded(parser.parseOptionalStar())) {
         FailureOr<DimAttr> rhs = parseFactor();
         if (failed(rhs))
           return failure();
-        lhs = mulDims(*lhs, *rhs);
+        lhs = checkOverflow(mulDims(*lhs, *rhs), *lhs, *rhs, loc);
       } else if (succeeded(parser.parseOptionalKeyword("floordiv"))) {
         SMLoc loc = parser.getCurrentLocation();
         int64_t divisor;

@@ -82,22 +82,44 @@ static StringRef describeDtypes(StringRef dtypes) {
   return "any";
 }
 
+FailureOr<TensorLayoutType>
+maxgraph::detail::getTensorOperand(std::optional<Location> loc, StringRef op,
+                                   Type type, int64_t index) {
+  if (auto tensor = dyn_cast<TensorLayoutType>(type))
+    return tensor;
+  return OptionalDiag(loc, op)
+         << "operand " << index << " must be a !maxgraph.tensor, got " << type;
+}
+
+FailureOr<BufferLayoutType>
+maxgraph::detail::getBufferOperand(std::optional<Location> loc, StringRef op,
+                                   Type type, int64_t index) {
+  if (auto buffer = dyn_cast<BufferLayoutType>(type))
+    return buffer;
+  return OptionalDiag(loc, op)
+         << "operand " << index << " must be a !maxgraph.buffer, got " << type;
+}
+
 LogicalResult maxgraph::detail::verifySameElementTypeAndDevice(
-    std::optional<Location> loc, StringRef op, ArrayRef<LayoutType> operands) {
+    std::optional<Location> loc, StringRef op, ArrayRef<LayoutType> operands,
+    ArrayRef<int64_t> positions) {
+  auto position = [&](size_t index) {
+    return positions.empty() ? static_cast<int64_t>(index) : positions[index];
+  };
   for (auto [index, operand] : llvm::enumerate(operands)) {
     if (operand.getElementType() != operands[0].getElementType())
       return OptionalDiag(loc, op)
-             << "operand " << index << " has element type "
-             << operand.getElementType() << " but operand 0 has "
-             << operands[0].getElementType();
+             << "operand " << position(index) << " has element type "
+             << operand.getElementType() << " but operand " << position(0)
+             << " has " << operands[0].getElementType();
     if (operand.getDevice() != operands[0].getDevice()) {
       std::string lhs, rhs;
       llvm::raw_string_ostream lhsOs(lhs), rhsOs(rhs);
       operand.getDevice().printBare(lhsOs);
       operands[0].getDevice().printBare(rhsOs);
-      return OptionalDiag(loc, op)
-             << "operand " << index << " is on " << lhs
-             << " but operand 0 is on " << rhs << "; transfer it first";
+      return OptionalDiag(loc, op) << "operand " << position(index) << " is on "
+                                   << lhs << " but operand " << position(0)
+                                   << " is on " << rhs << "; transfer it first";
     }
   }
   return success();
@@ -143,7 +165,13 @@ maxgraph::detail::broadcastShapes(std::optional<Location> loc, StringRef op,
 LogicalResult maxgraph::detail::inferBinaryElementwise(
     std::optional<Location> loc, StringRef op, StringRef dtypes, Type lhs,
     Type rhs, bool boolResult, SmallVectorImpl<Type> &types) {
-  auto lhsType = cast<LayoutType>(lhs), rhsType = cast<LayoutType>(rhs);
+  FailureOr<TensorLayoutType> lhsTensor = getTensorOperand(loc, op, lhs, 0);
+  if (failed(lhsTensor))
+    return failure();
+  FailureOr<TensorLayoutType> rhsTensor = getTensorOperand(loc, op, rhs, 1);
+  if (failed(rhsTensor))
+    return failure();
+  LayoutType lhsType = *lhsTensor, rhsType = *rhsTensor;
   SmallVector<LayoutType> operands = {lhsType, rhsType};
   if (failed(verifySameElementTypeAndDevice(loc, op, operands)))
     return failure();
@@ -163,7 +191,10 @@ LogicalResult maxgraph::detail::inferBinaryElementwise(
 LogicalResult maxgraph::detail::inferUnaryElementwise(
     std::optional<Location> loc, StringRef op, StringRef dtypes, Type input,
     bool boolResult, SmallVectorImpl<Type> &types) {
-  auto type = cast<TensorLayoutType>(input);
+  FailureOr<TensorLayoutType> tensor = getTensorOperand(loc, op, input, 0);
+  if (failed(tensor))
+    return failure();
+  TensorLayoutType type = *tensor;
   if (!isElementTypeIn(type.getElementType(), dtypes))
     return OptionalDiag(loc, op)
            << "operand 0 has element type " << type.getElementType()

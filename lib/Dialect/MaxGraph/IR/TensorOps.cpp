@@ -44,15 +44,24 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
-  auto condition = cast<LayoutType>(adaptor.getCondition().getType());
-  auto onTrue = cast<LayoutType>(adaptor.getTrueValue().getType());
-  auto onFalse = cast<LayoutType>(adaptor.getFalseValue().getType());
+  StringRef name = getOperationName();
+  FailureOr<TensorLayoutType> conditionType =
+      maxgraph::detail::getTensorOperand(loc, name,
+                                         adaptor.getCondition().getType(), 0);
+  FailureOr<TensorLayoutType> trueType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getTrueValue().getType(), 1);
+  FailureOr<TensorLayoutType> falseType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getFalseValue().getType(), 2);
+  if (failed(conditionType) || failed(trueType) || failed(falseType))
+    return failure();
+  LayoutType condition = *conditionType, onTrue = *trueType,
+             onFalse = *falseType;
   if (condition.getElementType() != boolType(context))
     return OptionalDiag(loc, getOperationName())
            << "operand 0 (the condition) must have element type i1, got "
            << condition.getElementType();
   if (failed(maxgraph::detail::verifySameElementTypeAndDevice(
-          loc, getOperationName(), {onTrue, onFalse})))
+          loc, getOperationName(), {onTrue, onFalse}, {1, 2})))
     return failure();
   if (condition.getDevice() != onTrue.getDevice())
     return OptionalDiag(loc, getOperationName())
@@ -87,9 +96,14 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
-  auto lhs = cast<TensorLayoutType>(adaptor.getLhs().getType());
-  auto rhs = cast<TensorLayoutType>(adaptor.getRhs().getType());
   StringRef name = getOperationName();
+  FailureOr<TensorLayoutType> lhsType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getLhs().getType(), 0);
+  FailureOr<TensorLayoutType> rhsType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getRhs().getType(), 1);
+  if (failed(lhsType) || failed(rhsType))
+    return failure();
+  TensorLayoutType lhs = *lhsType, rhs = *rhsType;
   if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
                                                               {lhs, rhs})))
     return failure();
@@ -115,10 +129,16 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
       lhs.cloneLayout(a.drop_back(2), lhs.getElementType(), lhs.getDevice());
   auto rhsBatch =
       rhs.cloneLayout(b.drop_back(2), rhs.getElementType(), rhs.getDevice());
-  FailureOr<SmallVector<DimAttr>> dims =
-      maxgraph::detail::broadcastShapes(loc, name, {lhsBatch, rhsBatch});
+  // Broadcast silently, then report with the operands' full types.
+  FailureOr<SmallVector<DimAttr>> dims = maxgraph::detail::broadcastShapes(
+      std::nullopt, name, {lhsBatch, rhsBatch});
   if (failed(dims))
-    return failure();
+    return OptionalDiag(loc, name)
+           << "batch dims " << maxgraph::detail::formatDims(a.drop_back(2))
+           << " of operand 0 and "
+           << maxgraph::detail::formatDims(b.drop_back(2))
+           << " of operand 1 cannot broadcast (types " << lhs << " and " << rhs
+           << ")";
   dims->push_back(a[a.size() - 2]);
   dims->push_back(b.back());
   types.push_back(
@@ -161,7 +181,12 @@ static LogicalResult inferReduced(std::optional<Location> loc, StringRef name,
   LogicalResult Op::inferReturnTypes(                                          \
       MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
       SmallVectorImpl<Type> &types) {                                          \
-    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());         \
+    FailureOr<TensorLayoutType> inputType =                                    \
+        maxgraph::detail::getTensorOperand(loc, getOperationName(),            \
+                                           adaptor.getInput().getType(), 0);   \
+    if (failed(inputType))                                                     \
+      return failure();                                                        \
+    TensorLayoutType input = *inputType;                                       \
     if (!maxgraph::detail::isElementTypeIn(input.getElementType(), "numeric")) \
       return OptionalDiag(loc, getOperationName())                             \
              << "operand 0 has element type " << input.getElementType()        \
@@ -180,9 +205,12 @@ MAXGRAPH_INFER_REDUCE(ReduceMeanOp)
   LogicalResult Op::inferReturnTypes(                                          \
       MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,      \
       SmallVectorImpl<Type> &types) {                                          \
-    auto input = cast<TensorLayoutType>(adaptor.getInput().getType());         \
+    FailureOr<TensorLayoutType> input = maxgraph::detail::getTensorOperand(    \
+        loc, getOperationName(), adaptor.getInput().getType(), 0);             \
+    if (failed(input))                                                         \
+      return failure();                                                        \
     return inferReduced(                                                       \
-        loc, getOperationName(), input,                                        \
+        loc, getOperationName(), *input,                                       \
         {static_cast<int64_t>(adaptor.getAxis())}, adaptor.getKeepDims(),      \
         IntegerType::get(context, 64, IntegerType::Signed), types);            \
   }
@@ -194,7 +222,11 @@ MAXGRAPH_INFER_ARG_REDUCE(ArgminOp)
 static LogicalResult inferAlongAxis(std::optional<Location> loc, StringRef name,
                                     StringRef dtypes, Type input, int64_t axis,
                                     SmallVectorImpl<Type> &types) {
-  auto type = cast<TensorLayoutType>(input);
+  FailureOr<TensorLayoutType> tensor =
+      maxgraph::detail::getTensorOperand(loc, name, input, 0);
+  if (failed(tensor))
+    return failure();
+  TensorLayoutType type = *tensor;
   if (!maxgraph::detail::isElementTypeIn(type.getElementType(), dtypes))
     return OptionalDiag(loc, name)
            << "operand 0 has element type " << type.getElementType()
@@ -234,7 +266,11 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
 static LogicalResult inferNorm(std::optional<Location> loc, StringRef name,
                                Type input, ArrayRef<Type> params,
                                double epsilon, SmallVectorImpl<Type> &types) {
-  auto type = cast<TensorLayoutType>(input);
+  FailureOr<TensorLayoutType> tensor =
+      maxgraph::detail::getTensorOperand(loc, name, input, 0);
+  if (failed(tensor))
+    return failure();
+  TensorLayoutType type = *tensor;
   if (!isa<FloatType>(type.getElementType()))
     return OptionalDiag(loc, name)
            << "operand 0 has element type " << type.getElementType()
@@ -243,9 +279,14 @@ static LogicalResult inferNorm(std::optional<Location> loc, StringRef name,
     return OptionalDiag(loc, name)
            << "epsilon must be non-negative, got " << epsilon;
   for (auto [index, param] : llvm::enumerate(params)) {
-    auto paramType = cast<TensorLayoutType>(param);
+    FailureOr<TensorLayoutType> paramTensor =
+        maxgraph::detail::getTensorOperand(loc, name, param, index + 1);
+    if (failed(paramTensor))
+      return failure();
+    TensorLayoutType paramType = *paramTensor;
     if (failed(maxgraph::detail::verifySameElementTypeAndDevice(
-            loc, name, {type, paramType})))
+            loc, name, {type, paramType},
+            {0, static_cast<int64_t>(index + 1)})))
       return failure();
     ArrayRef<DimAttr> dims = type.getDims(), trailing = paramType.getDims();
     if (trailing.empty() || trailing.size() > dims.size() ||
@@ -467,26 +508,39 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
     if (step <= 0)
       return OptionalDiag(loc, name) << "dim " << i << " has step " << step
                                      << "; steps must be positive";
+    // Elements in [begin, end) taken every `step`, without overflow.
+    auto count = [&](int64_t begin, int64_t end) {
+      return end <= begin ? 0 : 1 + (end - begin - 1) / step;
+    };
     if (dim.isStatic()) {
       int64_t size = dim.getStaticSize();
       auto clamp = [&](int64_t index) {
         if (index < 0)
-          index += size;
-        return std::clamp<int64_t>(index, 0, size);
+          index = index < -size ? 0 : index + size;
+        return std::min(index, size);
       };
-      int64_t begin = clamp(start), end = stop == kToEnd ? size : clamp(stop);
-      dims.push_back(DimAttr::getStatic(
-          context, end <= begin ? 0 : (end - begin + step - 1) / step));
+      int64_t end = stop == kToEnd ? size : clamp(stop);
+      dims.push_back(DimAttr::getStatic(context, count(clamp(start), end)));
       continue;
     }
-    // Symbolic dims cannot be clamped: bounds are taken as in range.
-    DimAttr begin = start < 0 ? addDims(dim, DimAttr::getStatic(context, start))
-                              : DimAttr::getStatic(context, start);
-    DimAttr end = stop == kToEnd ? dim
-                  : stop < 0 ? addDims(dim, DimAttr::getStatic(context, stop))
-                             : DimAttr::getStatic(context, stop);
-    DimAttr span =
-        addDims(subDims(end, begin), DimAttr::getStatic(context, step - 1));
+    // A symbolic dim cannot be clamped, so bounds are taken as in range; the
+    // size is known when both bounds count from the same end of the dim.
+    bool startFromEnd = start < 0, stopFromEnd = stop < 0 || stop == kToEnd;
+    if (startFromEnd == stopFromEnd) {
+      int64_t end = stop == kToEnd ? 0 : stop;
+      dims.push_back(DimAttr::getStatic(context, count(start, end)));
+      continue;
+    }
+    if (startFromEnd)
+      return OptionalDiag(loc, name)
+             << "dim " << i << " (`" << dim.str() << "`) is sliced from "
+             << start << " before its end to " << stop
+             << " after its start; the size would depend on `" << dim.str()
+             << "` and could be negative";
+    DimAttr end =
+        stop == kToEnd ? dim : addDims(dim, DimAttr::getStatic(context, stop));
+    DimAttr span = addDims(subDims(end, DimAttr::getStatic(context, start)),
+                           DimAttr::getStatic(context, step - 1));
     dims.push_back(floorDivDim(span, step));
   }
   types.push_back(

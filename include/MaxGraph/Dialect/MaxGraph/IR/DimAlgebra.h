@@ -2,7 +2,7 @@
 //
 // Dims are polynomials over symbolic names kept in canonical form; these
 // functions build new dims from old ones and refold. Any operand `?` makes the
-// result `?`.
+// result `?`, and so does a result that overflows 64-bit integers.
 //
 //===----------------------------------------------------------------------===//
 

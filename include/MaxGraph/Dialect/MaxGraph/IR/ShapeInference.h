@@ -75,11 +75,23 @@ llvm::FailureOr<llvm::SmallVector<DimAttr>>
 broadcastShapes(std::optional<mlir::Location> loc, llvm::StringRef op,
                 llvm::ArrayRef<LayoutType> operands);
 
-/// Checks that all `operands` share an element type and a device.
+/// Checks that all `operands` share an element type and a device;
+/// `positions` gives their operand numbers for messages (default 0, 1, ...).
 llvm::LogicalResult
 verifySameElementTypeAndDevice(std::optional<mlir::Location> loc,
                                llvm::StringRef op,
-                               llvm::ArrayRef<LayoutType> operands);
+                               llvm::ArrayRef<LayoutType> operands,
+                               llvm::ArrayRef<int64_t> positions = {});
+
+/// `type` as a layout of the wanted kind, or a report naming operand `index`.
+/// The parser infers result types before ODS has checked operand types, so
+/// inference must not assume them.
+llvm::FailureOr<TensorLayoutType>
+getTensorOperand(std::optional<mlir::Location> loc, llvm::StringRef op,
+                 mlir::Type type, int64_t index);
+llvm::FailureOr<BufferLayoutType>
+getBufferOperand(std::optional<mlir::Location> loc, llvm::StringRef op,
+                 mlir::Type type, int64_t index);
 
 /// Binds the symbolic dims of a callee's parameter type `param` from the
 /// caller's `arg` type, extending `bindings`. `what` names the operand in
