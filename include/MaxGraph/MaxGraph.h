@@ -1,0 +1,30 @@
+//===- MaxGraph.h - the MaxGraph staging API --------------------*- C++ -*-===//
+//
+// Everything a program needs to stage tensor code:
+//
+//   #include "MaxGraph/MaxGraph.h"
+//   using namespace maxgraph;
+//   Tensor combine(const std::map<std::string, Tensor> &kv, float alpha) {
+//     return (kv.at("a") + kv.at("b")) * alpha;
+//   }
+//   TensorLayout spec(DType::Float32, {2}, CPU());
+//   StagedGraph staged = stage(combine)(
+//       std::map<std::string, TensorLayout>{{"a", spec}, {"b", spec}}, 2.0f);
+//   llvm::outs() << staged;
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_MAXGRAPH_H
+#define MAXGRAPH_MAXGRAPH_H
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Staging/DType.h"
+#include "MaxGraph/Staging/Dim.h"
+#include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Staging/Ops.h"
+#include "MaxGraph/Staging/Stage.h"
+#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Staging/Tensor.h"
+#include "MaxGraph/Staging/Tree.h"
+
+#endif // MAXGRAPH_MAXGRAPH_H

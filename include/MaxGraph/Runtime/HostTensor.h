@@ -1,0 +1,100 @@
+//===- HostTensor.h - a live tensor that owns its data ----------*- C++ -*-===//
+
+#ifndef MAXGRAPH_RUNTIME_HOSTTENSOR_H
+#define MAXGRAPH_RUNTIME_HOSTTENSOR_H
+
+#include "MaxGraph/Staging/Layout.h"
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace maxgraph {
+namespace detail {
+template <typename T>
+constexpr DType dtypeOf() {
+  if constexpr (std::is_same_v<T, float>)
+    return DType::Float32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::Float64;
+  else if constexpr (std::is_same_v<T, bool>)
+    return DType::Bool;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return DType::Int8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return DType::Int16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return DType::Int32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return DType::Int64;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return DType::UInt8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return DType::UInt16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return DType::UInt32;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return DType::UInt64;
+  else
+    static_assert(sizeof(T) == 0, "no DType for this C++ type");
+}
+} // namespace detail
+
+/// A live tensor: data in host memory with a dtype, static shape and device.
+/// It is a value, not a spec: stage() refuses it (pass `layout()` instead).
+class HostTensor {
+public:
+  /// A zero-filled tensor.
+  HostTensor(DType dtype, std::vector<int64_t> shape, Device device = CPU());
+
+  /// A tensor holding `values` in row-major order.
+  template <typename T>
+  static HostTensor from(std::vector<int64_t> shape,
+                         const std::vector<T> &values) {
+    HostTensor tensor(detail::dtypeOf<T>(), std::move(shape));
+    if (static_cast<int64_t>(values.size()) != tensor.numElements())
+      throw std::invalid_argument(
+          "HostTensor::from: " + std::to_string(values.size()) +
+          " values for a shape of " + std::to_string(tensor.numElements()) +
+          " elements");
+    if constexpr (std::is_same_v<T, bool>) {
+      for (size_t i = 0; i < values.size(); ++i)
+        tensor.bytes[i] = values[i];
+    } else {
+      std::memcpy(tensor.bytes.data(), values.data(), tensor.bytes.size());
+    }
+    return tensor;
+  }
+
+  DType dtype() const { return dtype_; }
+  const std::vector<int64_t> &shape() const { return shape_; }
+  Device device() const { return device_; }
+  int64_t numElements() const;
+  /// Typed access to the elements, row-major; T must match the dtype.
+  template <typename T>
+  T *data() {
+    checkType(detail::dtypeOf<T>());
+    return reinterpret_cast<T *>(bytes.data());
+  }
+  template <typename T>
+  const T *data() const {
+    checkType(detail::dtypeOf<T>());
+    return reinterpret_cast<const T *>(bytes.data());
+  }
+  void *rawData() { return bytes.data(); }
+  const void *rawData() const { return bytes.data(); }
+  /// The TensorLayout with every dim fixed to this tensor's sizes.
+  TensorLayout layout() const;
+
+private:
+  void checkType(DType requested) const;
+  DType dtype_;
+  std::vector<int64_t> shape_;
+  Device device_;
+  std::vector<uint8_t> bytes;
+};
+} // namespace maxgraph
+
+#endif // MAXGRAPH_RUNTIME_HOSTTENSOR_H

@@ -1,0 +1,146 @@
+//===- Ops.h - staging functions for every maxgraph op ----------*- C++ -*-===//
+//
+// One function per op of the dialect, named after it. Each records the op in
+// the graph being staged and checks its operands there, throwing a
+// StagingError located at the caller's line when they do not fit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_STAGING_OPS_H
+#define MAXGRAPH_STAGING_OPS_H
+
+#include "MaxGraph/Staging/Tensor.h"
+#include <optional>
+#include <vector>
+
+namespace maxgraph::ops {
+using Loc = SourceLoc;
+
+// Elementwise binary ops with numpy broadcasting.
+Tensor add(const Operand &lhs, const Operand &rhs);
+Tensor sub(const Operand &lhs, const Operand &rhs);
+Tensor mul(const Operand &lhs, const Operand &rhs);
+Tensor div(const Operand &lhs, const Operand &rhs);
+Tensor mod(const Operand &lhs, const Operand &rhs);
+Tensor pow(const Operand &lhs, const Operand &rhs);
+Tensor max(const Operand &lhs, const Operand &rhs);
+Tensor min(const Operand &lhs, const Operand &rhs);
+Tensor logical_and(const Operand &lhs, const Operand &rhs);
+Tensor logical_or(const Operand &lhs, const Operand &rhs);
+Tensor logical_xor(const Operand &lhs, const Operand &rhs);
+Tensor equal(const Operand &lhs, const Operand &rhs);
+Tensor not_equal(const Operand &lhs, const Operand &rhs);
+Tensor less(const Operand &lhs, const Operand &rhs);
+Tensor less_equal(const Operand &lhs, const Operand &rhs);
+Tensor greater(const Operand &lhs, const Operand &rhs);
+Tensor greater_equal(const Operand &lhs, const Operand &rhs);
+
+// Elementwise unary ops.
+Tensor neg(const Tensor &x, Loc loc = Loc::current());
+Tensor abs(const Tensor &x, Loc loc = Loc::current());
+Tensor exp(const Tensor &x, Loc loc = Loc::current());
+Tensor log(const Tensor &x, Loc loc = Loc::current());
+Tensor log1p(const Tensor &x, Loc loc = Loc::current());
+Tensor sqrt(const Tensor &x, Loc loc = Loc::current());
+Tensor rsqrt(const Tensor &x, Loc loc = Loc::current());
+Tensor sin(const Tensor &x, Loc loc = Loc::current());
+Tensor cos(const Tensor &x, Loc loc = Loc::current());
+Tensor tanh(const Tensor &x, Loc loc = Loc::current());
+Tensor erf(const Tensor &x, Loc loc = Loc::current());
+Tensor floor(const Tensor &x, Loc loc = Loc::current());
+Tensor ceil(const Tensor &x, Loc loc = Loc::current());
+Tensor round(const Tensor &x, Loc loc = Loc::current());
+Tensor sigmoid(const Tensor &x, Loc loc = Loc::current());
+Tensor relu(const Tensor &x, Loc loc = Loc::current());
+Tensor gelu(const Tensor &x, Loc loc = Loc::current());
+Tensor silu(const Tensor &x, Loc loc = Loc::current());
+Tensor logical_not(const Tensor &x, Loc loc = Loc::current());
+Tensor is_nan(const Tensor &x, Loc loc = Loc::current());
+Tensor is_inf(const Tensor &x, Loc loc = Loc::current());
+
+// Other elementwise ops.
+Tensor select(const Tensor &condition, const Operand &onTrue,
+              const Operand &onFalse);
+Tensor cast(const Tensor &x, DType dtype, Loc loc = Loc::current());
+/// A rank-0 constant.
+Tensor constant(double value, DType dtype, Device device = CPU(),
+                Loc loc = Loc::current());
+/// A constant with the given static shape and row-major values.
+Tensor constant(const std::vector<double> &values, DType dtype,
+                std::vector<Dim> shape, Device device = CPU(),
+                Loc loc = Loc::current());
+
+// Linear algebra.
+Tensor matmul(const Tensor &lhs, const Tensor &rhs, Loc loc = Loc::current());
+
+// Reductions.
+Tensor reduce_sum(const Tensor &x, std::vector<int64_t> axes,
+                  bool keepDims = false, Loc loc = Loc::current());
+Tensor reduce_max(const Tensor &x, std::vector<int64_t> axes,
+                  bool keepDims = false, Loc loc = Loc::current());
+Tensor reduce_min(const Tensor &x, std::vector<int64_t> axes,
+                  bool keepDims = false, Loc loc = Loc::current());
+Tensor reduce_prod(const Tensor &x, std::vector<int64_t> axes,
+                   bool keepDims = false, Loc loc = Loc::current());
+Tensor reduce_mean(const Tensor &x, std::vector<int64_t> axes,
+                   bool keepDims = false, Loc loc = Loc::current());
+Tensor argmax(const Tensor &x, int64_t axis, bool keepDims = false,
+              Loc loc = Loc::current());
+Tensor argmin(const Tensor &x, int64_t axis, bool keepDims = false,
+              Loc loc = Loc::current());
+Tensor cumsum(const Tensor &x, int64_t axis, bool exclusive = false,
+              bool reverse = false, Loc loc = Loc::current());
+
+// Composites.
+Tensor softmax(const Tensor &x, int64_t axis = -1, Loc loc = Loc::current());
+Tensor log_softmax(const Tensor &x, int64_t axis = -1,
+                   Loc loc = Loc::current());
+Tensor layer_norm(const Tensor &x, const Tensor &gamma, const Tensor &beta,
+                  double epsilon = 1e-5, Loc loc = Loc::current());
+Tensor rms_norm(const Tensor &x, const Tensor &weight, double epsilon = 1e-6,
+                Loc loc = Loc::current());
+
+// Shape ops.
+Tensor reshape(const Tensor &x, std::vector<Dim> shape,
+               Loc loc = Loc::current());
+Tensor transpose(const Tensor &x, std::vector<int64_t> permutation,
+                 Loc loc = Loc::current());
+Tensor broadcast_to(const Tensor &x, std::vector<Dim> shape,
+                    Loc loc = Loc::current());
+Tensor concat(const std::vector<Tensor> &inputs, int64_t axis,
+              Loc loc = Loc::current());
+/// Splits along `axis` into pieces of the given sizes.
+std::vector<Tensor> split(const Tensor &x, std::vector<Dim> sizes,
+                          int64_t axis, Loc loc = Loc::current());
+/// One range per dim of a slice: Python's `start:stop:step`.
+struct Range {
+  int64_t start = 0;
+  std::optional<int64_t> stop = std::nullopt;
+  int64_t step = 1;
+};
+Tensor slice(const Tensor &x, std::vector<Range> ranges,
+             Loc loc = Loc::current());
+Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
+              Loc loc = Loc::current());
+
+// Devices.
+Tensor transfer(const Tensor &x, Device device, Loc loc = Loc::current());
+
+// Collectives: one operand per device, one result per device.
+std::vector<Tensor> allreduce_sum(const std::vector<Tensor> &inputs,
+                                  Loc loc = Loc::current());
+std::vector<Tensor> allreduce_max(const std::vector<Tensor> &inputs,
+                                  Loc loc = Loc::current());
+std::vector<Tensor> allreduce_min(const std::vector<Tensor> &inputs,
+                                  Loc loc = Loc::current());
+std::vector<Tensor> allreduce_prod(const std::vector<Tensor> &inputs,
+                                   Loc loc = Loc::current());
+std::vector<Tensor> allgather(const std::vector<Tensor> &inputs, int64_t axis,
+                              Loc loc = Loc::current());
+std::vector<Tensor> reduce_scatter_sum(const std::vector<Tensor> &inputs,
+                                       int64_t axis, Loc loc = Loc::current());
+std::vector<Tensor> broadcast(const std::vector<Tensor> &inputs, int64_t root,
+                              Loc loc = Loc::current());
+} // namespace maxgraph::ops
+
+#endif // MAXGRAPH_STAGING_OPS_H

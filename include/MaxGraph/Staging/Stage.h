@@ -1,0 +1,167 @@
+//===- Stage.h - stage(), StagedGraph and as_subgraph() ---------*- C++ -*-===//
+
+#ifndef MAXGRAPH_STAGING_STAGE_H
+#define MAXGRAPH_STAGING_STAGE_H
+
+#include "MaxGraph/Staging/Tree.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/TypeName.h"
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace maxgraph {
+class GraphOp;
+
+/// The options of stage(), in the order of MAX's `stage()`.
+struct StageOptions {
+  /// The graph symbol; empty derives it from the function.
+  std::string name;
+  /// Kernel libraries (`.mlir` files of `func.func` kernels) for ops::custom.
+  std::vector<std::string> customExtensions;
+  /// Whether as_subgraph() bodies become shared subgraphs (else inlined).
+  bool allowSubgraphs = true;
+  /// Devices taking part in collectives beyond those the specs span.
+  std::vector<Device> signalDevices;
+  /// Record a device graph, replayed as one unit on its device.
+  bool isDeviceGraph = false;
+};
+
+/// A staged program: an MLIR module holding the graph and its subgraphs.
+class StagedGraph {
+public:
+  /// The whole module as MLIR text, subgraph bodies included.
+  std::string str() const;
+  void print(llvm::raw_ostream &os) const;
+  /// The graph's symbol name.
+  std::string name() const;
+  mlir::ModuleOp getModule() const;
+  GraphOp getGraph() const;
+  /// The input specs, in argument order, and their tree paths.
+  const std::vector<Layout> &inputLayouts() const;
+  const std::vector<std::string> &inputPaths() const;
+  /// The output layouts, in result order, and their tree paths.
+  const std::vector<TensorLayout> &outputLayouts() const;
+  const std::vector<std::string> &outputPaths() const;
+  /// The static arguments, as (path, printed value).
+  const std::vector<std::pair<std::string, std::string>> &
+  staticArguments() const;
+  /// Writes the module as MLIR bytecode; throws StagingError on I/O errors.
+  void writeBytecode(const std::string &path) const;
+
+  struct State;
+  explicit StagedGraph(std::shared_ptr<State> state);
+
+private:
+  std::shared_ptr<State> state;
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const StagedGraph &graph);
+std::ostream &operator<<(std::ostream &os, const StagedGraph &graph);
+
+namespace detail {
+template <typename Fn>
+std::string defaultName(const Fn &fn) {
+  if constexpr (std::is_pointer_v<Fn> &&
+                std::is_function_v<std::remove_pointer_t<Fn>>)
+    return defaultGraphName(nullptr, reinterpret_cast<const void *>(fn));
+  else
+    return defaultGraphName(llvm::getTypeName<Fn>().data(), nullptr);
+}
+
+template <typename T>
+using Traced = typename Tree<std::decay_t<T>>::Traced;
+} // namespace detail
+
+/// The callable that stage() returns: call it with one spec per tensor leaf
+/// (and the static arguments) to trace the function into a StagedGraph.
+template <typename Fn>
+class StagedFunction {
+public:
+  StagedFunction(Fn fn, StageOptions options)
+      : fn(std::move(fn)), options(std::move(options)) {}
+
+  template <typename... Specs>
+  StagedGraph operator()(const Specs &...specs) const {
+    detail::StageSession session(options, detail::defaultName(fn));
+    size_t index = 0;
+    // Braced initialization traces the arguments left to right.
+    std::tuple<detail::Traced<Specs>...> traced{
+        Tree<Specs>::trace(specs, session, detail::rootPath(index++))...};
+    using Result = decltype(std::apply(fn, traced));
+    if constexpr (std::is_void_v<Result>) {
+      std::apply(fn, traced);
+    } else {
+      Result result = std::apply(fn, traced);
+      Tree<std::decay_t<Result>>::collect(result, session, "output");
+    }
+    return session.finish();
+  }
+
+private:
+  Fn fn;
+  StageOptions options;
+};
+
+/// Traces `fn` into a graph without running it, like MAX's `stage()`.
+template <typename Fn>
+StagedFunction<std::decay_t<Fn>> stage(Fn &&fn, StageOptions options = {}) {
+  return StagedFunction<std::decay_t<Fn>>(std::forward<Fn>(fn),
+                                          std::move(options));
+}
+
+/// Options of as_subgraph().
+struct SubgraphOptions {
+  /// The body's symbol; empty derives it from the function.
+  std::string name;
+  /// Calls with the same key (and operand types) share one body; without a
+  /// key, bodies that trace to the same IR are shared.
+  std::optional<std::string> key;
+};
+
+/// The callable that as_subgraph() returns; use it inside a staged function.
+template <typename Fn>
+class Subgraph {
+public:
+  Subgraph(Fn fn, SubgraphOptions options, SourceLoc loc)
+      : fn(std::move(fn)), options(std::move(options)), loc(loc) {}
+
+  template <typename... Args>
+  auto operator()(const Args &...args) const {
+    detail::SubgraphSession session(
+        options.name.empty() ? detail::defaultName(fn) : options.name,
+        options.key, loc);
+    size_t index = 0;
+    std::tuple<detail::Traced<Args>...> inner{
+        Tree<Args>::trace(args, session, detail::rootPath(index++))...};
+    using Result = std::decay_t<decltype(std::apply(fn, inner))>;
+    Result result = std::apply(fn, inner);
+    Tree<Result>::collect(result, session, "output");
+    session.finish();
+    return Tree<Result>::rebuild(result, session);
+  }
+
+private:
+  Fn fn;
+  SubgraphOptions options;
+  SourceLoc loc;
+};
+
+/// Makes `fn` a shared subgraph: each call inside a trace emits a
+/// `maxgraph.call` to one body instead of inlining `fn`'s ops.
+template <typename Fn>
+Subgraph<std::decay_t<Fn>> as_subgraph(Fn &&fn, SubgraphOptions options = {},
+                                       SourceLoc loc = SourceLoc::current()) {
+  return Subgraph<std::decay_t<Fn>>(std::forward<Fn>(fn), std::move(options),
+                                    loc);
+}
+} // namespace maxgraph
+
+#endif // MAXGRAPH_STAGING_STAGE_H

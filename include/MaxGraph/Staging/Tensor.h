@@ -1,0 +1,92 @@
+//===- Tensor.h - traced values ---------------------------------*- C++ -*-===//
+
+#ifndef MAXGRAPH_STAGING_TENSOR_H
+#define MAXGRAPH_STAGING_TENSOR_H
+
+#include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Staging/StagingError.h"
+#include "mlir/IR/Value.h"
+#include <type_traits>
+
+namespace maxgraph {
+namespace detail {
+class Trace;
+} // namespace detail
+
+/// A value being traced: the result of a staged op or a graph argument.
+/// Tensors exist only inside the function passed to stage(); operations on
+/// them record ops and check shapes at the line that wrote them.
+class Tensor {
+public:
+  Tensor() = default;
+  /// The layout of this value (dims may be symbolic or algebraic).
+  TensorLayout layout() const;
+  DType dtype() const;
+  std::vector<Dim> shape() const;
+  Device device() const;
+  int64_t rank() const;
+
+  /// The MLIR value (for code that builds IR by hand).
+  mlir::Value getValue() const { return value; }
+  detail::Trace *getTrace() const { return trace; }
+  Tensor(mlir::Value value, detail::Trace *trace)
+      : value(value), trace(trace) {}
+
+private:
+  mlir::Value value;
+  detail::Trace *trace = nullptr;
+};
+
+/// A traced buffer argument: the graph may load it and store into it.
+class Buffer {
+public:
+  Buffer() = default;
+  /// The buffer's current contents.
+  Tensor load(SourceLoc loc = SourceLoc::current()) const;
+  /// Overwrites the buffer with `value` (same dims, dtype and device).
+  void store(const Tensor &value, SourceLoc loc = SourceLoc::current()) const;
+  BufferLayout layout() const;
+
+  mlir::Value getValue() const { return value; }
+  detail::Trace *getTrace() const { return trace; }
+  Buffer(mlir::Value value, detail::Trace *trace)
+      : value(value), trace(trace) {}
+
+private:
+  mlir::Value value;
+  detail::Trace *trace = nullptr;
+};
+
+/// An operand of a binary op: a Tensor, or a number that becomes a constant
+/// of the other operand's dtype. Converting records the user's source
+/// location, which is how `a + b` reports errors at the user's line.
+class Operand {
+public:
+  Operand(const Tensor &tensor, SourceLoc loc = SourceLoc::current())
+      : tensor(tensor), loc(loc) {}
+  template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+  Operand(T number, SourceLoc loc = SourceLoc::current())
+      : number(static_cast<double>(number)), isNumber(true), loc(loc) {}
+
+  Tensor tensor;
+  double number = 0;
+  bool isNumber = false;
+  SourceLoc loc;
+};
+
+Tensor operator+(const Operand &lhs, const Operand &rhs);
+Tensor operator-(const Operand &lhs, const Operand &rhs);
+Tensor operator*(const Operand &lhs, const Operand &rhs);
+Tensor operator/(const Operand &lhs, const Operand &rhs);
+Tensor operator%(const Operand &lhs, const Operand &rhs);
+Tensor operator-(const Operand &operand);
+/// Comparisons return Bool tensors.
+Tensor operator==(const Operand &lhs, const Operand &rhs);
+Tensor operator!=(const Operand &lhs, const Operand &rhs);
+Tensor operator<(const Operand &lhs, const Operand &rhs);
+Tensor operator<=(const Operand &lhs, const Operand &rhs);
+Tensor operator>(const Operand &lhs, const Operand &rhs);
+Tensor operator>=(const Operand &lhs, const Operand &rhs);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_STAGING_TENSOR_H

@@ -1,0 +1,108 @@
+//===- Trace.h - the recording state behind stage() -------------*- C++ -*-===//
+//
+// Implementation interface used by the stage() and as_subgraph() templates;
+// user code does not call it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_STAGING_TRACE_H
+#define MAXGRAPH_STAGING_TRACE_H
+
+#include "MaxGraph/Staging/Tensor.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace maxgraph {
+class StagedGraph;
+struct StageOptions;
+
+namespace detail {
+/// Receives the leaves of an argument tree as the tree is walked.
+class TreeVisitor {
+public:
+  virtual ~TreeVisitor() = default;
+  virtual Tensor visitTensorSpec(const TensorLayout &spec,
+                                 const std::string &path) = 0;
+  virtual Buffer visitBufferSpec(const BufferLayout &spec,
+                                 const std::string &path) = 0;
+  virtual Tensor visitTensor(const Tensor &tensor, const std::string &path) = 0;
+  virtual Buffer visitBuffer(const Buffer &buffer, const std::string &path) = 0;
+  virtual void visitStatic(const std::string &path, std::string value) = 0;
+};
+
+/// Receives the Tensor leaves of a result tree, in tree order.
+class ResultCollector {
+public:
+  virtual ~ResultCollector() = default;
+  virtual void collect(const std::string &path, const Tensor &tensor) = 0;
+};
+
+/// Hands out the Tensors that replace a result tree's leaves, in tree order.
+class ResultSource {
+public:
+  virtual ~ResultSource() = default;
+  virtual Tensor next() = 0;
+};
+
+/// Records one graph: created by stage()'s callable, it makes the graph,
+/// turns specs into arguments, and turns the function's result into outputs.
+class StageSession : public TreeVisitor, public ResultCollector {
+public:
+  StageSession(const StageOptions &options, std::string defaultName);
+  ~StageSession() override;
+
+  Tensor visitTensorSpec(const TensorLayout &spec,
+                         const std::string &path) override;
+  Buffer visitBufferSpec(const BufferLayout &spec,
+                         const std::string &path) override;
+  Tensor visitTensor(const Tensor &tensor, const std::string &path) override;
+  Buffer visitBuffer(const Buffer &buffer, const std::string &path) override;
+  void visitStatic(const std::string &path, std::string value) override;
+  void collect(const std::string &path, const Tensor &tensor) override;
+
+  /// Completes and verifies the graph.
+  StagedGraph finish();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Records one call of an as_subgraph() function: the body is traced into a
+/// shared graph (or inlined), then called from the enclosing graph.
+class SubgraphSession : public TreeVisitor,
+                        public ResultCollector,
+                        public ResultSource {
+public:
+  SubgraphSession(const std::string &name,
+                  const std::optional<std::string> &key, const SourceLoc &loc);
+  ~SubgraphSession() override;
+
+  Tensor visitTensorSpec(const TensorLayout &spec,
+                         const std::string &path) override;
+  Buffer visitBufferSpec(const BufferLayout &spec,
+                         const std::string &path) override;
+  Tensor visitTensor(const Tensor &tensor, const std::string &path) override;
+  Buffer visitBuffer(const Buffer &buffer, const std::string &path) override;
+  void visitStatic(const std::string &path, std::string value) override;
+  void collect(const std::string &path, const Tensor &tensor) override;
+  Tensor next() override;
+
+  /// Emits the call (or finishes inlining); results come from next().
+  void finish();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// The name of argument `index` at the root of its tree.
+std::string rootPath(size_t index);
+/// A graph name derived from a function's type or address.
+std::string defaultGraphName(const char *typeName, const void *address);
+} // namespace detail
+} // namespace maxgraph
+
+#endif // MAXGRAPH_STAGING_TRACE_H

@@ -1,0 +1,33 @@
+//===- HostTensor.cpp - a live tensor that owns its data ------------------===//
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Staging/StagingError.h"
+
+using namespace maxgraph;
+
+HostTensor::HostTensor(DType dtype, std::vector<int64_t> shape, Device device)
+    : dtype_(dtype), shape_(std::move(shape)), device_(device) {
+  for (int64_t size : shape_)
+    if (size < 0)
+      throw std::invalid_argument("HostTensor: negative dim " +
+                                  std::to_string(size));
+  bytes.assign(numElements() * sizeInBytes(dtype), 0);
+}
+
+int64_t HostTensor::numElements() const {
+  int64_t count = 1;
+  for (int64_t size : shape_)
+    count *= size;
+  return count;
+}
+
+TensorLayout HostTensor::layout() const {
+  std::vector<Dim> dims(shape_.begin(), shape_.end());
+  return TensorLayout(dtype_, std::move(dims), device_);
+}
+
+void HostTensor::checkType(DType requested) const {
+  if (requested != dtype_)
+    throw std::invalid_argument("HostTensor::data<" + toString(requested) +
+                                ">() on a tensor of " + toString(dtype_));
+}

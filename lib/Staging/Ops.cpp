@@ -1,0 +1,474 @@
+//===- Ops.cpp - staging functions for every maxgraph op ------------------===//
+
+#include "MaxGraph/Staging/Ops.h"
+#include "StagingContext.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+namespace {
+MLIRContext *ctx() { return &stagingContext(); }
+
+NamedAttribute attr(StringRef name, Attribute value) {
+  return NamedAttribute(StringAttr::get(ctx(), name), value);
+}
+
+NamedAttribute i64Attr(StringRef name, int64_t value) {
+  return attr(name, IntegerAttr::get(IntegerType::get(ctx(), 64), value));
+}
+
+NamedAttribute arrayAttr(StringRef name, ArrayRef<int64_t> values) {
+  return attr(name, DenseI64ArrayAttr::get(ctx(), values));
+}
+
+TensorLayoutType tensorType(Value value) {
+  return cast<TensorLayoutType>(value.getType());
+}
+
+/// A rank-0 constant holding `number`, of `like`'s element type and device.
+Value scalarConstant(Trace &trace, double number, TensorLayoutType like,
+                     const SourceLoc &loc, StringRef op) {
+  Type element = like.getElementType();
+  auto type = TensorLayoutType::get(ArrayRef<DimAttr>{}, element,
+                                    like.getDevice());
+  Attribute value;
+  if (auto fp = dyn_cast<FloatType>(element)) {
+    value = FloatAttr::get(fp, number);
+  } else {
+    auto integer = cast<IntegerType>(element);
+    bool fits = std::floor(number) == number &&
+                (integer.getWidth() > 1 || number == 0 || number == 1) &&
+                !(integer.isUnsigned() && number < 0);
+    if (!fits) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "the number " << number << " cannot become a constant of "
+         << element << ", the element type of the other operand of '" << op
+         << "'";
+      throwStagingError(loc, text);
+    }
+    value = IntegerAttr::get(
+        integer, APInt(integer.getWidth(), static_cast<int64_t>(number),
+                       !integer.isUnsigned()));
+  }
+  auto constant = trace.createInferred<ConstantOp>(
+      loc, {}, {attr("value", DenseElementsAttr::get(type, value))});
+  return constant.getResult();
+}
+
+/// The values of two operands of `op`; numbers take the other's dtype.
+std::pair<Value, Value> binaryOperands(Trace &trace, const Operand &lhs,
+                                       const Operand &rhs,
+                                       const SourceLoc &loc, StringRef op) {
+  if (lhs.isNumber && rhs.isNumber)
+    throwStagingError(loc, "'" + op.str() + "' needs at least one Tensor "
+                                            "operand, got two numbers");
+  Value l = lhs.isNumber ? Value() : trace.use(lhs.tensor, loc, op, 0);
+  Value r = rhs.isNumber ? Value() : trace.use(rhs.tensor, loc, op, 1);
+  if (lhs.isNumber)
+    l = scalarConstant(trace, lhs.number, tensorType(r), loc, op);
+  if (rhs.isNumber)
+    r = scalarConstant(trace, rhs.number, tensorType(l), loc, op);
+  return {l, r};
+}
+
+const SourceLoc &binaryLoc(const Operand &lhs, const Operand &rhs) {
+  return lhs.isNumber ? rhs.loc : lhs.loc;
+}
+
+template <typename OpTy>
+Tensor binary(const Operand &lhs, const Operand &rhs) {
+  const SourceLoc &loc = binaryLoc(lhs, rhs);
+  StringRef name = OpTy::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  auto [l, r] = binaryOperands(trace, lhs, rhs, loc, name);
+  return trace.wrap(trace.createInferred<OpTy>(loc, {l, r}).getResult());
+}
+
+Tensor compare(CmpPredicate predicate, const Operand &lhs, const Operand &rhs) {
+  const SourceLoc &loc = binaryLoc(lhs, rhs);
+  StringRef name = CmpOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  auto [l, r] = binaryOperands(trace, lhs, rhs, loc, name);
+  auto op = trace.createInferred<CmpOp>(
+      loc, {l, r}, {attr("predicate", CmpPredicateAttr::get(ctx(), predicate))});
+  return trace.wrap(op.getResult());
+}
+
+template <typename OpTy>
+Tensor unary(const Tensor &x, const SourceLoc &loc,
+             ArrayRef<NamedAttribute> attributes = {}) {
+  StringRef name = OpTy::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  return trace.wrap(
+      trace.createInferred<OpTy>(loc, {input}, attributes).getResult());
+}
+
+SmallVector<DimAttr> dimAttrs(const std::vector<Dim> &shape) {
+  return llvm::map_to_vector(shape, [](const Dim &dim) { return dim.getAttr(); });
+}
+
+std::vector<Tensor> wrapAll(Trace &trace, ValueRange values) {
+  std::vector<Tensor> tensors;
+  for (Value value : values)
+    tensors.push_back(trace.wrap(value));
+  return tensors;
+}
+
+template <typename OpTy>
+std::vector<Tensor> collective(const std::vector<Tensor> &inputs,
+                               const SourceLoc &loc,
+                               SmallVector<NamedAttribute> attributes) {
+  StringRef name = OpTy::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Value> operands;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    operands.push_back(trace.use(input, loc, name, index));
+  attributes.push_back(attr(
+      "operandSegmentSizes",
+      DenseI32ArrayAttr::get(ctx(), {static_cast<int32_t>(operands.size()), 0})));
+  auto op = trace.createInferred<OpTy>(loc, operands, attributes,
+                                       operands.size());
+  return wrapAll(trace, op->getResults());
+}
+} // namespace
+
+// Elementwise binary ops and comparisons.
+Tensor ops::add(const Operand &l, const Operand &r) { return binary<AddOp>(l, r); }
+Tensor ops::sub(const Operand &l, const Operand &r) { return binary<SubOp>(l, r); }
+Tensor ops::mul(const Operand &l, const Operand &r) { return binary<MulOp>(l, r); }
+Tensor ops::div(const Operand &l, const Operand &r) { return binary<DivOp>(l, r); }
+Tensor ops::mod(const Operand &l, const Operand &r) { return binary<ModOp>(l, r); }
+Tensor ops::pow(const Operand &l, const Operand &r) { return binary<PowOp>(l, r); }
+Tensor ops::max(const Operand &l, const Operand &r) { return binary<MaxOp>(l, r); }
+Tensor ops::min(const Operand &l, const Operand &r) { return binary<MinOp>(l, r); }
+Tensor ops::logical_and(const Operand &l, const Operand &r) {
+  return binary<AndOp>(l, r);
+}
+Tensor ops::logical_or(const Operand &l, const Operand &r) {
+  return binary<OrOp>(l, r);
+}
+Tensor ops::logical_xor(const Operand &l, const Operand &r) {
+  return binary<XorOp>(l, r);
+}
+Tensor ops::equal(const Operand &l, const Operand &r) {
+  return compare(CmpPredicate::eq, l, r);
+}
+Tensor ops::not_equal(const Operand &l, const Operand &r) {
+  return compare(CmpPredicate::ne, l, r);
+}
+Tensor ops::less(const Operand &l, const Operand &r) {
+  return compare(CmpPredicate::lt, l, r);
+}
+Tensor ops::less_equal(const Operand &l, const Operand &r) {
+  return compare(CmpPredicate::le, l, r);
+}
+Tensor ops::greater(const Operand &l, const Operand &r) {
+  return compare(CmpPredicate::gt, l, r);
+}
+Tensor ops::greater_equal(const Operand &l, const Operand &r) {
+  return compare(CmpPredicate::ge, l, r);
+}
+
+// Elementwise unary ops.
+#define MAXGRAPH_STAGE_UNARY(fn, OpTy)                                         \
+  Tensor ops::fn(const Tensor &x, Loc loc) { return unary<OpTy>(x, loc); }
+MAXGRAPH_STAGE_UNARY(neg, NegOp)
+MAXGRAPH_STAGE_UNARY(abs, AbsOp)
+MAXGRAPH_STAGE_UNARY(exp, ExpOp)
+MAXGRAPH_STAGE_UNARY(log, LogOp)
+MAXGRAPH_STAGE_UNARY(log1p, Log1pOp)
+MAXGRAPH_STAGE_UNARY(sqrt, SqrtOp)
+MAXGRAPH_STAGE_UNARY(rsqrt, RsqrtOp)
+MAXGRAPH_STAGE_UNARY(sin, SinOp)
+MAXGRAPH_STAGE_UNARY(cos, CosOp)
+MAXGRAPH_STAGE_UNARY(tanh, TanhOp)
+MAXGRAPH_STAGE_UNARY(erf, ErfOp)
+MAXGRAPH_STAGE_UNARY(floor, FloorOp)
+MAXGRAPH_STAGE_UNARY(ceil, CeilOp)
+MAXGRAPH_STAGE_UNARY(round, RoundOp)
+MAXGRAPH_STAGE_UNARY(sigmoid, SigmoidOp)
+MAXGRAPH_STAGE_UNARY(relu, ReluOp)
+MAXGRAPH_STAGE_UNARY(gelu, GeluOp)
+MAXGRAPH_STAGE_UNARY(silu, SiluOp)
+MAXGRAPH_STAGE_UNARY(logical_not, NotOp)
+MAXGRAPH_STAGE_UNARY(is_nan, IsNanOp)
+MAXGRAPH_STAGE_UNARY(is_inf, IsInfOp)
+#undef MAXGRAPH_STAGE_UNARY
+
+Tensor ops::select(const Tensor &condition, const Operand &onTrue,
+                   const Operand &onFalse) {
+  const SourceLoc &loc = binaryLoc(onTrue, onFalse);
+  StringRef name = SelectOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value c = trace.use(condition, loc, name, 0);
+  if (onTrue.isNumber && onFalse.isNumber)
+    throwStagingError(loc, "'maxgraph.select' needs a Tensor for at least one "
+                           "of its values, got two numbers");
+  Value t = onTrue.isNumber ? Value() : trace.use(onTrue.tensor, loc, name, 1);
+  Value f =
+      onFalse.isNumber ? Value() : trace.use(onFalse.tensor, loc, name, 2);
+  if (onTrue.isNumber)
+    t = scalarConstant(trace, onTrue.number, tensorType(f), loc, name);
+  if (onFalse.isNumber)
+    f = scalarConstant(trace, onFalse.number, tensorType(t), loc, name);
+  return trace.wrap(trace.createInferred<SelectOp>(loc, {c, t, f}).getResult());
+}
+
+Tensor ops::cast(const Tensor &x, DType dtype, Loc loc) {
+  StringRef name = CastOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  TensorLayoutType type = tensorType(input);
+  Type result = TensorLayoutType::get(
+      type.getDims(), toMLIRType(dtype, ctx()), type.getDevice());
+  return trace.wrap(
+      trace.createVerified<CastOp>(loc, {result}, {input}).getResult());
+}
+
+Tensor ops::constant(double value, DType dtype, Device device, Loc loc) {
+  return constant(std::vector<double>{value}, dtype, {}, device, loc);
+}
+
+Tensor ops::constant(const std::vector<double> &values, DType dtype,
+                     std::vector<Dim> shape, Device device, Loc loc) {
+  StringRef name = ConstantOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  int64_t count = 1;
+  for (const Dim &dim : shape) {
+    if (!dim.isStatic())
+      throwStagingError(loc, "a constant needs static dims, got `" +
+                                 dim.str() + "`");
+    count *= dim.staticSize();
+  }
+  if (static_cast<int64_t>(values.size()) != count)
+    throwStagingError(loc, "a constant of " + std::to_string(count) +
+                               " elements got " +
+                               std::to_string(values.size()) + " values");
+  Type element = toMLIRType(dtype, ctx());
+  auto type =
+      TensorLayoutType::get(dimAttrs(shape), element, toDeviceAttr(device));
+  SmallVector<Attribute> elements;
+  for (double value : values) {
+    if (auto fp = dyn_cast<FloatType>(element)) {
+      elements.push_back(FloatAttr::get(fp, value));
+      continue;
+    }
+    auto integer = cast<IntegerType>(element);
+    elements.push_back(IntegerAttr::get(
+        integer, APInt(integer.getWidth(), static_cast<int64_t>(value),
+                       !integer.isUnsigned(), /*implicitTrunc=*/true)));
+  }
+  auto op = trace.createInferred<ConstantOp>(
+      loc, {}, {attr("value", DenseElementsAttr::get(type, elements))});
+  return trace.wrap(op.getResult());
+}
+
+Tensor ops::matmul(const Tensor &lhs, const Tensor &rhs, Loc loc) {
+  StringRef name = MatmulOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value l = trace.use(lhs, loc, name, 0), r = trace.use(rhs, loc, name, 1);
+  return trace.wrap(trace.createInferred<MatmulOp>(loc, {l, r}).getResult());
+}
+
+// Reductions.
+#define MAXGRAPH_STAGE_REDUCE(fn, OpTy)                                        \
+  Tensor ops::fn(const Tensor &x, std::vector<int64_t> axes, bool keepDims,    \
+                 Loc loc) {                                                    \
+    SmallVector<NamedAttribute> attributes = {arrayAttr("axes", axes)};        \
+    if (keepDims)                                                              \
+      attributes.push_back(attr("keep_dims", UnitAttr::get(ctx())));           \
+    return unary<OpTy>(x, loc, attributes);                                    \
+  }
+MAXGRAPH_STAGE_REDUCE(reduce_sum, ReduceSumOp)
+MAXGRAPH_STAGE_REDUCE(reduce_max, ReduceMaxOp)
+MAXGRAPH_STAGE_REDUCE(reduce_min, ReduceMinOp)
+MAXGRAPH_STAGE_REDUCE(reduce_prod, ReduceProdOp)
+MAXGRAPH_STAGE_REDUCE(reduce_mean, ReduceMeanOp)
+#undef MAXGRAPH_STAGE_REDUCE
+
+Tensor ops::argmax(const Tensor &x, int64_t axis, bool keepDims, Loc loc) {
+  SmallVector<NamedAttribute> attributes = {i64Attr("axis", axis)};
+  if (keepDims)
+    attributes.push_back(attr("keep_dims", UnitAttr::get(ctx())));
+  return unary<ArgmaxOp>(x, loc, attributes);
+}
+
+Tensor ops::argmin(const Tensor &x, int64_t axis, bool keepDims, Loc loc) {
+  SmallVector<NamedAttribute> attributes = {i64Attr("axis", axis)};
+  if (keepDims)
+    attributes.push_back(attr("keep_dims", UnitAttr::get(ctx())));
+  return unary<ArgminOp>(x, loc, attributes);
+}
+
+Tensor ops::cumsum(const Tensor &x, int64_t axis, bool exclusive, bool reverse,
+                   Loc loc) {
+  SmallVector<NamedAttribute> attributes = {i64Attr("axis", axis)};
+  if (exclusive)
+    attributes.push_back(attr("exclusive", UnitAttr::get(ctx())));
+  if (reverse)
+    attributes.push_back(attr("reverse", UnitAttr::get(ctx())));
+  return unary<CumsumOp>(x, loc, attributes);
+}
+
+// Composites.
+Tensor ops::softmax(const Tensor &x, int64_t axis, Loc loc) {
+  return unary<SoftmaxOp>(x, loc, {i64Attr("axis", axis)});
+}
+
+Tensor ops::log_softmax(const Tensor &x, int64_t axis, Loc loc) {
+  return unary<LogSoftmaxOp>(x, loc, {i64Attr("axis", axis)});
+}
+
+Tensor ops::layer_norm(const Tensor &x, const Tensor &gamma, const Tensor &beta,
+                       double epsilon, Loc loc) {
+  StringRef name = LayerNormOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0), trace.use(gamma, loc, name, 1),
+                      trace.use(beta, loc, name, 2)};
+  auto op = trace.createInferred<LayerNormOp>(
+      loc, operands, {attr("epsilon", FloatAttr::get(Float64Type::get(ctx()), epsilon))});
+  return trace.wrap(op.getResult());
+}
+
+Tensor ops::rms_norm(const Tensor &x, const Tensor &weight, double epsilon,
+                     Loc loc) {
+  StringRef name = RmsNormOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0),
+                      trace.use(weight, loc, name, 1)};
+  auto op = trace.createInferred<RmsNormOp>(
+      loc, operands, {attr("epsilon", FloatAttr::get(Float64Type::get(ctx()), epsilon))});
+  return trace.wrap(op.getResult());
+}
+
+// Shape ops.
+Tensor ops::reshape(const Tensor &x, std::vector<Dim> shape, Loc loc) {
+  StringRef name = ReshapeOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  TensorLayoutType type = tensorType(input);
+  Type result = TensorLayoutType::get(dimAttrs(shape), type.getElementType(),
+                                      type.getDevice());
+  return trace.wrap(
+      trace.createVerified<ReshapeOp>(loc, {result}, {input}).getResult());
+}
+
+Tensor ops::transpose(const Tensor &x, std::vector<int64_t> permutation,
+                      Loc loc) {
+  return unary<TransposeOp>(x, loc, {arrayAttr("permutation", permutation)});
+}
+
+Tensor ops::broadcast_to(const Tensor &x, std::vector<Dim> shape, Loc loc) {
+  StringRef name = BroadcastToOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  TensorLayoutType type = tensorType(input);
+  Type result = TensorLayoutType::get(dimAttrs(shape), type.getElementType(),
+                                      type.getDevice());
+  return trace.wrap(
+      trace.createVerified<BroadcastToOp>(loc, {result}, {input}).getResult());
+}
+
+Tensor ops::concat(const std::vector<Tensor> &inputs, int64_t axis, Loc loc) {
+  StringRef name = ConcatOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Value> operands;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    operands.push_back(trace.use(input, loc, name, index));
+  auto op =
+      trace.createInferred<ConcatOp>(loc, operands, {i64Attr("axis", axis)});
+  return trace.wrap(op.getResult());
+}
+
+std::vector<Tensor> ops::split(const Tensor &x, std::vector<Dim> sizes,
+                               int64_t axis, Loc loc) {
+  StringRef name = SplitOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  TensorLayoutType type = tensorType(input);
+  int64_t rank = type.getRank();
+  if (axis < -rank || axis >= rank)
+    throwStagingError(loc, "'maxgraph.split' axis " + std::to_string(axis) +
+                               " is out of range for an operand of rank " +
+                               std::to_string(rank));
+  int64_t at = axis < 0 ? axis + rank : axis;
+  SmallVector<Type> results;
+  for (const Dim &size : sizes) {
+    SmallVector<DimAttr> dims(type.getDims());
+    dims[at] = size.getAttr();
+    results.push_back(TensorLayoutType::get(dims, type.getElementType(),
+                                            type.getDevice()));
+  }
+  auto op = trace.createVerified<SplitOp>(loc, results, {input},
+                                          {i64Attr("axis", axis)});
+  return wrapAll(trace, op.getResults());
+}
+
+Tensor ops::slice(const Tensor &x, std::vector<Range> ranges, Loc loc) {
+  SmallVector<int64_t> starts, stops, steps;
+  for (const Range &range : ranges) {
+    starts.push_back(range.start);
+    stops.push_back(range.stop.value_or(SliceOp::kToEnd));
+    steps.push_back(range.step);
+  }
+  return unary<SliceOp>(x, loc,
+                        {arrayAttr("starts", starts), arrayAttr("stops", stops),
+                         arrayAttr("steps", steps)});
+}
+
+Tensor ops::gather(const Tensor &x, const Tensor &indices, int64_t axis,
+                   Loc loc) {
+  StringRef name = GatherOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0),
+                      trace.use(indices, loc, name, 1)};
+  auto op =
+      trace.createInferred<GatherOp>(loc, operands, {i64Attr("axis", axis)});
+  return trace.wrap(op.getResult());
+}
+
+Tensor ops::transfer(const Tensor &x, Device device, Loc loc) {
+  return unary<TransferOp>(x, loc, {attr("device", toDeviceAttr(device))});
+}
+
+// Collectives.
+std::vector<Tensor> ops::allreduce_sum(const std::vector<Tensor> &inputs,
+                                       Loc loc) {
+  return collective<AllReduceOp>(
+      inputs, loc, {attr("kind", ReduceKindAttr::get(ctx(), ReduceKind::sum))});
+}
+std::vector<Tensor> ops::allreduce_max(const std::vector<Tensor> &inputs,
+                                       Loc loc) {
+  return collective<AllReduceOp>(
+      inputs, loc, {attr("kind", ReduceKindAttr::get(ctx(), ReduceKind::max))});
+}
+std::vector<Tensor> ops::allreduce_min(const std::vector<Tensor> &inputs,
+                                       Loc loc) {
+  return collective<AllReduceOp>(
+      inputs, loc, {attr("kind", ReduceKindAttr::get(ctx(), ReduceKind::min))});
+}
+std::vector<Tensor> ops::allreduce_prod(const std::vector<Tensor> &inputs,
+                                        Loc loc) {
+  return collective<AllReduceOp>(
+      inputs, loc,
+      {attr("kind", ReduceKindAttr::get(ctx(), ReduceKind::prod))});
+}
+std::vector<Tensor> ops::allgather(const std::vector<Tensor> &inputs,
+                                   int64_t axis, Loc loc) {
+  return collective<AllGatherOp>(inputs, loc, {i64Attr("axis", axis)});
+}
+std::vector<Tensor> ops::reduce_scatter_sum(const std::vector<Tensor> &inputs,
+                                            int64_t axis, Loc loc) {
+  return collective<ReduceScatterOp>(
+      inputs, loc,
+      {attr("kind", ReduceKindAttr::get(ctx(), ReduceKind::sum)),
+       i64Attr("axis", axis)});
+}
+std::vector<Tensor> ops::broadcast(const std::vector<Tensor> &inputs,
+                                   int64_t root, Loc loc) {
+  return collective<BroadcastOp>(inputs, loc, {i64Attr("root", root)});
+}

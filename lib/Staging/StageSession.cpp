@@ -1,0 +1,203 @@
+//===- StageSession.cpp - recording one staged graph ----------------------===//
+
+#include "MaxGraph/Staging/Stage.h"
+#include "StagedGraphState.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include <dlfcn.h>
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+std::string maxgraph::detail::rootPath(size_t index) {
+  return "arg" + std::to_string(index);
+}
+
+std::string maxgraph::detail::mapKeyPath(const std::string &path,
+                                         const std::string &key) {
+  bool isIdentifier =
+      !key.empty() && (llvm::isAlpha(key[0]) || key[0] == '_') &&
+      llvm::all_of(key, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  if (isIdentifier)
+    return path + "." + key;
+  return path + "[\"" + key + "\"]";
+}
+
+/// Replaces every character that cannot be in a symbol name by `_`.
+static std::string sanitize(llvm::StringRef name) {
+  std::string result;
+  for (char c : name)
+    result += llvm::isAlnum(c) || c == '_' ? c : '_';
+  while (result.find("__") != std::string::npos)
+    result.replace(result.find("__"), 2, "_");
+  while (!result.empty() && result.back() == '_')
+    result.pop_back();
+  while (!result.empty() && result.front() == '_')
+    result.erase(result.begin());
+  if (result.empty() || llvm::isDigit(result[0]))
+    result = "graph_" + result;
+  return result;
+}
+
+std::string maxgraph::detail::defaultGraphName(const char *typeName,
+                                               const void *address) {
+  if (address) {
+    // A function: its symbol name, when the executable exports it.
+    Dl_info info;
+    if (dladdr(address, &info) && info.dli_sname) {
+      std::string name = llvm::demangle(info.dli_sname);
+      name = name.substr(0, name.find('('));
+      size_t scope = name.rfind("::");
+      if (scope != std::string::npos)
+        name = name.substr(scope + 2);
+      return sanitize(name);
+    }
+    return "graph";
+  }
+  llvm::StringRef type(typeName);
+  // A lambda: `(lambda at path/file.cpp:12:3)` becomes `lambda_file_cpp_12`,
+  // stable from run to run.
+  if (type.contains("lambda")) {
+    llvm::StringRef where = type.substr(type.find(" at ") + 4);
+    where = where.substr(where.find_last_of('/') + 1);
+    where = where.take_until([](char c) { return c == ')'; });
+    where = where.rsplit(':').first;
+    return sanitize(("lambda_" + where).str());
+  }
+  size_t scope = type.rfind("::");
+  if (scope != llvm::StringRef::npos)
+    type = type.substr(scope + 2);
+  return sanitize(type);
+}
+
+struct StageSession::Impl {
+  Impl(const StageOptions &options, const std::string &name)
+      : options(options), scope(nullptr) {
+    MLIRContext *context = &stagingContext();
+    state.module = ModuleOp::create(UnknownLoc::get(context));
+    state.allowSubgraphs = options.allowSubgraphs;
+    state.usedNames.insert(name);
+    OpBuilder builder(state.module->getBodyRegion());
+    graph = GraphOp::create(builder, UnknownLoc::get(context), name,
+                            builder.getFunctionType({}, {}));
+    Block *block = &graph.getBody().emplaceBlock();
+    trace.emplace(state, graph, OpBuilder::atBlockEnd(block), nullptr,
+                  !options.allowSubgraphs);
+    scope.emplace(&*trace);
+  }
+
+  /// Checks a spec and adds it as an argument.
+  Value addArgument(const Layout &spec, const std::string &path) {
+    for (const Dim &dim : spec.shape()) {
+      if (dim.isAlgebraic())
+        throw StagingError(
+            "argument '" + path + "' has algebraic dim `" + dim.str() +
+            "`; graph inputs take static, symbolic or unknown dims, which a "
+            "caller can bind");
+      llvm::SetVector<StringAttr> names;
+      dim.getAttr().collectSymbols(names);
+      symbols.insert(names.begin(), names.end());
+    }
+    inputLayouts.push_back(spec);
+    inputPaths.push_back(path);
+    Block &block = graph.getBody().front();
+    return block.addArgument(
+        toType(spec), NameLoc::get(StringAttr::get(&stagingContext(), path)));
+  }
+
+  const StageOptions &options;
+  ModuleState state;
+  GraphOp graph;
+  std::optional<Trace> trace;
+  std::optional<TraceScope> scope;
+  llvm::SetVector<StringAttr> symbols;
+  std::vector<Layout> inputLayouts;
+  std::vector<std::string> inputPaths;
+  std::vector<std::pair<std::string, std::string>> statics;
+  std::vector<std::string> outputPaths;
+  SmallVector<Value> outputs;
+};
+
+StageSession::StageSession(const StageOptions &options,
+                           std::string defaultName)
+    : impl(std::make_unique<Impl>(
+          options, options.name.empty() ? defaultName : options.name)) {}
+
+StageSession::~StageSession() = default;
+
+Tensor StageSession::visitTensorSpec(const TensorLayout &spec,
+                                     const std::string &path) {
+  return impl->trace->wrap(impl->addArgument(spec, path));
+}
+
+Buffer StageSession::visitBufferSpec(const BufferLayout &spec,
+                                     const std::string &path) {
+  return Buffer(impl->addArgument(spec, path), &*impl->trace);
+}
+
+Tensor StageSession::visitTensor(const Tensor &, const std::string &path) {
+  throw StagingError("argument '" + path +
+                     "' is a Tensor, a traced value; stage() takes specs: "
+                     "pass a TensorLayout (or `tensor.layout()`)");
+}
+
+Buffer StageSession::visitBuffer(const Buffer &, const std::string &path) {
+  throw StagingError("argument '" + path +
+                     "' is a Buffer, a traced value; stage() takes specs: "
+                     "pass a BufferLayout");
+}
+
+void StageSession::visitStatic(const std::string &path, std::string value) {
+  impl->statics.emplace_back(path, std::move(value));
+}
+
+void StageSession::collect(const std::string &path, const Tensor &tensor) {
+  impl->outputs.push_back(impl->trace->use(tensor, SourceLoc::current(),
+                                           "maxgraph.output",
+                                           impl->outputs.size()));
+  impl->outputPaths.push_back(path);
+}
+
+StagedGraph StageSession::finish() {
+  Impl &s = *impl;
+  MLIRContext *context = &stagingContext();
+  Builder b(context);
+  OutputOp::create(s.trace->builder, s.graph.getLoc(), s.outputs);
+  Block &block = s.graph.getBody().front();
+  SmallVector<Type> resultTypes = llvm::map_to_vector(
+      s.outputs, [](Value value) { return value.getType(); });
+  s.graph.setFunctionType(
+      b.getFunctionType(block.getArgumentTypes(), resultTypes));
+  if (!s.inputPaths.empty())
+    s.graph.setArgumentNamesAttr(b.getStrArrayAttr(
+        SmallVector<StringRef>(s.inputPaths.begin(), s.inputPaths.end())));
+  if (!s.outputPaths.empty())
+    s.graph.setResultNamesAttr(b.getStrArrayAttr(
+        SmallVector<StringRef>(s.outputPaths.begin(), s.outputPaths.end())));
+  if (!s.symbols.empty())
+    s.graph.setSymbolicDimsAttr(b.getArrayAttr(SmallVector<Attribute>(
+        s.symbols.begin(), s.symbols.end())));
+  if (s.options.isDeviceGraph)
+    s.graph.setIsDeviceGraph(true);
+  if (!s.options.customExtensions.empty())
+    s.graph.setKernelLibrariesAttr(b.getStrArrayAttr(SmallVector<StringRef>(
+        s.options.customExtensions.begin(), s.options.customExtensions.end())));
+
+  DiagnosticCapture capture;
+  if (failed(mlir::verify(*s.state.module)))
+    throw StagingError("internal error: the staged graph @" +
+                       s.graph.getSymName().str() +
+                       " does not verify:\n" + capture.take());
+
+  auto state = std::make_shared<StagedGraph::State>();
+  state->graph = s.graph;
+  state->module = std::move(s.state.module);
+  state->inputLayouts = std::move(s.inputLayouts);
+  state->inputPaths = std::move(s.inputPaths);
+  for (Type type : resultTypes)
+    state->outputLayouts.push_back(toTensorLayout(type));
+  state->outputPaths = std::move(s.outputPaths);
+  state->statics = std::move(s.statics);
+  return StagedGraph(std::move(state));
+}

@@ -1,0 +1,21 @@
+//===- StagedGraphState.h - what a StagedGraph holds ----------------------===//
+
+#ifndef MAXGRAPH_LIB_STAGING_STAGEDGRAPHSTATE_H
+#define MAXGRAPH_LIB_STAGING_STAGEDGRAPHSTATE_H
+
+#include "MaxGraph/Staging/Stage.h"
+#include "StagingContext.h"
+
+namespace maxgraph {
+struct StagedGraph::State {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  GraphOp graph;
+  std::vector<Layout> inputLayouts;
+  std::vector<std::string> inputPaths;
+  std::vector<TensorLayout> outputLayouts;
+  std::vector<std::string> outputPaths;
+  std::vector<std::pair<std::string, std::string>> statics;
+};
+} // namespace maxgraph
+
+#endif // MAXGRAPH_LIB_STAGING_STAGEDGRAPHSTATE_H

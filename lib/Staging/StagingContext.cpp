@@ -1,0 +1,192 @@
+//===- StagingContext.cpp - the staging context, diagnostics, traces ------===//
+
+#include "StagingContext.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "MaxGraph/Staging/StagingError.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+namespace {
+thread_local DiagnosticCapture *activeCapture = nullptr;
+thread_local Trace *currentTrace = nullptr;
+
+/// `file:line:col` of an MLIR location, or nothing for other locations.
+std::string formatLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()) + ": ")
+        .str();
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return formatLocation(name.getChildLoc());
+  return "";
+}
+
+StringRef severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  llvm_unreachable("unknown severity");
+}
+} // namespace
+
+MLIRContext &maxgraph::detail::stagingContext() {
+  // Never destroyed: staged graphs may be held by objects with static
+  // storage, which are destroyed in an unknown order.
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    registry.insert<MaxGraphDialect, func::FuncDialect>();
+    auto *context = new MLIRContext(registry);
+    context->loadAllAvailableDialects();
+    context->getDiagEngine().registerHandler([](Diagnostic &diag) {
+      if (!activeCapture)
+        return failure();
+      std::string text = formatLocation(diag.getLocation()) +
+                         severityName(diag.getSeverity()).str() + ": " +
+                         diag.str();
+      for (Diagnostic &note : diag.getNotes())
+        text += "\n" + formatLocation(note.getLocation()) + "note: " +
+                note.str();
+      activeCapture->append(text);
+      return success();
+    });
+    return context;
+  }();
+  return *context;
+}
+
+Location maxgraph::detail::toLocation(const SourceLoc &loc) {
+  return FileLineColLoc::get(&stagingContext(), loc.file_name(), loc.line(),
+                             loc.column());
+}
+
+std::string maxgraph::detail::formatLoc(const SourceLoc &loc) {
+  return std::string(loc.file_name()) + ":" + std::to_string(loc.line()) +
+         ":" + std::to_string(loc.column());
+}
+
+void maxgraph::detail::throwStagingError(const SourceLoc &loc,
+                                         const std::string &message) {
+  throw StagingError(formatLoc(loc) + ": error: " + message);
+}
+
+DiagnosticCapture::DiagnosticCapture() : previous(activeCapture) {
+  activeCapture = this;
+}
+
+DiagnosticCapture::~DiagnosticCapture() { activeCapture = previous; }
+
+void DiagnosticCapture::append(const std::string &line) {
+  if (!text.empty())
+    text += "\n";
+  text += line;
+}
+
+std::string DiagnosticCapture::take() {
+  std::string result = std::move(text);
+  text.clear();
+  return result.empty() ? "error: an op failed to verify" : result;
+}
+
+DeviceAttr maxgraph::detail::toDeviceAttr(const Device &device) {
+  return DeviceAttr::get(&stagingContext(),
+                         device.kind == Device::Kind::GPU ? DeviceKind::gpu
+                                                          : DeviceKind::cpu,
+                         device.id);
+}
+
+LayoutType maxgraph::detail::toType(const Layout &layout) {
+  MLIRContext *context = &stagingContext();
+  SmallVector<DimAttr> dims = llvm::map_to_vector(
+      layout.shape(), [](const Dim &dim) { return dim.getAttr(); });
+  Type element = toMLIRType(layout.dtype(), context);
+  DeviceAttr device = toDeviceAttr(layout.device());
+  if (layout.isBuffer())
+    return BufferLayoutType::get(dims, element, device);
+  return TensorLayoutType::get(dims, element, device);
+}
+
+TensorLayout maxgraph::detail::toTensorLayout(Type type) {
+  auto layout = cast<LayoutType>(type);
+  std::vector<Dim> shape;
+  for (DimAttr dim : layout.getDims())
+    shape.push_back(Dim::fromAttr(dim));
+  DeviceAttr device = layout.getDevice();
+  return TensorLayout(fromMLIRType(layout.getElementType()), std::move(shape),
+                      device.isGpu() ? GPU(device.getId()) : CPU(device.getId()));
+}
+
+std::string ModuleState::uniqueName(const std::string &name) {
+  std::string candidate = name;
+  for (int suffix = 1; usedNames.contains(candidate); ++suffix)
+    candidate = name + "_" + std::to_string(suffix);
+  usedNames.insert(candidate);
+  return candidate;
+}
+
+Trace::Trace(ModuleState &module, GraphOp graph, OpBuilder builder,
+             Trace *parent, bool inlinesCalls)
+    : module(module), graph(graph), builder(builder), parent(parent),
+      inlinesCalls(inlinesCalls) {}
+
+Trace &Trace::current(const SourceLoc &loc, StringRef what) {
+  if (!currentTrace)
+    throwStagingError(loc, what.str() +
+                               " can only be used while a function is being "
+                               "staged (inside stage()'s callable)");
+  return *currentTrace;
+}
+
+void Trace::checkOwned(Trace *owner, bool isNull, const SourceLoc &loc,
+                       StringRef op, int64_t index) {
+  if (isNull)
+    throwStagingError(loc, "operand " + std::to_string(index) + " of '" +
+                               op.str() +
+                               "' is an empty Tensor (default-constructed, "
+                               "never assigned a traced value)");
+  if (owner == this)
+    return;
+  for (Trace *ancestor = parent; ancestor; ancestor = ancestor->parent) {
+    if (ancestor != owner)
+      continue;
+    throwStagingError(
+        loc, "operand " + std::to_string(index) + " of '" + op.str() +
+                 "' is a tensor of @" + ancestor->graph.getSymName().str() +
+                 " that the subgraph body being traced did not receive as an "
+                 "argument; subgraphs cannot capture their parent's values, "
+                 "pass it in as an argument");
+  }
+  throwStagingError(loc, "operand " + std::to_string(index) + " of '" +
+                             op.str() +
+                             "' is a tensor of another staged graph, or of a "
+                             "subgraph body that has already returned");
+}
+
+Value Trace::use(const Tensor &tensor, const SourceLoc &loc, StringRef op,
+                 int64_t index) {
+  checkOwned(tensor.getTrace(), !tensor.getValue(), loc, op, index);
+  return tensor.getValue();
+}
+
+Value Trace::use(const Buffer &buffer, const SourceLoc &loc, StringRef op,
+                 int64_t index) {
+  checkOwned(buffer.getTrace(), !buffer.getValue(), loc, op, index);
+  return buffer.getValue();
+}
+
+TraceScope::TraceScope(Trace *trace) : previous(currentTrace) {
+  currentTrace = trace;
+}
+
+TraceScope::~TraceScope() { currentTrace = previous; }

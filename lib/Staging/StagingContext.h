@@ -1,0 +1,147 @@
+//===- StagingContext.h - internals shared by the staging library --------===//
+//
+// Private to lib/Staging: the process-wide MLIR context that staged graphs
+// live in, diagnostic capture, and the Trace that records ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_LIB_STAGING_STAGINGCONTEXT_H
+#define MAXGRAPH_LIB_STAGING_STAGINGCONTEXT_H
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Staging/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace maxgraph::detail {
+/// The context every staged graph lives in. One per process, so that dims,
+/// layouts and graphs can be made and compared anywhere, without a graph.
+mlir::MLIRContext &stagingContext();
+
+/// The MLIR location of the user's source line.
+mlir::Location toLocation(const SourceLoc &loc);
+/// `file:line:col`.
+std::string formatLoc(const SourceLoc &loc);
+
+/// Collects the diagnostics emitted on this thread while it is alive, so
+/// that they become a StagingError instead of being printed.
+class DiagnosticCapture {
+public:
+  DiagnosticCapture();
+  ~DiagnosticCapture();
+  /// The collected diagnostics, one per line.
+  std::string take();
+  void append(const std::string &text);
+
+private:
+  DiagnosticCapture *previous;
+  std::string text;
+};
+
+/// The layout type of a spec.
+LayoutType toType(const Layout &layout);
+/// The spec of a layout type.
+TensorLayout toTensorLayout(mlir::Type type);
+DeviceAttr toDeviceAttr(const Device &device);
+
+/// What a graph and the subgraphs it calls share: the module and its names.
+struct ModuleState {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  llvm::StringSet<> usedNames;
+  llvm::StringMap<GraphOp> bodiesByKey;
+  bool allowSubgraphs = true;
+
+  /// `name`, or `name_1`, `name_2`, ... if taken; marks the result taken.
+  std::string uniqueName(const std::string &name);
+};
+
+/// Records ops into one graph body (a staged graph, a subgraph body, or an
+/// inlined subgraph call). Tensors remember the trace that made them, so a
+/// body that reads its parent's tensors is caught.
+class Trace {
+public:
+  Trace(ModuleState &module, GraphOp graph, mlir::OpBuilder builder,
+        Trace *parent, bool inlinesCalls);
+
+  /// The innermost trace on this thread; throws outside stage().
+  static Trace &current(const SourceLoc &loc, llvm::StringRef what);
+
+  /// The value of `tensor` as operand `index` of `op`, checking that it
+  /// belongs to this trace.
+  mlir::Value use(const Tensor &tensor, const SourceLoc &loc,
+                  llvm::StringRef op, int64_t index);
+  mlir::Value use(const Buffer &buffer, const SourceLoc &loc,
+                  llvm::StringRef op, int64_t index);
+
+  /// Creates an op whose result types are inferred; on a bad operand the op
+  /// is removed and a StagingError at `loc` says why.
+  template <typename OpTy>
+  OpTy createInferred(const SourceLoc &loc, mlir::ValueRange operands,
+                      llvm::ArrayRef<mlir::NamedAttribute> attributes = {},
+                      unsigned numResults = 1) {
+    mlir::MLIRContext *context = &stagingContext();
+    llvm::SmallVector<mlir::Type> placeholders(numResults,
+                                               mlir::NoneType::get(context));
+    auto op = OpTy::create(builder, toLocation(loc), placeholders, operands,
+                           attributes);
+    DiagnosticCapture capture;
+    llvm::SmallVector<mlir::Type> types;
+    if (mlir::failed(OpTy::inferReturnTypes(context, op.getLoc(),
+                                            typename OpTy::Adaptor(op),
+                                            types))) {
+      op->erase();
+      throw StagingError(capture.take());
+    }
+    for (auto [result, type] : llvm::zip_equal(op->getResults(), types))
+      result.setType(type);
+    return op;
+  }
+
+  /// Creates an op with the given result types and verifies it.
+  template <typename OpTy>
+  OpTy createVerified(const SourceLoc &loc, mlir::TypeRange types,
+                      mlir::ValueRange operands,
+                      llvm::ArrayRef<mlir::NamedAttribute> attributes = {}) {
+    auto op =
+        OpTy::create(builder, toLocation(loc), types, operands, attributes);
+    DiagnosticCapture capture;
+    if (mlir::failed(mlir::verify(op, /*verifyRecursively=*/false))) {
+      op->erase();
+      throw StagingError(capture.take());
+    }
+    return op;
+  }
+
+  Tensor wrap(mlir::Value value) { return Tensor(value, this); }
+
+  ModuleState &module;
+  GraphOp graph;
+  mlir::OpBuilder builder;
+  Trace *parent;
+  /// Whether as_subgraph() calls are inlined here (in bodies, or when
+  /// subgraphs are disallowed).
+  bool inlinesCalls;
+
+private:
+  void checkOwned(detail::Trace *owner, bool isNull, const SourceLoc &loc,
+                  llvm::StringRef op, int64_t index);
+};
+
+/// Makes `trace` the current trace of this thread for a scope.
+class TraceScope {
+public:
+  explicit TraceScope(Trace *trace);
+  ~TraceScope();
+
+private:
+  Trace *previous;
+};
+} // namespace maxgraph::detail
+
+#endif // MAXGRAPH_LIB_STAGING_STAGINGCONTEXT_H

@@ -1,0 +1,221 @@
+//===- SubgraphSession.cpp - recording one as_subgraph() call -------------===//
+//
+// A call is traced into a fresh body graph, which is then either shared with
+// an identical body already in the module (same key, or same IR with the
+// symbol name blanked) or kept under a unique name; the caller gets a
+// maxgraph.call. In bodies, and when subgraphs are disallowed, the call is
+// traced inline instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
+#include "MaxGraph/Staging/Stage.h"
+#include "StagingContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+struct SubgraphSession::Impl {
+  Impl(const std::string &name, const std::optional<std::string> &key,
+       const SourceLoc &loc)
+      : name(name), key(key), loc(loc),
+        parent(Trace::current(loc, "as_subgraph")), scope(nullptr) {
+    isInline = parent.inlinesCalls;
+    if (isInline) {
+      body.emplace(parent.module, parent.graph, parent.builder, &parent,
+                   /*inlinesCalls=*/true);
+    } else {
+      // Bodies go in front of the graph that first calls them.
+      OpBuilder builder(parent.graph);
+      graph = GraphOp::create(builder, toLocation(loc), "",
+                              builder.getFunctionType({}, {}));
+      Block *block = &graph.getBody().emplaceBlock();
+      body.emplace(parent.module, graph, OpBuilder::atBlockEnd(block), &parent,
+                   /*inlinesCalls=*/true);
+    }
+    scope.emplace(&*body);
+  }
+
+  ~Impl() {
+    scope.reset();
+    // A body abandoned by an exception must not stay in the module.
+    if (!finished && graph)
+      graph->erase();
+  }
+
+  /// The body's parameter type for an operand: algebraic dims become fresh
+  /// symbols the body is generic over (a caller binds them).
+  Type paramType(Type operandType) {
+    auto layout = cast<LayoutType>(operandType);
+    SmallVector<DimAttr> dims;
+    for (DimAttr dim : layout.getDims()) {
+      if (dim.isAlgebraic()) {
+        dims.push_back(DimAttr::getSymbol(
+            &stagingContext(), "__d" + std::to_string(freshDims++)));
+        continue;
+      }
+      dims.push_back(dim);
+    }
+    return layout.cloneLayout(dims, layout.getElementType(),
+                              layout.getDevice());
+  }
+
+  Value addOperand(Value outer, const std::string &path) {
+    if (isInline)
+      return outer;
+    operands.push_back(outer);
+    paths.push_back(path);
+    return graph.getBody().front().addArgument(
+        paramType(outer.getType()),
+        NameLoc::get(StringAttr::get(&stagingContext(), path)));
+  }
+
+  /// The text that decides sharing: the key, or the body's IR with its
+  /// symbol name blanked, plus the operand types and static arguments.
+  std::string sharingKey() {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (key) {
+      os << "key:" << *key << "\n";
+    } else {
+      graph.setSymName("");
+      graph->print(os, OpPrintingFlags().printGenericOpForm());
+      os << "\n";
+    }
+    for (Value operand : operands)
+      os << operand.getType() << "\n";
+    for (const std::string &value : statics)
+      os << value << "\n";
+    return text;
+  }
+
+  void finishBody() {
+    MLIRContext *context = &stagingContext();
+    Builder b(context);
+    OutputOp::create(body->builder, graph.getLoc(), outputs);
+    Block &block = graph.getBody().front();
+    graph.setFunctionType(b.getFunctionType(
+        block.getArgumentTypes(), ValueRange(outputs).getTypes()));
+    llvm::SetVector<StringAttr> symbols;
+    for (Type type : block.getArgumentTypes())
+      for (DimAttr dim : cast<LayoutType>(type).getDims())
+        dim.collectSymbols(symbols);
+    if (!symbols.empty())
+      graph.setSymbolicDimsAttr(
+          b.getArrayAttr(SmallVector<Attribute>(symbols.begin(), symbols.end())));
+    if (!paths.empty())
+      graph.setArgumentNamesAttr(
+          b.getStrArrayAttr(SmallVector<StringRef>(paths.begin(), paths.end())));
+    graph.setIsSubgraph(true);
+
+    std::string sharing = sharingKey();
+    ModuleState &module = parent.module;
+    GraphOp callee = module.bodiesByKey.lookup(sharing);
+    if (callee) {
+      graph->erase();
+    } else {
+      callee = graph;
+      callee.setSymName(module.uniqueName(name));
+      module.bodiesByKey[sharing] = callee;
+    }
+    graph = nullptr;
+
+    // Results: the callee's result types under this call's binding of its
+    // symbolic dims.
+    DenseMap<StringAttr, DimAttr> bindings;
+    for (auto [param, operand] :
+         llvm::zip_equal(callee.getArgumentTypes(), operands)) {
+      DiagnosticCapture capture;
+      if (failed(maxgraph::detail::bindSymbolicDims(
+              cast<LayoutType>(param), cast<LayoutType>(operand.getType()),
+              "operand", bindings,
+              [&] { return emitError(toLocation(loc)); })))
+        throw StagingError(capture.take());
+    }
+    SmallVector<Type> resultTypes;
+    for (Type type : callee.getResultTypes())
+      resultTypes.push_back(substituteDims(
+          type, [&](StringAttr symbol) { return bindings.lookup(symbol); }));
+    auto call = CallOp::create(parent.builder, toLocation(loc), resultTypes,
+                               callee.getSymName(), operands,
+                               /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
+    for (Value result : call.getResults())
+      results.push_back(parent.wrap(result));
+  }
+
+  std::string name;
+  std::optional<std::string> key;
+  SourceLoc loc;
+  Trace &parent;
+  bool isInline = false;
+  GraphOp graph;
+  std::optional<Trace> body;
+  std::optional<TraceScope> scope;
+  SmallVector<Value> operands;
+  std::vector<std::string> paths;
+  std::vector<std::string> statics;
+  SmallVector<Value> outputs;
+  std::vector<Tensor> results;
+  size_t nextResult = 0;
+  int freshDims = 0;
+  bool finished = false;
+};
+
+SubgraphSession::SubgraphSession(const std::string &name,
+                                 const std::optional<std::string> &key,
+                                 const SourceLoc &loc)
+    : impl(std::make_unique<Impl>(name, key, loc)) {}
+
+SubgraphSession::~SubgraphSession() = default;
+
+Tensor SubgraphSession::visitTensorSpec(const TensorLayout &,
+                                        const std::string &path) {
+  throwStagingError(impl->loc, "argument '" + path +
+                                   "' of a subgraph call is a TensorLayout; "
+                                   "subgraphs take traced Tensors");
+}
+
+Buffer SubgraphSession::visitBufferSpec(const BufferLayout &,
+                                        const std::string &path) {
+  throwStagingError(impl->loc, "argument '" + path +
+                                   "' of a subgraph call is a BufferLayout; "
+                                   "subgraphs take traced Buffers");
+}
+
+Tensor SubgraphSession::visitTensor(const Tensor &tensor,
+                                    const std::string &path) {
+  Value outer = impl->parent.use(tensor, impl->loc, "maxgraph.call",
+                                 impl->operands.size());
+  return Tensor(impl->addOperand(outer, path), &*impl->body);
+}
+
+Buffer SubgraphSession::visitBuffer(const Buffer &buffer,
+                                    const std::string &path) {
+  Value outer = impl->parent.use(buffer, impl->loc, "maxgraph.call",
+                                 impl->operands.size());
+  return Buffer(impl->addOperand(outer, path), &*impl->body);
+}
+
+void SubgraphSession::visitStatic(const std::string &path, std::string value) {
+  impl->statics.push_back(path + "=" + value);
+}
+
+void SubgraphSession::collect(const std::string &, const Tensor &tensor) {
+  impl->outputs.push_back(impl->body->use(tensor, impl->loc, "maxgraph.output",
+                                          impl->outputs.size()));
+}
+
+void SubgraphSession::finish() {
+  impl->scope.reset();
+  if (impl->isInline) {
+    for (Value output : impl->outputs)
+      impl->results.push_back(impl->parent.wrap(output));
+  } else {
+    impl->finishBody();
+  }
+  impl->finished = true;
+}
+
+Tensor SubgraphSession::next() { return impl->results.at(impl->nextResult++); }
