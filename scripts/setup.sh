@@ -7,7 +7,8 @@ preset=${1:-default}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 packages=(cmake ninja-build python3 clang-22 lld-22 llvm-22-dev llvm-22-tools
-          libmlir-22-dev mlir-22-tools libclang-rt-22-dev)
+          libmlir-22-dev mlir-22-tools libclang-rt-22-dev
+          libgtest-dev libbenchmark-dev)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |

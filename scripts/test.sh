@@ -17,7 +17,7 @@ for preset in $presets; do
     *) dir=build-$preset ;;
   esac
   log=$(mktemp)
-  "$lit" -v "$root/$dir/test" 2>&1 | tee "$log"
+  "$lit" -v "$root/$dir/test" "$root/$dir/unittests" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
   pass=$(count Passed); fail=$(count Failed); unsup=$(count Unsupported)

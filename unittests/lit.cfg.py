@@ -1,0 +1,14 @@
+# -*- Python -*-
+# Runs every GoogleTest binary under unittests/*/bin, one lit test per TEST.
+import os
+
+import lit.formats
+
+config.name = "MaxGraph-Unit"
+config.suffixes = []
+config.test_source_root = os.path.join(config.maxgraph_obj_root, "unittests")
+config.test_exec_root = config.test_source_root
+config.test_format = lit.formats.GoogleTest("bin", "Tests")
+if config.sanitizers:
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
