@@ -2,6 +2,7 @@
 
 #include "MaxGraph/Staging/Ops.h"
 #include "StagingContext.h"
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -124,14 +125,26 @@ std::vector<Tensor> collective(const std::vector<Tensor> &inputs,
                                SmallVector<NamedAttribute> attributes) {
   StringRef name = OpTy::getOperationName();
   Trace &trace = Trace::current(loc, name);
-  SmallVector<Value> operands;
+  SmallVector<Value> operands, signals;
   for (auto [index, input] : llvm::enumerate(inputs))
     operands.push_back(trace.use(input, loc, name, index));
-  attributes.push_back(attr(
-      "operandSegmentSizes",
-      DenseI32ArrayAttr::get(ctx(), {static_cast<int32_t>(operands.size()), 0})));
+  // With signal buffers, each operand's device passes its own.
+  for (Value operand : operands) {
+    DeviceAttr device = tensorType(operand).getDevice();
+    auto it = trace.signalBuffers.find(device.getId());
+    if (!device.isGpu() || it == trace.signalBuffers.end()) {
+      signals.clear();
+      break;
+    }
+    signals.push_back(it->second);
+  }
+  attributes.push_back(
+      attr("operandSegmentSizes",
+           DenseI32ArrayAttr::get(ctx(), {static_cast<int32_t>(operands.size()),
+                                          static_cast<int32_t>(signals.size())})));
+  llvm::append_range(operands, signals);
   auto op = trace.createInferred<OpTy>(loc, operands, attributes,
-                                       operands.size());
+                                       inputs.size());
   return wrapAll(trace, op->getResults());
 }
 } // namespace
@@ -471,4 +484,77 @@ std::vector<Tensor> ops::reduce_scatter_sum(const std::vector<Tensor> &inputs,
 std::vector<Tensor> ops::broadcast(const std::vector<Tensor> &inputs,
                                    int64_t root, Loc loc) {
   return collective<BroadcastOp>(inputs, loc, {i64Attr("root", root)});
+}
+
+std::vector<Tensor> ops::custom(const std::string &kernel,
+                                const std::vector<KernelInput> &inputs,
+                                const std::vector<TensorLayout> &outputs,
+                                const std::map<std::string, std::string> &params,
+                                Loc loc) {
+  StringRef name = CustomOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  const llvm::StringMap<FunctionType> &kernels = trace.module.kernels;
+  auto it = kernels.find(kernel);
+  if (it == kernels.end()) {
+    if (kernels.empty())
+      throwStagingError(loc, "kernel '" + kernel +
+                                 "' not found: no custom extensions were given "
+                                 "to stage() (StageOptions::customExtensions)");
+    std::vector<std::string> names;
+    for (const auto &entry : kernels)
+      names.push_back(entry.getKey().str());
+    std::sort(names.begin(), names.end());
+    std::string list;
+    for (const std::string &known : names)
+      list += (list.empty() ? "" : ", ") + known;
+    throwStagingError(loc, "kernel '" + kernel +
+                               "' is not in the custom extensions; they "
+                               "define: " + list);
+  }
+  FunctionType signature = it->second;
+  if (signature.getNumInputs() != inputs.size() ||
+      signature.getNumResults() != outputs.size())
+    throwStagingError(loc, "kernel '" + kernel + "' takes " +
+                               std::to_string(signature.getNumInputs()) +
+                               " inputs and returns " +
+                               std::to_string(signature.getNumResults()) +
+                               " results, but the call passes " +
+                               std::to_string(inputs.size()) + " and expects " +
+                               std::to_string(outputs.size()));
+  SmallVector<Value> operands;
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    Value value = input.isBuffer ? trace.use(input.buffer, loc, name, index)
+                                 : trace.use(input.tensor, loc, name, index);
+    auto layout = cast<LayoutType>(value.getType());
+    auto expected = dyn_cast<ShapedType>(signature.getInput(index));
+    bool matches =
+        !expected || (expected.getRank() == layout.getRank() &&
+                      expected.getElementType().getIntOrFloatBitWidth() ==
+                          layout.getElementType().getIntOrFloatBitWidth() &&
+                      isa<FloatType>(expected.getElementType()) ==
+                          isa<FloatType>(layout.getElementType()));
+    if (!matches) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "input " << index << " of kernel '" << kernel << "' has type "
+         << value.getType() << " but the kernel takes "
+         << signature.getInput(index);
+      throwStagingError(loc, text);
+    }
+    operands.push_back(value);
+  }
+  SmallVector<Type> resultTypes;
+  for (const TensorLayout &output : outputs)
+    resultTypes.push_back(toType(output));
+  SmallVector<NamedAttribute> attributes = {
+      attr("kernel", StringAttr::get(ctx(), kernel))};
+  if (!params.empty()) {
+    SmallVector<NamedAttribute> entries;
+    for (const auto &[key, value] : params)
+      entries.push_back(attr(key, StringAttr::get(ctx(), value)));
+    attributes.push_back(attr("params", DictionaryAttr::get(ctx(), entries)));
+  }
+  auto op = trace.createVerified<CustomOp>(loc, resultTypes, operands,
+                                           attributes);
+  return wrapAll(trace, op.getResults());
 }

@@ -3,8 +3,12 @@
 #include "MaxGraph/Staging/Stage.h"
 #include "StagedGraphState.h"
 #include "llvm/ADT/StringExtras.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FileSystem.h"
 #include <dlfcn.h>
+#include <set>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -85,6 +89,36 @@ struct StageSession::Impl {
     trace.emplace(state, graph, OpBuilder::atBlockEnd(block), nullptr,
                   !options.allowSubgraphs);
     scope.emplace(&*trace);
+    for (const std::string &path : options.customExtensions)
+      loadKernelLibrary(path);
+  }
+
+  /// Parses a kernel library and records its public func.func kernels.
+  void loadKernelLibrary(const std::string &path) {
+    if (!llvm::sys::fs::exists(path))
+      throw StagingError("custom extension '" + path + "' does not exist");
+    DiagnosticCapture capture;
+    OwningOpRef<ModuleOp> library =
+        parseSourceFile<ModuleOp>(path, &stagingContext());
+    if (!library)
+      throw StagingError("custom extension '" + path +
+                         "' is not a valid kernel library (an .mlir file of "
+                         "func.func kernels):\n" +
+                         capture.take());
+    size_t before = state.kernels.size();
+    for (auto kernel : library->getOps<func::FuncOp>()) {
+      if (kernel.isPrivate() || kernel.isExternal())
+        continue;
+      if (!state.kernels.try_emplace(kernel.getSymName(), kernel.getFunctionType())
+               .second)
+        throw StagingError("kernel '" + kernel.getSymName().str() +
+                           "' of custom extension '" + path +
+                           "' is defined by an earlier extension too");
+    }
+    if (state.kernels.size() == before)
+      throw StagingError("custom extension '" + path +
+                         "' defines no public func.func kernel");
+    state.libraries.push_back(std::move(library));
   }
 
   /// Checks a spec and adds it as an argument.
@@ -159,6 +193,68 @@ void StageSession::collect(const std::string &path, const Tensor &tensor) {
   impl->outputPaths.push_back(path);
 }
 
+void StageSession::startBody() {
+  Impl &s = *impl;
+  std::set<int> gpus;
+  for (const Layout &layout : s.inputLayouts)
+    if (layout.device().kind == Device::Kind::GPU)
+      gpus.insert(layout.device().id);
+  for (const Device &device : s.options.signalDevices)
+    if (device.kind == Device::Kind::GPU)
+      gpus.insert(device.id);
+  if (gpus.size() < 2)
+    return;
+  int index = 0;
+  for (int gpu : gpus) {
+    BufferLayout signal(DType::UInt8, {kSignalBufferBytes}, GPU(gpu));
+    s.trace->signalBuffers[gpu] = s.addArgument(
+        signal, "signal_buffers[" + std::to_string(index++) + "]");
+  }
+}
+
+/// Checks the device-graph contract: one device, no transfers, no `?` dims.
+static void verifyDeviceGraph(ModuleOp module) {
+  DiagnosticCapture capture;
+  std::optional<DeviceAttr> device;
+  auto check = [&](Operation *op, Type type) -> LogicalResult {
+    auto layout = dyn_cast<LayoutType>(type);
+    if (!layout)
+      return success();
+    if (!device)
+      device = layout.getDevice();
+    if (layout.getDevice() != *device)
+      return op->emitError()
+             << "a device graph runs on one device, but this value of type "
+             << type << " is not on the graph's first device";
+    for (DimAttr dim : layout.getDims())
+      if (dim.getUnknown())
+        return op->emitError()
+               << "a device graph is recorded once for fixed shapes, but "
+                  "this value of type "
+               << type << " has an unknown `?` dim";
+    return success();
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    if (isa<TransferOp>(op)) {
+      op->emitError() << "'maxgraph.transfer' inside a device graph: a device "
+                         "graph cannot exchange data with the host or other "
+                         "devices; transfer before or after it";
+      return WalkResult::interrupt();
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(op, arg.getType())))
+            return WalkResult::interrupt();
+    for (Type type : op->getResultTypes())
+      if (failed(check(op, type)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    throw StagingError(capture.take());
+}
+
 StagedGraph StageSession::finish() {
   Impl &s = *impl;
   MLIRContext *context = &stagingContext();
@@ -184,6 +280,8 @@ StagedGraph StageSession::finish() {
     s.graph.setKernelLibrariesAttr(b.getStrArrayAttr(SmallVector<StringRef>(
         s.options.customExtensions.begin(), s.options.customExtensions.end())));
 
+  if (s.options.isDeviceGraph)
+    verifyDeviceGraph(*s.state.module);
   DiagnosticCapture capture;
   if (failed(mlir::verify(*s.state.module)))
     throw StagingError("internal error: the staged graph @" +

@@ -4,8 +4,8 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Staging/StagingError.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/InitAllDialects.h"
 
 using namespace mlir;
 using namespace maxgraph;
@@ -45,10 +45,12 @@ MLIRContext &maxgraph::detail::stagingContext() {
   // Never destroyed: staged graphs may be held by objects with static
   // storage, which are destroyed in an unknown order.
   static MLIRContext *context = [] {
+    // Kernel libraries may use any upstream dialect; they load on demand.
     DialectRegistry registry;
-    registry.insert<MaxGraphDialect, func::FuncDialect>();
+    registerAllDialects(registry);
+    registry.insert<MaxGraphDialect>();
     auto *context = new MLIRContext(registry);
-    context->loadAllAvailableDialects();
+    context->loadDialect<MaxGraphDialect>();
     context->getDiagEngine().registerHandler([](Diagnostic &diag) {
       if (!activeCapture)
         return failure();

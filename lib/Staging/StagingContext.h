@@ -18,6 +18,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <map>
 
 namespace maxgraph::detail {
 /// The context every staged graph lives in. One per process, so that dims,
@@ -56,6 +57,10 @@ struct ModuleState {
   llvm::StringSet<> usedNames;
   llvm::StringMap<GraphOp> bodiesByKey;
   bool allowSubgraphs = true;
+  /// The kernels of the custom extensions, by name.
+  llvm::StringMap<mlir::FunctionType> kernels;
+  /// Kernel libraries kept alive for `kernels`' types.
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> libraries;
 
   /// `name`, or `name_1`, `name_2`, ... if taken; marks the result taken.
   std::string uniqueName(const std::string &name);
@@ -127,6 +132,8 @@ public:
   /// Whether as_subgraph() calls are inlined here (in bodies, or when
   /// subgraphs are disallowed).
   bool inlinesCalls;
+  /// The signal buffer of each GPU, by GPU index, when the graph has them.
+  std::map<int, mlir::Value> signalBuffers;
 
 private:
   void checkOwned(detail::Trace *owner, bool isNull, const SourceLoc &loc,

@@ -81,7 +81,7 @@ struct SubgraphSession::Impl {
       os << "key:" << *key << "\n";
     } else {
       graph.setSymName("");
-      graph->print(os, OpPrintingFlags().printGenericOpForm());
+      graph->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
       os << "\n";
     }
     for (Value operand : operands)
@@ -216,6 +216,18 @@ void SubgraphSession::finish() {
     impl->finishBody();
   }
   impl->finished = true;
+}
+
+void SubgraphSession::startBody() {
+  Trace &parent = impl->parent;
+  if (impl->isInline) {
+    impl->body->signalBuffers = parent.signalBuffers;
+    return;
+  }
+  int index = 0;
+  for (auto [gpu, buffer] : parent.signalBuffers)
+    impl->body->signalBuffers[gpu] = impl->addOperand(
+        buffer, "signal_buffers[" + std::to_string(index++) + "]");
 }
 
 Tensor SubgraphSession::next() { return impl->results.at(impl->nextResult++); }

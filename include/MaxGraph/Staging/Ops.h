@@ -10,7 +10,9 @@
 #define MAXGRAPH_STAGING_OPS_H
 
 #include "MaxGraph/Staging/Tensor.h"
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace maxgraph::ops {
@@ -126,7 +128,29 @@ Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
 // Devices.
 Tensor transfer(const Tensor &x, Device device, Loc loc = Loc::current());
 
-// Collectives: one operand per device, one result per device.
+// Custom kernels.
+/// An input of a custom kernel: a Tensor, or a Buffer the kernel may store
+/// into (the in-place form).
+struct KernelInput {
+  KernelInput(const Tensor &tensor) : tensor(tensor) {}
+  KernelInput(const Buffer &buffer) : buffer(buffer), isBuffer(true) {}
+  Tensor tensor;
+  Buffer buffer;
+  bool isBuffer = false;
+};
+/// Calls kernel `name` from one of the graph's custom extensions with
+/// `inputs`; `outputs` gives the layouts of its results. The kernel must
+/// exist in a loaded library with this many inputs and results; `params`
+/// are recorded on the op as string attributes.
+std::vector<Tensor> custom(const std::string &name,
+                           const std::vector<KernelInput> &inputs,
+                           const std::vector<TensorLayout> &outputs,
+                           const std::map<std::string, std::string> &params = {},
+                           Loc loc = Loc::current());
+
+// Collectives: one operand per device, one result per device. When the
+// graph has signal buffers (it spans two or more GPUs), each collective
+// takes the buffers of its operands' devices.
 std::vector<Tensor> allreduce_sum(const std::vector<Tensor> &inputs,
                                   Loc loc = Loc::current());
 std::vector<Tensor> allreduce_max(const std::vector<Tensor> &inputs,

@@ -28,11 +28,18 @@ struct StageOptions {
   std::vector<std::string> customExtensions;
   /// Whether as_subgraph() bodies become shared subgraphs (else inlined).
   bool allowSubgraphs = true;
-  /// Devices taking part in collectives beyond those the specs span.
+  /// Devices taking part in collectives beyond those the specs span. When
+  /// the specs' GPUs and these span two or more GPUs, one signal buffer per
+  /// GPU (`!maxgraph.buffer<[kSignalBufferBytes], ui8, gpu:i>`) is appended
+  /// to the graph's inputs and passed to every collective and subgraph.
   std::vector<Device> signalDevices;
   /// Record a device graph, replayed as one unit on its device.
   bool isDeviceGraph = false;
 };
+
+/// Bytes in each signal buffer: scratch for device-to-device
+/// synchronization by the collective kernels.
+inline constexpr int64_t kSignalBufferBytes = 8192;
 
 /// A staged program: an MLIR module holding the graph and its subgraphs.
 class StagedGraph {
@@ -95,6 +102,7 @@ public:
     // Braced initialization traces the arguments left to right.
     std::tuple<detail::Traced<Specs>...> traced{
         Tree<Specs>::trace(specs, session, detail::rootPath(index++))...};
+    session.startBody();
     using Result = decltype(std::apply(fn, traced));
     if constexpr (std::is_void_v<Result>) {
       std::apply(fn, traced);
@@ -141,6 +149,7 @@ public:
     size_t index = 0;
     std::tuple<detail::Traced<Args>...> inner{
         Tree<Args>::trace(args, session, detail::rootPath(index++))...};
+    session.startBody();
     using Result = std::decay_t<decltype(std::apply(fn, inner))>;
     Result result = std::apply(fn, inner);
     Tree<Result>::collect(result, session, "output");

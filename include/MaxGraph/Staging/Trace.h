@@ -62,6 +62,9 @@ public:
   void visitStatic(const std::string &path, std::string value) override;
   void collect(const std::string &path, const Tensor &tensor) override;
 
+  /// Called once the specs are arguments, before the function runs: adds
+  /// the signal buffers when the graph spans two or more GPUs.
+  void startBody();
   /// Completes and verifies the graph.
   StagedGraph finish();
 
@@ -90,6 +93,9 @@ public:
   void collect(const std::string &path, const Tensor &tensor) override;
   Tensor next() override;
 
+  /// Called once the arguments are traced: threads the caller's signal
+  /// buffers into the body.
+  void startBody();
   /// Emits the call (or finishes inlining); results come from next().
   void finish();
 

@@ -1,0 +1,138 @@
+//===- models.cpp - example programs staged with the C++ API --------------===//
+//
+// `maxgraph-models NAME` stages one small model and prints its MLIR:
+//   mlp          a 3-layer MLP over a symbolic batch
+//   transformer  4 transformer-style blocks sharing one as_subgraph body
+//   buffers      a KV-cache style update through BufferLayout arguments
+//   symbolic     reshape/concat/slice arithmetic on symbolic dims
+//   collectives  a tensor-parallel matmul over two GPUs, with signal buffers
+//   custom KERNEL_LIBRARY  a custom kernel from a kernel library
+//   device-graph a graph recorded as a device graph on gpu:0
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/MaxGraph.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+using namespace maxgraph;
+
+// The staged functions have external linkage so that stage() can name each
+// graph after its function.
+Tensor mlp(const Tensor &x, const std::vector<Tensor> &weights) {
+  Tensor h = x;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    h = ops::matmul(h, weights[i]);
+    if (i + 1 < weights.size())
+      h = ops::relu(h);
+  }
+  return ops::softmax(h);
+}
+
+Tensor block(const Tensor &x, const Tensor &wq, const Tensor &wo,
+             const Tensor &gamma, const Tensor &beta) {
+  Tensor scores = ops::softmax(ops::matmul(x, wq) * 0.125f);
+  Tensor attended = ops::matmul(scores, wo);
+  return ops::layer_norm(x + attended, gamma, beta);
+}
+
+Tensor transformer(const Tensor &x, const std::vector<Tensor> &wq,
+                   const std::vector<Tensor> &wo, const Tensor &gamma,
+                   const Tensor &beta) {
+  auto layer = as_subgraph(block, {.name = "transformer_block"});
+  Tensor h = x;
+  for (size_t i = 0; i < wq.size(); ++i)
+    h = layer(h, wq[i], wo[i], gamma, beta);
+  return h;
+}
+
+Tensor kvUpdate(const Buffer &cache, const Tensor &update) {
+  Tensor next = cache.load() + update;
+  cache.store(next);
+  return ops::reduce_sum(next, {1});
+}
+
+std::tuple<Tensor, Tensor> symbolic(const Tensor &x, const Tensor &y) {
+  Tensor flat = ops::reshape(x, {Dim("batch") * 4});
+  Tensor joined = ops::concat({x, y}, 0);
+  return {flat, ops::slice(joined, {{1}, {}})};
+}
+
+std::vector<Tensor> tensorParallel(const std::vector<Tensor> &x,
+                                   const std::vector<Tensor> &w) {
+  std::vector<Tensor> partial;
+  for (size_t i = 0; i < x.size(); ++i)
+    partial.push_back(ops::matmul(x[i], w[i]));
+  return ops::allreduce_sum(partial);
+}
+
+namespace {
+int usage() {
+  llvm::errs() << "usage: maxgraph-models "
+                  "mlp|transformer|buffers|symbolic|collectives|"
+                  "custom LIBRARY|device-graph\n";
+  return 2;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usage();
+  std::string which = argv[1];
+  TensorLayout f32 = TensorLayout(DType::Float32, {Dim("batch"), 64});
+  try {
+    if (which == "mlp") {
+      std::vector<TensorLayout> weights = {
+          TensorLayout(DType::Float32, {64, 128}),
+          TensorLayout(DType::Float32, {128, 128}),
+          TensorLayout(DType::Float32, {128, 10})};
+      llvm::outs() << stage(mlp)(named("x", f32), named("weights", weights));
+    } else if (which == "transformer") {
+      std::vector<TensorLayout> w(4, TensorLayout(DType::Float32, {64, 64}));
+      TensorLayout vec(DType::Float32, {64});
+      llvm::outs() << stage(transformer)(named("x", f32), named("wq", w),
+                                         named("wo", w), named("gamma", vec),
+                                         named("beta", vec));
+    } else if (which == "buffers") {
+      BufferLayout cache(DType::Float32, {Dim("batch"), 64});
+      llvm::outs() << stage(kvUpdate)(named("cache", cache),
+                                      named("update", f32));
+    } else if (which == "symbolic") {
+      TensorLayout y(DType::Float32, {Dim("seq"), 64});
+      TensorLayout x(DType::Float32, {Dim("batch"), 4});
+      TensorLayout z(DType::Float32, {Dim("seq"), 4});
+      llvm::outs() << stage(symbolic)(named("x", x), named("y", z));
+    } else if (which == "collectives") {
+      std::vector<TensorLayout> x = {
+          TensorLayout(DType::Float32, {8, 32}, GPU(0)),
+          TensorLayout(DType::Float32, {8, 32}, GPU(1))};
+      std::vector<TensorLayout> w = {
+          TensorLayout(DType::Float32, {32, 16}, GPU(0)),
+          TensorLayout(DType::Float32, {32, 16}, GPU(1))};
+      llvm::outs() << stage(tensorParallel)(named("x", x), named("w", w));
+    } else if (which == "custom" && argc > 2) {
+      auto addOne = [](const Tensor &x) {
+        return ops::custom("add_one", {x}, {x.layout()})[0];
+      };
+      llvm::outs() << stage(addOne, {.name = "custom_add_one",
+                                     .customExtensions = {argv[2]}})(
+          named("x", TensorLayout(DType::Float32, {4})));
+    } else if (which == "device-graph") {
+      TensorLayout g(DType::Float32, {16, 16}, GPU(0));
+      auto fused = [](const Tensor &a, const Tensor &b) {
+        return ops::relu(ops::matmul(a, b)) + 1.0f;
+      };
+      llvm::outs() << stage(fused, {.name = "fused",
+                                    .isDeviceGraph = true})(named("a", g),
+                                                            named("b", g));
+    } else {
+      return usage();
+    }
+  } catch (const StagingError &error) {
+    llvm::errs() << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
