@@ -9,9 +9,9 @@
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/MaxGraph.h"
+#include "benchmark/benchmark.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
-#include "benchmark/benchmark.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -53,12 +53,15 @@ Tensor mlpShared(const Tensor &x, const std::vector<Tensor> &w,
   return h;
 }
 
-TensorLayout input() { return TensorLayout(DType::Float32, {Dim("batch"), 256}); }
+TensorLayout input() {
+  return TensorLayout(DType::Float32, {Dim("batch"), 256});
+}
 
 StagedGraph stageChain() { return stage(chain)(input()); }
 
 StagedGraph stageMlp(bool shared) {
-  std::vector<TensorLayout> w(kLayers, TensorLayout(DType::Float32, {256, 256}));
+  std::vector<TensorLayout> w(kLayers,
+                              TensorLayout(DType::Float32, {256, 256}));
   std::vector<TensorLayout> b(kLayers, TensorLayout(DType::Float32, {256}));
   return shared ? stage(mlpShared)(input(), w, b)
                 : stage(mlpInline)(input(), w, b);
@@ -74,8 +77,7 @@ int64_t countOps(const StagedGraph &graph) {
   return count;
 }
 
-template <typename Fn>
-void runStaging(benchmark::State &state, Fn stageFn) {
+template <typename Fn> void runStaging(benchmark::State &state, Fn stageFn) {
   int64_t ops = 0;
   for (auto _ : state) {
     StagedGraph graph = stageFn();
@@ -86,7 +88,9 @@ void runStaging(benchmark::State &state, Fn stageFn) {
   state.counters["ops"] = ops;
 }
 
-void BM_StageChain100k(benchmark::State &state) { runStaging(state, stageChain); }
+void BM_StageChain100k(benchmark::State &state) {
+  runStaging(state, stageChain);
+}
 void BM_StageMlp48Inline(benchmark::State &state) {
   runStaging(state, [] { return stageMlp(false); });
 }
@@ -113,8 +117,7 @@ BENCHMARK(BM_StageMlp48Inline)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StageMlp48Subgraph)->Unit(benchmark::kMillisecond);
 
 /// Best-of-N seconds for `fn`.
-template <typename Fn>
-double bestSeconds(Fn fn, int repeats = 5) {
+template <typename Fn> double bestSeconds(Fn fn, int repeats = 5) {
   double best = 1e30;
   for (int i = 0; i < repeats; ++i) {
     auto start = std::chrono::steady_clock::now();

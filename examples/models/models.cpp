@@ -116,17 +116,16 @@ int main(int argc, char **argv) {
       auto addOne = [](const Tensor &x) {
         return ops::custom("add_one", {x}, {x.layout()})[0];
       };
-      llvm::outs() << stage(addOne, {.name = "custom_add_one",
-                                     .customExtensions = {argv[2]}})(
+      llvm::outs() << stage(
+          addOne, {.name = "custom_add_one", .customExtensions = {argv[2]}})(
           named("x", TensorLayout(DType::Float32, {4})));
     } else if (which == "device-graph") {
       TensorLayout g(DType::Float32, {16, 16}, GPU(0));
       auto fused = [](const Tensor &a, const Tensor &b) {
         return ops::relu(ops::matmul(a, b)) + 1.0f;
       };
-      llvm::outs() << stage(fused, {.name = "fused",
-                                    .isDeviceGraph = true})(named("a", g),
-                                                            named("b", g));
+      llvm::outs() << stage(fused, {.name = "fused", .isDeviceGraph = true})(
+          named("a", g), named("b", g));
     } else {
       return usage();
     }

@@ -12,10 +12,10 @@ using namespace maxgraph::detail;
 /// Whether `name` reads back as one symbolic name in the printed IR.
 static std::string checkSymbolName(const std::string &name) {
   auto isStart = [](char c) { return llvm::isAlpha(c) || c == '_'; };
-  bool valid = !name.empty() && isStart(name[0]) &&
-               llvm::all_of(name, [&](char c) {
-                 return isStart(c) || llvm::isDigit(c);
-               });
+  bool valid =
+      !name.empty() && isStart(name[0]) && llvm::all_of(name, [&](char c) {
+        return isStart(c) || llvm::isDigit(c);
+      });
   if (!valid)
     throw StagingError("symbolic dim name '" + name +
                        "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)");

@@ -9,8 +9,7 @@ using namespace maxgraph;
 Layout::Layout(Kind kind, DType dtype, std::vector<Dim> shape, Device device)
     : kind_(kind), dtype_(dtype), shape_(std::move(shape)), device_(device) {
   if (device.id < 0)
-    throw StagingError("device id must not be negative, got " +
-                       device.str());
+    throw StagingError("device id must not be negative, got " + device.str());
 }
 
 std::string Layout::str() const {

@@ -4,6 +4,7 @@
 #include "StagingContext.h"
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -28,31 +29,51 @@ TensorLayoutType tensorType(Value value) {
   return cast<TensorLayoutType>(value.getType());
 }
 
+/// Whether `number` is exactly a value of `type`.
+bool fitsInteger(double number, IntegerType type) {
+  if (std::floor(number) != number)
+    return false;
+  unsigned width = type.getWidth();
+  if (width == 1)
+    return number == 0 || number == 1;
+  double limit = std::ldexp(1.0, type.isUnsigned() ? width : width - 1);
+  return type.isUnsigned() ? number >= 0 && number < limit
+                           : number >= -limit && number < limit;
+}
+
+/// The integer attribute for `number`, which fitsInteger.
+IntegerAttr integerAttr(IntegerType type, double number) {
+  bool isSigned = !type.isUnsigned() && type.getWidth() > 1;
+  APInt value = isSigned ? APInt(type.getWidth(), static_cast<int64_t>(number),
+                                 /*isSigned=*/true)
+                         : APInt(type.getWidth(), static_cast<uint64_t>(number),
+                                 /*isSigned=*/false);
+  return IntegerAttr::get(type, value);
+}
+
 /// A rank-0 constant holding `number`, of `like`'s element type and device.
 Value scalarConstant(Trace &trace, double number, TensorLayoutType like,
                      const SourceLoc &loc, StringRef op) {
   Type element = like.getElementType();
-  auto type = TensorLayoutType::get(ArrayRef<DimAttr>{}, element,
-                                    like.getDevice());
+  auto type =
+      TensorLayoutType::get(ArrayRef<DimAttr>{}, element, like.getDevice());
   Attribute value;
   if (auto fp = dyn_cast<FloatType>(element)) {
     value = FloatAttr::get(fp, number);
   } else {
     auto integer = cast<IntegerType>(element);
-    bool fits = std::floor(number) == number &&
-                (integer.getWidth() > 1 || number == 0 || number == 1) &&
-                !(integer.isUnsigned() && number < 0);
-    if (!fits) {
+    if (!fitsInteger(number, integer)) {
+      std::ostringstream printed;
+      printed.precision(17);
+      printed << number;
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "the number " << number << " cannot become a constant of "
+      os << "the number " << printed.str() << " cannot become a constant of "
          << element << ", the element type of the other operand of '" << op
          << "'";
       throwStagingError(loc, text);
     }
-    value = IntegerAttr::get(
-        integer, APInt(integer.getWidth(), static_cast<int64_t>(number),
-                       !integer.isUnsigned()));
+    value = integerAttr(integer, number);
   }
   auto constant = trace.createInferred<ConstantOp>(
       loc, {}, {attr("value", DenseElementsAttr::get(type, value))});
@@ -61,11 +82,12 @@ Value scalarConstant(Trace &trace, double number, TensorLayoutType like,
 
 /// The values of two operands of `op`; numbers take the other's dtype.
 std::pair<Value, Value> binaryOperands(Trace &trace, const Operand &lhs,
-                                       const Operand &rhs,
-                                       const SourceLoc &loc, StringRef op) {
+                                       const Operand &rhs, const SourceLoc &loc,
+                                       StringRef op) {
   if (lhs.isNumber && rhs.isNumber)
-    throwStagingError(loc, "'" + op.str() + "' needs at least one Tensor "
-                                            "operand, got two numbers");
+    throwStagingError(loc, "'" + op.str() +
+                               "' needs at least one Tensor "
+                               "operand, got two numbers");
   Value l = lhs.isNumber ? Value() : trace.use(lhs.tensor, loc, op, 0);
   Value r = rhs.isNumber ? Value() : trace.use(rhs.tensor, loc, op, 1);
   if (lhs.isNumber)
@@ -79,13 +101,29 @@ const SourceLoc &binaryLoc(const Operand &lhs, const Operand &rhs) {
   return lhs.isNumber ? rhs.loc : lhs.loc;
 }
 
-template <typename OpTy>
-Tensor binary(const Operand &lhs, const Operand &rhs) {
+/// Creates the op of `build`; if that fails, also removes the constants made
+/// for its number operands.
+template <typename BuildFn>
+Value withOperandConstants(Value l, Value r, const Operand &lhs,
+                           const Operand &rhs, BuildFn build) {
+  try {
+    return build();
+  } catch (...) {
+    for (auto [value, operand] : {std::pair{l, &lhs}, std::pair{r, &rhs}})
+      if (operand->isNumber && value.use_empty())
+        value.getDefiningOp()->erase();
+    throw;
+  }
+}
+
+template <typename OpTy> Tensor binary(const Operand &lhs, const Operand &rhs) {
   const SourceLoc &loc = binaryLoc(lhs, rhs);
   StringRef name = OpTy::getOperationName();
   Trace &trace = Trace::current(loc, name);
   auto [l, r] = binaryOperands(trace, lhs, rhs, loc, name);
-  return trace.wrap(trace.createInferred<OpTy>(loc, {l, r}).getResult());
+  return trace.wrap(withOperandConstants(l, r, lhs, rhs, [&] {
+    return trace.createInferred<OpTy>(loc, {l, r}).getResult();
+  }));
 }
 
 Tensor compare(CmpPredicate predicate, const Operand &lhs, const Operand &rhs) {
@@ -93,9 +131,13 @@ Tensor compare(CmpPredicate predicate, const Operand &lhs, const Operand &rhs) {
   StringRef name = CmpOp::getOperationName();
   Trace &trace = Trace::current(loc, name);
   auto [l, r] = binaryOperands(trace, lhs, rhs, loc, name);
-  auto op = trace.createInferred<CmpOp>(
-      loc, {l, r}, {attr("predicate", CmpPredicateAttr::get(ctx(), predicate))});
-  return trace.wrap(op.getResult());
+  return trace.wrap(withOperandConstants(l, r, lhs, rhs, [&] {
+    return trace
+        .createInferred<CmpOp>(
+            loc, {l, r},
+            {attr("predicate", CmpPredicateAttr::get(ctx(), predicate))})
+        .getResult();
+  }));
 }
 
 template <typename OpTy>
@@ -109,7 +151,8 @@ Tensor unary(const Tensor &x, const SourceLoc &loc,
 }
 
 SmallVector<DimAttr> dimAttrs(const std::vector<Dim> &shape) {
-  return llvm::map_to_vector(shape, [](const Dim &dim) { return dim.getAttr(); });
+  return llvm::map_to_vector(shape,
+                             [](const Dim &dim) { return dim.getAttr(); });
 }
 
 std::vector<Tensor> wrapAll(Trace &trace, ValueRange values) {
@@ -138,26 +181,42 @@ std::vector<Tensor> collective(const std::vector<Tensor> &inputs,
     }
     signals.push_back(it->second);
   }
-  attributes.push_back(
-      attr("operandSegmentSizes",
-           DenseI32ArrayAttr::get(ctx(), {static_cast<int32_t>(operands.size()),
-                                          static_cast<int32_t>(signals.size())})));
+  attributes.push_back(attr(
+      "operandSegmentSizes",
+      DenseI32ArrayAttr::get(ctx(), {static_cast<int32_t>(operands.size()),
+                                     static_cast<int32_t>(signals.size())})));
   llvm::append_range(operands, signals);
-  auto op = trace.createInferred<OpTy>(loc, operands, attributes,
-                                       inputs.size());
+  auto op =
+      trace.createInferred<OpTy>(loc, operands, attributes, inputs.size());
   return wrapAll(trace, op->getResults());
 }
 } // namespace
 
 // Elementwise binary ops and comparisons.
-Tensor ops::add(const Operand &l, const Operand &r) { return binary<AddOp>(l, r); }
-Tensor ops::sub(const Operand &l, const Operand &r) { return binary<SubOp>(l, r); }
-Tensor ops::mul(const Operand &l, const Operand &r) { return binary<MulOp>(l, r); }
-Tensor ops::div(const Operand &l, const Operand &r) { return binary<DivOp>(l, r); }
-Tensor ops::mod(const Operand &l, const Operand &r) { return binary<ModOp>(l, r); }
-Tensor ops::pow(const Operand &l, const Operand &r) { return binary<PowOp>(l, r); }
-Tensor ops::max(const Operand &l, const Operand &r) { return binary<MaxOp>(l, r); }
-Tensor ops::min(const Operand &l, const Operand &r) { return binary<MinOp>(l, r); }
+Tensor ops::add(const Operand &l, const Operand &r) {
+  return binary<AddOp>(l, r);
+}
+Tensor ops::sub(const Operand &l, const Operand &r) {
+  return binary<SubOp>(l, r);
+}
+Tensor ops::mul(const Operand &l, const Operand &r) {
+  return binary<MulOp>(l, r);
+}
+Tensor ops::div(const Operand &l, const Operand &r) {
+  return binary<DivOp>(l, r);
+}
+Tensor ops::mod(const Operand &l, const Operand &r) {
+  return binary<ModOp>(l, r);
+}
+Tensor ops::pow(const Operand &l, const Operand &r) {
+  return binary<PowOp>(l, r);
+}
+Tensor ops::max(const Operand &l, const Operand &r) {
+  return binary<MaxOp>(l, r);
+}
+Tensor ops::min(const Operand &l, const Operand &r) {
+  return binary<MinOp>(l, r);
+}
 Tensor ops::logical_and(const Operand &l, const Operand &r) {
   return binary<AndOp>(l, r);
 }
@@ -228,7 +287,9 @@ Tensor ops::select(const Tensor &condition, const Operand &onTrue,
     t = scalarConstant(trace, onTrue.number, tensorType(f), loc, name);
   if (onFalse.isNumber)
     f = scalarConstant(trace, onFalse.number, tensorType(t), loc, name);
-  return trace.wrap(trace.createInferred<SelectOp>(loc, {c, t, f}).getResult());
+  return trace.wrap(withOperandConstants(t, f, onTrue, onFalse, [&] {
+    return trace.createInferred<SelectOp>(loc, {c, t, f}).getResult();
+  }));
 }
 
 Tensor ops::cast(const Tensor &x, DType dtype, Loc loc) {
@@ -236,8 +297,8 @@ Tensor ops::cast(const Tensor &x, DType dtype, Loc loc) {
   Trace &trace = Trace::current(loc, name);
   Value input = trace.use(x, loc, name, 0);
   TensorLayoutType type = tensorType(input);
-  Type result = TensorLayoutType::get(
-      type.getDims(), toMLIRType(dtype, ctx()), type.getDevice());
+  Type result = TensorLayoutType::get(type.getDims(), toMLIRType(dtype, ctx()),
+                                      type.getDevice());
   return trace.wrap(
       trace.createVerified<CastOp>(loc, {result}, {input}).getResult());
 }
@@ -253,8 +314,8 @@ Tensor ops::constant(const std::vector<double> &values, DType dtype,
   int64_t count = 1;
   for (const Dim &dim : shape) {
     if (!dim.isStatic())
-      throwStagingError(loc, "a constant needs static dims, got `" +
-                                 dim.str() + "`");
+      throwStagingError(loc, "a constant needs static dims, got `" + dim.str() +
+                                 "`");
     count *= dim.staticSize();
   }
   if (static_cast<int64_t>(values.size()) != count)
@@ -271,9 +332,13 @@ Tensor ops::constant(const std::vector<double> &values, DType dtype,
       continue;
     }
     auto integer = cast<IntegerType>(element);
-    elements.push_back(IntegerAttr::get(
-        integer, APInt(integer.getWidth(), static_cast<int64_t>(value),
-                       !integer.isUnsigned(), /*implicitTrunc=*/true)));
+    if (!fitsInteger(value, integer)) {
+      std::ostringstream os;
+      os << "the value " << value << " does not fit " << toString(dtype)
+         << ", the dtype of the constant";
+      throwStagingError(loc, os.str());
+    }
+    elements.push_back(integerAttr(integer, value));
   }
   auto op = trace.createInferred<ConstantOp>(
       loc, {}, {attr("value", DenseElementsAttr::get(type, elements))});
@@ -340,10 +405,12 @@ Tensor ops::layer_norm(const Tensor &x, const Tensor &gamma, const Tensor &beta,
                        double epsilon, Loc loc) {
   StringRef name = LayerNormOp::getOperationName();
   Trace &trace = Trace::current(loc, name);
-  Value operands[] = {trace.use(x, loc, name, 0), trace.use(gamma, loc, name, 1),
+  Value operands[] = {trace.use(x, loc, name, 0),
+                      trace.use(gamma, loc, name, 1),
                       trace.use(beta, loc, name, 2)};
   auto op = trace.createInferred<LayerNormOp>(
-      loc, operands, {attr("epsilon", FloatAttr::get(Float64Type::get(ctx()), epsilon))});
+      loc, operands,
+      {attr("epsilon", FloatAttr::get(Float64Type::get(ctx()), epsilon))});
   return trace.wrap(op.getResult());
 }
 
@@ -354,7 +421,8 @@ Tensor ops::rms_norm(const Tensor &x, const Tensor &weight, double epsilon,
   Value operands[] = {trace.use(x, loc, name, 0),
                       trace.use(weight, loc, name, 1)};
   auto op = trace.createInferred<RmsNormOp>(
-      loc, operands, {attr("epsilon", FloatAttr::get(Float64Type::get(ctx()), epsilon))});
+      loc, operands,
+      {attr("epsilon", FloatAttr::get(Float64Type::get(ctx()), epsilon))});
   return trace.wrap(op.getResult());
 }
 
@@ -413,8 +481,8 @@ std::vector<Tensor> ops::split(const Tensor &x, std::vector<Dim> sizes,
   for (const Dim &size : sizes) {
     SmallVector<DimAttr> dims(type.getDims());
     dims[at] = size.getAttr();
-    results.push_back(TensorLayoutType::get(dims, type.getElementType(),
-                                            type.getDevice()));
+    results.push_back(
+        TensorLayoutType::get(dims, type.getElementType(), type.getDevice()));
   }
   auto op = trace.createVerified<SplitOp>(loc, results, {input},
                                           {i64Attr("axis", axis)});
@@ -486,11 +554,10 @@ std::vector<Tensor> ops::broadcast(const std::vector<Tensor> &inputs,
   return collective<BroadcastOp>(inputs, loc, {i64Attr("root", root)});
 }
 
-std::vector<Tensor> ops::custom(const std::string &kernel,
-                                const std::vector<KernelInput> &inputs,
-                                const std::vector<TensorLayout> &outputs,
-                                const std::map<std::string, std::string> &params,
-                                Loc loc) {
+std::vector<Tensor>
+ops::custom(const std::string &kernel, const std::vector<KernelInput> &inputs,
+            const std::vector<TensorLayout> &outputs,
+            const std::map<std::string, std::string> &params, Loc loc) {
   StringRef name = CustomOp::getOperationName();
   Trace &trace = Trace::current(loc, name);
   const llvm::StringMap<FunctionType> &kernels = trace.module.kernels;
@@ -509,7 +576,8 @@ std::vector<Tensor> ops::custom(const std::string &kernel,
       list += (list.empty() ? "" : ", ") + known;
     throwStagingError(loc, "kernel '" + kernel +
                                "' is not in the custom extensions; they "
-                               "define: " + list);
+                               "define: " +
+                               list);
   }
   FunctionType signature = it->second;
   if (signature.getNumInputs() != inputs.size() ||
@@ -554,7 +622,7 @@ std::vector<Tensor> ops::custom(const std::string &kernel,
       entries.push_back(attr(key, StringAttr::get(ctx(), value)));
     attributes.push_back(attr("params", DictionaryAttr::get(ctx(), entries)));
   }
-  auto op = trace.createVerified<CustomOp>(loc, resultTypes, operands,
-                                           attributes);
+  auto op =
+      trace.createVerified<CustomOp>(loc, resultTypes, operands, attributes);
   return wrapAll(trace, op.getResults());
 }

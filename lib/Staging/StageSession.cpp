@@ -2,9 +2,9 @@
 
 #include "MaxGraph/Staging/Stage.h"
 #include "StagedGraphState.h"
-#include "llvm/ADT/StringExtras.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FileSystem.h"
 #include <dlfcn.h>
@@ -52,6 +52,17 @@ std::string maxgraph::detail::defaultGraphName(const char *typeName,
     if (dladdr(address, &info) && info.dli_sname) {
       std::string name = llvm::demangle(info.dli_sname);
       name = name.substr(0, name.find('('));
+      // Drop template arguments, which may hold `::` of their own.
+      if (!name.empty() && name.back() == '>') {
+        int depth = 0;
+        for (size_t i = name.size(); i-- > 0;) {
+          depth += name[i] == '>' ? 1 : name[i] == '<' ? -1 : 0;
+          if (depth == 0) {
+            name = name.substr(0, i);
+            break;
+          }
+        }
+      }
       size_t scope = name.rfind("::");
       if (scope != std::string::npos)
         name = name.substr(scope + 2);
@@ -76,8 +87,9 @@ std::string maxgraph::detail::defaultGraphName(const char *typeName,
 }
 
 struct StageSession::Impl {
-  Impl(const StageOptions &options, const std::string &name)
-      : options(options), scope(nullptr) {
+  Impl(const StageOptions &options, const std::string &name,
+       const SourceLoc &loc)
+      : options(options), loc(loc), scope(nullptr) {
     MLIRContext *context = &stagingContext();
     state.module = ModuleOp::create(UnknownLoc::get(context));
     state.allowSubgraphs = options.allowSubgraphs;
@@ -96,39 +108,44 @@ struct StageSession::Impl {
   /// Parses a kernel library and records its public func.func kernels.
   void loadKernelLibrary(const std::string &path) {
     if (!llvm::sys::fs::exists(path))
-      throw StagingError("custom extension '" + path + "' does not exist");
+      throwStagingError(loc, "custom extension '" + path + "' does not exist");
     DiagnosticCapture capture;
     OwningOpRef<ModuleOp> library =
         parseSourceFile<ModuleOp>(path, &stagingContext());
     if (!library)
-      throw StagingError("custom extension '" + path +
-                         "' is not a valid kernel library (an .mlir file of "
-                         "func.func kernels):\n" +
-                         capture.take());
+      throwStagingError(loc,
+                        "custom extension '" + path +
+                            "' is not a valid kernel library (an .mlir file of "
+                            "func.func kernels):\n" +
+                            capture.take());
     size_t before = state.kernels.size();
     for (auto kernel : library->getOps<func::FuncOp>()) {
       if (kernel.isPrivate() || kernel.isExternal())
         continue;
-      if (!state.kernels.try_emplace(kernel.getSymName(), kernel.getFunctionType())
+      if (!state.kernels
+               .try_emplace(kernel.getSymName(), kernel.getFunctionType())
                .second)
-        throw StagingError("kernel '" + kernel.getSymName().str() +
-                           "' of custom extension '" + path +
-                           "' is defined by an earlier extension too");
+        throwStagingError(loc, "kernel '" + kernel.getSymName().str() +
+                                   "' of custom extension '" + path +
+                                   "' is defined by an earlier extension too");
     }
     if (state.kernels.size() == before)
-      throw StagingError("custom extension '" + path +
-                         "' defines no public func.func kernel");
+      throwStagingError(loc, "custom extension '" + path +
+                                 "' defines no public func.func kernel");
     state.libraries.push_back(std::move(library));
   }
 
   /// Checks a spec and adds it as an argument.
   Value addArgument(const Layout &spec, const std::string &path) {
+    if (!paths.insert(path).second)
+      throwStagingError(loc, "two arguments are named '" + path +
+                                 "'; give each named() root its own name");
     for (const Dim &dim : spec.shape()) {
       if (dim.isAlgebraic())
-        throw StagingError(
-            "argument '" + path + "' has algebraic dim `" + dim.str() +
-            "`; graph inputs take static, symbolic or unknown dims, which a "
-            "caller can bind");
+        throwStagingError(
+            loc, "argument '" + path + "' has algebraic dim `" + dim.str() +
+                     "`; graph inputs take static, symbolic or unknown dims, "
+                     "which a caller can bind");
       llvm::SetVector<StringAttr> names;
       dim.getAttr().collectSymbols(names);
       symbols.insert(names.begin(), names.end());
@@ -141,6 +158,8 @@ struct StageSession::Impl {
   }
 
   const StageOptions &options;
+  SourceLoc loc;
+  llvm::StringSet<> paths;
   ModuleState state;
   GraphOp graph;
   std::optional<Trace> trace;
@@ -153,10 +172,10 @@ struct StageSession::Impl {
   SmallVector<Value> outputs;
 };
 
-StageSession::StageSession(const StageOptions &options,
-                           std::string defaultName)
+StageSession::StageSession(const StageOptions &options, std::string defaultName,
+                           const SourceLoc &loc)
     : impl(std::make_unique<Impl>(
-          options, options.name.empty() ? defaultName : options.name)) {}
+          options, options.name.empty() ? defaultName : options.name, loc)) {}
 
 StageSession::~StageSession() = default;
 
@@ -167,19 +186,21 @@ Tensor StageSession::visitTensorSpec(const TensorLayout &spec,
 
 Buffer StageSession::visitBufferSpec(const BufferLayout &spec,
                                      const std::string &path) {
-  return Buffer(impl->addArgument(spec, path), &*impl->trace);
+  return impl->trace->wrapBuffer(impl->addArgument(spec, path));
 }
 
 Tensor StageSession::visitTensor(const Tensor &, const std::string &path) {
-  throw StagingError("argument '" + path +
-                     "' is a Tensor, a traced value; stage() takes specs: "
-                     "pass a TensorLayout (or `tensor.layout()`)");
+  throwStagingError(impl->loc,
+                    "argument '" + path +
+                        "' is a Tensor, a traced value; stage() takes specs: "
+                        "pass a TensorLayout (or `tensor.layout()`)");
 }
 
 Buffer StageSession::visitBuffer(const Buffer &, const std::string &path) {
-  throw StagingError("argument '" + path +
-                     "' is a Buffer, a traced value; stage() takes specs: "
-                     "pass a BufferLayout");
+  throwStagingError(impl->loc,
+                    "argument '" + path +
+                        "' is a Buffer, a traced value; stage() takes specs: "
+                        "pass a BufferLayout");
 }
 
 void StageSession::visitStatic(const std::string &path, std::string value) {
@@ -187,8 +208,7 @@ void StageSession::visitStatic(const std::string &path, std::string value) {
 }
 
 void StageSession::collect(const std::string &path, const Tensor &tensor) {
-  impl->outputs.push_back(impl->trace->use(tensor, SourceLoc::current(),
-                                           "maxgraph.output",
+  impl->outputs.push_back(impl->trace->use(tensor, impl->loc, "maxgraph.output",
                                            impl->outputs.size()));
   impl->outputPaths.push_back(path);
 }
@@ -272,8 +292,8 @@ StagedGraph StageSession::finish() {
     s.graph.setResultNamesAttr(b.getStrArrayAttr(
         SmallVector<StringRef>(s.outputPaths.begin(), s.outputPaths.end())));
   if (!s.symbols.empty())
-    s.graph.setSymbolicDimsAttr(b.getArrayAttr(SmallVector<Attribute>(
-        s.symbols.begin(), s.symbols.end())));
+    s.graph.setSymbolicDimsAttr(b.getArrayAttr(
+        SmallVector<Attribute>(s.symbols.begin(), s.symbols.end())));
   if (s.options.isDeviceGraph)
     s.graph.setIsDeviceGraph(true);
   if (!s.options.customExtensions.empty())
@@ -285,8 +305,8 @@ StagedGraph StageSession::finish() {
   DiagnosticCapture capture;
   if (failed(mlir::verify(*s.state.module)))
     throw StagingError("internal error: the staged graph @" +
-                       s.graph.getSymName().str() +
-                       " does not verify:\n" + capture.take());
+                       s.graph.getSymName().str() + " does not verify:\n" +
+                       capture.take());
 
   auto state = std::make_shared<StagedGraph::State>();
   state->graph = s.graph;

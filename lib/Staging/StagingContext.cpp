@@ -6,6 +6,7 @@
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/InitAllDialects.h"
+#include <atomic>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -58,8 +59,8 @@ MLIRContext &maxgraph::detail::stagingContext() {
                          severityName(diag.getSeverity()).str() + ": " +
                          diag.str();
       for (Diagnostic &note : diag.getNotes())
-        text += "\n" + formatLocation(note.getLocation()) + "note: " +
-                note.str();
+        text +=
+            "\n" + formatLocation(note.getLocation()) + "note: " + note.str();
       activeCapture->append(text);
       return success();
     });
@@ -74,8 +75,8 @@ Location maxgraph::detail::toLocation(const SourceLoc &loc) {
 }
 
 std::string maxgraph::detail::formatLoc(const SourceLoc &loc) {
-  return std::string(loc.file_name()) + ":" + std::to_string(loc.line()) +
-         ":" + std::to_string(loc.column());
+  return std::string(loc.file_name()) + ":" + std::to_string(loc.line()) + ":" +
+         std::to_string(loc.column());
 }
 
 void maxgraph::detail::throwStagingError(const SourceLoc &loc,
@@ -126,7 +127,8 @@ TensorLayout maxgraph::detail::toTensorLayout(Type type) {
     shape.push_back(Dim::fromAttr(dim));
   DeviceAttr device = layout.getDevice();
   return TensorLayout(fromMLIRType(layout.getElementType()), std::move(shape),
-                      device.isGpu() ? GPU(device.getId()) : CPU(device.getId()));
+                      device.isGpu() ? GPU(device.getId())
+                                     : CPU(device.getId()));
 }
 
 std::string ModuleState::uniqueName(const std::string &name) {
@@ -137,10 +139,12 @@ std::string ModuleState::uniqueName(const std::string &name) {
   return candidate;
 }
 
+static std::atomic<uint64_t> nextTraceId{1};
+
 Trace::Trace(ModuleState &module, GraphOp graph, OpBuilder builder,
              Trace *parent, bool inlinesCalls)
-    : module(module), graph(graph), builder(builder), parent(parent),
-      inlinesCalls(inlinesCalls) {}
+    : id(nextTraceId++), module(module), graph(graph), builder(builder),
+      parent(parent), inlinesCalls(inlinesCalls) {}
 
 Trace &Trace::current(const SourceLoc &loc, StringRef what) {
   if (!currentTrace)
@@ -150,17 +154,17 @@ Trace &Trace::current(const SourceLoc &loc, StringRef what) {
   return *currentTrace;
 }
 
-void Trace::checkOwned(Trace *owner, bool isNull, const SourceLoc &loc,
+void Trace::checkOwned(uint64_t owner, bool isNull, const SourceLoc &loc,
                        StringRef op, int64_t index) {
   if (isNull)
     throwStagingError(loc, "operand " + std::to_string(index) + " of '" +
                                op.str() +
                                "' is an empty Tensor (default-constructed, "
                                "never assigned a traced value)");
-  if (owner == this)
+  if (owner == id)
     return;
   for (Trace *ancestor = parent; ancestor; ancestor = ancestor->parent) {
-    if (ancestor != owner)
+    if (ancestor->id != owner)
       continue;
     throwStagingError(
         loc, "operand " + std::to_string(index) + " of '" + op.str() +
@@ -177,13 +181,13 @@ void Trace::checkOwned(Trace *owner, bool isNull, const SourceLoc &loc,
 
 Value Trace::use(const Tensor &tensor, const SourceLoc &loc, StringRef op,
                  int64_t index) {
-  checkOwned(tensor.getTrace(), !tensor.getValue(), loc, op, index);
+  checkOwned(tensor.getTraceId(), !tensor.getValue(), loc, op, index);
   return tensor.getValue();
 }
 
 Value Trace::use(const Buffer &buffer, const SourceLoc &loc, StringRef op,
                  int64_t index) {
-  checkOwned(buffer.getTrace(), !buffer.getValue(), loc, op, index);
+  checkOwned(buffer.getTraceId(), !buffer.getValue(), loc, op, index);
   return buffer.getValue();
 }
 

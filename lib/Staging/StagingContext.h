@@ -97,9 +97,8 @@ public:
                            attributes);
     DiagnosticCapture capture;
     llvm::SmallVector<mlir::Type> types;
-    if (mlir::failed(OpTy::inferReturnTypes(context, op.getLoc(),
-                                            typename OpTy::Adaptor(op),
-                                            types))) {
+    if (mlir::failed(OpTy::inferReturnTypes(
+            context, op.getLoc(), typename OpTy::Adaptor(op), types))) {
       op->erase();
       throw StagingError(capture.take());
     }
@@ -123,8 +122,12 @@ public:
     return op;
   }
 
-  Tensor wrap(mlir::Value value) { return Tensor(value, this); }
+  Tensor wrap(mlir::Value value) { return Tensor(value, id); }
+  Buffer wrapBuffer(mlir::Value value) { return Buffer(value, id); }
 
+  /// Unique for the life of the process, so that a Tensor of a finished
+  /// trace is never taken for one of a new trace at the same address.
+  const uint64_t id;
   ModuleState &module;
   GraphOp graph;
   mlir::OpBuilder builder;
@@ -136,7 +139,7 @@ public:
   std::map<int, mlir::Value> signalBuffers;
 
 private:
-  void checkOwned(detail::Trace *owner, bool isNull, const SourceLoc &loc,
+  void checkOwned(uint64_t owner, bool isNull, const SourceLoc &loc,
                   llvm::StringRef op, int64_t index);
 };
 

@@ -52,8 +52,8 @@ struct SubgraphSession::Impl {
     SmallVector<DimAttr> dims;
     for (DimAttr dim : layout.getDims()) {
       if (dim.isAlgebraic()) {
-        dims.push_back(DimAttr::getSymbol(
-            &stagingContext(), "__d" + std::to_string(freshDims++)));
+        dims.push_back(DimAttr::getSymbol(&stagingContext(),
+                                          "__d" + std::to_string(freshDims++)));
         continue;
       }
       dims.push_back(dim);
@@ -96,18 +96,18 @@ struct SubgraphSession::Impl {
     Builder b(context);
     OutputOp::create(body->builder, graph.getLoc(), outputs);
     Block &block = graph.getBody().front();
-    graph.setFunctionType(b.getFunctionType(
-        block.getArgumentTypes(), ValueRange(outputs).getTypes()));
+    graph.setFunctionType(b.getFunctionType(block.getArgumentTypes(),
+                                            ValueRange(outputs).getTypes()));
     llvm::SetVector<StringAttr> symbols;
     for (Type type : block.getArgumentTypes())
       for (DimAttr dim : cast<LayoutType>(type).getDims())
         dim.collectSymbols(symbols);
     if (!symbols.empty())
-      graph.setSymbolicDimsAttr(
-          b.getArrayAttr(SmallVector<Attribute>(symbols.begin(), symbols.end())));
+      graph.setSymbolicDimsAttr(b.getArrayAttr(
+          SmallVector<Attribute>(symbols.begin(), symbols.end())));
     if (!paths.empty())
-      graph.setArgumentNamesAttr(
-          b.getStrArrayAttr(SmallVector<StringRef>(paths.begin(), paths.end())));
+      graph.setArgumentNamesAttr(b.getStrArrayAttr(
+          SmallVector<StringRef>(paths.begin(), paths.end())));
     graph.setIsSubgraph(true);
 
     std::string sharing = sharingKey();
@@ -130,8 +130,7 @@ struct SubgraphSession::Impl {
       DiagnosticCapture capture;
       if (failed(maxgraph::detail::bindSymbolicDims(
               cast<LayoutType>(param), cast<LayoutType>(operand.getType()),
-              "operand", bindings,
-              [&] { return emitError(toLocation(loc)); })))
+              "operand", bindings, [&] { return emitError(toLocation(loc)); })))
         throw StagingError(capture.take());
     }
     SmallVector<Type> resultTypes;
@@ -188,14 +187,14 @@ Tensor SubgraphSession::visitTensor(const Tensor &tensor,
                                     const std::string &path) {
   Value outer = impl->parent.use(tensor, impl->loc, "maxgraph.call",
                                  impl->operands.size());
-  return Tensor(impl->addOperand(outer, path), &*impl->body);
+  return impl->body->wrap(impl->addOperand(outer, path));
 }
 
 Buffer SubgraphSession::visitBuffer(const Buffer &buffer,
                                     const std::string &path) {
   Value outer = impl->parent.use(buffer, impl->loc, "maxgraph.call",
                                  impl->operands.size());
-  return Buffer(impl->addOperand(outer, path), &*impl->body);
+  return impl->body->wrapBuffer(impl->addOperand(outer, path));
 }
 
 void SubgraphSession::visitStatic(const std::string &path, std::string value) {

@@ -13,8 +13,7 @@
 
 namespace maxgraph {
 namespace detail {
-template <typename T>
-constexpr DType dtypeOf() {
+template <typename T> constexpr DType dtypeOf() {
   if constexpr (std::is_same_v<T, float>)
     return DType::Float32;
   else if constexpr (std::is_same_v<T, double>)
@@ -73,13 +72,11 @@ public:
   Device device() const { return device_; }
   int64_t numElements() const;
   /// Typed access to the elements, row-major; T must match the dtype.
-  template <typename T>
-  T *data() {
+  template <typename T> T *data() {
     checkType(detail::dtypeOf<T>());
     return reinterpret_cast<T *>(bytes.data());
   }
-  template <typename T>
-  const T *data() const {
+  template <typename T> const T *data() const {
     checkType(detail::dtypeOf<T>());
     return reinterpret_cast<const T *>(bytes.data());
   }

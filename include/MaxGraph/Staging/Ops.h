@@ -112,8 +112,8 @@ Tensor broadcast_to(const Tensor &x, std::vector<Dim> shape,
 Tensor concat(const std::vector<Tensor> &inputs, int64_t axis,
               Loc loc = Loc::current());
 /// Splits along `axis` into pieces of the given sizes.
-std::vector<Tensor> split(const Tensor &x, std::vector<Dim> sizes,
-                          int64_t axis, Loc loc = Loc::current());
+std::vector<Tensor> split(const Tensor &x, std::vector<Dim> sizes, int64_t axis,
+                          Loc loc = Loc::current());
 /// One range per dim of a slice: Python's `start:stop:step`.
 struct Range {
   int64_t start = 0;
@@ -142,11 +142,11 @@ struct KernelInput {
 /// `inputs`; `outputs` gives the layouts of its results. The kernel must
 /// exist in a loaded library with this many inputs and results; `params`
 /// are recorded on the op as string attributes.
-std::vector<Tensor> custom(const std::string &name,
-                           const std::vector<KernelInput> &inputs,
-                           const std::vector<TensorLayout> &outputs,
-                           const std::map<std::string, std::string> &params = {},
-                           Loc loc = Loc::current());
+std::vector<Tensor>
+custom(const std::string &name, const std::vector<KernelInput> &inputs,
+       const std::vector<TensorLayout> &outputs,
+       const std::map<std::string, std::string> &params = {},
+       Loc loc = Loc::current());
 
 // Collectives: one operand per device, one result per device. When the
 // graph has signal buffers (it spans two or more GPUs), each collective

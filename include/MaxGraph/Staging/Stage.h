@@ -74,8 +74,7 @@ llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const StagedGraph &graph);
 std::ostream &operator<<(std::ostream &os, const StagedGraph &graph);
 
 namespace detail {
-template <typename Fn>
-std::string defaultName(const Fn &fn) {
+template <typename Fn> std::string defaultName(const Fn &fn) {
   if constexpr (std::is_pointer_v<Fn> &&
                 std::is_function_v<std::remove_pointer_t<Fn>>)
     return defaultGraphName(nullptr, reinterpret_cast<const void *>(fn));
@@ -83,21 +82,19 @@ std::string defaultName(const Fn &fn) {
     return defaultGraphName(llvm::getTypeName<Fn>().data(), nullptr);
 }
 
-template <typename T>
-using Traced = typename Tree<std::decay_t<T>>::Traced;
+template <typename T> using Traced = typename Tree<std::decay_t<T>>::Traced;
 } // namespace detail
 
 /// The callable that stage() returns: call it with one spec per tensor leaf
 /// (and the static arguments) to trace the function into a StagedGraph.
-template <typename Fn>
-class StagedFunction {
+template <typename Fn> class StagedFunction {
 public:
-  StagedFunction(Fn fn, StageOptions options)
-      : fn(std::move(fn)), options(std::move(options)) {}
+  StagedFunction(Fn fn, StageOptions options, SourceLoc loc)
+      : fn(std::move(fn)), options(std::move(options)), loc(loc) {}
 
   template <typename... Specs>
   StagedGraph operator()(const Specs &...specs) const {
-    detail::StageSession session(options, detail::defaultName(fn));
+    detail::StageSession session(options, detail::defaultName(fn), loc);
     size_t index = 0;
     // Braced initialization traces the arguments left to right.
     std::tuple<detail::Traced<Specs>...> traced{
@@ -116,13 +113,17 @@ public:
 private:
   Fn fn;
   StageOptions options;
+  SourceLoc loc;
 };
 
 /// Traces `fn` into a graph without running it, like MAX's `stage()`.
+/// Mistakes in the specs or results are reported at this call's line;
+/// mistakes in ops at the line of the op.
 template <typename Fn>
-StagedFunction<std::decay_t<Fn>> stage(Fn &&fn, StageOptions options = {}) {
+StagedFunction<std::decay_t<Fn>> stage(Fn &&fn, StageOptions options = {},
+                                       SourceLoc loc = SourceLoc::current()) {
   return StagedFunction<std::decay_t<Fn>>(std::forward<Fn>(fn),
-                                          std::move(options));
+                                          std::move(options), loc);
 }
 
 /// Options of as_subgraph().
@@ -135,14 +136,12 @@ struct SubgraphOptions {
 };
 
 /// The callable that as_subgraph() returns; use it inside a staged function.
-template <typename Fn>
-class Subgraph {
+template <typename Fn> class Subgraph {
 public:
   Subgraph(Fn fn, SubgraphOptions options, SourceLoc loc)
       : fn(std::move(fn)), options(std::move(options)), loc(loc) {}
 
-  template <typename... Args>
-  auto operator()(const Args &...args) const {
+  template <typename... Args> auto operator()(const Args &...args) const {
     detail::SubgraphSession session(
         options.name.empty() ? detail::defaultName(fn) : options.name,
         options.key, loc);
@@ -151,10 +150,15 @@ public:
         Tree<Args>::trace(args, session, detail::rootPath(index++))...};
     session.startBody();
     using Result = std::decay_t<decltype(std::apply(fn, inner))>;
-    Result result = std::apply(fn, inner);
-    Tree<Result>::collect(result, session, "output");
-    session.finish();
-    return Tree<Result>::rebuild(result, session);
+    if constexpr (std::is_void_v<Result>) {
+      std::apply(fn, inner);
+      session.finish();
+    } else {
+      Result result = std::apply(fn, inner);
+      Tree<Result>::collect(result, session, "output");
+      session.finish();
+      return Tree<Result>::rebuild(result, session);
+    }
   }
 
 private:

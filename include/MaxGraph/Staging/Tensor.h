@@ -6,13 +6,10 @@
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/Value.h"
+#include <cstdint>
 #include <type_traits>
 
 namespace maxgraph {
-namespace detail {
-class Trace;
-} // namespace detail
-
 /// A value being traced: the result of a staged op or a graph argument.
 /// Tensors exist only inside the function passed to stage(); operations on
 /// them record ops and check shapes at the line that wrote them.
@@ -28,13 +25,14 @@ public:
 
   /// The MLIR value (for code that builds IR by hand).
   mlir::Value getValue() const { return value; }
-  detail::Trace *getTrace() const { return trace; }
-  Tensor(mlir::Value value, detail::Trace *trace)
-      : value(value), trace(trace) {}
+  /// The trace (graph body) that made this value; never reused.
+  uint64_t getTraceId() const { return traceId; }
+  Tensor(mlir::Value value, uint64_t traceId)
+      : value(value), traceId(traceId) {}
 
 private:
   mlir::Value value;
-  detail::Trace *trace = nullptr;
+  uint64_t traceId = 0;
 };
 
 /// A traced buffer argument: the graph may load it and store into it.
@@ -48,13 +46,13 @@ public:
   BufferLayout layout() const;
 
   mlir::Value getValue() const { return value; }
-  detail::Trace *getTrace() const { return trace; }
-  Buffer(mlir::Value value, detail::Trace *trace)
-      : value(value), trace(trace) {}
+  uint64_t getTraceId() const { return traceId; }
+  Buffer(mlir::Value value, uint64_t traceId)
+      : value(value), traceId(traceId) {}
 
 private:
   mlir::Value value;
-  detail::Trace *trace = nullptr;
+  uint64_t traceId = 0;
 };
 
 /// An operand of a binary op: a Tensor, or a number that becomes a constant

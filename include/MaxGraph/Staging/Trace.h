@@ -50,7 +50,8 @@ public:
 /// turns specs into arguments, and turns the function's result into outputs.
 class StageSession : public TreeVisitor, public ResultCollector {
 public:
-  StageSession(const StageOptions &options, std::string defaultName);
+  StageSession(const StageOptions &options, std::string defaultName,
+               const SourceLoc &loc);
   ~StageSession() override;
 
   Tensor visitTensorSpec(const TensorLayout &spec,

@@ -30,14 +30,12 @@
 
 namespace maxgraph {
 namespace detail {
-template <typename T>
-inline constexpr bool alwaysFalse = false;
+template <typename T> inline constexpr bool alwaysFalse = false;
 
 /// `.key` for identifier keys, `["key"]` otherwise.
 std::string mapKeyPath(const std::string &path, const std::string &key);
 
-template <typename T>
-std::string printStatic(const T &value) {
+template <typename T> std::string printStatic(const T &value) {
   if constexpr (std::is_enum_v<T>) {
     return std::to_string(static_cast<std::underlying_type_t<T>>(value));
   } else if constexpr (std::is_same_v<T, bool>) {
@@ -54,8 +52,7 @@ std::string printStatic(const T &value) {
 } // namespace detail
 
 /// Static leaves: passed to the traced function unchanged.
-template <typename T, typename = void>
-struct Tree {
+template <typename T, typename = void> struct Tree {
   static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                     std::is_convertible_v<T, std::string>,
                 "maxgraph::stage: this argument type is neither a spec "
@@ -73,8 +70,7 @@ struct Tree {
   static T rebuild(const T &value, detail::ResultSource &) { return value; }
 };
 
-template <>
-struct Tree<TensorLayout> {
+template <> struct Tree<TensorLayout> {
   using Traced = Tensor;
   static Tensor trace(const TensorLayout &spec, detail::TreeVisitor &visitor,
                       const std::string &path) {
@@ -82,8 +78,7 @@ struct Tree<TensorLayout> {
   }
 };
 
-template <>
-struct Tree<BufferLayout> {
+template <> struct Tree<BufferLayout> {
   using Traced = Buffer;
   static Buffer trace(const BufferLayout &spec, detail::TreeVisitor &visitor,
                       const std::string &path) {
@@ -99,8 +94,7 @@ struct Tree<T, std::enable_if_t<std::is_same_v<T, HostTensor>>> {
                 "a TensorLayout, or `t.layout()` to fix its dims on purpose.");
 };
 
-template <>
-struct Tree<Tensor> {
+template <> struct Tree<Tensor> {
   using Traced = Tensor;
   static Tensor trace(const Tensor &tensor, detail::TreeVisitor &visitor,
                       const std::string &path) {
@@ -115,8 +109,7 @@ struct Tree<Tensor> {
   }
 };
 
-template <>
-struct Tree<Buffer> {
+template <> struct Tree<Buffer> {
   using Traced = Buffer;
   static Buffer trace(const Buffer &buffer, detail::TreeVisitor &visitor,
                       const std::string &path) {
@@ -131,8 +124,7 @@ struct Tree<Buffer> {
   }
 };
 
-template <typename T>
-struct Tree<std::vector<T>> {
+template <typename T> struct Tree<std::vector<T>> {
   using Traced = std::vector<typename Tree<T>::Traced>;
   static Traced trace(const std::vector<T> &values,
                       detail::TreeVisitor &visitor, const std::string &path) {
@@ -160,8 +152,7 @@ struct Tree<std::vector<T>> {
   }
 };
 
-template <typename T, size_t N>
-struct Tree<std::array<T, N>> {
+template <typename T, size_t N> struct Tree<std::array<T, N>> {
   using Traced = std::array<typename Tree<T>::Traced, N>;
   static Traced trace(const std::array<T, N> &values,
                       detail::TreeVisitor &visitor, const std::string &path) {
@@ -182,8 +173,8 @@ struct Tree<std::array<T, N>> {
 private:
   template <size_t... I>
   static Traced traceImpl(const std::array<T, N> &values,
-                          detail::TreeVisitor &visitor,
-                          const std::string &path, std::index_sequence<I...>) {
+                          detail::TreeVisitor &visitor, const std::string &path,
+                          std::index_sequence<I...>) {
     // Braced initialization evaluates left to right: arguments keep order.
     return Traced{Tree<T>::trace(values[I], visitor,
                                  path + "[" + std::to_string(I) + "]")...};
@@ -196,15 +187,14 @@ private:
   }
 };
 
-template <typename T>
-struct Tree<std::map<std::string, T>> {
+template <typename T> struct Tree<std::map<std::string, T>> {
   using Traced = std::map<std::string, typename Tree<T>::Traced>;
   static Traced trace(const std::map<std::string, T> &values,
                       detail::TreeVisitor &visitor, const std::string &path) {
     Traced result;
     for (const auto &[key, value] : values)
-      result.emplace(key, Tree<T>::trace(value, visitor,
-                                         detail::mapKeyPath(path, key)));
+      result.emplace(
+          key, Tree<T>::trace(value, visitor, detail::mapKeyPath(path, key)));
     return result;
   }
   static void collect(const std::map<std::string, T> &values,
@@ -213,8 +203,9 @@ struct Tree<std::map<std::string, T>> {
     for (const auto &[key, value] : values)
       Tree<T>::collect(value, collector, detail::mapKeyPath(path, key));
   }
-  static std::map<std::string, T> rebuild(const std::map<std::string, T> &values,
-                                          detail::ResultSource &source) {
+  static std::map<std::string, T>
+  rebuild(const std::map<std::string, T> &values,
+          detail::ResultSource &source) {
     std::map<std::string, T> result;
     for (const auto &[key, value] : values)
       result.emplace(key, Tree<T>::rebuild(value, source));
@@ -222,8 +213,7 @@ struct Tree<std::map<std::string, T>> {
   }
 };
 
-template <typename... Ts>
-struct Tree<std::tuple<Ts...>> {
+template <typename... Ts> struct Tree<std::tuple<Ts...>> {
   using Traced = std::tuple<typename Tree<Ts>::Traced...>;
   static Traced trace(const std::tuple<Ts...> &values,
                       detail::TreeVisitor &visitor, const std::string &path) {
@@ -242,8 +232,8 @@ struct Tree<std::tuple<Ts...>> {
 private:
   template <size_t... I>
   static Traced traceImpl(const std::tuple<Ts...> &values,
-                          detail::TreeVisitor &visitor,
-                          const std::string &path, std::index_sequence<I...>) {
+                          detail::TreeVisitor &visitor, const std::string &path,
+                          std::index_sequence<I...>) {
     return Traced{Tree<Ts>::trace(std::get<I>(values), visitor,
                                   path + "[" + std::to_string(I) + "]")...};
   }
@@ -263,8 +253,7 @@ private:
   }
 };
 
-template <typename A, typename B>
-struct Tree<std::pair<A, B>> {
+template <typename A, typename B> struct Tree<std::pair<A, B>> {
   using Traced = std::pair<typename Tree<A>::Traced, typename Tree<B>::Traced>;
   static Traced trace(const std::pair<A, B> &value,
                       detail::TreeVisitor &visitor, const std::string &path) {
@@ -284,8 +273,7 @@ struct Tree<std::pair<A, B>> {
   }
 };
 
-template <typename T>
-struct Tree<std::optional<T>> {
+template <typename T> struct Tree<std::optional<T>> {
   using Traced = std::optional<typename Tree<T>::Traced>;
   static Traced trace(const std::optional<T> &value,
                       detail::TreeVisitor &visitor, const std::string &path) {
@@ -309,18 +297,15 @@ struct Tree<std::optional<T>> {
 
 /// Names the root of an argument tree: `stage(f)(named("kv", specs))` gives
 /// argument names `kv.a`, `kv.b` instead of `arg0.a`, `arg0.b`.
-template <typename T>
-struct Named {
+template <typename T> struct Named {
   std::string name;
   T value;
 };
-template <typename T>
-Named<T> named(std::string name, T value) {
+template <typename T> Named<T> named(std::string name, T value) {
   return Named<T>{std::move(name), std::move(value)};
 }
 
-template <typename T>
-struct Tree<Named<T>> {
+template <typename T> struct Tree<Named<T>> {
   using Traced = typename Tree<T>::Traced;
   static Traced trace(const Named<T> &value, detail::TreeVisitor &visitor,
                       const std::string &) {
@@ -339,8 +324,9 @@ struct Tree<Named<T>> {
   ::maxgraph::Tree<std::decay_t<decltype(value.field)>>::collect(              \
       value.field, collector, path + "." #field);
 #define MAXGRAPH_TREE_FIELD_REBUILD(field)                                     \
-  result.field = ::maxgraph::Tree<std::decay_t<decltype(value.field)>>::rebuild( \
-      value.field, source);
+  result.field =                                                               \
+      ::maxgraph::Tree<std::decay_t<decltype(value.field)>>::rebuild(          \
+          value.field, source);
 #define MAXGRAPH_TREE_EXPAND(x) x
 #define MAXGRAPH_TREE_FOR_EACH_1(m, a) m(a)
 #define MAXGRAPH_TREE_FOR_EACH_2(m, a, ...)                                    \
@@ -366,8 +352,7 @@ struct Tree<Named<T>> {
       MAXGRAPH_TREE_FOR_EACH_2, MAXGRAPH_TREE_FOR_EACH_1)(m, __VA_ARGS__))
 
 #define MAXGRAPH_TREE_STRUCT(Template, ...)                                    \
-  template <typename T>                                                        \
-  struct maxgraph::Tree<Template<T>> {                                         \
+  template <typename T> struct maxgraph::Tree<Template<T>> {                   \
     using Traced = Template<typename ::maxgraph::Tree<T>::Traced>;             \
     static Traced trace(const Template<T> &value,                              \
                         ::maxgraph::detail::TreeVisitor &visitor,              \

@@ -532,3 +532,10 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
     return DenseElementsAttr::get(getType(), *splat);
   return {};
 }
+
+OpFoldResult TransferOp::fold(FoldAdaptor) {
+  // A transfer to the device the value is already on moves nothing.
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}

@@ -111,7 +111,8 @@ LogicalResult maxgraph::detail::verifySameElementTypeAndDevice(
       return OptionalDiag(loc, op)
              << "operand " << position(index) << " has element type "
              << operand.getElementType() << " but operand " << position(0)
-             << " has " << operands[0].getElementType();
+             << " has " << operands[0].getElementType() << " (types "
+             << operands[0] << " and " << operand << ")";
     if (operand.getDevice() != operands[0].getDevice()) {
       std::string lhs, rhs;
       llvm::raw_string_ostream lhsOs(lhs), rhsOs(rhs);

@@ -656,6 +656,7 @@ def MaxGraph_TransferOp : MaxGraph_InferOp<"transfer", [Pure]> {
   }];
   let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_DeviceAttr:$device);
   let results = (outs MaxGraph_Tensor:$result);
+  let hasFolder = 1;
   let assemblyFormat = [{
     $input `to` custom<Device>($device) attr-dict `:`
     qualified(type($input)) `->` qualified(type($result))

@@ -1,0 +1,90 @@
+//===- SpecializeDims.cpp - bind symbolic dims to sizes -------------------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
+#include "MaxGraph/Transforms/Passes.h"
+#include "mlir/IR/Verifier.h"
+
+namespace maxgraph {
+#define GEN_PASS_DEF_SPECIALIZEDIMS
+#include "MaxGraph/Transforms/Passes.h.inc"
+} // namespace maxgraph
+
+using namespace mlir;
+using namespace maxgraph;
+
+namespace {
+struct SpecializeDimsPass
+    : public maxgraph::impl::SpecializeDimsBase<SpecializeDimsPass> {
+  using Base::Base;
+
+  /// Parses `dims` into name -> static dim.
+  LogicalResult parseBindings(DenseMap<StringAttr, DimAttr> &bindings) {
+    MLIRContext *context = &getContext();
+    for (const std::string &binding : dims) {
+      auto [name, size] = StringRef(binding).split('=');
+      int64_t value;
+      if (name.trim().empty() || size.trim().getAsInteger(10, value) ||
+          value < 0)
+        return getOperation().emitError()
+               << "maxgraph-specialize-dims: expected NAME=SIZE with a "
+                  "non-negative size, got '"
+               << binding << "'";
+      StringAttr key = StringAttr::get(context, name.trim());
+      if (!bindings.try_emplace(key, DimAttr::getStatic(context, value)).second)
+        return getOperation().emitError()
+               << "maxgraph-specialize-dims: '" << key.getValue()
+               << "' is bound twice";
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    DenseMap<StringAttr, DimAttr> bindings;
+    if (failed(parseBindings(bindings)))
+      return signalPassFailure();
+    if (bindings.empty())
+      return markAllAnalysesPreserved();
+
+    llvm::SmallDenseSet<StringAttr> used;
+    for (GraphOp graph : getOperation().getOps<GraphOp>()) {
+      SmallVector<Attribute> remaining;
+      bool specializes = false;
+      for (StringAttr name : graph.getSymbolicDimNames()) {
+        if (bindings.count(name)) {
+          specializes = true;
+          used.insert(name);
+        } else {
+          remaining.push_back(name);
+        }
+      }
+      if (!specializes)
+        continue;
+      auto lookup = [&](StringAttr name) { return bindings.lookup(name); };
+      auto substitute = [&](Type type) { return substituteDims(type, lookup); };
+      graph.setFunctionType(FunctionType::get(
+          &getContext(),
+          llvm::map_to_vector(graph.getArgumentTypes(), substitute),
+          llvm::map_to_vector(graph.getResultTypes(), substitute)));
+      substituteDims(graph.getBody(), lookup);
+      if (remaining.empty())
+        graph.removeSymbolicDimsAttr();
+      else
+        graph.setSymbolicDimsAttr(ArrayAttr::get(&getContext(), remaining));
+      // Ops re-check their operands: a static dim that contradicts a
+      // binding is reported at its op.
+      if (failed(mlir::verify(graph))) {
+        graph.emitError() << "binding the symbolic dims of @"
+                          << graph.getSymName()
+                          << " contradicts the static dims reported above";
+        return signalPassFailure();
+      }
+    }
+    for (auto &[name, dim] : bindings)
+      if (!used.contains(name))
+        getOperation().emitWarning()
+            << "maxgraph-specialize-dims: no graph declares symbolic dim '"
+            << name.getValue() << "'";
+  }
+};
+} // namespace
