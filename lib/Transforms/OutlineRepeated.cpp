@@ -31,9 +31,9 @@
 //    k < lim(x) = min over disagreeing operands of min(a, b) (0 when the ops
 //    differ). A difference array over window starts w then tells, in O(L) for
 //    a region of L ops, which windows agree with the window before them; for
-//    each of the P phases, runs of agreeing windows are read off, and the
-//    phase covering the most ops is kept. Its runs of at least min-repeats
-//    windows are candidates.
+//    each of the P phases, runs of agreeing windows are read off (O(L) for
+//    all phases together). Runs of at least min-repeats windows are
+//    candidates.
 //
 // 4. Candidates from all periods are taken greedily, most ops covered first,
 //    then the shorter period (eight calls of one layer rather than four calls
@@ -337,19 +337,16 @@ void OutlineRepeatedPass::searchRegion(
   for (size_t i = 1; i < broken.size(); ++i)
     broken[i] += broken[i - 1];
 
-  int64_t bestCoverage = 0;
-  SmallVector<Candidate> best;
+  // Every phase's runs are candidates: the best one may fail to verify (a
+  // rotation of the block may not), and a phase that ties with it may give a
+  // body that another region shares.
   for (int64_t phase = begin;
        phase < begin + period && phase + minRepeats * period <= end; ++phase) {
-    SmallVector<Candidate> runs;
-    int64_t coverage = 0;
     int64_t runStart = phase;
     auto closeRun = [&](int64_t runEnd) {
       int64_t repeats = (runEnd - runStart) / period;
-      if (repeats >= minRepeats) {
-        runs.push_back({runStart, period, repeats});
-        coverage += repeats * period;
-      }
+      if (repeats >= minRepeats)
+        candidates.push_back({runStart, period, repeats});
     };
     int64_t w = phase + period;
     for (; w + period <= end; w += period) {
@@ -359,16 +356,7 @@ void OutlineRepeatedPass::searchRegion(
       runStart = w;
     }
     closeRun(w);
-    // Phases that tie all stay candidates: another region may have settled
-    // on the same rotation of the block, and sharing its body is better.
-    if (coverage > bestCoverage) {
-      bestCoverage = coverage;
-      best.clear();
-    }
-    if (coverage == bestCoverage)
-      best.append(runs.begin(), runs.end());
   }
-  candidates.insert(candidates.end(), best.begin(), best.end());
 }
 
 std::optional<Plan> OutlineRepeatedPass::plan(const BlockInfo &info,

@@ -6,6 +6,8 @@
 // RUN: %upstream_mlir_opt --load-dialect-plugin=%maxgraph_plugin %s | FileCheck %s --check-prefix=PARSE
 // RUN: %upstream_mlir_opt --load-dialect-plugin=%maxgraph_plugin --load-pass-plugin=%maxgraph_plugin %s \
 // RUN:   --pass-pipeline='builtin.module(maxgraph-inline-subgraphs, canonicalize)' | FileCheck %s --check-prefix=PASS
+// RUN: %upstream_mlir_opt --load-dialect-plugin=%maxgraph_plugin --load-pass-plugin=%maxgraph_plugin %s \
+// RUN:   --pass-pipeline='builtin.module(maxgraph-optimize, maxgraph-specialize-dims{dims=batch=8})' | FileCheck %s --check-prefix=PIPELINE
 // RUN: not %upstream_mlir_opt --load-dialect-plugin=%maxgraph_plugin %S/Inputs/bad.mlir 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not %upstream_mlir_opt %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 
@@ -15,6 +17,8 @@
 // PASS-NOT: maxgraph.call
 // PASS: maxgraph.relu %{{.*}} : !maxgraph.tensor<[batch, 4], f32>
 // PASS-NOT: maxgraph.mul
+// PIPELINE-LABEL: maxgraph.graph @main(
+// PIPELINE-SAME: !maxgraph.tensor<[8, 4], f32>
 // BAD: bad.mlir:4:8: error: 'maxgraph.add' op operands 0 and 1 cannot broadcast
 // NOPLUGIN: Dialect `maxgraph' not found
 

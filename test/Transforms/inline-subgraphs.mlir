@@ -76,3 +76,4 @@ maxgraph.graph @main3(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f
 maxgraph.graph @unused_entry(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32> {
   maxgraph.output %x : !maxgraph.tensor<[4], f32>
 }
+
