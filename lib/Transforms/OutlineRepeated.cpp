@@ -680,6 +680,16 @@ void OutlineRepeatedPass::outlineGraph(GraphOp graph) {
     return false;
   };
   auto tryCandidate = [&](const Candidate &candidate) -> std::optional<Taken> {
+    // A body that does not verify for the first two windows does not for
+    // all of them either: probe cheaply before planning every window.
+    if (candidate.repeats > 2) {
+      std::optional<Plan> probe =
+          plan(info, {candidate.start, candidate.period, /*repeats=*/2});
+      GraphOp body = probe ? buildBody(info, *probe, graph) : GraphOp();
+      if (!body)
+        return std::nullopt;
+      body->erase();
+    }
     std::optional<Plan> trial = plan(info, candidate);
     if (!trial)
       return std::nullopt;
