@@ -190,24 +190,33 @@ private:
   /// Whether a graph only holds outlinable ops (calls to it are pure).
   bool isPureGraph(GraphOp graph);
 
+  /// Numbers the ops of `block` and computes their signatures (step 1).
   BlockInfo analyze(Block &block);
-  /// Ops `x` and `y` of `info` are equal up to their operands and a
+  /// Whether ops `x` and `y` of `info` are equal up to their operands and a
   /// constant's value.
   bool isSameShape(const BlockInfo &info, int64_t x, int64_t y) const;
+  /// Finds the regions that repeat with `period` (step 2).
   void searchPeriod(const BlockInfo &info, int64_t period,
                     std::vector<Candidate> &candidates) const;
+  /// Finds the runs of agreeing windows in ops [begin, end) (step 3).
   void searchRegion(const BlockInfo &info, int64_t period, int64_t begin,
                     int64_t end, std::vector<Candidate> &candidates) const;
+  /// Plans `candidate` (step 5), or returns nothing when it must not or
+  /// need not be outlined.
   std::optional<Plan> plan(const BlockInfo &info, Candidate candidate) const;
   /// Builds the (detached) body for `plan`, or returns null when it would not
   /// verify or could not be called as planned.
   GraphOp buildBody(const BlockInfo &info, const Plan &plan, GraphOp parent);
+  /// Replaces the windows of `plan` by calls to `body` (step 6).
   void apply(BlockInfo &info, const Plan &plan, GraphOp body);
   void outlineGraph(GraphOp graph);
+  /// `<base>_repeated`, or `<base>_repeated_N`: a name free in the module.
   std::string uniqueName(StringRef base);
 
   std::optional<SymbolTable> symbolTable;
+  /// Memo of isPureGraph.
   DenseMap<Operation *, bool> pureGraphs;
+  /// The bodies created so far, shared between graphs of the module.
   SmallVector<GraphOp> bodies;
 };
 } // namespace

@@ -499,3 +499,37 @@ maxgraph.graph @nested(%x: !t) -> (!t, !t)
   %n2 = maxgraph.neg %c2 : !t
   maxgraph.output %n2, %c1 : !t, !t
 }
+
+// -----
+
+!s = !maxgraph.tensor<[4], f32>
+!t = !maxgraph.tensor<[batch, 4], f32>
+
+// A body starting at the custom op would use `batch` without an argument
+// that binds it, so it is refused; the rotation that starts at the relu
+// takes `batch` from its argument and is outlined instead.
+// CHECK-LABEL: maxgraph.graph @free_repeated<batch>(
+// CHECK-SAME: %[[A:.*]]: !maxgraph.tensor<[batch, 4], f32>) -> !maxgraph.tensor<[batch, 4], f32>
+// CHECK-NEXT: %[[R:.*]] = maxgraph.relu %[[A]]
+// CHECK-NEXT: %[[S:.*]] = maxgraph.reduce_sum %[[R]]
+// CHECK-NEXT: %[[E:.*]] = maxgraph.custom "expand"(%[[S]])
+// CHECK-NEXT: maxgraph.output %[[E]]
+// CHECK-LABEL: maxgraph.graph @free<batch>(
+// CHECK-NEXT: %[[E0:.*]] = maxgraph.custom "expand"(%arg0)
+// CHECK-NEXT: %[[C0:.*]] = maxgraph.call @free_repeated(%[[E0]])
+// CHECK-NEXT: %[[C1:.*]] = maxgraph.call @free_repeated(%[[C0]])
+// CHECK-NEXT: %[[R2:.*]] = maxgraph.relu %[[C1]]
+// CHECK-NEXT: %[[S2:.*]] = maxgraph.reduce_sum %[[R2]]
+// CHECK-NEXT: maxgraph.output %[[S2]]
+maxgraph.graph @free<batch>(%x: !s, %y: !t) -> !s {
+  %a0 = maxgraph.custom "expand"(%x) : (!s) -> !t
+  %b0 = maxgraph.relu %a0 : !t
+  %c0 = maxgraph.reduce_sum %b0 axes = [0] : !t -> !s
+  %a1 = maxgraph.custom "expand"(%c0) : (!s) -> !t
+  %b1 = maxgraph.relu %a1 : !t
+  %c1 = maxgraph.reduce_sum %b1 axes = [0] : !t -> !s
+  %a2 = maxgraph.custom "expand"(%c1) : (!s) -> !t
+  %b2 = maxgraph.relu %a2 : !t
+  %c2 = maxgraph.reduce_sum %b2 axes = [0] : !t -> !s
+  maxgraph.output %c2 : !s
+}

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -94,11 +95,16 @@ public:
 
   template <typename... Specs>
   StagedGraph operator()(const Specs &...specs) const {
+    return call(std::index_sequence_for<Specs...>(), specs...);
+  }
+
+private:
+  template <size_t... I, typename... Specs>
+  StagedGraph call(std::index_sequence<I...>, const Specs &...specs) const {
     detail::StageSession session(options, detail::defaultName(fn), loc);
-    size_t index = 0;
     // Braced initialization traces the arguments left to right.
     std::tuple<detail::Traced<Specs>...> traced{
-        Tree<Specs>::trace(specs, session, detail::rootPath(index++))...};
+        Tree<Specs>::trace(specs, session, detail::rootPath(I))...};
     session.startBody();
     using Result = decltype(std::apply(fn, traced));
     if constexpr (std::is_void_v<Result>) {
@@ -110,7 +116,6 @@ public:
     return session.finish();
   }
 
-private:
   Fn fn;
   StageOptions options;
   SourceLoc loc;
@@ -142,12 +147,18 @@ public:
       : fn(std::move(fn)), options(std::move(options)), loc(loc) {}
 
   template <typename... Args> auto operator()(const Args &...args) const {
+    return call(std::index_sequence_for<Args...>(), args...);
+  }
+
+private:
+  template <size_t... I, typename... Args>
+  auto call(std::index_sequence<I...>, const Args &...args) const {
     detail::SubgraphSession session(
         options.name.empty() ? detail::defaultName(fn) : options.name,
         options.key, loc);
-    size_t index = 0;
+    // Braced initialization traces the arguments left to right.
     std::tuple<detail::Traced<Args>...> inner{
-        Tree<Args>::trace(args, session, detail::rootPath(index++))...};
+        Tree<Args>::trace(args, session, detail::rootPath(I))...};
     session.startBody();
     using Result = std::decay_t<decltype(std::apply(fn, inner))>;
     if constexpr (std::is_void_v<Result>) {
@@ -161,7 +172,6 @@ public:
     }
   }
 
-private:
   Fn fn;
   SubgraphOptions options;
   SourceLoc loc;

@@ -353,7 +353,7 @@ void maxgraph::detail::printSliceRanges(OpAsmPrinter &printer, Operation *,
                                         DenseI64ArrayAttr stops,
                                         DenseI64ArrayAttr steps) {
   printer << '[';
-  for (size_t i = 0, e = starts.size(); i < e; ++i) {
+  for (int64_t i = 0, e = starts.size(); i < e; ++i) {
     if (i)
       printer << ", ";
     if (starts[i] != 0)
