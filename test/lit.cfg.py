@@ -19,6 +19,7 @@ config.substitutions.append(("%maxgraph_obj", config.maxgraph_obj_root))
 config.substitutions.append(
     ("%maxgraph_plugin", os.path.join(config.maxgraph_lib_dir, "MaxGraphPlugin.so")))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cxx", config.cmake_cxx_compiler))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
@@ -33,7 +34,7 @@ config.substitutions.append(
     ("%upstream_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 
 tool_dirs = [config.maxgraph_tools_dir, config.llvm_tools_dir]
-tools = ["max-opt", "max-lsp-server"]
+tools = ["max-opt", "max-lsp-server", "max-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(

@@ -1,0 +1,302 @@
+//===- max-run.cpp - run a maxgraph graph from a .mlir file ---------------===//
+//
+// Like mlir-runner for maxgraph: reads a module, takes inputs from .npy files
+// or makes random ones, runs one graph, and prints the results or writes
+// them as .npy files.
+//
+//   max-run model.mlir --input=a.npy --input=b.npy --print --interpret
+//   max-run model.mlir --random-inputs --seed=3 --dims=batch=8 --time=20
+//
+// This build runs graphs with the reference interpreter (`--interpret`);
+// compiled CPU execution is not part of it yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/InitAll.h"
+#include "MaxGraph/Runtime/Interpreter.h"
+#include "MaxGraph/Runtime/Npy.h"
+#include "MaxGraph/Staging/StagingError.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+using namespace mlir;
+using namespace maxgraph;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string>
+    graphName("graph", cl::desc("Graph to run (default: the first graph that "
+                                "is not a subgraph)"));
+static cl::list<std::string> inputs("input",
+                                    cl::desc("An .npy file per graph argument, "
+                                             "in order"));
+static cl::opt<bool> randomInputs("random-inputs",
+                                  cl::desc("Make random inputs"));
+static cl::opt<unsigned> seed("seed", cl::desc("Seed of --random-inputs"),
+                              cl::init(0));
+static cl::list<std::string>
+    dims("dims",
+         cl::desc("Sizes of symbolic dims for --random-inputs: "
+                  "--dims=batch=8,seq=16"),
+         cl::CommaSeparated);
+static cl::opt<bool> print("print", cl::desc("Print the results"));
+static cl::opt<std::string>
+    outputDir("output", cl::desc("Write result N to DIR/result_N.npy"));
+static cl::opt<unsigned> timeRuns("time",
+                                  cl::desc("Run N times and print the median "
+                                           "and minimum time per call"),
+                                  cl::init(0));
+static cl::opt<bool>
+    interpretFlag("interpret", cl::desc("Run with the reference interpreter"));
+
+namespace {
+[[noreturn]] void die(const std::string &message) {
+  llvm::errs() << "max-run: error: " << message << "\n";
+  std::exit(1);
+}
+
+GraphOp findGraph(ModuleOp module) {
+  GraphOp fallback;
+  for (GraphOp graph : module.getOps<GraphOp>()) {
+    if (!graphName.empty()) {
+      if (graph.getSymName() == graphName)
+        return graph;
+      continue;
+    }
+    if (!graph.getIsSubgraph())
+      return graph;
+    if (!fallback)
+      fallback = graph;
+  }
+  if (!graphName.empty())
+    die("no graph named @" + graphName + " in " + inputFile);
+  if (!fallback)
+    die(inputFile + " holds no maxgraph.graph");
+  return fallback;
+}
+
+/// Random inputs for the graph's arguments; symbolic dims from --dims.
+std::vector<HostTensor> makeRandomInputs(GraphOp graph) {
+  llvm::StringMap<int64_t> sizes;
+  for (const std::string &binding : dims) {
+    auto [name, value] = llvm::StringRef(binding).split('=');
+    int64_t size;
+    if (value.getAsInteger(10, size) || size < 0)
+      die("--dims expects NAME=SIZE, got '" + binding + "'");
+    sizes[name] = size;
+  }
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> integer(-10, 10);
+  std::vector<HostTensor> result;
+  for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes())) {
+    auto layout = cast<LayoutType>(type);
+    std::vector<int64_t> shape;
+    for (DimAttr dim : layout.getDims()) {
+      if (dim.isStatic()) {
+        shape.push_back(dim.getStaticSize());
+      } else if (dim.isSymbol() && sizes.count(dim.getSymbolName())) {
+        shape.push_back(sizes[dim.getSymbolName()]);
+      } else {
+        die("argument " + std::to_string(index) + " has dim `" + dim.str() +
+            "`: give its size with --dims=NAME=SIZE");
+      }
+    }
+    DType dtype = fromMLIRType(layout.getElementType());
+    HostTensor tensor(dtype, shape);
+    int64_t count = tensor.numElements();
+    for (int64_t i = 0; i < count; ++i) {
+      switch (dtype) {
+      case DType::Float32:
+        tensor.data<float>()[i] = static_cast<float>(real(rng));
+        break;
+      case DType::Float64:
+        tensor.data<double>()[i] = real(rng);
+        break;
+      case DType::Bool:
+        tensor.data<bool>()[i] = rng() & 1;
+        break;
+      case DType::Int32:
+        tensor.data<int32_t>()[i] = static_cast<int32_t>(integer(rng));
+        break;
+      case DType::Int64:
+        tensor.data<int64_t>()[i] = integer(rng);
+        break;
+      default:
+        // Other dtypes: random bytes reinterpreted would give NaNs and
+        // extremes; small non-negative integers are valid in all of them.
+        die("--random-inputs does not make " + toString(dtype) +
+            " inputs yet; pass them with --input");
+      }
+    }
+    result.push_back(std::move(tensor));
+  }
+  return result;
+}
+
+/// The shortest `%g` form that reads back as the same value.
+std::string shortest(double value, int maxDigits) {
+  char text[32];
+  for (int digits = 1; digits <= maxDigits; ++digits) {
+    std::snprintf(text, sizeof(text), "%.*g", digits, value);
+    if (maxDigits == 9 ? std::strtof(text, nullptr) == static_cast<float>(value)
+                       : std::strtod(text, nullptr) == value)
+      break;
+  }
+  return text;
+}
+
+/// Prints like numpy: nested brackets, row-major.
+void printTensor(llvm::raw_ostream &os, const HostTensor &tensor) {
+  const std::vector<int64_t> &shape = tensor.shape();
+  int64_t count = tensor.numElements();
+  auto element = [&](int64_t i) -> std::string {
+    switch (tensor.dtype()) {
+    case DType::Float32:
+      return shortest(tensor.data<float>()[i], 9);
+    case DType::Float64:
+      return shortest(tensor.data<double>()[i], 17);
+    case DType::Bool:
+      return tensor.data<bool>()[i] ? "True" : "False";
+    case DType::Int8:
+      return std::to_string(tensor.data<int8_t>()[i]);
+    case DType::Int16:
+      return std::to_string(tensor.data<int16_t>()[i]);
+    case DType::Int32:
+      return std::to_string(tensor.data<int32_t>()[i]);
+    case DType::Int64:
+      return std::to_string(tensor.data<int64_t>()[i]);
+    case DType::UInt8:
+      return std::to_string(tensor.data<uint8_t>()[i]);
+    case DType::UInt16:
+      return std::to_string(tensor.data<uint16_t>()[i]);
+    case DType::UInt32:
+      return std::to_string(tensor.data<uint32_t>()[i]);
+    case DType::UInt64:
+      return std::to_string(tensor.data<uint64_t>()[i]);
+    default:
+      return "?";
+    }
+  };
+  if (shape.empty()) {
+    os << element(0);
+    return;
+  }
+  // Walk the elements, opening and closing brackets at dim boundaries.
+  std::vector<int64_t> index(shape.size(), 0);
+  for (size_t d = 0; d < shape.size(); ++d)
+    os << '[';
+  for (int64_t i = 0; i < count; ++i) {
+    os << element(i);
+    int64_t closed = 0;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+      ++closed;
+    }
+    for (int64_t c = 0; c < closed; ++c)
+      os << ']';
+    if (i + 1 < count) {
+      os << ", ";
+      for (int64_t c = 0; c < closed; ++c)
+        os << '[';
+    }
+  }
+  if (count == 0)
+    for (size_t d = 0; d < shape.size(); ++d)
+      os << ']';
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "MaxGraph graph runner\n");
+  if (!interpretFlag)
+    die("compiled CPU execution is not part of this build yet; run with "
+        "--interpret to use the reference interpreter");
+
+  DialectRegistry registry;
+  maxgraph::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return 1;
+  GraphOp graph = findGraph(*module);
+
+  try {
+    std::vector<HostTensor> arguments;
+    if (!inputs.empty()) {
+      if (randomInputs)
+        die("give either --input files or --random-inputs, not both");
+      for (const std::string &path : inputs)
+        arguments.push_back(readNpy(path));
+    } else if (randomInputs) {
+      arguments = makeRandomInputs(graph);
+    } else if (graph.getNumArguments() != 0) {
+      die("@" + graph.getSymName().str() + " takes " +
+          std::to_string(graph.getNumArguments()) +
+          " arguments: pass one --input=FILE.npy each, or --random-inputs");
+    }
+
+    std::vector<HostTensor> results;
+    std::vector<double> seconds;
+    for (unsigned run = 0; run < std::max(1u, timeRuns.getValue()); ++run) {
+      auto start = std::chrono::steady_clock::now();
+      results = interpret(*module, graph.getSymName(), arguments);
+      seconds.push_back(std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+    }
+
+    std::optional<ArrayAttr> names = graph.getResultNames();
+    for (auto [index, result] : llvm::enumerate(results)) {
+      if (print) {
+        llvm::outs() << "result " << index;
+        if (names)
+          llvm::outs() << " (" << cast<StringAttr>((*names)[index]).getValue()
+                       << ")";
+        llvm::outs() << ": " << graph.getResultTypes()[index] << "\n";
+        printTensor(llvm::outs(), result);
+        llvm::outs() << "\n";
+      }
+      if (!outputDir.empty()) {
+        llvm::sys::fs::create_directories(outputDir);
+        writeNpy(outputDir + "/result_" + std::to_string(index) + ".npy",
+                 result);
+      }
+    }
+    if (timeRuns) {
+      std::sort(seconds.begin(), seconds.end());
+      llvm::outs() << llvm::formatv(
+          "time over {0} runs: median {1:f3} ms, min {2:f3} ms\n",
+          seconds.size(), seconds[seconds.size() / 2] * 1e3,
+          seconds.front() * 1e3);
+    }
+  } catch (const StagingError &error) {
+    die(error.what());
+  }
+  return 0;
+}
