@@ -1,17 +1,29 @@
 //===- InitAll.cpp - register everything MaxGraph provides ----------------===//
 
 #include "MaxGraph/InitAll.h"
+#include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Pipelines/Pipelines.h"
 #include "MaxGraph/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 
 void maxgraph::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<MaxGraphDialect, mlir::func::FuncDialect>();
+  registry.insert<MaxGraphDialect, mlir::func::FuncDialect,
+                  mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::bufferization::BufferizationDialect,
+                  mlir::memref::MemRefDialect>();
 }
 
 void maxgraph::registerAllPasses() {
   registerMaxGraphTransformsPasses();
+  registerMaxGraphConversionPasses();
   registerPipelines();
 }

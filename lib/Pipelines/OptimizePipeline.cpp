@@ -4,7 +4,6 @@
 #include "MaxGraph/Pipelines/Pipelines.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -20,11 +19,4 @@ void maxgraph::buildOptimizePipeline(OpPassManager &pm) {
   graphs.addPass(createCanonicalizerPass());
   graphs.addPass(createCSEPass());
   pm.addPass(createShareSubgraphs());
-}
-
-void maxgraph::registerPipelines() {
-  PassPipelineRegistration<>(
-      "maxgraph-optimize",
-      "Fold, share identical subgraphs, decompose composites, clean up",
-      buildOptimizePipeline);
 }

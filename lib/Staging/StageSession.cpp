@@ -5,7 +5,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include <dlfcn.h>
 #include <set>
@@ -44,13 +47,62 @@ static std::string sanitize(llvm::StringRef name) {
   return result;
 }
 
+/// The name of the function symbol containing `address`, from the dynamic
+/// symbols or else the symbol table of the file that holds it (executables
+/// do not export their functions, and exporting them with -rdynamic would
+/// let LLVM's own inline symbols be interposed).
+static std::string functionSymbolAt(const void *address) {
+  Dl_info info;
+  if (!dladdr(address, &info))
+    return "";
+  if (info.dli_sname)
+    return info.dli_sname;
+  if (!info.dli_fname)
+    return "";
+  llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> file =
+      llvm::object::ObjectFile::createObjectFile(info.dli_fname);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return "";
+  }
+  auto *elf =
+      llvm::dyn_cast<llvm::object::ELFObjectFileBase>(file->getBinary());
+  if (!elf)
+    return "";
+  // Position-independent files are loaded at dli_fbase.
+  uint64_t target = reinterpret_cast<uint64_t>(address);
+  if (elf->getEType() == llvm::ELF::ET_DYN)
+    target -= reinterpret_cast<uint64_t>(info.dli_fbase);
+  for (const llvm::object::ELFSymbolRef &symbol : elf->symbols()) {
+    llvm::Expected<llvm::object::SymbolRef::Type> type = symbol.getType();
+    llvm::Expected<uint64_t> value = symbol.getValue();
+    if (!type || !value || *type != llvm::object::SymbolRef::ST_Function) {
+      if (!type)
+        llvm::consumeError(type.takeError());
+      if (!value)
+        llvm::consumeError(value.takeError());
+      continue;
+    }
+    if (target < *value ||
+        target >= *value + std::max<uint64_t>(symbol.getSize(), 1))
+      continue;
+    llvm::Expected<llvm::StringRef> name = symbol.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    return name->str();
+  }
+  return "";
+}
+
 std::string maxgraph::detail::defaultGraphName(const char *typeName,
                                                const void *address) {
   if (address) {
-    // A function: its symbol name, when the executable exports it.
-    Dl_info info;
-    if (dladdr(address, &info) && info.dli_sname) {
-      std::string name = llvm::demangle(info.dli_sname);
+    // A function: its symbol name.
+    std::string symbol = functionSymbolAt(address);
+    if (!symbol.empty()) {
+      std::string name = llvm::demangle(symbol);
       name = name.substr(0, name.find('('));
       // Drop template arguments, which may hold `::` of their own.
       if (!name.empty() && name.back() == '>') {

@@ -50,7 +50,7 @@ MLIRContext &maxgraph::detail::stagingContext() {
     DialectRegistry registry;
     registerAllDialects(registry);
     registry.insert<MaxGraphDialect>();
-    auto *context = new MLIRContext(registry);
+    auto *context = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     context->loadDialect<MaxGraphDialect>();
     context->getDiagEngine().registerHandler([](Diagnostic &diag) {
       if (!activeCapture)

@@ -13,6 +13,11 @@ namespace maxgraph {
 /// the bodies that decomposing made identical.
 void buildOptimizePipeline(mlir::OpPassManager &pm);
 
+/// `maxgraph-lower-to-cpu`: maxgraph to the LLVM dialect for the JIT.
+/// Non-subgraph graphs become entry points with a C interface
+/// (`_mlir_ciface_<name>`) taking and returning memref descriptors.
+void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
+
 /// Registers the named pipelines with the global pass registry.
 void registerPipelines();
 } // namespace maxgraph

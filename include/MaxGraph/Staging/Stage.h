@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace llvm {
@@ -95,25 +96,34 @@ public:
 
   template <typename... Specs>
   StagedGraph operator()(const Specs &...specs) const {
+    return std::move(stageWithResult(specs...).first);
+  }
+
+  /// Stages like operator() and also returns the traced result tree (its
+  /// Tensors belong to the finished graph: use it for its structure).
+  template <typename... Specs>
+  auto stageWithResult(const Specs &...specs) const {
     return call(std::index_sequence_for<Specs...>(), specs...);
   }
 
 private:
   template <size_t... I, typename... Specs>
-  StagedGraph call(std::index_sequence<I...>, const Specs &...specs) const {
+  auto call(std::index_sequence<I...>, const Specs &...specs) const {
     detail::StageSession session(options, detail::defaultName(fn), loc);
     // Braced initialization traces the arguments left to right.
     std::tuple<detail::Traced<Specs>...> traced{
         Tree<Specs>::trace(specs, session, detail::rootPath(I))...};
     session.startBody();
-    using Result = decltype(std::apply(fn, traced));
+    using Result = std::decay_t<decltype(std::apply(fn, traced))>;
     if constexpr (std::is_void_v<Result>) {
       std::apply(fn, traced);
+      return std::pair<StagedGraph, std::monostate>(session.finish(), {});
     } else {
       Result result = std::apply(fn, traced);
-      Tree<std::decay_t<Result>>::collect(result, session, "output");
+      Tree<Result>::collect(result, session, "output");
+      return std::pair<StagedGraph, Result>(session.finish(),
+                                            std::move(result));
     }
-    return session.finish();
   }
 
   Fn fn;

@@ -27,8 +27,6 @@
 // NOTNPY: max-run: error: {{.*}}interpret.mlir: not an .npy file (bad magic)
 // RUN: not max-run %s --graph=nope --interpret 2>&1 | FileCheck %s --check-prefix=GRAPH
 // GRAPH: max-run: error: no graph named @nope
-// RUN: not max-run %s --input=%t/a.npy --input=%t/b.npy 2>&1 | FileCheck %s --check-prefix=COMPILED
-// COMPILED: max-run: error: compiled CPU execution is not part of this build yet; run with --interpret
 
 // Random inputs with a bound symbolic dim, and timing.
 // RUN: max-run %S/Inputs/symbolic.mlir --interpret --random-inputs --seed=7 --dims=batch=3 --print --time=3 | FileCheck %s --check-prefix=RANDOM

@@ -1,0 +1,23 @@
+//===- Passes.h - maxgraph conversion passes --------------------*- C++ -*-===//
+
+#ifndef MAXGRAPH_CONVERSION_PASSES_H
+#define MAXGRAPH_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include <memory>
+
+namespace maxgraph {
+#define GEN_PASS_DECL
+#include "MaxGraph/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "MaxGraph/Conversion/Passes.h.inc"
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CONVERSION_PASSES_H

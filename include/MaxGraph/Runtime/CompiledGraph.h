@@ -1,0 +1,251 @@
+//===- CompiledGraph.h - compile() and the callable it returns --*- C++ -*-===//
+//
+//   auto run = maxgraph::compile(combine)(named("kv", specs), 2.0f);
+//   HostTensor out = run(std::map<std::string, HostTensor>{{"a", a},
+//                                                          {"b", b}}, 2.0f);
+//
+// A compiled graph takes the traced function's argument tree with
+// HostTensors in place of specs (and the same static values), checks every
+// input, runs the JIT-compiled code, and returns the function's result tree
+// with HostTensors in place of Tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_RUNTIME_COMPILEDGRAPH_H
+#define MAXGRAPH_RUNTIME_COMPILEDGRAPH_H
+
+#include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Staging/Stage.h"
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace maxgraph {
+namespace detail {
+/// Collects the inputs of a call and checks its static values against the
+/// ones staged.
+class CallArguments {
+public:
+  explicit CallArguments(const StagedGraph &staged) : staged(staged) {}
+  void addTensor(const HostTensor &tensor) { inputs.push_back(tensor); }
+  /// Throws StagingError when `value` differs from the staged value.
+  void checkStatic(const std::string &path, const std::string &value);
+  std::vector<HostTensor> inputs;
+
+private:
+  const StagedGraph &staged;
+  size_t nextStatic = 0;
+};
+
+/// The compiled code of `staged`, from the in-memory cache when the same
+/// module was compiled before.
+std::shared_ptr<CpuExecutable> compileCached(const StagedGraph &staged);
+} // namespace detail
+
+/// How a call argument tree is walked: the same order as Tree, with
+/// HostTensors where the specs were.
+template <typename T, typename = void> struct CallTree {
+  static void flatten(const T &value, detail::CallArguments &args,
+                      const std::string &path) {
+    args.checkStatic(path, detail::printStatic(value));
+  }
+};
+template <> struct CallTree<HostTensor> {
+  static void flatten(const HostTensor &tensor, detail::CallArguments &args,
+                      const std::string &) {
+    args.addTensor(tensor);
+  }
+};
+template <typename T> struct CallTree<std::vector<T>> {
+  static void flatten(const std::vector<T> &values, detail::CallArguments &args,
+                      const std::string &path) {
+    for (size_t i = 0; i < values.size(); ++i)
+      CallTree<T>::flatten(values[i], args,
+                           path + "[" + std::to_string(i) + "]");
+  }
+};
+template <typename T, size_t N> struct CallTree<std::array<T, N>> {
+  static void flatten(const std::array<T, N> &values,
+                      detail::CallArguments &args, const std::string &path) {
+    for (size_t i = 0; i < N; ++i)
+      CallTree<T>::flatten(values[i], args,
+                           path + "[" + std::to_string(i) + "]");
+  }
+};
+template <typename T> struct CallTree<std::map<std::string, T>> {
+  static void flatten(const std::map<std::string, T> &values,
+                      detail::CallArguments &args, const std::string &path) {
+    for (const auto &[key, value] : values)
+      CallTree<T>::flatten(value, args, detail::mapKeyPath(path, key));
+  }
+};
+template <typename A, typename B> struct CallTree<std::pair<A, B>> {
+  static void flatten(const std::pair<A, B> &value, detail::CallArguments &args,
+                      const std::string &path) {
+    CallTree<A>::flatten(value.first, args, path + "[0]");
+    CallTree<B>::flatten(value.second, args, path + "[1]");
+  }
+};
+template <typename... Ts> struct CallTree<std::tuple<Ts...>> {
+  static void flatten(const std::tuple<Ts...> &values,
+                      detail::CallArguments &args, const std::string &path) {
+    flattenAll(values, args, path, std::index_sequence_for<Ts...>());
+  }
+  template <size_t... I>
+  static void flattenAll(const std::tuple<Ts...> &values,
+                         detail::CallArguments &args, const std::string &path,
+                         std::index_sequence<I...>) {
+    (CallTree<Ts>::flatten(std::get<I>(values), args,
+                           path + "[" + std::to_string(I) + "]"),
+     ...);
+  }
+};
+template <typename T> struct CallTree<std::optional<T>> {
+  static void flatten(const std::optional<T> &value,
+                      detail::CallArguments &args, const std::string &path) {
+    if (value)
+      CallTree<T>::flatten(*value, args, path);
+  }
+};
+template <typename T> struct CallTree<Named<T>> {
+  static void flatten(const Named<T> &value, detail::CallArguments &args,
+                      const std::string &) {
+    CallTree<T>::flatten(value.value, args, value.name);
+  }
+};
+
+/// The result tree with HostTensor in place of Tensor, rebuilt from the
+/// traced result's structure.
+template <typename T, typename = void> struct ResultTree {
+  using Type = T;
+  static T rebuild(const T &value, std::vector<HostTensor>::iterator &) {
+    return value;
+  }
+};
+template <> struct ResultTree<Tensor> {
+  using Type = HostTensor;
+  static HostTensor rebuild(const Tensor &,
+                            std::vector<HostTensor>::iterator &next) {
+    return std::move(*next++);
+  }
+};
+template <typename T> struct ResultTree<std::vector<T>> {
+  using Type = std::vector<typename ResultTree<T>::Type>;
+  static Type rebuild(const std::vector<T> &values,
+                      std::vector<HostTensor>::iterator &next) {
+    Type result;
+    for (const T &value : values)
+      result.push_back(ResultTree<T>::rebuild(value, next));
+    return result;
+  }
+};
+template <typename T> struct ResultTree<std::map<std::string, T>> {
+  using Type = std::map<std::string, typename ResultTree<T>::Type>;
+  static Type rebuild(const std::map<std::string, T> &values,
+                      std::vector<HostTensor>::iterator &next) {
+    Type result;
+    for (const auto &[key, value] : values)
+      result.emplace(key, ResultTree<T>::rebuild(value, next));
+    return result;
+  }
+};
+template <typename... Ts> struct ResultTree<std::tuple<Ts...>> {
+  using Type = std::tuple<typename ResultTree<Ts>::Type...>;
+  static Type rebuild(const std::tuple<Ts...> &values,
+                      std::vector<HostTensor>::iterator &next) {
+    return rebuildAll(values, next, std::index_sequence_for<Ts...>());
+  }
+  template <size_t... I>
+  static Type rebuildAll(const std::tuple<Ts...> &values,
+                         std::vector<HostTensor>::iterator &next,
+                         std::index_sequence<I...>) {
+    // Braced initialization keeps the tree's order.
+    return Type{ResultTree<Ts>::rebuild(std::get<I>(values), next)...};
+  }
+};
+template <typename A, typename B> struct ResultTree<std::pair<A, B>> {
+  using Type =
+      std::pair<typename ResultTree<A>::Type, typename ResultTree<B>::Type>;
+  static Type rebuild(const std::pair<A, B> &value,
+                      std::vector<HostTensor>::iterator &next) {
+    return Type{ResultTree<A>::rebuild(value.first, next),
+                ResultTree<B>::rebuild(value.second, next)};
+  }
+};
+
+/// A staged graph compiled for the CPU. `Result` is the traced function's
+/// result type; a graph compiled from a StagedGraph alone returns its
+/// results as a flat vector.
+template <typename Result = std::vector<Tensor>> class CompiledGraph {
+public:
+  CompiledGraph(StagedGraph staged, std::optional<Result> shape = {})
+      : staged(std::move(staged)), shape(std::move(shape)),
+        executable(detail::compileCached(this->staged)) {}
+
+  /// Runs the graph on a tree of HostTensors shaped like the specs (and the
+  /// same static values).
+  template <typename... Args>
+  typename ResultTree<Result>::Type operator()(const Args &...args) const {
+    detail::CallArguments call(staged);
+    size_t index = 0;
+    (CallTree<Args>::flatten(args, call, detail::rootPath(index++)), ...);
+    std::vector<HostTensor> outputs = executable->run(call.inputs);
+    if (!shape)
+      return rebuildFlat(std::move(outputs));
+    auto next = outputs.begin();
+    return ResultTree<Result>::rebuild(*shape, next);
+  }
+
+  const StagedGraph &getStagedGraph() const { return staged; }
+
+private:
+  typename ResultTree<Result>::Type
+  rebuildFlat(std::vector<HostTensor> outputs) const {
+    if constexpr (std::is_same_v<Result, std::vector<Tensor>>)
+      return outputs;
+    else
+      throw StagingError("internal error: no result structure");
+  }
+
+  StagedGraph staged;
+  std::optional<Result> shape;
+  std::shared_ptr<CpuExecutable> executable;
+};
+
+/// Compiles a staged graph; results come back as a flat vector.
+inline CompiledGraph<> compile(StagedGraph staged) {
+  return CompiledGraph<>(std::move(staged));
+}
+
+/// The callable that compile(fn) returns: call it with specs to stage and
+/// compile `fn`.
+template <typename Fn> class CompilingFunction {
+public:
+  CompilingFunction(StagedFunction<Fn> staging) : staging(std::move(staging)) {}
+
+  template <typename... Specs> auto operator()(const Specs &...specs) const {
+    auto [graph, result] = staging.stageWithResult(specs...);
+    using Result = std::decay_t<decltype(result)>;
+    return CompiledGraph<Result>(std::move(graph), std::move(result));
+  }
+
+private:
+  StagedFunction<Fn> staging;
+};
+
+/// Stages `fn` with the given specs and compiles it for the CPU, like MAX's
+/// `compile()`.
+template <typename Fn>
+CompilingFunction<std::decay_t<Fn>>
+compile(Fn &&fn, StageOptions options = {},
+        SourceLoc loc = SourceLoc::current()) {
+  return CompilingFunction<std::decay_t<Fn>>(
+      stage(std::forward<Fn>(fn), std::move(options), loc));
+}
+} // namespace maxgraph
+
+#endif // MAXGRAPH_RUNTIME_COMPILEDGRAPH_H

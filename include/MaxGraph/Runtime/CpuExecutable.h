@@ -1,0 +1,42 @@
+//===- CpuExecutable.h - a graph compiled for the host CPU ------*- C++ -*-===//
+
+#ifndef MAXGRAPH_RUNTIME_CPUEXECUTABLE_H
+#define MAXGRAPH_RUNTIME_CPUEXECUTABLE_H
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace maxgraph {
+/// One graph of a module, lowered with `maxgraph-lower-to-cpu` and compiled
+/// by MLIR's JIT. Running it checks the inputs like the interpreter does and
+/// returns the results as HostTensors.
+class CpuExecutable {
+public:
+  /// Compiles graph `name` of `module` (the first non-subgraph graph when
+  /// empty); the module is copied, not changed. Throws StagingError when a
+  /// pass or the JIT fails, with the diagnostics.
+  static std::unique_ptr<CpuExecutable> compile(mlir::ModuleOp module,
+                                                llvm::StringRef name = {});
+  ~CpuExecutable();
+
+  /// Runs the compiled graph; throws StagingError for inputs that do not fit.
+  std::vector<HostTensor> run(const std::vector<HostTensor> &inputs) const;
+
+  /// What `run` checks and unpacks: the graph's name and layouts.
+  struct Signature;
+
+private:
+  CpuExecutable() = default;
+  std::unique_ptr<Signature> signature;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
+} // namespace maxgraph
+
+#endif // MAXGRAPH_RUNTIME_CPUEXECUTABLE_H

@@ -1,0 +1,64 @@
+//===- CompiledGraph.cpp - compile() support ------------------------------===//
+
+#include "MaxGraph/Runtime/CompiledGraph.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
+
+using namespace maxgraph;
+
+void detail::CallArguments::checkStatic(const std::string &path,
+                                        const std::string &value) {
+  const auto &statics = staged.staticArguments();
+  if (nextStatic >= statics.size())
+    throw StagingError("argument '" + path + "' = " + value +
+                       " was not an argument when the graph was staged");
+  const auto &[stagedPath, stagedValue] = statics[nextStatic++];
+  if (stagedPath != path || stagedValue != value)
+    throw StagingError("static argument '" + path + "' was staged as " +
+                       stagedValue + " but the call passes " + value +
+                       "; stage again to change it");
+}
+
+/// The context compiled modules are lowered in, apart from the staging
+/// context so that lowering never changes what staging sees. Never
+/// destroyed: cached executables outlive static destructors' order.
+static mlir::MLIRContext &runtimeContext() {
+  static mlir::MLIRContext *context = [] {
+    mlir::DialectRegistry registry;
+    registry.insert<MaxGraphDialect>();
+    mlir::registerAllDialects(registry);
+    mlir::registerAllExtensions(registry);
+    auto *context = new mlir::MLIRContext(registry);
+    context->loadDialect<MaxGraphDialect>();
+    return context;
+  }();
+  return *context;
+}
+
+std::shared_ptr<CpuExecutable>
+detail::compileCached(const StagedGraph &staged) {
+  // Keyed by the module's text: the same program compiles once per process.
+  // Never destroyed: destroying a JIT from an exit handler would run LLVM
+  // code after LLVM's own static data is gone.
+  static std::mutex mutex;
+  static auto &cache = *new llvm::StringMap<std::shared_ptr<CpuExecutable>>();
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  staged.getModule()->print(os, mlir::OpPrintingFlags().printGenericOpForm());
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<CpuExecutable> &entry = cache[key];
+  if (entry)
+    return entry;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(key, &runtimeContext());
+  if (!module)
+    throw StagingError("internal error: the staged module of @" +
+                       staged.name() + " does not parse back");
+  entry = CpuExecutable::compile(*module, staged.name());
+  return entry;
+}
