@@ -305,24 +305,6 @@ double nanMin(double a, double b) {
   return a < b ? a : b;
 }
 
-bool applyPredicate(CmpPredicate predicate, int order) {
-  switch (predicate) {
-  case CmpPredicate::eq:
-    return order == 0;
-  case CmpPredicate::ne:
-    return order != 0;
-  case CmpPredicate::lt:
-    return order < 0;
-  case CmpPredicate::le:
-    return order <= 0;
-  case CmpPredicate::gt:
-    return order > 0;
-  case CmpPredicate::ge:
-    return order >= 0;
-  }
-  return false;
-}
-
 //===----------------------------------------------------------------------===//
 // Broadcasting
 //===----------------------------------------------------------------------===//
@@ -786,12 +768,14 @@ HostTensor GraphRun::binary(Operation *op, const HostTensor &lhs,
             if (std::isnan(a) || std::isnan(b))
               value = predicate == CmpPredicate::ne;
             else
-              value = applyPredicate(predicate, a < b ? -1 : a == b ? 0 : 1);
+              value = evaluateCmpPredicate(predicate, a < b    ? -1
+                                                      : a == b ? 0
+                                                               : 1);
           } else {
             // Bools load as 0 and 1 and compare unsigned: false < true.
-            value = applyPredicate(predicate,
-                                   compareInts(loadInt(lhs, at[0]),
-                                               loadInt(rhs, at[1]), isSigned));
+            value = evaluateCmpPredicate(
+                predicate, compareInts(loadInt(lhs, at[0]), loadInt(rhs, at[1]),
+                                       isSigned));
           }
           storeInt(result, out, value);
         });

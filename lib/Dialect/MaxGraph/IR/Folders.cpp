@@ -333,24 +333,6 @@ OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
                          });
 }
 
-static bool comparePredicate(CmpPredicate predicate, int order) {
-  switch (predicate) {
-  case CmpPredicate::eq:
-    return order == 0;
-  case CmpPredicate::ne:
-    return order != 0;
-  case CmpPredicate::lt:
-    return order < 0;
-  case CmpPredicate::le:
-    return order <= 0;
-  case CmpPredicate::gt:
-    return order > 0;
-  case CmpPredicate::ge:
-    return order >= 0;
-  }
-  llvm_unreachable("unknown predicate");
-}
-
 OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
   CmpPredicate predicate = getPredicate();
   return foldElementwise(
@@ -363,7 +345,7 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
         int sign = order == APFloat::cmpLessThan      ? -1
                    : order == APFloat::cmpGreaterThan ? 1
                                                       : 0;
-        return boolAsFloat(comparePredicate(predicate, sign));
+        return boolAsFloat(evaluateCmpPredicate(predicate, sign));
       },
       [&](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
         // Bools compare as 0 < 1, not as signed 1-bit values.
@@ -374,7 +356,7 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
                                : (v[0].slt(v[1]) ? -1
                                   : v[0] == v[1] ? 0
                                                  : 1);
-        return APInt(1, comparePredicate(predicate, order));
+        return APInt(1, evaluateCmpPredicate(predicate, order));
       });
 }
 

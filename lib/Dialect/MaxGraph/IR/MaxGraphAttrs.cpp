@@ -255,3 +255,21 @@ void DimAttr::print(AsmPrinter &printer) const {
   printBare(printer.getStream());
   printer << '>';
 }
+
+bool maxgraph::evaluateCmpPredicate(CmpPredicate predicate, int order) {
+  switch (predicate) {
+  case CmpPredicate::eq:
+    return order == 0;
+  case CmpPredicate::ne:
+    return order != 0;
+  case CmpPredicate::lt:
+    return order < 0;
+  case CmpPredicate::le:
+    return order <= 0;
+  case CmpPredicate::gt:
+    return order > 0;
+  case CmpPredicate::ge:
+    return order >= 0;
+  }
+  llvm_unreachable("unknown predicate");
+}

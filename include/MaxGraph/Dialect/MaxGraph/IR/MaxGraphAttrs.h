@@ -14,4 +14,10 @@
 #define GET_ATTRDEF_CLASSES
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.h.inc"
 
+namespace maxgraph {
+/// Whether `predicate` holds for a comparison whose outcome is `order`
+/// (negative: less, zero: equal, positive: greater).
+bool evaluateCmpPredicate(CmpPredicate predicate, int order);
+} // namespace maxgraph
+
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHATTRS_H
