@@ -24,6 +24,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <functional>
 #include <cstring>
 
 using namespace mlir;
@@ -166,9 +167,12 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
     throw StagingError("compile: lowering @" + signature.name +
                        " to the CPU failed:\n" + diagnostics.text);
 
+  // `transformer` is a function_ref: the function it refers to must outlive
+  // the create() call.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, nullptr);
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(/*optLevel=*/3,
-                                                  /*sizeLevel=*/0, nullptr);
+  options.transformer = optimize;
   auto engine = ExecutionEngine::create(*lowered, options);
   if (!engine)
     throw StagingError("compile: the JIT failed for @" + signature.name + ": " +
