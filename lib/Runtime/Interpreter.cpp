@@ -209,8 +209,10 @@ void copyElement(HostTensor &to, int64_t toIndex, const HostTensor &from,
 /// A copy of `tensor` with another device tag.
 HostTensor retag(const HostTensor &tensor, Device device) {
   HostTensor result(tensor.dtype(), tensor.shape(), device);
-  std::memcpy(result.rawData(), tensor.rawData(),
-              tensor.numElements() * sizeInBytes(tensor.dtype()));
+  size_t bytes = tensor.numElements() * sizeInBytes(tensor.dtype());
+  // Empty tensors have no storage: memcpy must not see their null pointers.
+  if (bytes)
+    std::memcpy(result.rawData(), tensor.rawData(), bytes);
   return result;
 }
 

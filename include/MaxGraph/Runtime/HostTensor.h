@@ -61,7 +61,7 @@ public:
     if constexpr (std::is_same_v<T, bool>) {
       for (size_t i = 0; i < values.size(); ++i)
         tensor.bytes[i] = values[i];
-    } else {
+    } else if (!tensor.bytes.empty()) {
       std::memcpy(tensor.bytes.data(), values.data(), tensor.bytes.size());
     }
     return tensor;
