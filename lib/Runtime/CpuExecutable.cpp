@@ -24,8 +24,8 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
-#include <functional>
 #include <cstring>
+#include <functional>
 
 using namespace mlir;
 using namespace maxgraph;
