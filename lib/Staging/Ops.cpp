@@ -427,15 +427,23 @@ Tensor ops::rms_norm(const Tensor &x, const Tensor &weight, double epsilon,
 }
 
 // Shape ops.
-Tensor ops::reshape(const Tensor &x, std::vector<Dim> shape, Loc loc) {
-  StringRef name = ReshapeOp::getOperationName();
+/// An op that gives `x` new dims (reshape, broadcast_to): the result type is
+/// the caller's, and the op's verifier checks it against the operand.
+template <typename OpTy>
+static Tensor withDims(const Tensor &x, const std::vector<Dim> &shape,
+                       const SourceLoc &loc) {
+  StringRef name = OpTy::getOperationName();
   Trace &trace = Trace::current(loc, name);
   Value input = trace.use(x, loc, name, 0);
   TensorLayoutType type = tensorType(input);
   Type result = TensorLayoutType::get(dimAttrs(shape), type.getElementType(),
                                       type.getDevice());
   return trace.wrap(
-      trace.createVerified<ReshapeOp>(loc, {result}, {input}).getResult());
+      trace.createVerified<OpTy>(loc, {result}, {input}).getResult());
+}
+
+Tensor ops::reshape(const Tensor &x, std::vector<Dim> shape, Loc loc) {
+  return withDims<ReshapeOp>(x, shape, loc);
 }
 
 Tensor ops::transpose(const Tensor &x, std::vector<int64_t> permutation,
@@ -444,14 +452,7 @@ Tensor ops::transpose(const Tensor &x, std::vector<int64_t> permutation,
 }
 
 Tensor ops::broadcast_to(const Tensor &x, std::vector<Dim> shape, Loc loc) {
-  StringRef name = BroadcastToOp::getOperationName();
-  Trace &trace = Trace::current(loc, name);
-  Value input = trace.use(x, loc, name, 0);
-  TensorLayoutType type = tensorType(input);
-  Type result = TensorLayoutType::get(dimAttrs(shape), type.getElementType(),
-                                      type.getDevice());
-  return trace.wrap(
-      trace.createVerified<BroadcastToOp>(loc, {result}, {input}).getResult());
+  return withDims<BroadcastToOp>(x, shape, loc);
 }
 
 Tensor ops::concat(const std::vector<Tensor> &inputs, int64_t axis, Loc loc) {
