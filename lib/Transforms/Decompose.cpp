@@ -86,6 +86,29 @@ Value reduceMean(PatternRewriter &rewriter, Location loc, Value input,
   return ReduceMeanOp::create(rewriter, loc, input, axes, /*keep_dims=*/true);
 }
 
+/// The numerically stable core of softmax and log_softmax along the op's
+/// axis: shifted = x - max(x), exp = exp(shifted), sum = sum(exp), with
+/// keep_dims so the reductions broadcast back against x.
+struct StableExp {
+  Value shifted, exp, sum;
+};
+
+template <typename OpTy>
+FailureOr<StableExp> stableExp(OpTy op, PatternRewriter &rewriter) {
+  auto type = cast<TensorLayoutType>(op.getInput().getType());
+  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
+  if (!axis)
+    return failure();
+  Location loc = op.getLoc();
+  Value max = ReduceMaxOp::create(rewriter, loc, op.getInput(),
+                                  ArrayRef<int64_t>(*axis), true);
+  Value shifted = SubOp::create(rewriter, loc, op.getInput(), max);
+  Value exp = ExpOp::create(rewriter, loc, shifted);
+  Value sum =
+      ReduceSumOp::create(rewriter, loc, exp, ArrayRef<int64_t>(*axis), true);
+  return StableExp{shifted, exp, sum};
+}
+
 /// softmax(x) = exp(x - max(x)) / sum(exp(x - max(x))), reducing along the
 /// axis with keep_dims so the reductions broadcast back against x.
 struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
@@ -93,18 +116,10 @@ struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
 
   LogicalResult matchAndRewrite(SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
-    auto type = cast<TensorLayoutType>(op.getInput().getType());
-    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
-    if (!axis)
+    FailureOr<StableExp> parts = stableExp(op, rewriter);
+    if (failed(parts))
       return rewriter.notifyMatchFailure(op, "axis out of range");
-    Location loc = op.getLoc();
-    Value max = ReduceMaxOp::create(rewriter, loc, op.getInput(),
-                                    ArrayRef<int64_t>(*axis), true);
-    Value shifted = SubOp::create(rewriter, loc, op.getInput(), max);
-    Value exp = ExpOp::create(rewriter, loc, shifted);
-    Value sum =
-        ReduceSumOp::create(rewriter, loc, exp, ArrayRef<int64_t>(*axis), true);
-    rewriter.replaceOpWithNewOp<DivOp>(op, exp, sum);
+    rewriter.replaceOpWithNewOp<DivOp>(op, parts->exp, parts->sum);
     return success();
   }
 };
@@ -115,19 +130,11 @@ struct DecomposeLogSoftmax : OpRewritePattern<LogSoftmaxOp> {
 
   LogicalResult matchAndRewrite(LogSoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
-    auto type = cast<TensorLayoutType>(op.getInput().getType());
-    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
-    if (!axis)
+    FailureOr<StableExp> parts = stableExp(op, rewriter);
+    if (failed(parts))
       return rewriter.notifyMatchFailure(op, "axis out of range");
-    Location loc = op.getLoc();
-    Value max = ReduceMaxOp::create(rewriter, loc, op.getInput(),
-                                    ArrayRef<int64_t>(*axis), true);
-    Value shifted = SubOp::create(rewriter, loc, op.getInput(), max);
-    Value exp = ExpOp::create(rewriter, loc, shifted);
-    Value sum =
-        ReduceSumOp::create(rewriter, loc, exp, ArrayRef<int64_t>(*axis), true);
-    Value log = LogOp::create(rewriter, loc, sum);
-    rewriter.replaceOpWithNewOp<SubOp>(op, shifted, log);
+    Value log = LogOp::create(rewriter, op.getLoc(), parts->sum);
+    rewriter.replaceOpWithNewOp<SubOp>(op, parts->shifted, log);
     return success();
   }
 };
