@@ -91,15 +91,6 @@ maxgraph::detail::getTensorOperand(std::optional<Location> loc, StringRef op,
          << "operand " << index << " must be a !maxgraph.tensor, got " << type;
 }
 
-FailureOr<BufferLayoutType>
-maxgraph::detail::getBufferOperand(std::optional<Location> loc, StringRef op,
-                                   Type type, int64_t index) {
-  if (auto buffer = dyn_cast<BufferLayoutType>(type))
-    return buffer;
-  return OptionalDiag(loc, op)
-         << "operand " << index << " must be a !maxgraph.buffer, got " << type;
-}
-
 LogicalResult maxgraph::detail::verifySameElementTypeAndDevice(
     std::optional<Location> loc, StringRef op, ArrayRef<LayoutType> operands,
     ArrayRef<int64_t> positions) {

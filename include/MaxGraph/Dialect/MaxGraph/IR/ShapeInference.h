@@ -83,14 +83,11 @@ verifySameElementTypeAndDevice(std::optional<mlir::Location> loc,
                                llvm::ArrayRef<LayoutType> operands,
                                llvm::ArrayRef<int64_t> positions = {});
 
-/// `type` as a layout of the wanted kind, or a report naming operand `index`.
+/// `type` as a TensorLayout, or a report naming operand `index`.
 /// The parser infers result types before ODS has checked operand types, so
 /// inference must not assume them.
 llvm::FailureOr<TensorLayoutType>
 getTensorOperand(std::optional<mlir::Location> loc, llvm::StringRef op,
-                 mlir::Type type, int64_t index);
-llvm::FailureOr<BufferLayoutType>
-getBufferOperand(std::optional<mlir::Location> loc, llvm::StringRef op,
                  mlir::Type type, int64_t index);
 
 /// Binds the symbolic dims of a callee's parameter type `param` from the
