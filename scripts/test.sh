@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Sets up and builds, then runs every test suite: the lit/FileCheck suite on
-# the release build, then again on the ASan+UBSan build. Prints one summary
-# line per suite and exits non-zero if any test failed.
-#   scripts/test.sh            both builds
-#   MAXGRAPH_TEST_PRESETS=default scripts/test.sh   release only
+# the release build, the pytest suite of the Python package on the release
+# build, `pip install ./python` into a fresh virtual environment (then the
+# seed example from outside the repository), and the lit suite again on the
+# ASan+UBSan build. Prints one summary line per suite and exits non-zero if
+# any test failed.
+#   scripts/test.sh            everything
+#   MAXGRAPH_TEST_PRESETS=default scripts/test.sh   release build only
+#   MAXGRAPH_TEST_PIP_INSTALL=0 scripts/test.sh      skip the pip install check
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 presets=${MAXGRAPH_TEST_PRESETS:-"default sanitizers"}
@@ -27,6 +31,34 @@ for preset in $presets; do
   total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
   total_skip=$((total_skip + unsup))
   rm -f "$log"
+
+  if [ "$preset" = default ]; then
+    # pytest's exit code 5 means it collected nothing: a failure here.
+    log=$(mktemp)
+    PYTHONPATH="$root/build/python" "$root/.venv/bin/python" -m pytest \
+      -p no:cacheprovider -q -rfEs "$root/python/tests" 2>&1 | tee "$log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    summary=$(tail -1 "$log")
+    pcount() { echo "$summary" | sed -n "s/.*[^0-9]\([0-9][0-9]*\) $1.*/\1/p"; }
+    pass=$(pcount passed); fail=$(pcount failed); skip=$(pcount skipped)
+    errors=$(pcount error)
+    pass=${pass:-0}; fail=$(( ${fail:-0} + ${errors:-0} )); skip=${skip:-0}
+    [ "$pass" -gt 0 ] || status=1
+    echo "pytest: $pass passed, $fail failed, $skip skipped"
+    total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
+    total_skip=$((total_skip + skip))
+    rm -f "$log"
+
+    if [ "${MAXGRAPH_TEST_PIP_INSTALL:-1}" != 0 ]; then
+      if "$root/scripts/test-pip-install.sh"; then
+        echo "pip install ./python: 1 passed, 0 failed"
+        total_pass=$((total_pass + 1))
+      else
+        echo "pip install ./python: 0 passed, 1 failed"
+        total_fail=$((total_fail + 1)); status=1
+      fi
+    fi
+  fi
 done
 echo "tests: $total_pass passed, $total_fail failed, $total_skip skipped"
 exit $status

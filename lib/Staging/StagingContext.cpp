@@ -69,12 +69,36 @@ MLIRContext &maxgraph::detail::stagingContext() {
   return *context;
 }
 
+static thread_local ScopedSourceLocation *activeSourceLocation = nullptr;
+
+ScopedSourceLocation::ScopedSourceLocation(const char *file, unsigned line,
+                                           unsigned column)
+    : file(file), line(line), column(column), previous(activeSourceLocation) {
+  activeSourceLocation = this;
+}
+
+ScopedSourceLocation::~ScopedSourceLocation() {
+  activeSourceLocation = previous;
+}
+
+const ScopedSourceLocation *maxgraph::detail::currentSourceLocationOverride() {
+  return activeSourceLocation;
+}
+
 Location maxgraph::detail::toLocation(const SourceLoc &loc) {
+  if (activeSourceLocation)
+    return FileLineColLoc::get(&stagingContext(), activeSourceLocation->file,
+                               activeSourceLocation->line,
+                               activeSourceLocation->column);
   return FileLineColLoc::get(&stagingContext(), loc.file_name(), loc.line(),
                              loc.column());
 }
 
 std::string maxgraph::detail::formatLoc(const SourceLoc &loc) {
+  if (activeSourceLocation)
+    return std::string(activeSourceLocation->file) + ":" +
+           std::to_string(activeSourceLocation->line) + ":" +
+           std::to_string(activeSourceLocation->column);
   return std::string(loc.file_name()) + ":" + std::to_string(loc.line()) + ":" +
          std::to_string(loc.column());
 }

@@ -19,7 +19,29 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// Locates what is staged on this thread, while it lives, at `file:line:col`
+/// instead of at the C++ caller's std::source_location. Bindings for other
+/// languages use it: a std::source_location cannot be made for their frames.
+/// Scopes nest; `file` must outlive the scope.
+class ScopedSourceLocation {
+public:
+  ScopedSourceLocation(const char *file, unsigned line, unsigned column);
+  ~ScopedSourceLocation();
+  ScopedSourceLocation(const ScopedSourceLocation &) = delete;
+  ScopedSourceLocation &operator=(const ScopedSourceLocation &) = delete;
+
+  const char *file;
+  unsigned line;
+  unsigned column;
+
+private:
+  ScopedSourceLocation *previous;
+};
+
 namespace detail {
+/// The innermost ScopedSourceLocation of this thread, or null.
+const ScopedSourceLocation *currentSourceLocationOverride();
+
 /// Throws a StagingError located at `loc`.
 [[noreturn]] void throwStagingError(const SourceLoc &loc,
                                     const std::string &message);

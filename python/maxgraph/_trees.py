@@ -1,0 +1,197 @@
+"""Walking trees of specs, tensors and static values.
+
+Containers are walked in a fixed order that becomes the graph's argument
+order: dicts in insertion order (paths ``p.key``, or ``p["key"]`` when the
+key is not an identifier), lists and tuples by index (``p[i]``), named
+tuples and dataclass instances by field (``p.field``). Every other value is
+a static leaf, baked into the graph.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any, Callable, Iterator
+
+from ._core import Buffer, BufferLayout, Tensor, TensorLayout
+
+LIVE_TENSOR_MESSAGE = (
+    "a Tensor is a value, not a layout: taking its dims would fix every one "
+    "of them. Pass a TensorLayout, or `t.layout` to fix its dims on purpose.")
+
+
+def key_path(path: str, key: Any) -> str:
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}"
+    if isinstance(key, str):
+        return f'{path}["{key}"]'
+    return f"{path}[{key!r}]"
+
+
+def is_namedtuple(value: Any) -> bool:
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def is_dataclass_instance(value: Any) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+def is_array(value: Any) -> bool:
+    return hasattr(value, "__array__") and not isinstance(
+        value, (int, float, complex, bool, str, bytes))
+
+
+def _replace_fields(value: Any, fields: dict[str, Any]) -> Any:
+    # Works for frozen dataclasses and fields with init=False alike.
+    result = copy.copy(value)
+    for name, field in fields.items():
+        object.__setattr__(result, name, field)
+    return result
+
+
+def map_tree(value: Any, path: str, leaf: Callable[[Any, str], Any]) -> Any:
+    """Rebuilds `value` with `leaf(x, path)` applied to every leaf, walking
+    containers in the documented order."""
+    if isinstance(value, dict):
+        return type(value)(
+            (key, map_tree(item, key_path(path, key), leaf))
+            for key, item in value.items())
+    if is_namedtuple(value):
+        return type(value)._make(
+            map_tree(getattr(value, name), f"{path}.{name}", leaf)
+            for name in type(value)._fields)
+    if isinstance(value, (list, tuple)):
+        return type(value)(
+            map_tree(item, f"{path}[{i}]", leaf)
+            for i, item in enumerate(value))
+    if is_dataclass_instance(value):
+        return _replace_fields(value, {
+            field.name: map_tree(getattr(value, field.name),
+                                 f"{path}.{field.name}", leaf)
+            for field in dataclasses.fields(value)
+        })
+    return leaf(value, path)
+
+
+def trace_spec(visitor: Any, statics: list) -> Callable[[Any, str], Any]:
+    """The leaf function that turns specs into traced arguments."""
+
+    def leaf(value: Any, path: str) -> Any:
+        if isinstance(value, TensorLayout):
+            return visitor.visit_tensor_spec(value, path)
+        if isinstance(value, BufferLayout):
+            return visitor.visit_buffer_spec(value, path)
+        if isinstance(value, Tensor):
+            if value.is_live:
+                raise TypeError(f"argument '{path}': {LIVE_TENSOR_MESSAGE}")
+            return visitor.visit_tensor(value, path)
+        if isinstance(value, Buffer):
+            return visitor.visit_buffer(value, path)
+        if is_array(value):
+            raise TypeError(
+                f"argument '{path}': an array is a value, not a layout; pass "
+                f"a TensorLayout (or Tensor.from_numpy(a).layout to fix its "
+                f"dims)")
+        visitor.visit_static(path, repr(value))
+        statics.append((path, value))
+        return value
+
+    return leaf
+
+
+def collect_results(value: Any, visitor: Any, path: str = "output") -> None:
+    """Hands the Tensor leaves of a result tree to `visitor`, in order."""
+
+    def leaf(item: Any, item_path: str) -> Any:
+        if isinstance(item, Tensor):
+            if item.is_live:
+                raise TypeError(
+                    f"result '{item_path}' is a live tensor; a staged "
+                    f"function returns the tensors it traced")
+            visitor.collect(item_path, item)
+        elif isinstance(item, Buffer):
+            raise TypeError(
+                f"result '{item_path}' is a Buffer; return `buffer.load()` "
+                f"for its contents (stores already reach the caller)")
+        return item
+
+    map_tree(value, path, leaf)
+
+
+def replace_tensors(value: Any, tensors: Iterator[Any]) -> Any:
+    """`value` with its Tensor leaves replaced by `next(tensors)`, in order."""
+    return map_tree(
+        value, "output",
+        lambda item, _: next(tensors) if isinstance(item, Tensor) else item)
+
+
+def layouts_of(value: Any) -> Any:
+    """`value` with its Tensor leaves replaced by their layouts."""
+    return map_tree(
+        value, "output",
+        lambda item, _: item.layout if isinstance(item, Tensor) else item)
+
+
+def _same_static(staged: Any, given: Any) -> bool:
+    if isinstance(staged, bool) or isinstance(given, bool):
+        return type(staged) is type(given) and staged == given
+    if isinstance(staged, (int, float)) and isinstance(given, (int, float)):
+        return staged == given
+    try:
+        return type(staged) is type(given) and bool(staged == given)
+    except Exception:
+        return False
+
+
+def flatten_call(spec: Any, arg: Any, path: str, inputs: list) -> None:
+    """Checks a compiled graph's call argument `arg` against the staged
+    `spec` tree and appends its tensors to `inputs`, in argument order."""
+    if isinstance(spec, (TensorLayout, BufferLayout)):
+        if not isinstance(arg, Tensor):
+            raise TypeError(
+                f"argument '{path}' was staged as {spec!r}; call with a live "
+                f"Tensor (Tensor.from_numpy), got {type(arg).__name__}")
+        inputs.append(arg)
+        return
+    if isinstance(spec, dict):
+        if not isinstance(arg, dict):
+            raise TypeError(f"argument '{path}' was staged as a dict, got "
+                            f"{type(arg).__name__}")
+        missing = [key for key in spec if key not in arg]
+        extra = [key for key in arg if key not in spec]
+        if missing or extra:
+            raise TypeError(
+                f"argument '{path}' was staged with keys {list(spec)}, got "
+                f"{list(arg)}")
+        for key, item in spec.items():
+            flatten_call(item, arg[key], key_path(path, key), inputs)
+        return
+    if is_namedtuple(spec) or isinstance(spec, (list, tuple)):
+        if not isinstance(arg, (list, tuple)) or len(arg) != len(spec):
+            raise TypeError(
+                f"argument '{path}' was staged as a {type(spec).__name__} of "
+                f"{len(spec)}, got {type(arg).__name__}"
+                + (f" of {len(arg)}" if isinstance(arg, (list, tuple)) else ""))
+        names = type(spec)._fields if is_namedtuple(spec) else None
+        for i, (item, given) in enumerate(zip(spec, arg)):
+            flatten_call(item, given,
+                         f"{path}.{names[i]}" if names else f"{path}[{i}]",
+                         inputs)
+        return
+    if is_dataclass_instance(spec):
+        if type(arg) is not type(spec):
+            raise TypeError(
+                f"argument '{path}' was staged as a {type(spec).__name__}, "
+                f"got {type(arg).__name__}")
+        for field in dataclasses.fields(spec):
+            flatten_call(getattr(spec, field.name),
+                         getattr(arg, field.name), f"{path}.{field.name}",
+                         inputs)
+        return
+    if isinstance(arg, Tensor):
+        raise TypeError(f"argument '{path}' is static (staged as {spec!r}); "
+                        f"got a Tensor")
+    if not _same_static(spec, arg):
+        raise ValueError(f"static argument '{path}' was staged as {spec!r}, "
+                         f"got {arg!r}; stage the function again for a new "
+                         f"value")

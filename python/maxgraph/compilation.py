@@ -1,0 +1,293 @@
+"""``stage()`` and ``compile()``: trace a function into a graph, run it.
+
+    staged = compilation.stage(combine)({"a": spec, "b": spec}, 2.0)
+    print(staged)                      # the whole module as MLIR
+    run = compilation.compile(combine)({"a": spec, "b": spec}, 2.0)
+    out = run({"a": Tensor.from_numpy(a), "b": Tensor.from_numpy(b)}, 2.0)
+
+The second call takes one spec (TensorLayout or BufferLayout) per tensor
+leaf of the arguments; every other leaf is static and baked into the graph.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+
+from . import _core, _trees
+from ._core import BufferLayout, Device, Layout, Tensor, TensorLayout
+
+__all__ = [
+    "CompiledGraph",
+    "StagedGraph",
+    "as_layout",
+    "as_subgraph",
+    "compile",
+    "stage",
+]
+
+
+def _default_name(fn: Callable) -> str:
+    name = getattr(fn, "__name__", type(fn).__name__)
+    name = re.sub(r"\W", "_", name)
+    name = re.sub(r"_+", "_", name).strip("_")
+    if not name or name[0].isdigit():
+        name = "graph_" + name
+    return name
+
+
+def _root_paths(fn: Callable, count: int) -> list[str]:
+    """The path of each positional argument: its parameter's name."""
+    try:
+        parameters = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    paths = []
+    for i in range(count):
+        if i < len(parameters) and parameters[i].kind in (
+                inspect.Parameter.POSITIONAL_ONLY,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            paths.append(parameters[i].name)
+            continue
+        variadic = [p for p in parameters
+                    if p.kind == inspect.Parameter.VAR_POSITIONAL]
+        if variadic:
+            first = parameters.index(variadic[0])
+            paths.append(f"{variadic[0].name}[{i - first}]")
+        else:
+            paths.append(f"arg{i}")
+    return paths
+
+
+def _trace_arguments(fn: Callable, visitor: Any, args: tuple, kwargs: dict,
+                     statics: list) -> tuple[list, dict]:
+    leaf = _trees.trace_spec(visitor, statics)
+    paths = _root_paths(fn, len(args))
+    traced_args = [_trees.map_tree(arg, path, leaf)
+                   for arg, path in zip(args, paths)]
+    traced_kwargs = {key: _trees.map_tree(value, key, leaf)
+                     for key, value in kwargs.items()}
+    return traced_args, traced_kwargs
+
+
+def as_layout(value: Any) -> Layout:
+    """`value` as a spec: a TensorLayout or BufferLayout is returned as is.
+
+    A live Tensor is refused: it is a value, and taking its dims would fix
+    every one of them; pass ``t.layout`` to do that on purpose."""
+    if isinstance(value, (TensorLayout, BufferLayout)):
+        return value
+    if isinstance(value, Tensor):
+        raise TypeError(_trees.LIVE_TENSOR_MESSAGE)
+    raise TypeError(f"expected a TensorLayout or BufferLayout, got "
+                    f"{type(value).__name__}")
+
+
+class StagedGraph:
+    """A staged program: the MLIR module holding the graph and the
+    subgraphs it calls. ``str()`` prints the whole module."""
+
+    def __init__(self, core: _core.StagedGraph, args: list, roots: list[str],
+                 kwargs: dict, result: Any, statics: list):
+        self._core = core
+        self._args = args
+        self._roots = roots
+        self._kwargs = kwargs
+        self._result = result
+        self._statics = statics
+        self._compiled: Optional[CompiledGraph] = None
+
+    def __str__(self) -> str:
+        return str(self._core)
+
+    def __repr__(self) -> str:
+        return f"<StagedGraph @{self.name}: {len(self.input_layouts)} " \
+               f"inputs, {len(self.output_layouts)} outputs>"
+
+    def format(self, debug_info: bool = False) -> str:
+        """The module as MLIR; with `debug_info`, every op's location (the
+        Python file:line:column that staged it)."""
+        return self._core.format(debug_info)
+
+    @property
+    def name(self) -> str:
+        """The graph's symbol name."""
+        return self._core.name
+
+    @property
+    def module(self) -> str:
+        """The whole module as MLIR text (same as ``str()``)."""
+        return str(self._core)
+
+    @property
+    def input_layouts(self) -> list[Layout]:
+        """The specs of the graph's inputs, in argument order."""
+        return self._core.input_layouts
+
+    @property
+    def argument_names(self) -> list[str]:
+        """The tree path of each input (``kv.a``), in argument order."""
+        return list(self._core.input_paths)
+
+    @property
+    def output_layouts(self) -> list[TensorLayout]:
+        """The layouts of the graph's results, in result order."""
+        return self._core.output_layouts
+
+    @property
+    def result_names(self) -> list[str]:
+        """The tree path of each result (``output[0]``), in result order."""
+        return list(self._core.output_paths)
+
+    @property
+    def static_arguments(self) -> dict[str, Any]:
+        """The static (baked-in) arguments by path."""
+        return dict(self._statics)
+
+    @property
+    def input_tree(self) -> tuple[list, dict]:
+        """The positional and keyword argument trees, specs at the leaves."""
+        return self._args, self._kwargs
+
+    @property
+    def output_tree(self) -> Any:
+        """The result tree, with the layout of each result at its leaf."""
+        return _trees.layouts_of(self._result)
+
+    def write_bytecode(self, path: str) -> None:
+        """Writes the module as MLIR bytecode."""
+        self._core.write_bytecode(str(path))
+
+    def compile(self) -> "CompiledGraph":
+        """Compiles the graph for the CPU (cached by the module's content)."""
+        if self._compiled is None:
+            self._compiled = CompiledGraph(self)
+        return self._compiled
+
+
+class CompiledGraph:
+    """A staged graph compiled for the CPU. Call it with the argument tree
+    of the staged function, live Tensors in place of specs and the same
+    static values; it returns the function's result tree with live Tensors
+    in place of traced ones. BufferLayout arguments are updated in place."""
+
+    def __init__(self, staged: StagedGraph):
+        self.staged = staged
+        self._executable = _core.Executable(staged._core)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        staged = self.staged
+        if len(args) != len(staged._args):
+            raise TypeError(
+                f"compiled graph '{staged.name}' was staged with "
+                f"{len(staged._args)} positional arguments, got {len(args)}")
+        if set(kwargs) != set(staged._kwargs):
+            raise TypeError(
+                f"compiled graph '{staged.name}' was staged with keyword "
+                f"arguments {sorted(staged._kwargs)}, got {sorted(kwargs)}")
+        inputs: list = []
+        for spec, arg, path in zip(staged._args, args, staged._roots):
+            _trees.flatten_call(spec, arg, path, inputs)
+        for key, spec in staged._kwargs.items():
+            _trees.flatten_call(spec, kwargs[key], key, inputs)
+        outputs = self._executable.run(inputs)
+        return _trees.replace_tensors(staged._result, iter(outputs))
+
+
+class _Staging:
+    """The callable that stage() returns."""
+
+    def __init__(self, fn: Callable, name: Optional[str],
+                 custom_extensions: Sequence[str], allow_subgraphs: bool,
+                 signal_devices: Sequence[Device], is_device_graph: bool):
+        self.fn = fn
+        self.name = name
+        self.custom_extensions = [str(path) for path in custom_extensions]
+        self.allow_subgraphs = allow_subgraphs
+        self.signal_devices = list(signal_devices)
+        self.is_device_graph = is_device_graph
+
+    def __call__(self, *args: Any, **kwargs: Any) -> StagedGraph:
+        session = _core.StageSession(
+            self.name or "", _default_name(self.fn), self.custom_extensions,
+            self.allow_subgraphs, self.signal_devices, self.is_device_graph)
+        try:
+            statics: list = []
+            traced_args, traced_kwargs = _trace_arguments(
+                self.fn, session, args, kwargs, statics)
+            session.start_body()
+            result = self.fn(*traced_args, **traced_kwargs)
+            _trees.collect_results(result, session)
+            core = session.finish()
+        finally:
+            session.close()
+        return StagedGraph(core, list(args), _root_paths(self.fn, len(args)),
+                           dict(kwargs), result, statics)
+
+
+def stage(fn: Callable, *, name: Optional[str] = None,
+          custom_extensions: Iterable[str] = (),
+          allow_subgraphs: bool = True,
+          signal_devices: Iterable[Device] = (),
+          is_device_graph: bool = False) -> Callable[..., StagedGraph]:
+    """Traces `fn` into a graph without running it, like MAX's ``stage()``.
+
+    The returned callable takes one spec per tensor leaf of `fn`'s arguments
+    (containers are walked; other leaves are static) and returns a
+    StagedGraph. Mistakes in ops raise ValueError at the line of the op."""
+    return _Staging(fn, name, list(custom_extensions), allow_subgraphs,
+                    list(signal_devices), is_device_graph)
+
+
+def compile(fn: Callable, *, name: Optional[str] = None,
+            custom_extensions: Iterable[str] = (),
+            allow_subgraphs: bool = True,
+            signal_devices: Iterable[Device] = (),
+            is_device_graph: bool = False) -> Callable[..., CompiledGraph]:
+    """Stages `fn` with the given specs and compiles it for the CPU, like
+    MAX's ``compile()``: ``compile(fn)(*specs)(*tensors)``."""
+    staging = stage(fn, name=name, custom_extensions=custom_extensions,
+                    allow_subgraphs=allow_subgraphs,
+                    signal_devices=signal_devices,
+                    is_device_graph=is_device_graph)
+
+    def compiling(*args: Any, **kwargs: Any) -> CompiledGraph:
+        return staging(*args, **kwargs).compile()
+
+    return compiling
+
+
+def _results(session: _core.SubgraphSession) -> Iterator[Tensor]:
+    while True:
+        yield session.next()
+
+
+def as_subgraph(fn: Callable, *, name: Optional[str] = None,
+                key: Optional[str] = None) -> Callable:
+    """Makes `fn` a shared subgraph: each call inside a trace emits a
+    ``maxgraph.call`` to one body instead of inlining `fn`'s ops.
+
+    Calls share a body when they have the same `key` (and operand types),
+    or without a key when their bodies trace to the same IR. Calls nested
+    in a body are inlined; ``stage(..., allow_subgraphs=False)`` inlines
+    every call."""
+    body_name = name or _default_name(fn)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        session = _core.SubgraphSession(body_name, key)
+        try:
+            statics: list = []
+            inner_args, inner_kwargs = _trace_arguments(
+                fn, session, args, kwargs, statics)
+            session.start_body()
+            result = fn(*inner_args, **inner_kwargs)
+            _trees.collect_results(result, session)
+            session.finish()
+            return _trees.replace_tensors(result, _results(session))
+        finally:
+            session.close()
+
+    call.__name__ = getattr(fn, "__name__", "subgraph")
+    call.__doc__ = getattr(fn, "__doc__", None)
+    return call

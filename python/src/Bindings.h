@@ -1,0 +1,84 @@
+//===- Bindings.h - shared pieces of the maxgraph._core extension -*- C++
+//-*-===//
+//
+// The extension is a thin layer over the C++ staging API and runtime: every
+// op is staged by the C++ library, at the Python caller's file:line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_PYTHON_BINDINGS_H
+#define MAXGRAPH_PYTHON_BINDINGS_H
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Staging/Tensor.h"
+#include <nanobind/nanobind.h>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace maxgraph::python {
+/// A Python `Tensor`: a value being traced inside stage(), or a live tensor
+/// that holds data (made by `Tensor.from_numpy` or returned by a compiled
+/// graph). One class for both, as in MAX.
+struct PyTensor {
+  explicit PyTensor(Tensor traced) : value(std::move(traced)) {}
+  explicit PyTensor(HostTensor live) : value(std::move(live)) {}
+
+  bool isLive() const { return std::holds_alternative<HostTensor>(value); }
+  /// The traced value; a TypeError for live tensors, naming `what`.
+  const Tensor &traced(const char *what) const;
+  /// The data of a live tensor; a TypeError for traced ones.
+  const HostTensor &live(const char *what) const;
+
+  std::variant<Tensor, HostTensor> value;
+};
+
+/// A traced buffer argument (a BufferLayout spec inside stage()).
+struct PyBuffer {
+  Buffer buffer;
+};
+
+/// Locates what is staged while it lives at the innermost Python frame
+/// outside the maxgraph package, so errors and op locations name the user's
+/// line.
+class CallerLocation {
+public:
+  CallerLocation();
+
+private:
+  std::optional<ScopedSourceLocation> scope;
+};
+
+/// Where stage()/as_subgraph() was called, kept for the session's later
+/// errors (specs, results).
+struct SavedLocation {
+  /// The caller's location now.
+  static SavedLocation current();
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  /// Makes this the location of what is staged in the returned scope.
+  ScopedSourceLocation scope() const {
+    return ScopedSourceLocation(file.c_str(), line, column);
+  }
+};
+
+/// Sets the directory whose frames CallerLocation skips (the package).
+void setPackageDirectory(std::string directory);
+
+/// One Dim from a Python int (static) or str (a symbol or `?`).
+Dim toDim(nanobind::handle object);
+std::vector<Dim> toDims(nanobind::handle sequence);
+/// A static dim as an int, others as their text.
+nanobind::object fromDim(const Dim &dim);
+
+void bindTypes(nanobind::module_ &m);
+void bindTensor(nanobind::module_ &m);
+void bindOps(nanobind::module_ &m);
+void bindStaging(nanobind::module_ &m);
+void bindRuntime(nanobind::module_ &m);
+} // namespace maxgraph::python
+
+#endif // MAXGRAPH_PYTHON_BINDINGS_H

@@ -1,0 +1,191 @@
+//===- StagingBindings.cpp - stage() and as_subgraph() sessions -----------===//
+//
+// Python walks its own trees (dicts in insertion order, dataclasses, named
+// tuples) and hands the leaves to the same sessions that the C++ templates
+// use. Sessions are closed explicitly: a traceback can keep a Python object
+// alive long after the trace it records has ended.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+#include "MaxGraph/Staging/Stage.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace maxgraph;
+using namespace maxgraph::python;
+
+namespace {
+/// The session, or an error once it is closed.
+template <typename Session> Session &open(std::unique_ptr<Session> &session) {
+  if (!session)
+    throw nb::value_error("this staging session is closed");
+  return *session;
+}
+
+struct PyStageSession {
+  PyStageSession(const std::string &name, const std::string &defaultName,
+                 const std::vector<std::string> &customExtensions,
+                 bool allowSubgraphs, const std::vector<Device> &signalDevices,
+                 bool isDeviceGraph)
+      : where(SavedLocation::current()) {
+    options.name = name;
+    options.customExtensions = customExtensions;
+    options.allowSubgraphs = allowSubgraphs;
+    options.signalDevices = signalDevices;
+    options.isDeviceGraph = isDeviceGraph;
+    auto at = where.scope();
+    session = std::make_unique<detail::StageSession>(options, defaultName,
+                                                     SourceLoc::current());
+  }
+  SavedLocation where;
+  /// The session refers to its options for its whole life.
+  StageOptions options;
+  std::unique_ptr<detail::StageSession> session;
+};
+
+struct PySubgraphSession {
+  PySubgraphSession(const std::string &name,
+                    const std::optional<std::string> &key)
+      : where(SavedLocation::current()) {
+    auto at = where.scope();
+    session = std::make_unique<detail::SubgraphSession>(name, key,
+                                                        SourceLoc::current());
+  }
+  SavedLocation where;
+  std::unique_ptr<detail::SubgraphSession> session;
+};
+
+template <typename Py> void bindVisitor(nb::class_<Py> &cls) {
+  cls.def(
+         "visit_tensor_spec",
+         [](Py &self, const TensorLayout &spec, const std::string &path) {
+           auto at = self.where.scope();
+           return PyTensor(open(self.session).visitTensorSpec(spec, path));
+         },
+         nb::arg("spec"), nb::arg("path"))
+      .def(
+          "visit_buffer_spec",
+          [](Py &self, const BufferLayout &spec, const std::string &path) {
+            auto at = self.where.scope();
+            return PyBuffer{open(self.session).visitBufferSpec(spec, path)};
+          },
+          nb::arg("spec"), nb::arg("path"))
+      .def(
+          "visit_tensor",
+          [](Py &self, const PyTensor &tensor, const std::string &path) {
+            auto at = self.where.scope();
+            return PyTensor(
+                open(self.session)
+                    .visitTensor(tensor.traced("subgraph argument"), path));
+          },
+          nb::arg("tensor"), nb::arg("path"))
+      .def(
+          "visit_buffer",
+          [](Py &self, const PyBuffer &buffer, const std::string &path) {
+            auto at = self.where.scope();
+            return PyBuffer{
+                open(self.session).visitBuffer(buffer.buffer, path)};
+          },
+          nb::arg("buffer"), nb::arg("path"))
+      .def(
+          "visit_static",
+          [](Py &self, const std::string &path, const std::string &value) {
+            auto at = self.where.scope();
+            open(self.session).visitStatic(path, value);
+          },
+          nb::arg("path"), nb::arg("value"))
+      .def(
+          "collect",
+          [](Py &self, const std::string &path, const PyTensor &tensor) {
+            auto at = self.where.scope();
+            open(self.session).collect(path, tensor.traced("a staged result"));
+          },
+          nb::arg("path"), nb::arg("tensor"))
+      .def("start_body",
+           [](Py &self) {
+             auto at = self.where.scope();
+             open(self.session).startBody();
+           })
+      .def("close", [](Py &self) { self.session.reset(); })
+      .def_prop_ro("location", [](const Py &self) {
+        return self.where.file + ":" + std::to_string(self.where.line);
+      });
+}
+} // namespace
+
+void maxgraph::python::bindStaging(nb::module_ &m) {
+  auto stageSession = nb::class_<PyStageSession>(
+      m, "StageSession", "Records one graph (used by compilation.stage).");
+  stageSession
+      .def(nb::init<const std::string &, const std::string &,
+                    const std::vector<std::string> &, bool,
+                    const std::vector<Device> &, bool>(),
+           nb::arg("name"), nb::arg("default_name"),
+           nb::arg("custom_extensions"), nb::arg("allow_subgraphs"),
+           nb::arg("signal_devices"), nb::arg("is_device_graph"))
+      .def("finish", [](PyStageSession &self) {
+        auto at = self.where.scope();
+        StagedGraph graph = open(self.session).finish();
+        self.session.reset();
+        return graph;
+      });
+  bindVisitor(stageSession);
+
+  auto subgraphSession = nb::class_<PySubgraphSession>(
+      m, "SubgraphSession",
+      "Records one call of an as_subgraph function (used by "
+      "compilation.as_subgraph).");
+  subgraphSession
+      .def(nb::init<const std::string &, const std::optional<std::string> &>(),
+           nb::arg("name"), nb::arg("key").none())
+      .def("finish",
+           [](PySubgraphSession &self) {
+             auto at = self.where.scope();
+             open(self.session).finish();
+           })
+      .def("next", [](PySubgraphSession &self) {
+        auto at = self.where.scope();
+        return PyTensor(open(self.session).next());
+      });
+  bindVisitor(subgraphSession);
+
+  nb::class_<StagedGraph>(m, "StagedGraph",
+                          "A staged program: an MLIR module holding the graph "
+                          "and its subgraphs.")
+      .def("__str__", &StagedGraph::str)
+      .def(
+          "format",
+          [](const StagedGraph &graph, bool debugInfo) {
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            graph.getModule()->print(
+                os, mlir::OpPrintingFlags().enableDebugInfo(debugInfo));
+            return text;
+          },
+          nb::arg("debug_info") = false)
+      .def_prop_ro("name", &StagedGraph::name)
+      .def_prop_ro("input_layouts",
+                   [](const StagedGraph &graph) {
+                     nb::list layouts;
+                     for (const Layout &layout : graph.inputLayouts()) {
+                       if (layout.isBuffer())
+                         layouts.append(nb::cast(BufferLayout(
+                             layout.dtype(), layout.shape(), layout.device())));
+                       else
+                         layouts.append(nb::cast(TensorLayout(
+                             layout.dtype(), layout.shape(), layout.device())));
+                     }
+                     return layouts;
+                   })
+      .def_prop_ro("input_paths", &StagedGraph::inputPaths)
+      .def_prop_ro("output_layouts", &StagedGraph::outputLayouts)
+      .def_prop_ro("output_paths", &StagedGraph::outputPaths)
+      .def_prop_ro("static_arguments", &StagedGraph::staticArguments)
+      .def("write_bytecode", &StagedGraph::writeBytecode, nb::arg("path"));
+}

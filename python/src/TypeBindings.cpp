@@ -1,0 +1,182 @@
+//===- TypeBindings.cpp - DType, Device, TensorLayout, BufferLayout -------===//
+
+#include "Bindings.h"
+#include "MaxGraph/Staging/Layout.h"
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace maxgraph;
+using namespace maxgraph::python;
+
+Dim maxgraph::python::toDim(nb::handle object) {
+  if (nb::isinstance<bool>(object))
+    throw nb::type_error("a dim is an int or a symbolic name, not a bool");
+  if (nb::isinstance<int>(object)) {
+    int64_t size = nb::cast<int64_t>(object);
+    if (size < 0)
+      throw nb::value_error(
+          ("a static dim must not be negative, got " + std::to_string(size))
+              .c_str());
+    return Dim(size);
+  }
+  if (nb::isinstance<nb::str>(object)) {
+    std::string name = nb::cast<std::string>(object);
+    if (name == "?")
+      return Dim::unknown();
+    return Dim(name);
+  }
+  throw nb::type_error(("a dim is an int or a symbolic name (str), got " +
+                        nb::cast<std::string>(nb::repr(object.type())))
+                           .c_str());
+}
+
+std::vector<Dim> maxgraph::python::toDims(nb::handle sequence) {
+  if (nb::isinstance<nb::str>(sequence) || !nb::hasattr(sequence, "__iter__"))
+    throw nb::type_error("a shape is a sequence of ints and symbolic names");
+  std::vector<Dim> dims;
+  for (nb::handle item : sequence)
+    dims.push_back(toDim(item));
+  return dims;
+}
+
+nb::object maxgraph::python::fromDim(const Dim &dim) {
+  if (dim.isStatic())
+    return nb::int_(dim.staticSize());
+  return nb::str(dim.str().c_str());
+}
+
+static nb::list shapeList(const std::vector<Dim> &dims) {
+  nb::list list;
+  for (const Dim &dim : dims)
+    list.append(fromDim(dim));
+  return list;
+}
+
+static std::string pythonDTypeName(DType dtype) {
+  switch (dtype) {
+  case DType::Float16:
+    return "float16";
+  case DType::BFloat16:
+    return "bfloat16";
+  case DType::Float32:
+    return "float32";
+  case DType::Float64:
+    return "float64";
+  case DType::Bool:
+    return "bool";
+  case DType::Int8:
+    return "int8";
+  case DType::Int16:
+    return "int16";
+  case DType::Int32:
+    return "int32";
+  case DType::Int64:
+    return "int64";
+  case DType::UInt8:
+    return "uint8";
+  case DType::UInt16:
+    return "uint16";
+  case DType::UInt32:
+    return "uint32";
+  case DType::UInt64:
+    return "uint64";
+  }
+  return "?";
+}
+
+static std::string deviceRepr(const Device &device) {
+  return std::string(device.kind == Device::Kind::CPU ? "CPU(" : "GPU(") +
+         std::to_string(device.id) + ")";
+}
+
+static std::string layoutRepr(const Layout &layout) {
+  std::string text = layout.isBuffer() ? "BufferLayout(" : "TensorLayout(";
+  text += "DType." + pythonDTypeName(layout.dtype()) + ", [";
+  for (size_t i = 0; i < layout.shape().size(); ++i) {
+    const Dim &dim = layout.shape()[i];
+    text += i ? ", " : "";
+    text += dim.isStatic() ? dim.str() : "'" + dim.str() + "'";
+  }
+  return text + "], " + deviceRepr(layout.device()) + ")";
+}
+
+void maxgraph::python::bindTypes(nb::module_ &m) {
+  nb::enum_<DType>(m, "DType", "The element type of a tensor.")
+      .value("float16", DType::Float16)
+      .value("bfloat16", DType::BFloat16)
+      .value("float32", DType::Float32)
+      .value("float64", DType::Float64)
+      .value("bool", DType::Bool)
+      .value("int8", DType::Int8)
+      .value("int16", DType::Int16)
+      .value("int32", DType::Int32)
+      .value("int64", DType::Int64)
+      .value("uint8", DType::UInt8)
+      .value("uint16", DType::UInt16)
+      .value("uint32", DType::UInt32)
+      .value("uint64", DType::UInt64);
+  m.def("dtype_size", &sizeInBytes, nb::arg("dtype"),
+        "Bytes per element of `dtype`.");
+  m.def("dtype_is_float", &isFloat, nb::arg("dtype"));
+  m.def(
+      "dtype_mlir_name", [](DType dtype) { return toString(dtype); },
+      nb::arg("dtype"), "The MLIR spelling: `f32`, `si64`, `i1`, ...");
+
+  nb::class_<Device>(m, "Device", "A device: the host CPU or a GPU.")
+      .def_prop_ro("kind",
+                   [](const Device &device) {
+                     return device.kind == Device::Kind::CPU ? "cpu" : "gpu";
+                   })
+      .def_ro("id", &Device::id)
+      .def("__eq__", [](const Device &a, const Device &b) { return a == b; })
+      .def("__hash__",
+           [](const Device &device) {
+             return static_cast<int>(device.kind) * 1000003 + device.id;
+           })
+      .def("__repr__", &deviceRepr)
+      .def("__str__", &Device::str);
+  m.def(
+      "CPU", [](int id) { return CPU(id); }, nb::arg("id") = 0,
+      "The CPU with the given index; `CPU()` is the host.");
+  m.def(
+      "GPU", [](int id) { return GPU(id); }, nb::arg("id") = 0,
+      "The GPU with the given index.");
+
+  nb::class_<Layout>(m, "Layout",
+                     "What a spec describes: dtype, shape and device.")
+      .def_prop_ro("dtype", &Layout::dtype)
+      .def_prop_ro(
+          "shape",
+          [](const Layout &layout) { return shapeList(layout.shape()); })
+      .def_prop_ro("device", &Layout::device)
+      .def_prop_ro("rank", &Layout::rank)
+      .def("__eq__", [](const Layout &a, const Layout &b) { return a == b; })
+      .def("__hash__",
+           [](const Layout &layout) {
+             return nb::hash(nb::str(layout.str().c_str()));
+           })
+      .def("__str__", &Layout::str)
+      .def("__repr__", &layoutRepr);
+
+  nb::class_<TensorLayout, Layout>(
+      m, "TensorLayout",
+      "A read-only tensor spec: dtype, shape (ints and symbolic names) and "
+      "device.")
+      .def(
+          "__init__",
+          [](TensorLayout *self, DType dtype, nb::handle shape, Device device) {
+            new (self) TensorLayout(dtype, toDims(shape), device);
+          },
+          nb::arg("dtype"), nb::arg("shape"), nb::arg("device") = CPU());
+  nb::class_<BufferLayout, Layout>(
+      m, "BufferLayout",
+      "A buffer spec: storage the staged graph may also store through; the "
+      "store reaches the caller's tensor.")
+      .def(
+          "__init__",
+          [](BufferLayout *self, DType dtype, nb::handle shape, Device device) {
+            new (self) BufferLayout(dtype, toDims(shape), device);
+          },
+          nb::arg("dtype"), nb::arg("shape"), nb::arg("device") = CPU());
+}

@@ -1,0 +1,9 @@
+"""Shared fixtures of the maxgraph pytest suite."""
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261129)

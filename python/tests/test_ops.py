@@ -1,0 +1,301 @@
+"""Numerics of every op, compiled for the CPU, against numpy on random
+inputs."""
+
+import math
+
+import numpy as np
+import pytest
+
+from maxgraph import compilation, ops
+from maxgraph.driver import CPU
+from maxgraph.dtype import DType
+from maxgraph.sharding import TensorLayout
+from maxgraph.tensor import Tensor
+
+DTYPES = {np.float32: DType.float32, np.float64: DType.float64,
+          np.int32: DType.int32, np.int64: DType.int64, np.bool_: DType.bool}
+
+
+def spec_of(array, device=CPU()):
+    return TensorLayout(DTYPES[array.dtype.type], list(array.shape), device)
+
+
+def run(fn, *arrays, devices=None):
+    """Stages `fn` over specs of `arrays`, compiles it and runs it."""
+    devices = devices or [CPU()] * len(arrays)
+    specs = [spec_of(a, d) for a, d in zip(arrays, devices)]
+    compiled = compilation.compile(fn)(*specs)
+    out = compiled(*[Tensor.from_numpy(a, d)
+                     for a, d in zip(arrays, devices)])
+    if isinstance(out, (list, tuple)):
+        return [o.to_numpy() for o in out]
+    return out.to_numpy()
+
+
+def close(actual, expected, rtol=1e-5, atol=1e-6):
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
+
+
+erf = np.vectorize(math.erf)
+
+UNARY = {
+    "neg": (ops.neg, np.negative, None),
+    "abs": (ops.abs, np.abs, None),
+    "exp": (ops.exp, np.exp, None),
+    "log": (ops.log, np.log, "positive"),
+    "log1p": (ops.log1p, np.log1p, "positive"),
+    "sqrt": (ops.sqrt, np.sqrt, "positive"),
+    "rsqrt": (ops.rsqrt, lambda x: 1 / np.sqrt(x), "positive"),
+    "sin": (ops.sin, np.sin, None),
+    "cos": (ops.cos, np.cos, None),
+    "tanh": (ops.tanh, np.tanh, None),
+    "erf": (ops.erf, erf, None),
+    "floor": (ops.floor, np.floor, None),
+    "ceil": (ops.ceil, np.ceil, None),
+    "round": (ops.round, np.rint, None),
+    "sigmoid": (ops.sigmoid, lambda x: 1 / (1 + np.exp(-x)), None),
+    "relu": (ops.relu, lambda x: np.maximum(x, 0), None),
+    "gelu": (ops.gelu, lambda x: 0.5 * x * (1 + erf(x / np.sqrt(2))), None),
+    "silu": (ops.silu, lambda x: x / (1 + np.exp(-x)), None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_unary(name, dtype, rng):
+    op, reference, domain = UNARY[name]
+    x = rng.standard_normal((3, 5)) * 3
+    if domain == "positive":
+        x = np.abs(x) + 0.1
+    x = x.astype(dtype)
+    close(run(op, x), reference(x.astype(np.float64)),
+          rtol=2e-5 if dtype == np.float32 else 1e-12)
+
+
+BINARY = {
+    "add": (ops.add, np.add),
+    "sub": (ops.sub, np.subtract),
+    "mul": (ops.mul, np.multiply),
+    "div": (ops.div, np.divide),
+    "mod": (ops.mod, np.mod),
+    "pow": (ops.pow, np.power),
+    "max": (ops.max, np.maximum),
+    "min": (ops.min, np.minimum),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_float_with_broadcasting(name, rng):
+    op, reference = BINARY[name]
+    x = rng.standard_normal((4, 1, 3)).astype(np.float32)
+    y = rng.standard_normal((5, 1)).astype(np.float32)
+    if name == "pow":
+        x = np.abs(x) + 0.5
+    if name in ("div", "mod"):
+        y = np.where(np.abs(y) < 0.1, 0.5, y).astype(np.float32)
+    close(run(op, x, y), reference(x, y), rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["add", "sub", "mul", "div", "mod", "max",
+                                  "min"])
+def test_binary_int(name, rng):
+    op, reference = BINARY[name]
+    x = rng.integers(-50, 50, (3, 4)).astype(np.int64)
+    y = rng.integers(1, 9, (4,)).astype(np.int64) * rng.choice([-1, 1], 4)
+    expected = np.floor_divide(x, y) if name == "div" else reference(x, y)
+    np.testing.assert_array_equal(run(op, x, y), expected)
+
+
+def test_operators_with_python_numbers(rng):
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+
+    def fn(a):
+        return (2 - a) * 3 / (a * a + 1) + a ** 2 - (-a) % 1.5
+
+    expected = (2 - x) * 3 / (x * x + 1) + x ** 2 - np.mod(-x, 1.5)
+    close(run(fn, x), expected, rtol=1e-5, atol=1e-5)
+
+
+COMPARE = {
+    "equal": (ops.equal, np.equal, lambda a, b: a == b),
+    "not_equal": (ops.not_equal, np.not_equal, lambda a, b: a != b),
+    "less": (ops.less, np.less, lambda a, b: a < b),
+    "less_equal": (ops.less_equal, np.less_equal, lambda a, b: a <= b),
+    "greater": (ops.greater, np.greater, lambda a, b: a > b),
+    "greater_equal": (ops.greater_equal, np.greater_equal,
+                      lambda a, b: a >= b),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPARE))
+def test_comparisons(name, rng):
+    op, reference, operator = COMPARE[name]
+    x = rng.integers(0, 3, (3, 4)).astype(np.int32)
+    y = rng.integers(0, 3, (4,)).astype(np.int32)
+    np.testing.assert_array_equal(run(op, x, y), reference(x, y))
+    np.testing.assert_array_equal(run(operator, x, y), reference(x, y))
+
+
+def test_logical_ops_and_select(rng):
+    a = rng.integers(0, 2, (6,)).astype(np.bool_)
+    b = rng.integers(0, 2, (6,)).astype(np.bool_)
+    np.testing.assert_array_equal(run(ops.logical_and, a, b), a & b)
+    np.testing.assert_array_equal(run(ops.logical_or, a, b), a | b)
+    np.testing.assert_array_equal(run(ops.logical_xor, a, b), a ^ b)
+    np.testing.assert_array_equal(run(ops.logical_not, a), ~a)
+    np.testing.assert_array_equal(run(lambda p, q: (p & ~q) | (q ^ p), a, b),
+                                  (a & ~b) | (b ^ a))
+    x = rng.standard_normal(6).astype(np.float32)
+    np.testing.assert_array_equal(
+        run(lambda c, v: ops.select(c, v, -1.0), a, x), np.where(a, x, -1))
+
+
+def test_is_nan_is_inf():
+    x = np.array([0.0, np.nan, np.inf, -np.inf, 1.0], np.float32)
+    np.testing.assert_array_equal(run(ops.is_nan, x), np.isnan(x))
+    np.testing.assert_array_equal(run(ops.is_inf, x), np.isinf(x))
+
+
+def test_cast(rng):
+    x = (rng.standard_normal(8) * 10).astype(np.float32)
+    np.testing.assert_array_equal(
+        run(lambda a: ops.cast(a, DType.int32), x), x.astype(np.int32))
+    np.testing.assert_array_equal(
+        run(lambda a: ops.cast(a, DType.bool), x), x.astype(np.bool_))
+
+
+def test_constant():
+    def fn(x):
+        return x + ops.constant([[1, 2, 3], [4, 5, 6]], DType.float32) \
+            + ops.constant(0.5, DType.float32)
+
+    x = np.zeros((2, 3), np.float32)
+    np.testing.assert_array_equal(run(fn, x), [[1.5, 2.5, 3.5],
+                                               [4.5, 5.5, 6.5]])
+
+
+@pytest.mark.parametrize("shapes", [((4, 3), (3, 5)), ((2, 4, 3), (3, 2)),
+                                    ((2, 1, 4, 3), (3, 3, 2))])
+def test_matmul(shapes, rng):
+    x = rng.standard_normal(shapes[0]).astype(np.float32)
+    y = rng.standard_normal(shapes[1]).astype(np.float32)
+    close(run(lambda a, b: a @ b, x, y), x @ y, rtol=1e-5, atol=1e-5)
+    close(run(ops.matmul, x, y), np.matmul(x, y), rtol=1e-5, atol=1e-5)
+
+
+REDUCE = {
+    "reduce_sum": (ops.reduce_sum, np.sum),
+    "reduce_max": (ops.reduce_max, np.max),
+    "reduce_min": (ops.reduce_min, np.min),
+    "reduce_prod": (ops.reduce_prod, np.prod),
+    "reduce_mean": (ops.reduce_mean, np.mean),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCE))
+@pytest.mark.parametrize("axes,keep", [(-1, False), ([0, 2], True), (1, True)])
+def test_reductions(name, axes, keep, rng):
+    op, reference = REDUCE[name]
+    x = (rng.standard_normal((3, 4, 5)) * 0.5 + 1).astype(np.float32)
+    expected = reference(x, axis=tuple(np.atleast_1d(axes)), keepdims=keep)
+    close(run(lambda a: op(a, axes, keep), x), expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_argmax_argmin(axis, rng):
+    x = rng.integers(0, 5, (4, 6)).astype(np.float32)  # ties: first index
+    np.testing.assert_array_equal(run(lambda a: ops.argmax(a, axis), x),
+                                  np.argmax(x, axis))
+    np.testing.assert_array_equal(run(lambda a: ops.argmin(a, axis), x),
+                                  np.argmin(x, axis))
+
+
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_cumsum(exclusive, reverse, rng):
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    source = x[:, ::-1] if reverse else x
+    expected = np.cumsum(source, axis=1)
+    if exclusive:
+        expected = expected - source
+    if reverse:
+        expected = expected[:, ::-1]
+    close(run(lambda a: ops.cumsum(a, 1, exclusive, reverse), x), expected,
+          rtol=1e-5, atol=1e-5)
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def test_softmax_and_norms(rng):
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    gamma = rng.standard_normal(8).astype(np.float32)
+    beta = rng.standard_normal(8).astype(np.float32)
+    close(run(ops.softmax, x), softmax(x))
+    close(run(lambda a: ops.softmax(a, 0), x), softmax(x, 0))
+    close(run(ops.log_softmax, x), np.log(softmax(x)), atol=1e-5)
+    mean = x.mean(-1, keepdims=True)
+    var = x.var(-1, keepdims=True)
+    close(run(ops.layer_norm, x, gamma, beta),
+          (x - mean) / np.sqrt(var + 1e-5) * gamma + beta, atol=1e-5)
+    rms = np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6)
+    close(run(ops.rms_norm, x, gamma), x / rms * gamma, atol=1e-5)
+
+
+def test_shape_ops(rng):
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    np.testing.assert_array_equal(run(lambda a: ops.reshape(a, [6, 4]), x),
+                                  x.reshape(6, 4))
+    np.testing.assert_array_equal(
+        run(lambda a: ops.transpose(a, [2, 0, 1]), x), x.transpose(2, 0, 1))
+    np.testing.assert_array_equal(run(lambda a: a.T, x), x.swapaxes(-1, -2))
+    np.testing.assert_array_equal(
+        run(lambda a: ops.broadcast_to(a, [5, 2, 3, 4]), x),
+        np.broadcast_to(x, (5, 2, 3, 4)))
+    y = rng.standard_normal((2, 2, 4)).astype(np.float32)
+    np.testing.assert_array_equal(
+        run(lambda a, b: ops.concat([a, b], 1), x, y),
+        np.concatenate([x, y], 1))
+    parts = run(lambda a: ops.split(a, [1, 3], axis=2), x)
+    np.testing.assert_array_equal(parts[0], x[:, :, :1])
+    np.testing.assert_array_equal(parts[1], x[:, :, 1:])
+
+
+def test_indexing(rng):
+    x = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    for index in [(1,), (slice(1, 3),), (-1,), (slice(None), 2),
+                  (Ellipsis, slice(0, 6, 2)), (2, slice(1, None), -2),
+                  (slice(-3, None), Ellipsis)]:
+        np.testing.assert_array_equal(run(lambda a: a[index], x), x[index],
+                                      err_msg=str(index))
+    np.testing.assert_array_equal(
+        run(lambda a: ops.slice(a, [(0, 4, 3), (1, None), (2, 5)]), x),
+        x[0:4:3, 1:, 2:5])
+
+
+def test_gather(rng):
+    x = rng.standard_normal((5, 3)).astype(np.float32)
+    indices = np.array([4, 0, 2, 2], np.int64)
+    np.testing.assert_array_equal(run(lambda a, i: ops.gather(a, i, 0), x,
+                                      indices), np.take(x, indices, 0))
+    columns = np.array([[2, 1], [0, 0]], np.int64)
+    np.testing.assert_array_equal(run(lambda a, i: ops.gather(a, i, 1), x,
+                                      columns), np.take(x, columns, 1))
+
+
+def test_collectives_and_transfers_over_cpu_devices(rng):
+    parts = [rng.standard_normal((2, 3)).astype(np.float32) for _ in range(2)]
+    devices = [CPU(0), CPU(1)]
+    summed = run(lambda a, b: ops.allreduce_sum([a, b]), *parts,
+                 devices=devices)
+    for result in summed:
+        close(result, parts[0] + parts[1])
+    gathered = run(lambda a, b: ops.allgather([a, b], 1), *parts,
+                   devices=devices)
+    for result in gathered:
+        np.testing.assert_array_equal(result, np.concatenate(parts, 1))
+    moved = run(lambda a, b: ops.transfer(a, CPU(1)) + b, *parts,
+                devices=devices)
+    close(moved, parts[0] + parts[1])
