@@ -6,9 +6,9 @@ set -euo pipefail
 preset=${1:-default}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-packages=(cmake ninja-build python3 clang-22 lld-22 llvm-22-dev llvm-22-tools
+packages=(cmake ninja-build python3 python3-venv python3-dev clang-22 lld-22 llvm-22-dev llvm-22-tools
           libmlir-22-dev mlir-22-tools libclang-rt-22-dev
-          libgtest-dev libbenchmark-dev)
+          libgtest-dev libbenchmark-dev libopenblas-dev libomp-22-dev)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
@@ -23,6 +23,22 @@ if ((${#missing[@]})); then
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
     --no-install-recommends "${missing[@]}"
+fi
+
+# The Python package's build and test dependencies, from PyPI by name, in a
+# virtual environment of the project (.venv) that the default preset uses.
+venv="$root/.venv"
+python_packages=("nanobind>=2.4" "numpy>=1.24" "pytest>=7"
+                 "scikit-build-core>=0.10")
+if [ ! -x "$venv/bin/python" ]; then
+  echo "setup: creating $venv"
+  python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "import nanobind, numpy, pytest, scikit_build_core" \
+    2>/dev/null; then
+  echo "setup: installing ${python_packages[*]} into $venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    "${python_packages[@]}"
 fi
 
 cd "$root"

@@ -25,9 +25,10 @@ for preset in $presets; do
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
   pass=$(count Passed); fail=$(count Failed); unsup=$(count Unsupported)
-  pass=${pass:-0}; fail=${fail:-0}; unsup=${unsup:-0}
+  skipped=$(count Skipped)
+  pass=${pass:-0}; fail=${fail:-0}; unsup=$(( ${unsup:-0} + ${skipped:-0} ))
   [ "$pass" -gt 0 ] || status=1
-  echo "lit ($preset): $pass passed, $fail failed, $unsup unsupported"
+  echo "lit ($preset): $pass passed, $fail failed, $unsup unsupported or skipped"
   total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
   total_skip=$((total_skip + unsup))
   rm -f "$log"

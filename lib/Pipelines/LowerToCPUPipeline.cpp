@@ -4,8 +4,9 @@
 // convert to linalg on tensors, fuse elementwise ops, bufferize across
 // function boundaries with identity layouts (so that entry points take
 // plain memref descriptors), free temporaries, then lower loops and
-// everything else to LLVM. This is the straightforward lowering; tiling and
-// vectorization come on top of it.
+// everything else to LLVM. Before bufferizing, linalg ops are tiled for
+// threads, caches and registers and their static tiles vectorized
+// (TileAndVectorize.cpp); large ops' outer tiles become OpenMP loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,12 +15,14 @@
 #include "MaxGraph/Pipelines/Pipelines.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -28,9 +31,11 @@ using namespace mlir;
 
 void maxgraph::buildLowerToCPUPipeline(OpPassManager &pm) {
   pm.addNestedPass<GraphOp>(createDecompose());
+  pm.addPass(createLinkKernels());
   pm.addPass(createConvertMaxGraphToLinalg());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -40,12 +45,38 @@ void maxgraph::buildLowerToCPUPipeline(OpPassManager &pm) {
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
 
+  // Tiles write into slices of their destination: CSE makes those slices
+  // one value, and canonicalizing drops the self-copies between them.
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // Results that alias a function argument are returned as clones.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addNestedPass<func::FuncOp>(createLowerVectorOps());
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll();
+  transfers.enableLowerTensors(false);
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Thread-level tiles run as OpenMP parallel loops.
+  pm.addPass(createForallToParallelLoopPass());
+  pm.addPass(createConvertSCFToOpenMPPass());
+  // Drops the memref.alloca_scope that wraps each parallel body (there are
+  // no allocas in it); scf-to-cf would give it several blocks.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Register tiles' contractions become broadcast-and-FMA outer products;
+  // reductions may reassociate (a tree instead of a sequential chain).
+  ConvertVectorToLLVMPassOptions vectors;
+  vectors.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
+  vectors.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectors));
+  // Math with an LLVM intrinsic (the fma and floor of the exp polynomial)
+  // stays vector code; only the rest becomes libm calls.
+  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -2,11 +2,13 @@
 
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 #include <mutex>
 
 using namespace maxgraph;
@@ -22,6 +24,49 @@ void detail::CallArguments::checkStatic(const std::string &path,
     throw StagingError("static argument '" + path + "' was staged as " +
                        stagedValue + " but the call passes " + value +
                        "; stage again to change it");
+}
+
+void detail::CallArguments::finish(const GraphInputs &arguments) const {
+  const auto &statics = staged.staticArguments();
+  if (nextStatic < statics.size())
+    throw StagingError("static argument '" + statics[nextStatic].first +
+                       "' was staged as " + statics[nextStatic].second +
+                       " but the call does not pass it");
+  // The caller made these tensors, so their devices must be the specs'.
+  InputCheckOptions options;
+  options.checkDevices = true;
+  checkGraphInputs(arguments, inputs, options);
+}
+
+void detail::tagResultDevices(const StagedGraph &staged,
+                              std::vector<HostTensor> &outputs) {
+  const std::vector<TensorLayout> &layouts = staged.outputLayouts();
+  for (size_t i = 0; i < outputs.size() && i < layouts.size(); ++i) {
+    if (outputs[i].device() == layouts[i].device())
+      continue;
+    // A result on another device (cpu:1, after a transfer or a collective)
+    // must pass the device checks of the graphs it is fed to next.
+    HostTensor tagged(outputs[i].dtype(), outputs[i].shape(),
+                      layouts[i].device());
+    size_t bytes = tagged.numElements() * sizeInBytes(tagged.dtype());
+    // Empty tensors have no storage: memcpy must not see their null pointers.
+    if (bytes)
+      std::memcpy(tagged.rawData(), outputs[i].rawData(), bytes);
+    outputs[i] = std::move(tagged);
+  }
+}
+
+std::shared_ptr<const GraphInputs>
+detail::describeArguments(const StagedGraph &staged) {
+  return std::make_shared<const GraphInputs>(
+      describeGraphInputs(staged.getGraph()));
+}
+
+// Declared in Stage.h, defined here: staging does not depend on the
+// runtime, so the member is the one piece of StagedGraph that lives in
+// MaxGraphRuntime, and code that calls it links MaxGraphRuntime.
+CompiledGraph<> StagedGraph::compile() const {
+  return maxgraph::compile(*this);
 }
 
 /// The context compiled modules are lowered in, apart from the staging

@@ -10,17 +10,23 @@
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Pipelines/Pipelines.h"
+#include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -42,6 +48,8 @@ struct CpuExecutable::Signature {
   };
   std::vector<Param> inputs;
   std::vector<Param> outputs;
+  /// What checkGraphInputs checks the inputs of a run against.
+  GraphInputs arguments;
 };
 
 namespace {
@@ -79,6 +87,51 @@ CpuExecutable::Signature::Param describe(Type type, std::string label) {
   return param;
 }
 
+/// An unranked memref as the lowered code passes it: a rank and a pointer
+/// to a ranked descriptor.
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+
+/// `memrefCopy` of MLIR's runner library: copies `src` into `dst` (same
+/// rank and sizes, any strides) element by element.
+extern "C" void stridedMemrefCopy(int64_t elementSize, UnrankedDescriptor *src,
+                                  UnrankedDescriptor *dst) {
+  int64_t rank = src->rank;
+  auto *from = static_cast<const int64_t *>(src->descriptor);
+  auto *to = static_cast<const int64_t *>(dst->descriptor);
+  auto base = [&](const int64_t *words) {
+    char *aligned;
+    std::memcpy(&aligned, &words[1], sizeof(void *));
+    return aligned + words[2] * elementSize;
+  };
+  const char *source = base(from);
+  char *target = base(to);
+  const int64_t *sizes = from + 3;
+  for (int64_t d = 0; d < rank; ++d)
+    if (sizes[d] == 0)
+      return;
+  std::vector<int64_t> index(rank, 0);
+  while (true) {
+    int64_t at = 0, atTarget = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      at += index[d] * from[3 + rank + d];
+      atTarget += index[d] * to[3 + rank + d];
+    }
+    std::memcpy(target + atTarget * elementSize, source + at * elementSize,
+                elementSize);
+    int64_t d = rank - 1;
+    for (; d >= 0; --d) {
+      if (++index[d] < sizes[d])
+        break;
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
 /// A memref descriptor as the lowered code lays it out.
 struct Descriptor {
   explicit Descriptor(size_t rank) : words(3 + 2 * rank, 0) {}
@@ -87,6 +140,22 @@ struct Descriptor {
 } // namespace
 
 CpuExecutable::~CpuExecutable() = default;
+
+static constexpr llvm::StringLiteral kJitSymbolPrefix = "__maxgraph_";
+
+/// The symbol of graph `name` in the JIT-compiled module.
+static std::string jitSymbol(StringRef name) {
+  return (kJitSymbolPrefix + name).str();
+}
+
+/// `text` with graph symbols named as the user named them.
+static std::string userSymbols(std::string text) {
+  std::string renamed = ("@" + kJitSymbolPrefix).str();
+  for (size_t at = text.find(renamed); at != std::string::npos;
+       at = text.find(renamed, at + 1))
+    text.replace(at, renamed.size(), "@");
+  return text;
+}
 
 std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
                                                       StringRef name) {
@@ -109,17 +178,11 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
     throw StagingError(
         name.empty() ? "compile: the module has no entry graph"
                      : "compile: the module has no graph named @" + name.str());
-  for (Type type : graph.getArgumentTypes())
-    if (isa<BufferLayoutType>(type))
-      throw StagingError("compile: @" + graph.getSymName().str() +
-                         " takes a BufferLayout; compiled execution of "
-                         "buffers is not supported yet (run it with the "
-                         "interpreter)");
-
   auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
   executable->signature = std::make_unique<Signature>();
   Signature &signature = *executable->signature;
   signature.name = graph.getSymName().str();
+  signature.arguments = describeGraphInputs(graph);
   ArrayAttr argumentNames = graph.getArgumentNamesAttr();
   for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes())) {
     std::string label = "argument " + std::to_string(index);
@@ -152,6 +215,16 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
       if (!reachable.contains(other.getSymNameAttr()))
         other.erase();
   }
+  // Graph names become JIT symbols next to libm's and libc's: a graph named
+  // `cos` or `free` must not be taken for (or call) the C function.
+  {
+    SymbolTable symbols(*lowered);
+    for (GraphOp other : llvm::to_vector(lowered->getOps<GraphOp>()))
+      if (failed(symbols.rename(
+              other, StringAttr::get(context, jitSymbol(other.getSymName())))))
+        throw StagingError("compile: cannot rename @" +
+                           other.getSymName().str() + " for the JIT");
+  }
   // Whatever context the module came from, the pipeline needs every dialect
   // it creates and their bufferization and to-LLVM interfaces.
   DialectRegistry registry;
@@ -159,66 +232,66 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
   context->appendDialectRegistry(registry);
   Collect diagnostics(context);
   PassManager pm(context);
   buildLowerToCPUPipeline(pm);
   if (failed(pm.run(*lowered)))
     throw StagingError("compile: lowering @" + signature.name +
-                       " to the CPU failed:\n" + diagnostics.text);
+                       " to the CPU failed:\n" + userSymbols(diagnostics.text));
 
   // `transformer` is a function_ref: the function it refers to must outlive
   // the create() call.
+  // The JIT generates code for the host CPU (AVX2, AVX-512 where present);
+  // the IR optimizer needs the same target to vectorize and unroll for it.
+  std::unique_ptr<llvm::TargetMachine> host;
+  if (auto builder = llvm::orc::JITTargetMachineBuilder::detectHost()) {
+    builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    if (auto machine = builder->createTargetMachine())
+      host = std::move(*machine);
+    else
+      llvm::consumeError(machine.takeError());
+  } else {
+    llvm::consumeError(builder.takeError());
+  }
   std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, nullptr);
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, host.get());
   ExecutionEngineOptions options;
   options.transformer = optimize;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // Large ops run as OpenMP parallel loops: the JIT resolves the __kmpc_*
+  // entry points in the OpenMP runtime.
+  StringRef openMP = MAXGRAPH_OPENMP_LIBRARY;
+  options.sharedLibPaths = openMP;
   auto engine = ExecutionEngine::create(*lowered, options);
   if (!engine)
     throw StagingError("compile: the JIT failed for @" + signature.name + ": " +
                        llvm::toString(engine.takeError()));
   executable->engine = std::move(*engine);
+  // memref.copy between strided memrefs (a buffer store, an insert into a
+  // slice) calls `memrefCopy`, which MLIR's runner library would provide.
+  executable->engine->registerSymbols(
+      [](llvm::orc::MangleAndInterner interner) {
+        llvm::orc::SymbolMap symbols;
+        symbols[interner("memrefCopy")] = {
+            llvm::orc::ExecutorAddr::fromPtr(&stridedMemrefCopy),
+            llvm::JITSymbolFlags::Exported};
+        return symbols;
+      });
   return executable;
 }
 
 std::vector<HostTensor>
 CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
   const Signature &s = *signature;
-  if (inputs.size() != s.inputs.size())
-    throw StagingError("@" + s.name + " takes " +
-                       std::to_string(s.inputs.size()) + " inputs but got " +
-                       std::to_string(inputs.size()));
-  llvm::StringMap<std::pair<int64_t, size_t>> bound;
-  for (auto [index, param] : llvm::enumerate(s.inputs)) {
-    const HostTensor &input = inputs[index];
-    std::string where = "@" + s.name + ": " + param.label;
-    if (input.dtype() != param.dtype)
-      throw StagingError(where + " has dtype " + toString(input.dtype()) +
-                         " but the graph expects " + toString(param.dtype) +
-                         " (" + param.type + ")");
-    if (input.shape().size() != param.dims.size())
-      throw StagingError(where + " has rank " +
-                         std::to_string(input.shape().size()) +
-                         " but the graph expects " + param.type);
-    for (auto [d, dim] : llvm::enumerate(param.dims)) {
-      int64_t size = input.shape()[d];
-      if (dim.first >= 0 && dim.first != size)
-        throw StagingError(where + " has size " + std::to_string(size) +
-                           " in dim " + std::to_string(d) +
-                           " but the graph expects " + param.type);
-      if (dim.first >= 0 || dim.second.empty())
-        continue;
-      auto [it, inserted] = bound.try_emplace(dim.second, size, index);
-      if (!inserted && it->second.first != size)
-        throw StagingError(where + " has size " + std::to_string(size) +
-                           " in dim " + std::to_string(d) + " (`" + dim.second +
-                           "`), but `" + dim.second + "` is already " +
-                           std::to_string(it->second.first) + " from " +
-                           s.inputs[it->second.second].label);
-    }
-  }
+  // Devices are not checked: the data stays in host memory (see
+  // InputCheckOptions).
+  checkGraphInputs(s.arguments, inputs);
 
-  // Inputs: descriptors over the HostTensors' own (contiguous) storage.
+  // Inputs: descriptors over the HostTensors' own (contiguous) storage, not
+  // copies: a BufferLayout argument is a memref that the code stores into,
+  // and the caller's tensor sees the stores.
   std::vector<Descriptor> inputDescriptors;
   llvm::DenseSet<const void *> inputData;
   for (const HostTensor &input : inputs) {
@@ -256,12 +329,14 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
   for (void *&pointer : descriptorPointers)
     packed.push_back(&pointer);
   if (llvm::Error error =
-          engine->invokePacked("_mlir_ciface_" + s.name, packed))
+          engine->invokePacked("_mlir_ciface_" + jitSymbol(s.name), packed))
     throw StagingError("running @" + s.name +
                        " failed: " + llvm::toString(std::move(error)));
 
   std::vector<HostTensor> outputs;
-  llvm::DenseSet<void *> freed;
+  // Several results may share one allocation (an allreduce gives every
+  // device the same value): free each once, after every copy.
+  llvm::SetVector<void *> toFree;
   for (auto [index, param] : llvm::enumerate(s.outputs)) {
     int64_t *words = results.data() + resultOffsets[index];
     size_t rank = param.dims.size();
@@ -275,8 +350,15 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
     size_t element = sizeInBytes(param.dtype);
     auto *from = static_cast<const uint8_t *>(aligned) + offset * element;
     auto *to = static_cast<uint8_t *>(output.rawData());
+    // Row-major results (the common case) are one memcpy.
+    bool rowMajor = true;
+    for (int64_t d = rank, expected = 1; d-- > 0; expected *= shape[d])
+      rowMajor &= shape[d] == 1 || strides[d] == expected;
     std::vector<int64_t> position(rank, 0);
-    for (int64_t i = 0, count = output.numElements(); i < count; ++i) {
+    if (rowMajor && output.numElements() > 0)
+      std::memcpy(to, from, output.numElements() * element);
+    for (int64_t i = 0, count = rowMajor ? 0 : output.numElements(); i < count;
+         ++i) {
       int64_t at = 0;
       for (size_t d = 0; d < rank; ++d)
         at += position[d] * strides[d];
@@ -289,9 +371,10 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
     }
     outputs.push_back(std::move(output));
     // Results the code allocated are ours to free; returned inputs are not.
-    if (allocated && !inputData.contains(allocated) &&
-        freed.insert(allocated).second)
-      std::free(allocated);
+    if (allocated && !inputData.contains(allocated))
+      toFree.insert(allocated);
   }
+  for (void *allocated : toFree)
+    std::free(allocated);
   return outputs;
 }

@@ -1,4 +1,4 @@
-//===- HostTensor.cpp - a live tensor that owns its data ------------------===//
+//===- HostTensor.cpp - a live tensor handle over host memory -------------===//
 
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Staging/StagingError.h"
@@ -11,7 +11,14 @@ HostTensor::HostTensor(DType dtype, std::vector<int64_t> shape, Device device)
     if (size < 0)
       throw std::invalid_argument("HostTensor: negative dim " +
                                   std::to_string(size));
-  bytes.assign(numElements() * sizeInBytes(dtype), 0);
+  storage = std::make_shared<std::vector<uint8_t>>(
+      numElements() * sizeInBytes(dtype), 0);
+}
+
+HostTensor HostTensor::clone() const {
+  HostTensor copy = *this;
+  copy.storage = std::make_shared<std::vector<uint8_t>>(*storage);
+  return copy;
 }
 
 int64_t HostTensor::numElements() const {

@@ -9,6 +9,7 @@
 
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -468,7 +469,6 @@ public:
   std::vector<HostTensor> run(const std::vector<HostTensor *> &args);
 
 private:
-  std::string argumentLabel(size_t index) const;
   void bindArguments(const std::vector<HostTensor *> &args);
   void execute(Operation *op);
   void checkResult(Operation *op, unsigned index, const HostTensor &tensor);
@@ -526,74 +526,18 @@ private:
   mutable GraphOp graph;
   int depth;
   Bindings bindings;
-  /// Which argument bound each symbolic name, for errors.
-  llvm::StringMap<size_t> boundBy;
   llvm::DenseMap<Value, TensorRef> values;
   std::vector<HostTensor> results;
 };
 
 std::string opName(Operation *op) { return op->getName().getStringRef().str(); }
 
-std::string GraphRun::argumentLabel(size_t index) const {
-  std::string label = "argument " + std::to_string(index);
-  if (ArrayAttr names = graph.getArgumentNamesAttr())
-    if (index < names.size())
-      label += " (`" + cast<StringAttr>(names[index]).getValue().str() + "`)";
-  return label;
-}
-
 void GraphRun::bindArguments(const std::vector<HostTensor *> &args) {
-  std::string where = "graph @" + graph.getSymName().str();
-  ArrayRef<Type> types = graph.getArgumentTypes();
-  if (args.size() != types.size())
-    fail(where + " takes " + std::to_string(types.size()) + " inputs but got " +
-         std::to_string(args.size()));
-  for (auto [index, type] : llvm::enumerate(types)) {
-    const HostTensor &arg = *args[index];
-    auto layout = cast<LayoutType>(type);
-    std::string label = where + ": " + argumentLabel(index);
-    DType expected = dtypeOf(type);
-    if (arg.dtype() != expected)
-      fail(label + " has dtype " + toString(arg.dtype()) + " but the graph " +
-           "expects " + toString(expected) + " (" + str(type) + ")");
-    if (static_cast<int64_t>(arg.shape().size()) != layout.getRank())
-      fail(label + " has rank " + std::to_string(arg.shape().size()) +
-           " (shape " + str(arg.shape()) + ") but the graph expects rank " +
-           std::to_string(layout.getRank()) + " (" + str(type) + ")");
-    for (auto [d, dim] : llvm::enumerate(layout.getDims())) {
-      int64_t size = arg.shape()[d];
-      if (dim.getUnknown())
-        continue;
-      if (dim.isStatic()) {
-        if (dim.getStaticSize() != size)
-          fail(label + " has size " + std::to_string(size) + " in dim " +
-               std::to_string(d) + " but the graph expects " +
-               std::to_string(dim.getStaticSize()) + " (" + str(type) + ")");
-        continue;
-      }
-      if (dim.isSymbol()) {
-        StringRef name = dim.getSymbolName();
-        auto it = bindings.find(name);
-        if (it == bindings.end()) {
-          bindings[name] = size;
-          boundBy[name] = index;
-        } else if (it->second != size) {
-          fail(label + " has size " + std::to_string(size) + " in dim " +
-               std::to_string(d) + " (`" + name.str() + "`), but `" +
-               name.str() + "` is already " + std::to_string(it->second) +
-               " from " + argumentLabel(boundBy[name]));
-        }
-        continue;
-      }
-      // Algebraic dims cannot appear in argument types; check them anyway
-      // once their names are bound.
-      std::optional<int64_t> value = evalDim(dim, bindings);
-      if (value && *value != size)
-        fail(label + " has size " + std::to_string(size) + " in dim " +
-             std::to_string(d) + " but `" + dim.str() + "` is " +
-             std::to_string(*value));
-    }
-  }
+  // Devices are tags here: the data of every value stays in host memory.
+  bindings = checkGraphInputs(
+      describeGraphInputs(graph),
+      std::vector<const HostTensor *>(args.begin(), args.end()),
+      {/*checkDevices=*/false, /*prefix=*/"interpret: "});
 }
 
 std::vector<HostTensor> GraphRun::run(const std::vector<HostTensor *> &args) {

@@ -3,6 +3,7 @@
 #include "Bindings.h"
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/InputChecks.h"
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -16,7 +17,8 @@ namespace {
 /// same module through the runtime's cache).
 struct PyExecutable {
   explicit PyExecutable(const StagedGraph &staged)
-      : staged(staged), executable(detail::compileCached(staged)) {}
+      : staged(staged), arguments(detail::describeArguments(staged)),
+        executable(detail::compileCached(staged)) {}
 
   /// Runs on live tensors, one per input in argument order. Buffer inputs
   /// are updated in place: a HostTensor is a handle to shared storage.
@@ -32,11 +34,17 @@ struct PyExecutable {
         throw nb::type_error((what + ": None is not a Tensor").c_str());
       tensors.push_back(inputs[i]->live(what.c_str()));
     }
+    // The caller made these tensors, so their devices must be the specs'
+    // (as CompiledGraph checks them in C++).
+    InputCheckOptions options;
+    options.checkDevices = true;
+    checkGraphInputs(*arguments, tensors, options);
     std::vector<HostTensor> outputs;
     {
       nb::gil_scoped_release released;
       outputs = executable->run(tensors);
     }
+    detail::tagResultDevices(staged, outputs);
     std::vector<PyTensor> results;
     results.reserve(outputs.size());
     for (HostTensor &output : outputs)
@@ -45,6 +53,7 @@ struct PyExecutable {
   }
 
   StagedGraph staged;
+  std::shared_ptr<const GraphInputs> arguments;
   std::shared_ptr<CpuExecutable> executable;
 };
 } // namespace

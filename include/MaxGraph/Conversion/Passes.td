@@ -47,18 +47,102 @@ def ConvertMaxGraphToLinalg
     }
     ```
 
+    The other ops:
+    * argmax/argmin: a `linalg.generic` reducing the axis into a value and an
+      index (the first extreme element wins; a NaN is extreme, as in the
+      interpreter);
+    * cumsum: an `scf.for` along the axis carrying the running sum of one
+      slice (floats narrower than f64 sum in f64 and round once per element,
+      like the interpreter);
+    * gather: a `linalg.generic` over the result that reads the input with
+      `tensor.extract`; negative indices count from the end and indices out
+      of range are clamped into the axis (the interpreter rejects them; the
+      compiled code never reads out of bounds);
+    * split: one `tensor.extract_slice` per piece;
+    * integer pow: exponentiation by squaring in an `scf.for` over the
+      exponent's bits; a negative exponent gives 0 unless the base is 1 or
+      -1 (0 to a negative power, an error for the interpreter, gives 0);
+    * collectives between `cpu:N` devices run in-process: every device shares
+      host memory, so allreduce is one elementwise reduction whose value every
+      result takes, allgather a `tensor.concat`, reduce_scatter a reduction
+      then one `tensor.extract_slice` per device, broadcast the root's operand;
+      signal buffers are ignored. Transfers between host devices are the
+      identity;
+    * `!maxgraph.buffer` arguments become identity-layout `memref`s: the
+      caller's storage. `buffer_load` copies the current contents into a new
+      buffer and reads it as a tensor (`bufferization.to_tensor restrict`),
+      `buffer_store` copies a tensor into the memref (`memref.copy`), so loads
+      and stores happen in program order;
+    * custom ops call the kernel `func.func` of the same name, which
+      `maxgraph-link-kernels` copied into the module (with `tensor.cast` where
+      a kernel's dims are less or more static than the op's).
+
+    Entry graphs' tensor arguments are `bufferization.writable = false`: the
+    caller's inputs are only read, even by a kernel that writes its tensor
+    argument in place. A result that is an argument or a view of one (a
+    transfer, a broadcast, a split piece) is returned as a copy
+    (`bufferization.alloc_tensor copy(...)`), since the caller owns the
+    results. Calls of subgraphs generic over symbolic dims cast operands and
+    results between the caller's and the callee's types.
+
     Composites (softmax, log_softmax, layer_norm, rms_norm) must be
-    decomposed by `maxgraph-decompose` first. Ops without a CPU lowering yet
-    (argmax, argmin, cumsum, gather, split, buffers, custom ops,
-    collectives, ops whose dynamic result dims cannot be read off an operand)
-    fail the pass with an error at the op.
+    decomposed by `maxgraph-decompose` first. Tensors on GPU devices, custom
+    ops whose kernel is not linked, and ops whose dynamic result dims cannot
+    be read off an operand fail the pass with an error at the op.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
+    "mlir::bufferization::BufferizationDialect",
     "mlir::func::FuncDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect",
+  ];
+}
+
+def LinkKernels : Pass<"maxgraph-link-kernels", "mlir::ModuleOp"> {
+  let summary = "Copies the custom kernels that graphs call into the module";
+  let description = [{
+    A graph's `kernel_libraries` lists `.mlir` files of `func.func` kernels
+    (the custom extensions given to staging). For every `maxgraph.custom`,
+    this pass finds the public `func.func` named by its `kernel` in the
+    graph's libraries (the first library that defines it), checks its
+    signature and copies it, with the library functions it calls, into the
+    module as private functions, where `convert-maxgraph-to-linalg` lowers
+    the custom op to a `func.call`. Linking twice is harmless.
+
+    Kernels take and return builtin tensors, like the ones in the staging
+    kernel libraries: a tensor operand of the custom op is passed as a
+    `tensor` parameter and every result is a `tensor`. A buffer operand is
+    passed as a `memref` parameter (the caller's storage, which the kernel
+    may write: the in-place form of a custom op). Parameter and result types
+    must have the op's rank and element type (signless integers for si/ui
+    types) and agree on every dim that both give statically. A kernel is
+    written in ops that the CPU pipeline bufferizes (linalg, tensor, scf,
+    arith and math on scalars, memref on buffer parameters); elementwise
+    arith and math ops on tensors are turned into `linalg.generic` as they
+    are copied, like `convert-elementwise-to-linalg`.
+
+    Relative library paths are looked up from the current directory, then
+    from the directory of the file the graph was parsed from. A missing or
+    unparsable library, a kernel no library defines, a signature that does
+    not fit or a name that clashes with another symbol is an error at the
+    custom op.
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::bufferization::BufferizationDialect",
+    "mlir::cf::ControlFlowDialect",
+    "mlir::func::FuncDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::math::MathDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect",
+    "mlir::vector::VectorDialect",
   ];
 }
 

@@ -6,8 +6,12 @@
 //
 // A compiled graph takes the traced function's argument tree with
 // HostTensors in place of specs (and the same static values), checks every
-// input, runs the JIT-compiled code, and returns the function's result tree
-// with HostTensors in place of Tensors.
+// input (count, dtype, rank, device, dims: see InputChecks.h), runs the
+// JIT-compiled code, and returns the function's result tree with
+// HostTensors in place of Tensors.
+//
+// HostTensors are handles: the graph receives the caller's storage, so a
+// store into a BufferLayout argument is seen in the caller's tensor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +19,7 @@
 #define MAXGRAPH_RUNTIME_COMPILEDGRAPH_H
 
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/Stage.h"
 #include <array>
 #include <map>
@@ -31,15 +36,27 @@ namespace detail {
 class CallArguments {
 public:
   explicit CallArguments(const StagedGraph &staged) : staged(staged) {}
+  /// Adds a handle to `tensor`'s storage (not a copy of its data).
   void addTensor(const HostTensor &tensor) { inputs.push_back(tensor); }
   /// Throws StagingError when `value` differs from the staged value.
   void checkStatic(const std::string &path, const std::string &value);
+  /// Checks that every staged static value was passed and that the tensors
+  /// fit `arguments`, devices included; throws StagingError.
+  void finish(const GraphInputs &arguments) const;
   std::vector<HostTensor> inputs;
 
 private:
   const StagedGraph &staged;
   size_t nextStatic = 0;
 };
+
+/// The arguments of `staged`'s graph, for the input checks of its calls.
+std::shared_ptr<const GraphInputs> describeArguments(const StagedGraph &staged);
+
+/// Tags each output with the device of the staged result's layout (the data
+/// stays in host memory), as the interpreter does.
+void tagResultDevices(const StagedGraph &staged,
+                      std::vector<HostTensor> &outputs);
 
 /// The compiled code of `staged`, from the in-memory cache when the same
 /// module was compiled before.
@@ -184,6 +201,7 @@ template <typename Result = std::vector<Tensor>> class CompiledGraph {
 public:
   CompiledGraph(StagedGraph staged, std::optional<Result> shape = {})
       : staged(std::move(staged)), shape(std::move(shape)),
+        arguments(detail::describeArguments(this->staged)),
         executable(detail::compileCached(this->staged)) {}
 
   /// Runs the graph on a tree of HostTensors shaped like the specs (and the
@@ -193,7 +211,9 @@ public:
     detail::CallArguments call(staged);
     size_t index = 0;
     (CallTree<Args>::flatten(args, call, detail::rootPath(index++)), ...);
+    call.finish(*arguments);
     std::vector<HostTensor> outputs = executable->run(call.inputs);
+    detail::tagResultDevices(staged, outputs);
     if (!shape)
       return rebuildFlat(std::move(outputs));
     auto next = outputs.begin();
@@ -213,10 +233,13 @@ private:
 
   StagedGraph staged;
   std::optional<Result> shape;
+  /// The staged graph's arguments, described once for the input checks.
+  std::shared_ptr<const GraphInputs> arguments;
   std::shared_ptr<CpuExecutable> executable;
 };
 
-/// Compiles a staged graph; results come back as a flat vector.
+/// Compiles a staged graph; results come back as a flat vector. Same as
+/// `staged.compile()`.
 inline CompiledGraph<> compile(StagedGraph staged) {
   return CompiledGraph<>(std::move(staged));
 }

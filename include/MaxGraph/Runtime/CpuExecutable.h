@@ -27,6 +27,8 @@ public:
   ~CpuExecutable();
 
   /// Runs the compiled graph; throws StagingError for inputs that do not fit.
+  /// The code works on the inputs' own storage: stores through a
+  /// BufferLayout argument land in the HostTensor passed for it.
   std::vector<HostTensor> run(const std::vector<HostTensor> &inputs) const;
 
   /// What `run` checks and unpacks: the graph's name and layouts.

@@ -1,4 +1,4 @@
-//===- HostTensor.h - a live tensor that owns its data ----------*- C++ -*-===//
+//===- HostTensor.h - a live tensor handle over host memory -----*- C++ -*-===//
 
 #ifndef MAXGRAPH_RUNTIME_HOSTTENSOR_H
 #define MAXGRAPH_RUNTIME_HOSTTENSOR_H
@@ -6,6 +6,7 @@
 #include "MaxGraph/Staging/Layout.h"
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -43,6 +44,16 @@ template <typename T> constexpr DType dtypeOf() {
 
 /// A live tensor: data in host memory with a dtype, static shape and device.
 /// It is a value, not a spec: stage() refuses it (pass `layout()` instead).
+///
+/// A HostTensor is a handle, like a numpy array or a MAX tensor: copies
+/// share the same storage, so a write through one copy (or through a
+/// compiled graph's BufferLayout argument) is seen by every copy. Use
+/// clone() for an independent deep copy. The storage lives as long as any
+/// handle to it.
+///
+/// Constness is shallow, as for a pointer: `data()` on a const handle
+/// returns a const pointer, but a copy of that handle may still write the
+/// shared storage.
 class HostTensor {
 public:
   /// A zero-filled tensor.
@@ -58,14 +69,18 @@ public:
           "HostTensor::from: " + std::to_string(values.size()) +
           " values for a shape of " + std::to_string(tensor.numElements()) +
           " elements");
+    std::vector<uint8_t> &bytes = *tensor.storage;
     if constexpr (std::is_same_v<T, bool>) {
       for (size_t i = 0; i < values.size(); ++i)
-        tensor.bytes[i] = values[i];
-    } else if (!tensor.bytes.empty()) {
-      std::memcpy(tensor.bytes.data(), values.data(), tensor.bytes.size());
+        bytes[i] = values[i];
+    } else if (!bytes.empty()) {
+      std::memcpy(bytes.data(), values.data(), bytes.size());
     }
     return tensor;
   }
+
+  /// A deep copy: same dtype, shape, device and values, in new storage.
+  HostTensor clone() const;
 
   DType dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
@@ -74,14 +89,18 @@ public:
   /// Typed access to the elements, row-major; T must match the dtype.
   template <typename T> T *data() {
     checkType(detail::dtypeOf<T>());
-    return reinterpret_cast<T *>(bytes.data());
+    return reinterpret_cast<T *>(storage->data());
   }
   template <typename T> const T *data() const {
     checkType(detail::dtypeOf<T>());
-    return reinterpret_cast<const T *>(bytes.data());
+    return reinterpret_cast<const T *>(storage->data());
   }
-  void *rawData() { return bytes.data(); }
-  const void *rawData() const { return bytes.data(); }
+  void *rawData() { return storage->data(); }
+  const void *rawData() const { return storage->data(); }
+  /// Whether this handle and `other` share their storage.
+  bool sharesStorageWith(const HostTensor &other) const {
+    return storage == other.storage;
+  }
   /// The TensorLayout with every dim fixed to this tensor's sizes.
   TensorLayout layout() const;
 
@@ -90,7 +109,8 @@ private:
   DType dtype_;
   std::vector<int64_t> shape_;
   Device device_;
-  std::vector<uint8_t> bytes;
+  /// Shared by every copy of this handle; null only in a moved-from one.
+  std::shared_ptr<std::vector<uint8_t>> storage;
 };
 } // namespace maxgraph
 

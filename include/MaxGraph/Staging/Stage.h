@@ -21,6 +21,7 @@ class raw_ostream;
 
 namespace maxgraph {
 class GraphOp;
+template <typename Result> class CompiledGraph;
 
 /// The options of stage(), in the order of MAX's `stage()`.
 struct StageOptions {
@@ -64,6 +65,12 @@ public:
   staticArguments() const;
   /// Writes the module as MLIR bytecode; throws StagingError on I/O errors.
   void writeBytecode(const std::string &path) const;
+  /// Compiles the graph for the CPU, like `maxgraph::compile(*this)`;
+  /// results come back as a flat vector. Declared here but defined in the
+  /// runtime library (lib/Runtime/CompiledGraph.cpp): staging does not
+  /// depend on the runtime, so code that calls this links MaxGraphRuntime
+  /// and includes MaxGraph/Runtime/CompiledGraph.h.
+  CompiledGraph<std::vector<Tensor>> compile() const;
 
   struct State;
   explicit StagedGraph(std::shared_ptr<State> state);

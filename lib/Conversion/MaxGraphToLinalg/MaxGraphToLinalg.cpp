@@ -12,23 +12,32 @@
 // dim it comes from; dims that come from no operand (broadcast_to, reshape,
 // slice) are evaluated from the graph's arguments, which bind every symbol.
 //
+// Buffer arguments become memrefs (the caller's storage): loads copy out of
+// them and stores copy into them in program order. Collectives and transfers
+// between host devices run in-process on the shared host memory. Custom ops
+// call the kernels that maxgraph-link-kernels copied into the module.
+//
 // Before converting, the pass checks every op and reports, at the op, why it
-// cannot be lowered (composites, ops without a CPU lowering yet, buffers,
-// non-host devices, unknown `?` dims that come from no operand); nothing is
-// converted then.
+// cannot be lowered (composites, GPU devices, kernels that are not linked,
+// unknown `?` dims that come from no operand); nothing is converted then.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraph.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringMap.h"
@@ -58,6 +67,25 @@ Type convertElementType(Type type) {
 RankedTensorType convertTensorType(TensorLayoutType type) {
   return RankedTensorType::get(type.getShape(),
                                convertElementType(type.getElementType()));
+}
+
+/// The identity-layout memref of a maxgraph buffer: the caller's storage.
+MemRefType convertBufferType(BufferLayoutType type) {
+  return MemRefType::get(type.getShape(),
+                         convertElementType(type.getElementType()));
+}
+
+/// The size of dim `index` of a converted tensor or memref.
+Value dimOf(OpBuilder &builder, Location loc, Value value, int64_t index) {
+  if (isa<MemRefType>(value.getType()))
+    return memref::DimOp::create(builder, loc, value, index);
+  return tensor::DimOp::create(builder, loc, value, index);
+}
+
+/// `axis` (an I64Attr, read as unsigned) counted from the front.
+int64_t normalizeAxis(uint64_t axis, int64_t rank) {
+  int64_t value = static_cast<int64_t>(axis);
+  return value < 0 ? value + rank : value;
 }
 
 /// Whether `type` is a signed maxgraph integer (bool and unsigned are not).
@@ -112,7 +140,7 @@ Value evaluateDim(ConversionPatternRewriter &rewriter, Location loc,
       if (auto name = dyn_cast<StringAttr>(factor)) {
         auto [argument, index] = symbols.lookup(name.getValue());
         Value remapped = rewriter.getRemappedValue(argument);
-        value = tensor::DimOp::create(rewriter, loc, remapped, index);
+        value = dimOf(rewriter, loc, remapped, index);
       } else {
         auto floorDiv = cast<ArrayAttr>(factor);
         Value numerator =
@@ -211,6 +239,16 @@ SmallVector<Value> dynamicResultSizes(ConversionPatternRewriter &rewriter,
   return sizes;
 }
 
+/// The dynamic sizes of an empty tensor like `source`.
+SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value source) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, source, d));
+  return sizes;
+}
+
 /// An empty tensor of `type` with `dynamicSizes` for its dynamic dims.
 Value createEmpty(OpBuilder &builder, Location loc, RankedTensorType type,
                   ValueRange dynamicSizes) {
@@ -292,6 +330,53 @@ Value pythonDivModSI(OpBuilder &b, Location loc, Value lhs, Value rhs,
   Value adjust = arith::AndIOp::create(b, loc, remNonZero, signsDiffer);
   Value adjusted = arith::AddIOp::create(b, loc, rem, safeRhs);
   return arith::SelectOp::create(b, loc, adjust, adjusted, rem);
+}
+
+/// Integer `base ** exponent` by squaring, wrapping in the width, over every
+/// bit of the exponent. A negative signed exponent truncates like C: 1 for a
+/// base of 1, +-1 for a base of -1, else 0 (also for a base of 0, which the
+/// interpreter rejects).
+Value intPow(OpBuilder &b, Location loc, Value base, Value exponent,
+             bool isSigned) {
+  Type type = base.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value one = intConstant(b, loc, type, 1);
+  Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+  Value upper = arith::ConstantIndexOp::create(b, loc, width);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lower, upper, step, ValueRange{one, base, exponent},
+      [&](OpBuilder &nested, Location at, Value, ValueRange args) {
+        Value result = args[0], square = args[1], bits = args[2];
+        Value bit = arith::AndIOp::create(nested, at, bits, one);
+        Value odd =
+            arith::CmpIOp::create(nested, at, arith::CmpIPredicate::ne, bit,
+                                  intConstant(nested, at, type, 0));
+        Value product = arith::MulIOp::create(nested, at, result, square);
+        result = arith::SelectOp::create(nested, at, odd, product, result);
+        square = arith::MulIOp::create(nested, at, square, square);
+        bits = arith::ShRUIOp::create(nested, at, bits, one);
+        scf::YieldOp::create(nested, at, ValueRange{result, square, bits});
+      });
+  Value power = loop.getResult(0);
+  if (!isSigned)
+    return power;
+  Value zero = intConstant(b, loc, type, 0);
+  Value minusOne = intConstant(b, loc, type, -1);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, exponent, zero);
+  Value isOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, one);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, minusOne);
+  Value oddExponent =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, loc, exponent, one), zero);
+  Value signedOne = arith::SelectOp::create(b, loc, oddExponent, minusOne, one);
+  Value truncated = arith::SelectOp::create(
+      b, loc, isOne, one,
+      arith::SelectOp::create(b, loc, isMinusOne, signedOne, zero));
+  return arith::SelectOp::create(b, loc, negative, truncated, power);
 }
 
 Value sigmoid(OpBuilder &b, Location loc, Value x) {
@@ -451,7 +536,7 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
       .Case([&](PowOp) -> Value {
         if (isFloat)
           return math::PowFOp::create(b, loc, x, y);
-        return nullptr;
+        return intPow(b, loc, x, y, isSigned);
       })
       .Case([&](MaxOp) -> Value {
         if (isFloat)
@@ -492,8 +577,12 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
       .Case([&](AbsOp) -> Value {
         if (isFloat)
           return math::AbsFOp::create(b, loc, x);
+        // max(x, 0 - x), which wraps at the minimum like the interpreter;
+        // math.absi has no lowering on the CPU path.
         if (isSigned)
-          return math::AbsIOp::create(b, loc, x);
+          return arith::MaxSIOp::create(
+              b, loc, x,
+              arith::SubIOp::create(b, loc, intConstant(b, loc, type, 0), x));
         return x;
       })
       .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
@@ -567,21 +656,13 @@ LogicalResult checkLowerable(Operation *op, const SymbolSources &symbols) {
     return op->emitError() << "'" << op->getName()
                            << "' is a composite with no CPU lowering; run "
                               "maxgraph-decompose first";
-  if (isa<ArgmaxOp, ArgminOp, CumsumOp, GatherOp, SplitOp, CustomOp,
-          BufferLoadOp, BufferStoreOp, AllReduceOp, AllGatherOp,
-          ReduceScatterOp, BroadcastOp>(op))
-    return op->emitError() << "'" << op->getName()
-                           << "' has no CPU lowering yet";
   auto checkType = [&](Type type) -> LogicalResult {
-    if (isa<BufferLayoutType>(type))
-      return op->emitError()
-             << "'" << op->getName()
-             << "' uses a buffer; buffers have no CPU lowering yet";
-    if (auto tensor = dyn_cast<TensorLayoutType>(type))
-      if (tensor.getDevice().isGpu())
+    if (auto layout = dyn_cast<LayoutType>(type))
+      if (layout.getDevice().isGpu())
         return op->emitError()
-               << "'" << op->getName() << "' uses a tensor on "
-               << tensor.getDevice()
+               << "'" << op->getName() << "' uses a "
+               << (isa<BufferLayoutType>(type) ? "buffer" : "tensor") << " on "
+               << layout.getDevice()
                << "; convert-maxgraph-to-linalg lowers host graphs only";
     return success();
   };
@@ -600,10 +681,26 @@ LogicalResult checkLowerable(Operation *op, const SymbolSources &symbols) {
   for (Type type : op->getResultTypes())
     if (failed(checkType(type)))
       return failure();
-  if (auto pow = dyn_cast<PowOp>(op))
-    if (!isa<FloatType>(layoutOf(pow.getLhs()).getElementType()))
+  if (auto custom = dyn_cast<CustomOp>(op))
+    if (!SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            op, custom.getKernelAttr()))
       return op->emitError()
-             << "'" << op->getName() << "' on integers has no CPU lowering yet";
+             << "custom kernel '" << custom.getKernel()
+             << "' is not in the module; run maxgraph-link-kernels first";
+  if (auto split = dyn_cast<SplitOp>(op)) {
+    // One piece may have a size known only at run time: the rest of the axis.
+    int64_t rank = layoutOf(split.getInput()).getRank();
+    int64_t axis = normalizeAxis(split.getAxis(), rank);
+    int unknown = 0;
+    for (Type type : split.getResultTypes()) {
+      DimAttr dim = cast<TensorLayoutType>(type).getDims()[axis];
+      if (!dim.isStatic() && !canEvaluate(dim, symbols) && ++unknown > 1)
+        return op->emitError()
+               << "'" << op->getName()
+               << "' has more than one piece whose size along axis " << axis
+               << " comes from no graph argument; it has no CPU lowering";
+    }
+  }
   if (auto constant = dyn_cast<ConstantOp>(op))
     if (!isa<DenseElementsAttr, DenseResourceElementsAttr>(constant.getValue()))
       return op->emitError()
@@ -689,8 +786,16 @@ struct GraphLowering : OpConversionPattern<GraphOp> {
       func->setAttr("argument_names", names);
     if (auto names = op.getResultNamesAttr())
       func->setAttr("result_names", names);
-    if (!op.getIsSubgraph())
+    if (!op.getIsSubgraph()) {
       func->setAttr("llvm.emit_c_interface", rewriter.getUnitAttr());
+      // The caller's input tensors are read only: bufferization copies
+      // before any in-place write (a kernel's, say) instead of clobbering
+      // them. Buffers (memrefs) are the caller's to write.
+      for (auto [index, type] : llvm::enumerate(op.getArgumentTypes()))
+        if (isa<TensorLayoutType>(type))
+          func.setArgAttr(index, "bufferization.writable",
+                          rewriter.getBoolAttr(false));
+    }
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), converter,
                                            &signature)))
@@ -700,13 +805,50 @@ struct GraphLowering : OpConversionPattern<GraphOp> {
   }
 };
 
+/// Whether `value` is a graph argument or a view of one.
+bool viewsArgument(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (!isa<tensor::ExtractSliceOp, tensor::CastOp, tensor::ExpandShapeOp,
+             tensor::CollapseShapeOp, tensor::ReshapeOp>(op))
+      return false;
+    value = op->getOperand(0);
+  }
+  return isa<BlockArgument>(value);
+}
+
+/// `maxgraph.output` becomes `return`. A result that is an argument (a
+/// transfer, a broadcast) or a view of one (a split) is returned as a copy:
+/// the caller owns the results, and the deallocation pipeline would
+/// otherwise clone the argument.
 struct OutputLowering : OpConversionPattern<OutputOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(OutputOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<func::ReturnOp>(op, adaptor.getOperands());
+    Location loc = op.getLoc();
+    SmallVector<Value> results;
+    for (Value value : adaptor.getOperands()) {
+      if (!viewsArgument(value)) {
+        results.push_back(value);
+        continue;
+      }
+      if (auto memref = dyn_cast<MemRefType>(value.getType())) {
+        SmallVector<Value> sizes;
+        for (int64_t d = 0; d < memref.getRank(); ++d)
+          if (memref.isDynamicDim(d))
+            sizes.push_back(memref::DimOp::create(rewriter, loc, value, d));
+        Value copy = memref::AllocOp::create(rewriter, loc, memref, sizes);
+        memref::CopyOp::create(rewriter, loc, value, copy);
+        results.push_back(copy);
+        continue;
+      }
+      // An allocation with a copy, which tiling and folding leave alone.
+      auto type = cast<RankedTensorType>(value.getType());
+      results.push_back(bufferization::AllocTensorOp::create(
+          rewriter, loc, type, ValueRange{}, value));
+    }
+    rewriter.replaceOpWithNewOp<func::ReturnOp>(op, results);
     return success();
   }
 };
@@ -717,11 +859,44 @@ struct CallLowering : OpConversionPattern<CallOp> {
   LogicalResult
   matchAndRewrite(CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const TypeConverter &converter = *getTypeConverter();
     SmallVector<Type> results;
-    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), results)))
+    if (failed(converter.convertTypes(op.getResultTypes(), results)))
       return rewriter.notifyMatchFailure(op, "result type not converted");
-    rewriter.replaceOpWithNewOp<func::CallOp>(op, op.getCallee(), results,
-                                              adaptor.getOperands());
+    // A callee generic over symbolic dims takes `?` where the caller's
+    // values may be static: cast to the callee's types and back.
+    SmallVector<Type> calleeInputs, calleeResults;
+    Operation *callee =
+        SymbolTable::lookupNearestSymbolFrom(op, op.getCalleeAttr());
+    if (auto graph = dyn_cast_or_null<GraphOp>(callee)) {
+      if (failed(
+              converter.convertTypes(graph.getArgumentTypes(), calleeInputs)) ||
+          failed(converter.convertTypes(graph.getResultTypes(), calleeResults)))
+        return rewriter.notifyMatchFailure(op, "callee type not converted");
+    } else if (auto func = dyn_cast_or_null<func::FuncOp>(callee)) {
+      llvm::append_range(calleeInputs, func.getArgumentTypes());
+      llvm::append_range(calleeResults, func.getResultTypes());
+    } else {
+      return rewriter.notifyMatchFailure(op, "no callee");
+    }
+    auto castTo = [&](Value value, Type type) -> Value {
+      if (value.getType() == type)
+        return value;
+      if (isa<MemRefType>(type))
+        return memref::CastOp::create(rewriter, loc, type, value);
+      return tensor::CastOp::create(rewriter, loc, type, value);
+    };
+    SmallVector<Value> operands;
+    for (auto [operand, type] :
+         llvm::zip_equal(adaptor.getOperands(), calleeInputs))
+      operands.push_back(castTo(operand, type));
+    auto call = func::CallOp::create(rewriter, loc, op.getCallee(),
+                                     calleeResults, operands);
+    SmallVector<Value> replacements;
+    for (auto [result, type] : llvm::zip_equal(call.getResults(), results))
+      replacements.push_back(castTo(result, type));
+    rewriter.replaceOp(op, replacements);
     return success();
   }
 };
@@ -914,6 +1089,11 @@ template <typename OpTy> struct ReduceLowering : MaxGraphPattern<OpTy> {
         dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, d));
     }
     auto reducedType = RankedTensorType::get(shape, element);
+    // An integer mean sums in 64 bits, as the interpreter does: a sum in the
+    // element width would wrap before the division.
+    bool widen = isa<ReduceMeanOp>(op) && !isFloat && width < 64;
+    Type accumulator = widen ? rewriter.getI64Type() : element;
+    auto accumulatorType = RankedTensorType::get(shape, accumulator);
 
     Value identity;
     if (isa<ReduceMaxOp, ReduceMinOp>(op)) {
@@ -934,9 +1114,9 @@ template <typename OpTy> struct ReduceLowering : MaxGraphPattern<OpTy> {
     } else {
       int64_t value = isa<ReduceProdOp>(op) ? 1 : 0;
       identity = isFloat ? floatConstant(rewriter, loc, element, value)
-                         : intConstant(rewriter, loc, element, value);
+                         : intConstant(rewriter, loc, accumulator, value);
     }
-    Value empty = createEmpty(rewriter, loc, reducedType, dynamicSizes);
+    Value empty = createEmpty(rewriter, loc, accumulatorType, dynamicSizes);
     Value init = linalg::FillOp::create(rewriter, loc, ValueRange{identity},
                                         ValueRange{empty})
                      .getResult(0);
@@ -945,6 +1125,11 @@ template <typename OpTy> struct ReduceLowering : MaxGraphPattern<OpTy> {
         rewriter, loc, ValueRange{input}, ValueRange{init}, axes,
         [&](OpBuilder &b, Location nested, ValueRange args) {
           Value x = args[0], acc = args[1], result;
+          if (widen)
+            x = isSigned ? arith::ExtSIOp::create(b, nested, accumulator, x)
+                               .getResult()
+                         : arith::ExtUIOp::create(b, nested, accumulator, x)
+                               .getResult();
           if (isa<ReduceSumOp, ReduceMeanOp>(operation))
             result = isFloat
                          ? arith::AddFOp::create(b, nested, x, acc).getResult()
@@ -984,7 +1169,8 @@ template <typename OpTy> struct ReduceLowering : MaxGraphPattern<OpTy> {
                                                   rewriter.getI64Type(), count);
         divisor = arith::UIToFPOp::create(rewriter, loc, element, wide);
       } else {
-        divisor = arith::IndexCastUIOp::create(rewriter, loc, element, count);
+        divisor =
+            arith::IndexCastUIOp::create(rewriter, loc, accumulator, count);
       }
       int64_t reducedRank = reducedType.getRank();
       MLIRContext *context = rewriter.getContext();
@@ -1008,6 +1194,9 @@ template <typename OpTy> struct ReduceLowering : MaxGraphPattern<OpTy> {
                 else
                   quotient =
                       arith::DivUIOp::create(b, nested, args[0], divisor);
+                if (widen)
+                  quotient =
+                      arith::TruncIOp::create(b, nested, element, quotient);
                 linalg::YieldOp::create(b, nested, quotient);
               })
               .getResult(0);
@@ -1095,7 +1284,7 @@ struct ConcatLowering : MaxGraphPattern<ConcatOp> {
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     int64_t rank = layoutOf(op.getResult()).getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
     rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
         op, resultType(op), static_cast<uint64_t>(axis), adaptor.getInputs());
     return success();
@@ -1158,6 +1347,703 @@ struct TransferLowering : OpConversionPattern<TransferOp> {
   }
 };
 
+/// Expands `value` (the reduction of `axis` out of a rank-`rank` tensor) to
+/// `type`, which has a 1 at `axis`.
+Value expandAxis(OpBuilder &b, Location loc, Value value, RankedTensorType type,
+                 int64_t axis) {
+  int64_t rank = type.getRank();
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      groups.push_back({d});
+  // The 1 joins the next kept dim, or the last one when it trails.
+  if (!groups.empty()) {
+    if (axis < rank - 1)
+      groups[axis].insert(groups[axis].begin(), axis);
+    else
+      groups.back().push_back(axis);
+  }
+  SmallVector<OpFoldResult> shape;
+  for (int64_t d = 0, kept = 0; d < rank; ++d) {
+    if (d == axis) {
+      shape.push_back(b.getIndexAttr(1));
+      continue;
+    }
+    if (!type.isDynamicDim(d))
+      shape.push_back(b.getIndexAttr(type.getDimSize(d)));
+    else
+      shape.push_back(tensor::DimOp::create(b, loc, value, kept).getResult());
+    ++kept;
+  }
+  return tensor::ExpandShapeOp::create(b, loc, type, value, groups, shape);
+}
+
+/// The sizes of `source`'s dims without `axis`, as an empty tensor's dynamic
+/// sizes, and the shape.
+std::pair<SmallVector<int64_t>, SmallVector<Value>>
+shapeWithout(OpBuilder &b, Location loc, Value source, int64_t axis) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (d == axis)
+      continue;
+    shape.push_back(type.getDimSize(d));
+    if (type.isDynamicDim(d))
+      dynamic.push_back(tensor::DimOp::create(b, loc, source, d));
+  }
+  return {shape, dynamic};
+}
+
+/// argmax/argmin: one linalg.generic that reduces `axis` into the extreme
+/// value and its index. A later element wins only when strictly better (or
+/// the first NaN), so ties keep the first index whatever the loop order.
+template <typename OpTy> struct ArgReduceLowering : MaxGraphPattern<OpTy> {
+  using MaxGraphPattern<OpTy>::MaxGraphPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool isMax = isa<ArgmaxOp>(op.getOperation());
+    Value input = adaptor.getInput();
+    auto inputLayout = layoutOf(op.getInput());
+    Type original = inputLayout.getElementType();
+    bool isFloat = isa<FloatType>(original), isSigned = isSignedInt(original);
+    Type element = convertElementType(original);
+    int64_t rank = inputLayout.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    RankedTensorType type = this->resultType(op.getOperation());
+    Type indexElement = type.getElementType();
+
+    auto [shape, dynamicSizes] = shapeWithout(rewriter, loc, input, axis);
+    Value start;
+    if (isFloat) {
+      double inf = std::numeric_limits<double>::infinity();
+      start = floatConstant(rewriter, loc, element, isMax ? -inf : inf);
+    } else {
+      unsigned width = element.getIntOrFloatBitWidth();
+      start = intConstant(rewriter, loc, element,
+                          isSigned ? (isMax ? APInt::getSignedMinValue(width)
+                                            : APInt::getSignedMaxValue(width))
+                                   : (isMax ? APInt::getMinValue(width)
+                                            : APInt::getMaxValue(width)));
+    }
+    auto valueType = RankedTensorType::get(shape, element);
+    auto indexType = RankedTensorType::get(shape, indexElement);
+    Value values =
+        linalg::FillOp::create(
+            rewriter, loc, ValueRange{start},
+            ValueRange{createEmpty(rewriter, loc, valueType, dynamicSizes)})
+            .getResult(0);
+    Value indices =
+        linalg::FillOp::create(
+            rewriter, loc,
+            ValueRange{intConstant(rewriter, loc, indexElement, 0)},
+            ValueRange{createEmpty(rewriter, loc, indexType, dynamicSizes)})
+            .getResult(0);
+
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> reducedExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        reducedExprs.push_back(getAffineDimExpr(d, context));
+    AffineMap reducedMap = AffineMap::get(rank, 0, reducedExprs, context);
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(rank, context), reducedMap,
+        reducedMap};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators[axis] = utils::IteratorType::reduction;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, indexType}, ValueRange{input},
+        ValueRange{values, indices}, maps, iterators,
+        [&](OpBuilder &b, Location at, ValueRange args) {
+          Value x = args[0], best = args[1], bestIndex = args[2];
+          Value position = linalg::IndexOp::create(b, at, axis);
+          Value k = arith::IndexCastOp::create(b, at, indexElement, position);
+          Value earlier = arith::CmpIOp::create(
+              b, at, arith::CmpIPredicate::slt, k, bestIndex);
+          Value better;
+          if (isFloat) {
+            // best NaN: only an earlier NaN. Else a NaN, a strictly better
+            // value or an equal one at an earlier index.
+            Value xNan =
+                arith::CmpFOp::create(b, at, arith::CmpFPredicate::UNO, x, x);
+            Value bestNan = arith::CmpFOp::create(
+                b, at, arith::CmpFPredicate::UNO, best, best);
+            Value strictly = arith::CmpFOp::create(
+                b, at,
+                isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+                x, best);
+            Value equal = arith::CmpFOp::create(
+                b, at, arith::CmpFPredicate::OEQ, x, best);
+            Value tie = arith::AndIOp::create(b, at, equal, earlier);
+            Value overNumber = arith::OrIOp::create(
+                b, at, xNan, arith::OrIOp::create(b, at, strictly, tie));
+            Value overNan = arith::AndIOp::create(b, at, xNan, earlier);
+            better =
+                arith::SelectOp::create(b, at, bestNan, overNan, overNumber);
+          } else {
+            arith::CmpIPredicate predicate =
+                isMax ? (isSigned ? arith::CmpIPredicate::sgt
+                                  : arith::CmpIPredicate::ugt)
+                      : (isSigned ? arith::CmpIPredicate::slt
+                                  : arith::CmpIPredicate::ult);
+            Value strictly = arith::CmpIOp::create(b, at, predicate, x, best);
+            Value equal =
+                arith::CmpIOp::create(b, at, arith::CmpIPredicate::eq, x, best);
+            better = arith::OrIOp::create(
+                b, at, strictly, arith::AndIOp::create(b, at, equal, earlier));
+          }
+          Value value = arith::SelectOp::create(b, at, better, x, best);
+          Value index = arith::SelectOp::create(b, at, better, k, bestIndex);
+          linalg::YieldOp::create(b, at, ValueRange{value, index});
+        });
+    Value result = generic.getResult(1);
+    if (op.getKeepDims())
+      result = expandAxis(rewriter, loc, result, type, axis);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// cumsum: an scf.for along the axis that carries the running sum of one
+/// slice and inserts each partial sum into the result. Floats narrower than
+/// f64 sum in f64 and round once per element, like the interpreter.
+struct CumsumLowering : MaxGraphPattern<CumsumOp> {
+  using MaxGraphPattern::MaxGraphPattern;
+
+  LogicalResult
+  matchAndRewrite(CumsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    Type element = inputType.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    Type accumulator = isFloat ? Type(rewriter.getF64Type()) : element;
+    int64_t rank = inputType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    MLIRContext *context = rewriter.getContext();
+
+    auto [shape, dynamicSizes] = shapeWithout(rewriter, loc, input, axis);
+    auto sliceType = RankedTensorType::get(shape, element);
+    auto sumType = RankedTensorType::get(shape, accumulator);
+    Value zero = isFloat ? floatConstant(rewriter, loc, accumulator, 0.0)
+                         : intConstant(rewriter, loc, accumulator, 0);
+    Value sum =
+        linalg::FillOp::create(
+            rewriter, loc, ValueRange{zero},
+            ValueRange{createEmpty(rewriter, loc, sumType, dynamicSizes)})
+            .getResult(0);
+    Value result = createEmpty(rewriter, loc, resultType(op),
+                               dynamicSizesOf(rewriter, loc, input));
+
+    int64_t sliceRank = rank - 1;
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(sliceRank, context);
+    SmallVector<utils::IteratorType> iterators(sliceRank,
+                                               utils::IteratorType::parallel);
+    // An elementwise generic over slices into `out`: `body` maps the scalar
+    // arguments (the inputs', then `out`'s).
+    auto elementwise =
+        [&](OpBuilder &b, Location at, ValueRange inputs, Value out,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+          SmallVector<AffineMap> maps(inputs.size() + 1, identity);
+          Type type = out.getType();
+          return linalg::GenericOp::create(
+                     b, at, TypeRange{type}, inputs, ValueRange{out}, maps,
+                     iterators,
+                     [&](OpBuilder &nested, Location where, ValueRange args) {
+                       linalg::YieldOp::create(nested, where,
+                                               body(nested, where, args));
+                     })
+              .getResult(0);
+        };
+    auto toAccumulator = [&](OpBuilder &b, Location at, Value x) -> Value {
+      if (x.getType() == accumulator)
+        return x;
+      return arith::ExtFOp::create(b, at, accumulator, x);
+    };
+    auto fromAccumulator = [&](OpBuilder &b, Location at, Value x) -> Value {
+      if (x.getType() == element)
+        return x;
+      return arith::TruncFOp::create(b, at, element, x);
+    };
+
+    Value count = tensor::DimOp::create(rewriter, loc, input, axis);
+    Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lower, count, one, ValueRange{sum, result},
+        [&](OpBuilder &b, Location at, Value step, ValueRange args) {
+          Value position = step;
+          if (op.getReverse()) {
+            Value last = arith::SubIOp::create(b, at, count, one);
+            position = arith::SubIOp::create(b, at, last, step);
+          }
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+          SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+          offsets[axis] = position;
+          for (int64_t d = 0; d < rank; ++d)
+            sizes.push_back(d == axis ? OpFoldResult(b.getIndexAttr(1))
+                                      : tensor::getMixedSize(b, at, input, d));
+          Value slice = tensor::ExtractSliceOp::create(b, at, sliceType, input,
+                                                       offsets, sizes, strides);
+          // The sum is updated in place so that the loop carries one buffer.
+          auto accumulate = [&](Value sum) {
+            return elementwise(
+                b, at, ValueRange{slice}, sum,
+                [&](OpBuilder &nb, Location where, ValueRange xs) -> Value {
+                  Value x = toAccumulator(nb, where, xs[0]);
+                  if (isFloat)
+                    return arith::AddFOp::create(nb, where, xs[1], x);
+                  return arith::AddIOp::create(nb, where, xs[1], x);
+                });
+          };
+          auto insert = [&](Value sum) -> Value {
+            Value partial = sum;
+            if (partial.getType() != sliceType)
+              partial = elementwise(
+                  b, at, ValueRange{sum},
+                  createEmpty(b, at, sliceType, dynamicSizes),
+                  [&](OpBuilder &nb, Location where, ValueRange xs) -> Value {
+                    return fromAccumulator(nb, where, xs[0]);
+                  });
+            return tensor::InsertSliceOp::create(b, at, partial, args[1],
+                                                 offsets, sizes, strides);
+          };
+          Value running, updated;
+          if (op.getExclusive()) {
+            updated = insert(args[0]);
+            running = accumulate(args[0]);
+          } else {
+            running = accumulate(args[0]);
+            updated = insert(running);
+          }
+          scf::YieldOp::create(b, at, ValueRange{running, updated});
+        });
+    rewriter.replaceOp(op, loop.getResult(1));
+    return success();
+  }
+};
+
+/// gather: a linalg.generic over the result that reads the input with
+/// tensor.extract. Negative indices count from the end; indices out of range
+/// are clamped into the axis so that the code never reads out of bounds.
+struct GatherLowering : MaxGraphPattern<GatherOp> {
+  using MaxGraphPattern::MaxGraphPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    bool isSigned = isSignedInt(layoutOf(op.getIndices()).getElementType());
+    int64_t rank = inputType.getRank(), indexRank = indicesType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    RankedTensorType type = resultType(op);
+    int64_t resultRank = type.getRank();
+
+    // Result dim d comes from input dim d, indices dim d - axis or input dim
+    // d - indexRank + 1.
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < resultRank; ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      if (d < axis)
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, d));
+      else if (d < axis + indexRank)
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, indices, d - axis));
+      else
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, input, d - indexRank + 1));
+    }
+    Value init = createEmpty(rewriter, loc, type, dynamicSizes);
+    Value size = tensor::DimOp::create(rewriter, loc, input, axis);
+    // An empty axis has nothing to read: those elements become zero.
+    bool mayBeEmpty = inputType.isDynamicDim(axis);
+
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t d = 0; d < indexRank; ++d)
+      indexExprs.push_back(getAffineDimExpr(axis + d, context));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(resultRank, 0, indexExprs, context),
+        AffineMap::getMultiDimIdentityMap(resultRank, context)};
+    SmallVector<utils::IteratorType> iterators(resultRank,
+                                               utils::IteratorType::parallel);
+    Type element = type.getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{indices}, ValueRange{init},
+        maps, iterators, [&](OpBuilder &b, Location at, ValueRange args) {
+          Value raw = args[0];
+          Type indexType = b.getIndexType();
+          Value zero = arith::ConstantIndexOp::create(b, at, 0);
+          Value one = arith::ConstantIndexOp::create(b, at, 1);
+          Value last = arith::SubIOp::create(b, at, size, one);
+          Value index;
+          if (isSigned) {
+            index = arith::IndexCastOp::create(b, at, indexType, raw);
+            Value negative = arith::CmpIOp::create(
+                b, at, arith::CmpIPredicate::slt, index, zero);
+            Value fromEnd = arith::AddIOp::create(b, at, index, size);
+            index = arith::SelectOp::create(b, at, negative, fromEnd, index);
+            index = arith::MaxSIOp::create(b, at, index, zero);
+            index = arith::MinSIOp::create(b, at, index, last);
+          } else {
+            index = arith::IndexCastUIOp::create(b, at, indexType, raw);
+            index = arith::MinUIOp::create(b, at, index, last);
+          }
+          SmallVector<Value> coordinates;
+          for (int64_t d = 0; d < axis; ++d)
+            coordinates.push_back(linalg::IndexOp::create(b, at, d));
+          coordinates.push_back(index);
+          for (int64_t d = axis + indexRank; d < resultRank; ++d)
+            coordinates.push_back(linalg::IndexOp::create(b, at, d));
+          Value value;
+          if (!mayBeEmpty) {
+            value = tensor::ExtractOp::create(b, at, input, coordinates);
+          } else {
+            Value nonEmpty = arith::CmpIOp::create(
+                b, at, arith::CmpIPredicate::sgt, size, zero);
+            auto ifOp = scf::IfOp::create(
+                b, at, nonEmpty,
+                [&](OpBuilder &nested, Location where) {
+                  scf::YieldOp::create(nested, where,
+                                       tensor::ExtractOp::create(
+                                           nested, where, input, coordinates)
+                                           .getResult());
+                },
+                [&](OpBuilder &nested, Location where) {
+                  Value nothing =
+                      isa<FloatType>(element)
+                          ? floatConstant(nested, where, element, 0.0)
+                          : intConstant(nested, where, element, 0);
+                  scf::YieldOp::create(nested, where, nothing);
+                });
+            value = ifOp.getResult(0);
+          }
+          linalg::YieldOp::create(b, at, value);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// split: one tensor.extract_slice per piece. A piece whose size comes from
+/// no graph argument takes the rest of the axis.
+struct SplitLowering : MaxGraphPattern<SplitOp> {
+  using MaxGraphPattern::MaxGraphPattern;
+
+  LogicalResult
+  matchAndRewrite(SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    const SymbolSources &symbols = symbolsOf(op);
+
+    // Each piece's size along the axis; the unknown one is the rest.
+    SmallVector<OpFoldResult> pieces;
+    int unknown = -1;
+    for (auto [index, result] : llvm::enumerate(op.getResults())) {
+      DimAttr dim = layoutOf(result).getDims()[axis];
+      if (dim.isStatic())
+        pieces.push_back(rewriter.getIndexAttr(dim.getStaticSize()));
+      else if (canEvaluate(dim, symbols))
+        pieces.push_back(evaluateDim(rewriter, loc, dim, symbols));
+      else {
+        unknown = index;
+        pieces.push_back(OpFoldResult());
+      }
+    }
+    auto asValue = [&](OpFoldResult value) -> Value {
+      if (auto attr = dyn_cast<Attribute>(value))
+        return arith::ConstantIndexOp::create(rewriter, loc,
+                                              cast<IntegerAttr>(attr).getInt());
+      return cast<Value>(value);
+    };
+    if (unknown >= 0) {
+      Value rest = tensor::DimOp::create(rewriter, loc, input, axis);
+      for (auto [index, piece] : llvm::enumerate(pieces))
+        if (static_cast<int>(index) != unknown)
+          rest = arith::SubIOp::create(rewriter, loc, rest, asValue(piece));
+      pieces[unknown] = rest;
+    }
+
+    SmallVector<Value> results;
+    Value offset = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    for (auto [index, result] : llvm::enumerate(op.getResults())) {
+      auto type = convertTensorType(layoutOf(result));
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = offset;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!type.isDynamicDim(d))
+          sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+        else if (d == axis)
+          sizes.push_back(asValue(pieces[index]));
+        else
+          sizes.push_back(
+              tensor::DimOp::create(rewriter, loc, input, d).getResult());
+      }
+      results.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, type, input, offsets, sizes, strides));
+      if (index + 1 < op.getNumResults())
+        offset = arith::AddIOp::create(rewriter, loc, offset,
+                                       asValue(pieces[index]));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// buffer_load: a copy of the buffer's current contents into a new buffer,
+/// read as a tensor; later stores do not change it.
+struct BufferLoadLowering : OpConversionPattern<BufferLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BufferLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value buffer = adaptor.getBuffer();
+    auto bufferType = cast<MemRefType>(buffer.getType());
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < bufferType.getRank(); ++d)
+      if (bufferType.isDynamicDim(d))
+        sizes.push_back(memref::DimOp::create(rewriter, loc, buffer, d));
+    Value copy = memref::AllocOp::create(rewriter, loc, bufferType, sizes);
+    memref::CopyOp::create(rewriter, loc, buffer, copy);
+    auto type = RankedTensorType::get(bufferType.getShape(),
+                                      bufferType.getElementType());
+    Value tensor = bufferization::ToTensorOp::create(
+        rewriter, loc, type, copy, /*restrict=*/true, /*writable=*/true);
+    RankedTensorType resultType = convertTensorType(layoutOf(op.getResult()));
+    if (resultType != type)
+      tensor = tensor::CastOp::create(rewriter, loc, resultType, tensor);
+    rewriter.replaceOp(op, tensor);
+    return success();
+  }
+};
+
+/// buffer_store: the tensor's buffer (read only) copied into the memref.
+struct BufferStoreLowering : OpConversionPattern<BufferStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BufferStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value value = adaptor.getValue();
+    auto type = cast<RankedTensorType>(value.getType());
+    Value source = bufferization::ToBufferOp::create(
+        rewriter, loc, bufferization::getMemRefTypeWithFullyDynamicLayout(type),
+        value,
+        /*read_only=*/true);
+    memref::CopyOp::create(rewriter, loc, source, adaptor.getBuffer());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// custom: a call of the linked kernel, with casts where the kernel's dims
+/// are more or less static than the op's.
+struct CustomLowering : OpConversionPattern<CustomOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CustomOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, op.getKernelAttr());
+    if (!kernel)
+      return rewriter.notifyMatchFailure(op, "kernel not linked");
+    FunctionType signature = kernel.getFunctionType();
+    auto castTo = [&](Value value, Type type) -> Value {
+      if (value.getType() == type)
+        return value;
+      if (isa<MemRefType>(type))
+        return memref::CastOp::create(rewriter, loc, type, value);
+      return tensor::CastOp::create(rewriter, loc, type, value);
+    };
+    SmallVector<Value> operands;
+    for (auto [index, operand] : llvm::enumerate(adaptor.getInputs()))
+      operands.push_back(castTo(operand, signature.getInput(index)));
+    auto call = func::CallOp::create(rewriter, loc, kernel, operands);
+    SmallVector<Value> results;
+    for (auto [index, result] : llvm::enumerate(call.getResults()))
+      results.push_back(
+          castTo(result, convertTensorType(layoutOf(op.getResult(index)))));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// The elementwise `kind` reduction of `inputs` (all of one type), in
+/// operand order like the interpreter.
+Value reduceOperands(OpBuilder &b, Location loc, ValueRange inputs,
+                     ReduceKind kind, Type original) {
+  if (inputs.size() == 1)
+    return inputs.front();
+  auto type = cast<RankedTensorType>(inputs.front().getType());
+  bool isFloat = isa<FloatType>(original), isSigned = isSignedInt(original);
+  int64_t rank = type.getRank();
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> maps(inputs.size() + 1,
+                              AffineMap::getMultiDimIdentityMap(rank, context));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value init =
+      createEmpty(b, loc, type, dynamicSizesOf(b, loc, inputs.front()));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location at, ValueRange args) {
+               Value total = args[0];
+               for (Value x : args.drop_front().drop_back()) {
+                 switch (kind) {
+                 case ReduceKind::sum:
+                   total =
+                       isFloat
+                           ? arith::AddFOp::create(nb, at, total, x).getResult()
+                           : arith::AddIOp::create(nb, at, total, x)
+                                 .getResult();
+                   break;
+                 case ReduceKind::prod:
+                   total =
+                       isFloat
+                           ? arith::MulFOp::create(nb, at, total, x).getResult()
+                           : arith::MulIOp::create(nb, at, total, x)
+                                 .getResult();
+                   break;
+                 case ReduceKind::max:
+                   total = isFloat ? arith::MaximumFOp::create(nb, at, total, x)
+                                         .getResult()
+                           : isSigned ? arith::MaxSIOp::create(nb, at, total, x)
+                                            .getResult()
+                                      : arith::MaxUIOp::create(nb, at, total, x)
+                                            .getResult();
+                   break;
+                 case ReduceKind::min:
+                   total = isFloat ? arith::MinimumFOp::create(nb, at, total, x)
+                                         .getResult()
+                           : isSigned ? arith::MinSIOp::create(nb, at, total, x)
+                                            .getResult()
+                                      : arith::MinUIOp::create(nb, at, total, x)
+                                            .getResult();
+                   break;
+                 }
+               }
+               linalg::YieldOp::create(nb, at, total);
+             })
+      .getResult(0);
+}
+
+Type originalElement(Operation *op) {
+  return layoutOf(op->getOperand(0)).getElementType();
+}
+
+/// allreduce between host devices: one reduction that every result takes.
+struct AllReduceLowering : OpConversionPattern<AllReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value total = reduceOperands(rewriter, op.getLoc(), adaptor.getInputs(),
+                                 op.getKind(), originalElement(op));
+    rewriter.replaceOp(op, SmallVector<Value>(op.getNumResults(), total));
+    return success();
+  }
+};
+
+/// allgather between host devices: one concatenation that every result
+/// takes.
+struct AllGatherLowering : OpConversionPattern<AllGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllGatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t rank = layoutOf(op.getResult(0)).getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    Value gathered = tensor::ConcatOp::create(
+        rewriter, op.getLoc(), convertTensorType(layoutOf(op.getResult(0))),
+        static_cast<uint64_t>(axis), adaptor.getInputs());
+    rewriter.replaceOp(op, SmallVector<Value>(op.getNumResults(), gathered));
+    return success();
+  }
+};
+
+/// reduce_scatter between host devices: the reduction, then device `i`
+/// takes slice `i` of the axis.
+struct ReduceScatterLowering : OpConversionPattern<ReduceScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value total = reduceOperands(rewriter, loc, adaptor.getInputs(),
+                                 op.getKind(), originalElement(op));
+    auto totalType = cast<RankedTensorType>(total.getType());
+    int64_t rank = totalType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    int64_t devices = op.getNumResults();
+    RankedTensorType type = convertTensorType(layoutOf(op.getResult(0)));
+    Value piece;
+    if (type.isDynamicDim(axis))
+      piece = arith::FloorDivSIOp::create(
+          rewriter, loc, tensor::DimOp::create(rewriter, loc, total, axis),
+          arith::ConstantIndexOp::create(rewriter, loc, devices));
+    else
+      piece =
+          arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(axis));
+    SmallVector<Value> results;
+    for (int64_t device = 0; device < devices; ++device) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = arith::MulIOp::create(
+                          rewriter, loc, piece,
+                          arith::ConstantIndexOp::create(rewriter, loc, device))
+                          .getResult();
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!type.isDynamicDim(d))
+          sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+        else if (d == axis)
+          sizes.push_back(piece);
+        else
+          sizes.push_back(
+              tensor::DimOp::create(rewriter, loc, total, d).getResult());
+      }
+      results.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, type, total, offsets, sizes, strides));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// broadcast between host devices: every result is the root's operand.
+struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value root = adaptor.getInputs()[op.getRoot()];
+    rewriter.replaceOp(op, SmallVector<Value>(op.getNumResults(), root));
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -1175,7 +2061,7 @@ struct ConvertMaxGraphToLinalgPass
       SymbolSources &symbols = graphSymbols[graph.getSymName()];
       if (!graph.getBody().empty())
         for (BlockArgument argument : graph.getArguments())
-          if (auto type = dyn_cast<TensorLayoutType>(argument.getType()))
+          if (auto type = dyn_cast<LayoutType>(argument.getType()))
             for (auto [index, dim] : llvm::enumerate(type.getDims()))
               if (dim.isSymbol())
                 symbols.try_emplace(dim.getSymbolName(), argument,
@@ -1198,17 +2084,22 @@ struct ConvertMaxGraphToLinalgPass
     converter.addConversion([](Type type) { return type; });
     converter.addConversion(
         [](TensorLayoutType type) -> Type { return convertTensorType(type); });
+    converter.addConversion(
+        [](BufferLayoutType type) -> Type { return convertBufferType(type); });
 
     ConversionTarget target(*context);
     target.addIllegalDialect<MaxGraphDialect>();
     target.addLegalOp<ModuleOp>();
-    target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
-                           linalg::LinalgDialect, math::MathDialect,
-                           tensor::TensorDialect>();
+    target.addLegalDialect<
+        arith::ArithDialect, bufferization::BufferizationDialect,
+        func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
+        memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect>();
 
     RewritePatternSet patterns(context);
     patterns.add<GraphLowering, OutputLowering, CallLowering, ConstantLowering,
-                 TransferLowering>(converter, context);
+                 TransferLowering, BufferLoadLowering, BufferStoreLowering,
+                 CustomLowering, AllReduceLowering, AllGatherLowering,
+                 ReduceScatterLowering, BroadcastLowering>(converter, context);
     patterns
         .add<ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
              ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
@@ -1231,8 +2122,10 @@ struct ConvertMaxGraphToLinalgPass
              MatmulLowering, ReduceLowering<ReduceSumOp>,
              ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
              ReduceLowering<ReduceProdOp>, ReduceLowering<ReduceMeanOp>,
-             TransposeLowering, ReshapeLowering, ConcatLowering, SliceLowering>(
-            converter, context, graphSymbols);
+             TransposeLowering, ReshapeLowering, ConcatLowering, SliceLowering,
+             ArgReduceLowering<ArgmaxOp>, ArgReduceLowering<ArgminOp>,
+             CumsumLowering, GatherLowering, SplitLowering>(converter, context,
+                                                            graphSymbols);
 
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();

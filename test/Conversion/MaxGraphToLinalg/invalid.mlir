@@ -9,25 +9,39 @@ maxgraph.graph @softmax(%x: !maxgraph.tensor<[2, 8], f32>) -> !maxgraph.tensor<[
 
 // -----
 
-maxgraph.graph @argmax(%x: !maxgraph.tensor<[4, 8], f32>) -> !maxgraph.tensor<[4], si64> {
-  // expected-error @below {{'maxgraph.argmax' has no CPU lowering yet}}
-  %0 = maxgraph.argmax %x axis = 1 : !maxgraph.tensor<[4, 8], f32> -> !maxgraph.tensor<[4], si64>
-  maxgraph.output %0 : !maxgraph.tensor<[4], si64>
+// A custom op needs its kernel linked into the module first.
+maxgraph.graph @custom(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32> attributes {kernel_libraries = ["kernels.mlir"]} {
+  // expected-error @below {{custom kernel 'add_one' is not in the module; run maxgraph-link-kernels first}}
+  %0 = maxgraph.custom "add_one"(%x) : (!maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[4], f32>
 }
 
 // -----
 
-maxgraph.graph @int_pow(%x: !maxgraph.tensor<[4], si32>) -> !maxgraph.tensor<[4], si32> {
-  // expected-error @below {{'maxgraph.pow' on integers has no CPU lowering yet}}
-  %0 = maxgraph.pow %x, %x : !maxgraph.tensor<[4], si32>
-  maxgraph.output %0 : !maxgraph.tensor<[4], si32>
-}
-
-// -----
-
-// expected-error @below {{'maxgraph.graph' uses a buffer; buffers have no CPU lowering yet}}
-maxgraph.graph @buffer(%b: !maxgraph.buffer<[4], f32>) {
+// Buffers on a GPU are not host memory either.
+// expected-error @below {{'maxgraph.graph' uses a buffer on #maxgraph.device<gpu:1>; convert-maxgraph-to-linalg lowers host graphs only}}
+maxgraph.graph @gpu_buffer(%b: !maxgraph.buffer<[4], f32, gpu:1>) {
   maxgraph.output
+}
+
+// -----
+
+// A transfer to a GPU inside a host graph.
+maxgraph.graph @to_gpu(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32> {
+  // expected-error @below {{'maxgraph.transfer' uses a tensor on #maxgraph.device<gpu:0>; convert-maxgraph-to-linalg lowers host graphs only}}
+  %0 = maxgraph.transfer %x to gpu:0 : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[4], f32, gpu:0>
+  // expected-error @below {{'maxgraph.transfer' uses a tensor on #maxgraph.device<gpu:0>; convert-maxgraph-to-linalg lowers host graphs only}}
+  %1 = maxgraph.transfer %0 to cpu:0 : !maxgraph.tensor<[4], f32, gpu:0> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output %1 : !maxgraph.tensor<[4], f32>
+}
+
+// -----
+
+// Only one piece of a split may take the rest of the axis.
+maxgraph.graph @split_unknown(%x: !maxgraph.tensor<[6, 4], f32>) -> (!maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[?, 4], f32>) {
+  // expected-error @below {{'maxgraph.split' has more than one piece whose size along axis 0 comes from no graph argument; it has no CPU lowering}}
+  %0, %1 = maxgraph.split %x axis = 0 : !maxgraph.tensor<[6, 4], f32> -> !maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[?, 4], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[?, 4], f32>
 }
 
 // -----

@@ -1,9 +1,10 @@
 // RUN: max-opt %s -convert-maxgraph-to-linalg -split-input-file -mlir-print-local-scope | FileCheck %s
 
-// A graph becomes a func with builtin tensor types; symbolic dims become `?`
+// A graph becomes a func with builtin tensor types (its tensor arguments
+// read only for bufferization); symbolic dims become `?`
 // and the result dim is read from the operand that has it.
 // CHECK-LABEL: func.func @broadcast_batch(
-// CHECK-SAME: %[[A:.*]]: tensor<?x4xf32>, %[[B:.*]]: tensor<1x4xf32>) -> tensor<?x4xf32>
+// CHECK-SAME: %[[A:.*]]: tensor<?x4xf32> {bufferization.writable = false}, %[[B:.*]]: tensor<1x4xf32> {bufferization.writable = false}) -> tensor<?x4xf32>
 // CHECK-SAME: argument_names = ["a", "b"], llvm.emit_c_interface, result_names = ["out"]
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[D0:.*]] = tensor.dim %[[A]], %[[C0]] : tensor<?x4xf32>
@@ -21,7 +22,7 @@ maxgraph.graph @broadcast_batch<batch>(%a: !maxgraph.tensor<[batch, 4], f32>, %b
 
 // A rank-0 operand broadcasts against everything: its map has no results.
 // CHECK-LABEL: func.func @scalar_bcast(
-// CHECK-SAME: %[[A:.*]]: tensor<4xf32>, %[[S:.*]]: tensor<f32>) -> tensor<4xf32>
+// CHECK-SAME: %[[A:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[S:.*]]: tensor<f32> {bufferization.writable = false}) -> tensor<4xf32>
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
 // CHECK-SAME: ins(%[[A]], %[[S]] : tensor<4xf32>, tensor<f32>) outs(%[[E]] : tensor<4xf32>)
@@ -120,7 +121,8 @@ maxgraph.graph @unary(%x: !maxgraph.tensor<[4], f32>) -> (!maxgraph.tensor<[4], 
 // -----
 
 // CHECK-LABEL: func.func @int_unary(
-// CHECK: math.absi %{{.*}} : i8
+// CHECK: %[[NEG:.*]] = arith.subi %{{.*}}, %{{.*}} : i8
+// CHECK: arith.maxsi %{{.*}}, %[[NEG]] : i8
 // CHECK: arith.subi
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : i8
 // CHECK: %[[TRUE:.*]] = arith.constant true
@@ -138,7 +140,7 @@ maxgraph.graph @int_unary(%x: !maxgraph.tensor<[4], si8>, %m: !maxgraph.tensor<[
 // Rank 2 is linalg.matmul; a batched matmul with a broadcast rhs is a
 // generic whose rhs map leaves the batch dim out.
 // CHECK-LABEL: func.func @matmuls(
-// CHECK-SAME: %[[A:.*]]: tensor<8x16xf32>, %[[B:.*]]: tensor<16x4xf32>, %[[C:.*]]: tensor<?x8x16xf32>)
+// CHECK-SAME: %[[A:.*]]: tensor<8x16xf32> {bufferization.writable = false}, %[[B:.*]]: tensor<16x4xf32> {bufferization.writable = false}, %[[C:.*]]: tensor<?x8x16xf32> {bufferization.writable = false})
 // CHECK: %[[Z:.*]] = linalg.fill
 // CHECK: linalg.matmul ins(%[[A]], %[[B]] : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z]] : tensor<8x4xf32>)
 // CHECK: %[[D:.*]] = tensor.dim %[[C]], %c0
@@ -159,7 +161,7 @@ maxgraph.graph @matmuls<batch>(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph
 // Reductions start from the identity; mean divides by the reduced count;
 // keep_dims expands the reduced dims back as 1s.
 // CHECK-LABEL: func.func @reductions(
-// CHECK-SAME: %[[X:.*]]: tensor<?x8xf32>, %[[I:.*]]: tensor<4x8xi32>)
+// CHECK-SAME: %[[X:.*]]: tensor<?x8xf32> {bufferization.writable = false}, %[[I:.*]]: tensor<4x8xi32> {bufferization.writable = false})
 // CHECK: %[[D:.*]] = tensor.dim %[[X]], %c0
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: tensor.empty(%[[D]]) : tensor<?xf32>
@@ -189,7 +191,7 @@ maxgraph.graph @reductions<batch>(%x: !maxgraph.tensor<[batch, 8], f32>, %i: !ma
 // Dims that come from no operand (broadcast_to, reshape, slice) are read
 // from the graph argument that binds the symbol.
 // CHECK-LABEL: func.func @shapes(
-// CHECK-SAME: %[[X:.*]]: tensor<4x?xf32>, %[[Y:.*]]: tensor<1x4xf32>)
+// CHECK-SAME: %[[X:.*]]: tensor<4x?xf32> {bufferization.writable = false}, %[[Y:.*]]: tensor<1x4xf32> {bufferization.writable = false})
 // CHECK: %[[SEQ:.*]] = tensor.dim %[[X]], %c1
 // CHECK: %[[E:.*]] = tensor.empty(%[[SEQ]]) : tensor<?x4xf32>
 // CHECK: %[[T:.*]] = linalg.transpose ins(%[[X]] : tensor<4x?xf32>) outs(%[[E]] : tensor<?x4xf32>) permutation = [1, 0]
@@ -234,4 +236,244 @@ maxgraph.graph @caller(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], 
   %0 = maxgraph.call @callee(%x) : (!maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32>
   %c = maxgraph.constant dense<-3> : !maxgraph.tensor<[4], si64>
   maxgraph.output %c : !maxgraph.tensor<[4], si64>
+}
+
+// -----
+
+// argmax: one generic reduces the axis into (value, index); a later element
+// wins when it is a NaN over a number, strictly greater, or equal at an
+// earlier index, so ties keep the first index.
+// CHECK-LABEL: func.func @argmax(
+// CHECK-SAME: %[[X:.*]]: tensor<4x8xf32> {bufferization.writable = false}) -> tensor<4xi64>
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[V:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: %[[I:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<4xi64>)
+// CHECK: %[[R:.*]]:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK-SAME: ins(%[[X]] : tensor<4x8xf32>) outs(%[[V]], %[[I]] : tensor<4xf32>, tensor<4xi64>)
+// CHECK: linalg.index 1
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf ogt
+// CHECK: return %[[R]]#1 : tensor<4xi64>
+maxgraph.graph @argmax(%x: !maxgraph.tensor<[4, 8], f32>) -> !maxgraph.tensor<[4], si64> {
+  %0 = maxgraph.argmax %x axis = 1 : !maxgraph.tensor<[4, 8], f32> -> !maxgraph.tensor<[4], si64>
+  maxgraph.output %0 : !maxgraph.tensor<[4], si64>
+}
+
+// -----
+
+// argmin on signed integers starts from the largest value and compares slt;
+// keep_dims expands the reduced axis back as a 1.
+// CHECK-LABEL: func.func @argmin_keep(
+// CHECK-SAME: %[[X:.*]]: tensor<?x3xi32> {bufferization.writable = false}) -> tensor<1x3xi64>
+// CHECK: arith.constant 2147483647 : i32
+// CHECK: %[[R:.*]]:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[R]]#1 {{\[\[}}0, 1]] output_shape [1, 3] : tensor<3xi64> into tensor<1x3xi64>
+// CHECK: return %[[E]]
+maxgraph.graph @argmin_keep<n>(%x: !maxgraph.tensor<[n, 3], si32>) -> !maxgraph.tensor<[1, 3], si64> {
+  %0 = maxgraph.argmin %x axis = 0 keep_dims : !maxgraph.tensor<[n, 3], si32> -> !maxgraph.tensor<[1, 3], si64>
+  maxgraph.output %0 : !maxgraph.tensor<[1, 3], si64>
+}
+
+// -----
+
+// cumsum: an scf.for along the axis carries an f64 running sum of one slice;
+// exclusive inserts the sum before adding, reverse walks from the back.
+// CHECK-LABEL: func.func @cumsum(
+// CHECK-SAME: %[[X:.*]]: tensor<2x5xf32> {bufferization.writable = false}) -> tensor<2x5xf32>
+// CHECK: %[[SUM:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<2xf64>)
+// CHECK: %[[OUT:.*]] = tensor.empty() : tensor<2x5xf32>
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c1
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[K:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[SUM]], %[[RES:.*]] = %[[OUT]]) -> (tensor<2xf64>, tensor<2x5xf32>)
+// CHECK: %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK: %[[AT:.*]] = arith.subi %[[LAST]], %[[K]] : index
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[X]][0, %[[AT]]] [2, 1] [1, 1] : tensor<2x5xf32> to tensor<2xf32>
+// CHECK: %[[NARROW:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<2xf64>)
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: %[[INS:.*]] = tensor.insert_slice %[[NARROW]] into %[[RES]][0, %[[AT]]] [2, 1] [1, 1] : tensor<2xf32> into tensor<2x5xf32>
+// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLICE]] : tensor<2xf32>) outs(%[[ACC]] : tensor<2xf64>)
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.addf
+// CHECK: scf.yield %[[NEXT]], %[[INS]] : tensor<2xf64>, tensor<2x5xf32>
+// CHECK: return %[[LOOP]]#1
+maxgraph.graph @cumsum(%x: !maxgraph.tensor<[2, 5], f32>) -> !maxgraph.tensor<[2, 5], f32> {
+  %0 = maxgraph.cumsum %x axis = 1 exclusive reverse : !maxgraph.tensor<[2, 5], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[2, 5], f32>
+}
+
+// -----
+
+// gather: a generic over the result reads the input with tensor.extract at
+// the index, counted from the end when negative and clamped into the axis.
+// CHECK-LABEL: func.func @gather(
+// CHECK-SAME: %[[T:.*]]: tensor<10x4xf32> {bufferization.writable = false}, %[[I:.*]]: tensor<?xi64> {bufferization.writable = false}) -> tensor<?x4xf32>
+// CHECK: %[[B:.*]] = tensor.dim %[[I]], %c0
+// CHECK: %[[E:.*]] = tensor.empty(%[[B]]) : tensor<?x4xf32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME: ins(%[[I]] : tensor<?xi64>) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK: ^bb0(%[[IN:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[IDX:.*]] = arith.index_cast %[[IN]] : i64 to index
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[IDX]]
+// CHECK: %[[WRAP:.*]] = arith.addi %[[IDX]]
+// CHECK: %[[SEL:.*]] = arith.select %[[NEG]], %[[WRAP]], %[[IDX]]
+// CHECK: %[[LO:.*]] = arith.maxsi %[[SEL]]
+// CHECK: %[[HI:.*]] = arith.minsi %[[LO]]
+// CHECK: %[[D1:.*]] = linalg.index 1
+// CHECK: tensor.extract %[[T]][%[[HI]], %[[D1]]] : tensor<10x4xf32>
+maxgraph.graph @gather<b>(%t: !maxgraph.tensor<[10, 4], f32>, %i: !maxgraph.tensor<[b], si64>) -> !maxgraph.tensor<[b, 4], f32> {
+  %0 = maxgraph.gather %t, %i axis = 0 : (!maxgraph.tensor<[10, 4], f32>, !maxgraph.tensor<[b], si64>) -> !maxgraph.tensor<[b, 4], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[b, 4], f32>
+}
+
+// -----
+
+// Unsigned indices only clamp; an axis of unknown size may be empty, and
+// then nothing is read.
+// CHECK-LABEL: func.func @gather_unsigned(
+// CHECK: arith.index_castui %{{.*}} : i8 to index
+// CHECK: arith.minui
+// CHECK: scf.if
+// CHECK: tensor.extract
+// CHECK: } else {
+// CHECK: arith.constant 0.000000e+00 : f32
+maxgraph.graph @gather_unsigned<n>(%t: !maxgraph.tensor<[3, n], f32>, %i: !maxgraph.tensor<[2], ui8>) -> !maxgraph.tensor<[3, 2], f32> {
+  %0 = maxgraph.gather %t, %i axis = 1 : (!maxgraph.tensor<[3, n], f32>, !maxgraph.tensor<[2], ui8>) -> !maxgraph.tensor<[3, 2], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[3, 2], f32>
+}
+
+// -----
+
+// split: one extract_slice per piece; a piece of unknown size takes the rest
+// of the axis.
+// CHECK-LABEL: func.func @split(
+// CHECK-SAME: tensor<?x4xf32> {bufferization.writable = false}) -> (tensor<2x4xf32>, tensor<?x4xf32>)
+// CHECK: %[[Y:.*]] = linalg.generic
+// CHECK: %[[N:.*]] = tensor.dim %[[Y]], %c0
+// CHECK: %[[REST:.*]] = arith.subi %[[N]], %c2
+// CHECK: %[[A:.*]] = tensor.extract_slice %[[Y]][%c0{{.*}}, 0] [2, 4] [1, 1] : tensor<?x4xf32> to tensor<2x4xf32>
+// CHECK: %[[AT:.*]] = arith.addi %c0{{.*}}, %c2
+// CHECK: %[[B:.*]] = tensor.extract_slice %[[Y]][%[[AT]], 0] [%[[REST]], 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>
+// CHECK: return %[[A]], %[[B]]
+maxgraph.graph @split<n>(%x: !maxgraph.tensor<[n, 4], f32>) -> (!maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[?, 4], f32>) {
+  %y = maxgraph.add %x, %x : !maxgraph.tensor<[n, 4], f32>
+  %0, %1 = maxgraph.split %y axis = 0 : !maxgraph.tensor<[n, 4], f32> -> !maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[?, 4], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[?, 4], f32>
+}
+
+// -----
+
+// Integer pow: squaring over the exponent's bits in an scf.for; a negative
+// signed exponent truncates. Unsigned exponents need no such case.
+// CHECK-LABEL: func.func @int_pow(
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[B:.*]]: i32, %[[E:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[POW:.*]]:3 = scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%[[R:.*]] = %c1_i32, %[[SQ:.*]] = %[[B]], %[[BITS:.*]] = %[[E]]) -> (i32, i32, i32)
+// CHECK: arith.andi %[[BITS]], %c1_i32
+// CHECK: arith.muli %[[R]], %[[SQ]]
+// CHECK: arith.muli %[[SQ]], %[[SQ]]
+// CHECK: arith.shrui %[[BITS]], %c1_i32
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[E]], %c0_i32
+// CHECK: %[[OUT:.*]] = arith.select %[[NEG]], %{{.*}}, %[[POW]]#0 : i32
+// CHECK: linalg.yield %[[OUT]]
+// CHECK: scf.for %{{.*}} = %c0 to %c8
+// CHECK: arith.shrui
+// CHECK-NOT: arith.cmpi slt
+// CHECK: linalg.yield
+maxgraph.graph @int_pow(%x: !maxgraph.tensor<[4], si32>, %y: !maxgraph.tensor<[4], ui8>) -> (!maxgraph.tensor<[4], si32>, !maxgraph.tensor<[4], ui8>) {
+  %0 = maxgraph.pow %x, %x : !maxgraph.tensor<[4], si32>
+  %1 = maxgraph.pow %y, %y : !maxgraph.tensor<[4], ui8>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[4], si32>, !maxgraph.tensor<[4], ui8>
+}
+
+// -----
+
+// Buffers are memref arguments: a load copies the current contents into a
+// new buffer read as a tensor, a store copies the tensor's buffer in.
+// CHECK-LABEL: func.func @buffers(
+// CHECK-SAME: %[[BUF:.*]]: memref<?x4xf32>, %[[X:.*]]: tensor<?x4xf32> {bufferization.writable = false}) -> tensor<?x4xf32>
+// CHECK: %[[N:.*]] = memref.dim %[[BUF]], %c0
+// CHECK: %[[COPY:.*]] = memref.alloc(%[[N]]) : memref<?x4xf32>
+// CHECK: memref.copy %[[BUF]], %[[COPY]] : memref<?x4xf32> to memref<?x4xf32>
+// CHECK: %[[LOADED:.*]] = bufferization.to_tensor %[[COPY]] restrict writable : memref<?x4xf32> to tensor<?x4xf32>
+// CHECK: %[[SUM:.*]] = linalg.generic
+// CHECK: %[[M:.*]] = bufferization.to_buffer %[[SUM]] read_only : tensor<?x4xf32> to memref<?x4xf32, strided<[?, ?], offset: ?>>
+// CHECK: memref.copy %[[M]], %[[BUF]] : memref<?x4xf32, strided<[?, ?], offset: ?>> to memref<?x4xf32>
+// CHECK: return %[[LOADED]]
+maxgraph.graph @buffers<n>(%b: !maxgraph.buffer<[n, 4], f32>, %x: !maxgraph.tensor<[n, 4], f32>) -> !maxgraph.tensor<[n, 4], f32> {
+  %0 = maxgraph.buffer_load %b : !maxgraph.buffer<[n, 4], f32> -> !maxgraph.tensor<[n, 4], f32>
+  %1 = maxgraph.add %0, %x : !maxgraph.tensor<[n, 4], f32>
+  maxgraph.buffer_store %b, %1 : !maxgraph.buffer<[n, 4], f32>, !maxgraph.tensor<[n, 4], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[n, 4], f32>
+}
+
+// -----
+
+// Collectives between host devices run in-process: allreduce is one
+// elementwise reduction for every result, allgather a concat,
+// reduce_scatter a reduction then one slice per device, broadcast the root's
+// operand. A transfer is the identity; results that are arguments come back
+// as copies.
+// CHECK-LABEL: func.func @collectives(
+// CHECK-SAME: %[[A:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[B:.*]]: tensor<4xf32> {bufferization.writable = false})
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[CAT:.*]] = tensor.concat dim(0) %[[A]], %[[B]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+// CHECK: %[[TOTAL:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: arith.addf
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[TOTAL]][%{{.*}}] [2] [1] : tensor<4xf32> to tensor<2xf32>
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[TOTAL]][%{{.*}}] [2] [1] : tensor<4xf32> to tensor<2xf32>
+// CHECK: %[[ROOT:.*]] = bufferization.alloc_tensor() copy(%[[B]]) : tensor<4xf32>
+// CHECK: %[[MOVED:.*]] = bufferization.alloc_tensor() copy(%[[A]]) : tensor<4xf32>
+// CHECK: return %[[SUM]], %[[SUM]], %[[CAT]], %[[S1]], %[[ROOT]], %[[MOVED]]
+maxgraph.graph @collectives(%a: !maxgraph.tensor<[4], f32>, %b: !maxgraph.tensor<[4], f32, cpu:1>) -> (!maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>, !maxgraph.tensor<[8], f32>, !maxgraph.tensor<[2], f32, cpu:1>, !maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>) {
+  %r0, %r1 = maxgraph.allreduce max %a, %b : (!maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>) -> (!maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>)
+  %g0, %g1 = maxgraph.allgather %a, %b axis = 0 : (!maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>) -> (!maxgraph.tensor<[8], f32>, !maxgraph.tensor<[8], f32, cpu:1>)
+  %s0, %s1 = maxgraph.reduce_scatter sum %a, %b axis = 0 : (!maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>) -> (!maxgraph.tensor<[2], f32>, !maxgraph.tensor<[2], f32, cpu:1>)
+  %c0, %c1 = maxgraph.broadcast %a, %b root = 1 : (!maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>) -> (!maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>)
+  %t = maxgraph.transfer %a to cpu:1 : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[4], f32, cpu:1>
+  maxgraph.output %r0, %r1, %g0, %s1, %c0, %t : !maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>, !maxgraph.tensor<[8], f32>, !maxgraph.tensor<[2], f32, cpu:1>, !maxgraph.tensor<[4], f32>, !maxgraph.tensor<[4], f32, cpu:1>
+}
+
+// -----
+
+// A custom op calls its linked kernel, with tensor.cast where the kernel's
+// dims are more general; a buffer operand passes the memref itself.
+// CHECK-LABEL: func.func private @scale(
+// CHECK-SAME: %{{.*}}: tensor<?xf32>, %{{.*}}: memref<4xf32>) -> tensor<?xf32>
+// CHECK-LABEL: func.func @custom(
+// CHECK-SAME: %[[X:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[BUF:.*]]: memref<4xf32>) -> tensor<4xf32>
+// CHECK: %[[IN:.*]] = tensor.cast %[[X]] : tensor<4xf32> to tensor<?xf32>
+// CHECK: %[[OUT:.*]] = call @scale(%[[IN]], %[[BUF]]) : (tensor<?xf32>, memref<4xf32>) -> tensor<?xf32>
+// CHECK: %[[R:.*]] = tensor.cast %[[OUT]] : tensor<?xf32> to tensor<4xf32>
+// CHECK: return %[[R]]
+func.func private @scale(%x: tensor<?xf32>, %b: memref<4xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}
+maxgraph.graph @custom(%x: !maxgraph.tensor<[4], f32>, %b: !maxgraph.buffer<[4], f32>) -> !maxgraph.tensor<[4], f32> {
+  %0 = maxgraph.custom "scale"(%x, %b) : (!maxgraph.tensor<[4], f32>, !maxgraph.buffer<[4], f32>) -> !maxgraph.tensor<[4], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[4], f32>
+}
+
+// -----
+
+// A call to a subgraph generic over its dims casts static operands to the
+// callee's `?` types and the results back; buffers pass as memrefs.
+// CHECK-LABEL: func.func @bump(
+// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: tensor<?xf32>) -> tensor<?xf32>
+// CHECK-LABEL: func.func @calls(
+// CHECK-SAME: %[[B:.*]]: memref<3xf32>, %[[X:.*]]: tensor<3xf32> {bufferization.writable = false}) -> tensor<3xf32>
+// CHECK: %[[BC:.*]] = memref.cast %[[B]] : memref<3xf32> to memref<?xf32>
+// CHECK: %[[XC:.*]] = tensor.cast %[[X]] : tensor<3xf32> to tensor<?xf32>
+// CHECK: %[[R:.*]] = call @bump(%[[BC]], %[[XC]]) : (memref<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+// CHECK: %[[RC:.*]] = tensor.cast %[[R]] : tensor<?xf32> to tensor<3xf32>
+// CHECK: return %[[RC]]
+maxgraph.graph @bump<n>(%b: !maxgraph.buffer<[n], f32>, %x: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n], f32> attributes {is_subgraph} {
+  %0 = maxgraph.buffer_load %b : !maxgraph.buffer<[n], f32> -> !maxgraph.tensor<[n], f32>
+  %1 = maxgraph.add %0, %x : !maxgraph.tensor<[n], f32>
+  maxgraph.buffer_store %b, %1 : !maxgraph.buffer<[n], f32>, !maxgraph.tensor<[n], f32>
+  maxgraph.output %1 : !maxgraph.tensor<[n], f32>
+}
+maxgraph.graph @calls(%b: !maxgraph.buffer<[3], f32>, %x: !maxgraph.tensor<[3], f32>) -> !maxgraph.tensor<[3], f32> {
+  %0 = maxgraph.call @bump(%b, %x) : (!maxgraph.buffer<[3], f32>, !maxgraph.tensor<[3], f32>) -> !maxgraph.tensor<[3], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[3], f32>
 }

@@ -19,10 +19,14 @@
 // RUN: %python %S/Inputs/compare.py %t/int-c %t/int-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH3
 // MATCH3: match 3
 
-// Ops without a CPU lowering yet are a clear error, not a crash.
-// RUN: not max-run %s --graph=gathered --random-inputs 2>&1 | FileCheck %s --check-prefix=NOLOWERING
-// NOLOWERING: max-run: error: compile: lowering @gathered to the CPU failed:
-// NOLOWERING: 'maxgraph.argmax' has no CPU lowering yet
+// RUN: max-run %s --graph=gathered --random-inputs --seed=4 --output=%t/g-c
+// RUN: max-run %s --graph=gathered --random-inputs --seed=4 --output=%t/g-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/g-c %t/g-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH3
+
+// GPU tensors have no CPU lowering: a clear error, not a crash.
+// RUN: not max-run %s --graph=on_gpu --random-inputs 2>&1 | FileCheck %s --check-prefix=NOLOWERING
+// NOLOWERING: max-run: error: compile: lowering @on_gpu to the CPU failed:
+// NOLOWERING: 'maxgraph.graph' uses a tensor on #maxgraph.device<gpu:0>; convert-maxgraph-to-linalg lowers host graphs only
 
 maxgraph.graph @mlp<batch>(%x: !maxgraph.tensor<[batch, 8], f32>, %w1: !maxgraph.tensor<[8, 16], f32>,
     %b1: !maxgraph.tensor<[16], f32>, %w2: !maxgraph.tensor<[16, 4], f32>) -> !maxgraph.tensor<[batch, 4], f32> {
@@ -51,7 +55,14 @@ maxgraph.graph @integers(%a: !maxgraph.tensor<[4, 5], si32>, %b: !maxgraph.tenso
   maxgraph.output %3, %4, %5 : !maxgraph.tensor<[4, 5], si32>, !maxgraph.tensor<[4], si32>, !maxgraph.tensor<[4, 5], i1>
 }
 
-maxgraph.graph @gathered(%x: !maxgraph.tensor<[4, 5], f32>) -> !maxgraph.tensor<[4], si64> {
+maxgraph.graph @gathered(%x: !maxgraph.tensor<[4, 5], f32>) -> (!maxgraph.tensor<[4], si64>, !maxgraph.tensor<[4, 4], f32>, !maxgraph.tensor<[4, 4], f32>) {
   %0 = maxgraph.argmax %x axis = 1 : !maxgraph.tensor<[4, 5], f32> -> !maxgraph.tensor<[4], si64>
-  maxgraph.output %0 : !maxgraph.tensor<[4], si64>
+  %1 = maxgraph.gather %x, %0 axis = 1 : (!maxgraph.tensor<[4, 5], f32>, !maxgraph.tensor<[4], si64>) -> !maxgraph.tensor<[4, 4], f32>
+  %2 = maxgraph.cumsum %1 axis = 1 : !maxgraph.tensor<[4, 4], f32>
+  maxgraph.output %0, %1, %2 : !maxgraph.tensor<[4], si64>, !maxgraph.tensor<[4, 4], f32>, !maxgraph.tensor<[4, 4], f32>
+}
+
+maxgraph.graph @on_gpu(%x: !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[4], f32, gpu:0> {
+  %0 = maxgraph.neg %x : !maxgraph.tensor<[4], f32, gpu:0>
+  maxgraph.output %0 : !maxgraph.tensor<[4], f32, gpu:0>
 }

@@ -1,0 +1,476 @@
+//===- CpuBenchmark.cpp - compiled CPU code against its peers -------------===//
+//
+// Each measurement runs compiled code (maxgraph::compile, end to end through
+// CompiledGraph's call: input checks, the JIT-compiled code, copying the
+// results out) and a peer in the same process, and prints their ratio
+// (peer time / compiled time: above 1 means compiled is faster):
+//   matmul   f32 square 256..2048 and 16x4096x4096 against OpenBLAS
+//            cblas_sgemm, on 1 and 2 threads (omp_set_num_threads and
+//            openblas_set_num_threads);
+//   chain    five elementwise ops over 16M floats against memcpy of the same
+//            bytes and against five plain loops that each write a temporary
+//            (the eager way);
+//   softmax, layer_norm over [4096, 4096] against one plain loop per
+//            primitive op;
+//   compile  stage + lower + JIT of a 1-op graph and a 2-layer MLP, cold and
+//            warm (compile()'s in-memory cache).
+// Rows marked "kernel" time the lowered code alone (RawKernel: no input
+// checks, no copy of the result into a HostTensor). Times are the median of
+// the repetitions; malloc is told to keep freed blocks (no mmap), so result
+// buffers are not page-faulted in on every call. `--quick` runs fewer and
+// smaller; names on the command line (compile, matmul, chain, softmax,
+// layer_norm) pick sections.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/MaxGraph.h"
+#include "MaxGraph/Pipelines/Pipelines.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+#include <cblas.h>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <malloc.h>
+#include <optional>
+#include <string>
+#include <vector>
+
+extern "C" void openblas_set_num_threads(int);
+extern "C" void omp_set_num_threads(int);
+
+using namespace maxgraph;
+
+namespace {
+bool quick = false;
+
+double seconds(const std::function<void()> &fn, int repeats) {
+  fn(); // Warm up caches, pages and thread pools.
+  std::vector<double> times;
+  for (int i = 0; i < repeats; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    fn();
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+void row(const std::string &name, double compiled, const std::string &peer,
+         double peerTime, const std::string &extra = "") {
+  std::printf("%-34s compiled %10.3f ms  %-14s %10.3f ms  ratio %6.2fx  %s\n",
+              name.c_str(), compiled * 1e3, peer.c_str(), peerTime * 1e3,
+              peerTime / compiled, extra.c_str());
+  std::fflush(stdout);
+}
+
+/// A graph's lowered code without CompiledGraph's call around it (input
+/// checks, copying results into fresh HostTensors): the same pipeline and
+/// JIT settings as CpuExecutable, called on descriptors over the caller's
+/// tensors; the one result the code allocates is freed after each call.
+class RawKernel {
+public:
+  explicit RawKernel(const StagedGraph &graph) : name(graph.name()) {
+    static bool initialized = [] {
+      llvm::InitializeNativeTarget();
+      llvm::InitializeNativeTargetAsmPrinter();
+      return true;
+    }();
+    (void)initialized;
+    module = graph.getModule().clone();
+    mlir::MLIRContext *context = module->getContext();
+    mlir::DialectRegistry registry;
+    mlir::registerAllDialects(registry);
+    mlir::registerAllExtensions(registry);
+    mlir::registerAllToLLVMIRTranslations(registry);
+    context->appendDialectRegistry(registry);
+    mlir::PassManager pm(context);
+    buildLowerToCPUPipeline(pm);
+    if (mlir::failed(pm.run(*module))) {
+      std::fprintf(stderr, "lowering @%s failed\n", name.c_str());
+      std::exit(1);
+    }
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    host = std::move(*builder->createTargetMachine());
+    std::function<llvm::Error(llvm::Module *)> optimize =
+        mlir::makeOptimizingTransformer(3, 0, host.get());
+    mlir::ExecutionEngineOptions options;
+    options.transformer = optimize;
+    options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+    auto created = mlir::ExecutionEngine::create(*module, options);
+    if (!created) {
+      std::fprintf(stderr, "JIT of @%s failed\n", name.c_str());
+      std::exit(1);
+    }
+    engine = std::move(*created);
+  }
+
+  /// Runs the code on `inputs`; the result has `resultRank` dims.
+  void operator()(const std::vector<const HostTensor *> &inputs,
+                  size_t resultRank) {
+    std::vector<std::vector<int64_t>> descriptors;
+    for (const HostTensor *input : inputs) {
+      size_t rank = input->shape().size();
+      std::vector<int64_t> words(3 + 2 * rank, 0);
+      const void *data = input->rawData();
+      std::memcpy(&words[0], &data, sizeof(void *));
+      std::memcpy(&words[1], &data, sizeof(void *));
+      int64_t stride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        words[3 + d] = input->shape()[d];
+        words[3 + rank + d] = stride;
+        stride *= input->shape()[d];
+      }
+      descriptors.push_back(std::move(words));
+    }
+    std::vector<int64_t> result(3 + 2 * resultRank, 0);
+    void *resultPointer = result.data();
+    std::vector<void *> pointers;
+    for (std::vector<int64_t> &words : descriptors)
+      pointers.push_back(words.data());
+    std::vector<void *> packed = {&resultPointer};
+    for (void *&pointer : pointers)
+      packed.push_back(&pointer);
+    if (llvm::Error error =
+            engine->invokePacked("_mlir_ciface_" + name, packed)) {
+      std::fprintf(stderr, "running @%s failed\n", name.c_str());
+      std::exit(1);
+    }
+    void *allocated;
+    std::memcpy(&allocated, &result[0], sizeof(void *));
+    std::free(allocated);
+  }
+
+private:
+  std::string name;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<llvm::TargetMachine> host;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
+
+HostTensor filled(std::vector<int64_t> shape, float scale) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  std::vector<float> values(count);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = scale * static_cast<float>((i * 7919) % 1000 - 500) / 500.0f;
+  return HostTensor::from<float>(std::move(shape), std::move(values));
+}
+
+Tensor matmulFn(const Tensor &a, const Tensor &b) { return ops::matmul(a, b); }
+
+void benchMatmul(int64_t m, int64_t k, int64_t n, int threads) {
+  auto run = compile(matmulFn)(TensorLayout(DType::Float32, {m, k}),
+                               TensorLayout(DType::Float32, {k, n}));
+  HostTensor a = filled({m, k}, 1.0f), b = filled({k, n}, 0.5f);
+  std::vector<float> c(m * n);
+  omp_set_num_threads(threads);
+  openblas_set_num_threads(threads);
+  double flops = 2.0 * m * n * k;
+  int repeats = flops > 4e9 ? 5 : flops > 2e8 ? 10 : 40;
+  if (quick)
+    repeats = 3;
+  std::optional<HostTensor> out;
+  double ours = seconds([&] { out.emplace(run(a, b)); }, repeats);
+  RawKernel kernel(
+      stage(matmulFn, {.name = "mm"})(TensorLayout(DType::Float32, {m, k}),
+                                      TensorLayout(DType::Float32, {k, n})));
+  double raw = seconds([&] { kernel({&a, &b}, 2); }, repeats);
+  double blas = seconds(
+      [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
+                    a.data<float>(), k, b.data<float>(), n, 0.0f, c.data(), n);
+      },
+      repeats);
+  double error = 0;
+  for (int64_t i = 0; i < m * n; ++i)
+    error = std::max<double>(error, std::fabs(out->data<float>()[i] - c[i]));
+  char extra[96];
+  std::snprintf(extra, sizeof(extra), "(%.1f vs %.1f GFLOP/s, max |diff| %.1e)",
+                flops / ours / 1e9, flops / blas / 1e9, error);
+  std::string name = "matmul " + std::to_string(m) + "x" + std::to_string(k) +
+                     "x" + std::to_string(n) + " " + std::to_string(threads) +
+                     "t";
+  row(name, ours, "cblas_sgemm", blas, extra);
+  std::snprintf(extra, sizeof(extra), "(%.1f vs %.1f GFLOP/s)",
+                flops / raw / 1e9, flops / blas / 1e9);
+  row(name + " kernel", raw, "cblas_sgemm", blas, extra);
+}
+
+Tensor chainFn(const Tensor &x) {
+  return ops::max(x * 1.5f + 0.25f, 0.0f) * 0.5f - 1.0f;
+}
+
+void benchChain(int threads) {
+  int64_t count = quick ? (1 << 22) : (1 << 24);
+  omp_set_num_threads(threads);
+  auto run = compile(chainFn)(TensorLayout(DType::Float32, {count}));
+  HostTensor x = filled({count}, 2.0f);
+  std::optional<HostTensor> out;
+  int repeats = quick ? 3 : 15;
+  double ours = seconds([&] { out.emplace(run(x)); }, repeats);
+  RawKernel kernel(
+      stage(chainFn, {.name = "chain"})(TensorLayout(DType::Float32, {count})));
+  double raw = seconds([&] { kernel({&x}, 1); }, repeats);
+  std::vector<float> copy(count);
+  double memcpyTime = seconds(
+      [&] { std::memcpy(copy.data(), x.data<float>(), count * 4); }, repeats);
+  // Eager: each op reads its input and writes a full temporary.
+  std::vector<float> t1(count), t2(count), t3(count), t4(count), t5(count);
+  const float *in = x.data<float>();
+  double eager = seconds(
+      [&] {
+        for (int64_t i = 0; i < count; ++i)
+          t1[i] = in[i] * 1.5f;
+        for (int64_t i = 0; i < count; ++i)
+          t2[i] = t1[i] + 0.25f;
+        for (int64_t i = 0; i < count; ++i)
+          t3[i] = std::max(t2[i], 0.0f);
+        for (int64_t i = 0; i < count; ++i)
+          t4[i] = t3[i] * 0.5f;
+        for (int64_t i = 0; i < count; ++i)
+          t5[i] = t4[i] - 1.0f;
+      },
+      repeats);
+  double error = 0;
+  for (int64_t i = 0; i < count; ++i)
+    error = std::max<double>(error, std::fabs(out->data<float>()[i] - t5[i]));
+  double bytes = 2.0 * count * 4;
+  char extra[96];
+  std::snprintf(extra, sizeof(extra), "(%.1f vs %.1f GB/s, max |diff| %.1e)",
+                bytes / ours / 1e9, bytes / memcpyTime / 1e9, error);
+  std::string name =
+      "chain5 " + std::to_string(count) + " " + std::to_string(threads) + "t";
+  row(name, ours, "memcpy", memcpyTime, extra);
+  row(name, ours, "eager loops", eager);
+  std::snprintf(extra, sizeof(extra), "(%.1f vs %.1f GB/s)", bytes / raw / 1e9,
+                bytes / memcpyTime / 1e9);
+  row(name + " kernel", raw, "memcpy", memcpyTime, extra);
+  row(name + " kernel", raw, "eager loops", eager);
+}
+
+Tensor softmaxFn(const Tensor &x) { return ops::softmax(x); }
+
+void benchSoftmax(int threads) {
+  int64_t rows = quick ? 1024 : 4096, cols = quick ? 1024 : 4096;
+  omp_set_num_threads(threads);
+  auto run = compile(softmaxFn)(TensorLayout(DType::Float32, {rows, cols}));
+  HostTensor x = filled({rows, cols}, 4.0f);
+  std::optional<HostTensor> out;
+  int repeats = quick ? 3 : 7;
+  double ours = seconds([&] { out.emplace(run(x)); }, repeats);
+  RawKernel kernel(stage(softmaxFn, {.name = "softmax"})(
+      TensorLayout(DType::Float32, {rows, cols})));
+  double raw = seconds([&] { kernel({&x}, 2); }, repeats);
+  // Eager: reduce_max, sub, exp, reduce_sum, div, one pass each.
+  const float *in = x.data<float>();
+  std::vector<float> top(rows), sum(rows), shifted(rows * cols),
+      exps(rows * cols), result(rows * cols);
+  double eager = seconds(
+      [&] {
+        for (int64_t r = 0; r < rows; ++r) {
+          float value = -INFINITY;
+          for (int64_t c = 0; c < cols; ++c)
+            value = std::max(value, in[r * cols + c]);
+          top[r] = value;
+        }
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            shifted[r * cols + c] = in[r * cols + c] - top[r];
+        for (int64_t i = 0; i < rows * cols; ++i)
+          exps[i] = std::exp(shifted[i]);
+        for (int64_t r = 0; r < rows; ++r) {
+          float value = 0;
+          for (int64_t c = 0; c < cols; ++c)
+            value += exps[r * cols + c];
+          sum[r] = value;
+        }
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            result[r * cols + c] = exps[r * cols + c] / sum[r];
+      },
+      repeats);
+  double error = 0;
+  for (int64_t i = 0; i < rows * cols; ++i)
+    error =
+        std::max<double>(error, std::fabs(out->data<float>()[i] - result[i]));
+  char extra[64];
+  std::snprintf(extra, sizeof(extra), "(max |diff| %.1e)", error);
+  std::string name = "softmax " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " " + std::to_string(threads) + "t";
+  row(name, ours, "eager loops", eager, extra);
+  row(name + " kernel", raw, "eager loops", eager);
+}
+
+Tensor layerNormFn(const Tensor &x, const Tensor &gamma, const Tensor &beta) {
+  return ops::layer_norm(x, gamma, beta, 1e-5);
+}
+
+void benchLayerNorm(int threads) {
+  int64_t rows = quick ? 1024 : 4096, cols = quick ? 1024 : 4096;
+  omp_set_num_threads(threads);
+  auto run = compile(layerNormFn)(TensorLayout(DType::Float32, {rows, cols}),
+                                  TensorLayout(DType::Float32, {cols}),
+                                  TensorLayout(DType::Float32, {cols}));
+  HostTensor x = filled({rows, cols}, 3.0f), gamma = filled({cols}, 1.0f),
+             beta = filled({cols}, 0.5f);
+  std::optional<HostTensor> out;
+  int repeats = quick ? 3 : 7;
+  double ours = seconds([&] { out.emplace(run(x, gamma, beta)); }, repeats);
+  RawKernel kernel(stage(layerNormFn, {.name = "layer_norm"})(
+      TensorLayout(DType::Float32, {rows, cols}),
+      TensorLayout(DType::Float32, {cols}),
+      TensorLayout(DType::Float32, {cols})));
+  double raw = seconds([&] { kernel({&x, &gamma, &beta}, 2); }, repeats);
+  // Eager: mean, center, square, variance, rsqrt(var + eps), scale by it,
+  // times gamma, plus beta: one pass each.
+  const float *in = x.data<float>(), *g = gamma.data<float>(),
+              *bt = beta.data<float>();
+  std::vector<float> mean(rows), variance(rows), inv(rows),
+      centered(rows * cols), squared(rows * cols), normed(rows * cols),
+      scaled(rows * cols), result(rows * cols);
+  double eager = seconds(
+      [&] {
+        for (int64_t r = 0; r < rows; ++r) {
+          float value = 0;
+          for (int64_t c = 0; c < cols; ++c)
+            value += in[r * cols + c];
+          mean[r] = value / cols;
+        }
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            centered[r * cols + c] = in[r * cols + c] - mean[r];
+        for (int64_t i = 0; i < rows * cols; ++i)
+          squared[i] = centered[i] * centered[i];
+        for (int64_t r = 0; r < rows; ++r) {
+          float value = 0;
+          for (int64_t c = 0; c < cols; ++c)
+            value += squared[r * cols + c];
+          variance[r] = value / cols;
+        }
+        for (int64_t r = 0; r < rows; ++r)
+          inv[r] = 1.0f / std::sqrt(variance[r] + 1e-5f);
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            normed[r * cols + c] = centered[r * cols + c] * inv[r];
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            scaled[r * cols + c] = normed[r * cols + c] * g[c];
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            result[r * cols + c] = scaled[r * cols + c] + bt[c];
+      },
+      repeats);
+  double error = 0;
+  for (int64_t i = 0; i < rows * cols; ++i)
+    error =
+        std::max<double>(error, std::fabs(out->data<float>()[i] - result[i]));
+  char extra[64];
+  std::snprintf(extra, sizeof(extra), "(max |diff| %.1e)", error);
+  std::string name = "layer_norm " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " " + std::to_string(threads) + "t";
+  row(name, ours, "eager loops", eager, extra);
+  row(name + " kernel", raw, "eager loops", eager);
+}
+
+Tensor oneOp(const Tensor &x) { return ops::tanh(x); }
+
+Tensor mlp(const Tensor &x, const Tensor &w1, const Tensor &b1,
+           const Tensor &w2, const Tensor &b2) {
+  return ops::matmul(ops::gelu(ops::matmul(x, w1) + b1), w2) + b2;
+}
+
+void benchCompileTime() {
+  // Cold: a size not compiled before, so the cache misses; median of three.
+  std::vector<double> cold, coldMlp;
+  for (int64_t size : {1001, 1002, 1003}) {
+    auto start = std::chrono::steady_clock::now();
+    (void)compile(oneOp)(TensorLayout(DType::Float32, {size}));
+    cold.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+    start = std::chrono::steady_clock::now();
+    (void)compile(mlp)(TensorLayout(DType::Float32, {size, 256}),
+                       TensorLayout(DType::Float32, {256, 512}),
+                       TensorLayout(DType::Float32, {512}),
+                       TensorLayout(DType::Float32, {512, 128}),
+                       TensorLayout(DType::Float32, {128}));
+    coldMlp.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  std::sort(cold.begin(), cold.end());
+  std::sort(coldMlp.begin(), coldMlp.end());
+  double warm = seconds(
+      [] { (void)compile(oneOp)(TensorLayout(DType::Float32, {1001})); }, 20);
+  double warmMlp = seconds(
+      [] {
+        (void)compile(mlp)(TensorLayout(DType::Float32, {1001, 256}),
+                           TensorLayout(DType::Float32, {256, 512}),
+                           TensorLayout(DType::Float32, {512}),
+                           TensorLayout(DType::Float32, {512, 128}),
+                           TensorLayout(DType::Float32, {128}));
+      },
+      20);
+  // Here the "peer" is the cold compile: the ratio is what the cache saves.
+  row("compile 1-op (warm vs cold)", warm, "cold", cold[1]);
+  row("compile 2-layer MLP (warm vs cold)", warmMlp, "cold", coldMlp[1]);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  // Large blocks from the heap rather than fresh mmaps, so that a result
+  // buffer freed after one call is reused by the next instead of being
+  // page-faulted in again (peers write into buffers allocated once).
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else
+      only.push_back(argv[i]);
+  }
+  auto wanted = [&](const char *name) {
+    return only.empty() ||
+           std::find(only.begin(), only.end(), name) != only.end();
+  };
+  if (wanted("compile"))
+    benchCompileTime();
+  if (wanted("matmul")) {
+    std::vector<std::vector<int64_t>> shapes = {{256, 256, 256},
+                                                {512, 512, 512},
+                                                {1024, 1024, 1024},
+                                                {2048, 2048, 2048},
+                                                {16, 4096, 4096}};
+    if (quick)
+      shapes = {{256, 256, 256}, {1024, 1024, 1024}, {16, 4096, 4096}};
+    for (int threads : {1, 2})
+      for (const std::vector<int64_t> &shape : shapes)
+        benchMatmul(shape[0], shape[1], shape[2], threads);
+  }
+  for (int threads : {1, 2}) {
+    if (wanted("chain"))
+      benchChain(threads);
+    if (wanted("softmax"))
+      benchSoftmax(threads);
+    if (wanted("layer_norm"))
+      benchLayerNorm(threads);
+  }
+  return 0;
+}

@@ -1,0 +1,76 @@
+//===- InputChecks.h - checking a call's inputs against a graph -*- C++ -*-===//
+//
+// The one place that decides whether HostTensors fit a graph's arguments:
+// the interpreter, CpuExecutable and CompiledGraph all call it, so a bad
+// input gives the same message whichever way the graph runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_RUNTIME_INPUTCHECKS_H
+#define MAXGRAPH_RUNTIME_INPUTCHECKS_H
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace maxgraph {
+class GraphOp;
+
+/// A graph's arguments as the input checks see them. It holds no MLIR
+/// objects, so it stays valid after the module it describes is gone.
+struct GraphInputs {
+  /// One argument of the graph.
+  struct Argument {
+    /// `argument 1 (`kv.b`)`: the index and, when the graph has
+    /// `argument_names`, the argument's tree path.
+    std::string label;
+    DType dtype;
+    Device device;
+    /// Per dim: a static size, or -1 with the symbol that binds it (empty
+    /// for a dim that is not checked, e.g. `?`).
+    std::vector<std::pair<int64_t, std::string>> dims;
+    /// The argument's MLIR type, e.g. `!maxgraph.tensor<[batch, 3], f32>`.
+    std::string type;
+    bool isBuffer = false;
+  };
+  /// The graph's symbol name.
+  std::string graphName;
+  std::vector<Argument> arguments;
+};
+
+/// Describes the arguments of `graph`.
+GraphInputs describeGraphInputs(GraphOp graph);
+
+/// What checkGraphInputs checks beyond count, dtype, rank and dims.
+struct InputCheckOptions {
+  /// Whether each tensor's device must be the argument's device. The
+  /// interpreter and CpuExecutable keep all data in host memory and treat
+  /// devices as tags (inputs read from .npy files have none), so only
+  /// CompiledGraph, whose caller made the tensors, checks them.
+  bool checkDevices = false;
+  /// Put in front of every message, e.g. "interpret: ".
+  std::string prefix;
+};
+
+/// Checks that `inputs` fit `graph`: their count, and per argument its
+/// dtype, rank, device (when asked), static dims, and that every symbolic
+/// dim has one size across all inputs. Returns the size bound to each
+/// symbolic dim. Throws StagingError naming the graph, the argument (its
+/// index and tree path) and both the tensor's shape and the expected type.
+llvm::StringMap<int64_t>
+checkGraphInputs(const GraphInputs &graph,
+                 llvm::ArrayRef<const HostTensor *> inputs,
+                 const InputCheckOptions &options = {});
+/// The same for a vector of tensors.
+llvm::StringMap<int64_t>
+checkGraphInputs(const GraphInputs &graph, llvm::ArrayRef<HostTensor> inputs,
+                 const InputCheckOptions &options = {});
+
+/// `[2, 3]`: a concrete shape as the messages print it.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_RUNTIME_INPUTCHECKS_H

@@ -1,0 +1,122 @@
+//===- InputChecks.cpp - checking a call's inputs against a graph ---------===//
+
+#include "MaxGraph/Runtime/InputChecks.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Staging/StagingError.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace maxgraph;
+
+std::string maxgraph::shapeString(llvm::ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+GraphInputs maxgraph::describeGraphInputs(GraphOp graph) {
+  GraphInputs described;
+  described.graphName = graph.getSymName().str();
+  ArrayAttr names = graph.getArgumentNamesAttr();
+  for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes())) {
+    auto layout = cast<LayoutType>(type);
+    GraphInputs::Argument argument;
+    argument.label = "argument " + std::to_string(index);
+    if (names && index < names.size())
+      argument.label +=
+          " (`" + cast<StringAttr>(names[index]).getValue().str() + "`)";
+    argument.dtype = fromMLIRType(layout.getElementType());
+    DeviceAttr device = layout.getDevice();
+    argument.device = {device.isGpu() ? Device::Kind::GPU : Device::Kind::CPU,
+                       static_cast<int>(device.getId())};
+    for (DimAttr dim : layout.getDims()) {
+      if (dim.isStatic())
+        argument.dims.emplace_back(dim.getStaticSize(), "");
+      else
+        // The verifier allows no algebraic argument dims; `?` is unchecked.
+        argument.dims.emplace_back(
+            -1, dim.isSymbol() ? dim.getSymbolName().str() : "");
+    }
+    llvm::raw_string_ostream os(argument.type);
+    os << type;
+    argument.isBuffer = isa<BufferLayoutType>(type);
+    described.arguments.push_back(std::move(argument));
+  }
+  return described;
+}
+
+llvm::StringMap<int64_t>
+maxgraph::checkGraphInputs(const GraphInputs &graph,
+                           llvm::ArrayRef<const HostTensor *> inputs,
+                           const InputCheckOptions &options) {
+  std::string where = options.prefix + "@" + graph.graphName;
+  if (inputs.size() != graph.arguments.size())
+    throw StagingError(where + " takes " +
+                       std::to_string(graph.arguments.size()) +
+                       " inputs but got " + std::to_string(inputs.size()));
+  llvm::StringMap<int64_t> bindings;
+  // Which input bound each symbol, for the message when another disagrees.
+  llvm::StringMap<size_t> boundBy;
+  for (auto [index, argument] : llvm::enumerate(graph.arguments)) {
+    const HostTensor &input = *inputs[index];
+    // Every message names the argument and ends with what was passed and
+    // what the graph expects.
+    auto fail = [&](const std::string &problem) {
+      std::string got = toString(input.dtype()) + " " +
+                        shapeString(input.shape()) +
+                        (options.checkDevices ? " on " + input.device().str()
+                                              : std::string());
+      throw StagingError(where + ": " + argument.label + " " + problem +
+                         " (got " + got + "; expected " + argument.type + ")");
+    };
+    if (input.dtype() != argument.dtype)
+      fail("has dtype " + toString(input.dtype()) + " but the graph expects " +
+           toString(argument.dtype));
+    if (input.shape().size() != argument.dims.size())
+      fail("has rank " + std::to_string(input.shape().size()) +
+           " but the graph expects rank " +
+           std::to_string(argument.dims.size()));
+    if (options.checkDevices && input.device() != argument.device)
+      fail("is on " + input.device().str() + " but the graph expects " +
+           argument.device.str());
+    for (auto [d, dim] : llvm::enumerate(argument.dims)) {
+      auto [staticSize, symbol] = dim;
+      int64_t size = input.shape()[d];
+      if (staticSize >= 0) {
+        if (size != staticSize)
+          fail("has size " + std::to_string(size) + " in dim " +
+               std::to_string(d) + " but the graph expects " +
+               std::to_string(staticSize));
+        continue;
+      }
+      if (symbol.empty())
+        continue;
+      auto [it, inserted] = bindings.try_emplace(symbol, size);
+      if (inserted) {
+        boundBy[symbol] = index;
+        continue;
+      }
+      if (it->second != size) {
+        size_t other = boundBy[symbol];
+        fail("has size " + std::to_string(size) + " in dim " +
+             std::to_string(d) + " (`" + symbol + "`), but `" + symbol +
+             "` is already " + std::to_string(it->second) + " from " +
+             graph.arguments[other].label + " of shape " +
+             shapeString(inputs[other]->shape()));
+      }
+    }
+  }
+  return bindings;
+}
+
+llvm::StringMap<int64_t>
+maxgraph::checkGraphInputs(const GraphInputs &graph,
+                           llvm::ArrayRef<HostTensor> inputs,
+                           const InputCheckOptions &options) {
+  std::vector<const HostTensor *> pointers;
+  pointers.reserve(inputs.size());
+  for (const HostTensor &input : inputs)
+    pointers.push_back(&input);
+  return checkGraphInputs(graph, pointers, options);
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the benchmarks (Release) and runs them all, then prints a summary
+# table of the ratios of compiled code against its peers (peer time /
+# compiled time: above 1 means the compiled code is faster).
+#   scripts/bench.sh [--quick]      (builds and runs build/bin/*-benchmark)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+quick=""
+if [ "${1:-}" = "--quick" ]; then
+  quick="--quick"
+  shift
+fi
+build=$root/build
+
+# Installs what is missing (OpenBLAS and LLVM's OpenMP runtime among the
+# Debian packages) and builds the default (Release) preset.
+"$root/scripts/setup.sh" default
+ninja -C "$build" maxgraph-cpu-benchmark maxgraph-compile-time-benchmark \
+  maxgraph-staging-benchmark
+
+# OpenBLAS 0.3.21 picks its kernels by CPU model and reads some CPUs (a
+# virtualised Xeon) as Prescott, an SSE3 kernel; give it its best kernel for
+# the instructions this CPU has, so that the peer is at its fastest.
+if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+  flags=$(grep -m1 '^flags' /proc/cpuinfo || true)
+  if [[ $flags == *avx512_bf16* ]]; then
+    export OPENBLAS_CORETYPE=Cooperlake
+  elif [[ $flags == *avx512f* ]]; then
+    export OPENBLAS_CORETYPE=SkylakeX
+  elif [[ $flags == *avx2* ]]; then
+    export OPENBLAS_CORETYPE=Haswell
+  fi
+fi
+echo "bench: OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}, $(nproc) cores," \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+echo "== compile time of shared subgraphs (maxgraph-optimize)"
+"$build/bin/maxgraph-compile-time-benchmark"
+echo "== staging"
+"$build/bin/maxgraph-staging-benchmark" --benchmark_min_time=0.2
+echo "== Python staging throughput"
+PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+  "$root/benchmarks/python_staging.py"
+echo "== compiled code against its peers"
+"$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
+
+echo
+echo "== summary (ratio = peer time / compiled time)"
+printf '%-40s %-14s %8s\n' "benchmark" "peer" "ratio"
+sed -E -n 's/^(.*[^ ]) +compiled +[0-9.]+ ms +(.*[^ ]) +[0-9.]+ ms +ratio +([0-9.]+x).*$/\1|\2|\3/p' \
+  "$log" | while IFS='|' read -r name peer ratio; do
+  printf '%-40s %-14s %8s\n' "$name" "$peer" "$ratio"
+done

@@ -1,0 +1,89 @@
+// maxgraph-tile-and-vectorize on the linalg that convert-maxgraph-to-linalg
+// makes: matmuls to 8x32 register tiles with a vector.contract per K step
+// (the static remainders too), other ops to rows of up to 64 lanes, large
+// ops under an scf.forall. Tiles that stay dynamic are left scalar.
+// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize))' | FileCheck %s
+
+// 20 = 2 * 8 + 4 rows and 40 = 32 + 8 columns: a full register tile and
+// three static remainders, each with the accumulator carried through K.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
+// CHECK-NOT: linalg.matmul
+maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[20, 96], f32>, !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[20, 40], f32>
+}
+
+// -----
+
+// 100 = 64 + 36 lanes per row.
+// CHECK-LABEL: func.func @rows
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: arith.mulf {{.*}} : vector<1x64xf32>
+// CHECK: arith.mulf {{.*}} : vector<1x36xf32>
+// CHECK-NOT: linalg.generic
+maxgraph.graph @rows(%x: !maxgraph.tensor<[3, 100], f32>, %y: !maxgraph.tensor<[3, 100], f32>) -> !maxgraph.tensor<[3, 100], f32> {
+  %0 = maxgraph.mul %x, %y : !maxgraph.tensor<[3, 100], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[3, 100], f32>
+}
+
+// -----
+
+// A symbolic length: eight thread chunks, full vectors up to the last
+// multiple of 64 in each, then a scalar remainder.
+// CHECK-LABEL: func.func @symbolic
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c64
+// CHECK: arith.addf {{.*}} : vector<64xf32>
+// CHECK: scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?xf32>)
+// CHECK: scf.forall.in_parallel
+maxgraph.graph @symbolic<n>(%x: !maxgraph.tensor<[n], f32>, %y: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n], f32> {
+  %0 = maxgraph.add %x, %y : !maxgraph.tensor<[n], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[n], f32>
+}
+
+// -----
+
+// A row reduction adds 64 lanes at a time into a partial vector carried in
+// registers, adds the 8 left over into its first lanes, then reduces the
+// partial vector once per row.
+// CHECK-LABEL: func.func @row_sums
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c64 iter_args(%{{.*}} = %{{.*}}) -> (vector<1x64xf32>)
+// CHECK: arith.addf {{.*}} : vector<1x64xf32>
+// CHECK: arith.addf {{.*}} : vector<1x8xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+maxgraph.graph @row_sums(%x: !maxgraph.tensor<[4, 200], f32>) -> !maxgraph.tensor<[4], f32> {
+  %0 = maxgraph.reduce_sum %x axes = [1] : !maxgraph.tensor<[4, 200], f32> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[4], f32>
+}
+
+// -----
+
+// Large enough for threads: eight blocks of 64 rows.
+// CHECK-LABEL: func.func @large
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK: tensor.extract_slice {{.*}} [64, 512] [1, 1]
+// CHECK: arith.addf {{.*}} : vector<1x64xf32>
+maxgraph.graph @large(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[512, 512], f32> {
+  %0 = maxgraph.add %x, %x : !maxgraph.tensor<[512, 512], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[512, 512], f32>
+}
+
+// -----
+
+// i1 vectors are bit-packed but i1 memrefs take a byte each: stays scalar.
+// CHECK-LABEL: func.func @bools
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK: arith.cmpf olt, {{.*}} : f32
+maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4, 5], f32>) -> !maxgraph.tensor<[4, 5], i1> {
+  %0 = maxgraph.cmp lt, %x, %y : (!maxgraph.tensor<[4, 5], f32>, !maxgraph.tensor<[4, 5], f32>) -> !maxgraph.tensor<[4, 5], i1>
+  maxgraph.output %0 : !maxgraph.tensor<[4, 5], i1>
+}

@@ -1,0 +1,33 @@
+// Compiled (tiled, vectorized, partly OpenMP-parallel) against the reference
+// interpreter on the same random inputs, at sizes that are no multiple of the
+// tiles (8x32 register tiles, 128-deep K panels, 64-lane rows), including a
+// symbolic dim bound to an odd size.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: max-run %s --graph=matmul --random-inputs --seed=1 --output=%t/mm-c
+// RUN: max-run %s --graph=matmul --random-inputs --seed=1 --output=%t/mm-i --interpret
+// RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/mm-c %t/mm-i --rtol 1e-4 --atol 1e-4 | FileCheck %s --check-prefix=MATCH1
+// MATCH1: match 1
+// RUN: max-run %s --graph=rows --random-inputs --seed=2 --dims=n=131 --output=%t/rows-c
+// RUN: max-run %s --graph=rows --random-inputs --seed=2 --dims=n=131 --output=%t/rows-i --interpret
+// RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/rows-c %t/rows-i --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=MATCH4
+// MATCH4: match 4
+
+// 37 = 4 * 8 + 5 rows, 300 = 2 * 128 + 44 deep, 70 = 2 * 32 + 6 columns.
+maxgraph.graph @matmul(%a: !maxgraph.tensor<[37, 300], f32>, %b: !maxgraph.tensor<[300, 70], f32>) -> !maxgraph.tensor<[37, 70], f32> {
+  %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 70], f32>) -> !maxgraph.tensor<[37, 70], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[37, 70], f32>
+}
+
+// Row ops over n = 131 = 2 * 64 + 3 lanes: softmax (exp as a polynomial),
+// layer_norm (rsqrt), column sums (a reduction over the outer dim) and an
+// elementwise chain.
+maxgraph.graph @rows<n>(%x: !maxgraph.tensor<[67, n], f32>, %g: !maxgraph.tensor<[n], f32>, %b: !maxgraph.tensor<[n], f32>)
+    -> (!maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[n], f32>, !maxgraph.tensor<[67, n], f32>) {
+  %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[67, n], f32>
+  %1 = maxgraph.layer_norm %x, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[n], f32>, !maxgraph.tensor<[n], f32>
+  %2 = maxgraph.reduce_sum %x axes = [0] : !maxgraph.tensor<[67, n], f32> -> !maxgraph.tensor<[n], f32>
+  %3 = maxgraph.mul %x, %g : (!maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[67, n], f32>
+  %4 = maxgraph.tanh %3 : !maxgraph.tensor<[67, n], f32>
+  %5 = maxgraph.add %4, %b : (!maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[67, n], f32>
+  maxgraph.output %0, %1, %2, %5 : !maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[n], f32>, !maxgraph.tensor<[67, n], f32>
+}
