@@ -98,9 +98,6 @@ struct KnownBug {
   const char *description;
 };
 const KnownBug kKnownBugs[] = {
-    {"slice", false, "is out-of-bounds",
-     "a slice with an empty result lowers to an extract_slice whose offset "
-     "is out of bounds"},
     {"cast cumsum", false, "Failed to materialize symbols",
      "truncating f64 to bf16 calls __truncdfbf2, a compiler-rt builtin the "
      "JIT cannot find (cast f64 to bf16: long-mode seed 97; exclusive bf16 "

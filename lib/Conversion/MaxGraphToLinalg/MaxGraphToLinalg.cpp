@@ -1307,20 +1307,29 @@ struct SliceLowering : MaxGraphPattern<SliceOp> {
     for (auto [i, dim] : llvm::enumerate(inputDims)) {
       int64_t start = op.getStarts()[i];
       strides.push_back(rewriter.getIndexAttr(op.getSteps()[i]));
-      if (dim.isStatic()) {
+      DimAttr resultDim = resultDims[i];
+      if (resultDim.isStatic() && resultDim.getStaticSize() == 0) {
+        // Nothing is read; tensor.extract_slice wants the offset in bounds.
+        offsets.push_back(rewriter.getIndexAttr(0));
+      } else if (dim.isStatic()) {
         int64_t size = dim.getStaticSize();
         if (start < 0)
           start = start < -size ? 0 : start + size;
         offsets.push_back(rewriter.getIndexAttr(std::min(start, size)));
-      } else if (start < 0) {
-        Value size = tensor::DimOp::create(rewriter, loc, input, i);
-        Value bias = arith::ConstantIndexOp::create(rewriter, loc, start);
-        offsets.push_back(
-            arith::AddIOp::create(rewriter, loc, size, bias).getResult());
       } else {
-        offsets.push_back(rewriter.getIndexAttr(start));
+        // Clamped into [0, size] as for static dims, so that an empty
+        // result (a start past the end) stays in bounds.
+        Value size = tensor::DimOp::create(rewriter, loc, input, i);
+        Value offset = arith::ConstantIndexOp::create(rewriter, loc, start);
+        if (start < 0) {
+          Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+          offset = arith::MaxSIOp::create(
+              rewriter, loc, arith::AddIOp::create(rewriter, loc, size, offset),
+              zero);
+        }
+        offsets.push_back(
+            arith::MinSIOp::create(rewriter, loc, offset, size).getResult());
       }
-      DimAttr resultDim = resultDims[i];
       if (resultDim.isStatic())
         sizes.push_back(rewriter.getIndexAttr(resultDim.getStaticSize()));
       else if (resultDim == dim && !dim.getUnknown())

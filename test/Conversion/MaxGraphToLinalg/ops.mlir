@@ -204,9 +204,10 @@ maxgraph.graph @reductions<batch>(%x: !maxgraph.tensor<[batch, 8], f32>, %i: !ma
 // CHECK: %[[S:.*]] = tensor.from_elements %[[N]] : tensor<1xindex>
 // CHECK: tensor.reshape %[[T]](%[[S]]) : (tensor<?x4xf32>, tensor<1xindex>) -> tensor<?xf32>
 // CHECK: tensor.concat dim(0) %[[T]], %[[Y]] : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+// CHECK: %[[OFFSET:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[SEQ4:.*]] = tensor.dim %[[X]], %c1
 // CHECK: %[[M:.*]] = arith.addi %c-1, %[[SEQ4]] : index
-// CHECK: tensor.extract_slice %[[T]][1, 0] [%[[M]], 2] [1, 2] : tensor<?x4xf32> to tensor<?x2xf32>
+// CHECK: tensor.extract_slice %[[T]][%[[OFFSET]], 0] [%[[M]], 2] [1, 2] : tensor<?x4xf32> to tensor<?x2xf32>
 maxgraph.graph @shapes<seq>(%x: !maxgraph.tensor<[4, seq], f32>, %y: !maxgraph.tensor<[1, 4], f32>) -> (!maxgraph.tensor<[seq, 4], f32>, !maxgraph.tensor<[seq, 4], f32>, !maxgraph.tensor<[seq * 4], f32>, !maxgraph.tensor<[seq + 1, 4], f32>, !maxgraph.tensor<[seq - 1, 2], f32>) {
   %0 = maxgraph.transpose %x perm = [1, 0] : !maxgraph.tensor<[4, seq], f32> -> !maxgraph.tensor<[seq, 4], f32>
   %1 = maxgraph.broadcast_to %y : !maxgraph.tensor<[1, 4], f32> -> !maxgraph.tensor<[seq, 4], f32>
