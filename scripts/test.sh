@@ -40,7 +40,7 @@ for preset in $presets; do
       -p no:cacheprovider -q -rfEs "$root/python/tests" 2>&1 | tee "$log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     summary=$(tail -1 "$log")
-    pcount() { echo "$summary" | sed -n "s/.*[^0-9]\([0-9][0-9]*\) $1.*/\1/p"; }
+    pcount() { echo "$summary" | grep -oE "[0-9]+ $1" | grep -oE "[0-9]+"; }
     pass=$(pcount passed); fail=$(pcount failed); skip=$(pcount skipped)
     errors=$(pcount error)
     pass=${pass:-0}; fail=$(( ${fail:-0} + ${errors:-0} )); skip=${skip:-0}
