@@ -9,6 +9,7 @@
 
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -83,111 +84,15 @@ void increment(Shape &index, const Shape &shape) {
 // Element access
 //===----------------------------------------------------------------------===//
 
-bool isSignedInt(DType dtype) {
-  return dtype == DType::Int8 || dtype == DType::Int16 ||
-         dtype == DType::Int32 || dtype == DType::Int64;
-}
-
 unsigned bitWidth(DType dtype) {
   return dtype == DType::Bool ? 1 : 8 * sizeInBytes(dtype);
-}
-
-const llvm::fltSemantics &semanticsOf(DType dtype) {
-  switch (dtype) {
-  case DType::Float16:
-    return llvm::APFloat::IEEEhalf();
-  case DType::BFloat16:
-    return llvm::APFloat::BFloat();
-  case DType::Float32:
-    return llvm::APFloat::IEEEsingle();
-  default:
-    return llvm::APFloat::IEEEdouble();
-  }
-}
-
-/// The raw bits of element `i` (its storage size, zero-extended).
-uint64_t loadRaw(const HostTensor &tensor, int64_t i) {
-  size_t size = sizeInBytes(tensor.dtype());
-  uint64_t bits = 0;
-  // Little-endian host: the low bytes of `bits` hold the element.
-  std::memcpy(&bits, static_cast<const uint8_t *>(tensor.rawData()) + i * size,
-              size);
-  return bits;
-}
-
-void storeRaw(HostTensor &tensor, int64_t i, uint64_t bits) {
-  size_t size = sizeInBytes(tensor.dtype());
-  std::memcpy(static_cast<uint8_t *>(tensor.rawData()) + i * size, &bits, size);
-}
-
-/// Element `i` as a double; integers convert by value.
-double loadFloat(const HostTensor &tensor, int64_t i) {
-  DType dtype = tensor.dtype();
-  uint64_t bits = loadRaw(tensor, i);
-  switch (dtype) {
-  case DType::Float64: {
-    double value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
-  }
-  case DType::Float32: {
-    float value;
-    uint32_t narrow = static_cast<uint32_t>(bits);
-    std::memcpy(&value, &narrow, sizeof(value));
-    return value;
-  }
-  case DType::Float16:
-  case DType::BFloat16: {
-    llvm::APFloat value(semanticsOf(dtype), llvm::APInt(16, bits));
-    bool losesInfo;
-    value.convert(llvm::APFloat::IEEEdouble(),
-                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    return value.convertToDouble();
-  }
-  case DType::Bool:
-    return bits != 0 ? 1.0 : 0.0;
-  default:
-    break;
-  }
-  unsigned width = bitWidth(dtype);
-  if (isSignedInt(dtype))
-    return static_cast<double>(llvm::SignExtend64(bits, width));
-  return static_cast<double>(bits);
-}
-
-/// Stores `value` rounded to nearest-even into float element `i`.
-void storeFloat(HostTensor &tensor, int64_t i, double value) {
-  switch (tensor.dtype()) {
-  case DType::Float64: {
-    uint64_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return storeRaw(tensor, i, bits);
-  }
-  case DType::Float32: {
-    float narrow = static_cast<float>(value);
-    uint32_t bits;
-    std::memcpy(&bits, &narrow, sizeof(bits));
-    return storeRaw(tensor, i, bits);
-  }
-  case DType::Float16:
-  case DType::BFloat16: {
-    llvm::APFloat converted(value);
-    bool losesInfo;
-    converted.convert(semanticsOf(tensor.dtype()),
-                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    return storeRaw(tensor, i, converted.bitcastToAPInt().getZExtValue());
-  }
-  default:
-    fail("internal error: storeFloat on a " + toString(tensor.dtype()) +
-         " tensor");
-  }
 }
 
 /// Element `i` of an integer or bool tensor, sign- or zero-extended to 64
 /// bits; a bool is 0 or 1 (any nonzero byte is true).
 uint64_t loadInt(const HostTensor &tensor, int64_t i) {
   DType dtype = tensor.dtype();
-  uint64_t bits = loadRaw(tensor, i);
+  uint64_t bits = loadElementBits(tensor, i);
   if (dtype == DType::Bool)
     return bits != 0;
   if (isSignedInt(dtype))
@@ -198,13 +103,13 @@ uint64_t loadInt(const HostTensor &tensor, int64_t i) {
 /// Stores `value` truncated to the width of integer element `i`.
 void storeInt(HostTensor &tensor, int64_t i, uint64_t value) {
   if (tensor.dtype() == DType::Bool)
-    return storeRaw(tensor, i, value & 1);
-  storeRaw(tensor, i, value);
+    return storeElementBits(tensor, i, value & 1);
+  storeElementBits(tensor, i, value);
 }
 
 void copyElement(HostTensor &to, int64_t toIndex, const HostTensor &from,
                  int64_t fromIndex) {
-  storeRaw(to, toIndex, loadRaw(from, fromIndex));
+  storeElementBits(to, toIndex, loadElementBits(from, fromIndex));
 }
 
 /// A copy of `tensor` with another device tag.
@@ -710,7 +615,8 @@ HostTensor GraphRun::binary(Operation *op, const HostTensor &lhs,
         shape, {&lhs, &rhs}, [&](int64_t out, const std::vector<int64_t> &at) {
           bool value;
           if (isFloat(dtype)) {
-            double a = loadFloat(lhs, at[0]), b = loadFloat(rhs, at[1]);
+            double a = loadElementAsDouble(lhs, at[0]),
+                   b = loadElementAsDouble(rhs, at[1]);
             if (std::isnan(a) || std::isnan(b))
               value = predicate == CmpPredicate::ne;
             else
@@ -781,8 +687,9 @@ HostTensor GraphRun::binary(Operation *op, const HostTensor &lhs,
       fail(what + " does not take " + toString(dtype) + " operands");
     forEachBroadcast(
         shape, {&lhs, &rhs}, [&](int64_t out, const std::vector<int64_t> &at) {
-          storeFloat(result, out,
-                     floatFn(loadFloat(lhs, at[0]), loadFloat(rhs, at[1])));
+          storeElementAsFloat(result, out,
+                              floatFn(loadElementAsDouble(lhs, at[0]),
+                                      loadElementAsDouble(rhs, at[1])));
         });
   } else {
     forEachBroadcast(
@@ -804,7 +711,7 @@ HostTensor GraphRun::unary(Operation *op, const HostTensor &input) {
   if (isa<IsNanOp, IsInfOp>(op)) {
     bool isNan = isa<IsNanOp>(op);
     for (int64_t i = 0; i < count; ++i) {
-      double x = loadFloat(input, i);
+      double x = loadElementAsDouble(input, i);
       storeInt(result, i, isNan ? std::isnan(x) : std::isinf(x));
     }
     return result;
@@ -867,7 +774,7 @@ HostTensor GraphRun::unary(Operation *op, const HostTensor &input) {
   if (!fn)
     fail(what + " does not take " + toString(dtype) + " operands");
   for (int64_t i = 0; i < count; ++i)
-    storeFloat(result, i, fn(loadFloat(input, i)));
+    storeElementAsFloat(result, i, fn(loadElementAsDouble(input, i)));
   return result;
 }
 
@@ -877,25 +784,25 @@ HostTensor GraphRun::castTensor(Type resultType, const HostTensor &input) {
   int64_t count = input.numElements();
   for (int64_t i = 0; i < count; ++i) {
     if (to == DType::Bool) {
-      bool value =
-          isFloat(from) ? loadFloat(input, i) != 0.0 : loadInt(input, i) != 0;
+      bool value = isFloat(from) ? loadElementAsDouble(input, i) != 0.0
+                                 : loadInt(input, i) != 0;
       // NaN is nonzero, hence true (as in C).
-      if (isFloat(from) && std::isnan(loadFloat(input, i)))
+      if (isFloat(from) && std::isnan(loadElementAsDouble(input, i)))
         value = true;
       storeInt(result, i, value);
       continue;
     }
     if (isFloat(to)) {
       if (isFloat(from)) {
-        storeFloat(result, i, loadFloat(input, i));
+        storeElementAsFloat(result, i, loadElementAsDouble(input, i));
         continue;
       }
       // Integer to float, rounded once.
-      llvm::APFloat value(semanticsOf(to));
+      llvm::APFloat value(floatSemantics(to));
       value.convertFromAPInt(llvm::APInt(64, loadInt(input, i)),
                              isSignedInt(from),
                              llvm::APFloat::rmNearestTiesToEven);
-      storeRaw(result, i, value.bitcastToAPInt().getZExtValue());
+      storeElementBits(result, i, value.bitcastToAPInt().getZExtValue());
       continue;
     }
     // To an integer.
@@ -903,7 +810,7 @@ HostTensor GraphRun::castTensor(Type resultType, const HostTensor &input) {
       storeInt(result, i, loadInt(input, i));
       continue;
     }
-    double value = std::trunc(loadFloat(input, i));
+    double value = std::trunc(loadElementAsDouble(input, i));
     unsigned width = bitWidth(to);
     uint64_t bits;
     if (std::isnan(value)) {
@@ -946,7 +853,7 @@ HostTensor GraphRun::constant(ConstantOp op) {
     int64_t i = 0;
     if (isa<FloatType>(dense.getElementType())) {
       for (const llvm::APFloat &element : dense.getValues<llvm::APFloat>())
-        storeRaw(result, i++, element.bitcastToAPInt().getZExtValue());
+        storeElementBits(result, i++, element.bitcastToAPInt().getZExtValue());
     } else {
       for (const llvm::APInt &element : dense.getValues<llvm::APInt>())
         storeInt(result, i++, element.getZExtValue());
@@ -971,7 +878,7 @@ HostTensor GraphRun::constant(ConstantOp op) {
     std::memcpy(result.rawData(), data.data(), bytes);
     if (dtype == DType::Bool)
       for (int64_t i = 0; i < result.numElements(); ++i)
-        storeInt(result, i, loadRaw(result, i) != 0);
+        storeInt(result, i, loadElementBits(result, i) != 0);
     return result;
   }
   fail("maxgraph.constant: unsupported elements attribute kind");
@@ -1016,9 +923,9 @@ HostTensor GraphRun::matmul(MatmulOp op) {
         if (floating) {
           double sum = 0;
           for (int64_t p = 0; p < k; ++p)
-            sum += loadFloat(lhs, aBase + i * k + p) *
-                   loadFloat(rhs, bBase + p * n + j);
-          storeFloat(result, out, sum);
+            sum += loadElementAsDouble(lhs, aBase + i * k + p) *
+                   loadElementAsDouble(rhs, bBase + p * n + j);
+          storeElementAsFloat(result, out, sum);
         } else {
           uint64_t sum = 0;
           for (int64_t p = 0; p < k; ++p)
@@ -1068,7 +975,7 @@ HostTensor GraphRun::reduce(Operation *op, const HostTensor &input,
     for (int64_t d = 0; d < rank; ++d)
       out += (reduced[d] ? 0 : index[d]) * keptStrides[d];
     if (floating) {
-      double x = loadFloat(input, linear), &acc = floats[out];
+      double x = loadElementAsDouble(input, linear), &acc = floats[out];
       if (isMax)
         acc = seen[out] ? nanMax(acc, x) : x;
       else if (isMin)
@@ -1093,9 +1000,9 @@ HostTensor GraphRun::reduce(Operation *op, const HostTensor &input,
   }
   for (int64_t out = 0; out < outCount; ++out) {
     if (floating)
-      storeFloat(result, out,
-                 isMean ? floats[out] / static_cast<double>(groupSize)
-                        : floats[out]);
+      storeElementAsFloat(result, out,
+                          isMean ? floats[out] / static_cast<double>(groupSize)
+                                 : floats[out]);
     else
       storeInt(result, out,
                isMean ? floorDiv(ints[out], groupSize, isSigned) : ints[out]);
@@ -1124,8 +1031,8 @@ HostTensor GraphRun::argReduce(Operation *op, bool isMax, int64_t axis,
       for (int64_t k = 1; k < split.size; ++k) {
         bool better;
         if (floating) {
-          double x = loadFloat(input, split.at(o, k, i)),
-                 y = loadFloat(input, split.at(o, best, i));
+          double x = loadElementAsDouble(input, split.at(o, k, i)),
+                 y = loadElementAsDouble(input, split.at(o, best, i));
           // The first NaN is the extreme element.
           better = !std::isnan(y) && (std::isnan(x) || (isMax ? x > y : x < y));
         } else {
@@ -1158,15 +1065,15 @@ HostTensor GraphRun::cumsum(CumsumOp op) {
         int64_t k = op.getReverse() ? split.size - 1 - step : step;
         int64_t at = split.at(o, k, i);
         if (!op.getExclusive()) {
-          floatSum += floating ? loadFloat(input, at) : 0;
+          floatSum += floating ? loadElementAsDouble(input, at) : 0;
           intSum += floating ? 0 : loadInt(input, at);
         }
         if (floating)
-          storeFloat(result, at, floatSum);
+          storeElementAsFloat(result, at, floatSum);
         else
           storeInt(result, at, intSum);
         if (op.getExclusive()) {
-          floatSum += floating ? loadFloat(input, at) : 0;
+          floatSum += floating ? loadElementAsDouble(input, at) : 0;
           intSum += floating ? 0 : loadInt(input, at);
         }
       }
@@ -1184,18 +1091,21 @@ HostTensor GraphRun::softmax(Operation *op, int64_t axis, bool isLog) {
     for (int64_t i = 0; i < split.inner; ++i) {
       double maximum = -std::numeric_limits<double>::infinity();
       for (int64_t k = 0; k < split.size; ++k)
-        maximum = nanMax(maximum, loadFloat(input, split.at(o, k, i)));
+        maximum =
+            nanMax(maximum, loadElementAsDouble(input, split.at(o, k, i)));
       // All -inf: subtract nothing, so the result is NaN like exp(-inf)/0.
       if (std::isinf(maximum) && maximum < 0)
         maximum = 0;
       double sum = 0;
       for (int64_t k = 0; k < split.size; ++k)
-        sum += std::exp(loadFloat(input, split.at(o, k, i)) - maximum);
+        sum +=
+            std::exp(loadElementAsDouble(input, split.at(o, k, i)) - maximum);
       for (int64_t k = 0; k < split.size; ++k) {
         int64_t at = split.at(o, k, i);
-        double shifted = loadFloat(input, at) - maximum;
-        storeFloat(result, at,
-                   isLog ? shifted - std::log(sum) : std::exp(shifted) / sum);
+        double shifted = loadElementAsDouble(input, at) - maximum;
+        storeElementAsFloat(result, at,
+                            isLog ? shifted - std::log(sum)
+                                  : std::exp(shifted) / sum);
       }
     }
   }
@@ -1229,30 +1139,31 @@ HostTensor GraphRun::norm(Operation *op, const HostTensor &input,
     if (beta) {
       double mean = 0;
       for (int64_t j = 0; j < group; ++j)
-        mean += loadFloat(input, base + j);
+        mean += loadElementAsDouble(input, base + j);
       mean /= group;
       double variance = 0;
       for (int64_t j = 0; j < group; ++j) {
-        double centered = loadFloat(input, base + j) - mean;
+        double centered = loadElementAsDouble(input, base + j) - mean;
         variance += centered * centered;
       }
       variance /= group;
       double scale = 1.0 / std::sqrt(variance + epsilon);
       for (int64_t j = 0; j < group; ++j)
-        storeFloat(result, base + j,
-                   (loadFloat(input, base + j) - mean) * scale *
-                           loadFloat(gamma, j) +
-                       loadFloat(*beta, j));
+        storeElementAsFloat(result, base + j,
+                            (loadElementAsDouble(input, base + j) - mean) *
+                                    scale * loadElementAsDouble(gamma, j) +
+                                loadElementAsDouble(*beta, j));
     } else {
       double squares = 0;
       for (int64_t j = 0; j < group; ++j) {
-        double x = loadFloat(input, base + j);
+        double x = loadElementAsDouble(input, base + j);
         squares += x * x;
       }
       double scale = 1.0 / std::sqrt(squares / group + epsilon);
       for (int64_t j = 0; j < group; ++j)
-        storeFloat(result, base + j,
-                   loadFloat(input, base + j) * scale * loadFloat(gamma, j));
+        storeElementAsFloat(result, base + j,
+                            loadElementAsDouble(input, base + j) * scale *
+                                loadElementAsDouble(gamma, j));
     }
   }
   return result;
@@ -1562,12 +1473,13 @@ void GraphRun::collective(Operation *op) {
     for (size_t k = 1; k < inputs.size(); ++k) {
       for (int64_t i = 0, count = total.numElements(); i < count; ++i) {
         if (isFloat(dtype)) {
-          double a = loadFloat(total, i), b = loadFloat(*inputs[k], i);
+          double a = loadElementAsDouble(total, i),
+                 b = loadElementAsDouble(*inputs[k], i);
           double value = kind == ReduceKind::sum   ? a + b
                          : kind == ReduceKind::max ? nanMax(a, b)
                          : kind == ReduceKind::min ? nanMin(a, b)
                                                    : a * b;
-          storeFloat(total, i, value);
+          storeElementAsFloat(total, i, value);
         } else {
           uint64_t a = loadInt(total, i), b = loadInt(*inputs[k], i);
           uint64_t value = kind == ReduceKind::sum ? a + b

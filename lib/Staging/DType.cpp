@@ -140,3 +140,8 @@ DType maxgraph::fromMLIRType(Type type) {
 std::string Device::str() const {
   return (kind == Kind::GPU ? "gpu:" : "cpu:") + std::to_string(id);
 }
+
+bool maxgraph::isSignedInt(DType dtype) {
+  return dtype == DType::Int8 || dtype == DType::Int16 ||
+         dtype == DType::Int32 || dtype == DType::Int64;
+}

@@ -68,6 +68,10 @@ struct SavedLocation {
 /// Sets the directory whose frames CallerLocation skips (the package).
 void setPackageDirectory(std::string directory);
 
+/// An operand of a binary op: a traced Tensor or a Python number; a
+/// TypeError naming `op` otherwise.
+Operand toOperand(nanobind::handle object, const char *op);
+
 /// One Dim from a Python int (static) or str (a symbol or `?`).
 Dim toDim(nanobind::handle object);
 std::vector<Dim> toDims(nanobind::handle sequence);

@@ -12,21 +12,6 @@ using namespace maxgraph;
 using namespace maxgraph::python;
 
 namespace {
-Operand operand(nb::handle object, const char *op) {
-  if (nb::isinstance<PyTensor>(object))
-    return Operand(nb::cast<const PyTensor &>(object).traced(op));
-  if (nb::isinstance<bool>(object))
-    return Operand(nb::cast<bool>(object) ? 1.0 : 0.0);
-  if (nb::isinstance<int>(object))
-    return Operand(nb::cast<int64_t>(object));
-  if (nb::isinstance<nb::float_>(object))
-    return Operand(nb::cast<double>(object));
-  throw nb::type_error((std::string(op) +
-                        ": expected a Tensor or a number, got " +
-                        nb::cast<std::string>(nb::repr(object.type())))
-                           .c_str());
-}
-
 std::vector<Tensor> tensors(const std::vector<const PyTensor *> &inputs,
                             const char *op) {
   std::vector<Tensor> result;
@@ -67,7 +52,7 @@ template <Binary fn> void defBinary(nb::module_ &m, const char *name) {
       name,
       [name](nb::handle lhs, nb::handle rhs) {
         CallerLocation at;
-        return PyTensor(fn(operand(lhs, name), operand(rhs, name)));
+        return PyTensor(fn(toOperand(lhs, name), toOperand(rhs, name)));
       },
       nb::arg("lhs"), nb::arg("rhs"));
 }
@@ -216,8 +201,8 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       [](const PyTensor &condition, nb::handle onTrue, nb::handle onFalse) {
         CallerLocation at;
         return PyTensor(ops::select(condition.traced("select"),
-                                    operand(onTrue, "select"),
-                                    operand(onFalse, "select")));
+                                    toOperand(onTrue, "select"),
+                                    toOperand(onFalse, "select")));
       },
       nb::arg("condition"), nb::arg("on_true"), nb::arg("on_false"));
   m.def(

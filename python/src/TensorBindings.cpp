@@ -38,9 +38,8 @@ const HostTensor &PyTensor::live(const char *what) const {
           .c_str());
 }
 
-namespace {
 /// A binary operand: a Tensor or a Python number.
-Operand toOperand(nb::handle object, const char *op) {
+Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
   if (nb::isinstance<PyTensor>(object))
     return Operand(nb::cast<const PyTensor &>(object).traced(op));
   if (nb::isinstance<bool>(object))
@@ -55,6 +54,7 @@ Operand toOperand(nb::handle object, const char *op) {
                            .c_str());
 }
 
+namespace {
 using BinaryFn = Tensor (*)(const Operand &, const Operand &);
 
 template <BinaryFn fn>

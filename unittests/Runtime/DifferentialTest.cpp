@@ -37,6 +37,7 @@
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/MaxGraph.h"
+#include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Operation.h"
@@ -151,64 +152,13 @@ const std::vector<DType> kNumeric = join(kFloats, kInts);
 const std::vector<DType> kIntsAndBool = join(kInts, {DType::Bool});
 const std::vector<DType> kAll = join(kNumeric, {DType::Bool});
 
-bool isSignedInt(DType dtype) {
-  return dtype == DType::Int8 || dtype == DType::Int16 ||
-         dtype == DType::Int32 || dtype == DType::Int64;
-}
-
 //===----------------------------------------------------------------------===//
 // Element access in every dtype
 //===----------------------------------------------------------------------===//
 
-const llvm::fltSemantics &semanticsOf(DType dtype) {
-  switch (dtype) {
-  case DType::Float16:
-    return llvm::APFloat::IEEEhalf();
-  case DType::BFloat16:
-    return llvm::APFloat::BFloat();
-  case DType::Float32:
-    return llvm::APFloat::IEEEsingle();
-  default:
-    return llvm::APFloat::IEEEdouble();
-  }
-}
-
-/// The raw bits of element `i` (zero-extended).
-uint64_t loadBits(const HostTensor &tensor, int64_t i) {
-  size_t size = sizeInBytes(tensor.dtype());
-  uint64_t bits = 0;
-  std::memcpy(&bits, static_cast<const uint8_t *>(tensor.rawData()) + i * size,
-              size);
-  return bits;
-}
-
-void storeBits(HostTensor &tensor, int64_t i, uint64_t bits) {
-  size_t size = sizeInBytes(tensor.dtype());
-  std::memcpy(static_cast<uint8_t *>(tensor.rawData()) + i * size, &bits, size);
-}
-
-double loadFloat(const HostTensor &tensor, int64_t i) {
-  const llvm::fltSemantics &semantics = semanticsOf(tensor.dtype());
-  unsigned width = llvm::APFloat::getSizeInBits(semantics);
-  llvm::APFloat value(semantics, llvm::APInt(width, loadBits(tensor, i)));
-  bool lost;
-  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-                &lost);
-  return value.convertToDouble();
-}
-
-/// Stores `value` rounded to nearest-even in the tensor's float dtype.
-void storeFloat(HostTensor &tensor, int64_t i, double value) {
-  llvm::APFloat converted(value);
-  bool lost;
-  converted.convert(semanticsOf(tensor.dtype()),
-                    llvm::APFloat::rmNearestTiesToEven, &lost);
-  storeBits(tensor, i, converted.bitcastToAPInt().getZExtValue());
-}
-
 /// An integer element as a signed or unsigned number, for printing.
 std::string intString(const HostTensor &tensor, int64_t i) {
-  uint64_t bits = loadBits(tensor, i);
+  uint64_t bits = loadElementBits(tensor, i);
   unsigned width = 8 * sizeInBytes(tensor.dtype());
   if (tensor.dtype() == DType::Bool)
     return bits ? "true" : "false";
@@ -223,7 +173,7 @@ std::string elementString(const HostTensor &tensor, int64_t i) {
     return intString(tensor, i);
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << loadFloat(tensor, i);
+  os << loadElementAsDouble(tensor, i);
   return text;
 }
 
@@ -1156,7 +1106,7 @@ void fillTensor(Rng &rng, HostTensor &tensor, const Fill &fill,
   DType dtype = tensor.dtype();
   for (int64_t i = 0, n = tensor.numElements(); i < n; ++i) {
     if (dtype == DType::Bool) {
-      storeBits(tensor, i, rng.chance(0.5));
+      storeElementBits(tensor, i, rng.chance(0.5));
       continue;
     }
     if (isFloat(dtype)) {
@@ -1192,7 +1142,7 @@ void fillTensor(Rng &rng, HostTensor &tensor, const Fill &fill,
       default:
         break;
       }
-      storeFloat(tensor, i, value);
+      storeElementAsFloat(tensor, i, value);
       continue;
     }
     uint64_t value;
@@ -1217,7 +1167,7 @@ void fillTensor(Rng &rng, HostTensor &tensor, const Fill &fill,
       value = rng.chance(0.25) ? rng.bits() : intIn(rng, dtype, -10, 20);
       break;
     }
-    storeBits(tensor, i, value);
+    storeElementBits(tensor, i, value);
   }
 }
 
@@ -1246,11 +1196,13 @@ std::optional<std::string> compareTensors(const HostTensor &actual,
   for (int64_t i = 0, n = actual.numElements(); i < n; ++i) {
     bool same;
     if (dtype == DType::Bool) {
-      same = (loadBits(actual, i) != 0) == (loadBits(expected, i) != 0);
+      same = (loadElementBits(actual, i) != 0) ==
+             (loadElementBits(expected, i) != 0);
     } else if (!isFloat(dtype)) {
-      same = loadBits(actual, i) == loadBits(expected, i);
+      same = loadElementBits(actual, i) == loadElementBits(expected, i);
     } else {
-      double a = loadFloat(actual, i), e = loadFloat(expected, i);
+      double a = loadElementAsDouble(actual, i),
+             e = loadElementAsDouble(expected, i);
       if (std::isnan(e) || std::isnan(a))
         same = std::isnan(e) && std::isnan(a);
       else if (std::isinf(e) || std::isinf(a))

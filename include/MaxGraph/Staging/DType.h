@@ -35,6 +35,8 @@ std::string toString(DType dtype);
 /// Bytes per element.
 size_t sizeInBytes(DType dtype);
 bool isFloat(DType dtype);
+/// Whether `dtype` is a signed integer (si8..si64).
+bool isSignedInt(DType dtype);
 /// The builtin element type for `dtype`.
 mlir::Type toMLIRType(DType dtype, mlir::MLIRContext *context);
 /// The DType of a builtin element type; throws StagingError for others.
