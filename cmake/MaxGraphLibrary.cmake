@@ -3,14 +3,20 @@
 # ends up in a process.
 set_property(GLOBAL PROPERTY MAXGRAPH_EXPORTED_LIBS "")
 
+#   add_maxgraph_library(name SOURCES ... [LINK_LIBS ...] [DEPENDS ...] [NO_MLIR])
+# NO_MLIR links LLVM alone: for the layers that must not need MLIR.
 function(add_maxgraph_library name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;LINK_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_MLIR" "" "SOURCES;DEPENDS;LINK_LIBS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
   add_library(MaxGraph::${name} ALIAS ${name})
   if(ARG_DEPENDS)
     add_dependencies(${name} ${ARG_DEPENDS})
   endif()
-  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
+  if(ARG_NO_MLIR)
+    target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} LLVM)
+  else()
+    target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
+  endif()
   target_include_directories(${name} PUBLIC
     $<BUILD_INTERFACE:${MAXGRAPH_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${MAXGRAPH_BINARY_DIR}/include>

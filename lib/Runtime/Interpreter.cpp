@@ -9,6 +9,7 @@
 
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/StagingError.h"
@@ -123,94 +124,30 @@ HostTensor retag(const HostTensor &tensor, Device device) {
 }
 
 //===----------------------------------------------------------------------===//
-// Integer arithmetic with wrap-around
+// Scalar semantics (ScalarSemantics.h holds each op's arithmetic)
 //===----------------------------------------------------------------------===//
 
 int64_t asSigned(uint64_t value) { return static_cast<int64_t>(value); }
 
-/// Floor division (Python's `//`) of sign- or zero-extended integers.
-uint64_t floorDiv(uint64_t a, uint64_t b, bool isSigned) {
-  if (b == 0)
-    fail("integer division by zero");
-  if (!isSigned)
-    return a / b;
-  int64_t x = asSigned(a), y = asSigned(b);
-  if (x == std::numeric_limits<int64_t>::min() && y == -1)
-    return a; // Wraps like the hardware would in 64 bits.
-  int64_t quotient = x / y;
-  if (x % y != 0 && ((x < 0) != (y < 0)))
-    --quotient;
-  return static_cast<uint64_t>(quotient);
+scalar::IntKind intKindOf(DType dtype) {
+  return {bitWidth(dtype), isSignedInt(dtype)};
 }
 
-/// Python's `%`: the remainder of floor division.
-uint64_t floorMod(uint64_t a, uint64_t b, bool isSigned) {
-  if (b == 0)
-    fail("integer modulo by zero");
-  if (!isSigned)
-    return a % b;
-  int64_t x = asSigned(a), y = asSigned(b);
-  if (y == -1)
-    return 0;
-  int64_t remainder = x % y;
-  if (remainder != 0 && ((remainder < 0) != (y < 0)))
-    remainder += y;
-  return static_cast<uint64_t>(remainder);
-}
+/// 64-bit arithmetic on extended values (for sums kept in 64 bits).
+scalar::IntKind wide(bool isSigned) { return {64, isSigned}; }
 
-uint64_t intPow(uint64_t base, uint64_t exponent, bool isSigned) {
-  if (isSigned && asSigned(exponent) < 0) {
-    int64_t b = asSigned(base);
-    if (b == 0)
-      fail("integer pow of 0 to a negative exponent");
-    if (b == 1)
-      return 1;
-    if (b == -1)
-      return (exponent & 1) ? static_cast<uint64_t>(-1) : 1;
-    return 0;
-  }
-  uint64_t result = 1;
-  while (exponent) {
-    if (exponent & 1)
-      result *= base;
-    base *= base;
-    exponent >>= 1;
-  }
-  return result;
-}
-
-/// -1, 0 or 1 as `a` is below, equal to or above `b`.
+/// -1, 0 or 1 as `a` is below, equal to or above `b` (values extended to
+/// 64 bits, so their width does not matter).
 int compareInts(uint64_t a, uint64_t b, bool isSigned) {
-  if (isSigned)
-    return asSigned(a) < asSigned(b) ? -1 : asSigned(a) == asSigned(b) ? 0 : 1;
-  return a < b ? -1 : a == b ? 0 : 1;
-}
-
-double pythonMod(double a, double b) {
-  double remainder = std::fmod(a, b);
-  if (remainder != 0) {
-    if ((remainder < 0) != (b < 0))
-      remainder += b;
-  } else {
-    remainder = std::copysign(0.0, b);
-  }
-  return remainder;
+  return scalar::compare(a, b, wide(isSigned));
 }
 
 double nanMax(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::numeric_limits<double>::quiet_NaN();
-  if (a == b) // max(-0, +0) is +0.
-    return std::signbit(a) ? b : a;
-  return a > b ? a : b;
+  return scalar::evaluate(scalar::BinaryOp::Max, a, b);
 }
 
 double nanMin(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::numeric_limits<double>::quiet_NaN();
-  if (a == b)
-    return std::signbit(a) ? a : b;
-  return a < b ? a : b;
+  return scalar::evaluate(scalar::BinaryOp::Min, a, b);
 }
 
 //===----------------------------------------------------------------------===//
@@ -634,74 +571,40 @@ HostTensor GraphRun::binary(Operation *op, const HostTensor &lhs,
     return result;
   }
 
-  std::function<double(double, double)> floatFn;
-  std::function<uint64_t(uint64_t, uint64_t)> intFn;
-  llvm::TypeSwitch<Operation *>(op)
-      .Case([&](AddOp) {
-        floatFn = [](double a, double b) { return a + b; };
-        intFn = [](uint64_t a, uint64_t b) { return a + b; };
-      })
-      .Case([&](SubOp) {
-        floatFn = [](double a, double b) { return a - b; };
-        intFn = [](uint64_t a, uint64_t b) { return a - b; };
-      })
-      .Case([&](MulOp) {
-        floatFn = [](double a, double b) { return a * b; };
-        intFn = [](uint64_t a, uint64_t b) { return a * b; };
-      })
-      .Case([&](DivOp) {
-        floatFn = [](double a, double b) { return a / b; };
-        intFn = [&](uint64_t a, uint64_t b) {
-          return floorDiv(a, b, isSigned);
-        };
-      })
-      .Case([&](ModOp) {
-        floatFn = pythonMod;
-        intFn = [&](uint64_t a, uint64_t b) {
-          return floorMod(a, b, isSigned);
-        };
-      })
-      .Case([&](PowOp) {
-        floatFn = [](double a, double b) { return std::pow(a, b); };
-        intFn = [&](uint64_t a, uint64_t b) { return intPow(a, b, isSigned); };
-      })
-      .Case([&](MaxOp) {
-        floatFn = nanMax;
-        intFn = [&](uint64_t a, uint64_t b) {
-          return compareInts(a, b, isSigned) >= 0 ? a : b;
-        };
-      })
-      .Case([&](MinOp) {
-        floatFn = nanMin;
-        intFn = [&](uint64_t a, uint64_t b) {
-          return compareInts(a, b, isSigned) <= 0 ? a : b;
-        };
-      })
-      .Case(
-          [&](AndOp) { intFn = [](uint64_t a, uint64_t b) { return a & b; }; })
-      .Case([&](OrOp) { intFn = [](uint64_t a, uint64_t b) { return a | b; }; })
-      .Case(
-          [&](XorOp) { intFn = [](uint64_t a, uint64_t b) { return a ^ b; }; });
+  scalar::BinaryOp kind =
+      llvm::TypeSwitch<Operation *, scalar::BinaryOp>(op)
+          .Case([](AddOp) { return scalar::BinaryOp::Add; })
+          .Case([](SubOp) { return scalar::BinaryOp::Sub; })
+          .Case([](MulOp) { return scalar::BinaryOp::Mul; })
+          .Case([](DivOp) { return scalar::BinaryOp::Div; })
+          .Case([](ModOp) { return scalar::BinaryOp::Mod; })
+          .Case([](PowOp) { return scalar::BinaryOp::Pow; })
+          .Case([](MaxOp) { return scalar::BinaryOp::Max; })
+          .Case([](MinOp) { return scalar::BinaryOp::Min; })
+          .Case([](AndOp) { return scalar::BinaryOp::And; })
+          .Case([](OrOp) { return scalar::BinaryOp::Or; })
+          .Case([](XorOp) { return scalar::BinaryOp::Xor; });
   if (isFloat(dtype)) {
-    if (!floatFn)
+    if (!scalar::takesFloats(kind))
       fail(what + " does not take " + toString(dtype) + " operands");
     forEachBroadcast(
         shape, {&lhs, &rhs}, [&](int64_t out, const std::vector<int64_t> &at) {
-          storeElementAsFloat(result, out,
-                              floatFn(loadElementAsDouble(lhs, at[0]),
-                                      loadElementAsDouble(rhs, at[1])));
+          storeElementAsFloat(
+              result, out,
+              scalar::evaluate(kind, loadElementAsDouble(lhs, at[0]),
+                               loadElementAsDouble(rhs, at[1])));
         });
   } else {
-    forEachBroadcast(
-        shape, {&lhs, &rhs}, [&](int64_t out, const std::vector<int64_t> &at) {
-          storeInt(result, out,
-                   intFn(loadInt(lhs, at[0]), loadInt(rhs, at[1])));
-        });
+    scalar::IntKind intKind = intKindOf(dtype);
+    forEachBroadcast(shape, {&lhs, &rhs},
+                     [&](int64_t out, const std::vector<int64_t> &at) {
+                       storeInt(result, out,
+                                scalar::evaluate(kind, loadInt(lhs, at[0]),
+                                                 loadInt(rhs, at[1]), intKind));
+                     });
   }
   return result;
 }
-
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 HostTensor GraphRun::unary(Operation *op, const HostTensor &input) {
   std::string what = opName(op);
@@ -716,65 +619,40 @@ HostTensor GraphRun::unary(Operation *op, const HostTensor &input) {
     }
     return result;
   }
+  scalar::UnaryOp kind =
+      llvm::TypeSwitch<Operation *, scalar::UnaryOp>(op)
+          .Case([](NegOp) { return scalar::UnaryOp::Neg; })
+          .Case([](AbsOp) { return scalar::UnaryOp::Abs; })
+          .Case([](ExpOp) { return scalar::UnaryOp::Exp; })
+          .Case([](LogOp) { return scalar::UnaryOp::Log; })
+          .Case([](Log1pOp) { return scalar::UnaryOp::Log1p; })
+          .Case([](SqrtOp) { return scalar::UnaryOp::Sqrt; })
+          .Case([](RsqrtOp) { return scalar::UnaryOp::Rsqrt; })
+          .Case([](SinOp) { return scalar::UnaryOp::Sin; })
+          .Case([](CosOp) { return scalar::UnaryOp::Cos; })
+          .Case([](TanhOp) { return scalar::UnaryOp::Tanh; })
+          .Case([](ErfOp) { return scalar::UnaryOp::Erf; })
+          .Case([](FloorOp) { return scalar::UnaryOp::Floor; })
+          .Case([](CeilOp) { return scalar::UnaryOp::Ceil; })
+          .Case([](RoundOp) { return scalar::UnaryOp::Round; })
+          .Case([](SigmoidOp) { return scalar::UnaryOp::Sigmoid; })
+          .Case([](ReluOp) { return scalar::UnaryOp::Relu; })
+          .Case([](GeluOp) { return scalar::UnaryOp::Gelu; })
+          .Case([](SiluOp) { return scalar::UnaryOp::Silu; })
+          .Case([](NotOp) { return scalar::UnaryOp::Not; });
   if (!isFloat(dtype)) {
-    bool isSigned = isSignedInt(dtype);
-    std::function<uint64_t(uint64_t)> fn =
-        llvm::TypeSwitch<Operation *, std::function<uint64_t(uint64_t)>>(op)
-            .Case([](NegOp) { return [](uint64_t x) { return 0 - x; }; })
-            .Case([&](AbsOp) {
-              return [&](uint64_t x) {
-                return isSigned && asSigned(x) < 0 ? 0 - x : x;
-              };
-            })
-            .Case([&](ReluOp) {
-              return [&](uint64_t x) {
-                return isSigned && asSigned(x) < 0 ? uint64_t(0) : x;
-              };
-            })
-            .Case([](NotOp) { return [](uint64_t x) { return ~x; }; })
-            .Default([](Operation *) { return nullptr; });
-    if (!fn)
+    if (!scalar::takesIntegers(kind))
       fail(what + " does not take " + toString(dtype) + " operands");
+    scalar::IntKind intKind = intKindOf(dtype);
     for (int64_t i = 0; i < count; ++i)
-      storeInt(result, i, fn(loadInt(input, i)));
+      storeInt(result, i, scalar::evaluate(kind, loadInt(input, i), intKind));
     return result;
   }
-  std::function<double(double)> fn =
-      llvm::TypeSwitch<Operation *, std::function<double(double)>>(op)
-          .Case([](NegOp) { return [](double x) { return -x; }; })
-          .Case([](AbsOp) { return [](double x) { return std::fabs(x); }; })
-          .Case([](ExpOp) { return [](double x) { return std::exp(x); }; })
-          .Case([](LogOp) { return [](double x) { return std::log(x); }; })
-          .Case([](Log1pOp) { return [](double x) { return std::log1p(x); }; })
-          .Case([](SqrtOp) { return [](double x) { return std::sqrt(x); }; })
-          .Case([](RsqrtOp) {
-            return [](double x) { return 1.0 / std::sqrt(x); };
-          })
-          .Case([](SinOp) { return [](double x) { return std::sin(x); }; })
-          .Case([](CosOp) { return [](double x) { return std::cos(x); }; })
-          .Case([](TanhOp) { return [](double x) { return std::tanh(x); }; })
-          .Case([](ErfOp) { return [](double x) { return std::erf(x); }; })
-          .Case([](FloorOp) { return [](double x) { return std::floor(x); }; })
-          .Case([](CeilOp) { return [](double x) { return std::ceil(x); }; })
-          .Case([](RoundOp) {
-            // Half to even (the default rounding mode).
-            return [](double x) { return std::nearbyint(x); };
-          })
-          .Case([](SigmoidOp) { return sigmoid; })
-          .Case([](ReluOp) {
-            return [](double x) { return std::isnan(x) || x > 0 ? x : 0.0; };
-          })
-          .Case([](GeluOp) {
-            return [](double x) {
-              return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-            };
-          })
-          .Case([](SiluOp) { return [](double x) { return x * sigmoid(x); }; })
-          .Default([](Operation *) { return nullptr; });
-  if (!fn)
+  if (!scalar::takesFloats(kind))
     fail(what + " does not take " + toString(dtype) + " operands");
   for (int64_t i = 0; i < count; ++i)
-    storeElementAsFloat(result, i, fn(loadElementAsDouble(input, i)));
+    storeElementAsFloat(result, i,
+                        scalar::evaluate(kind, loadElementAsDouble(input, i)));
   return result;
 }
 
@@ -783,59 +661,20 @@ HostTensor GraphRun::castTensor(Type resultType, const HostTensor &input) {
   DType from = input.dtype(), to = result.dtype();
   int64_t count = input.numElements();
   for (int64_t i = 0; i < count; ++i) {
-    if (to == DType::Bool) {
-      bool value = isFloat(from) ? loadElementAsDouble(input, i) != 0.0
-                                 : loadInt(input, i) != 0;
-      // NaN is nonzero, hence true (as in C).
-      if (isFloat(from) && std::isnan(loadElementAsDouble(input, i)))
-        value = true;
-      storeInt(result, i, value);
-      continue;
-    }
     if (isFloat(to)) {
-      if (isFloat(from)) {
-        storeElementAsFloat(result, i, loadElementAsDouble(input, i));
-        continue;
-      }
-      // Integer to float, rounded once.
-      llvm::APFloat value(floatSemantics(to));
-      value.convertFromAPInt(llvm::APInt(64, loadInt(input, i)),
-                             isSignedInt(from),
-                             llvm::APFloat::rmNearestTiesToEven);
-      storeElementBits(result, i, value.bitcastToAPInt().getZExtValue());
-      continue;
-    }
-    // To an integer.
-    if (!isFloat(from)) {
-      storeInt(result, i, loadInt(input, i));
-      continue;
-    }
-    double value = std::trunc(loadElementAsDouble(input, i));
-    unsigned width = bitWidth(to);
-    uint64_t bits;
-    if (std::isnan(value)) {
-      bits = 0;
-    } else if (isSignedInt(to)) {
-      double lo = -std::ldexp(1.0, width - 1), hi = std::ldexp(1.0, width - 1);
-      if (value <= lo)
-        bits = static_cast<uint64_t>(std::numeric_limits<int64_t>::min() >>
-                                     (64 - width));
-      else if (value >= hi)
-        bits = static_cast<uint64_t>(std::numeric_limits<int64_t>::max() >>
-                                     (64 - width));
-      else
-        bits = static_cast<uint64_t>(static_cast<int64_t>(value));
+      double value = isFloat(from) ? loadElementAsDouble(input, i)
+                                   : scalar::castIntToFloat(loadInt(input, i),
+                                                            intKindOf(from),
+                                                            floatSemantics(to));
+      storeElementAsFloat(result, i, value);
+    } else if (isFloat(from)) {
+      storeInt(
+          result, i,
+          scalar::castFloatToInt(loadElementAsDouble(input, i), intKindOf(to)));
     } else {
-      double hi = std::ldexp(1.0, width);
-      if (value <= 0)
-        bits = 0;
-      else if (value >= hi)
-        bits = width == 64 ? std::numeric_limits<uint64_t>::max()
-                           : (uint64_t(1) << width) - 1;
-      else
-        bits = static_cast<uint64_t>(value);
+      storeInt(result, i,
+               scalar::castIntToInt(loadInt(input, i), intKindOf(to)));
     }
-    storeInt(result, i, bits);
   }
   return result;
 }
@@ -1005,7 +844,9 @@ HostTensor GraphRun::reduce(Operation *op, const HostTensor &input,
                                  : floats[out]);
     else
       storeInt(result, out,
-               isMean ? floorDiv(ints[out], groupSize, isSigned) : ints[out]);
+               isMean ? scalar::evaluate(scalar::BinaryOp::Div, ints[out],
+                                         groupSize, wide(isSigned))
+                      : ints[out]);
   }
   return result;
 }

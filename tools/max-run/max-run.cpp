@@ -15,6 +15,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/InitAll.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Runtime/Npy.h"
 #include "MaxGraph/Staging/StagingError.h"
@@ -194,6 +195,9 @@ void printTensor(llvm::raw_ostream &os, const HostTensor &tensor) {
     case DType::UInt64:
       return std::to_string(tensor.data<uint64_t>()[i]);
     default:
+      // f16, bf16 and the f8 formats: exact as doubles.
+      if (isFloat(tensor.dtype()))
+        return shortest(loadElementAsDouble(tensor, i), 17);
       return "?";
     }
   };

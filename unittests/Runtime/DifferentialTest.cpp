@@ -36,11 +36,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Interpreter.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -1221,6 +1226,72 @@ std::optional<std::string> compareTensors(const HostTensor &actual,
   return std::nullopt;
 }
 
+/// Whether `actual` and `expected` hold the same bits (any NaN equals any
+/// NaN); else a description of the first element that differs.
+std::optional<std::string> compareExactly(const HostTensor &actual,
+                                          const HostTensor &expected) {
+  if (actual.dtype() != expected.dtype() || actual.shape() != expected.shape())
+    return "folded " + toString(actual.dtype()) + shapeText(actual.shape()) +
+           ", unfolded " + toString(expected.dtype()) +
+           shapeText(expected.shape());
+  for (int64_t i = 0, n = actual.numElements(); i < n; ++i) {
+    bool same = loadElementBits(actual, i) == loadElementBits(expected, i);
+    if (isFloat(actual.dtype()))
+      same |= std::isnan(loadElementAsDouble(actual, i)) &&
+              std::isnan(loadElementAsDouble(expected, i));
+    if (actual.dtype() == DType::Bool)
+      same = (loadElementBits(actual, i) != 0) ==
+             (loadElementBits(expected, i) != 0);
+    if (!same)
+      return "element " + std::to_string(i) + ": folded " +
+             elementString(actual, i) + ", unfolded " +
+             elementString(expected, i);
+  }
+  return std::nullopt;
+}
+
+/// `tensor`'s data as a constant of `type`.
+mlir::DenseElementsAttr denseOf(TensorLayoutType type,
+                                const HostTensor &tensor) {
+  if (tensor.dtype() == DType::Bool) {
+    llvm::SmallVector<bool> bits;
+    for (int64_t i = 0, n = tensor.numElements(); i < n; ++i)
+      bits.push_back(loadElementBits(tensor, i) != 0);
+    return mlir::DenseElementsAttr::get(type, bits);
+  }
+  size_t bytes = tensor.numElements() * sizeInBytes(tensor.dtype());
+  return mlir::DenseElementsAttr::getFromRawBuffer(
+      type,
+      llvm::ArrayRef<char>(static_cast<const char *>(tensor.rawData()), bytes));
+}
+
+/// Graph `name` of `module` with its arguments replaced by constants of
+/// `inputs`, after -canonicalize: what the folders make of the program.
+/// Nothing when an argument is not a small static tensor (the folders leave
+/// large constants alone).
+std::optional<mlir::OwningOpRef<mlir::ModuleOp>>
+foldedProgram(mlir::ModuleOp module, llvm::StringRef name,
+              const std::vector<HostTensor> &inputs) {
+  mlir::OwningOpRef<mlir::ModuleOp> folded(module.clone());
+  auto graph = folded->lookupSymbol<GraphOp>(name);
+  if (!graph || graph.getNumArguments() != inputs.size())
+    return std::nullopt;
+  mlir::OpBuilder builder = mlir::OpBuilder::atBlockBegin(&graph.front());
+  for (auto [argument, input] : llvm::zip_equal(graph.getArguments(), inputs)) {
+    auto type = llvm::dyn_cast<TensorLayoutType>(argument.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() > 1024 ||
+        input.numElements() == 0)
+      return std::nullopt;
+    argument.replaceAllUsesWith(
+        ConstantOp::create(builder, argument.getLoc(), denseOf(type, input)));
+  }
+  mlir::PassManager pm(folded->getContext());
+  pm.addPass(mlir::createCanonicalizerPass());
+  if (mlir::failed(pm.run(*folded)))
+    return std::nullopt;
+  return folded;
+}
+
 std::string programText(const StagedGraph &staged) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -1385,6 +1456,42 @@ std::optional<SeedFailure> runSeed(const std::string &op,
                             << "\ninterpreted: " << tensorText(interpreted[r]))
                                .str()};
       }
+    // The same program folded: with its inputs as constants, -canonicalize
+    // must not change what the interpreter computes (the folders and the
+    // interpreter share the scalar semantics). The reference program stands
+    // in where the program under test cannot be interpreted.
+    if (call == 0 && buffers.empty()) {
+      const std::vector<HostTensor> &unfolded = interpreted;
+      if (auto folded =
+              foldedProgram(reference.getModule(), reference.name(), tensors)) {
+        std::vector<HostTensor> inputs;
+        for (const HostTensor &tensor : tensors)
+          inputs.push_back(tensor.clone());
+        std::vector<HostTensor> foldedResults;
+        try {
+          foldedResults = interpret(**folded, reference.name(), inputs);
+        } catch (const StagingError &error) {
+          return SeedFailure{
+              p.dtype, (Message() << context << "\nthe folded program failed: "
+                                  << error.what())
+                           .str()};
+        }
+        for (size_t r = 0; r < unfolded.size(); ++r)
+          if (auto mismatch = compareExactly(foldedResults[r], unfolded[r])) {
+            std::string foldedText;
+            llvm::raw_string_ostream os(foldedText);
+            os << **folded;
+            return SeedFailure{
+                p.dtype,
+                (Message() << context << "\nafter -canonicalize, result " << r
+                           << ": " << *mismatch << "\nfolded:   "
+                           << tensorText(foldedResults[r]) << "\nunfolded: "
+                           << tensorText(unfolded[r]) << "\nfolded program:\n"
+                           << foldedText)
+                    .str()};
+          }
+      }
+    }
     // Buffers after the call, as the caller sees them.
     for (size_t b = 0; b < buffers.size(); ++b) {
       const HostTensor &expected = referenceInputs[tensors.size() + b];

@@ -449,16 +449,23 @@ maxgraph.graph @cmpints(%a: !s, %b: !s, %c: !u, %d: !u) -> (!b, !b) {
   EXPECT_EQ(values<bool>(r[1]), (std::vector<bool>{false}));
 }
 
-TEST_F(InterpreterTest, IntegerDivisionByZeroIsAnError) {
+TEST_F(InterpreterTest, IntegerDivisionByZeroIsZeroAsInNumpy) {
+  // docs/Spec.md: x // 0 and x % 0 are 0 (numpy's results), so that
+  // compiled code never traps.
   const char *text = R"mlir(
-!t = !maxgraph.tensor<[1], si32>
-maxgraph.graph @dz(%a: !t, %b: !t) -> !t {
+!t = !maxgraph.tensor<[3], si32>
+maxgraph.graph @dz(%a: !t, %b: !t) -> (!t, !t) {
   %0 = maxgraph.div %a, %b : !t
-  maxgraph.output %0 : !t
+  %1 = maxgraph.mod %a, %b : !t
+  maxgraph.output %0, %1 : !t, !t
 }
 )mlir";
-  expectError(text, {si32({1}, {1}), si32({1}, {0})},
-              {"integer division by zero"});
+  std::vector<HostTensor> r =
+      run(text, {si32({3}, {7, -7, 0}), si32({3}, {0, 0, 0})});
+  using V = std::vector<int32_t>;
+  // numpy: np.array([7, -7, 0], np.int32) // 0 and % 0
+  EXPECT_EQ(values<int32_t>(r[0]), (V{0, 0, 0}));
+  EXPECT_EQ(values<int32_t>(r[1]), (V{0, 0, 0}));
 }
 
 TEST_F(InterpreterTest, HalfPrecisionRoundsToNearestEven) {

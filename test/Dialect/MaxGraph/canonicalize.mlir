@@ -1385,21 +1385,17 @@ maxgraph.graph @fold_limit_1024() -> (!maxgraph.tensor<[32, 32], f32>, !maxgraph
 // -----
 
 //===----------------------------------------------------------------------===//
-// Constant folding that must not happen.
+// Integer edge cases (docs/Spec.md).
 //===----------------------------------------------------------------------===//
 
-// Integer division (and mod) by zero is left to run time.
-// CHECK-LABEL: maxgraph.graph @div_by_zero_int_not_folded(
-// CHECK-DAG: %[[A:.+]] = maxgraph.constant dense<[6, 7]> : !maxgraph.tensor<[2], si32>
-// CHECK-DAG: %[[B:.+]] = maxgraph.constant dense<[2, 0]> : !maxgraph.tensor<[2], si32>
-// CHECK-DAG: %[[U:.+]] = maxgraph.constant dense<6> : !maxgraph.tensor<[1], ui8>
+// Integer division and mod by zero fold to 0, as numpy computes them
+// (docs/Spec.md): np.array([6, 7], np.int32) // [2, 0] is [3, 0], % is [0, 0].
+// CHECK-LABEL: maxgraph.graph @div_by_zero_int(
+// CHECK-DAG: %[[Q:.+]] = maxgraph.constant dense<[3, 0]> : !maxgraph.tensor<[2], si32>
+// CHECK-DAG: %[[R:.+]] = maxgraph.constant dense<0> : !maxgraph.tensor<[2], si32>
 // CHECK-DAG: %[[Z:.+]] = maxgraph.constant dense<0> : !maxgraph.tensor<[1], ui8>
-// CHECK-DAG: %[[R0:.+]] = maxgraph.div %[[A]], %[[B]] : !maxgraph.tensor<[2], si32>
-// CHECK-DAG: %[[R1:.+]] = maxgraph.mod %[[A]], %[[B]] : !maxgraph.tensor<[2], si32>
-// CHECK-DAG: %[[R2:.+]] = maxgraph.div %[[U]], %[[Z]] : !maxgraph.tensor<[1], ui8>
-// CHECK-DAG: %[[R3:.+]] = maxgraph.mod %[[U]], %[[Z]] : !maxgraph.tensor<[1], ui8>
-// CHECK: maxgraph.output %[[R0]], %[[R1]], %[[R2]], %[[R3]]
-maxgraph.graph @div_by_zero_int_not_folded() -> (!maxgraph.tensor<[2], si32>, !maxgraph.tensor<[2], si32>, !maxgraph.tensor<[1], ui8>, !maxgraph.tensor<[1], ui8>) {
+// CHECK: maxgraph.output %[[Q]], %[[R]], %[[Z]], %[[Z]]
+maxgraph.graph @div_by_zero_int() -> (!maxgraph.tensor<[2], si32>, !maxgraph.tensor<[2], si32>, !maxgraph.tensor<[1], ui8>, !maxgraph.tensor<[1], ui8>) {
   %a = maxgraph.constant dense<[6, 7]> : !maxgraph.tensor<[2], si32>
   %b = maxgraph.constant dense<[2, 0]> : !maxgraph.tensor<[2], si32>
   %0 = maxgraph.div %a, %b : !maxgraph.tensor<[2], si32>
@@ -1413,13 +1409,11 @@ maxgraph.graph @div_by_zero_int_not_folded() -> (!maxgraph.tensor<[2], si32>, !m
 
 // -----
 
-// Integer pow has no constant folder.
-// CHECK-LABEL: maxgraph.graph @pow_int_not_folded(
-// CHECK-DAG: %[[A:.+]] = maxgraph.constant dense<[2, 3]> : !maxgraph.tensor<[2], si32>
-// CHECK-DAG: %[[B:.+]] = maxgraph.constant dense<3> : !maxgraph.tensor<[2], si32>
-// CHECK: %[[R:.+]] = maxgraph.pow %[[A]], %[[B]] : !maxgraph.tensor<[2], si32>
+// Integer pow folds by squaring (np.array([2, 3], np.int32) ** 3).
+// CHECK-LABEL: maxgraph.graph @pow_int(
+// CHECK: %[[R:.+]] = maxgraph.constant dense<[8, 27]> : !maxgraph.tensor<[2], si32>
 // CHECK-NEXT: maxgraph.output %[[R]]
-maxgraph.graph @pow_int_not_folded() -> !maxgraph.tensor<[2], si32> {
+maxgraph.graph @pow_int() -> !maxgraph.tensor<[2], si32> {
   %a = maxgraph.constant dense<[2, 3]> : !maxgraph.tensor<[2], si32>
   %b = maxgraph.constant dense<3> : !maxgraph.tensor<[2], si32>
   %0 = maxgraph.pow %a, %b : !maxgraph.tensor<[2], si32>
@@ -1427,6 +1421,10 @@ maxgraph.graph @pow_int_not_folded() -> !maxgraph.tensor<[2], si32> {
 }
 
 // -----
+
+//===----------------------------------------------------------------------===//
+// Constant folding that must not happen.
+//===----------------------------------------------------------------------===//
 
 // More than 1024 result elements: no folding, even of splats.
 // CHECK-LABEL: maxgraph.graph @fold_limit_exceeded(

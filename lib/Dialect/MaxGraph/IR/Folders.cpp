@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -76,11 +77,46 @@ static SmallVector<T> broadcastValues(DenseElementsAttr attr,
   return result;
 }
 
-using FloatFn = function_ref<std::optional<APFloat>(ArrayRef<APFloat>)>;
-using IntFn = function_ref<std::optional<APInt>(ArrayRef<APInt>, bool)>;
+/// One element of a folded op from its operands' elements, in the forms of
+/// the scalar semantics: floats as doubles, integers extended to 64 bits.
+/// A float function whose result type is bool returns 0.0 or 1.0.
+using FloatFn = function_ref<double(ArrayRef<double>)>;
+using IntFn = function_ref<uint64_t(ArrayRef<uint64_t>, scalar::IntKind)>;
+
+static double toDouble(const APFloat &value) {
+  APFloat copy = value;
+  bool losesInfo;
+  copy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
+  return copy.convertToDouble();
+}
+
+/// The scalar semantics' view of an integer element type (bool is unsigned).
+static scalar::IntKind intKindOf(Type type) {
+  return {type.getIntOrFloatBitWidth(), type.isSignedInteger()};
+}
+
+/// `value` as an element of `type`: rounded to nearest-even for floats,
+/// wrapped for integers, nonzero for bools.
+static Attribute elementAttr(Type type, double value) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    APFloat result(value);
+    bool losesInfo;
+    result.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+    return FloatAttr::get(type, result);
+  }
+  return IntegerAttr::get(type, APInt(1, value != 0.0));
+}
+
+static Attribute elementAttr(Type type, uint64_t value) {
+  return IntegerAttr::get(type, APInt(type.getIntOrFloatBitWidth(), value,
+                                      /*isSigned=*/false,
+                                      /*implicitTrunc=*/true));
+}
 
 /// Folds an elementwise op whose operands are all constants into a constant
-/// of `resultType`, computing each element with `floatFn` or `intFn`.
+/// of `resultType`, computing each element with `floatFn` (float operands)
+/// or `intFn` (integer and bool operands); a null function does not fold.
 static Attribute foldElementwise(ArrayRef<Attribute> operands, Type resultType,
                                  FloatFn floatFn, IntFn intFn) {
   if (!isFoldable(resultType))
@@ -96,65 +132,68 @@ static Attribute foldElementwise(ArrayRef<Attribute> operands, Type resultType,
   ArrayRef<int64_t> shape = type.getShape();
   int64_t count = type.getNumElements();
   Type inputElement = inputs[0].getElementType();
-  bool isUnsigned = inputElement.isUnsignedInteger();
+  Type resultElement = type.getElementType();
   SmallVector<Attribute> results;
-  if (isa<FloatType>(inputElement) && floatFn) {
+  results.reserve(count);
+  if (isa<FloatType>(inputElement)) {
+    if (!floatFn)
+      return {};
     SmallVector<SmallVector<APFloat>> values;
     for (DenseElementsAttr input : inputs)
       values.push_back(broadcastValues<APFloat>(input, shape));
-    SmallVector<APFloat> args;
-    SmallVector<APFloat> out;
+    SmallVector<double> args;
     for (int64_t i = 0; i < count; ++i) {
       args.clear();
       for (auto &list : values)
-        args.push_back(list[i]);
-      std::optional<APFloat> value = floatFn(args);
-      if (!value)
-        return {};
-      out.push_back(*value);
+        args.push_back(toDouble(list[i]));
+      results.push_back(elementAttr(resultElement, floatFn(args)));
     }
-    if (isa<FloatType>(type.getElementType()))
-      return DenseElementsAttr::get(type, out);
-    // Comparisons of floats produce bools, encoded by floatFn as 0.0 or 1.0.
-    SmallVector<bool> bits =
-        llvm::map_to_vector(out, [](const APFloat &v) { return !v.isZero(); });
-    return DenseElementsAttr::get(type, bits);
+    return DenseElementsAttr::get(type, results);
   }
-  if (isa<IntegerType>(inputElement) && intFn) {
-    SmallVector<SmallVector<APInt>> values;
-    for (DenseElementsAttr input : inputs)
-      values.push_back(broadcastValues<APInt>(input, shape));
-    SmallVector<APInt> args, out;
-    for (int64_t i = 0; i < count; ++i) {
-      args.clear();
-      for (auto &list : values)
-        args.push_back(list[i]);
-      std::optional<APInt> value = intFn(args, isUnsigned);
-      if (!value)
-        return {};
-      out.push_back(*value);
-    }
-    return DenseElementsAttr::get(type, out);
+  if (!intFn)
+    return {};
+  scalar::IntKind kind = intKindOf(inputElement);
+  SmallVector<SmallVector<APInt>> values;
+  for (DenseElementsAttr input : inputs)
+    values.push_back(broadcastValues<APInt>(input, shape));
+  SmallVector<uint64_t> args;
+  for (int64_t i = 0; i < count; ++i) {
+    args.clear();
+    for (auto &list : values)
+      args.push_back(kind.isSigned ? list[i].getSExtValue()
+                                   : list[i].getZExtValue());
+    results.push_back(elementAttr(resultElement, intFn(args, kind)));
   }
-  return {};
+  return DenseElementsAttr::get(type, results);
 }
 
-/// Applies a double-precision function and rounds back to `like`'s format.
-static APFloat viaDouble(const APFloat &like, double value) {
-  APFloat result(value);
-  bool losesInfo;
-  result.convert(like.getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
-  return result;
+/// Folds the elementwise binary op `op` of the scalar semantics.
+static Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType,
+                            scalar::BinaryOp op) {
+  auto onFloats = [&](ArrayRef<double> v) {
+    return scalar::evaluate(op, v[0], v[1]);
+  };
+  auto onInts = [&](ArrayRef<uint64_t> v, scalar::IntKind kind) {
+    return scalar::evaluate(op, v[0], v[1], kind);
+  };
+  return foldElementwise(operands, resultType,
+                         scalar::takesFloats(op) ? FloatFn(onFloats) : nullptr,
+                         IntFn(onInts));
 }
 
-static double toDouble(const APFloat &value) {
-  APFloat copy = value;
-  bool losesInfo;
-  copy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
-  return copy.convertToDouble();
+/// Folds the elementwise unary op `op` of the scalar semantics.
+static Attribute foldUnary(Attribute operand, Type resultType,
+                           scalar::UnaryOp op) {
+  auto onFloats = [&](ArrayRef<double> v) {
+    return scalar::evaluate(op, v[0]);
+  };
+  auto onInts = [&](ArrayRef<uint64_t> v, scalar::IntKind kind) {
+    return scalar::evaluate(op, v[0], kind);
+  };
+  return foldElementwise({operand}, resultType,
+                         scalar::takesFloats(op) ? FloatFn(onFloats) : nullptr,
+                         scalar::takesIntegers(op) ? IntFn(onInts) : nullptr);
 }
-
-static APFloat boolAsFloat(bool value) { return APFloat(value ? 1.0 : 0.0); }
 
 //===----------------------------------------------------------------------===//
 // Constants and binary ops
@@ -193,23 +232,15 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(),
                                additiveIdentity(getType())))
     return folded;
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return v[0] + v[1]; },
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
-        return v[0] + v[1];
-      });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Add);
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 0))
     return folded;
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return v[0] - v[1]; },
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
-        return v[0] - v[1];
-      });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Sub);
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
@@ -224,139 +255,73 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
         return DenseElementsAttr::get(
             type, cast<DenseElementsAttr>(operand).getSplatValue<Attribute>());
   }
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return v[0] * v[1]; },
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
-        return v[0] * v[1];
-      });
-}
-
-/// Python-style integer floor division, or nothing on division by zero.
-static std::optional<APInt> floorDivide(const APInt &a, const APInt &b,
-                                        bool isUnsigned) {
-  if (b.isZero())
-    return std::nullopt;
-  if (isUnsigned)
-    return a.udiv(b);
-  return llvm::APIntOps::RoundingSDiv(a, b, APInt::Rounding::DOWN);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Mul);
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 1))
     return folded;
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return v[0] / v[1]; },
-      [](ArrayRef<APInt> v, bool isUnsigned) {
-        return floorDivide(v[0], v[1], isUnsigned);
-      });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Div);
 }
 
 OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        double a = toDouble(v[0]), b = toDouble(v[1]);
-        return viaDouble(v[0], a - std::floor(a / b) * b);
-      },
-      [](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
-        std::optional<APInt> quotient = floorDivide(v[0], v[1], isUnsigned);
-        if (!quotient)
-          return std::nullopt;
-        return v[0] - *quotient * v[1];
-      });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Mod);
 }
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 1))
     return folded;
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return viaDouble(v[0], std::pow(toDouble(v[0]), toDouble(v[1])));
-      },
-      nullptr);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Pow);
 }
 
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return llvm::maximum(v[0], v[1]);
-      },
-      [](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
-        return isUnsigned ? llvm::APIntOps::umax(v[0], v[1])
-                          : llvm::APIntOps::smax(v[0], v[1]);
-      });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Max);
 }
 
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
-  return foldElementwise(
-      {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return llvm::minimum(v[0], v[1]);
-      },
-      [](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
-        return isUnsigned ? llvm::APIntOps::umin(v[0], v[1])
-                          : llvm::APIntOps::smin(v[0], v[1]);
-      });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Min);
 }
 
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
-  return foldElementwise({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                         nullptr,
-                         [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
-                           return v[0] & v[1];
-                         });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::And);
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded =
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
-  return foldElementwise({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                         nullptr,
-                         [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
-                           return v[0] | v[1];
-                         });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Or);
 }
 
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded =
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
-  return foldElementwise({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                         nullptr,
-                         [](ArrayRef<APInt> v, bool) -> std::optional<APInt> {
-                           return v[0] ^ v[1];
-                         });
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
+                    scalar::BinaryOp::Xor);
 }
 
 OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
   CmpPredicate predicate = getPredicate();
   return foldElementwise(
       {adaptor.getLhs(), adaptor.getRhs()}, getType(),
-      [&](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        APFloat::cmpResult order = v[0].compare(v[1]);
+      [&](ArrayRef<double> v) -> double {
+        std::optional<int> order = scalar::compare(v[0], v[1]);
         // Every comparison with NaN is false except `ne`.
-        if (order == APFloat::cmpUnordered)
-          return boolAsFloat(predicate == CmpPredicate::ne);
-        int sign = order == APFloat::cmpLessThan      ? -1
-                   : order == APFloat::cmpGreaterThan ? 1
-                                                      : 0;
-        return boolAsFloat(evaluateCmpPredicate(predicate, sign));
+        return order ? evaluateCmpPredicate(predicate, *order)
+                     : predicate == CmpPredicate::ne;
       },
-      [&](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
-        // Bools compare as 0 < 1, not as signed 1-bit values.
-        isUnsigned |= v[0].getBitWidth() == 1;
-        int order = isUnsigned ? (v[0].ult(v[1]) ? -1
-                                  : v[0] == v[1] ? 0
-                                                 : 1)
-                               : (v[0].slt(v[1]) ? -1
-                                  : v[0] == v[1] ? 0
-                                                 : 1);
-        return APInt(1, evaluateCmpPredicate(predicate, order));
+      [&](ArrayRef<uint64_t> v, scalar::IntKind kind) -> uint64_t {
+        return evaluateCmpPredicate(predicate,
+                                    scalar::compare(v[0], v[1], kind));
       });
 }
 
@@ -364,101 +329,52 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
 // Unary ops
 //===----------------------------------------------------------------------===//
 
-/// Folds a unary float op computed in double precision.
-static Attribute foldUnaryFloat(Attribute operand, Type type,
-                                double (*fn)(double)) {
-  return foldElementwise(
-      {operand}, type,
-      [&](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return viaDouble(v[0], fn(toDouble(v[0])));
-      },
-      nullptr);
-}
-
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getInput().getDefiningOp<NegOp>())
     return inner.getInput();
-  return foldElementwise(
-      {adaptor.getInput()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return -v[0]; },
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return -v[0]; });
-}
-
-OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
-  return foldElementwise(
-      {adaptor.getInput()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> { return abs(v[0]); },
-      [](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
-        return isUnsigned ? v[0] : v[0].abs();
-      });
-}
-
-OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
-  return foldElementwise(
-      {adaptor.getInput()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return v[0].isNegative() && !v[0].isNaN()
-                   ? APFloat::getZero(v[0].getSemantics())
-                   : v[0];
-      },
-      [](ArrayRef<APInt> v, bool isUnsigned) -> std::optional<APInt> {
-        return !isUnsigned && v[0].isNegative() ? APInt(v[0].getBitWidth(), 0)
-                                                : v[0];
-      });
+  return foldUnary(adaptor.getInput(), getType(), scalar::UnaryOp::Neg);
 }
 
 OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getInput().getDefiningOp<NotOp>())
     return inner.getInput();
-  return foldElementwise(
-      {adaptor.getInput()}, getType(), nullptr,
-      [](ArrayRef<APInt> v, bool) -> std::optional<APInt> { return ~v[0]; });
+  return foldUnary(adaptor.getInput(), getType(), scalar::UnaryOp::Not);
 }
 
-static double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-static double gelu(double x) {
-  return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-}
-static double silu(double x) { return x * sigmoid(x); }
-static double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-static double roundHalfEven(double x) { return std::nearbyint(x); }
-
-#define MAXGRAPH_FOLD_UNARY_FLOAT(Op, fn)                                      \
+#define MAXGRAPH_FOLD_UNARY(Op, kind)                                          \
   OpFoldResult Op::fold(FoldAdaptor adaptor) {                                 \
-    return foldUnaryFloat(adaptor.getInput(), getType(), fn);                  \
+    return foldUnary(adaptor.getInput(), getType(), scalar::UnaryOp::kind);    \
   }
-MAXGRAPH_FOLD_UNARY_FLOAT(ExpOp, static_cast<double (*)(double)>(std::exp))
-MAXGRAPH_FOLD_UNARY_FLOAT(LogOp, static_cast<double (*)(double)>(std::log))
-MAXGRAPH_FOLD_UNARY_FLOAT(Log1pOp, static_cast<double (*)(double)>(std::log1p))
-MAXGRAPH_FOLD_UNARY_FLOAT(SqrtOp, static_cast<double (*)(double)>(std::sqrt))
-MAXGRAPH_FOLD_UNARY_FLOAT(RsqrtOp, rsqrt)
-MAXGRAPH_FOLD_UNARY_FLOAT(SinOp, static_cast<double (*)(double)>(std::sin))
-MAXGRAPH_FOLD_UNARY_FLOAT(CosOp, static_cast<double (*)(double)>(std::cos))
-MAXGRAPH_FOLD_UNARY_FLOAT(TanhOp, static_cast<double (*)(double)>(std::tanh))
-MAXGRAPH_FOLD_UNARY_FLOAT(ErfOp, static_cast<double (*)(double)>(std::erf))
-MAXGRAPH_FOLD_UNARY_FLOAT(FloorOp, static_cast<double (*)(double)>(std::floor))
-MAXGRAPH_FOLD_UNARY_FLOAT(CeilOp, static_cast<double (*)(double)>(std::ceil))
-MAXGRAPH_FOLD_UNARY_FLOAT(RoundOp, roundHalfEven)
-MAXGRAPH_FOLD_UNARY_FLOAT(SigmoidOp, sigmoid)
-MAXGRAPH_FOLD_UNARY_FLOAT(GeluOp, gelu)
-MAXGRAPH_FOLD_UNARY_FLOAT(SiluOp, silu)
-#undef MAXGRAPH_FOLD_UNARY_FLOAT
+MAXGRAPH_FOLD_UNARY(AbsOp, Abs)
+MAXGRAPH_FOLD_UNARY(ExpOp, Exp)
+MAXGRAPH_FOLD_UNARY(LogOp, Log)
+MAXGRAPH_FOLD_UNARY(Log1pOp, Log1p)
+MAXGRAPH_FOLD_UNARY(SqrtOp, Sqrt)
+MAXGRAPH_FOLD_UNARY(RsqrtOp, Rsqrt)
+MAXGRAPH_FOLD_UNARY(SinOp, Sin)
+MAXGRAPH_FOLD_UNARY(CosOp, Cos)
+MAXGRAPH_FOLD_UNARY(TanhOp, Tanh)
+MAXGRAPH_FOLD_UNARY(ErfOp, Erf)
+MAXGRAPH_FOLD_UNARY(FloorOp, Floor)
+MAXGRAPH_FOLD_UNARY(CeilOp, Ceil)
+MAXGRAPH_FOLD_UNARY(RoundOp, Round)
+MAXGRAPH_FOLD_UNARY(SigmoidOp, Sigmoid)
+MAXGRAPH_FOLD_UNARY(ReluOp, Relu)
+MAXGRAPH_FOLD_UNARY(GeluOp, Gelu)
+MAXGRAPH_FOLD_UNARY(SiluOp, Silu)
+#undef MAXGRAPH_FOLD_UNARY
 
 OpFoldResult IsNanOp::fold(FoldAdaptor adaptor) {
   return foldElementwise(
       {adaptor.getInput()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return boolAsFloat(v[0].isNaN());
-      },
+      [](ArrayRef<double> v) -> double { return scalar::isNan(v[0]); },
       nullptr);
 }
 
 OpFoldResult IsInfOp::fold(FoldAdaptor adaptor) {
   return foldElementwise(
       {adaptor.getInput()}, getType(),
-      [](ArrayRef<APFloat> v) -> std::optional<APFloat> {
-        return boolAsFloat(v[0].isInfinity());
-      },
+      [](ArrayRef<double> v) -> double { return scalar::isInf(v[0]); },
       nullptr);
 }
 
@@ -466,10 +382,38 @@ OpFoldResult IsInfOp::fold(FoldAdaptor adaptor) {
 // Cast and shape ops
 //===----------------------------------------------------------------------===//
 
-OpFoldResult CastOp::fold(FoldAdaptor) {
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  return {};
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput());
+  if (!dense || !isFoldable(getType()))
+    return {};
+  Type from = dense.getElementType();
+  Type to = getType().getElementType();
+  SmallVector<Attribute> results;
+  if (isa<FloatType>(from)) {
+    for (const APFloat &element : dense.getValues<APFloat>()) {
+      double x = toDouble(element);
+      if (auto toFloat = dyn_cast<FloatType>(to))
+        results.push_back(elementAttr(to, x));
+      else
+        results.push_back(
+            elementAttr(to, scalar::castFloatToInt(x, intKindOf(to))));
+    }
+  } else {
+    scalar::IntKind kind = intKindOf(from);
+    for (const APInt &element : dense.getValues<APInt>()) {
+      uint64_t x =
+          kind.isSigned ? element.getSExtValue() : element.getZExtValue();
+      if (auto toFloat = dyn_cast<FloatType>(to))
+        results.push_back(elementAttr(
+            to, scalar::castIntToFloat(x, kind, toFloat.getFloatSemantics())));
+      else
+        results.push_back(
+            elementAttr(to, scalar::castIntToInt(x, intKindOf(to))));
+    }
+  }
+  return DenseElementsAttr::get(getType(), results);
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
