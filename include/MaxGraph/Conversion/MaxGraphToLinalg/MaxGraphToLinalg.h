@@ -1,0 +1,117 @@
+//===- MaxGraphToLinalg.h - maxgraph to linalg patterns ---------*- C++ -*-===//
+//
+// The pieces of convert-maxgraph-to-linalg for use outside the pass: the
+// type converter, the symbol sources that size dynamic results and one
+// populate function per op family. The patterns assume what the pass checks
+// before converting (see its description in Passes.td): host devices only,
+// composites decomposed, custom kernels linked and every dynamic result dim
+// readable from an operand or from the graph's arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CONVERSION_MAXGRAPHTOLINALG_MAXGRAPHTOLINALG_H
+#define MAXGRAPH_CONVERSION_MAXGRAPHTOLINALG_MAXGRAPHTOLINALG_H
+
+#include "mlir/IR/Value.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace maxgraph {
+class GraphOp;
+
+/// The types of the conversion: `!maxgraph.tensor` becomes a ranked `tensor`
+/// with `?` for every non-static dim, `!maxgraph.buffer` an identity-layout
+/// `memref` (the caller's storage), and signed and unsigned integer elements
+/// become signless. Every other type stays as it is.
+class MaxGraphToLinalgTypeConverter : public mlir::TypeConverter {
+public:
+  MaxGraphToLinalgTypeConverter();
+};
+
+/// Where one symbolic dim of a graph can be read at run time: dim `dim` of
+/// `argument`, an argument of the original graph (remapped through the
+/// conversion when it is read).
+struct SymbolSource {
+  mlir::Value argument;
+  unsigned dim = 0;
+};
+
+/// The symbols of one graph, each with the first argument dim that binds it.
+using SymbolSources = llvm::StringMap<SymbolSource>;
+
+/// The symbol sources of the graphs of a module, keyed by the graphs' symbol
+/// names. The patterns that evaluate dims from symbols keep a reference to
+/// it: it must outlive the pattern set.
+class GraphSymbols {
+public:
+  /// Records where each symbol of `graph`'s argument dims can be read (the
+  /// first argument dim that is the symbol) and returns the graph's sources.
+  const SymbolSources &addGraph(GraphOp graph);
+
+  /// The symbol sources of the graph that directly holds `op` (a
+  /// `maxgraph.graph`, or the `func.func` of the same name that it became);
+  /// empty when there is none.
+  const SymbolSources &lookup(mlir::Operation *op) const;
+
+private:
+  llvm::StringMap<SymbolSources> graphs;
+};
+
+/// Adds the patterns of `maxgraph.graph` (to `func.func`), `output` (to
+/// `func.return`, copying results that are arguments or views of them),
+/// `call` (to `func.call`, with casts for callees generic over symbolic
+/// dims) and `constant` (to `arith.constant`).
+void populateMaxGraphGraphToLinalgPatterns(const mlir::TypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
+
+/// Adds the patterns of the elementwise ops, cmp, select and cast: one
+/// `linalg.generic` with numpy broadcasting in its indexing maps and the
+/// interpreter's scalar semantics in its body. Dynamic result dims that no
+/// operand gives are evaluated from `graphSymbols`.
+void populateMaxGraphElementwiseToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    const GraphSymbols &graphSymbols);
+
+/// Adds the pattern of matmul: `linalg.matmul` for two matrices, else a
+/// `linalg.generic` over broadcast batch dims.
+void populateMaxGraphMatmulToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    const GraphSymbols &graphSymbols);
+
+/// Adds the patterns of the reductions (`linalg.reduce`), argmax and argmin
+/// (a `linalg.generic` reducing into a value and an index) and cumsum (an
+/// `scf.for` along the axis).
+void populateMaxGraphReductionToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
+/// Adds the patterns of the ops that move elements: reshape, transpose,
+/// broadcast_to, concat, split, slice and gather. Dims that come from no
+/// operand (reshape, slice, split, broadcast_to) are evaluated from
+/// `graphSymbols`.
+void populateMaxGraphShapeToLinalgPatterns(const mlir::TypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns,
+                                           const GraphSymbols &graphSymbols);
+
+/// Adds the patterns of `buffer_load` (a copy of the memref read as a
+/// tensor) and `buffer_store` (a copy into the memref).
+void populateMaxGraphBufferToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
+/// Adds the pattern of `custom`: a `func.call` of the kernel that
+/// maxgraph-link-kernels copied into the module.
+void populateMaxGraphCustomToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
+/// Adds the patterns of the collectives and transfers between host devices,
+/// which run in-process on the shared host memory.
+void populateMaxGraphCollectiveToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
+/// Adds the patterns of every family above: all that
+/// convert-maxgraph-to-linalg uses.
+void populateMaxGraphToLinalgConversionPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    const GraphSymbols &graphSymbols);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CONVERSION_MAXGRAPHTOLINALG_MAXGRAPHTOLINALG_H

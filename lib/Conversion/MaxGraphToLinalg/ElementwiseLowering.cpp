@@ -1,0 +1,113 @@
+//===- ElementwiseLowering.cpp - elementwise maxgraph ops to linalg -------===//
+//
+// Elementwise ops, cmp, select and cast become one linalg.generic whose
+// indexing maps broadcast like numpy (a missing leading dim is not indexed,
+// a stretched static 1 reads index 0) and whose body is the op's scalar
+// computation (ScalarBodies.cpp). broadcast_to uses the same generic with
+// the identity body (ShapeLowering.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AffineMap.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+LogicalResult maxgraph::detail::lowerToBroadcastingGeneric(
+    ConversionPatternRewriter &rewriter, Operation *op, ValueRange operands,
+    const SymbolSources &symbols,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Location loc = op->getLoc();
+  RankedTensorType type = convertedResultType(op);
+  ArrayRef<DimAttr> resultDims = layoutOf(op->getResult(0)).getDims();
+  int64_t rank = resultDims.size();
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value operand : op->getOperands()) {
+    ArrayRef<DimAttr> dims = layoutOf(operand).getDims();
+    int64_t offset = rank - static_cast<int64_t>(dims.size());
+    SmallVector<AffineExpr> exprs;
+    for (auto [j, dim] : llvm::enumerate(dims)) {
+      int64_t i = offset + static_cast<int64_t>(j);
+      exprs.push_back(broadcasts(dim, resultDims[i])
+                          ? getAffineConstantExpr(0, context)
+                          : getAffineDimExpr(i, context));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, context));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
+  Value init = createEmpty(rewriter, loc, type,
+                           dynamicResultSizes(rewriter, op, operands, symbols));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  bool failedBody = false;
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, operands, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+        Value result = body(b, nested, args.drop_back());
+        if (!result) {
+          failedBody = true;
+          result = args.back();
+        }
+        linalg::YieldOp::create(b, nested, result);
+      });
+  if (failedBody) {
+    rewriter.eraseOp(generic);
+    return rewriter.notifyMatchFailure(op, "no scalar lowering");
+  }
+  rewriter.replaceOp(op, generic.getResults());
+  return success();
+}
+
+namespace {
+/// An elementwise op, cmp, select or cast: the broadcasting generic with the
+/// op's scalar computation as its body.
+template <typename OpTy>
+struct ElementwiseLowering : GraphSymbolsPattern<OpTy> {
+  using GraphSymbolsPattern<OpTy>::GraphSymbolsPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Operation *operation = op.getOperation();
+    return lowerToBroadcastingGeneric(
+        rewriter, operation, adaptor.getOperands(), this->symbolsOf(operation),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return buildScalar(b, loc, operation, args);
+        });
+  }
+};
+
+/// The ops of `ElementwiseLowering`, in one list for the predicate and the
+/// patterns.
+template <typename... OpTys> struct ElementwiseOpList {
+  static bool contains(Operation *op) { return isa<OpTys...>(op); }
+
+  static void addPatterns(const TypeConverter &converter,
+                          RewritePatternSet &patterns,
+                          const GraphSymbols &graphSymbols) {
+    patterns.add<ElementwiseLowering<OpTys>...>(
+        converter, patterns.getContext(), graphSymbols);
+  }
+};
+
+using ElementwiseOps =
+    ElementwiseOpList<AddOp, SubOp, MulOp, DivOp, ModOp, PowOp, MaxOp, MinOp,
+                      AndOp, OrOp, XorOp, CmpOp, SelectOp, CastOp, NegOp, AbsOp,
+                      ExpOp, LogOp, Log1pOp, SqrtOp, RsqrtOp, SinOp, CosOp,
+                      TanhOp, ErfOp, FloorOp, CeilOp, RoundOp, SigmoidOp,
+                      ReluOp, GeluOp, SiluOp, NotOp, IsNanOp, IsInfOp>;
+} // namespace
+
+bool maxgraph::detail::isElementwise(Operation *op) {
+  return ElementwiseOps::contains(op);
+}
+
+void maxgraph::populateMaxGraphElementwiseToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const GraphSymbols &graphSymbols) {
+  ElementwiseOps::addPatterns(converter, patterns, graphSymbols);
+}

@@ -1,0 +1,96 @@
+//===- LowerabilityChecks.cpp - what convert-maxgraph-to-linalg rejects ---===//
+//
+// Before converting, the pass checks every op and reports, at the op, why it
+// cannot be lowered: composites, GPU devices, kernels that are not linked,
+// constants of other attributes, and unknown `?` dims that come from no
+// operand. Nothing is converted then.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+LogicalResult maxgraph::detail::checkLowerable(Operation *op,
+                                               const SymbolSources &symbols) {
+  if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp>(op))
+    return op->emitError() << "'" << op->getName()
+                           << "' is a composite with no CPU lowering; run "
+                              "maxgraph-decompose first";
+  auto checkType = [&](Type type) -> LogicalResult {
+    if (auto layout = dyn_cast<LayoutType>(type))
+      if (layout.getDevice().isGpu())
+        return op->emitError()
+               << "'" << op->getName() << "' uses a "
+               << (isa<BufferLayoutType>(type) ? "buffer" : "tensor") << " on "
+               << layout.getDevice()
+               << "; convert-maxgraph-to-linalg lowers host graphs only";
+    return success();
+  };
+  if (auto graph = dyn_cast<GraphOp>(op)) {
+    for (Type type : graph.getArgumentTypes())
+      if (failed(checkType(type)))
+        return failure();
+    for (Type type : graph.getResultTypes())
+      if (failed(checkType(type)))
+        return failure();
+    return success();
+  }
+  for (Type type : op->getOperandTypes())
+    if (failed(checkType(type)))
+      return failure();
+  for (Type type : op->getResultTypes())
+    if (failed(checkType(type)))
+      return failure();
+  if (auto custom = dyn_cast<CustomOp>(op))
+    if (!SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            op, custom.getKernelAttr()))
+      return op->emitError()
+             << "custom kernel '" << custom.getKernel()
+             << "' is not in the module; run maxgraph-link-kernels first";
+  if (auto split = dyn_cast<SplitOp>(op)) {
+    // One piece may have a size known only at run time: the rest of the axis.
+    int64_t rank = layoutOf(split.getInput()).getRank();
+    int64_t axis = normalizeAxis(split.getAxis(), rank);
+    int unknown = 0;
+    for (Type type : split.getResultTypes()) {
+      DimAttr dim = cast<TensorLayoutType>(type).getDims()[axis];
+      if (!dim.isStatic() && !canEvaluate(dim, symbols) && ++unknown > 1)
+        return op->emitError()
+               << "'" << op->getName()
+               << "' has more than one piece whose size along axis " << axis
+               << " comes from no graph argument; it has no CPU lowering";
+    }
+  }
+  if (auto constant = dyn_cast<ConstantOp>(op))
+    if (!isa<DenseElementsAttr, DenseResourceElementsAttr>(constant.getValue()))
+      return op->emitError()
+             << "'" << op->getName() << "' with a " << constant.getValue()
+             << " value has no CPU lowering yet";
+  // Every dynamic result dim must come from an operand or from the symbols.
+  if (isElementwise(op) || isReduction(op) ||
+      isa<MatmulOp, TransposeOp, BroadcastToOp, ReshapeOp, SliceOp>(op)) {
+    for (auto [index, dim] :
+         llvm::enumerate(layoutOf(op->getResult(0)).getDims())) {
+      if (dim.isStatic() || canEvaluate(dim, symbols))
+        continue;
+      if (!isa<ReshapeOp, SliceOp>(op) && !isReduction(op) &&
+          positionalSource(op, index))
+        continue;
+      if (isReduction(op))
+        continue; // Kept dims are read from the input.
+      return op->emitError()
+             << "'" << op->getName() << "' result dim " << index << " (`"
+             << dim.str()
+             << "`) comes from no operand and from no graph argument; it has "
+                "no CPU lowering yet";
+    }
+  }
+  return success();
+}

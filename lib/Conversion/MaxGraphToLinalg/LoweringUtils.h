@@ -1,0 +1,181 @@
+//===- LoweringUtils.h - helpers of the maxgraph lowering -------*- C++ -*-===//
+//
+// What the pattern families of convert-maxgraph-to-linalg share: the type
+// helpers, the evaluation of result dims, the scalar constants and bodies,
+// the broadcasting generic of elementwise ops, the op-class predicates, the
+// up-front checks and the base of the patterns that read graph symbols.
+//
+// Builtin tensors have signless integers, so each pattern picks the arith op
+// from the signedness of the ORIGINAL maxgraph element types (bool counts as
+// unsigned).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_LIB_CONVERSION_MAXGRAPHTOLINALG_LOWERINGUTILS_H
+#define MAXGRAPH_LIB_CONVERSION_MAXGRAPHTOLINALG_LOWERINGUTILS_H
+
+#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraph.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <utility>
+
+namespace maxgraph::detail {
+//===----------------------------------------------------------------------===//
+// Types (TypeConversion.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Signed and unsigned integers become signless; everything else stays.
+mlir::Type convertElementType(mlir::Type type);
+
+/// The builtin tensor type of a maxgraph tensor.
+mlir::RankedTensorType convertTensorType(TensorLayoutType type);
+
+/// The identity-layout memref of a maxgraph buffer: the caller's storage.
+mlir::MemRefType convertBufferType(BufferLayoutType type);
+
+/// The maxgraph tensor type of `value`.
+inline TensorLayoutType layoutOf(mlir::Value value) {
+  return llvm::cast<TensorLayoutType>(value.getType());
+}
+
+/// The builtin tensor type that result 0 of `op` becomes.
+inline mlir::RankedTensorType convertedResultType(mlir::Operation *op) {
+  return convertTensorType(layoutOf(op->getResult(0)));
+}
+
+/// Whether `type` is a signed maxgraph integer (bool and unsigned are not).
+inline bool isSignedInt(mlir::Type type) {
+  auto integer = llvm::dyn_cast<mlir::IntegerType>(type);
+  return integer && integer.isSigned();
+}
+
+/// `axis` (an I64Attr, read as unsigned) counted from the front.
+inline int64_t normalizeAxis(uint64_t axis, int64_t rank) {
+  int64_t value = static_cast<int64_t>(axis);
+  return value < 0 ? value + rank : value;
+}
+
+//===----------------------------------------------------------------------===//
+// Dims (DimEvaluation.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The size of dim `index` of a converted tensor or memref.
+mlir::Value dimOf(mlir::OpBuilder &builder, mlir::Location loc,
+                  mlir::Value value, int64_t index);
+
+/// Whether `dim` can be evaluated from the symbols of its graph.
+bool canEvaluate(DimAttr dim, const SymbolSources &symbols);
+
+/// Evaluates `dim` as an index from the graph arguments that bind its
+/// symbols (remapped through the conversion). Check with canEvaluate first.
+mlir::Value evaluateDim(mlir::ConversionPatternRewriter &rewriter,
+                        mlir::Location loc, DimAttr dim,
+                        const SymbolSources &symbols);
+
+/// Whether operand dim `operandDim` broadcasts against result dim
+/// `resultDim`: a static 1 stretched to anything that is not a static 1.
+bool broadcasts(DimAttr operandDim, DimAttr resultDim);
+
+/// The operand and dim that result dim `index` of `op` is read from, when one
+/// is known to have the same size at run time.
+std::optional<std::pair<unsigned, unsigned>>
+positionalSource(mlir::Operation *op, unsigned index);
+
+/// The sizes of result 0 of `op`: static dims as attributes, others read
+/// with tensor.dim from `positionalSource` or evaluated from the graph's
+/// symbols. `operands` are the converted operands.
+llvm::SmallVector<mlir::Value>
+dynamicResultSizes(mlir::ConversionPatternRewriter &rewriter,
+                   mlir::Operation *op, mlir::ValueRange operands,
+                   const SymbolSources &symbols);
+
+/// The dynamic sizes of an empty tensor like `source`.
+llvm::SmallVector<mlir::Value>
+dynamicSizesOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source);
+
+/// An empty tensor of `type` with `dynamicSizes` for its dynamic dims.
+mlir::Value createEmpty(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::RankedTensorType type,
+                        mlir::ValueRange dynamicSizes);
+
+//===----------------------------------------------------------------------===//
+// Scalars (ScalarBodies.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A float constant of `type`, `value` rounded to its semantics.
+mlir::Value floatConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                          mlir::Type type, double value);
+
+/// An integer constant of signless integer `type`.
+mlir::Value intConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Type type, const llvm::APInt &value);
+
+/// An integer constant of `type`, `value` sign-extended or truncated to it.
+mlir::Value intConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Type type, int64_t value);
+
+/// The scalar computation of elementwise `op` on converted scalars `args`.
+/// Returns null for a combination without a lowering (checked up front by
+/// `checkLowerable`).
+mlir::Value buildScalar(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Operation *op, mlir::ValueRange args);
+
+//===----------------------------------------------------------------------===//
+// Op families
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` lowers through the elementwise pattern
+/// (ElementwiseLowering.cpp).
+bool isElementwise(mlir::Operation *op);
+
+/// Whether `op` is a reduce_* op (ReductionLowering.cpp).
+bool isReduction(mlir::Operation *op);
+
+/// Replaces `op` with one linalg.generic over its result whose indexing maps
+/// broadcast `operands` (the converted operands) like numpy: a missing
+/// leading dim is not indexed, a stretched static 1 reads index 0. `body`
+/// computes the result's scalar from the operands' scalars; when it returns
+/// null, nothing is replaced and the match fails (ElementwiseLowering.cpp).
+llvm::LogicalResult lowerToBroadcastingGeneric(
+    mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
+    mlir::ValueRange operands, const SymbolSources &symbols,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>
+        body);
+
+/// Emits an error at `op` and fails when it cannot be lowered: composites,
+/// GPU devices, kernels that are not linked, unknown `?` dims that come from
+/// no operand (LowerabilityChecks.cpp).
+llvm::LogicalResult checkLowerable(mlir::Operation *op,
+                                   const SymbolSources &symbols);
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Base of the patterns that need the symbol sources of the enclosing graph.
+template <typename OpTy>
+struct GraphSymbolsPattern : mlir::OpConversionPattern<OpTy> {
+  GraphSymbolsPattern(const mlir::TypeConverter &converter,
+                      mlir::MLIRContext *context,
+                      const GraphSymbols &graphSymbols)
+      : mlir::OpConversionPattern<OpTy>(converter, context),
+        graphSymbols(graphSymbols) {}
+
+  /// The symbol sources of the graph `op` is in (a graph, or the func it
+  /// became, of the same name).
+  const SymbolSources &symbolsOf(mlir::Operation *op) const {
+    return graphSymbols.lookup(op);
+  }
+
+  const GraphSymbols &graphSymbols;
+};
+} // namespace maxgraph::detail
+
+#endif // MAXGRAPH_LIB_CONVERSION_MAXGRAPHTOLINALG_LOWERINGUTILS_H

@@ -1,0 +1,38 @@
+//===- TypeConversion.cpp - maxgraph types to builtin types ---------------===//
+//
+// The type converter of convert-maxgraph-to-linalg and the type helpers the
+// patterns use directly: maxgraph tensors become builtin tensors, buffers
+// identity-layout memrefs (the caller's storage), and signed and unsigned
+// integers become signless.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+Type maxgraph::detail::convertElementType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+RankedTensorType maxgraph::detail::convertTensorType(TensorLayoutType type) {
+  return RankedTensorType::get(type.getShape(),
+                               convertElementType(type.getElementType()));
+}
+
+MemRefType maxgraph::detail::convertBufferType(BufferLayoutType type) {
+  return MemRefType::get(type.getShape(),
+                         convertElementType(type.getElementType()));
+}
+
+MaxGraphToLinalgTypeConverter::MaxGraphToLinalgTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion(
+      [](TensorLayoutType type) -> Type { return convertTensorType(type); });
+  addConversion(
+      [](BufferLayoutType type) -> Type { return convertBufferType(type); });
+}
