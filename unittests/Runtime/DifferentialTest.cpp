@@ -227,8 +227,11 @@ struct Fill {
     Positive,
     /// Floats above -1 (log1p).
     AboveMinusOne,
-    /// Nonzero, small: divisors.
+    /// Nonzero, small.
     NonZero,
+    /// Divisors: small ints with 0 and -1 among them; nonzero floats with
+    /// zeros of both signs, infinities and NaN among them.
+    Divisors,
     /// Small ints only (no full-width values): dividends, exponents.
     Small,
     /// Floats from -1e10 to 1e10 with specials; ints full-width: casts.
@@ -983,10 +986,10 @@ const std::map<std::string, Generator> &generators() {
     bin("mul", "mul", kNumeric, [](auto a, auto b) { return ops::mul(a, b); });
     bin(
         "div", "div", kNumeric, [](auto a, auto b) { return ops::div(a, b); },
-        Fill::Small, Fill::NonZero, /*chain=*/false);
+        Fill::Wide, Fill::Divisors, /*chain=*/false);
     bin(
         "mod", "mod", kNumeric, [](auto a, auto b) { return ops::mod(a, b); },
-        Fill::Small, Fill::NonZero, /*chain=*/false, /*tolerance=*/2);
+        Fill::Wide, Fill::Divisors, /*chain=*/false, /*tolerance=*/2);
     bin("pow", "pow", kFloats, powOp, Fill::Positive, Fill::Any,
         /*chain=*/false, /*tolerance=*/8);
     g["pow_int"] = binary("maxgraph.pow", kInts, powOp, Fill::NonZero,
@@ -1136,6 +1139,14 @@ void fillTensor(Rng &rng, HostTensor &tensor, const Fill &fill,
             (rng.chance(0.5) ? 1 : -1) *
             (rng.chance(0.5) ? rng.real(0.25, 3) : rng.between(1, 12) / 4.0);
         break;
+      case Fill::Divisors:
+        value = rng.chance(0.25)
+                    ? rng.pick(std::vector<double>{
+                          0.0, -0.0, std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity(),
+                          std::numeric_limits<double>::quiet_NaN()})
+                    : (rng.chance(0.5) ? 1 : -1) * rng.real(0.25, 3);
+        break;
       case Fill::Wide:
         value = rng.chance(0.1)
                     ? rng.pick(std::vector<double>{
@@ -1161,6 +1172,9 @@ void fillTensor(Rng &rng, HostTensor &tensor, const Fill &fill,
       break;
     case Fill::Small:
       value = intIn(rng, dtype, -4, 6);
+      break;
+    case Fill::Divisors:
+      value = intIn(rng, dtype, -4, 4);
       break;
     case Fill::Indices: {
       int64_t size = fill.dim.isStatic() ? fill.dim.staticSize()

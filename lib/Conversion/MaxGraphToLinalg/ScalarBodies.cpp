@@ -96,10 +96,23 @@ static Value pythonDivModSI(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return arith::SelectOp::create(b, loc, adjust, adjusted, rem);
 }
 
+/// `divide(lhs, rhs)` for integers, with 0 where `rhs` is 0 (numpy's result,
+/// docs/Spec.md): the division itself sees a divisor of 1 there, so compiled
+/// code never traps.
+static Value zeroOnZeroDivisor(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                               function_ref<Value(Value, Value)> divide) {
+  Type type = lhs.getType();
+  Value zero = intConstant(b, loc, type, 0);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  Value safeRhs = arith::SelectOp::create(b, loc, isZero,
+                                          intConstant(b, loc, type, 1), rhs);
+  return arith::SelectOp::create(b, loc, isZero, zero, divide(lhs, safeRhs));
+}
+
 /// Integer `base ** exponent` by squaring, wrapping in the width, over every
 /// bit of the exponent. A negative signed exponent truncates like C: 1 for a
-/// base of 1, +-1 for a base of -1, else 0 (also for a base of 0, which the
-/// interpreter rejects).
+/// base of 1, +-1 for a base of -1, else 0 (also for a base of 0).
 static Value intPow(OpBuilder &b, Location loc, Value base, Value exponent,
                     bool isSigned) {
   Type type = base.getType();
@@ -289,16 +302,20 @@ Value maxgraph::detail::buildScalar(OpBuilder &b, Location loc, Operation *op,
       .Case([&](DivOp) -> Value {
         if (isFloat)
           return arith::DivFOp::create(b, loc, x, y);
-        if (isSigned)
-          return pythonDivModSI(b, loc, x, y, /*isMod=*/false);
-        return arith::DivUIOp::create(b, loc, x, y);
+        return zeroOnZeroDivisor(b, loc, x, y, [&](Value lhs, Value rhs) {
+          if (isSigned)
+            return pythonDivModSI(b, loc, lhs, rhs, /*isMod=*/false);
+          return Value(arith::DivUIOp::create(b, loc, lhs, rhs));
+        });
       })
       .Case([&](ModOp) -> Value {
         if (isFloat)
           return pythonModF(b, loc, x, y);
-        if (isSigned)
-          return pythonDivModSI(b, loc, x, y, /*isMod=*/true);
-        return arith::RemUIOp::create(b, loc, x, y);
+        return zeroOnZeroDivisor(b, loc, x, y, [&](Value lhs, Value rhs) {
+          if (isSigned)
+            return pythonDivModSI(b, loc, lhs, rhs, /*isMod=*/true);
+          return Value(arith::RemUIOp::create(b, loc, lhs, rhs));
+        });
       })
       .Case([&](PowOp) -> Value {
         if (isFloat)

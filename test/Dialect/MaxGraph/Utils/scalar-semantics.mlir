@@ -9,6 +9,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: max-opt %s -canonicalize -o %t/folded.mlir
 // RUN: FileCheck %s --check-prefix=FOLDED --input-file=%t/folded.mlir
+// Every graph but the first (which takes arguments) folds completely.
+// FOLDED-LABEL: maxgraph.graph @float_mod
 // FOLDED-NOT: maxgraph.{{(mod|div|pow|max|min|add|neg|abs|round|relu|rsqrt|sqrt|log|cmp|cast|is_nan|is_inf)}}
 //
 // RUN: for g in float_mod int_div_mod int_wrap int_pow float_minmax float_unary float_pow cmp_nan casts half; do \
@@ -17,6 +19,23 @@
 // RUN: done
 // RUN: diff %t/interpreted.txt %t/folded.txt
 // RUN: FileCheck %s --input-file=%t/interpreted.txt
+
+// Compiled code follows the same rules: integer division and remainder by
+// zero give 0 in every vector lane and never trap (np.int32 // and %):
+// RUN: %python %S/../../../Tools/max-run/Inputs/npy.py write %t/i.npy '<i4' 20 7 -7 5 3 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 -2147483648
+// RUN: %python %S/../../../Tools/max-run/Inputs/npy.py write %t/j.npy '<i4' 20 0 0 2 -1 0 1 0 2 0 3 0 4 0 5 0 6 0 7 0 -1
+// RUN: max-run %s --graph=int_div_mod_args --input=%t/i.npy --input=%t/j.npy --print | FileCheck %s --check-prefix=RUNTIME
+// RUN: max-run %s --graph=int_div_mod_args --input=%t/i.npy --input=%t/j.npy --print --interpret | FileCheck %s --check-prefix=RUNTIME
+// RUNTIME: result 0: !maxgraph.tensor<[20], si32>
+// RUNTIME-NEXT: [0, 0, 2, -3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, -2147483648]
+// RUNTIME: result 1: !maxgraph.tensor<[20], si32>
+// RUNTIME-NEXT: [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+!v = !maxgraph.tensor<[20], si32>
+maxgraph.graph @int_div_mod_args(%a: !v, %b: !v) -> (!v, !v) {
+  %0 = maxgraph.div %a, %b : !v
+  %1 = maxgraph.mod %a, %b : !v
+  maxgraph.output %0, %1 : !v, !v
+}
 
 // np.mod(a, b) in float64 with
 //   a = [5, -5, 3, -3, 1e17, -0.0, 3, 5, inf, nan, 0.0, 7.5]
