@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -63,51 +64,37 @@ LogicalResult maxgraph::detail::lowerToBroadcastingGeneric(
 }
 
 namespace {
-/// An elementwise op, cmp, select or cast: the broadcasting generic with the
-/// op's scalar computation as its body.
-template <typename OpTy>
-struct ElementwiseLowering : GraphSymbolsPattern<OpTy> {
-  using GraphSymbolsPattern<OpTy>::GraphSymbolsPattern;
+/// An op of the elementwise family (binary and unary arithmetic, cmp,
+/// select, cast): the broadcasting generic with the op's scalar computation
+/// as its body. One instance is added per op name of the family.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(StringRef opName, const TypeConverter &converter,
+                      MLIRContext *context, const GraphSymbols &graphSymbols)
+      : ConversionPattern(converter, opName, /*benefit=*/1, context),
+        graphSymbols(graphSymbols) {}
 
   LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    Operation *operation = op.getOperation();
     return lowerToBroadcastingGeneric(
-        rewriter, operation, adaptor.getOperands(), this->symbolsOf(operation),
+        rewriter, op, operands, graphSymbols.lookup(op),
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          return buildScalar(b, loc, operation, args);
+          return buildScalar(b, loc, op, args);
         });
   }
+
+  const GraphSymbols &graphSymbols;
 };
-
-/// The ops of `ElementwiseLowering`, in one list for the predicate and the
-/// patterns.
-template <typename... OpTys> struct ElementwiseOpList {
-  static bool contains(Operation *op) { return isa<OpTys...>(op); }
-
-  static void addPatterns(const TypeConverter &converter,
-                          RewritePatternSet &patterns,
-                          const GraphSymbols &graphSymbols) {
-    patterns.add<ElementwiseLowering<OpTys>...>(
-        converter, patterns.getContext(), graphSymbols);
-  }
-};
-
-using ElementwiseOps =
-    ElementwiseOpList<AddOp, SubOp, MulOp, DivOp, ModOp, PowOp, MaxOp, MinOp,
-                      AndOp, OrOp, XorOp, CmpOp, SelectOp, CastOp, NegOp, AbsOp,
-                      ExpOp, LogOp, Log1pOp, SqrtOp, RsqrtOp, SinOp, CosOp,
-                      TanhOp, ErfOp, FloorOp, CeilOp, RoundOp, SigmoidOp,
-                      ReluOp, GeluOp, SiluOp, NotOp, IsNanOp, IsInfOp>;
 } // namespace
-
-bool maxgraph::detail::isElementwise(Operation *op) {
-  return ElementwiseOps::contains(op);
-}
 
 void maxgraph::populateMaxGraphElementwiseToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const GraphSymbols &graphSymbols) {
-  ElementwiseOps::addPatterns(converter, patterns, graphSymbols);
+  // The family comes from ODS (MaxGraph_ElementwiseFamily), not a list here.
+  MLIRContext *context = patterns.getContext();
+  for (RegisteredOperationName name : context->getRegisteredOperations())
+    if (name.getDialectNamespace() == MaxGraphDialect::getDialectNamespace() &&
+        name.hasTrait<ElementwiseFamily>())
+      patterns.add<ElementwiseLowering>(name.getStringRef(), converter, context,
+                                        graphSymbols);
 }

@@ -130,13 +130,6 @@ mlir::Value buildScalar(mlir::OpBuilder &b, mlir::Location loc,
 // Op families
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` lowers through the elementwise pattern
-/// (ElementwiseLowering.cpp).
-bool isElementwise(mlir::Operation *op);
-
-/// Whether `op` is a reduce_* op (ReductionLowering.cpp).
-bool isReduction(mlir::Operation *op);
-
 /// Replaces `op` with one linalg.generic over its result whose indexing maps
 /// broadcast `operands` (the converted operands) like numpy: a missing
 /// leading dim is not indexed, a stretched static 1 reads index 0. `body`

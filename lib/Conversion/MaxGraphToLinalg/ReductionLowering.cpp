@@ -19,11 +19,6 @@ using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
-bool maxgraph::detail::isReduction(Operation *op) {
-  return isa<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp, ReduceMeanOp>(
-      op);
-}
-
 /// Expands `value` (the reduction of `axis` out of a rank-`rank` tensor) to
 /// `type`, which has a 1 at `axis`.
 static Value expandAxis(OpBuilder &b, Location loc, Value value,

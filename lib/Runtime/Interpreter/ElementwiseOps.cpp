@@ -59,19 +59,7 @@ HostTensor GraphRun::binary(Operation *op, const HostTensor &lhs,
     return result;
   }
 
-  scalar::BinaryOp kind =
-      llvm::TypeSwitch<Operation *, scalar::BinaryOp>(op)
-          .Case([](AddOp) { return scalar::BinaryOp::Add; })
-          .Case([](SubOp) { return scalar::BinaryOp::Sub; })
-          .Case([](MulOp) { return scalar::BinaryOp::Mul; })
-          .Case([](DivOp) { return scalar::BinaryOp::Div; })
-          .Case([](ModOp) { return scalar::BinaryOp::Mod; })
-          .Case([](PowOp) { return scalar::BinaryOp::Pow; })
-          .Case([](MaxOp) { return scalar::BinaryOp::Max; })
-          .Case([](MinOp) { return scalar::BinaryOp::Min; })
-          .Case([](AndOp) { return scalar::BinaryOp::And; })
-          .Case([](OrOp) { return scalar::BinaryOp::Or; })
-          .Case([](XorOp) { return scalar::BinaryOp::Xor; });
+  scalar::BinaryOp kind = cast<BinaryElementwiseOpInterface>(op).getScalarOp();
   if (isFloat(dtype)) {
     if (!scalar::takesFloats(kind))
       fail(what + " does not take " + toString(dtype) + " operands");
@@ -107,27 +95,7 @@ HostTensor GraphRun::unary(Operation *op, const HostTensor &input) {
     }
     return result;
   }
-  scalar::UnaryOp kind =
-      llvm::TypeSwitch<Operation *, scalar::UnaryOp>(op)
-          .Case([](NegOp) { return scalar::UnaryOp::Neg; })
-          .Case([](AbsOp) { return scalar::UnaryOp::Abs; })
-          .Case([](ExpOp) { return scalar::UnaryOp::Exp; })
-          .Case([](LogOp) { return scalar::UnaryOp::Log; })
-          .Case([](Log1pOp) { return scalar::UnaryOp::Log1p; })
-          .Case([](SqrtOp) { return scalar::UnaryOp::Sqrt; })
-          .Case([](RsqrtOp) { return scalar::UnaryOp::Rsqrt; })
-          .Case([](SinOp) { return scalar::UnaryOp::Sin; })
-          .Case([](CosOp) { return scalar::UnaryOp::Cos; })
-          .Case([](TanhOp) { return scalar::UnaryOp::Tanh; })
-          .Case([](ErfOp) { return scalar::UnaryOp::Erf; })
-          .Case([](FloorOp) { return scalar::UnaryOp::Floor; })
-          .Case([](CeilOp) { return scalar::UnaryOp::Ceil; })
-          .Case([](RoundOp) { return scalar::UnaryOp::Round; })
-          .Case([](SigmoidOp) { return scalar::UnaryOp::Sigmoid; })
-          .Case([](ReluOp) { return scalar::UnaryOp::Relu; })
-          .Case([](GeluOp) { return scalar::UnaryOp::Gelu; })
-          .Case([](SiluOp) { return scalar::UnaryOp::Silu; })
-          .Case([](NotOp) { return scalar::UnaryOp::Not; });
+  scalar::UnaryOp kind = cast<UnaryElementwiseOpInterface>(op).getScalarOp();
   if (!isFloat(dtype)) {
     if (!scalar::takesIntegers(kind))
       fail(what + " does not take " + toString(dtype) + " operands");

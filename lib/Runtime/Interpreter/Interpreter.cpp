@@ -69,14 +69,11 @@ void GraphRun::execute(Operation *op) {
     set(op->getResult(index), std::move(tensor));
   };
   llvm::TypeSwitch<Operation *>(op)
-      .Case<AddOp, SubOp, MulOp, DivOp, ModOp, PowOp, MaxOp, MinOp, AndOp, OrOp,
-            XorOp, CmpOp>([&](Operation *op) {
+      .Case<BinaryElementwiseOpInterface, CmpOp>([&](Operation *op) {
         setResult(0, binary(op, get(op->getOperand(0)),
                             get(op->getOperand(op->getNumOperands() - 1))));
       })
-      .Case<NegOp, AbsOp, ExpOp, LogOp, Log1pOp, SqrtOp, RsqrtOp, SinOp, CosOp,
-            TanhOp, ErfOp, FloorOp, CeilOp, RoundOp, SigmoidOp, ReluOp, GeluOp,
-            SiluOp, NotOp, IsNanOp, IsInfOp>([&](Operation *op) {
+      .Case<UnaryElementwiseOpInterface, IsNanOp, IsInfOp>([&](Operation *op) {
         setResult(0, unary(op, get(op->getOperand(0))));
       })
       .Case([&](SelectOp op) {

@@ -22,7 +22,7 @@ static std::string deviceName(DeviceAttr device) {
 static FailureOr<SmallVector<TensorLayoutType>>
 verifyCollectiveOperands(std::optional<Location> loc, StringRef name,
                          ValueRange inputs, ValueRange signals,
-                         StringRef dtypes) {
+                         bool (*accepts)(Type)) {
   if (inputs.empty())
     return OptionalDiag(loc, name) << "needs one operand per device, got none";
   SmallVector<TensorLayoutType> types =
@@ -44,7 +44,7 @@ verifyCollectiveOperands(std::optional<Location> loc, StringRef name,
              << " but operand 0 has " << types[0]
              << "; dims and element types must match";
   }
-  if (!maxgraph::detail::isElementTypeIn(types[0].getElementType(), dtypes))
+  if (!accepts(types[0].getElementType()))
     return OptionalDiag(loc, name)
            << "operands have element type " << types[0].getElementType()
            << " but the collective takes a numeric type";
@@ -81,9 +81,9 @@ LogicalResult AllReduceOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  FailureOr<SmallVector<TensorLayoutType>> inputs =
-      verifyCollectiveOperands(loc, getOperationName(), adaptor.getInputs(),
-                               adaptor.getSignalBuffers(), "numeric");
+  FailureOr<SmallVector<TensorLayoutType>> inputs = verifyCollectiveOperands(
+      loc, getOperationName(), adaptor.getInputs(), adaptor.getSignalBuffers(),
+      isNumericElementType);
   if (failed(inputs))
     return failure();
   pushResults(*inputs, (*inputs)[0].getDims(), types);
@@ -96,7 +96,7 @@ LogicalResult AllGatherOp::inferReturnTypes(MLIRContext *context,
                                             SmallVectorImpl<Type> &types) {
   FailureOr<SmallVector<TensorLayoutType>> inputs =
       verifyCollectiveOperands(loc, getOperationName(), adaptor.getInputs(),
-                               adaptor.getSignalBuffers(), "any");
+                               adaptor.getSignalBuffers(), isAnyElementType);
   if (failed(inputs))
     return failure();
   FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(
@@ -116,7 +116,8 @@ LogicalResult ReduceScatterOp::inferReturnTypes(MLIRContext *,
                                                 SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
   FailureOr<SmallVector<TensorLayoutType>> inputs = verifyCollectiveOperands(
-      loc, name, adaptor.getInputs(), adaptor.getSignalBuffers(), "numeric");
+      loc, name, adaptor.getInputs(), adaptor.getSignalBuffers(),
+      isNumericElementType);
   if (failed(inputs))
     return failure();
   FailureOr<int64_t> axis = maxgraph::detail::normalizeAxis(
@@ -140,7 +141,7 @@ LogicalResult BroadcastOp::inferReturnTypes(MLIRContext *,
                                             SmallVectorImpl<Type> &types) {
   FailureOr<SmallVector<TensorLayoutType>> inputs =
       verifyCollectiveOperands(loc, getOperationName(), adaptor.getInputs(),
-                               adaptor.getSignalBuffers(), "any");
+                               adaptor.getSignalBuffers(), isAnyElementType);
   if (failed(inputs))
     return failure();
   int64_t root = adaptor.getRoot();

@@ -233,14 +233,14 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
                                additiveIdentity(getType())))
     return folded;
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Add);
+                    kScalarOp);
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 0))
     return folded;
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Sub);
+                    kScalarOp);
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
@@ -256,41 +256,41 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
             type, cast<DenseElementsAttr>(operand).getSplatValue<Attribute>());
   }
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Mul);
+                    kScalarOp);
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 1))
     return folded;
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Div);
+                    kScalarOp);
 }
 
 OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Mod);
+                    kScalarOp);
 }
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 1))
     return folded;
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Pow);
+                    kScalarOp);
 }
 
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Max);
+                    kScalarOp);
 }
 
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Min);
+                    kScalarOp);
 }
 
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::And);
+                    kScalarOp);
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
@@ -298,7 +298,7 @@ OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Or);
+                    kScalarOp);
 }
 
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
@@ -306,7 +306,7 @@ OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
   return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    scalar::BinaryOp::Xor);
+                    kScalarOp);
 }
 
 OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
@@ -332,36 +332,36 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getInput().getDefiningOp<NegOp>())
     return inner.getInput();
-  return foldUnary(adaptor.getInput(), getType(), scalar::UnaryOp::Neg);
+  return foldUnary(adaptor.getInput(), getType(), kScalarOp);
 }
 
 OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getInput().getDefiningOp<NotOp>())
     return inner.getInput();
-  return foldUnary(adaptor.getInput(), getType(), scalar::UnaryOp::Not);
+  return foldUnary(adaptor.getInput(), getType(), kScalarOp);
 }
 
-#define MAXGRAPH_FOLD_UNARY(Op, kind)                                          \
+#define MAXGRAPH_FOLD_UNARY(Op)                                                \
   OpFoldResult Op::fold(FoldAdaptor adaptor) {                                 \
-    return foldUnary(adaptor.getInput(), getType(), scalar::UnaryOp::kind);    \
+    return foldUnary(adaptor.getInput(), getType(), kScalarOp);                \
   }
-MAXGRAPH_FOLD_UNARY(AbsOp, Abs)
-MAXGRAPH_FOLD_UNARY(ExpOp, Exp)
-MAXGRAPH_FOLD_UNARY(LogOp, Log)
-MAXGRAPH_FOLD_UNARY(Log1pOp, Log1p)
-MAXGRAPH_FOLD_UNARY(SqrtOp, Sqrt)
-MAXGRAPH_FOLD_UNARY(RsqrtOp, Rsqrt)
-MAXGRAPH_FOLD_UNARY(SinOp, Sin)
-MAXGRAPH_FOLD_UNARY(CosOp, Cos)
-MAXGRAPH_FOLD_UNARY(TanhOp, Tanh)
-MAXGRAPH_FOLD_UNARY(ErfOp, Erf)
-MAXGRAPH_FOLD_UNARY(FloorOp, Floor)
-MAXGRAPH_FOLD_UNARY(CeilOp, Ceil)
-MAXGRAPH_FOLD_UNARY(RoundOp, Round)
-MAXGRAPH_FOLD_UNARY(SigmoidOp, Sigmoid)
-MAXGRAPH_FOLD_UNARY(ReluOp, Relu)
-MAXGRAPH_FOLD_UNARY(GeluOp, Gelu)
-MAXGRAPH_FOLD_UNARY(SiluOp, Silu)
+MAXGRAPH_FOLD_UNARY(AbsOp)
+MAXGRAPH_FOLD_UNARY(ExpOp)
+MAXGRAPH_FOLD_UNARY(LogOp)
+MAXGRAPH_FOLD_UNARY(Log1pOp)
+MAXGRAPH_FOLD_UNARY(SqrtOp)
+MAXGRAPH_FOLD_UNARY(RsqrtOp)
+MAXGRAPH_FOLD_UNARY(SinOp)
+MAXGRAPH_FOLD_UNARY(CosOp)
+MAXGRAPH_FOLD_UNARY(TanhOp)
+MAXGRAPH_FOLD_UNARY(ErfOp)
+MAXGRAPH_FOLD_UNARY(FloorOp)
+MAXGRAPH_FOLD_UNARY(CeilOp)
+MAXGRAPH_FOLD_UNARY(RoundOp)
+MAXGRAPH_FOLD_UNARY(SigmoidOp)
+MAXGRAPH_FOLD_UNARY(ReluOp)
+MAXGRAPH_FOLD_UNARY(GeluOp)
+MAXGRAPH_FOLD_UNARY(SiluOp)
 #undef MAXGRAPH_FOLD_UNARY
 
 OpFoldResult IsNanOp::fold(FoldAdaptor adaptor) {

@@ -59,29 +59,6 @@ FailureOr<int64_t> maxgraph::detail::normalizeAxis(std::optional<Location> loc,
   return axis < 0 ? axis + rank : axis;
 }
 
-bool maxgraph::detail::isElementTypeIn(Type type, StringRef dtypes) {
-  bool isBool = type.isInteger(1);
-  if (dtypes == "any")
-    return true;
-  if (dtypes == "numeric")
-    return !isBool;
-  if (dtypes == "float")
-    return isa<FloatType>(type);
-  if (dtypes == "integer")
-    return isa<IntegerType>(type);
-  llvm_unreachable("unknown dtype class");
-}
-
-static StringRef describeDtypes(StringRef dtypes) {
-  if (dtypes == "numeric")
-    return "a numeric (non-bool)";
-  if (dtypes == "float")
-    return "a floating-point";
-  if (dtypes == "integer")
-    return "an integer or bool";
-  return "any";
-}
-
 FailureOr<TensorLayoutType>
 maxgraph::detail::getTensorOperand(std::optional<Location> loc, StringRef op,
                                    Type type, int64_t index) {
@@ -155,8 +132,8 @@ maxgraph::detail::broadcastShapes(std::optional<Location> loc, StringRef op,
 }
 
 LogicalResult maxgraph::detail::inferBinaryElementwise(
-    std::optional<Location> loc, StringRef op, StringRef dtypes, Type lhs,
-    Type rhs, bool boolResult, SmallVectorImpl<Type> &types) {
+    std::optional<Location> loc, StringRef op, ElementTypeRule elements,
+    Type lhs, Type rhs, bool boolResult, SmallVectorImpl<Type> &types) {
   FailureOr<TensorLayoutType> lhsTensor = getTensorOperand(loc, op, lhs, 0);
   if (failed(lhsTensor))
     return failure();
@@ -167,10 +144,10 @@ LogicalResult maxgraph::detail::inferBinaryElementwise(
   SmallVector<LayoutType> operands = {lhsType, rhsType};
   if (failed(verifySameElementTypeAndDevice(loc, op, operands)))
     return failure();
-  if (!isElementTypeIn(lhsType.getElementType(), dtypes))
+  if (!elements.accepts(lhsType.getElementType()))
     return OptionalDiag(loc, op)
            << "operand 0 has element type " << lhsType.getElementType()
-           << " but the op takes " << describeDtypes(dtypes) << " element type";
+           << " but the op takes " << elements.description << " element type";
   FailureOr<SmallVector<DimAttr>> dims = broadcastShapes(loc, op, operands);
   if (failed(dims))
     return failure();
@@ -181,16 +158,16 @@ LogicalResult maxgraph::detail::inferBinaryElementwise(
 }
 
 LogicalResult maxgraph::detail::inferUnaryElementwise(
-    std::optional<Location> loc, StringRef op, StringRef dtypes, Type input,
-    bool boolResult, SmallVectorImpl<Type> &types) {
+    std::optional<Location> loc, StringRef op, ElementTypeRule elements,
+    Type input, bool boolResult, SmallVectorImpl<Type> &types) {
   FailureOr<TensorLayoutType> tensor = getTensorOperand(loc, op, input, 0);
   if (failed(tensor))
     return failure();
   TensorLayoutType type = *tensor;
-  if (!isElementTypeIn(type.getElementType(), dtypes))
+  if (!elements.accepts(type.getElementType()))
     return OptionalDiag(loc, op)
            << "operand 0 has element type " << type.getElementType()
-           << " but the op takes " << describeDtypes(dtypes) << " element type";
+           << " but the op takes " << elements.description << " element type";
   if (!boolResult) {
     types.push_back(type);
     return success();

@@ -36,8 +36,9 @@ LogicalResult CmpOp::inferReturnTypes(MLIRContext *,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &types) {
   return maxgraph::detail::inferBinaryElementwise(
-      loc, getOperationName(), "any", adaptor.getLhs().getType(),
-      adaptor.getRhs().getType(), /*boolResult=*/true, types);
+      loc, getOperationName(), {&isAnyElementType, "any"},
+      adaptor.getLhs().getType(), adaptor.getRhs().getType(),
+      /*boolResult=*/true, types);
 }
 
 LogicalResult SelectOp::inferReturnTypes(MLIRContext *context,
@@ -107,7 +108,7 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
                                                               {lhs, rhs})))
     return failure();
-  if (!maxgraph::detail::isElementTypeIn(lhs.getElementType(), "numeric"))
+  if (!isNumericElementType(lhs.getElementType()))
     return OptionalDiag(loc, name)
            << "operands have element type " << lhs.getElementType()
            << " but matmul takes a numeric type";
@@ -187,7 +188,7 @@ static LogicalResult inferReduced(std::optional<Location> loc, StringRef name,
     if (failed(inputType))                                                     \
       return failure();                                                        \
     TensorLayoutType input = *inputType;                                       \
-    if (!maxgraph::detail::isElementTypeIn(input.getElementType(), "numeric")) \
+    if (!isNumericElementType(input.getElementType()))                         \
       return OptionalDiag(loc, getOperationName())                             \
              << "operand 0 has element type " << input.getElementType()        \
              << " but the reduction takes a numeric type";                     \
@@ -219,19 +220,21 @@ MAXGRAPH_INFER_ARG_REDUCE(ArgminOp)
 #undef MAXGRAPH_INFER_ARG_REDUCE
 
 /// Ops that keep their operand's type and act along one axis.
+/// `accepts` is the op's element-type predicate (MaxGraphConstraints.td),
+/// `noun` names it in messages.
 static LogicalResult inferAlongAxis(std::optional<Location> loc, StringRef name,
-                                    StringRef dtypes, Type input, int64_t axis,
+                                    bool (*accepts)(Type), StringRef noun,
+                                    Type input, int64_t axis,
                                     SmallVectorImpl<Type> &types) {
   FailureOr<TensorLayoutType> tensor =
       maxgraph::detail::getTensorOperand(loc, name, input, 0);
   if (failed(tensor))
     return failure();
   TensorLayoutType type = *tensor;
-  if (!maxgraph::detail::isElementTypeIn(type.getElementType(), dtypes))
+  if (!accepts(type.getElementType()))
     return OptionalDiag(loc, name)
            << "operand 0 has element type " << type.getElementType()
-           << " but the op takes a "
-           << (dtypes == "float" ? "floating-point" : "numeric") << " type";
+           << " but the op takes a " << noun << " type";
   if (failed(maxgraph::detail::normalizeAxis(loc, name, axis, type.getRank())))
     return failure();
   types.push_back(type);
@@ -242,24 +245,27 @@ LogicalResult CumsumOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
-  return inferAlongAxis(loc, getOperationName(), "numeric",
-                        adaptor.getInput().getType(), adaptor.getAxis(), types);
+  return inferAlongAxis(loc, getOperationName(), isNumericElementType,
+                        "numeric", adaptor.getInput().getType(),
+                        adaptor.getAxis(), types);
 }
 
 LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
-  return inferAlongAxis(loc, getOperationName(), "float",
-                        adaptor.getInput().getType(), adaptor.getAxis(), types);
+  return inferAlongAxis(loc, getOperationName(), isFloatElementType,
+                        "floating-point", adaptor.getInput().getType(),
+                        adaptor.getAxis(), types);
 }
 
 LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
                                              std::optional<Location> loc,
                                              Adaptor adaptor,
                                              SmallVectorImpl<Type> &types) {
-  return inferAlongAxis(loc, getOperationName(), "float",
-                        adaptor.getInput().getType(), adaptor.getAxis(), types);
+  return inferAlongAxis(loc, getOperationName(), isFloatElementType,
+                        "floating-point", adaptor.getInput().getType(),
+                        adaptor.getAxis(), types);
 }
 
 /// Checks that each of `params` spans the trailing dims of `input`.

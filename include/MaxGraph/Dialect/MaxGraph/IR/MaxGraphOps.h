@@ -3,6 +3,8 @@
 #ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_H
 #define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_H
 
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphInterfaces.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTraits.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/ShapeInference.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"

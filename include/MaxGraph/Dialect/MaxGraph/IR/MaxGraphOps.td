@@ -3,6 +3,9 @@
 #ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD
 #define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD
 
+include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphConstraints.td"
+include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphInterfaces.td"
+include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTraits.td"
 include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -160,16 +163,26 @@ def MaxGraph_ConstantOp : MaxGraph_InferOp<"constant", [ConstantLike, Pure]> {
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-// `dtypes` names the element types accepted: "any", "numeric", "float",
-// "integer" (ints and bool).
-class MaxGraph_BinaryOp<string mnemonic, string dtypes, list<Trait> traits = []>
-    : MaxGraph_InferOp<mnemonic, traits # [Pure]> {
+/// The C++ rule of an element-type constraint, for the type inference.
+class MaxGraph_ElementTypeRule<MaxGraph_ElementTypes elements> {
+  string cpp = "::maxgraph::detail::ElementTypeRule{&::maxgraph::"
+               # elements.cppFunctionName # ", \"" # elements.summary # "\"}";
+}
+
+// `elements` is the element types accepted; `scalarOp` the op's arithmetic in
+// the scalar semantics (scalar::BinaryOp).
+class MaxGraph_BinaryOp<string mnemonic, MaxGraph_ElementTypes elements,
+                        string scalarOp, list<Trait> traits = []>
+    : MaxGraph_InferOp<mnemonic, traits # [Pure, MaxGraph_ElementwiseFamily,
+                                           MaxGraph_BinaryElementwiseOpInterface]> {
   let summary = "elementwise `" # mnemonic # "` with numpy broadcasting";
   let description = [{
-    Applies `}] # mnemonic # [{` elementwise. Both operands have the same
-    element type and device; their dims broadcast like numpy's, right-aligned,
-    where a dim of 1 stretches and a symbolic dim only matches itself (or 1, or
-    `?`). When both operands have one type the short form prints it once:
+    Applies `}] # mnemonic # [{` elementwise (docs/Spec.md gives its edge
+    cases) and takes }] # elements.summary # [{ element type. Both operands
+    have the same element type and device; their dims broadcast like numpy's,
+    right-aligned, where a dim of 1 stretches and a symbolic dim only matches
+    itself (or 1, or `?`). When both operands have one type the short form
+    prints it once:
 
     ```mlir
     %0 = maxgraph.}] # mnemonic # [{ %a, %b : !maxgraph.tensor<[batch, 4], f32>
@@ -184,6 +197,10 @@ class MaxGraph_BinaryOp<string mnemonic, string dtypes, list<Trait> traits = []>
     custom<ElementwiseTypes>(type($lhs), type($rhs), type($result))
   }];
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::maxgraph::scalar::BinaryOp kScalarOp =
+        ::maxgraph::scalar::BinaryOp::}] # scalarOp # [{;
+  }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
       return ::maxgraph::detail::verifyInferredTypes(*this);
@@ -192,25 +209,25 @@ class MaxGraph_BinaryOp<string mnemonic, string dtypes, list<Trait> traits = []>
         ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
       return ::maxgraph::detail::inferBinaryElementwise(
-          loc, getOperationName(), "}] # dtypes # [{", adaptor.getLhs().getType(),
+          loc, getOperationName(), }] # MaxGraph_ElementTypeRule<elements>.cpp # [{, adaptor.getLhs().getType(),
           adaptor.getRhs().getType(), /*boolResult=*/false, types);
     }
   }];
 }
 
-def MaxGraph_AddOp : MaxGraph_BinaryOp<"add", "numeric", [Commutative]>;
-def MaxGraph_SubOp : MaxGraph_BinaryOp<"sub", "numeric">;
-def MaxGraph_MulOp : MaxGraph_BinaryOp<"mul", "numeric", [Commutative]>;
-def MaxGraph_DivOp : MaxGraph_BinaryOp<"div", "numeric">;
-def MaxGraph_ModOp : MaxGraph_BinaryOp<"mod", "numeric">;
-def MaxGraph_PowOp : MaxGraph_BinaryOp<"pow", "numeric">;
-def MaxGraph_MaxOp : MaxGraph_BinaryOp<"max", "numeric", [Commutative]>;
-def MaxGraph_MinOp : MaxGraph_BinaryOp<"min", "numeric", [Commutative]>;
-def MaxGraph_AndOp : MaxGraph_BinaryOp<"and", "integer", [Commutative]>;
-def MaxGraph_OrOp : MaxGraph_BinaryOp<"or", "integer", [Commutative]>;
-def MaxGraph_XorOp : MaxGraph_BinaryOp<"xor", "integer", [Commutative]>;
+def MaxGraph_AddOp : MaxGraph_BinaryOp<"add", MaxGraph_NumericElement, "Add", [Commutative]>;
+def MaxGraph_SubOp : MaxGraph_BinaryOp<"sub", MaxGraph_NumericElement, "Sub">;
+def MaxGraph_MulOp : MaxGraph_BinaryOp<"mul", MaxGraph_NumericElement, "Mul", [Commutative]>;
+def MaxGraph_DivOp : MaxGraph_BinaryOp<"div", MaxGraph_NumericElement, "Div">;
+def MaxGraph_ModOp : MaxGraph_BinaryOp<"mod", MaxGraph_NumericElement, "Mod">;
+def MaxGraph_PowOp : MaxGraph_BinaryOp<"pow", MaxGraph_NumericElement, "Pow">;
+def MaxGraph_MaxOp : MaxGraph_BinaryOp<"max", MaxGraph_NumericElement, "Max", [Commutative]>;
+def MaxGraph_MinOp : MaxGraph_BinaryOp<"min", MaxGraph_NumericElement, "Min", [Commutative]>;
+def MaxGraph_AndOp : MaxGraph_BinaryOp<"and", MaxGraph_IntegerElement, "And", [Commutative]>;
+def MaxGraph_OrOp : MaxGraph_BinaryOp<"or", MaxGraph_IntegerElement, "Or", [Commutative]>;
+def MaxGraph_XorOp : MaxGraph_BinaryOp<"xor", MaxGraph_IntegerElement, "Xor", [Commutative]>;
 
-def MaxGraph_CmpOp : MaxGraph_InferOp<"cmp", [Pure]> {
+def MaxGraph_CmpOp : MaxGraph_InferOp<"cmp", [Pure, MaxGraph_ElementwiseFamily]> {
   let summary = "elementwise comparison with numpy broadcasting";
   let description = [{
     Compares elementwise and returns a bool (`i1`) tensor of the broadcast
@@ -230,12 +247,17 @@ def MaxGraph_CmpOp : MaxGraph_InferOp<"cmp", [Pure]> {
   let hasFolder = 1;
 }
 
+// `elements` is the element types accepted; `scalarOp` the op's arithmetic
+// in the scalar semantics (scalar::UnaryOp), empty for the predicates;
 // `result` is "same" (the operand's type) or "bool" (i1 of the same dims).
-class MaxGraph_UnaryOp<string mnemonic, string dtypes, string result = "same">
-    : MaxGraph_InferOp<mnemonic, [Pure]> {
+class MaxGraph_UnaryOp<string mnemonic, MaxGraph_ElementTypes elements,
+                       string scalarOp, string result = "same">
+    : MaxGraph_InferOp<mnemonic, [Pure, MaxGraph_ElementwiseFamily]
+        # !if(!empty(scalarOp), [], [MaxGraph_UnaryElementwiseOpInterface])> {
   let summary = "elementwise `" # mnemonic # "`";
   let description = [{
-    Applies `}] # mnemonic # [{` to every element.
+    Applies `}] # mnemonic # [{` to every element (docs/Spec.md gives its edge
+    cases) and takes }] # elements.summary # [{ element type.
 
     ```mlir
     %0 = maxgraph.}] # mnemonic # [{ %x : !maxgraph.tensor<[batch, 4], f32>
@@ -245,6 +267,10 @@ class MaxGraph_UnaryOp<string mnemonic, string dtypes, string result = "same">
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
   let hasFolder = 1;
+  let extraClassDeclaration = !if(!empty(scalarOp), "", [{
+    static constexpr ::maxgraph::scalar::UnaryOp kScalarOp =
+        ::maxgraph::scalar::UnaryOp::}] # scalarOp # [{;
+  }]);
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
       return ::maxgraph::detail::verifyInferredTypes(*this);
@@ -253,35 +279,35 @@ class MaxGraph_UnaryOp<string mnemonic, string dtypes, string result = "same">
         ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
       return ::maxgraph::detail::inferUnaryElementwise(
-          loc, getOperationName(), "}] # dtypes # [{",
+          loc, getOperationName(), }] # MaxGraph_ElementTypeRule<elements>.cpp # [{,
           adaptor.getInput().getType(), }] # !eq(result, "bool") # [{, types);
     }
   }];
 }
 
-def MaxGraph_NegOp : MaxGraph_UnaryOp<"neg", "numeric">;
-def MaxGraph_AbsOp : MaxGraph_UnaryOp<"abs", "numeric">;
-def MaxGraph_ExpOp : MaxGraph_UnaryOp<"exp", "float">;
-def MaxGraph_LogOp : MaxGraph_UnaryOp<"log", "float">;
-def MaxGraph_Log1pOp : MaxGraph_UnaryOp<"log1p", "float">;
-def MaxGraph_SqrtOp : MaxGraph_UnaryOp<"sqrt", "float">;
-def MaxGraph_RsqrtOp : MaxGraph_UnaryOp<"rsqrt", "float">;
-def MaxGraph_SinOp : MaxGraph_UnaryOp<"sin", "float">;
-def MaxGraph_CosOp : MaxGraph_UnaryOp<"cos", "float">;
-def MaxGraph_TanhOp : MaxGraph_UnaryOp<"tanh", "float">;
-def MaxGraph_ErfOp : MaxGraph_UnaryOp<"erf", "float">;
-def MaxGraph_FloorOp : MaxGraph_UnaryOp<"floor", "float">;
-def MaxGraph_CeilOp : MaxGraph_UnaryOp<"ceil", "float">;
-def MaxGraph_RoundOp : MaxGraph_UnaryOp<"round", "float">;
-def MaxGraph_SigmoidOp : MaxGraph_UnaryOp<"sigmoid", "float">;
-def MaxGraph_ReluOp : MaxGraph_UnaryOp<"relu", "numeric">;
-def MaxGraph_GeluOp : MaxGraph_UnaryOp<"gelu", "float">;
-def MaxGraph_SiluOp : MaxGraph_UnaryOp<"silu", "float">;
-def MaxGraph_NotOp : MaxGraph_UnaryOp<"not", "integer">;
-def MaxGraph_IsNanOp : MaxGraph_UnaryOp<"is_nan", "float", "bool">;
-def MaxGraph_IsInfOp : MaxGraph_UnaryOp<"is_inf", "float", "bool">;
+def MaxGraph_NegOp : MaxGraph_UnaryOp<"neg", MaxGraph_NumericElement, "Neg">;
+def MaxGraph_AbsOp : MaxGraph_UnaryOp<"abs", MaxGraph_NumericElement, "Abs">;
+def MaxGraph_ExpOp : MaxGraph_UnaryOp<"exp", MaxGraph_FloatElement, "Exp">;
+def MaxGraph_LogOp : MaxGraph_UnaryOp<"log", MaxGraph_FloatElement, "Log">;
+def MaxGraph_Log1pOp : MaxGraph_UnaryOp<"log1p", MaxGraph_FloatElement, "Log1p">;
+def MaxGraph_SqrtOp : MaxGraph_UnaryOp<"sqrt", MaxGraph_FloatElement, "Sqrt">;
+def MaxGraph_RsqrtOp : MaxGraph_UnaryOp<"rsqrt", MaxGraph_FloatElement, "Rsqrt">;
+def MaxGraph_SinOp : MaxGraph_UnaryOp<"sin", MaxGraph_FloatElement, "Sin">;
+def MaxGraph_CosOp : MaxGraph_UnaryOp<"cos", MaxGraph_FloatElement, "Cos">;
+def MaxGraph_TanhOp : MaxGraph_UnaryOp<"tanh", MaxGraph_FloatElement, "Tanh">;
+def MaxGraph_ErfOp : MaxGraph_UnaryOp<"erf", MaxGraph_FloatElement, "Erf">;
+def MaxGraph_FloorOp : MaxGraph_UnaryOp<"floor", MaxGraph_FloatElement, "Floor">;
+def MaxGraph_CeilOp : MaxGraph_UnaryOp<"ceil", MaxGraph_FloatElement, "Ceil">;
+def MaxGraph_RoundOp : MaxGraph_UnaryOp<"round", MaxGraph_FloatElement, "Round">;
+def MaxGraph_SigmoidOp : MaxGraph_UnaryOp<"sigmoid", MaxGraph_FloatElement, "Sigmoid">;
+def MaxGraph_ReluOp : MaxGraph_UnaryOp<"relu", MaxGraph_NumericElement, "Relu">;
+def MaxGraph_GeluOp : MaxGraph_UnaryOp<"gelu", MaxGraph_FloatElement, "Gelu">;
+def MaxGraph_SiluOp : MaxGraph_UnaryOp<"silu", MaxGraph_FloatElement, "Silu">;
+def MaxGraph_NotOp : MaxGraph_UnaryOp<"not", MaxGraph_IntegerElement, "Not">;
+def MaxGraph_IsNanOp : MaxGraph_UnaryOp<"is_nan", MaxGraph_FloatElement, "", "bool">;
+def MaxGraph_IsInfOp : MaxGraph_UnaryOp<"is_inf", MaxGraph_FloatElement, "", "bool">;
 
-def MaxGraph_SelectOp : MaxGraph_InferOp<"select", [Pure]> {
+def MaxGraph_SelectOp : MaxGraph_InferOp<"select", [Pure, MaxGraph_ElementwiseFamily]> {
   let summary = "elementwise choice between two tensors";
   let description = [{
     `select(cond, a, b)` takes `a` where the bool `cond` is true and `b`
@@ -301,7 +327,7 @@ def MaxGraph_SelectOp : MaxGraph_InferOp<"select", [Pure]> {
   }];
 }
 
-def MaxGraph_CastOp : MaxGraph_Op<"cast", [Pure]> {
+def MaxGraph_CastOp : MaxGraph_Op<"cast", [Pure, MaxGraph_ElementwiseFamily]> {
   let summary = "converts the element type";
   let description = [{
     Converts every element to the result's element type; dims and device are
@@ -343,7 +369,8 @@ def MaxGraph_MatmulOp : MaxGraph_InferOp<"matmul", [Pure]> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class MaxGraph_ReduceOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure]> {
+class MaxGraph_ReduceOp<string mnemonic>
+    : MaxGraph_InferOp<mnemonic, [Pure, MaxGraph_ReductionFamily]> {
   let summary = "`" # mnemonic # "` over the given axes";
   let description = [{
     Reduces over `axes` (negative axes count from the back). With `keep_dims`
@@ -414,7 +441,8 @@ def MaxGraph_CumsumOp : MaxGraph_InferOp<"cumsum", [Pure]> {
 // Composites (decomposed by maxgraph-decompose before lowering)
 //===----------------------------------------------------------------------===//
 
-class MaxGraph_SoftmaxLikeOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure]> {
+class MaxGraph_SoftmaxLikeOp<string mnemonic>
+    : MaxGraph_InferOp<mnemonic, [Pure, MaxGraph_CompositeFamily]> {
   let summary = "`" # mnemonic # "` along one axis";
   let description = [{
     ```mlir
@@ -429,7 +457,8 @@ class MaxGraph_SoftmaxLikeOp<string mnemonic> : MaxGraph_InferOp<mnemonic, [Pure
 def MaxGraph_SoftmaxOp : MaxGraph_SoftmaxLikeOp<"softmax">;
 def MaxGraph_LogSoftmaxOp : MaxGraph_SoftmaxLikeOp<"log_softmax">;
 
-def MaxGraph_LayerNormOp : MaxGraph_InferOp<"layer_norm", [Pure]> {
+def MaxGraph_LayerNormOp
+    : MaxGraph_InferOp<"layer_norm", [Pure, MaxGraph_CompositeFamily]> {
   let summary = "layer normalization over the trailing dims";
   let description = [{
     Normalizes over the trailing dims that `gamma` and `beta` span, then
@@ -450,7 +479,8 @@ def MaxGraph_LayerNormOp : MaxGraph_InferOp<"layer_norm", [Pure]> {
   }];
 }
 
-def MaxGraph_RmsNormOp : MaxGraph_InferOp<"rms_norm", [Pure]> {
+def MaxGraph_RmsNormOp
+    : MaxGraph_InferOp<"rms_norm", [Pure, MaxGraph_CompositeFamily]> {
   let summary = "RMS normalization over the trailing dims";
   let description = [{
     Divides by the root mean square over the trailing dims that `weight`
@@ -474,7 +504,7 @@ def MaxGraph_RmsNormOp : MaxGraph_InferOp<"rms_norm", [Pure]> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def MaxGraph_ReshapeOp : MaxGraph_Op<"reshape", [Pure]> {
+def MaxGraph_ReshapeOp : MaxGraph_Op<"reshape", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "reinterprets the dims, keeping the element count";
   let description = [{
     The result has the same element count as the input; with symbolic dims
@@ -492,7 +522,7 @@ def MaxGraph_ReshapeOp : MaxGraph_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def MaxGraph_TransposeOp : MaxGraph_InferOp<"transpose", [Pure]> {
+def MaxGraph_TransposeOp : MaxGraph_InferOp<"transpose", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "permutes the dims";
   let description = [{
     Result dim `i` is input dim `permutation[i]`.
@@ -510,7 +540,7 @@ def MaxGraph_TransposeOp : MaxGraph_InferOp<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
-def MaxGraph_BroadcastToOp : MaxGraph_Op<"broadcast_to", [Pure]> {
+def MaxGraph_BroadcastToOp : MaxGraph_Op<"broadcast_to", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "broadcasts to the result's dims";
   let description = [{
     Right-aligned numpy broadcasting from the input's dims to the result's:
@@ -528,7 +558,7 @@ def MaxGraph_BroadcastToOp : MaxGraph_Op<"broadcast_to", [Pure]> {
   let hasFolder = 1;
 }
 
-def MaxGraph_ConcatOp : MaxGraph_InferOp<"concat", [Pure]> {
+def MaxGraph_ConcatOp : MaxGraph_InferOp<"concat", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "joins tensors along one axis";
   let description = [{
     All inputs share element type, device, rank and every dim but `axis`,
@@ -546,7 +576,7 @@ def MaxGraph_ConcatOp : MaxGraph_InferOp<"concat", [Pure]> {
   }];
 }
 
-def MaxGraph_SplitOp : MaxGraph_Op<"split", [Pure]> {
+def MaxGraph_SplitOp : MaxGraph_Op<"split", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "cuts a tensor into pieces along one axis";
   let description = [{
     The results' sizes along `axis` add up to the input's; every other dim is
@@ -565,7 +595,7 @@ def MaxGraph_SplitOp : MaxGraph_Op<"split", [Pure]> {
   let hasVerifier = 1;
 }
 
-def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure]> {
+def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "a strided window of a tensor";
   let description = [{
     One `start:stop:step` range per dim, with Python's conventions: omitted
@@ -590,7 +620,7 @@ def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure]> {
   }];
 }
 
-def MaxGraph_GatherOp : MaxGraph_InferOp<"gather", [Pure]> {
+def MaxGraph_GatherOp : MaxGraph_InferOp<"gather", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "picks slices along one axis by integer indices";
   let description = [{
     Result dims are `input[:axis] + indices + input[axis + 1:]`.
@@ -689,6 +719,7 @@ def MaxGraph_CustomOp : MaxGraph_Op<"custom",
 
 class MaxGraph_CollectiveOp<string mnemonic, dag extraArgs, string extraFormat>
     : MaxGraph_InferOp<mnemonic, [AttrSizedOperandSegments,
+        MaxGraph_CollectiveFamily,
         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let arguments = !con((ins Variadic<MaxGraph_Tensor>:$inputs,
                             Variadic<MaxGraph_Buffer>:$signal_buffers), extraArgs);

@@ -61,14 +61,23 @@ llvm::FailureOr<int64_t> normalizeAxis(std::optional<mlir::Location> loc,
                                        llvm::StringRef op, int64_t axis,
                                        int64_t rank);
 
+/// An op's element-type rule (a constraint of MaxGraphConstraints.td): its
+/// generated predicate and the words that complete "the op takes ... element
+/// type" in messages.
+struct ElementTypeRule {
+  bool (*accepts)(mlir::Type);
+  llvm::StringRef description;
+};
+
 llvm::LogicalResult
 inferBinaryElementwise(std::optional<mlir::Location> loc, llvm::StringRef op,
-                       llvm::StringRef dtypes, mlir::Type lhs, mlir::Type rhs,
+                       ElementTypeRule elements, mlir::Type lhs, mlir::Type rhs,
                        bool boolResult,
                        llvm::SmallVectorImpl<mlir::Type> &types);
 llvm::LogicalResult
 inferUnaryElementwise(std::optional<mlir::Location> loc, llvm::StringRef op,
-                      llvm::StringRef dtypes, mlir::Type input, bool boolResult,
+                      ElementTypeRule elements, mlir::Type input,
+                      bool boolResult,
                       llvm::SmallVectorImpl<mlir::Type> &types);
 /// Broadcasts the dims of `operands` together (numpy rules).
 llvm::FailureOr<llvm::SmallVector<DimAttr>>
@@ -100,10 +109,6 @@ bindSymbolicDims(LayoutType param, LayoutType arg, llvm::StringRef what,
 
 /// Whether two dims may be the same at run time: equal, or one is `?`.
 bool areCompatibleDims(DimAttr lhs, DimAttr rhs);
-
-/// Whether `type` is accepted by the `dtypes` class ("any", "numeric",
-/// "float", "integer").
-bool isElementTypeIn(mlir::Type type, llvm::StringRef dtypes);
 
 // Custom assembly directives shared by the op formats.
 mlir::ParseResult parseElementwiseTypes(mlir::OpAsmParser &parser,
