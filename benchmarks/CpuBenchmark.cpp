@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/MaxGraph.h"
-#include "MaxGraph/Pipelines/Pipelines.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -1,9 +1,9 @@
 //===- InitAll.cpp - register everything MaxGraph provides ----------------===//
 
 #include "MaxGraph/InitAll.h"
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
-#include "MaxGraph/Pipelines/Pipelines.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -24,6 +24,7 @@ void maxgraph::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void maxgraph::registerAllPasses() {
   registerMaxGraphTransformsPasses();
+  registerMaxGraphTransformsPipelines();
   registerMaxGraphConversionPasses();
-  registerPipelines();
+  registerLLVMCPUPasses();
 }

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
-#include "MaxGraph/Pipelines/Pipelines.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"

@@ -1,10 +1,11 @@
 //===- TiledExecutionTest.cpp - tiled, vectorized code at awkward sizes ---===//
 //
-// maxgraph-lower-to-cpu tiles matmuls into 128x512 thread blocks, K panels
-// of 128 and 8x32 register tiles, and every other op into rows of 64 lanes,
-// peeling the remainders. These sizes are not multiples of any of that (and
-// some are symbolic), so every remainder path runs; the expected values are
-// computed here with plain loops in double precision.
+// maxgraph-lower-to-cpu tiles for the host: on AVX-512, matmuls into
+// 128x512 thread blocks, K panels of 128 and 8x32 register tiles, and every
+// other op into rows of 64 lanes, peeling the remainders. These sizes are
+// not multiples of any of that (and some are symbolic), so every remainder
+// path runs; the expected values are computed here with plain loops in
+// double precision.
 //
 //===----------------------------------------------------------------------===//
 

@@ -7,12 +7,25 @@
 #include "mlir/Pass/Pass.h"
 #include <memory>
 
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
 namespace maxgraph {
 #define GEN_PASS_DECL
 #include "MaxGraph/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
 #include "MaxGraph/Transforms/Passes.h.inc"
+
+/// `maxgraph-optimize`: fold, share identical subgraph bodies, decompose
+/// composites into primitives, clean up (canonicalize and CSE), and share
+/// the bodies that decomposing made identical.
+void buildOptimizePipeline(mlir::OpPassManager &pm);
+
+/// Registers `maxgraph-optimize` with the global pass registry (the passes
+/// themselves: registerMaxGraphTransformsPasses).
+void registerMaxGraphTransformsPipelines();
 } // namespace maxgraph
 
 #endif // MAXGRAPH_TRANSFORMS_PASSES_H

@@ -1,7 +1,8 @@
 // maxgraph-lower-to-cpu ends in LLVM: a matmul's register tile becomes
 // broadcast-and-FMA outer products on 32-lane vectors, elementwise rows
-// 64-lane vector arithmetic, and large ops OpenMP parallel loops.
-// RUN: max-opt %s --split-input-file --maxgraph-lower-to-cpu | FileCheck %s
+// 64-lane vector arithmetic, and large ops OpenMP parallel loops, on an
+// AVX-512 CPU (pinned, so that the test does not depend on the host).
+// RUN: max-opt %s --split-input-file --maxgraph-lower-to-cpu="vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2" | FileCheck %s
 
 // CHECK-LABEL: llvm.func @matmul
 // CHECK-NOT: omp.parallel

@@ -1,9 +1,14 @@
 //===- OptimizePipeline.cpp - maxgraph-optimize ---------------------------===//
+//
+// The maxgraph-to-maxgraph pipeline: it is made of this library's passes
+// and upstream cleanups only, so it lives with them.
+//
+//===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
-#include "MaxGraph/Pipelines/Pipelines.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -19,4 +24,11 @@ void maxgraph::buildOptimizePipeline(OpPassManager &pm) {
   graphs.addPass(createCanonicalizerPass());
   graphs.addPass(createCSEPass());
   pm.addPass(createShareSubgraphs());
+}
+
+void maxgraph::registerMaxGraphTransformsPipelines() {
+  PassPipelineRegistration<>(
+      "maxgraph-optimize",
+      "Fold, share identical subgraphs, decompose composites, clean up",
+      buildOptimizePipeline);
 }

@@ -5,14 +5,15 @@
 // function boundaries with identity layouts (so that entry points take
 // plain memref descriptors), free temporaries, then lower loops and
 // everything else to LLVM. Before bufferizing, linalg ops are tiled for
-// threads, caches and registers and their static tiles vectorized
-// (TileAndVectorize.cpp); large ops' outer tiles become OpenMP loops.
+// the target's threads, caches and registers and their static tiles
+// vectorized (TileAndVectorize.cpp); large ops' outer tiles become OpenMP
+// loops.
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
-#include "MaxGraph/Pipelines/Pipelines.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -29,13 +30,20 @@
 
 using namespace mlir;
 
-void maxgraph::buildLowerToCPUPipeline(OpPassManager &pm) {
+void maxgraph::buildLowerToCPUPipeline(
+    OpPassManager &pm, const LowerToCPUPipelineOptions &options) {
   pm.addNestedPass<GraphOp>(createDecompose());
   pm.addPass(createLinkKernels());
   pm.addPass(createConvertMaxGraphToLinalg());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
+  TileAndVectorizeOptions target;
+  target.vectorBits = options.vectorBits;
+  target.vectorRegisters = options.vectorRegisters;
+  target.l1CacheBytes = options.l1CacheBytes;
+  target.l2CacheBytes = options.l2CacheBytes;
+  target.cores = options.cores;
+  pm.addNestedPass<func::FuncOp>(createTileAndVectorize(target));
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -1,8 +1,10 @@
 // maxgraph-tile-and-vectorize on the linalg that convert-maxgraph-to-linalg
-// makes: matmuls to 8x32 register tiles with a vector.contract per K step
-// (the static remainders too), other ops to rows of up to 64 lanes, large
-// ops under an scf.forall. Tiles that stay dynamic are left scalar.
-// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize))' | FileCheck %s
+// makes, for an AVX-512 CPU (pinned, so that the test does not depend on the
+// host; these are the host values of the machine the sizes were tuned on):
+// matmuls to 8x32 register tiles with a vector.contract per K step (the
+// static remainders too), other ops to rows of up to 64 lanes, large ops
+// under an scf.forall. Tiles that stay dynamic are left scalar.
+// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
 // 20 = 2 * 8 + 4 rows and 40 = 32 + 8 columns: a full register tile and
 // three static remainders, each with the accumulator carried through K.

@@ -1,7 +1,8 @@
 // Compiled (tiled, vectorized, partly OpenMP-parallel) against the reference
 // interpreter on the same random inputs, at sizes that are no multiple of the
-// tiles (8x32 register tiles, 128-deep K panels, 64-lane rows), including a
-// symbolic dim bound to an odd size.
+// tiles (on an AVX-512 host 8x32 register tiles, 128-deep K panels, 64-lane
+// rows; max-run compiles for the host), including a symbolic dim bound to an
+// odd size.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: max-run %s --graph=matmul --random-inputs --seed=1 --output=%t/mm-c
 // RUN: max-run %s --graph=matmul --random-inputs --seed=1 --output=%t/mm-i --interpret

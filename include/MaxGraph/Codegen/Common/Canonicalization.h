@@ -1,0 +1,21 @@
+//===- Canonicalization.h - every canonicalization pattern ------*- C++ -*-===//
+//
+// Codegen passes clean up between their steps with the same patterns as
+// `canonicalize`, built once per pass instance.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CODEGEN_COMMON_CANONICALIZATION_H
+#define MAXGRAPH_CODEGEN_COMMON_CANONICALIZATION_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+
+namespace maxgraph {
+/// The canonicalization patterns of every dialect loaded in `context` and
+/// of every op registered in it.
+mlir::FrozenRewritePatternSet
+collectCanonicalizationPatterns(mlir::MLIRContext *context);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CODEGEN_COMMON_CANONICALIZATION_H

@@ -1,0 +1,46 @@
+//===- MatmulTiling.h - blocking a matmul to register tiles -----*- C++ -*-===//
+//
+// The loop nest of a blocked matmul C[M, N] += A[M, K] * B[K, N]:
+//
+//   scf.forall over Mc x Nc blocks of C        (threads)
+//     scf.for over K in panels of Kc           (caches)
+//       scf.for over M by Mr, N by Nr          (register tiles, peeled)
+//         linalg.matmul on an Mr x Nr x Kc tile, marked for vectorization
+//
+// The sizes are the target's choice (MatmulTileSizes); this is the
+// mechanism.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CODEGEN_COMMON_MATMULTILING_H
+#define MAXGRAPH_CODEGEN_COMMON_MATMULTILING_H
+
+#include "MaxGraph/Codegen/Common/ThreadTiling.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace maxgraph {
+/// The blocking of a matmul, in elements.
+struct MatmulTileSizes {
+  /// The register tile: `mr` rows of C by `nr` columns.
+  int64_t mr = 0;
+  int64_t nr = 0;
+  /// The K panel.
+  int64_t kc = 0;
+  /// The block of C each thread gets: `mc` rows by `nc` columns.
+  int64_t mc = 0;
+  int64_t nc = 0;
+};
+
+/// Tiles `matmul` (with the default indexing maps) as the file comment
+/// shows: thread blocks of `sizes.mc` x `sizes.nc` when `threads` says it is
+/// large enough, K panels of `sizes.kc`, register tiles of `sizes.mr` x
+/// `sizes.nr` with the partial tiles peeled. The register tiles are marked
+/// for `vectorizeMarkedTiles`.
+void tileMatmulToRegisterTiles(mlir::RewriterBase &rewriter,
+                               mlir::linalg::MatmulOp matmul,
+                               const MatmulTileSizes &sizes,
+                               const ThreadTiling &threads);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CODEGEN_COMMON_MATMULTILING_H

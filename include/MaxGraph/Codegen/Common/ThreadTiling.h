@@ -1,0 +1,46 @@
+//===- ThreadTiling.h - the outer scf.forall that spreads work --*- C++ -*-===//
+//
+// Large ops get an outer `scf.forall` over their leading parallel dim; the
+// CPU pipeline turns it into an OpenMP parallel loop. How large is large,
+// and how many chunks to cut, is the target's choice (ThreadTiling).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CODEGEN_COMMON_THREADTILING_H
+#define MAXGRAPH_CODEGEN_COMMON_THREADTILING_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace maxgraph {
+/// When and how an op is spread over threads.
+struct ThreadTiling {
+  /// Ops with fewer loop iterations than this stay on one thread. A dynamic
+  /// loop counts as this many iterations, so that ops of unknown size are
+  /// spread.
+  int64_t minIterations = 0;
+  /// The number of chunks the leading dim is cut into when no tile sizes
+  /// are given.
+  int64_t numChunks = 1;
+};
+
+/// The number of iterations of `op`: the product of its static loop ranges
+/// (capped at 2^40), with a dynamic range setting it to
+/// `dynamicIterations`.
+int64_t estimateIterations(mlir::linalg::LinalgOp op,
+                           int64_t dynamicIterations);
+
+/// Wraps `op` in an `scf.forall` whose tiles have sizes `tileSizes` (one per
+/// loop, 0 for untiled) or, with `tileSizes` empty, that cuts the leading
+/// dim into `tiling.numChunks` chunks. Ops with fewer than
+/// `tiling.minIterations` iterations, ops whose leading loop is a
+/// reduction, and (without `tileSizes`) ops whose static leading dim is
+/// below 2 are returned untiled. Returns the op inside the `scf.forall`.
+llvm::FailureOr<mlir::TilingInterface>
+tileForThreads(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+               const ThreadTiling &tiling, llvm::ArrayRef<int64_t> tileSizes);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CODEGEN_COMMON_THREADTILING_H

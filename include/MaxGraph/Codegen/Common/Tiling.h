@@ -1,0 +1,30 @@
+//===- Tiling.h - tiling through TilingInterface ----------------*- C++ -*-===//
+//
+// The step that every tiling recipe of Codegen repeats: tile one op with
+// `scf::tileUsingSCF` and replace it by the loops' results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CODEGEN_COMMON_TILING_H
+#define MAXGRAPH_CODEGEN_COMMON_TILING_H
+
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace maxgraph {
+/// Tiles `op` with `options` and replaces it by the results of the generated
+/// loops. The returned `tiledOps` hold the op inside the innermost loop.
+llvm::FailureOr<mlir::scf::SCFTilingResult>
+tileAndReplace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
+               const mlir::scf::SCFTilingOptions &options);
+
+/// Tiles `op` with one `scf.for` per nonzero entry of `tileSizes` (one entry
+/// per loop of `op`; 0 leaves that loop untiled) and replaces it.
+llvm::FailureOr<mlir::scf::SCFTilingResult>
+tileWithForLoops(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
+                 llvm::ArrayRef<int64_t> tileSizes);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CODEGEN_COMMON_TILING_H

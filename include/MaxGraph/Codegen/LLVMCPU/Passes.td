@@ -1,0 +1,71 @@
+//===- Passes.td - passes of the CPU strategy --------------*- tablegen -*-===//
+
+#ifndef MAXGRAPH_CODEGEN_LLVMCPU_PASSES_TD
+#define MAXGRAPH_CODEGEN_LLVMCPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+// The target a pass compiles for; 0 takes the field from the host.
+defvar CPUTargetOptions = [
+  Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+         "Width of a vector register in bits (0: the host's)">,
+  Option<"vectorRegisters", "vector-registers", "unsigned", /*default=*/"0",
+         "Number of vector registers (0: the host's)">,
+  Option<"l1CacheBytes", "l1-cache-bytes", "uint64_t", /*default=*/"0",
+         "Size of a core's L1 data cache in bytes (0: the host's)">,
+  Option<"l2CacheBytes", "l2-cache-bytes", "uint64_t", /*default=*/"0",
+         "Size of a core's L2 cache in bytes (0: the host's)">,
+  Option<"cores", "cores", "unsigned", /*default=*/"0",
+         "Number of cores to spread large ops over (0: the host's)">
+];
+
+def TileAndVectorize
+    : Pass<"maxgraph-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Tiles linalg ops on tensors for threads, caches and "
+                "registers and vectorizes the static tiles";
+  let description = [{
+    Runs on linalg on tensors, before bufferization, in
+    `maxgraph-lower-to-cpu`. The tile sizes follow the target CPU (the
+    host's, or the one the options pin; see `chooseCPUTileSizes` in
+    `MaxGraph/Codegen/LLVMCPU/TileSizes.h`); the sizes below are those of
+    an AVX-512 host. Matmuls are tiled into 128x512 blocks per thread (an
+    outer `scf.forall`, later an OpenMP loop), K panels of 128 and 8x32
+    register tiles; each register tile becomes a `vector.contract` per K
+    step with the accumulator held in registers. Other linalg ops are tiled
+    to rows of up to 64 lanes; row reductions add lane by lane and reduce
+    once per row. Large ops, and ops with a dynamic dim, get the outer
+    `scf.forall`. Partial tiles are peeled, so odd and dynamic sizes work;
+    tiles of static shape are vectorized, the rest stay scalar. Ops with
+    `i1` operands stay scalar: LLVM packs `vector<Nxi1>` into bits while an
+    `i1` memref uses a byte per element.
+
+    With 256-bit vectors and 16 registers (AVX2) the register tile is 4x16
+    and rows are 32 lanes:
+    `--maxgraph-tile-and-vectorize="vector-bits=256 vector-registers=16"`.
+    `maxgraph-lower-to-cpu` takes the same options and passes them on.
+  }];
+  let options = CPUTargetOptions;
+  let dependentDialects = [
+    "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+    "mlir::vector::VectorDialect"
+  ];
+}
+
+def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
+  let summary = "Lowers vector reductions and math ops ahead of the "
+                "conversions to LLVM and libm";
+  let description = [{
+    Runs after bufferization in `maxgraph-lower-to-cpu`: lowers
+    `vector.multi_reduction` to 1-D reductions and transfer permutation maps,
+    expands `math.rsqrt` (libm has no `rsqrtf`), and approximates `math.exp`
+    with a polynomial on whole vectors (a few ulp in f32) instead of a libm
+    call per lane.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+    "mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // MAXGRAPH_CODEGEN_LLVMCPU_PASSES_TD

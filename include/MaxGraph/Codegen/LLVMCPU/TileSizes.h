@@ -1,0 +1,54 @@
+//===- TileSizes.h - the CPU tile sizes, chosen from the target -*- C++ -*-===//
+//
+// The one place where the CPU strategy turns a CPUTarget into tile sizes,
+// for every kind of op that `maxgraph-tile-and-vectorize` tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CODEGEN_LLVMCPU_TILESIZES_H
+#define MAXGRAPH_CODEGEN_LLVMCPU_TILESIZES_H
+
+#include "MaxGraph/Codegen/Common/MatmulTiling.h"
+#include "MaxGraph/Codegen/Common/ThreadTiling.h"
+#include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
+
+namespace maxgraph {
+/// The tile sizes of `maxgraph-tile-and-vectorize`, in elements.
+struct CPUTileSizes {
+  /// linalg.matmul: register tile, K panel and thread block.
+  MatmulTileSizes matmul;
+  /// Every other linalg op: the innermost tile of a row.
+  int64_t vectorLength = 0;
+  /// When an op is spread over threads, and into how many chunks.
+  ThreadTiling threads;
+};
+
+/// Chooses the tile sizes for `target` (every field positive). The sizes
+/// are counted in 32-bit elements (f32, the element type the tiles are
+/// sized for; other types get the same tiles). With L = vectorBits / 32
+/// lanes per vector register (at least 1):
+///
+/// - Register tile: Nr = 2 L (two vectors across N) and Mr = registers / 4
+///   (at least 1), so that the Mr x 2 accumulators take half the register
+///   file and the broadcasts of A and loads of B have the rest.
+/// - K panel: Kc is the largest power of two for which a Kc x Nr panel of
+///   B takes at most half of L1 (Kc * Nr * 4 bytes <= L1 / 2); at least 1.
+/// - Thread block of C: Mc = Mr * 2^i and Nc = Nr * 2^j with the largest
+///   i, j <= 4 (at most 16 x 16 register tiles, so that a matmul of a few
+///   hundred rows still makes several blocks for the cores) for which the
+///   Mc x Kc block of A takes at most a quarter of L2 (Mc * Kc * 4 <= L2 /
+///   4) and the Kc x Nc block of B at most half of L2 (Kc * Nc * 4 <= L2 /
+///   2); at least Mr and Nr. L2 is the last private cache: a shared L3 is
+///   not counted on.
+/// - Rows of other ops: 4 L elements, four vectors per step.
+/// - Threads: an op is spread when it has at least 4096 L iterations (4096
+///   vectors of work, about what an OpenMP fork and join costs), into 4 x
+///   cores chunks (four per core, which evens out uneven chunks).
+///
+/// For an AVX-512 host (512 bits, 32 registers, 32 or 48 KiB L1, 1 or 2 MiB
+/// L2, 2 cores) that is Mr x Nr = 8 x 32, Kc = 128, Mc x Nc = 128 x 512,
+/// rows of 64, at least 65536 iterations for threads, 8 chunks.
+CPUTileSizes chooseCPUTileSizes(const CPUTarget &target);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CODEGEN_LLVMCPU_TILESIZES_H

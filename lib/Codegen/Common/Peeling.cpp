@@ -1,0 +1,18 @@
+//===- Peeling.cpp - peeling the partial tiles off tiled loops ------------===//
+
+#include "MaxGraph/Codegen/Common/Peeling.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+
+using namespace mlir;
+
+void maxgraph::peelPartialIterations(RewriterBase &rewriter,
+                                     ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : llvm::reverse(loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+}

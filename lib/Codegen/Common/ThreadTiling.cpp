@@ -1,0 +1,44 @@
+//===- ThreadTiling.cpp - the outer scf.forall that spreads work ----------===//
+
+#include "MaxGraph/Codegen/Common/ThreadTiling.h"
+#include "MaxGraph/Codegen/Common/Tiling.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include <algorithm>
+
+using namespace mlir;
+
+int64_t maxgraph::estimateIterations(linalg::LinalgOp op,
+                                     int64_t dynamicIterations) {
+  int64_t iterations = 1;
+  for (int64_t size : op.getStaticLoopRanges())
+    iterations = ShapedType::isDynamic(size)
+                     ? dynamicIterations
+                     : std::min<int64_t>(iterations * size, 1LL << 40);
+  return iterations;
+}
+
+FailureOr<TilingInterface>
+maxgraph::tileForThreads(RewriterBase &rewriter, linalg::LinalgOp op,
+                         const ThreadTiling &tiling,
+                         ArrayRef<int64_t> tileSizes) {
+  auto untiled = cast<TilingInterface>(op.getOperation());
+  if (op.getNumLoops() == 0 ||
+      op.getIteratorTypesArray().front() != utils::IteratorType::parallel ||
+      estimateIterations(op, tiling.minIterations) < tiling.minIterations)
+    return untiled;
+  int64_t leading = op.getStaticLoopRanges().front();
+  if (tileSizes.empty() && !ShapedType::isDynamic(leading) && leading < 2)
+    return untiled;
+  scf::SCFTilingOptions options;
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  if (tileSizes.empty())
+    options.setNumThreads(
+        {getAsIndexOpFoldResult(op->getContext(), tiling.numChunks)});
+  else
+    options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), tileSizes));
+  FailureOr<scf::SCFTilingResult> result =
+      tileAndReplace(rewriter, untiled, options);
+  if (failed(result))
+    return failure();
+  return cast<TilingInterface>(result->tiledOps.back());
+}

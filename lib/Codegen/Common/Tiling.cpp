@@ -1,0 +1,26 @@
+//===- Tiling.cpp - tiling through TilingInterface ------------------------===//
+
+#include "MaxGraph/Codegen/Common/Tiling.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+
+FailureOr<scf::SCFTilingResult>
+maxgraph::tileAndReplace(RewriterBase &rewriter, TilingInterface op,
+                         const scf::SCFTilingOptions &options) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return result;
+}
+
+FailureOr<scf::SCFTilingResult>
+maxgraph::tileWithForLoops(RewriterBase &rewriter, TilingInterface op,
+                           ArrayRef<int64_t> tileSizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), tileSizes));
+  return tileAndReplace(rewriter, op, options);
+}

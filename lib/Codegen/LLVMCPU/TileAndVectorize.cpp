@@ -1,0 +1,91 @@
+//===- TileAndVectorize.cpp - the CPU tiling strategy ---------------------===//
+//
+// `maxgraph-tile-and-vectorize` runs on linalg on tensors. It resolves the
+// target CPU (the options, the host for every option left 0), chooses the
+// tile sizes for it (chooseCPUTileSizes) and applies Codegen/Common's
+// mechanism op by op:
+//  - linalg.matmul (default maps): thread blocks, K panels and register
+//    tiles (tileMatmulToRegisterTiles); each register tile becomes a K loop
+//    of vector.contracts with the accumulators held in registers;
+//  - every other op: rows vectorized along the innermost dim
+//    (tileToVectorRows); a reduction over the innermost dim accumulates
+//    lane-wise into a partial vector kept in registers and reduces it once
+//    per row.
+// Large ops get an outer `scf.forall` (the pipeline maps it to OpenMP
+// threads). Tiles whose shape stays dynamic (the peeled remainders) are left
+// to convert-linalg-to-loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Codegen/Common/Canonicalization.h"
+#include "MaxGraph/Codegen/Common/MatmulTiling.h"
+#include "MaxGraph/Codegen/Common/RowTiling.h"
+#include "MaxGraph/Codegen/Common/Vectorization.h"
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "MaxGraph/Codegen/LLVMCPU/TileSizes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace maxgraph {
+#define GEN_PASS_DEF_TILEANDVECTORIZE
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h.inc"
+} // namespace maxgraph
+
+using namespace mlir;
+using namespace maxgraph;
+
+namespace {
+/// A matmul with the default indexing maps (no transposed operands), the
+/// one kind of matmul that is blocked to register tiles.
+bool isPlainMatmul(linalg::LinalgOp op) {
+  auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+  return matmul && matmul.getIndexingMapsArray() ==
+                       matmul.getDefaultIndexingMaps(op->getContext());
+}
+
+struct TileAndVectorizePass
+    : maxgraph::impl::TileAndVectorizeBase<TileAndVectorizePass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    CPUTarget pinned;
+    pinned.vectorBits = vectorBits;
+    pinned.vectorRegisters = vectorRegisters;
+    pinned.l1CacheBytes = static_cast<int64_t>(l1CacheBytes);
+    pinned.l2CacheBytes = static_cast<int64_t>(l2CacheBytes);
+    pinned.cores = cores;
+    sizes = chooseCPUTileSizes(pinned.withDefaultsFrom(getHostCPUTarget()));
+    cleanUp = collectCanonicalizationPatterns(context);
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::LinalgOp> ops;
+    function.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      if (isPlainMatmul(op))
+        tileMatmulToRegisterTiles(rewriter,
+                                  cast<linalg::MatmulOp>(op.getOperation()),
+                                  sizes.matmul, sizes.threads);
+      else
+        tileToVectorRows(rewriter, op, sizes.vectorLength, sizes.threads);
+    }
+    // Peeling made the main tiles' sizes constant: fold them into the types.
+    (void)applyPatternsGreedily(function, cleanUp);
+    vectorizeMarkedTiles(rewriter, function);
+    (void)applyPatternsGreedily(function, cleanUp);
+    // Accumulators (a reduction's partial vector) read and written at the
+    // same place in every iteration move into registers.
+    hoistLoopInvariantAccumulators(rewriter, function);
+    (void)applyPatternsGreedily(function, cleanUp);
+  }
+
+  CPUTileSizes sizes;
+  FrozenRewritePatternSet cleanUp;
+};
+} // namespace

@@ -1,0 +1,60 @@
+//===- TileSizes.cpp - the CPU tile sizes, chosen from the target ---------===//
+//
+// The rules are documented on chooseCPUTileSizes in TileSizes.h; the
+// constants below are theirs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Codegen/LLVMCPU/TileSizes.h"
+#include <algorithm>
+#include <bit>
+
+using namespace maxgraph;
+
+namespace {
+/// Tiles are sized for 32-bit elements.
+constexpr int64_t kElementBytes = 4;
+constexpr int64_t kElementBits = 8 * kElementBytes;
+/// A thread block of C is at most 2^4 x 2^4 register tiles.
+constexpr int64_t kMaxBlockLog2 = 4;
+/// Vectors per row step of non-matmul ops.
+constexpr int64_t kVectorsPerRow = 4;
+/// Vectors of work below which an op stays on one thread.
+constexpr int64_t kVectorsPerThreadedOp = 4096;
+/// Thread chunks per core.
+constexpr int64_t kChunksPerCore = 4;
+
+/// The largest power of two at most `value`, and at least 1.
+int64_t powerOfTwoAtMost(int64_t value) {
+  return std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(value, 1)));
+}
+
+/// `unit` * 2^i for the largest i <= kMaxBlockLog2 with `unit` * 2^i *
+/// `otherDim` elements in at most `budgetBytes`; at least `unit`.
+int64_t blockSize(int64_t unit, int64_t otherDim, int64_t budgetBytes) {
+  int64_t block = unit;
+  for (int64_t i = 1; i <= kMaxBlockLog2; ++i) {
+    int64_t next = unit << i;
+    if (next * otherDim * kElementBytes > budgetBytes)
+      break;
+    block = next;
+  }
+  return block;
+}
+} // namespace
+
+CPUTileSizes maxgraph::chooseCPUTileSizes(const CPUTarget &target) {
+  int64_t lanes = std::max<int64_t>(1, target.vectorBits / kElementBits);
+  CPUTileSizes sizes;
+  MatmulTileSizes &matmul = sizes.matmul;
+  matmul.nr = 2 * lanes;
+  matmul.mr = std::max<int64_t>(1, target.vectorRegisters / 4);
+  matmul.kc =
+      powerOfTwoAtMost(target.l1CacheBytes / 2 / (matmul.nr * kElementBytes));
+  matmul.mc = blockSize(matmul.mr, matmul.kc, target.l2CacheBytes / 4);
+  matmul.nc = blockSize(matmul.nr, matmul.kc, target.l2CacheBytes / 2);
+  sizes.vectorLength = kVectorsPerRow * lanes;
+  sizes.threads.minIterations = kVectorsPerThreadedOp * lanes;
+  sizes.threads.numChunks = kChunksPerCore * std::max<int64_t>(1, target.cores);
+  return sizes;
+}

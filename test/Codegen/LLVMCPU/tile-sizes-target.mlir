@@ -1,0 +1,104 @@
+// The tile sizes of maxgraph-tile-and-vectorize follow the target the
+// options pin (chooseCPUTileSizes in MaxGraph/Codegen/LLVMCPU/TileSizes.h).
+//
+// An AVX2 CPU: 256-bit vectors (8 f32 lanes), 16 registers, 32 KiB L1,
+// 512 KiB L2, 8 cores. Register tile Mr x Nr = (16 / 4) x (2 * 8) = 4x16;
+// K panel Kc = 256 (256 * 16 * 4 B = 16 KiB = L1 / 2); thread block Mc x Nc
+// = 64x256 (16 register tiles each way: 64 * 256 * 4 B = 64 KiB <= L2 / 4
+// and 256 * 256 * 4 B = 256 KiB <= L2 / 2); rows of 4 * 8 = 32; threads from
+// 4096 * 8 = 32768 iterations, 4 * 8 = 32 chunks.
+// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=256 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 cores=8}))' | FileCheck %s --check-prefix=AVX2
+//
+// AVX-512 with small caches: 16 KiB L1, 64 KiB L2, 1 core. The register tile
+// stays 8x32 and rows 64, but Kc = 64 (64 * 32 * 4 B = 8 KiB = L1 / 2), Mc =
+// 64 (64 * 64 * 4 B = 16 KiB = L2 / 4), Nc = 128 (64 * 128 * 4 B = 32 KiB =
+// L2 / 2) and there are 4 chunks.
+// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=16384 l2-cache-bytes=65536 cores=1}))' | FileCheck %s --check-prefix=SMALL
+//
+// The pipeline passes the same options on.
+// RUN: max-opt %s --split-input-file --maxgraph-lower-to-cpu="vector-bits=256 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 cores=8" | FileCheck %s --check-prefix=AVX2-LLVM
+
+// 20 = 5 * 4 rows and 40 = 2 * 16 + 8 columns: the 4x16 register tiles and
+// a static remainder of 4x8.
+// AVX2-LABEL: func.func @matmul
+// AVX2: scf.for %{{.*}} = %c0 to %c20 step %c4
+// AVX2: scf.for %{{.*}} = %c0 to %c32 step %c16
+// AVX2: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// AVX2: vector.contract {{.*}} : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
+// AVX2-NOT: linalg.matmul
+// SMALL-LABEL: func.func @matmul
+// SMALL: scf.for %{{.*}} = %c0 to %c16 step %c8
+// SMALL: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// AVX2-LLVM-LABEL: llvm.func @matmul
+// AVX2-LLVM: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[20, 96], f32>, !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[20, 40], f32>
+}
+
+// -----
+
+// A matmul large enough for threads: thread blocks of Mc x Nc, K panels of
+// Kc, register tiles inside.
+// AVX2-LABEL: func.func @blocked
+// AVX2: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 512) step (64, 256)
+// AVX2: scf.for %{{.*}} = %c0 to %c512 step %c256
+// AVX2: scf.for %{{.*}} = %c0 to %c64 step %c4
+// AVX2: scf.for %{{.*}} = %c0 to %c256 step %c16
+// AVX2: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// SMALL-LABEL: func.func @blocked
+// SMALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 512) step (64, 128)
+// SMALL: scf.for %{{.*}} = %c0 to %c512 step %c64
+// SMALL: scf.for %{{.*}} = %c0 to %c64 step %c8
+// SMALL: scf.for %{{.*}} = %c0 to %c128 step %c32
+// SMALL: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+maxgraph.graph @blocked(%x: !maxgraph.tensor<[256, 512], f32>, %w: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[256, 512], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[256, 512], f32>, !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[256, 512], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[256, 512], f32>
+}
+
+// -----
+
+// 100 = 3 * 32 + 4 lanes per row with 256-bit vectors, 64 + 36 with 512.
+// AVX2-LABEL: func.func @rows
+// AVX2: scf.for %{{.*}} = %c0 to %c96 step %c32
+// AVX2: arith.mulf {{.*}} : vector<1x32xf32>
+// AVX2: arith.mulf {{.*}} : vector<1x4xf32>
+// AVX2-NOT: linalg.generic
+// SMALL-LABEL: func.func @rows
+// SMALL: arith.mulf {{.*}} : vector<1x64xf32>
+// SMALL: arith.mulf {{.*}} : vector<1x36xf32>
+// AVX2-LLVM-LABEL: llvm.func @rows
+// AVX2-LLVM: llvm.fmul {{.*}} : vector<32xf32>
+maxgraph.graph @rows(%x: !maxgraph.tensor<[3, 100], f32>, %y: !maxgraph.tensor<[3, 100], f32>) -> !maxgraph.tensor<[3, 100], f32> {
+  %0 = maxgraph.mul %x, %y : !maxgraph.tensor<[3, 100], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[3, 100], f32>
+}
+
+// -----
+
+// Threads: 32768 iterations (64 x 512) is enough with 8 lanes, so the
+// leading dim is cut into 4 * 8 = 32 chunks of 2 rows; with 16 lanes
+// (65536 needed) it stays on one thread.
+// AVX2-LABEL: func.func @threads
+// AVX2: scf.forall (%{{.*}}) in (32)
+// AVX2: tensor.extract_slice {{.*}} [2, 512] [1, 1]
+// AVX2: arith.addf {{.*}} : vector<1x32xf32>
+// SMALL-LABEL: func.func @threads
+// SMALL-NOT: scf.forall
+// SMALL: arith.addf {{.*}} : vector<1x64xf32>
+maxgraph.graph @threads(%x: !maxgraph.tensor<[64, 512], f32>) -> !maxgraph.tensor<[64, 512], f32> {
+  %0 = maxgraph.add %x, %x : !maxgraph.tensor<[64, 512], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[64, 512], f32>
+}
+
+// -----
+
+// A symbolic length counts as large: 4 chunks for one core.
+// SMALL-LABEL: func.func @symbolic
+// SMALL: scf.forall (%{{.*}}) in (4)
+// SMALL: arith.addf {{.*}} : vector<64xf32>
+maxgraph.graph @symbolic<n>(%x: !maxgraph.tensor<[n], f32>, %y: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n], f32> {
+  %0 = maxgraph.add %x, %y : !maxgraph.tensor<[n], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[n], f32>
+}

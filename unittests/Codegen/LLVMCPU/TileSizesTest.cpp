@@ -1,0 +1,122 @@
+//===- TileSizesTest.cpp - the CPU tile sizes over a few targets ----------===//
+//
+// chooseCPUTileSizes against values derived by hand from the rules in its
+// doc comment (TileSizes.h). All sizes count 32-bit elements of 4 bytes;
+// L = vectorBits / 32 lanes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Codegen/LLVMCPU/TileSizes.h"
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace maxgraph;
+
+namespace {
+/// `target` as the pass options spell it, for failure messages.
+std::string describe(const CPUTarget &target) {
+  std::string text;
+  llvm::raw_string_ostream(text) << target;
+  return text;
+}
+
+constexpr int64_t kKiB = 1024;
+constexpr int64_t kMiB = 1024 * 1024;
+
+CPUTarget target(int64_t vectorBits, int64_t vectorRegisters,
+                 int64_t l1CacheBytes, int64_t l2CacheBytes, int64_t cores) {
+  CPUTarget result;
+  result.vectorBits = vectorBits;
+  result.vectorRegisters = vectorRegisters;
+  result.l1CacheBytes = l1CacheBytes;
+  result.l2CacheBytes = l2CacheBytes;
+  result.cores = cores;
+  return result;
+}
+
+struct Expected {
+  int64_t mr, nr, kc, mc, nc, vectorLength, minIterations, numChunks;
+};
+
+void expectSizes(const CPUTarget &cpu, const Expected &expected) {
+  CPUTileSizes sizes = chooseCPUTileSizes(cpu);
+  EXPECT_EQ(sizes.matmul.mr, expected.mr) << describe(cpu);
+  EXPECT_EQ(sizes.matmul.nr, expected.nr) << describe(cpu);
+  EXPECT_EQ(sizes.matmul.kc, expected.kc) << describe(cpu);
+  EXPECT_EQ(sizes.matmul.mc, expected.mc) << describe(cpu);
+  EXPECT_EQ(sizes.matmul.nc, expected.nc) << describe(cpu);
+  EXPECT_EQ(sizes.vectorLength, expected.vectorLength) << describe(cpu);
+  EXPECT_EQ(sizes.threads.minIterations, expected.minIterations)
+      << describe(cpu);
+  EXPECT_EQ(sizes.threads.numChunks, expected.numChunks) << describe(cpu);
+}
+
+// The machine the sizes were tuned on (Sapphire Rapids: 48 KiB L1d, 2 MiB
+// L2, 2 cores). L = 16.
+//   Nr = 2 L = 32; Mr = 32 / 4 = 8 (16 accumulators of 16 lanes).
+//   Kc: L1 / 2 / (Nr * 4) = 24576 / 128 = 192 -> power of two 128.
+//   Mc: 8 * 16 = 128 with 128 * 128 * 4 = 64 KiB <= L2 / 4 = 512 KiB.
+//   Nc: 32 * 16 = 512 with 128 * 512 * 4 = 256 KiB <= L2 / 2 = 1 MiB.
+//   rows 4 L = 64; threads from 4096 L = 65536 iterations, 4 * 2 = 8 chunks.
+// These are the constants the pass had before the sizes followed the target.
+TEST(TileSizesTest, Avx512Host) {
+  expectSizes(target(512, 32, 48 * kKiB, 2 * kMiB, 2),
+              {8, 32, 128, 128, 512, 64, 65536, 8});
+}
+
+// AVX-512 with the default caches (32 KiB L1, 1 MiB L2): the same tiles.
+//   Kc: 16384 / 128 = 128. Mc: 64 KiB <= 256 KiB. Nc: 256 KiB <= 512 KiB.
+TEST(TileSizesTest, Avx512DefaultCaches) {
+  expectSizes(target(512, 32, kDefaultL1CacheBytes, kDefaultL2CacheBytes, 2),
+              {8, 32, 128, 128, 512, 64, 65536, 8});
+}
+
+// AVX2 (Zen 2/3-like: 32 KiB L1d, 512 KiB L2, 8 cores). L = 8.
+//   Nr = 16; Mr = 16 / 4 = 4 (8 accumulators of 8 lanes).
+//   Kc: 16384 / (16 * 4) = 256, a power of two.
+//   Mc: 4 * 16 = 64 with 64 * 256 * 4 = 64 KiB <= L2 / 4 = 128 KiB.
+//   Nc: 16 * 16 = 256 with 256 * 256 * 4 = 256 KiB <= L2 / 2 = 256 KiB.
+//   rows 32; threads from 32768 iterations, 32 chunks.
+TEST(TileSizesTest, Avx2) {
+  expectSizes(target(256, 16, 32 * kKiB, 512 * kKiB, 8),
+              {4, 16, 256, 64, 256, 32, 32768, 32});
+}
+
+// AVX-512 registers with small caches (16 KiB L1, 64 KiB L2, 1 core).
+//   Nr = 32, Mr = 8 as on the host.
+//   Kc: 8192 / 128 = 64.
+//   Mc: 8 * 2^i * 64 * 4 = 2048 * 2^i <= L2 / 4 = 16384 -> 2^i = 8, Mc = 64.
+//   Nc: 32 * 2^j * 64 * 4 = 8192 * 2^j <= L2 / 2 = 32768 -> 2^j = 4,
+//   Nc = 128.
+//   rows 64; threads from 65536 iterations, 4 chunks.
+TEST(TileSizesTest, SmallCaches) {
+  expectSizes(target(512, 32, 16 * kKiB, 64 * kKiB, 1),
+              {8, 32, 64, 64, 128, 64, 65536, 4});
+}
+
+// NEON (128-bit, 32 registers; 64 KiB L1d, 1 MiB L2, 4 cores). L = 4.
+//   Nr = 8; Mr = 32 / 4 = 8 (16 accumulators of 4 lanes).
+//   Kc: 32768 / (8 * 4) = 1024.
+//   Mc: 8 * 2^i * 1024 * 4 = 32768 * 2^i <= 256 KiB -> 2^i = 8, Mc = 64.
+//   Nc: 8 * 2^j * 1024 * 4 = 32768 * 2^j <= 512 KiB -> 2^j = 16, Nc = 128.
+//   rows 16; threads from 16384 iterations, 16 chunks.
+TEST(TileSizesTest, Neon) {
+  expectSizes(target(128, 32, 64 * kKiB, kMiB, 4),
+              {8, 8, 1024, 64, 128, 16, 16384, 16});
+}
+
+// A degenerate target still gets positive sizes: L = 1 (32-bit vectors),
+// Nr = 2, Mr = max(1, 2 / 4) = 1; Kc: 512 / 8 = 64; Mc: 1 * 2^i * 64 * 4 =
+// 256 * 2^i <= 1024 -> 4; Nc: 2 * 2^j * 64 * 4 = 512 * 2^j <= 2048 -> 8;
+// rows 4; threads from 4096 iterations; 4 chunks.
+TEST(TileSizesTest, TinyTarget) {
+  expectSizes(target(32, 2, kKiB, 4 * kKiB, 1), {1, 2, 64, 4, 8, 4, 4096, 4});
+}
+
+// Caches too small for even one register tile per block: the minimums.
+//   Kc: 64 / 2 / 128 = 0 -> 1; Mc = Mr = 8 and Nc = Nr = 32.
+TEST(TileSizesTest, CachesBelowOneTile) {
+  expectSizes(target(512, 32, 64, 64, 2), {8, 32, 1, 8, 32, 64, 65536, 8});
+}
+} // namespace
