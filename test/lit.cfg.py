@@ -40,6 +40,14 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
     ("%consumer_flags", "-fsanitize=address,undefined" if config.sanitizers else ""))
 
+# An empty environment (installed tools must not need LD_LIBRARY_PATH), with
+# the sanitizer options below kept under ASan.
+config.substitutions.append(
+    ("%empty_env", "env -i" + (
+        " ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=1"
+        " UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+        if config.sanitizers else "")))
+
 if config.sanitizers:
     config.available_features.add("asan")
     # LLVM's inline allocators poison memory under ASan; libMLIR itself is not
