@@ -217,13 +217,32 @@ Tensor ops::max(const Operand &l, const Operand &r) {
 Tensor ops::min(const Operand &l, const Operand &r) {
   return binary<MinOp>(l, r);
 }
+/// `operand` as a truth value: Bool tensors as they are, other tensors cast
+/// to Bool (x != 0), numbers as true or false.
+static Operand truthOf(const Operand &operand) {
+  if (operand.isNumber)
+    return Operand(operand.number != 0, operand.loc);
+  if (operand.tensor.dtype() == DType::Bool)
+    return operand;
+  return Operand(ops::cast(operand.tensor, DType::Bool, operand.loc),
+                 operand.loc);
+}
 Tensor ops::logical_and(const Operand &l, const Operand &r) {
-  return binary<AndOp>(l, r);
+  return binary<AndOp>(truthOf(l), truthOf(r));
 }
 Tensor ops::logical_or(const Operand &l, const Operand &r) {
-  return binary<OrOp>(l, r);
+  return binary<OrOp>(truthOf(l), truthOf(r));
 }
 Tensor ops::logical_xor(const Operand &l, const Operand &r) {
+  return binary<XorOp>(truthOf(l), truthOf(r));
+}
+Tensor ops::bitwise_and(const Operand &l, const Operand &r) {
+  return binary<AndOp>(l, r);
+}
+Tensor ops::bitwise_or(const Operand &l, const Operand &r) {
+  return binary<OrOp>(l, r);
+}
+Tensor ops::bitwise_xor(const Operand &l, const Operand &r) {
   return binary<XorOp>(l, r);
 }
 Tensor ops::equal(const Operand &l, const Operand &r) {
@@ -266,10 +285,15 @@ MAXGRAPH_STAGE_UNARY(sigmoid, SigmoidOp)
 MAXGRAPH_STAGE_UNARY(relu, ReluOp)
 MAXGRAPH_STAGE_UNARY(gelu, GeluOp)
 MAXGRAPH_STAGE_UNARY(silu, SiluOp)
-MAXGRAPH_STAGE_UNARY(logical_not, NotOp)
+MAXGRAPH_STAGE_UNARY(bitwise_not, NotOp)
 MAXGRAPH_STAGE_UNARY(is_nan, IsNanOp)
 MAXGRAPH_STAGE_UNARY(is_inf, IsInfOp)
 #undef MAXGRAPH_STAGE_UNARY
+
+Tensor ops::logical_not(const Tensor &x, Loc loc) {
+  Operand truth = truthOf(Operand(x, loc));
+  return unary<NotOp>(truth.tensor, loc);
+}
 
 Tensor ops::select(const Tensor &condition, const Operand &onTrue,
                    const Operand &onFalse) {

@@ -116,6 +116,15 @@ Tensor logicalOr(const Operand &a, const Operand &b) {
 Tensor logicalXor(const Operand &a, const Operand &b) {
   return ops::logical_xor(a, b);
 }
+Tensor bitwiseAnd(const Operand &a, const Operand &b) {
+  return ops::bitwise_and(a, b);
+}
+Tensor bitwiseOr(const Operand &a, const Operand &b) {
+  return ops::bitwise_or(a, b);
+}
+Tensor bitwiseXor(const Operand &a, const Operand &b) {
+  return ops::bitwise_xor(a, b);
+}
 Tensor equal(const Operand &a, const Operand &b) { return ops::equal(a, b); }
 Tensor notEqual(const Operand &a, const Operand &b) {
   return ops::not_equal(a, b);
@@ -167,6 +176,9 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
   defBinary<logicalAnd>(m, "logical_and");
   defBinary<logicalOr>(m, "logical_or");
   defBinary<logicalXor>(m, "logical_xor");
+  defBinary<bitwiseAnd>(m, "bitwise_and");
+  defBinary<bitwiseOr>(m, "bitwise_or");
+  defBinary<bitwiseXor>(m, "bitwise_xor");
   defBinary<equal>(m, "equal");
   defBinary<notEqual>(m, "not_equal");
   defBinary<less>(m, "less");
@@ -193,6 +205,7 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
   defUnary<ops::gelu>(m, "gelu");
   defUnary<ops::silu>(m, "silu");
   defUnary<ops::logical_not>(m, "logical_not");
+  defUnary<ops::bitwise_not>(m, "bitwise_not");
   defUnary<ops::is_nan>(m, "is_nan");
   defUnary<ops::is_inf>(m, "is_inf");
 

@@ -79,14 +79,16 @@ Tensor gtFn(const Operand &a, const Operand &b) { return ops::greater(a, b); }
 Tensor geFn(const Operand &a, const Operand &b) {
   return ops::greater_equal(a, b);
 }
+// `&`, `|`, `^` and `~` are bitwise, as numpy's operators (logical on
+// bools).
 Tensor andFn(const Operand &a, const Operand &b) {
-  return ops::logical_and(a, b);
+  return ops::bitwise_and(a, b);
 }
 Tensor orFn(const Operand &a, const Operand &b) {
-  return ops::logical_or(a, b);
+  return ops::bitwise_or(a, b);
 }
 Tensor xorFn(const Operand &a, const Operand &b) {
-  return ops::logical_xor(a, b);
+  return ops::bitwise_xor(a, b);
 }
 
 nb::dlpack::dtype toDLPack(DType dtype) {
@@ -358,7 +360,7 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
       .def("__invert__",
            [](const PyTensor &self) {
              CallerLocation at;
-             return PyTensor(ops::logical_not(self.traced("~x")));
+             return PyTensor(ops::bitwise_not(self.traced("~x")));
            })
       .def("__matmul__",
            [](const PyTensor &self, const PyTensor &other) {

@@ -150,6 +150,31 @@ def test_logical_ops_and_select(rng):
         run(lambda c, v: ops.select(c, v, -1.0), a, x), np.where(a, x, -1))
 
 
+def test_logical_ops_take_truth_values(rng):
+    # numpy's logical_* take any dtype (x != 0, NaN is true) and return bools.
+    i = rng.integers(-2, 3, (8,)).astype(np.int32)
+    x = np.array([0.0, -0.0, np.nan, np.inf, 1.5, 0.0, -2.0, 3.0], np.float32)
+    for name in ("logical_and", "logical_or", "logical_xor"):
+        result = run(getattr(ops, name), i, x)
+        assert result.dtype == np.bool_
+        np.testing.assert_array_equal(result, getattr(np, name)(i, x))
+    np.testing.assert_array_equal(run(ops.logical_not, x), np.logical_not(x))
+    np.testing.assert_array_equal(run(ops.logical_not, i), np.logical_not(i))
+    np.testing.assert_array_equal(run(lambda p: ops.logical_and(p, 2), i),
+                                  np.logical_and(i, 2))
+
+
+def test_bitwise_ops_and_operators_on_ints(rng):
+    a = rng.integers(-100, 100, (6,)).astype(np.int32)
+    b = rng.integers(-100, 100, (6,)).astype(np.int32)
+    np.testing.assert_array_equal(run(ops.bitwise_and, a, b), a & b)
+    np.testing.assert_array_equal(run(ops.bitwise_or, a, b), a | b)
+    np.testing.assert_array_equal(run(ops.bitwise_xor, a, b), a ^ b)
+    np.testing.assert_array_equal(run(ops.bitwise_not, a), ~a)
+    np.testing.assert_array_equal(run(lambda p, q: (p & ~q) | (q ^ p), a, b),
+                                  (a & ~b) | (b ^ a))
+
+
 def test_is_nan_is_inf():
     x = np.array([0.0, np.nan, np.inf, -np.inf, 1.0], np.float32)
     np.testing.assert_array_equal(run(ops.is_nan, x), np.isnan(x))

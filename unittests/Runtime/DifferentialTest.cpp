@@ -801,7 +801,7 @@ Program transferProgram(Rng &rng) {
     // Moved values feed another op on their new device.
     Tensor moved = ops::transfer(x[0], CPU(to));
     Tensor used =
-        moved.dtype() == DType::Bool ? ops::logical_not(moved) : moved + moved;
+        moved.dtype() == DType::Bool ? ops::bitwise_not(moved) : moved + moved;
     return std::vector<Tensor>{moved, used};
   };
   return p;
@@ -996,12 +996,20 @@ const std::map<std::string, Generator> &generators() {
                           Fill::Small, /*chain=*/false);
     bin("max", "max", kNumeric, [](auto a, auto b) { return ops::max(a, b); });
     bin("min", "min", kNumeric, [](auto a, auto b) { return ops::min(a, b); });
-    bin("logical_and", "and", kIntsAndBool,
-        [](auto a, auto b) { return ops::logical_and(a, b); });
-    bin("logical_or", "or", kIntsAndBool,
-        [](auto a, auto b) { return ops::logical_or(a, b); });
-    bin("logical_xor", "xor", kIntsAndBool,
-        [](auto a, auto b) { return ops::logical_xor(a, b); });
+    bin("bitwise_and", "and", kIntsAndBool,
+        [](auto a, auto b) { return ops::bitwise_and(a, b); });
+    bin("bitwise_or", "or", kIntsAndBool,
+        [](auto a, auto b) { return ops::bitwise_or(a, b); });
+    bin("bitwise_xor", "xor", kIntsAndBool,
+        [](auto a, auto b) { return ops::bitwise_xor(a, b); });
+    bin(
+        "logical_and", "and", kAll,
+        [](auto a, auto b) { return ops::logical_and(a, b); }, Fill::Specials,
+        Fill::Specials);
+    bin(
+        "logical_or", "or", kAll,
+        [](auto a, auto b) { return ops::logical_or(a, b); }, Fill::Specials,
+        Fill::Specials);
     // Compares return bools: no chains.
     bin(
         "equal", "cmp", kAll, [](auto a, auto b) { return ops::equal(a, b); },
@@ -1031,7 +1039,9 @@ const std::map<std::string, Generator> &generators() {
                   Fill::Kind fill = Fill::Any, double tolerance = 1,
                   bool chain = true) {
       g[name] = unary(
-          "maxgraph." + (name == "logical_not" ? std::string("not") : name),
+          "maxgraph." + (name == "bitwise_not" || name == "logical_not"
+                             ? std::string("not")
+                             : name),
           types, [fn](const Tensor &x) { return fn(x, SourceLoc::current()); },
           fill, tolerance, chain);
     };
@@ -1053,7 +1063,10 @@ const std::map<std::string, Generator> &generators() {
     un("sigmoid", kFloats, ops::sigmoid, Fill::Any, 4);
     un("gelu", kFloats, ops::gelu, Fill::Any, 8);
     un("silu", kFloats, ops::silu, Fill::Any, 4);
-    un("logical_not", kIntsAndBool, ops::logical_not);
+    un("bitwise_not", kIntsAndBool, ops::bitwise_not);
+    // numpy's logical ops: any dtype, taken as truth values (Specials puts
+    // NaN, infinities and -0 among the floats).
+    un("logical_not", kAll, ops::logical_not, Fill::Specials);
     un("is_nan", kFloats, ops::is_nan, Fill::Specials, 1, false);
     un("is_inf", kFloats, ops::is_inf, Fill::Specials, 1, false);
 

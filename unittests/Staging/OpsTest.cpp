@@ -862,11 +862,11 @@ TEST(OpsTest, ConstantWithSymbolicDimIsAnError) {
   EXPECT_TRUE(contains(message, at(line))) << message;
 }
 
-TEST(OpsTest, LogicalOpsOnInts) {
+TEST(OpsTest, BitwiseOpsOnInts) {
   auto fn = [](const Tensor &i, const Tensor &p) {
     return std::make_pair(
-        ops::logical_xor(ops::logical_or(ops::logical_and(i, i), i), i),
-        ops::logical_not(p));
+        ops::bitwise_xor(ops::bitwise_or(ops::bitwise_and(i, i), i), i),
+        ops::bitwise_not(p));
   };
   std::string text = stage(fn)(si32({4}), TensorLayout(DType::Bool, {4})).str();
   EXPECT_TRUE(contains(text, "maxgraph.and %arg0, %arg0 : "
@@ -875,6 +875,24 @@ TEST(OpsTest, LogicalOpsOnInts) {
   EXPECT_TRUE(contains(text, "maxgraph.or")) << text;
   EXPECT_TRUE(contains(text, "maxgraph.xor")) << text;
   EXPECT_TRUE(contains(text, "maxgraph.not %arg1 : !maxgraph.tensor<[4], i1>"))
+      << text;
+}
+// numpy's logical ops take any dtype as truth values and return bools.
+TEST(OpsTest, LogicalOpsTakeTruthValues) {
+  auto fn = [](const Tensor &i, const Tensor &x) {
+    return std::make_pair(ops::logical_and(i, x), ops::logical_not(i));
+  };
+  std::string text = stage(fn)(si32({4}), f32({4})).str();
+  EXPECT_TRUE(contains(text,
+                       "maxgraph.cast %arg0 : !maxgraph.tensor<[4], si32> "
+                       "to !maxgraph.tensor<[4], i1>"))
+      << text;
+  EXPECT_TRUE(contains(text, "maxgraph.cast %arg1 : !maxgraph.tensor<[4], f32> "
+                             "to !maxgraph.tensor<[4], i1>"))
+      << text;
+  EXPECT_TRUE(contains(text, "maxgraph.and %0, %1 : !maxgraph.tensor<[4], i1>"))
+      << text;
+  EXPECT_TRUE(contains(text, "maxgraph.not %3 : !maxgraph.tensor<[4], i1>"))
       << text;
 }
 } // namespace

@@ -27,9 +27,16 @@ Tensor mod(const Operand &lhs, const Operand &rhs);
 Tensor pow(const Operand &lhs, const Operand &rhs);
 Tensor max(const Operand &lhs, const Operand &rhs);
 Tensor min(const Operand &lhs, const Operand &rhs);
+/// numpy's logical_and/or/xor: operands of any dtype are taken as truth
+/// values (x != 0, NaN is true) and the result is a Bool tensor.
 Tensor logical_and(const Operand &lhs, const Operand &rhs);
 Tensor logical_or(const Operand &lhs, const Operand &rhs);
 Tensor logical_xor(const Operand &lhs, const Operand &rhs);
+/// numpy's bitwise_and/or/xor: bit by bit on integers and bools (on bools
+/// they are the logical ops).
+Tensor bitwise_and(const Operand &lhs, const Operand &rhs);
+Tensor bitwise_or(const Operand &lhs, const Operand &rhs);
+Tensor bitwise_xor(const Operand &lhs, const Operand &rhs);
 Tensor equal(const Operand &lhs, const Operand &rhs);
 Tensor not_equal(const Operand &lhs, const Operand &rhs);
 Tensor less(const Operand &lhs, const Operand &rhs);
@@ -56,7 +63,10 @@ Tensor sigmoid(const Tensor &x, Loc loc = Loc::current());
 Tensor relu(const Tensor &x, Loc loc = Loc::current());
 Tensor gelu(const Tensor &x, Loc loc = Loc::current());
 Tensor silu(const Tensor &x, Loc loc = Loc::current());
+/// numpy's logical_not: `x == 0` as a Bool tensor, for any dtype.
 Tensor logical_not(const Tensor &x, Loc loc = Loc::current());
+/// numpy's bitwise_not (`~x`) on integers and bools.
+Tensor bitwise_not(const Tensor &x, Loc loc = Loc::current());
 Tensor is_nan(const Tensor &x, Loc loc = Loc::current());
 Tensor is_inf(const Tensor &x, Loc loc = Loc::current());
 
