@@ -184,8 +184,12 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
                                                   rewriter.getI64Type(), count);
         divisor = arith::UIToFPOp::create(rewriter, loc, element, wide);
       } else {
+        // An empty axis sums to 0 and 0 // 0 is 0 (docs/Spec.md): dividing by
+        // max(count, 1) gives it without a trapping division.
+        Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+        Value nonZero = arith::MaxUIOp::create(rewriter, loc, count, one);
         divisor =
-            arith::IndexCastUIOp::create(rewriter, loc, accumulator, count);
+            arith::IndexCastUIOp::create(rewriter, loc, accumulator, nonZero);
       }
       int64_t reducedRank = reducedType.getRank();
       MLIRContext *context = rewriter.getContext();

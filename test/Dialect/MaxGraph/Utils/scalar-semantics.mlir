@@ -9,7 +9,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: max-opt %s -canonicalize -o %t/folded.mlir
 // RUN: FileCheck %s --check-prefix=FOLDED --input-file=%t/folded.mlir
-// Every graph but the first (which takes arguments) folds completely.
+// Every graph but the first two (which take arguments) folds completely.
 // FOLDED-LABEL: maxgraph.graph @float_mod
 // FOLDED-NOT: maxgraph.{{(mod|div|pow|max|min|add|neg|abs|round|relu|rsqrt|sqrt|log|cmp|cast|is_nan|is_inf)}}
 //
@@ -30,6 +30,16 @@
 // RUNTIME-NEXT: [0, 0, 2, -3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, -2147483648]
 // RUNTIME: result 1: !maxgraph.tensor<[20], si32>
 // RUNTIME-NEXT: [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+// Integer reduce_mean over an empty axis is the empty sum 0 floor-divided
+// by its count 0, hence 0, compiled and interpreted:
+// RUN: max-run %s --graph=int_mean_empty --random-inputs --dims=n=0 --print | FileCheck %s --check-prefix=EMPTY
+// RUN: max-run %s --graph=int_mean_empty --random-inputs --dims=n=0 --print --interpret | FileCheck %s --check-prefix=EMPTY
+// EMPTY: result 0: !maxgraph.tensor<[3], si32>
+// EMPTY-NEXT: [0, 0, 0]
+maxgraph.graph @int_mean_empty<n>(%a: !maxgraph.tensor<[3, n], si32>) -> !maxgraph.tensor<[3], si32> {
+  %0 = maxgraph.reduce_mean %a axes = [1] : !maxgraph.tensor<[3, n], si32> -> !maxgraph.tensor<[3], si32>
+  maxgraph.output %0 : !maxgraph.tensor<[3], si32>
+}
 !v = !maxgraph.tensor<[20], si32>
 maxgraph.graph @int_div_mod_args(%a: !v, %b: !v) -> (!v, !v) {
   %0 = maxgraph.div %a, %b : !v
