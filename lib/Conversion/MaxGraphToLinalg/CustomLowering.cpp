@@ -32,12 +32,8 @@ struct CustomLowering : OpConversionPattern<CustomOp> {
     if (!kernel)
       return rewriter.notifyMatchFailure(op, "kernel not linked");
     FunctionType signature = kernel.getFunctionType();
-    auto castTo = [&](Value value, Type type) -> Value {
-      if (value.getType() == type)
-        return value;
-      if (isa<MemRefType>(type))
-        return memref::CastOp::create(rewriter, loc, type, value);
-      return tensor::CastOp::create(rewriter, loc, type, value);
+    auto castTo = [&](Value value, Type type) {
+      return castToType(rewriter, loc, value, type);
     };
     SmallVector<Value> operands;
     for (auto [index, operand] : llvm::enumerate(adaptor.getInputs()))

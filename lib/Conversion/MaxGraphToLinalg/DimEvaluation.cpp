@@ -192,3 +192,19 @@ Value maxgraph::detail::createEmpty(OpBuilder &builder, Location loc,
   return tensor::EmptyOp::create(builder, loc, type.getShape(),
                                  type.getElementType(), dynamicSizes);
 }
+
+SmallVector<AffineExpr>
+maxgraph::detail::broadcastingExprs(ArrayRef<DimAttr> dims,
+                                    ArrayRef<DimAttr> resultDims,
+                                    MLIRContext *context) {
+  int64_t offset = static_cast<int64_t>(resultDims.size()) -
+                   static_cast<int64_t>(dims.size());
+  SmallVector<AffineExpr> exprs;
+  for (auto [j, dim] : llvm::enumerate(dims)) {
+    int64_t i = offset + static_cast<int64_t>(j);
+    exprs.push_back(broadcasts(dim, resultDims[i])
+                        ? getAffineConstantExpr(0, context)
+                        : getAffineDimExpr(i, context));
+  }
+  return exprs;
+}

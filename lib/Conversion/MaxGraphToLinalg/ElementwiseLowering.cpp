@@ -28,15 +28,8 @@ LogicalResult maxgraph::detail::lowerToBroadcastingGeneric(
   MLIRContext *context = rewriter.getContext();
   SmallVector<AffineMap> maps;
   for (Value operand : op->getOperands()) {
-    ArrayRef<DimAttr> dims = layoutOf(operand).getDims();
-    int64_t offset = rank - static_cast<int64_t>(dims.size());
-    SmallVector<AffineExpr> exprs;
-    for (auto [j, dim] : llvm::enumerate(dims)) {
-      int64_t i = offset + static_cast<int64_t>(j);
-      exprs.push_back(broadcasts(dim, resultDims[i])
-                          ? getAffineConstantExpr(0, context)
-                          : getAffineDimExpr(i, context));
-    }
+    SmallVector<AffineExpr> exprs =
+        broadcastingExprs(layoutOf(operand).getDims(), resultDims, context);
     maps.push_back(AffineMap::get(rank, 0, exprs, context));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));

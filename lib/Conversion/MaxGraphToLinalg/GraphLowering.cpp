@@ -143,12 +143,8 @@ struct CallLowering : OpConversionPattern<CallOp> {
     } else {
       return rewriter.notifyMatchFailure(op, "no callee");
     }
-    auto castTo = [&](Value value, Type type) -> Value {
-      if (value.getType() == type)
-        return value;
-      if (isa<MemRefType>(type))
-        return memref::CastOp::create(rewriter, loc, type, value);
-      return tensor::CastOp::create(rewriter, loc, type, value);
+    auto castTo = [&](Value value, Type type) {
+      return castToType(rewriter, loc, value, type);
     };
     SmallVector<Value> operands;
     for (auto [operand, type] :

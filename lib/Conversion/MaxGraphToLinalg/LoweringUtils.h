@@ -82,6 +82,20 @@ mlir::Value evaluateDim(mlir::ConversionPatternRewriter &rewriter,
 /// `resultDim`: a static 1 stretched to anything that is not a static 1.
 bool broadcasts(DimAttr operandDim, DimAttr resultDim);
 
+/// The indexing expressions of an operand with `dims`, right-aligned against
+/// the leading `resultDims`: a broadcast dim reads index 0, any other dim the
+/// loop of its result dim.
+llvm::SmallVector<mlir::AffineExpr>
+broadcastingExprs(llvm::ArrayRef<DimAttr> dims,
+                  llvm::ArrayRef<DimAttr> resultDims,
+                  mlir::MLIRContext *context);
+
+/// `value` cast to `type` (a tensor.cast or memref.cast), or `value` itself
+/// when it has that type: operands passed to a func.call whose signature is
+/// more or less static than the caller's types.
+mlir::Value castToType(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value value, mlir::Type type);
+
 /// The operand and dim that result dim `index` of `op` is read from, when one
 /// is known to have the same size at run time.
 std::optional<std::pair<unsigned, unsigned>>

@@ -51,15 +51,9 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
                k = getAffineDimExpr(batch + 2, context);
     auto operandMap = [&](TensorLayoutType operand, AffineExpr row,
                           AffineExpr column) {
-      ArrayRef<DimAttr> dims = operand.getDims().drop_back(2);
-      int64_t offset = batch - static_cast<int64_t>(dims.size());
-      SmallVector<AffineExpr> exprs;
-      for (auto [j, dim] : llvm::enumerate(dims)) {
-        int64_t i = offset + static_cast<int64_t>(j);
-        exprs.push_back(broadcasts(dim, resultDims[i])
-                            ? getAffineConstantExpr(0, context)
-                            : getAffineDimExpr(i, context));
-      }
+      SmallVector<AffineExpr> exprs =
+          broadcastingExprs(operand.getDims().drop_back(2),
+                            resultDims.take_front(batch), context);
       exprs.push_back(row);
       exprs.push_back(column);
       return AffineMap::get(loops, 0, exprs, context);

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace maxgraph;
@@ -35,4 +37,13 @@ MaxGraphToLinalgTypeConverter::MaxGraphToLinalgTypeConverter() {
       [](TensorLayoutType type) -> Type { return convertTensorType(type); });
   addConversion(
       [](BufferLayoutType type) -> Type { return convertBufferType(type); });
+}
+
+Value maxgraph::detail::castToType(OpBuilder &builder, Location loc,
+                                   Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  if (isa<MemRefType>(type))
+    return memref::CastOp::create(builder, loc, type, value);
+  return tensor::CastOp::create(builder, loc, type, value);
 }

@@ -114,6 +114,26 @@ static Attribute elementAttr(Type type, uint64_t value) {
                                       /*implicitTrunc=*/true));
 }
 
+/// The constant of `type` whose elements are `compute` of the broadcast
+/// elements of `inputs`, each read as a scalar with `read`.
+template <typename Element, typename Read, typename Compute>
+static Attribute foldElements(ArrayRef<DenseElementsAttr> inputs,
+                              TensorLayoutType type, Read read,
+                              Compute compute) {
+  SmallVector<SmallVector<Element>> values;
+  for (DenseElementsAttr input : inputs)
+    values.push_back(broadcastValues<Element>(input, type.getShape()));
+  SmallVector<decltype(read(values[0][0]))> args;
+  SmallVector<Attribute> results;
+  for (int64_t i = 0, count = type.getNumElements(); i < count; ++i) {
+    args.clear();
+    for (auto &list : values)
+      args.push_back(read(list[i]));
+    results.push_back(elementAttr(type.getElementType(), compute(args)));
+  }
+  return DenseElementsAttr::get(type, results);
+}
+
 /// Folds an elementwise op whose operands are all constants into a constant
 /// of `resultType`, computing each element with `floatFn` (float operands)
 /// or `intFn` (integer and bool operands); a null function does not fold.
@@ -129,42 +149,21 @@ static Attribute foldElementwise(ArrayRef<Attribute> operands, Type resultType,
     inputs.push_back(dense);
   }
   auto type = cast<TensorLayoutType>(resultType);
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t count = type.getNumElements();
   Type inputElement = inputs[0].getElementType();
-  Type resultElement = type.getElementType();
-  SmallVector<Attribute> results;
-  results.reserve(count);
   if (isa<FloatType>(inputElement)) {
     if (!floatFn)
       return {};
-    SmallVector<SmallVector<APFloat>> values;
-    for (DenseElementsAttr input : inputs)
-      values.push_back(broadcastValues<APFloat>(input, shape));
-    SmallVector<double> args;
-    for (int64_t i = 0; i < count; ++i) {
-      args.clear();
-      for (auto &list : values)
-        args.push_back(toDouble(list[i]));
-      results.push_back(elementAttr(resultElement, floatFn(args)));
-    }
-    return DenseElementsAttr::get(type, results);
+    return foldElements<APFloat>(inputs, type, toDouble, floatFn);
   }
   if (!intFn)
     return {};
   scalar::IntKind kind = intKindOf(inputElement);
-  SmallVector<SmallVector<APInt>> values;
-  for (DenseElementsAttr input : inputs)
-    values.push_back(broadcastValues<APInt>(input, shape));
-  SmallVector<uint64_t> args;
-  for (int64_t i = 0; i < count; ++i) {
-    args.clear();
-    for (auto &list : values)
-      args.push_back(kind.isSigned ? list[i].getSExtValue()
-                                   : list[i].getZExtValue());
-    results.push_back(elementAttr(resultElement, intFn(args, kind)));
-  }
-  return DenseElementsAttr::get(type, results);
+  return foldElements<APInt>(
+      inputs, type,
+      [&](const APInt &v) -> uint64_t {
+        return kind.isSigned ? v.getSExtValue() : v.getZExtValue();
+      },
+      [&](ArrayRef<uint64_t> args) { return intFn(args, kind); });
 }
 
 /// Folds the elementwise binary op `op` of the scalar semantics.
@@ -232,15 +231,13 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(),
                                additiveIdentity(getType())))
     return folded;
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 0))
     return folded;
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
@@ -255,58 +252,49 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
         return DenseElementsAttr::get(
             type, cast<DenseElementsAttr>(operand).getSplatValue<Attribute>());
   }
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 1))
     return folded;
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded = foldIdentity(*this, adaptor.getRhs(), 1))
     return folded;
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded =
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult folded =
           foldCommutedIdentity(*this, adaptor.getLhs(), adaptor.getRhs(), 0))
     return folded;
-  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(),
-                    kScalarOp);
+  return foldBinary({adaptor.getLhs(), adaptor.getRhs()}, getType(), kScalarOp);
 }
 
 OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
