@@ -22,6 +22,16 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cxx", config.cmake_cxx_compiler))
+# `-I` for LLVM's headers (on Debian, MLIR's share the directory), and for
+# MaxGraph's own and generated ones: what a translation unit of our headers
+# needs, for the header layering and compile-error tests.
+config.substitutions.append(
+    ("%llvm_includes",
+     " ".join("-I" + d for d in config.llvm_include_dirs.split(";") if d)))
+config.substitutions.append(
+    ("%maxgraph_includes",
+     "-I{0}/include -I{1}/include".format(config.maxgraph_src_root,
+                                          config.maxgraph_obj_root)))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

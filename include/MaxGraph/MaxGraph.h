@@ -19,7 +19,7 @@
 
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/HostTensor.h"
-#include "MaxGraph/Staging/DType.h"
+#include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/Dim.h"
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Staging/Ops.h"
@@ -27,5 +27,9 @@
 #include "MaxGraph/Staging/StagingError.h"
 #include "MaxGraph/Staging/Tensor.h"
 #include "MaxGraph/Staging/Tree.h"
+#include "MaxGraph/Support/DType.h"
+#include "MaxGraph/Support/Device.h"
+#include "MaxGraph/Support/Error.h"
+#include "MaxGraph/Support/Shape.h"
 
 #endif // MAXGRAPH_MAXGRAPH_H

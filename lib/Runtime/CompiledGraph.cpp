@@ -17,11 +17,11 @@ void detail::CallArguments::checkStatic(const std::string &path,
                                         const std::string &value) {
   const auto &statics = staged.staticArguments();
   if (nextStatic >= statics.size())
-    throw StagingError("argument '" + path + "' = " + value +
+    throw RuntimeError("argument '" + path + "' = " + value +
                        " was not an argument when the graph was staged");
   const auto &[stagedPath, stagedValue] = statics[nextStatic++];
   if (stagedPath != path || stagedValue != value)
-    throw StagingError("static argument '" + path + "' was staged as " +
+    throw RuntimeError("static argument '" + path + "' was staged as " +
                        stagedValue + " but the call passes " + value +
                        "; stage again to change it");
 }
@@ -29,7 +29,7 @@ void detail::CallArguments::checkStatic(const std::string &path,
 void detail::CallArguments::finish(const GraphInputs &arguments) const {
   const auto &statics = staged.staticArguments();
   if (nextStatic < statics.size())
-    throw StagingError("static argument '" + statics[nextStatic].first +
+    throw RuntimeError("static argument '" + statics[nextStatic].first +
                        "' was staged as " + statics[nextStatic].second +
                        " but the call does not pass it");
   // The caller made these tensors, so their devices must be the specs'.
@@ -60,6 +60,11 @@ std::shared_ptr<const GraphInputs>
 detail::describeArguments(const StagedGraph &staged) {
   return std::make_shared<const GraphInputs>(
       describeGraphInputs(staged.getGraph()));
+}
+
+TensorLayout maxgraph::layoutOf(const HostTensor &tensor) {
+  std::vector<Dim> dims(tensor.shape().begin(), tensor.shape().end());
+  return TensorLayout(tensor.dtype(), std::move(dims), tensor.device());
 }
 
 // Declared in Stage.h, defined here: staging does not depend on the
@@ -102,7 +107,7 @@ detail::compileCached(const StagedGraph &staged) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(key, &runtimeContext());
   if (!module)
-    throw StagingError("internal error: the staged module of @" +
+    throw RuntimeError("internal error: the staged module of @" +
                        staged.name() + " does not parse back");
   entry = CpuExecutable::compile(*module, staged.name());
   return entry;

@@ -11,7 +11,8 @@
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Runtime/InputChecks.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Staging/DTypeConversion.h"
+#include "MaxGraph/Support/Error.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -75,8 +76,12 @@ CpuExecutable::Signature::Param describe(Type type, std::string label) {
   auto layout = cast<LayoutType>(type);
   CpuExecutable::Signature::Param param;
   param.label = std::move(label);
-  param.dtype = fromMLIRType(layout.getElementType());
   param.type = typeString(type);
+  std::optional<DType> dtype = tryFromMLIRType(layout.getElementType());
+  if (!dtype)
+    throw RuntimeError("compile: " + param.label + " has type " + param.type +
+                       ", whose element type has no maxgraph::DType");
+  param.dtype = *dtype;
   for (DimAttr dim : layout.getDims()) {
     if (dim.isStatic())
       param.dims.emplace_back(dim.getStaticSize(), "");
@@ -175,7 +180,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
     }
   }
   if (!graph)
-    throw StagingError(
+    throw RuntimeError(
         name.empty() ? "compile: the module has no entry graph"
                      : "compile: the module has no graph named @" + name.str());
   auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
@@ -222,7 +227,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
     for (GraphOp other : llvm::to_vector(lowered->getOps<GraphOp>()))
       if (failed(symbols.rename(
               other, StringAttr::get(context, jitSymbol(other.getSymName())))))
-        throw StagingError("compile: cannot rename @" +
+        throw RuntimeError("compile: cannot rename @" +
                            other.getSymName().str() + " for the JIT");
   }
   // Whatever context the module came from, the pipeline needs every dialect
@@ -238,7 +243,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   PassManager pm(context);
   buildLowerToCPUPipeline(pm);
   if (failed(pm.run(*lowered)))
-    throw StagingError("compile: lowering @" + signature.name +
+    throw RuntimeError("compile: lowering @" + signature.name +
                        " to the CPU failed:\n" + userSymbols(diagnostics.text));
 
   // `transformer` is a function_ref: the function it refers to must outlive
@@ -266,7 +271,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   options.sharedLibPaths = openMP;
   auto engine = ExecutionEngine::create(*lowered, options);
   if (!engine)
-    throw StagingError("compile: the JIT failed for @" + signature.name + ": " +
+    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
                        llvm::toString(engine.takeError()));
   executable->engine = std::move(*engine);
   // memref.copy between strided memrefs (a buffer store, an insert into a
@@ -330,7 +335,7 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
     packed.push_back(&pointer);
   if (llvm::Error error =
           engine->invokePacked("_mlir_ciface_" + jitSymbol(s.name), packed))
-    throw StagingError("running @" + s.name +
+    throw RuntimeError("running @" + s.name +
                        " failed: " + llvm::toString(std::move(error)));
 
   std::vector<HostTensor> outputs;

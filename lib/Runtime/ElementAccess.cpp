@@ -1,7 +1,7 @@
-//===- ElementAccess.cpp - reading and writing elements of any dtype -----===//
+//===- ElementAccess.cpp - reading and writing elements of any dtype ------===//
 
 #include "MaxGraph/Runtime/ElementAccess.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Support/Error.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/Support/MathExtras.h"
 #include <cstring>
@@ -96,7 +96,7 @@ void maxgraph::storeElementAsFloat(HostTensor &tensor, int64_t i,
                             converted.bitcastToAPInt().getZExtValue());
   }
   default:
-    throw StagingError("internal error: storeElementAsFloat on a " +
+    throw RuntimeError("internal error: storeElementAsFloat on a " +
                        toString(tensor.dtype()) + " tensor");
   }
 }

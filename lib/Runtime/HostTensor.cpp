@@ -1,7 +1,7 @@
 //===- HostTensor.cpp - a live tensor handle over host memory -------------===//
 
 #include "MaxGraph/Runtime/HostTensor.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Support/Shape.h"
 
 using namespace maxgraph;
 
@@ -22,15 +22,7 @@ HostTensor HostTensor::clone() const {
 }
 
 int64_t HostTensor::numElements() const {
-  int64_t count = 1;
-  for (int64_t size : shape_)
-    count *= size;
-  return count;
-}
-
-TensorLayout HostTensor::layout() const {
-  std::vector<Dim> dims(shape_.begin(), shape_.end());
-  return TensorLayout(dtype_, std::move(dims), device_);
+  return maxgraph::numElements(shape_);
 }
 
 void HostTensor::checkType(DType requested) const {

@@ -2,17 +2,18 @@
 
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Staging/DTypeConversion.h"
+#include "MaxGraph/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace maxgraph;
 
-std::string maxgraph::shapeString(llvm::ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
 }
 
 GraphInputs maxgraph::describeGraphInputs(GraphOp graph) {
@@ -26,7 +27,12 @@ GraphInputs maxgraph::describeGraphInputs(GraphOp graph) {
     if (names && index < names.size())
       argument.label +=
           " (`" + cast<StringAttr>(names[index]).getValue().str() + "`)";
-    argument.dtype = fromMLIRType(layout.getElementType());
+    std::optional<DType> dtype = tryFromMLIRType(layout.getElementType());
+    if (!dtype)
+      throw RuntimeError("@" + described.graphName + ": " + argument.label +
+                         " has type " + typeString(type) +
+                         ", whose element type has no maxgraph::DType");
+    argument.dtype = *dtype;
     DeviceAttr device = layout.getDevice();
     argument.device = {device.isGpu() ? Device::Kind::GPU : Device::Kind::CPU,
                        static_cast<int>(device.getId())};
@@ -38,8 +44,7 @@ GraphInputs maxgraph::describeGraphInputs(GraphOp graph) {
         argument.dims.emplace_back(
             -1, dim.isSymbol() ? dim.getSymbolName().str() : "");
     }
-    llvm::raw_string_ostream os(argument.type);
-    os << type;
+    argument.type = typeString(type);
     argument.isBuffer = isa<BufferLayoutType>(type);
     described.arguments.push_back(std::move(argument));
   }
@@ -52,7 +57,7 @@ maxgraph::checkGraphInputs(const GraphInputs &graph,
                            const InputCheckOptions &options) {
   std::string where = options.prefix + "@" + graph.graphName;
   if (inputs.size() != graph.arguments.size())
-    throw StagingError(where + " takes " +
+    throw RuntimeError(where + " takes " +
                        std::to_string(graph.arguments.size()) +
                        " inputs but got " + std::to_string(inputs.size()));
   llvm::StringMap<int64_t> bindings;
@@ -67,7 +72,7 @@ maxgraph::checkGraphInputs(const GraphInputs &graph,
                         shapeString(input.shape()) +
                         (options.checkDevices ? " on " + input.device().str()
                                               : std::string());
-      throw StagingError(where + ": " + argument.label + " " + problem +
+      throw RuntimeError(where + ": " + argument.label + " " + problem +
                          " (got " + got + "; expected " + argument.type + ")");
     };
     if (input.dtype() != argument.dtype)

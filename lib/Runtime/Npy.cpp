@@ -1,7 +1,7 @@
 //===- Npy.cpp - reading and writing numpy .npy files ---------------------===//
 
 #include "MaxGraph/Runtime/Npy.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <fstream>
@@ -60,7 +60,7 @@ std::optional<DType> dtypeOf(llvm::StringRef descr) {
 }
 
 [[noreturn]] void fail(const std::string &path, const std::string &problem) {
-  throw StagingError(path + ": " + problem);
+  throw RuntimeError(path + ": " + problem);
 }
 
 /// The value of `key` in the header dict, as written by numpy.

@@ -1,4 +1,4 @@
-//===- StagingContext.h - internals shared by the staging library --------===//
+//===- StagingContext.h - internals of the staging library ------*- C++ -*-===//
 //
 // Private to lib/Staging: the process-wide MLIR context that staged graphs
 // live in, diagnostic capture, and the Trace that records ops.
@@ -9,6 +9,7 @@
 #define MAXGRAPH_LIB_STAGING_STAGINGCONTEXT_H
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Staging/Tensor.h"
 #include "mlir/IR/Builders.h"

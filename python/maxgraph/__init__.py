@@ -19,11 +19,20 @@ from . import _core
 # Op locations name the user's line: frames inside this package are skipped.
 _core._set_package_directory(_os.path.dirname(__file__))
 
+# The exceptions, as in C++ (MaxGraph/Support/Error.h), all ValueErrors:
+# Error is the base; StagingError a mistake found while staging, located at
+# the user's line; RuntimeError a failure while compiling or running a graph
+# (inputs that do not fit, a lowering or JIT failure, an .npy file).
+Error = _core.Error
 StagingError = _core.StagingError
+RuntimeError = _core.RuntimeError
 
 from . import compilation, driver, dtype, ops, sharding, tensor  # noqa: E402
 
+# RuntimeError is left out of `from maxgraph import *`: it would shadow the
+# builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.
 __all__ = [
+    "Error",
     "StagingError",
     "compilation",
     "driver",

@@ -14,6 +14,7 @@ import dataclasses
 from typing import Any, Callable, Iterator
 
 from ._core import Buffer, BufferLayout, Tensor, TensorLayout
+from ._core import RuntimeError as _RuntimeError
 
 LIVE_TENSOR_MESSAGE = (
     "a Tensor is a value, not a layout: taking its dims would fix every one "
@@ -192,6 +193,7 @@ def flatten_call(spec: Any, arg: Any, path: str, inputs: list) -> None:
         raise TypeError(f"argument '{path}' is static (staged as {spec!r}); "
                         f"got a Tensor")
     if not _same_static(spec, arg):
-        raise ValueError(f"static argument '{path}' was staged as {spec!r}, "
-                         f"got {arg!r}; stage the function again for a new "
-                         f"value")
+        # maxgraph.RuntimeError (a ValueError), as the C++ runtime raises.
+        raise _RuntimeError(f"static argument '{path}' was staged as "
+                            f"{spec!r}, got {arg!r}; stage the function "
+                            f"again for a new value")

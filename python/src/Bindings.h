@@ -1,5 +1,4 @@
-//===- Bindings.h - shared pieces of the maxgraph._core extension -*- C++
-//-*-===//
+//===- Bindings.h - shared pieces of the maxgraph._core module --*- C++ -*-===//
 //
 // The extension is a thin layer over the C++ staging API and runtime: every
 // op is staged by the C++ library, at the Python caller's file:line.
@@ -12,6 +11,7 @@
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "MaxGraph/Staging/Tensor.h"
+#include "MaxGraph/Support/Error.h"
 #include <nanobind/nanobind.h>
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-//===- Module.cpp - the maxgraph._core extension module ------------------===//
+//===- Module.cpp - the maxgraph._core extension module -------------------===//
 
 #include "Bindings.h"
 #include <nanobind/stl/string.h>
@@ -8,8 +8,13 @@ namespace nb = nanobind;
 NB_MODULE(_core, m) {
   m.doc() = "MaxGraph's C++ staging library and CPU runtime (use the "
             "`maxgraph` package, not this module)";
-  // A shape or dtype mistake is a ValueError, located at the user's line.
-  nb::exception<maxgraph::StagingError>(m, "StagingError", PyExc_ValueError);
+  // Every maxgraph::Error is a ValueError: a staging mistake (located at the
+  // user's line) and a failure while compiling or running alike. The base
+  // is registered first: nanobind tries the newest translator first, so a
+  // StagingError or RuntimeError becomes its own class, not the base.
+  nb::exception<maxgraph::Error> error(m, "Error", PyExc_ValueError);
+  nb::exception<maxgraph::StagingError>(m, "StagingError", error);
+  nb::exception<maxgraph::RuntimeError>(m, "RuntimeError", error);
   m.def("_set_package_directory", &maxgraph::python::setPackageDirectory,
         nb::arg("directory"));
   maxgraph::python::bindTypes(m);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Bindings.h"
+#include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Staging/Ops.h"
 #include <cstring>
 #include <nanobind/ndarray.h>
@@ -210,9 +211,9 @@ nb::object toNumpy(const PyTensor &self) {
       .cast();
 }
 
-TensorLayout layoutOf(const PyTensor &self) {
+TensorLayout tensorLayoutOf(const PyTensor &self) {
   if (const HostTensor *tensor = std::get_if<HostTensor>(&self.value))
-    return tensor->layout();
+    return maxgraph::layoutOf(*tensor);
   return std::get<Tensor>(self.value).layout();
 }
 
@@ -312,23 +313,26 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
             return array;
           },
           nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
-      .def_prop_ro("layout", &layoutOf,
+      .def_prop_ro("layout", &tensorLayoutOf,
                    "The TensorLayout of this tensor (for a live tensor, "
                    "every dim fixed to its size).")
-      .def_prop_ro("dtype",
-                   [](const PyTensor &self) { return layoutOf(self).dtype(); })
+      .def_prop_ro(
+          "dtype",
+          [](const PyTensor &self) { return tensorLayoutOf(self).dtype(); })
       .def_prop_ro("shape",
                    [](const PyTensor &self) {
-                     TensorLayout layout = layoutOf(self);
+                     TensorLayout layout = tensorLayoutOf(self);
                      nb::list shape;
                      for (const Dim &dim : layout.shape())
                        shape.append(fromDim(dim));
                      return shape;
                    })
-      .def_prop_ro("device",
-                   [](const PyTensor &self) { return layoutOf(self).device(); })
-      .def_prop_ro("rank",
-                   [](const PyTensor &self) { return layoutOf(self).rank(); })
+      .def_prop_ro(
+          "device",
+          [](const PyTensor &self) { return tensorLayoutOf(self).device(); })
+      .def_prop_ro(
+          "rank",
+          [](const PyTensor &self) { return tensorLayoutOf(self).rank(); })
       .def_prop_ro("is_live", &PyTensor::isLive,
                    "Whether this tensor holds data (else it is being traced).")
       .def_prop_ro(
@@ -380,7 +384,7 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
            })
       .def("__len__",
            [](const PyTensor &self) -> int64_t {
-             TensorLayout layout = layoutOf(self);
+             TensorLayout layout = tensorLayoutOf(self);
              if (layout.rank() == 0)
                throw nb::type_error("len() of a rank-0 tensor");
              const Dim &dim = layout.shape()[0];
@@ -393,7 +397,7 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
            })
       .def("__repr__", [](const PyTensor &self) {
         std::string kind = self.isLive() ? "Tensor(live, " : "Tensor(traced, ";
-        return kind + layoutOf(self).str() + ")";
+        return kind + tensorLayoutOf(self).str() + ")";
       });
 
 #define MAXGRAPH_BINARY(PY, RPY, FN, SYMBOL)                                   \

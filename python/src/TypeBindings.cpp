@@ -2,6 +2,8 @@
 
 #include "Bindings.h"
 #include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Support/DType.h"
+#include "MaxGraph/Support/Device.h"
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -53,38 +55,6 @@ static nb::list shapeList(const std::vector<Dim> &dims) {
   return list;
 }
 
-static std::string pythonDTypeName(DType dtype) {
-  switch (dtype) {
-  case DType::Float16:
-    return "float16";
-  case DType::BFloat16:
-    return "bfloat16";
-  case DType::Float32:
-    return "float32";
-  case DType::Float64:
-    return "float64";
-  case DType::Bool:
-    return "bool";
-  case DType::Int8:
-    return "int8";
-  case DType::Int16:
-    return "int16";
-  case DType::Int32:
-    return "int32";
-  case DType::Int64:
-    return "int64";
-  case DType::UInt8:
-    return "uint8";
-  case DType::UInt16:
-    return "uint16";
-  case DType::UInt32:
-    return "uint32";
-  case DType::UInt64:
-    return "uint64";
-  }
-  return "?";
-}
-
 static std::string deviceRepr(const Device &device) {
   return std::string(device.kind == Device::Kind::CPU ? "CPU(" : "GPU(") +
          std::to_string(device.id) + ")";
@@ -92,7 +62,7 @@ static std::string deviceRepr(const Device &device) {
 
 static std::string layoutRepr(const Layout &layout) {
   std::string text = layout.isBuffer() ? "BufferLayout(" : "TensorLayout(";
-  text += "DType." + pythonDTypeName(layout.dtype()) + ", [";
+  text += "DType." + numpyName(layout.dtype()) + ", [";
   for (size_t i = 0; i < layout.shape().size(); ++i) {
     const Dim &dim = layout.shape()[i];
     text += i ? ", " : "";

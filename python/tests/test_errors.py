@@ -150,6 +150,26 @@ def test_input_checks_of_the_compiled_graph():
         run(Tensor.from_numpy(good_x, GPU(0)), Tensor.from_numpy(good_y))
 
 
+def test_runtime_failures_are_maxgraph_runtime_errors():
+    # As in C++ (MaxGraph/Support/Error.h): one base, maxgraph.Error, for
+    # staging mistakes and failures while running; all are ValueErrors.
+    assert issubclass(maxgraph.Error, ValueError)
+    assert issubclass(maxgraph.StagingError, maxgraph.Error)
+    assert issubclass(maxgraph.RuntimeError, maxgraph.Error)
+    assert not issubclass(maxgraph.RuntimeError, maxgraph.StagingError)
+    assert "RuntimeError" not in maxgraph.__all__  # keeps the builtin
+    run = compilation.compile(lambda x, alpha: x * alpha)(F32_2, 2.0)
+    with pytest.raises(maxgraph.RuntimeError,
+                       match=r"argument 0 \(`x`\) has size 3 in dim 0"):
+        run(Tensor.from_numpy(np.ones(3, np.float32)), 2.0)
+    with pytest.raises(maxgraph.RuntimeError,
+                       match="static argument 'alpha' was staged as 2.0"):
+        run(Tensor.from_numpy(np.ones(2, np.float32)), 3.0)
+    with pytest.raises(maxgraph.StagingError) as error:
+        compilation.stage(lambda x, y: x + y)(F32_2, F32_3)
+    assert not isinstance(error.value, maxgraph.RuntimeError)
+
+
 def test_call_structure_mistakes():
     run = compilation.compile(lambda kv: kv["a"] + kv["b"])(
         {"a": F32_2, "b": F32_2})

@@ -18,7 +18,8 @@
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Runtime/Npy.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Staging/DTypeConversion.h"
+#include "MaxGraph/Support/Error.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -301,7 +302,7 @@ int main(int argc, char **argv) {
           seconds.size(), seconds[seconds.size() / 2] * 1e3,
           seconds.front() * 1e3);
     }
-  } catch (const StagingError &error) {
+  } catch (const maxgraph::Error &error) {
     die(error.what());
   }
   return 0;

@@ -26,7 +26,7 @@ Tensor combine(const std::map<std::string, Tensor> &kv, float alpha) {
 std::string messageOf(const std::function<void()> &fn) {
   try {
     fn();
-  } catch (const StagingError &error) {
+  } catch (const RuntimeError &error) {
     return error.what();
   }
   return "";
@@ -328,7 +328,7 @@ TEST(HostTensorHandle, CompiledBufferStoreReachesTheCallersTensor) {
   try {
     run.emplace(compile(fn, {.name = "accumulate_compiled"})(
         BufferLayout(DType::Float32, {2}), TensorLayout(DType::Float32, {2})));
-  } catch (const StagingError &error) {
+  } catch (const RuntimeError &error) {
     std::string message = error.what();
     if (message.find("no CPU lowering yet") != std::string::npos ||
         message.find("not supported yet") != std::string::npos)

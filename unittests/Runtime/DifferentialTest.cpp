@@ -1399,7 +1399,7 @@ std::optional<SeedFailure> runSeed(const std::string &op,
   std::optional<CompiledGraph<>> compiled;
   try {
     compiled.emplace(staged.compile());
-  } catch (const StagingError &error) {
+  } catch (const RuntimeError &error) {
     return SeedFailure{p.dtype, (Message() << where << ": compile failed:\n"
                                            << error.what() << "\n"
                                            << text)
@@ -1450,7 +1450,7 @@ std::optional<SeedFailure> runSeed(const std::string &op,
     try {
       interpreted =
           interpret(reference.getModule(), reference.name(), referenceInputs);
-    } catch (const StagingError &error) {
+    } catch (const RuntimeError &error) {
       return SeedFailure{
           p.dtype,
           (Message() << context << "\nthe interpreter failed: " << error.what())
@@ -1462,7 +1462,7 @@ std::optional<SeedFailure> runSeed(const std::string &op,
     std::vector<HostTensor> results;
     try {
       results = (*compiled)(named("x", tensors), named("buf", compiledBuffers));
-    } catch (const StagingError &error) {
+    } catch (const RuntimeError &error) {
       return SeedFailure{p.dtype, (Message()
                                    << context << "\nthe compiled graph failed: "
                                    << error.what())
@@ -1497,7 +1497,7 @@ std::optional<SeedFailure> runSeed(const std::string &op,
         std::vector<HostTensor> foldedResults;
         try {
           foldedResults = interpret(**folded, reference.name(), inputs);
-        } catch (const StagingError &error) {
+        } catch (const RuntimeError &error) {
           return SeedFailure{
               p.dtype, (Message() << context << "\nthe folded program failed: "
                                   << error.what())

@@ -390,7 +390,7 @@ maxgraph.graph @custom(%x: !maxgraph.tensor<[3], f32>) -> !maxgraph.tensor<[3], 
   std::string message;
   try {
     CpuExecutable::compile(*module);
-  } catch (const StagingError &error) {
+  } catch (const RuntimeError &error) {
     message = error.what();
   }
   EXPECT_NE(message.find("kernel library '/nonexistent/kernels.mlir' of "

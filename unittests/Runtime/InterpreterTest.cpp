@@ -102,7 +102,7 @@ protected:
     return run(text, inputs, name);
   }
 
-  /// Expects running `text` on `inputs` to throw a StagingError whose
+  /// Expects running `text` on `inputs` to throw a RuntimeError whose
   /// message contains every phrase.
   void expectError(const std::string &text, std::vector<HostTensor> inputs,
                    std::initializer_list<std::string> phrases,
@@ -110,9 +110,9 @@ protected:
     std::string message;
     try {
       run(text, inputs, name);
-      ADD_FAILURE() << "expected a StagingError";
+      ADD_FAILURE() << "expected a RuntimeError";
       return;
-    } catch (const StagingError &error) {
+    } catch (const RuntimeError &error) {
       message = error.what();
     }
     for (const std::string &phrase : phrases)

@@ -71,7 +71,7 @@ TEST(HostTensorTest, ScalarHasOneElement) {
   HostTensor tensor = HostTensor::from<float>({}, {7.0f});
   EXPECT_EQ(tensor.numElements(), 1);
   EXPECT_EQ(tensor.data<float>()[0], 7.0f);
-  EXPECT_EQ(tensor.layout().rank(), 0);
+  EXPECT_EQ(layoutOf(tensor).rank(), 0);
 }
 
 TEST(HostTensorTest, WrongElementCountThrows) {
@@ -101,7 +101,7 @@ TEST(HostTensorTest, NegativeDimThrows) {
 
 TEST(HostTensorTest, LayoutHasStaticDims) {
   HostTensor tensor(DType::Int32, {3, 5}, GPU(2));
-  TensorLayout layout = tensor.layout();
+  TensorLayout layout = layoutOf(tensor);
   EXPECT_FALSE(layout.isBuffer());
   EXPECT_EQ(layout.dtype(), DType::Int32);
   EXPECT_EQ(layout.device(), GPU(2));
@@ -116,7 +116,7 @@ TEST(HostTensorTest, LayoutHasStaticDims) {
 TEST(HostTensorTest, LayoutStagesAsSpec) {
   HostTensor tensor = HostTensor::from<float>({2, 2}, {1, 2, 3, 4});
   auto fn = [](const Tensor &x) { return x * 2.0f; };
-  StagedGraph graph = stage(fn)(tensor.layout());
+  StagedGraph graph = stage(fn)(layoutOf(tensor));
   ASSERT_EQ(graph.inputLayouts().size(), 1u);
   EXPECT_EQ(graph.inputLayouts()[0].str(), "!maxgraph.tensor<[2, 2], f32>");
 }

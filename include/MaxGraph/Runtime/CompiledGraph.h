@@ -4,6 +4,9 @@
 //   HostTensor out = run(std::map<std::string, HostTensor>{{"a", a},
 //                                                          {"b", b}}, 2.0f);
 //
+// This header joins the runtime to staging: HostTensor (runtime core, no
+// MLIR) and the specs, traced functions and StagedGraphs of Staging/.
+//
 // A compiled graph takes the traced function's argument tree with
 // HostTensors in place of specs (and the same static values), checks every
 // input (count, dtype, rank, device, dims: see InputChecks.h), runs the
@@ -19,8 +22,10 @@
 #define MAXGRAPH_RUNTIME_COMPILEDGRAPH_H
 
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/Stage.h"
+#include "MaxGraph/Support/Error.h"
 #include <array>
 #include <map>
 #include <memory>
@@ -30,6 +35,11 @@
 #include <vector>
 
 namespace maxgraph {
+/// The TensorLayout of a live tensor, every dim fixed to its sizes: what to
+/// stage with on purpose, since stage() refuses a HostTensor as a spec.
+///   StagedGraph staged = stage(fn)(layoutOf(tensor));
+TensorLayout layoutOf(const HostTensor &tensor);
+
 namespace detail {
 /// Collects the inputs of a call and checks its static values against the
 /// ones staged.
@@ -38,10 +48,10 @@ public:
   explicit CallArguments(const StagedGraph &staged) : staged(staged) {}
   /// Adds a handle to `tensor`'s storage (not a copy of its data).
   void addTensor(const HostTensor &tensor) { inputs.push_back(tensor); }
-  /// Throws StagingError when `value` differs from the staged value.
+  /// Throws RuntimeError when `value` differs from the staged value.
   void checkStatic(const std::string &path, const std::string &value);
   /// Checks that every staged static value was passed and that the tensors
-  /// fit `arguments`, devices included; throws StagingError.
+  /// fit `arguments`, devices included; throws RuntimeError.
   void finish(const GraphInputs &arguments) const;
   std::vector<HostTensor> inputs;
 
@@ -228,7 +238,7 @@ private:
     if constexpr (std::is_same_v<Result, std::vector<Tensor>>)
       return outputs;
     else
-      throw StagingError("internal error: no result structure");
+      throw RuntimeError("internal error: no result structure");
   }
 
   StagedGraph staged;

@@ -20,13 +20,13 @@ namespace maxgraph {
 class CpuExecutable {
 public:
   /// Compiles graph `name` of `module` (the first non-subgraph graph when
-  /// empty); the module is copied, not changed. Throws StagingError when a
+  /// empty); the module is copied, not changed. Throws RuntimeError when a
   /// pass or the JIT fails, with the diagnostics.
   static std::unique_ptr<CpuExecutable> compile(mlir::ModuleOp module,
                                                 llvm::StringRef name = {});
   ~CpuExecutable();
 
-  /// Runs the compiled graph; throws StagingError for inputs that do not fit.
+  /// Runs the compiled graph; throws RuntimeError for inputs that do not fit.
   /// The code works on the inputs' own storage: stores through a
   /// BufferLayout argument land in the HostTensor passed for it.
   std::vector<HostTensor> run(const std::vector<HostTensor> &inputs) const;

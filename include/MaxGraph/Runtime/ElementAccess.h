@@ -1,5 +1,4 @@
-//===- ElementAccess.h - reading and writing elements of any dtype -*- C++
-//-*-===//
+//===- ElementAccess.h - elements of any dtype as numbers -------*- C++ -*-===//
 //
 // Element access for code that handles every dtype at run time (the
 // interpreter, tests that compare results): raw bits, and doubles converted
@@ -27,7 +26,7 @@ void storeElementBits(HostTensor &tensor, int64_t i, uint64_t bits);
 /// bool is 0 or 1.
 double loadElementAsDouble(const HostTensor &tensor, int64_t i);
 /// Stores `value` rounded to nearest-even into element `i` of a float
-/// tensor; throws StagingError for other dtypes.
+/// tensor; throws RuntimeError for other dtypes.
 void storeElementAsFloat(HostTensor &tensor, int64_t i, double value);
 } // namespace maxgraph
 

@@ -1,9 +1,16 @@
 //===- HostTensor.h - a live tensor handle over host memory -----*- C++ -*-===//
+//
+// The runtime core: it needs MaxGraph/Support alone, no MLIR and no staging
+// headers (test/Support/layering.test checks). `layoutOf(tensor)`, its
+// TensorLayout, joins it to staging in MaxGraph/Runtime/CompiledGraph.h.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MAXGRAPH_RUNTIME_HOSTTENSOR_H
 #define MAXGRAPH_RUNTIME_HOSTTENSOR_H
 
-#include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Support/DType.h"
+#include "MaxGraph/Support/Device.h"
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -43,7 +50,8 @@ template <typename T> constexpr DType dtypeOf() {
 } // namespace detail
 
 /// A live tensor: data in host memory with a dtype, static shape and device.
-/// It is a value, not a spec: stage() refuses it (pass `layout()` instead).
+/// It is a value, not a spec: stage() refuses it (pass `layoutOf(tensor)`
+/// instead, from MaxGraph/Runtime/CompiledGraph.h).
 ///
 /// A HostTensor is a handle, like a numpy array or a MAX tensor: copies
 /// share the same storage, so a write through one copy (or through a
@@ -85,6 +93,7 @@ public:
   DType dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   Device device() const { return device_; }
+  /// The number of elements: the product of the shape, 1 for a scalar.
   int64_t numElements() const;
   /// Typed access to the elements, row-major; T must match the dtype.
   template <typename T> T *data() {
@@ -101,8 +110,6 @@ public:
   bool sharesStorageWith(const HostTensor &other) const {
     return storage == other.storage;
   }
-  /// The TensorLayout with every dim fixed to this tensor's sizes.
-  TensorLayout layout() const;
 
 private:
   void checkType(DType requested) const;

@@ -10,6 +10,7 @@
 #define MAXGRAPH_RUNTIME_INPUTCHECKS_H
 
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Support/Shape.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include <cstdint>
@@ -58,7 +59,7 @@ struct InputCheckOptions {
 /// Checks that `inputs` fit `graph`: their count, and per argument its
 /// dtype, rank, device (when asked), static dims, and that every symbolic
 /// dim has one size across all inputs. Returns the size bound to each
-/// symbolic dim. Throws StagingError naming the graph, the argument (its
+/// symbolic dim. Throws RuntimeError naming the graph, the argument (its
 /// index and tree path) and both the tensor's shape and the expected type.
 llvm::StringMap<int64_t>
 checkGraphInputs(const GraphInputs &graph,
@@ -68,9 +69,6 @@ checkGraphInputs(const GraphInputs &graph,
 llvm::StringMap<int64_t>
 checkGraphInputs(const GraphInputs &graph, llvm::ArrayRef<HostTensor> inputs,
                  const InputCheckOptions &options = {});
-
-/// `[2, 3]`: a concrete shape as the messages print it.
-std::string shapeString(llvm::ArrayRef<int64_t> shape);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_RUNTIME_INPUTCHECKS_H

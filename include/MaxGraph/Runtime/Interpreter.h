@@ -28,7 +28,7 @@ namespace maxgraph {
 /// name, one size, else an error naming the argument and both sizes); dtype,
 /// rank and static dims are checked, devices are not (the data stays in host
 /// memory). Results carry the device of their type. Throws
-/// maxgraph::StagingError with a clear message for bad inputs or ops it
+/// maxgraph::RuntimeError with a clear message for bad inputs or ops it
 /// cannot run (custom kernels, gather indices out of range).
 std::vector<HostTensor> interpret(mlir::ModuleOp module, llvm::StringRef name,
                                   std::vector<HostTensor> &inputs);

@@ -13,9 +13,9 @@
 #include <string>
 
 namespace maxgraph {
-/// Reads an .npy file; throws StagingError naming the file and the problem.
+/// Reads an .npy file; throws RuntimeError naming the file and the problem.
 HostTensor readNpy(const std::string &path);
-/// Writes `tensor` as an .npy file; throws StagingError on failure or for
+/// Writes `tensor` as an .npy file; throws RuntimeError on failure or for
 /// dtypes numpy has no type for (bfloat16).
 void writeNpy(const std::string &path, const HostTensor &tensor);
 } // namespace maxgraph

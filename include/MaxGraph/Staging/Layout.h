@@ -3,8 +3,9 @@
 #ifndef MAXGRAPH_STAGING_LAYOUT_H
 #define MAXGRAPH_STAGING_LAYOUT_H
 
-#include "MaxGraph/Staging/DType.h"
 #include "MaxGraph/Staging/Dim.h"
+#include "MaxGraph/Support/DType.h"
+#include "MaxGraph/Support/Device.h"
 #include <string>
 #include <vector>
 

@@ -1,23 +1,21 @@
 //===- StagingError.h - errors raised while staging -------------*- C++ -*-===//
+//
+// maxgraph::StagingError itself is declared with the other exceptions in
+// MaxGraph/Support/Error.h; this header adds what locates it at the user's
+// line.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MAXGRAPH_STAGING_STAGINGERROR_H
 #define MAXGRAPH_STAGING_STAGINGERROR_H
 
+#include "MaxGraph/Support/Error.h"
 #include <source_location>
-#include <stdexcept>
 #include <string>
 
 namespace maxgraph {
 /// Source location of the user's code that staged an op.
 using SourceLoc = std::source_location;
-
-/// A mistake found while staging: a shape or dtype that does not fit, a bad
-/// spec, a subgraph reading its parent's tensor. `what()` starts with the
-/// user's `file:line:col` and names the op and the operand types.
-class StagingError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
 
 /// Locates what is staged on this thread, while it lives, at `file:line:col`
 /// instead of at the C++ caller's std::source_location. Bindings for other

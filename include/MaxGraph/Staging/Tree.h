@@ -16,7 +16,6 @@
 #ifndef MAXGRAPH_STAGING_TREE_H
 #define MAXGRAPH_STAGING_TREE_H
 
-#include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Staging/Trace.h"
 #include <array>
 #include <map>
@@ -29,6 +28,10 @@
 #include <vector>
 
 namespace maxgraph {
+/// A live tensor (MaxGraph/Runtime/HostTensor.h), named here only to refuse
+/// it as a spec: staging includes no runtime header.
+class HostTensor;
+
 namespace detail {
 template <typename T> inline constexpr bool alwaysFalse = false;
 
@@ -86,12 +89,14 @@ template <> struct Tree<BufferLayout> {
   }
 };
 
+/// A HostTensor as a spec is a compile-time error (it needs only the name:
+/// HostTensor may be incomplete here).
 template <typename T>
 struct Tree<T, std::enable_if_t<std::is_same_v<T, HostTensor>>> {
   static_assert(detail::alwaysFalse<T>,
                 "maxgraph::stage: a HostTensor is a live tensor, a value, not "
                 "a layout: taking its dims would fix every one of them. Pass "
-                "a TensorLayout, or `t.layout()` to fix its dims on purpose.");
+                "a TensorLayout, or `layoutOf(t)` to fix its dims on purpose.");
 };
 
 template <> struct Tree<Tensor> {

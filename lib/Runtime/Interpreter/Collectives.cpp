@@ -7,7 +7,6 @@
 
 #include "GraphRun.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
-#include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -35,9 +34,10 @@ void GraphRun::collective(Operation *op) {
   for (const HostTensor *input : inputs)
     if (input->dtype() != inputs[0]->dtype() ||
         (!isa<AllGatherOp>(op) && input->shape() != inputs[0]->shape()))
-      fail(what + ": operands " + str(inputs[0]->shape()) + " " +
-           toString(inputs[0]->dtype()) + " and " + str(input->shape()) + " " +
-           toString(input->dtype()) + " differ");
+      fail(what + ": operands " + shapeString(inputs[0]->shape()) + " " +
+           toString(inputs[0]->dtype()) + " and " +
+           shapeString(input->shape()) + " " + toString(input->dtype()) +
+           " differ");
   auto output = [&](unsigned index, const HostTensor &tensor) {
     HostTensor tagged = retag(tensor, deviceOf(op->getResult(index).getType()));
     checkResult(op, index, tagged);

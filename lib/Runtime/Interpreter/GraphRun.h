@@ -13,6 +13,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Support/Shape.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include <functional>
@@ -33,20 +34,8 @@ using TensorRef = std::shared_ptr<HostTensor>;
 /// `type` as MLIR prints it.
 std::string str(mlir::Type type);
 
-/// `shape` as `[2, 3]`.
-std::string str(const Shape &shape);
-
-/// The number of elements of `shape`.
-int64_t numElements(const Shape &shape);
-
-/// Row-major element strides of `shape`.
-Shape stridesOf(const Shape &shape);
-
 /// Advances the row-major multi-index `index` within `shape`.
 void increment(Shape &index, const Shape &shape);
-
-/// The width of an integer dtype in bits (1 for bool).
-unsigned bitWidth(DType dtype);
 
 /// Element `i` of an integer or bool tensor, sign- or zero-extended to 64
 /// bits; a bool is 0 or 1 (any nonzero byte is true).

@@ -12,7 +12,7 @@
 #include "GraphRun.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/InputChecks.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Support/Error.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -58,8 +58,9 @@ void GraphRun::checkResult(Operation *op, unsigned index,
     matches = expected[d] < 0 || expected[d] == tensor.shape()[d];
   if (!matches)
     fail("internal error: " + opName(op) + " computed a " +
-         toString(tensor.dtype()) + " tensor of shape " + str(tensor.shape()) +
-         " for result " + std::to_string(index) + " of type " + str(type));
+         toString(tensor.dtype()) + " tensor of shape " +
+         shapeString(tensor.shape()) + " for result " + std::to_string(index) +
+         " of type " + str(type));
 }
 
 void GraphRun::execute(Operation *op) {
@@ -153,9 +154,9 @@ void GraphRun::execute(Operation *op) {
         const HostTensor &value = get(op.getValue());
         if (buffer.shape() != value.shape() || buffer.dtype() != value.dtype())
           fail(what + ": stores a " + toString(value.dtype()) + " tensor of " +
-               "shape " + str(value.shape()) + " into a " +
+               "shape " + shapeString(value.shape()) + " into a " +
                toString(buffer.dtype()) + " buffer of shape " +
-               str(buffer.shape()));
+               shapeString(buffer.shape()));
         std::memcpy(buffer.rawData(), value.rawData(),
                     value.numElements() * sizeInBytes(value.dtype()));
       })
@@ -221,11 +222,11 @@ std::vector<HostTensor> maxgraph::interpret(ModuleOp module, StringRef name,
       }
     }
     if (!graph)
-      throw StagingError("interpret: the module has no maxgraph.graph");
+      throw RuntimeError("interpret: the module has no maxgraph.graph");
   } else {
     graph = module.lookupSymbol<GraphOp>(name);
     if (!graph)
-      throw StagingError("interpret: the module has no graph named @" +
+      throw RuntimeError("interpret: the module has no graph named @" +
                          name.str());
   }
   std::vector<HostTensor *> args;

@@ -7,7 +7,8 @@
 
 #include "GraphRun.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
-#include "MaxGraph/Staging/StagingError.h"
+#include "MaxGraph/Staging/DTypeConversion.h"
+#include "MaxGraph/Support/Error.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -22,7 +23,7 @@ using namespace maxgraph::interpreter;
 
 namespace maxgraph::interpreter {
 [[noreturn]] void fail(const std::string &message) {
-  throw StagingError("interpret: " + message);
+  throw RuntimeError("interpret: " + message);
 }
 
 std::string str(Type type) {
@@ -30,28 +31,6 @@ std::string str(Type type) {
   llvm::raw_string_ostream os(text);
   os << type;
   return text;
-}
-
-std::string str(const Shape &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
-int64_t numElements(const Shape &shape) {
-  int64_t count = 1;
-  for (int64_t size : shape)
-    count *= size;
-  return count;
-}
-
-/// Row-major element strides of `shape`.
-Shape stridesOf(const Shape &shape) {
-  Shape strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
 }
 
 /// Advances the row-major multi-index `index` within `shape`.
@@ -66,10 +45,6 @@ void increment(Shape &index, const Shape &shape) {
 //===----------------------------------------------------------------------===//
 // Element access
 //===----------------------------------------------------------------------===//
-
-unsigned bitWidth(DType dtype) {
-  return dtype == DType::Bool ? 1 : 8 * sizeInBytes(dtype);
-}
 
 /// Element `i` of an integer or bool tensor, sign- or zero-extended to 64
 /// bits; a bool is 0 or 1 (any nonzero byte is true).
@@ -147,7 +122,7 @@ Shape broadcastShapes(const std::vector<Shape> &shapes,
       if (target != 1) {
         std::string all;
         for (const Shape &each : shapes)
-          all += (all.empty() ? "" : " and ") + str(each);
+          all += (all.empty() ? "" : " and ") + shapeString(each);
         fail(what + ": shapes " + all + " cannot broadcast");
       }
       target = shape[d];
@@ -159,7 +134,7 @@ Shape broadcastShapes(const std::vector<Shape> &shapes,
 /// Element strides of `from` read as the broadcast shape `to`: 0 along the
 /// dims it stretches.
 Shape broadcastStrides(const Shape &from, const Shape &to) {
-  Shape strides(to.size(), 0), own = stridesOf(from);
+  Shape strides(to.size(), 0), own = rowMajorStrides(from);
   size_t offset = to.size() - from.size();
   for (size_t d = 0; d < from.size(); ++d)
     strides[offset + d] = from[d] == 1 ? 0 : own[d];
@@ -262,7 +237,10 @@ Device deviceOf(Type type) {
 }
 
 DType dtypeOf(Type type) {
-  return fromMLIRType(cast<LayoutType>(type).getElementType());
+  Type element = cast<LayoutType>(type).getElementType();
+  if (std::optional<DType> dtype = tryFromMLIRType(element))
+    return *dtype;
+  fail("element type " + str(element) + " has no maxgraph::DType");
 }
 
 std::string opName(Operation *op) { return op->getName().getStringRef().str(); }

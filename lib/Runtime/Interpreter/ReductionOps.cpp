@@ -7,7 +7,6 @@
 
 #include "GraphRun.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
-#include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -26,12 +25,12 @@ HostTensor GraphRun::matmul(MatmulOp op) {
   const HostTensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
   const Shape &a = lhs.shape(), &b = rhs.shape();
   if (a.size() < 2 || b.size() < 2)
-    fail("maxgraph.matmul needs operands of rank 2 or more, got " + str(a) +
-         " and " + str(b));
+    fail("maxgraph.matmul needs operands of rank 2 or more, got " +
+         shapeString(a) + " and " + shapeString(b));
   int64_t m = a[a.size() - 2], k = a.back(), n = b.back();
   if (b[b.size() - 2] != k)
-    fail("maxgraph.matmul: contracting dims differ in " + str(a) + " and " +
-         str(b));
+    fail("maxgraph.matmul: contracting dims differ in " + shapeString(a) +
+         " and " + shapeString(b));
   Shape aBatch(a.begin(), a.end() - 2), bBatch(b.begin(), b.end() - 2);
   Shape batch = broadcastShapes({aBatch, bBatch}, "maxgraph.matmul");
   Shape shape = batch;
@@ -96,12 +95,12 @@ HostTensor GraphRun::reduce(Operation *op, const HostTensor &input,
   bool isMax = isa<ReduceMaxOp>(op), isMin = isa<ReduceMinOp>(op),
        isProd = isa<ReduceProdOp>(op), isMean = isa<ReduceMeanOp>(op);
   if ((isMax || isMin) && groupSize == 0 && outCount > 0)
-    fail(what + " over an empty axis of shape " + str(shape));
+    fail(what + " over an empty axis of shape " + shapeString(shape));
   bool floating = isFloat(input.dtype()), isSigned = isSignedInt(input.dtype());
   std::vector<double> floats(outCount, isProd ? 1.0 : 0.0);
   std::vector<uint64_t> ints(outCount, isProd ? 1 : 0);
   std::vector<bool> seen(outCount, false);
-  Shape keptStrides = stridesOf(keptShape);
+  Shape keptStrides = rowMajorStrides(keptShape);
   Shape index(rank, 0);
   for (int64_t linear = 0, count = input.numElements(); linear < count;
        ++linear) {
@@ -159,7 +158,7 @@ HostTensor GraphRun::argReduce(Operation *op, bool isMax, int64_t axis,
       outShape.push_back(d == axis ? 1 : shape[d]);
   HostTensor result = make(op->getResult(0).getType(), outShape);
   if (split.size == 0 && numElements(outShape) > 0)
-    fail(what + " over an empty axis of shape " + str(shape));
+    fail(what + " over an empty axis of shape " + shapeString(shape));
   bool floating = isFloat(input.dtype()), isSigned = isSignedInt(input.dtype());
   for (int64_t o = 0; o < split.outer; ++o) {
     for (int64_t i = 0; i < split.inner; ++i) {
@@ -257,15 +256,16 @@ HostTensor GraphRun::norm(Operation *op, const HostTensor &input,
     if (param.shape().size() > shape.size() || param.shape().empty() ||
         !std::equal(param.shape().begin(), param.shape().end(),
                     shape.end() - param.shape().size()))
-      fail(what + ": " + name + " has shape " + str(param.shape()) +
-           " but must match the trailing dims of the input " + str(shape));
+      fail(what + ": " + name + " has shape " + shapeString(param.shape()) +
+           " but must match the trailing dims of the input " +
+           shapeString(shape));
   };
   checkParam(gamma, beta ? "gamma" : "weight");
   if (beta) {
     checkParam(*beta, "beta");
     if (beta->shape() != params)
-      fail(what + ": gamma " + str(params) + " and beta " + str(beta->shape()) +
-           " differ");
+      fail(what + ": gamma " + shapeString(params) + " and beta " +
+           shapeString(beta->shape()) + " differ");
   }
   int64_t group = numElements(params);
   int64_t groups = group == 0 ? 0 : input.numElements() / group;

@@ -7,7 +7,6 @@
 
 #include "GraphRun.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
-#include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -38,13 +37,14 @@ HostTensor GraphRun::reshape(ReshapeOp op) {
   }
   if (unknown >= 0) {
     if (known == 0 || input.numElements() % known != 0)
-      fail("maxgraph.reshape cannot reshape " + str(input.shape()) + " to " +
-           str(op.getType()));
+      fail("maxgraph.reshape cannot reshape " + shapeString(input.shape()) +
+           " to " + str(op.getType()));
     shape[unknown] = input.numElements() / known;
   }
   if (numElements(shape) != input.numElements())
-    fail("maxgraph.reshape cannot reshape " + str(input.shape()) + " (" +
-         std::to_string(input.numElements()) + " elements) to " + str(shape));
+    fail("maxgraph.reshape cannot reshape " + shapeString(input.shape()) +
+         " (" + std::to_string(input.numElements()) + " elements) to " +
+         shapeString(shape));
   HostTensor result = make(op.getType(), shape);
   std::memcpy(result.rawData(), input.rawData(),
               input.numElements() * sizeInBytes(input.dtype()));
@@ -57,7 +57,7 @@ HostTensor GraphRun::transpose(TransposeOp op) {
   const Shape &in = input.shape();
   if (perm.size() != in.size())
     fail("maxgraph.transpose: permutation of the wrong rank");
-  Shape shape, inStrides = stridesOf(in);
+  Shape shape, inStrides = rowMajorStrides(in);
   for (int64_t axis : perm)
     shape.push_back(in[axis]);
   HostTensor result = make(op.getType(), shape);
@@ -77,7 +77,7 @@ HostTensor GraphRun::broadcastTo(BroadcastToOp op) {
   Shape shape = evalShape(op.getType());
   const Shape &in = input.shape();
   if (in.size() > shape.size())
-    fail("maxgraph.broadcast_to cannot lower the rank of " + str(in));
+    fail("maxgraph.broadcast_to cannot lower the rank of " + shapeString(in));
   size_t offset = shape.size() - in.size();
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] >= 0)
@@ -90,8 +90,8 @@ HostTensor GraphRun::broadcastTo(BroadcastToOp op) {
   }
   for (size_t d = 0; d < in.size(); ++d)
     if (in[d] != 1 && in[d] != shape[offset + d])
-      fail("maxgraph.broadcast_to cannot broadcast " + str(in) + " to " +
-           str(shape));
+      fail("maxgraph.broadcast_to cannot broadcast " + shapeString(in) +
+           " to " + shapeString(shape));
   HostTensor result = make(op.getType(), shape);
   forEachBroadcast(shape, {&input},
                    [&](int64_t out, const std::vector<int64_t> &at) {
@@ -111,12 +111,13 @@ HostTensor GraphRun::concat(Type resultType,
   for (const HostTensor *input : inputs) {
     Shape other = input->shape();
     if (other.size() != shape.size() || input->dtype() != inputs[0]->dtype())
-      fail(what + ": operands " + str(inputs[0]->shape()) + " and " +
-           str(other) + " do not fit");
+      fail(what + ": operands " + shapeString(inputs[0]->shape()) + " and " +
+           shapeString(other) + " do not fit");
     for (size_t d = 0; d < shape.size(); ++d)
       if (static_cast<int64_t>(d) != axis && other[d] != shape[d])
-        fail(what + ": operands " + str(inputs[0]->shape()) + " and " +
-             str(other) + " differ outside axis " + std::to_string(axis));
+        fail(what + ": operands " + shapeString(inputs[0]->shape()) + " and " +
+             shapeString(other) + " differ outside axis " +
+             std::to_string(axis));
     shape[axis] += other[axis];
   }
   HostTensor result = make(resultType, shape);
@@ -211,7 +212,7 @@ HostTensor GraphRun::slice(SliceOp op) {
     shape.push_back(count);
   }
   HostTensor result = make(op.getType(), shape);
-  Shape strides = stridesOf(in), index(shape.size(), 0);
+  Shape strides = rowMajorStrides(in), index(shape.size(), 0);
   for (int64_t out = 0, count = numElements(shape); out < count; ++out) {
     int64_t from = 0;
     for (size_t d = 0; d < shape.size(); ++d)

@@ -1,0 +1,29 @@
+//===- Shape.h - concrete shapes of tensors ---------------------*- C++ -*-===//
+//
+// Helpers for concrete (all dims known) row-major shapes, as live tensors
+// have them. Staging's shapes are Dims, which may be symbolic: see
+// MaxGraph/Staging/Dim.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_SUPPORT_SHAPE_H
+#define MAXGRAPH_SUPPORT_SHAPE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace maxgraph {
+/// The number of elements of `shape`: the product of its sizes, 1 for a
+/// scalar (rank 0).
+int64_t numElements(llvm::ArrayRef<int64_t> shape);
+
+/// The row-major element strides of `shape`: the last dim has stride 1.
+std::vector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
+
+/// `[2, 3]`: a concrete shape as messages print it.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_SUPPORT_SHAPE_H
