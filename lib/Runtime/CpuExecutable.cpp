@@ -13,6 +13,7 @@
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -28,6 +29,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -219,6 +221,10 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
     for (GraphOp other : llvm::make_early_inc_range(lowered->getOps<GraphOp>()))
       if (!reachable.contains(other.getSymNameAttr()))
         other.erase();
+    // The entry is the caller's, even when it was staged as a shared body:
+    // it needs the C interface that only top-level graphs get.
+    lowered->lookupSymbol<GraphOp>(graph.getSymNameAttr())
+        .removeIsSubgraphAttr();
   }
   // Graph names become JIT symbols next to libm's and libc's: a graph named
   // `cos` or `free` must not be taken for (or call) the C function.
@@ -284,6 +290,27 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
             llvm::JITSymbolFlags::Exported};
         return symbols;
       });
+  // A function the code calls but nothing defines would fail deep in ORC
+  // ("Failed to materialize symbols" over the JIT's own names): name it.
+  llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+  for (auto declaration : lowered->getOps<LLVM::LLVMFuncOp>()) {
+    StringRef callee = declaration.getSymName();
+    if (declaration.isExternal() && callee != "memrefCopy" &&
+        !llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(callee.str()))
+      throw RuntimeError("compile: @" + signature.name + " calls `" +
+                         callee.str() +
+                         "`, which no loaded library defines (a kernel "
+                         "library's declaration without a definition?)");
+  }
+  // ORC generates code when a symbol is first looked up; looking the entry
+  // up here makes compile() pay for all of it (the module is one unit), so
+  // the first run is as fast as the next.
+  auto entry = executable->engine->lookupPacked("_mlir_ciface_" +
+                                                jitSymbol(signature.name));
+  if (!entry)
+    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
+                       llvm::toString(entry.takeError()));
+  executable->entry = *entry;
   return executable;
 }
 
@@ -333,10 +360,7 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
     packed.push_back(&resultPointer);
   for (void *&pointer : descriptorPointers)
     packed.push_back(&pointer);
-  if (llvm::Error error =
-          engine->invokePacked("_mlir_ciface_" + jitSymbol(s.name), packed))
-    throw RuntimeError("running @" + s.name +
-                       " failed: " + llvm::toString(std::move(error)));
+  entry(packed.data());
 
   std::vector<HostTensor> outputs;
   // Several results may share one allocation (an allreduce gives every

@@ -265,6 +265,29 @@ def test_unknown_kernel_lists_the_names(tmp_path):
         compilation.stage(fn, custom_extensions=[str(library)])(spec)
 
 
+def test_unresolved_symbol_is_a_compile_error(tmp_path):
+    # compile() generates all machine code, so a kernel calling a function
+    # that no library defines fails there, not at the first call.
+    library = tmp_path / "kernels.mlir"
+    library.write_text(
+        "func.func private @maxgraph_test_no_such_function(f32) -> f32\n"
+        "func.func @calls_missing(%x: tensor<f32>) -> tensor<f32> {\n"
+        "  %a = tensor.extract %x[] : tensor<f32>\n"
+        "  %r = func.call @maxgraph_test_no_such_function(%a) : (f32) -> f32\n"
+        "  %y = tensor.from_elements %r : tensor<f32>\n"
+        "  return %y : tensor<f32>\n}\n")
+    spec = TensorLayout(DType.float32, [])
+
+    def fn(x):
+        return ops.custom("calls_missing", [x], [spec])[0]
+
+    staged = compilation.stage(fn, custom_extensions=[str(library)])(spec)
+    with pytest.raises(ValueError, match="compile: @fn calls "
+                       "`maxgraph_test_no_such_function`, which no loaded "
+                       "library defines"):
+        staged.compile()
+
+
 def test_indexing_mistakes():
     def fn(x):
         with pytest.raises(IndexError, match="3 indices for a tensor of rank "

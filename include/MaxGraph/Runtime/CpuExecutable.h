@@ -20,8 +20,9 @@ namespace maxgraph {
 class CpuExecutable {
 public:
   /// Compiles graph `name` of `module` (the first non-subgraph graph when
-  /// empty); the module is copied, not changed. Throws RuntimeError when a
-  /// pass or the JIT fails, with the diagnostics.
+  /// empty); the module is copied, not changed. All machine code is
+  /// generated before it returns: the first run costs what every run costs.
+  /// Throws RuntimeError when a pass or the JIT fails, with the diagnostics.
   static std::unique_ptr<CpuExecutable> compile(mlir::ModuleOp module,
                                                 llvm::StringRef name = {});
   ~CpuExecutable();
@@ -38,6 +39,8 @@ private:
   CpuExecutable() = default;
   std::unique_ptr<Signature> signature;
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  /// The entry's packed wrapper (`void (void **)`), looked up once.
+  void (*entry)(void **) = nullptr;
 };
 } // namespace maxgraph
 

@@ -62,6 +62,13 @@ struct GraphLowering : OpConversionPattern<GraphOp> {
       func->setAttr("result_names", names);
     if (!op.getIsSubgraph()) {
       func->setAttr("llvm.emit_c_interface", rewriter.getUnitAttr());
+      // The entry is called once, by its C-interface wrapper, with every
+      // memref expanded into scalars: inlined there, LLVM never selects a
+      // call with hundreds of arguments (instruction selection of such a
+      // call grows quadratically with the number of weights).
+      func->setAttr(
+          "passthrough",
+          rewriter.getArrayAttr({rewriter.getStringAttr("alwaysinline")}));
       // The caller's input tensors are read only: bufferization copies
       // before any in-place write (a kernel's, say) instead of clobbering
       // them. Buffers (memrefs) are the caller's to write.

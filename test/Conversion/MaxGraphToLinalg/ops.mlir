@@ -5,7 +5,7 @@
 // and the result dim is read from the operand that has it.
 // CHECK-LABEL: func.func @broadcast_batch(
 // CHECK-SAME: %[[A:.*]]: tensor<?x4xf32> {bufferization.writable = false}, %[[B:.*]]: tensor<1x4xf32> {bufferization.writable = false}) -> tensor<?x4xf32>
-// CHECK-SAME: argument_names = ["a", "b"], llvm.emit_c_interface, result_names = ["out"]
+// CHECK-SAME: argument_names = ["a", "b"], llvm.emit_c_interface, passthrough = ["alwaysinline"], result_names = ["out"]
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[D0:.*]] = tensor.dim %[[A]], %[[C0]] : tensor<?x4xf32>
 // CHECK: %[[E:.*]] = tensor.empty(%[[D0]]) : tensor<?x4xf32>
