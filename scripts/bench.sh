@@ -43,6 +43,9 @@ echo "== staging"
 echo "== Python staging throughput"
 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
   "$root/benchmarks/python_staging.py"
+echo "== time to first result, shared vs inlined layers (compile() + first call)"
+OMP_NUM_THREADS=1 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+  "$root/benchmarks/compile_scaling.py" ${quick:+--layers 1 4 16 32}
 echo "== compiled code against its peers"
 "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
 
