@@ -273,6 +273,153 @@ static Value castScalar(OpBuilder &b, Location loc, Value x, Type from,
                                  result);
 }
 
+/// The arith/math body of the binary arithmetic `op` on `x` and `y`, whose
+/// element type is a float or a signed or unsigned integer. The switch
+/// covers every scalar::BinaryOp: an op added to the scalar semantics does
+/// not build until it lowers.
+static Value buildBinary(OpBuilder &b, Location loc, scalar::BinaryOp op,
+                         Value x, Value y, bool isFloat, bool isSigned) {
+  switch (op) {
+  case scalar::BinaryOp::Add: {
+    if (isFloat)
+      return arith::AddFOp::create(b, loc, x, y);
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  case scalar::BinaryOp::Sub: {
+    if (isFloat)
+      return arith::SubFOp::create(b, loc, x, y);
+    return arith::SubIOp::create(b, loc, x, y);
+  }
+  case scalar::BinaryOp::Mul: {
+    if (isFloat)
+      return arith::MulFOp::create(b, loc, x, y);
+    return arith::MulIOp::create(b, loc, x, y);
+  }
+  case scalar::BinaryOp::Div: {
+    if (isFloat)
+      return arith::DivFOp::create(b, loc, x, y);
+    return zeroOnZeroDivisor(b, loc, x, y, [&](Value lhs, Value rhs) {
+      if (isSigned)
+        return pythonDivModSI(b, loc, lhs, rhs, /*isMod=*/false);
+      return Value(arith::DivUIOp::create(b, loc, lhs, rhs));
+    });
+  }
+  case scalar::BinaryOp::Mod: {
+    if (isFloat)
+      return pythonModF(b, loc, x, y);
+    return zeroOnZeroDivisor(b, loc, x, y, [&](Value lhs, Value rhs) {
+      if (isSigned)
+        return pythonDivModSI(b, loc, lhs, rhs, /*isMod=*/true);
+      return Value(arith::RemUIOp::create(b, loc, lhs, rhs));
+    });
+  }
+  case scalar::BinaryOp::Pow: {
+    if (isFloat)
+      return math::PowFOp::create(b, loc, x, y);
+    return intPow(b, loc, x, y, isSigned);
+  }
+  case scalar::BinaryOp::Max: {
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, x, y);
+    if (isSigned)
+      return arith::MaxSIOp::create(b, loc, x, y);
+    return arith::MaxUIOp::create(b, loc, x, y);
+  }
+  case scalar::BinaryOp::Min: {
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, x, y);
+    if (isSigned)
+      return arith::MinSIOp::create(b, loc, x, y);
+    return arith::MinUIOp::create(b, loc, x, y);
+  }
+  case scalar::BinaryOp::And:
+    return arith::AndIOp::create(b, loc, x, y);
+  case scalar::BinaryOp::Or:
+    return arith::OrIOp::create(b, loc, x, y);
+  case scalar::BinaryOp::Xor:
+    return arith::XOrIOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("covered switch");
+}
+
+/// The arith/math body of the unary arithmetic `op` on `x`.
+static Value buildUnary(OpBuilder &b, Location loc, scalar::UnaryOp op, Value x,
+                        bool isFloat, bool isSigned) {
+  Type type = x.getType();
+  switch (op) {
+  case scalar::UnaryOp::Neg: {
+    if (isFloat)
+      return arith::NegFOp::create(b, loc, x);
+    return arith::SubIOp::create(b, loc, intConstant(b, loc, type, 0), x);
+  }
+  case scalar::UnaryOp::Abs: {
+    if (isFloat)
+      return math::AbsFOp::create(b, loc, x);
+    // max(x, 0 - x), which wraps at the minimum like the interpreter;
+    // math.absi has no lowering on the CPU path.
+    if (isSigned)
+      return arith::MaxSIOp::create(
+          b, loc, x,
+          arith::SubIOp::create(b, loc, intConstant(b, loc, type, 0), x));
+    return x;
+  }
+  case scalar::UnaryOp::Exp:
+    return math::ExpOp::create(b, loc, x);
+  case scalar::UnaryOp::Log:
+    return math::LogOp::create(b, loc, x);
+  case scalar::UnaryOp::Log1p:
+    return math::Log1pOp::create(b, loc, x);
+  case scalar::UnaryOp::Sqrt:
+    return math::SqrtOp::create(b, loc, x);
+  case scalar::UnaryOp::Rsqrt:
+    return math::RsqrtOp::create(b, loc, x);
+  case scalar::UnaryOp::Sin:
+    return math::SinOp::create(b, loc, x);
+  case scalar::UnaryOp::Cos:
+    return math::CosOp::create(b, loc, x);
+  case scalar::UnaryOp::Tanh:
+    return math::TanhOp::create(b, loc, x);
+  case scalar::UnaryOp::Erf:
+    return math::ErfOp::create(b, loc, x);
+  case scalar::UnaryOp::Floor:
+    return math::FloorOp::create(b, loc, x);
+  case scalar::UnaryOp::Ceil:
+    return math::CeilOp::create(b, loc, x);
+  case scalar::UnaryOp::Round:
+    return math::RoundEvenOp::create(b, loc, x);
+  case scalar::UnaryOp::Sigmoid:
+    return sigmoid(b, loc, x);
+  case scalar::UnaryOp::Relu: {
+    if (isFloat) {
+      // NaN stays NaN: keep x where x > 0 or unordered.
+      Value zero = floatConstant(b, loc, type, 0.0);
+      Value keep =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x, zero);
+      return arith::SelectOp::create(b, loc, keep, x, zero);
+    }
+    if (isSigned)
+      return arith::MaxSIOp::create(b, loc, x, intConstant(b, loc, type, 0));
+    return x;
+  }
+  case scalar::UnaryOp::Gelu: {
+    // 0.5 * x * (1 + erf(x / sqrt(2))), the exact form.
+    Value half = floatConstant(b, loc, type, 0.5);
+    Value one = floatConstant(b, loc, type, 1.0);
+    Value invSqrt2 = floatConstant(b, loc, type, M_SQRT1_2);
+    Value scaled = arith::MulFOp::create(b, loc, x, invSqrt2);
+    Value erf = math::ErfOp::create(b, loc, scaled);
+    Value sum = arith::AddFOp::create(b, loc, one, erf);
+    Value halfX = arith::MulFOp::create(b, loc, half, x);
+    return arith::MulFOp::create(b, loc, halfX, sum);
+  }
+  case scalar::UnaryOp::Silu:
+    return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
+  case scalar::UnaryOp::Not:
+    return arith::XOrIOp::create(b, loc, x, intConstant(b, loc, type, -1));
+  }
+  llvm_unreachable("covered switch");
+}
+
 Value maxgraph::detail::buildScalar(OpBuilder &b, Location loc, Operation *op,
                                     ValueRange args) {
   // The element type that decides the arith op: the data operand's.
@@ -281,70 +428,20 @@ Value maxgraph::detail::buildScalar(OpBuilder &b, Location loc, Operation *op,
   bool isFloat = isa<FloatType>(element);
   bool isSigned = isSignedInt(element);
   Value x = args[0];
-  Value y = args.size() > 1 ? args[1] : Value();
   Type type = x.getType();
+  // The arithmetic ops name their meaning in the scalar semantics (ODS).
+  if (auto binary = dyn_cast<BinaryElementwiseOpInterface>(op))
+    return buildBinary(b, loc, binary.getScalarOp(), x, args[1], isFloat,
+                       isSigned);
+  if (auto unary = dyn_cast<UnaryElementwiseOpInterface>(op))
+    return buildUnary(b, loc, unary.getScalarOp(), x, isFloat, isSigned);
   return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case([&](AddOp) -> Value {
-        if (isFloat)
-          return arith::AddFOp::create(b, loc, x, y);
-        return arith::AddIOp::create(b, loc, x, y);
-      })
-      .Case([&](SubOp) -> Value {
-        if (isFloat)
-          return arith::SubFOp::create(b, loc, x, y);
-        return arith::SubIOp::create(b, loc, x, y);
-      })
-      .Case([&](MulOp) -> Value {
-        if (isFloat)
-          return arith::MulFOp::create(b, loc, x, y);
-        return arith::MulIOp::create(b, loc, x, y);
-      })
-      .Case([&](DivOp) -> Value {
-        if (isFloat)
-          return arith::DivFOp::create(b, loc, x, y);
-        return zeroOnZeroDivisor(b, loc, x, y, [&](Value lhs, Value rhs) {
-          if (isSigned)
-            return pythonDivModSI(b, loc, lhs, rhs, /*isMod=*/false);
-          return Value(arith::DivUIOp::create(b, loc, lhs, rhs));
-        });
-      })
-      .Case([&](ModOp) -> Value {
-        if (isFloat)
-          return pythonModF(b, loc, x, y);
-        return zeroOnZeroDivisor(b, loc, x, y, [&](Value lhs, Value rhs) {
-          if (isSigned)
-            return pythonDivModSI(b, loc, lhs, rhs, /*isMod=*/true);
-          return Value(arith::RemUIOp::create(b, loc, lhs, rhs));
-        });
-      })
-      .Case([&](PowOp) -> Value {
-        if (isFloat)
-          return math::PowFOp::create(b, loc, x, y);
-        return intPow(b, loc, x, y, isSigned);
-      })
-      .Case([&](MaxOp) -> Value {
-        if (isFloat)
-          return arith::MaximumFOp::create(b, loc, x, y);
-        if (isSigned)
-          return arith::MaxSIOp::create(b, loc, x, y);
-        return arith::MaxUIOp::create(b, loc, x, y);
-      })
-      .Case([&](MinOp) -> Value {
-        if (isFloat)
-          return arith::MinimumFOp::create(b, loc, x, y);
-        if (isSigned)
-          return arith::MinSIOp::create(b, loc, x, y);
-        return arith::MinUIOp::create(b, loc, x, y);
-      })
-      .Case([&](AndOp) { return arith::AndIOp::create(b, loc, x, y); })
-      .Case([&](OrOp) { return arith::OrIOp::create(b, loc, x, y); })
-      .Case([&](XorOp) { return arith::XOrIOp::create(b, loc, x, y); })
       .Case([&](CmpOp cmp) -> Value {
         if (isFloat)
           return arith::CmpFOp::create(
-              b, loc, floatPredicate(cmp.getPredicate()), x, y);
+              b, loc, floatPredicate(cmp.getPredicate()), x, args[1]);
         return arith::CmpIOp::create(
-            b, loc, intPredicate(cmp.getPredicate(), isSigned), x, y);
+            b, loc, intPredicate(cmp.getPredicate(), isSigned), x, args[1]);
       })
       .Case([&](SelectOp) {
         return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
@@ -352,65 +449,6 @@ Value maxgraph::detail::buildScalar(OpBuilder &b, Location loc, Operation *op,
       .Case([&](CastOp cast) {
         return castScalar(b, loc, x, element,
                           layoutOf(cast.getResult()).getElementType());
-      })
-      .Case([&](NegOp) -> Value {
-        if (isFloat)
-          return arith::NegFOp::create(b, loc, x);
-        return arith::SubIOp::create(b, loc, intConstant(b, loc, type, 0), x);
-      })
-      .Case([&](AbsOp) -> Value {
-        if (isFloat)
-          return math::AbsFOp::create(b, loc, x);
-        // max(x, 0 - x), which wraps at the minimum like the interpreter;
-        // math.absi has no lowering on the CPU path.
-        if (isSigned)
-          return arith::MaxSIOp::create(
-              b, loc, x,
-              arith::SubIOp::create(b, loc, intConstant(b, loc, type, 0), x));
-        return x;
-      })
-      .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
-      .Case([&](LogOp) { return math::LogOp::create(b, loc, x); })
-      .Case([&](Log1pOp) { return math::Log1pOp::create(b, loc, x); })
-      .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, x); })
-      .Case([&](RsqrtOp) { return math::RsqrtOp::create(b, loc, x); })
-      .Case([&](SinOp) { return math::SinOp::create(b, loc, x); })
-      .Case([&](CosOp) { return math::CosOp::create(b, loc, x); })
-      .Case([&](TanhOp) { return math::TanhOp::create(b, loc, x); })
-      .Case([&](ErfOp) { return math::ErfOp::create(b, loc, x); })
-      .Case([&](FloorOp) { return math::FloorOp::create(b, loc, x); })
-      .Case([&](CeilOp) { return math::CeilOp::create(b, loc, x); })
-      .Case([&](RoundOp) { return math::RoundEvenOp::create(b, loc, x); })
-      .Case([&](SigmoidOp) { return sigmoid(b, loc, x); })
-      .Case([&](SiluOp) -> Value {
-        return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
-      })
-      .Case([&](GeluOp) -> Value {
-        // 0.5 * x * (1 + erf(x / sqrt(2))), the exact form.
-        Value half = floatConstant(b, loc, type, 0.5);
-        Value one = floatConstant(b, loc, type, 1.0);
-        Value invSqrt2 = floatConstant(b, loc, type, M_SQRT1_2);
-        Value scaled = arith::MulFOp::create(b, loc, x, invSqrt2);
-        Value erf = math::ErfOp::create(b, loc, scaled);
-        Value sum = arith::AddFOp::create(b, loc, one, erf);
-        Value halfX = arith::MulFOp::create(b, loc, half, x);
-        return arith::MulFOp::create(b, loc, halfX, sum);
-      })
-      .Case([&](ReluOp) -> Value {
-        if (isFloat) {
-          // NaN stays NaN: keep x where x > 0 or unordered.
-          Value zero = floatConstant(b, loc, type, 0.0);
-          Value keep =
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x, zero);
-          return arith::SelectOp::create(b, loc, keep, x, zero);
-        }
-        if (isSigned)
-          return arith::MaxSIOp::create(b, loc, x,
-                                        intConstant(b, loc, type, 0));
-        return x;
-      })
-      .Case([&](NotOp) {
-        return arith::XOrIOp::create(b, loc, x, intConstant(b, loc, type, -1));
       })
       .Case([&](IsNanOp) {
         return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
