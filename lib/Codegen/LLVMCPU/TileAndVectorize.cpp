@@ -43,6 +43,13 @@ bool isPlainMatmul(linalg::LinalgOp op) {
                        matmul.getDefaultIndexingMaps(op->getContext());
 }
 
+/// Whether `op` has a static loop of size 0: it computes nothing, and
+/// tiling would divide by that size. convert-linalg-to-loops gives it loops
+/// that never run.
+bool hasEmptyLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 struct TileAndVectorizePass
     : maxgraph::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
@@ -64,7 +71,7 @@ struct TileAndVectorizePass
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> ops;
     function.walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics())
+      if (op.hasPureTensorSemantics() && !hasEmptyLoop(op))
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
