@@ -1,6 +1,8 @@
 //===- InlineSubgraphs.cpp - inline maxgraph.call -------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"
@@ -62,43 +64,6 @@ LogicalResult inlineSpecialized(InlinerInterface &interface, CallOp call,
   return result;
 }
 
-/// Reports a cycle of calls (a graph that calls itself, directly or through
-/// others), which no amount of inlining removes.
-LogicalResult checkNoRecursion(ModuleOp module, SymbolTable &symbols) {
-  enum class State { Unvisited, Active, Done };
-  DenseMap<GraphOp, State> states;
-  SmallVector<CallOp> stack;
-  std::function<LogicalResult(GraphOp)> visit = [&](GraphOp graph) {
-    states[graph] = State::Active;
-    WalkResult result = graph.walk([&](CallOp call) {
-      auto callee = symbols.lookup<GraphOp>(call.getCallee());
-      if (!callee)
-        return WalkResult::advance();
-      stack.push_back(call);
-      State state = states.lookup(callee);
-      if (state == State::Active) {
-        InFlightDiagnostic diag = call.emitError()
-                                  << "recursive call: @" << call.getCallee()
-                                  << " calls itself through";
-        for (CallOp link : stack)
-          diag << " @" << link.getCallee();
-        diag << "; recursive subgraphs cannot be inlined";
-        return WalkResult::interrupt();
-      }
-      if (state == State::Unvisited && failed(visit(callee)))
-        return WalkResult::interrupt();
-      stack.pop_back();
-      return WalkResult::advance();
-    });
-    states[graph] = State::Done;
-    return failure(result.wasInterrupted());
-  };
-  for (GraphOp graph : module.getOps<GraphOp>())
-    if (states.lookup(graph) == State::Unvisited && failed(visit(graph)))
-      return failure();
-  return success();
-}
-
 struct InlineSubgraphsPass
     : public maxgraph::impl::InlineSubgraphsBase<InlineSubgraphsPass> {
   using Base::Base;
@@ -106,7 +71,8 @@ struct InlineSubgraphsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    if (failed(checkNoRecursion(module, symbols)))
+    if (failed(checkNoRecursiveCalls(module, symbols,
+                                     "recursive subgraphs cannot be inlined")))
       return signalPassFailure();
     InlinerInterface interface(&getContext());
     DenseMap<GraphOp, int64_t> bodySizes;

@@ -13,6 +13,8 @@
 #include "LoweringUtils.h"
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Conversion/Passes.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_CONVERTMAXGRAPHTOLINALG
@@ -60,6 +62,11 @@ struct ConvertMaxGraphToLinalgPass
       });
     });
     if (!lowerable)
+      return signalPassFailure();
+    // Graphs become functions: a cycle of calls would recurse without end.
+    SymbolTable symbols(module);
+    if (failed(checkNoRecursiveCalls(module, symbols,
+                                     "recursive graphs have no CPU lowering")))
       return signalPassFailure();
 
     MaxGraphToLinalgTypeConverter converter;
