@@ -2,6 +2,8 @@
 
 #include "MaxGraph/Runtime/Npy.h"
 #include "MaxGraph/Support/Error.h"
+#include "MaxGraph/Support/Shape.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <fstream>
@@ -75,10 +77,36 @@ llvm::StringRef headerValue(llvm::StringRef header, llvm::StringRef key,
   rest = rest.ltrim();
   if (rest.starts_with("(")) {
     size_t close = rest.find(')');
+    if (close == llvm::StringRef::npos)
+      fail(path, "malformed .npy header: '" + key.str() + "' has no ')'");
     return rest.substr(0, close + 1);
   }
   size_t end = rest.find_first_of(",}");
   return rest.substr(0, end).trim();
+}
+
+/// The sizes of numpy's shape tuple `text`: `()`, `(4,)`, `(2, 3)`.
+std::vector<int64_t> parseShape(llvm::StringRef text, const std::string &path) {
+  auto malformed = [&] { fail(path, "malformed shape '" + text.str() + "'"); };
+  llvm::StringRef inner = text;
+  if (!inner.consume_front("(") || !inner.consume_back(")") ||
+      inner.find_first_of("()") != llvm::StringRef::npos)
+    malformed();
+  std::vector<int64_t> shape;
+  if (inner.trim().empty())
+    return shape;
+  llvm::SmallVector<llvm::StringRef> parts;
+  inner.split(parts, ',');
+  for (auto [index, part] : llvm::enumerate(parts)) {
+    // One trailing comma is numpy's spelling of a 1-tuple.
+    if (part.trim().empty() && index + 1 == parts.size() && index > 0)
+      break;
+    int64_t size;
+    if (part.trim().getAsInteger(10, size) || size < 0)
+      malformed();
+    shape.push_back(size);
+  }
+  return shape;
 }
 } // namespace
 
@@ -107,6 +135,14 @@ HostTensor maxgraph::readNpy(const std::string &path) {
   std::string header(headerLength, '\0');
   if (!in.read(header.data(), headerLength))
     fail(path, "truncated .npy header");
+  // numpy writes printable ASCII padded with spaces and ended by '\n'.
+  for (auto [offset, byte] : llvm::enumerate(header))
+    if ((byte < 0x20 || byte > 0x7e) &&
+        !(byte == '\n' && offset + 1 == header.size()))
+      fail(path, "the .npy header holds byte 0x" +
+                     llvm::utohexstr(static_cast<uint8_t>(byte)) +
+                     " at offset " + std::to_string(10 + offset) +
+                     "; it must be printable ASCII");
 
   llvm::StringRef descr = headerValue(header, "descr", path).trim("'\"");
   std::optional<DType> dtype = dtypeOf(descr);
@@ -116,21 +152,24 @@ HostTensor maxgraph::readNpy(const std::string &path) {
   if (headerValue(header, "fortran_order", path) != "False")
     fail(path, "Fortran-order arrays are not supported; save a C-order "
                "array (np.ascontiguousarray)");
-  llvm::StringRef shapeText =
-      headerValue(header, "shape", path).trim("()").trim();
-  std::vector<int64_t> shape;
-  llvm::SmallVector<llvm::StringRef> parts;
-  shapeText.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (llvm::StringRef part : parts) {
-    int64_t size;
-    if (part.trim().getAsInteger(10, size) || size < 0)
-      fail(path, "malformed shape '" + shapeText.str() + "'");
-    shape.push_back(size);
-  }
+  std::vector<int64_t> shape =
+      parseShape(headerValue(header, "shape", path), path);
 
+  // The data must be in the file before anything is allocated for it.
+  std::optional<int64_t> bytes = checkedByteCount(shape, sizeInBytes(*dtype));
+  if (!bytes)
+    fail(path, "shape " + shapeString(shape) +
+                   " has more bytes than a 64-bit size can count");
+  std::streamoff dataStart = in.tellg();
+  in.seekg(0, std::ios::end);
+  std::streamoff available = in.tellg() - dataStart;
+  in.seekg(dataStart);
+  if (available < *bytes)
+    fail(path, "holds " + std::to_string(available) + " bytes of data but " +
+                   "its shape " + shapeString(shape) + " needs " +
+                   std::to_string(*bytes));
   HostTensor tensor(*dtype, shape);
-  size_t bytes = tensor.numElements() * sizeInBytes(*dtype);
-  if (!in.read(static_cast<char *>(tensor.rawData()), bytes))
+  if (*bytes && !in.read(static_cast<char *>(tensor.rawData()), *bytes))
     fail(path, "holds fewer bytes than its shape needs");
   return tensor;
 }

@@ -1,6 +1,7 @@
 //===- Shape.cpp - concrete shapes of tensors -----------------------------===//
 
 #include "MaxGraph/Support/Shape.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace maxgraph;
 
@@ -9,6 +10,15 @@ int64_t maxgraph::numElements(llvm::ArrayRef<int64_t> shape) {
   for (int64_t size : shape)
     count *= size;
   return count;
+}
+
+std::optional<int64_t> maxgraph::checkedByteCount(llvm::ArrayRef<int64_t> shape,
+                                                  int64_t elementBytes) {
+  int64_t bytes = elementBytes;
+  for (int64_t size : shape)
+    if (size < 0 || llvm::MulOverflow(bytes, size, bytes))
+      return std::nullopt;
+  return bytes;
 }
 
 std::vector<int64_t> maxgraph::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {

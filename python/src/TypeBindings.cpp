@@ -14,8 +14,15 @@ using namespace maxgraph::python;
 Dim maxgraph::python::toDim(nb::handle object) {
   if (nb::isinstance<bool>(object))
     throw nb::type_error("a dim is an int or a symbolic name, not a bool");
-  if (nb::isinstance<int>(object)) {
-    int64_t size = nb::cast<int64_t>(object);
+  // PyLong_Check, not isinstance<int>: nanobind's int check fails for
+  // values beyond 32 bits.
+  if (PyLong_Check(object.ptr())) {
+    int overflow = 0;
+    long long size = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
+    if (overflow)
+      throw nb::value_error(("a static dim must fit in 63 bits, got " +
+                             nb::cast<std::string>(nb::str(object)))
+                                .c_str());
     if (size < 0)
       throw nb::value_error(
           ("a static dim must not be negative, got " + std::to_string(size))

@@ -244,6 +244,16 @@ def test_bad_dims_and_shapes():
         TensorLayout(DType.float32, "batch")
 
 
+def test_large_dims():
+    # Dims beyond 32 bits are dims; beyond 63 bits a clear error.
+    layout = TensorLayout(DType.float32, [2**31, 2])
+    assert "[2147483648, 2]" in str(layout)
+    with pytest.raises(ValueError,
+                       match="a static dim must fit in 63 bits, got "
+                       "9223372036854775808"):
+        TensorLayout(DType.float32, [2**63])
+
+
 def test_missing_custom_extension():
     with pytest.raises(ValueError, match=r"custom extension '/nonexistent/"
                        r"kernels\.mlir' does not exist"):

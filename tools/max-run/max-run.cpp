@@ -20,6 +20,7 @@
 #include "MaxGraph/Runtime/Npy.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
+#include "MaxGraph/Support/Shape.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -104,7 +105,10 @@ std::vector<HostTensor> makeRandomInputs(GraphOp graph) {
     int64_t size;
     if (value.getAsInteger(10, size) || size < 0)
       die("--dims expects NAME=SIZE, got '" + binding + "'");
-    sizes[name] = size;
+    auto [it, inserted] = sizes.try_emplace(name, size);
+    if (!inserted)
+      die("--dims binds `" + name.str() + "` twice (" +
+          std::to_string(it->second) + " and " + std::to_string(size) + ")");
   }
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
@@ -124,7 +128,19 @@ std::vector<HostTensor> makeRandomInputs(GraphOp graph) {
       }
     }
     DType dtype = fromMLIRType(layout.getElementType());
-    HostTensor tensor(dtype, shape);
+    if (!checkedByteCount(shape, sizeInBytes(dtype)))
+      die("argument " + std::to_string(index) + " of shape " +
+          shapeString(shape) + " has more bytes than a 64-bit size can count");
+    HostTensor tensor = [&] {
+      try {
+        return HostTensor(dtype, shape);
+      } catch (const std::bad_alloc &) {
+        die("argument " + std::to_string(index) + " of shape " +
+            shapeString(shape) + " needs " +
+            std::to_string(*checkedByteCount(shape, sizeInBytes(dtype))) +
+            " bytes, more than can be allocated");
+      }
+    }();
     int64_t count = tensor.numElements();
     for (int64_t i = 0; i < count; ++i) {
       switch (dtype) {

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ namespace maxgraph {
 /// The number of elements of `shape`: the product of its sizes, 1 for a
 /// scalar (rank 0).
 int64_t numElements(llvm::ArrayRef<int64_t> shape);
+
+/// The bytes of a row-major tensor of `shape` with `elementBytes`-byte
+/// elements, or nothing when a size is negative or the count does not fit
+/// in 63 bits: every place that sizes storage from dims checks with it.
+std::optional<int64_t> checkedByteCount(llvm::ArrayRef<int64_t> shape,
+                                        int64_t elementBytes);
 
 /// The row-major element strides of `shape`: the last dim has stride 1.
 std::vector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
