@@ -24,7 +24,16 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
                            << "' is a composite with no CPU lowering; run "
                               "maxgraph-decompose first";
   auto checkType = [&](Type type) -> LogicalResult {
-    if (auto layout = dyn_cast<LayoutType>(type))
+    auto layout = dyn_cast<LayoutType>(type);
+    // LLVM IR has no 8-bit float types: translation would fail late with a
+    // message about i8, math.exp or "could not convert to LLVM IR".
+    if (layout && isa<FloatType>(layout.getElementType()) &&
+        layout.getElementType().getIntOrFloatBitWidth() == 8)
+      return op->emitError()
+             << "'" << op->getName() << "' uses " << layout.getElementType()
+             << " elements; 8-bit floats have no CPU lowering yet (keep the "
+                "data in f16 or f32)";
+    if (layout)
       if (layout.getDevice().isGpu())
         return op->emitError()
                << "'" << op->getName() << "' uses a "
