@@ -25,3 +25,18 @@
 
 // RUN: env MAXGRAPH_CACHE=0 MAXGRAPH_CACHE_DIR=%t/off max-run %S/interpret.mlir --input=%t/a.npy --input=%t/b.npy --print --cache-info 2>&1 | FileCheck %s --check-prefix=MISS
 // RUN: not ls %t/off
+
+// The key covers the kernel libraries a graph links: another library is a
+// miss.
+// RUN: cp %S/Inputs/cached-kernel.mlir %S/Inputs/kernels.mlir %t/
+// RUN: %python %S/Inputs/npy.py write %t/x.npy '<f4' 4 1 2 3 4
+// RUN: env MAXGRAPH_CACHE_DIR=%t/cache max-run %t/cached-kernel.mlir --input=%t/x.npy --print --cache-info 2>&1 | FileCheck %s --check-prefix=KMISS1
+// KMISS1: compile: compiled in
+// KMISS1: [2, 3, 4, 5]
+// RUN: env MAXGRAPH_CACHE_DIR=%t/cache max-run %t/cached-kernel.mlir --input=%t/x.npy --print --cache-info 2>&1 | FileCheck %s --check-prefix=KHIT
+// KHIT: compile: loaded from the cache in
+// KHIT: [2, 3, 4, 5]
+// RUN: %python -c "p = '%t/kernels.mlir'; t = open(p).read(); open(p, 'w').write(t.replace('dense<1.0>', 'dense<5.0>', 1))"
+// RUN: env MAXGRAPH_CACHE_DIR=%t/cache max-run %t/cached-kernel.mlir --input=%t/x.npy --print --cache-info 2>&1 | FileCheck %s --check-prefix=KMISS5
+// KMISS5: compile: compiled in
+// KMISS5: [6, 7, 8, 9]
