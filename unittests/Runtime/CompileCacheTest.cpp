@@ -51,16 +51,26 @@ protected:
     ASSERT_FALSE(
         llvm::sys::fs::createUniqueDirectory("maxgraph-cache-test", path));
     dir = std::string(path);
+    for (const char *name : kVariables)
+      if (const char *value = std::getenv(name))
+        saved.emplace_back(name, value);
     setenv("MAXGRAPH_CACHE_DIR", dir.c_str(), 1);
     unsetenv("MAXGRAPH_CACHE");
     unsetenv("MAXGRAPH_CACHE_MAX_BYTES");
     CompileCache::resetStatistics();
   }
+  /// Restores the environment: the other tests of the process (lit runs
+  /// several in one) keep the cache lit's configuration gives them.
   void TearDown() override {
     llvm::sys::fs::remove_directories(dir);
-    unsetenv("MAXGRAPH_CACHE_DIR");
-    unsetenv("MAXGRAPH_CACHE");
+    for (const char *name : kVariables)
+      unsetenv(name);
+    for (const auto &[name, value] : saved)
+      setenv(name.c_str(), value.c_str(), 1);
   }
+
+  static constexpr const char *kVariables[] = {
+      "MAXGRAPH_CACHE_DIR", "MAXGRAPH_CACHE", "MAXGRAPH_CACHE_MAX_BYTES"};
 
   mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
     auto module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
@@ -104,6 +114,7 @@ protected:
 
   mlir::MLIRContext context;
   std::string dir;
+  std::vector<std::pair<std::string, std::string>> saved;
 };
 
 TEST_F(CompileCacheTest, SecondCompileHitsAndAgrees) {
