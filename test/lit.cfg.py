@@ -35,6 +35,10 @@ config.substitutions.append(
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# Compiled code goes to a cache under the build tree, never the user's.
+config.environment["MAXGRAPH_CACHE_DIR"] = os.path.join(
+    config.maxgraph_obj_root, "test", "compile-cache")
+config.environment.pop("MAXGRAPH_CACHE", None)
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.maxgraph_tools_dir, append_path=True)

@@ -8,14 +8,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Runtime/CompileCache.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
+#include "ObjectCode.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/InitAllDialects.h"
@@ -27,9 +28,11 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -164,6 +167,82 @@ static std::string userSymbols(std::string text) {
   return text;
 }
 
+/// Everything the object code of entry `name` of `module` depends on, for
+/// the compile cache's key: the versions, the host, the options, the module
+/// and the kernel libraries its graphs link (found as
+/// `maxgraph-link-kernels` finds them: as given, then next to the graph's
+/// file). None when a library cannot be read: that compile is not cached.
+static std::optional<std::string> cacheKeyText(ModuleOp module,
+                                               StringRef name) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "maxgraph " << MAXGRAPH_VERSION << "\nllvm " << LLVM_VERSION_STRING
+     << "\ncache-format " << CompileCache::kFormatVersion << "\nhost "
+     << describeHostTarget() << "\ncpu-target " << getHostCPUTarget()
+     << "\nopt-level " << kObjectOptLevel << "\nopenmp "
+     << MAXGRAPH_OPENMP_LIBRARY << "\nentry @" << name << "\n";
+  module->print(os, OpPrintingFlags().printGenericOpForm());
+  for (GraphOp graph : module.getOps<GraphOp>()) {
+    ArrayAttr libraries = graph.getKernelLibrariesAttr();
+    if (!libraries)
+      continue;
+    for (Attribute library : libraries) {
+      auto path = dyn_cast<StringAttr>(library);
+      if (!path)
+        return std::nullopt;
+      SmallString<256> found(path.getValue());
+      if (!llvm::sys::path::is_absolute(found) && !llvm::sys::fs::exists(found))
+        if (auto file = dyn_cast<FileLineColLoc>(graph.getLoc())) {
+          found = llvm::sys::path::parent_path(file.getFilename().getValue());
+          llvm::sys::path::append(found, path.getValue());
+        }
+      auto contents = llvm::MemoryBuffer::getFile(found);
+      if (!contents)
+        return std::nullopt;
+      os << "\nkernel-library " << found << "\n" << (*contents)->getBuffer();
+    }
+  }
+  return text;
+}
+
+/// Throws unless `symbol`, which the code of `graph` calls, is defined by
+/// the runtime or a loaded library.
+static void checkDefined(StringRef symbol, StringRef graph) {
+  // The linker's own symbols and the runtime's helper.
+  if (symbol == "memrefCopy" || symbol == "_GLOBAL_OFFSET_TABLE_")
+    return;
+  static bool loaded = [] {
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(MAXGRAPH_OPENMP_LIBRARY);
+    return true;
+  }();
+  (void)loaded;
+  if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(symbol.str()))
+    throw RuntimeError("compile: @" + graph.str() + " calls `" + symbol.str() +
+                       "`, which no loaded library defines (a kernel "
+                       "library's declaration without a definition?)");
+}
+
+llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
+  // Large ops run as OpenMP parallel loops: the JIT resolves the __kmpc_*
+  // entry points in the OpenMP runtime. memref.copy between strided memrefs
+  // (a buffer store, an insert into a slice) calls `memrefCopy`, which
+  // MLIR's runner library would provide.
+  std::string openMP = MAXGRAPH_OPENMP_LIBRARY;
+  std::pair<StringRef, void *> helpers[] = {
+      {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)}};
+  auto loaded = ObjectJIT::load(object, openMP, helpers);
+  if (!loaded)
+    return loaded.takeError();
+  auto address =
+      (*loaded)->lookup("_mlir__mlir_ciface_" + jitSymbol(signature->name));
+  if (!address)
+    return address.takeError();
+  jit = std::move(*loaded);
+  entry = reinterpret_cast<void (*)(void **)>(*address);
+  return llvm::Error::success();
+}
+
 std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
                                                       StringRef name) {
   static bool initialized = [] {
@@ -201,6 +280,36 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
     signature.outputs.push_back(
         describe(type, "result " + std::to_string(index)));
+
+  // The compile cache: code for the same module, entry, host and options
+  // is loaded as it was generated, without running the pipeline or LLVM.
+  std::optional<CompileCache> cache = CompileCache::fromEnvironment();
+  std::string key;
+  if (std::optional<std::string> keyText =
+          cache ? cacheKeyText(module, signature.name) : std::nullopt)
+    key = CompileCache::computeKey(*keyText);
+  else
+    cache.reset();
+  if (cache) {
+    if (std::unique_ptr<llvm::MemoryBuffer> object = cache->read(key)) {
+      auto undefined = undefinedSymbols(*object);
+      if (undefined) {
+        for (const std::string &symbol : *undefined)
+          checkDefined(symbol, signature.name);
+        llvm::Error error = executable->load(*object);
+        if (!error) {
+          executable->fromCache = true;
+          return executable;
+        }
+        llvm::consumeError(std::move(error));
+      } else {
+        llvm::consumeError(undefined.takeError());
+      }
+      // A verified entry that does not load (another LLVM build wrote it
+      // under the same version?) is replaced.
+      llvm::sys::fs::remove(cache->entryPath(key));
+    }
+  }
 
   OwningOpRef<ModuleOp> lowered = module.clone();
   MLIRContext *context = lowered->getContext();
@@ -252,65 +361,24 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
     throw RuntimeError("compile: lowering @" + signature.name +
                        " to the CPU failed:\n" + userSymbols(diagnostics.text));
 
-  // `transformer` is a function_ref: the function it refers to must outlive
-  // the create() call.
-  // The JIT generates code for the host CPU (AVX2, AVX-512 where present);
-  // the IR optimizer needs the same target to vectorize and unroll for it.
-  std::unique_ptr<llvm::TargetMachine> host;
-  if (auto builder = llvm::orc::JITTargetMachineBuilder::detectHost()) {
-    builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-    if (auto machine = builder->createTargetMachine())
-      host = std::move(*machine);
-    else
-      llvm::consumeError(machine.takeError());
-  } else {
-    llvm::consumeError(builder.takeError());
-  }
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, host.get());
-  ExecutionEngineOptions options;
-  options.transformer = optimize;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  // Large ops run as OpenMP parallel loops: the JIT resolves the __kmpc_*
-  // entry points in the OpenMP runtime.
-  StringRef openMP = MAXGRAPH_OPENMP_LIBRARY;
-  options.sharedLibPaths = openMP;
-  auto engine = ExecutionEngine::create(*lowered, options);
-  if (!engine)
-    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
-                       llvm::toString(engine.takeError()));
-  executable->engine = std::move(*engine);
-  // memref.copy between strided memrefs (a buffer store, an insert into a
-  // slice) calls `memrefCopy`, which MLIR's runner library would provide.
-  executable->engine->registerSymbols(
-      [](llvm::orc::MangleAndInterner interner) {
-        llvm::orc::SymbolMap symbols;
-        symbols[interner("memrefCopy")] = {
-            llvm::orc::ExecutorAddr::fromPtr(&stridedMemrefCopy),
-            llvm::JITSymbolFlags::Exported};
-        return symbols;
-      });
   // A function the code calls but nothing defines would fail deep in ORC
-  // ("Failed to materialize symbols" over the JIT's own names): name it.
-  llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
-  for (auto declaration : lowered->getOps<LLVM::LLVMFuncOp>()) {
-    StringRef callee = declaration.getSymName();
-    if (declaration.isExternal() && callee != "memrefCopy" &&
-        !llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(callee.str()))
-      throw RuntimeError("compile: @" + signature.name + " calls `" +
-                         callee.str() +
-                         "`, which no loaded library defines (a kernel "
-                         "library's declaration without a definition?)");
-  }
-  // ORC generates code when a symbol is first looked up; looking the entry
-  // up here makes compile() pay for all of it (the module is one unit), so
-  // the first run is as fast as the next.
-  auto entry = executable->engine->lookupPacked("_mlir_ciface_" +
-                                                jitSymbol(signature.name));
-  if (!entry)
+  // ("Failed to materialize symbols" over the JIT's own names): name it,
+  // before any code is generated.
+  for (auto declaration : lowered->getOps<LLVM::LLVMFuncOp>())
+    if (declaration.isExternal())
+      checkDefined(declaration.getSymName(), signature.name);
+
+  auto object = emitHostObject(*lowered);
+  if (!object)
     throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
-                       llvm::toString(entry.takeError()));
-  executable->entry = *entry;
+                       llvm::toString(object.takeError()));
+  llvm::StringRef bytes(object->data(), object->size());
+  if (cache)
+    cache->write(key, bytes);
+  if (llvm::Error error =
+          executable->load(llvm::MemoryBufferRef(bytes, "@" + signature.name)))
+    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
+                       llvm::toString(std::move(error)));
   return executable;
 }
 

@@ -68,6 +68,10 @@ static cl::opt<unsigned> timeRuns("time",
                                   cl::desc("Run N times and print the median "
                                            "and minimum time per call"),
                                   cl::init(0));
+static cl::opt<bool> cacheInfo(
+    "cache-info",
+    cl::desc("Print whether the code came from the compile cache and the "
+             "compile time (to stderr)"));
 static cl::opt<bool>
     interpretFlag("interpret", cl::desc("Run with the reference interpreter"));
 
@@ -281,8 +285,18 @@ int main(int argc, char **argv) {
     }
 
     std::unique_ptr<CpuExecutable> executable;
-    if (!interpretFlag)
+    if (!interpretFlag) {
+      auto start = std::chrono::steady_clock::now();
       executable = CpuExecutable::compile(*module, graph.getSymName());
+      if (cacheInfo)
+        llvm::errs() << llvm::formatv(
+            "compile: {0} in {1:f3} ms\n",
+            executable->loadedFromCache() ? "loaded from the cache"
+                                          : "compiled",
+            std::chrono::duration<double, std::milli>(
+                std::chrono::steady_clock::now() - start)
+                .count());
+    }
     std::vector<HostTensor> results;
     std::vector<double> seconds;
     for (unsigned run = 0; run < std::max(1u, timeRuns.getValue()); ++run) {

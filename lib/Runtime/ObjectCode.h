@@ -1,0 +1,68 @@
+//===- ObjectCode.h - host object code for a lowered module -----*- C++ -*-===//
+//
+// What CpuExecutable::compile does below MLIR: emit an object file for the
+// host from a module lowered to the LLVM dialect (ObjectEmitter.cpp), and
+// load one into a JIT (ObjectJIT.cpp). The object is what the compile cache
+// keeps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_LIB_RUNTIME_OBJECTCODE_H
+#define MAXGRAPH_LIB_RUNTIME_OBJECTCODE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llvm {
+namespace orc {
+class LLJIT;
+} // namespace orc
+} // namespace llvm
+
+namespace maxgraph {
+/// The optimization level of the LLVM IR optimizer and of code generation;
+/// part of the compile cache's key.
+inline constexpr unsigned kObjectOptLevel = 3;
+
+/// Translates `module` (the LLVM dialect) to LLVM IR for the host CPU, adds
+/// for every defined external function `f` the packed wrapper `_mlir_f`
+/// (`void (void **)`, as MLIR's ExecutionEngine does), optimizes it at
+/// kObjectOptLevel and emits an ELF (or the host's) object file.
+llvm::Expected<llvm::SmallVector<char, 0>>
+emitHostObject(mlir::ModuleOp module);
+
+/// The host's target triple, CPU name and features, for the cache key.
+std::string describeHostTarget();
+
+/// An object file loaded into an LLJIT, with the process's symbols, the
+/// libraries in `libraries` and `symbols` (name, address) resolvable.
+class ObjectJIT {
+public:
+  /// Loads `object` and runs its initializers.
+  static llvm::Expected<std::unique_ptr<ObjectJIT>>
+  load(llvm::MemoryBufferRef object, llvm::ArrayRef<std::string> libraries,
+       llvm::ArrayRef<std::pair<llvm::StringRef, void *>> symbols);
+  ~ObjectJIT();
+
+  /// The address of symbol `name`; generates nothing (the code is final).
+  llvm::Expected<void *> lookup(llvm::StringRef name);
+
+private:
+  ObjectJIT() = default;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+/// The symbols `object` needs from outside it (its undefined symbols).
+llvm::Expected<std::vector<std::string>>
+undefinedSymbols(llvm::MemoryBufferRef object);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_LIB_RUNTIME_OBJECTCODE_H

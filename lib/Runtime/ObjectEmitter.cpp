@@ -1,0 +1,118 @@
+//===- ObjectEmitter.cpp - a lowered module to host object code -----------===//
+//
+// What mlir::ExecutionEngine::create does before it JITs, ending in an
+// object file instead: translate to LLVM IR, set the host's triple and data
+// layout, add the packed `_mlir_` wrappers, optimize, and run the host's
+// code generator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ObjectCode.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include <algorithm>
+
+using namespace maxgraph;
+
+/// The host's target machine as the JIT links its code: position
+/// independent, small code model (what LLJIT sets up for JITLink).
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostMachine() {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeModel(llvm::CodeModel::Small);
+  return builder->createTargetMachine();
+}
+
+std::string maxgraph::describeHostTarget() {
+  std::string text =
+      llvm::sys::getProcessTriple() + " " + llvm::sys::getHostCPUName().str();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> names;
+  for (const auto &feature : features)
+    names.push_back((feature.second ? "+" : "-") + feature.first().str());
+  std::sort(names.begin(), names.end());
+  for (const std::string &name : names)
+    text += " " + name;
+  return text;
+}
+
+/// For every defined function `f` with external linkage, `_mlir_f(void
+/// **args)`: calls `f` with `*args[i]` for its i-th argument and stores a
+/// result through `args[n]`, like ExecutionEngine's packFunctionArguments.
+static void packFunctionArguments(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  llvm::DenseSet<llvm::Function *> wrappers;
+  for (llvm::Function &function : llvm::make_early_inc_range(module)) {
+    if (function.isDeclaration() || function.hasLocalLinkage() ||
+        wrappers.contains(&function))
+      continue;
+    auto *type =
+        llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(), false);
+    llvm::FunctionCallee callee =
+        module.getOrInsertFunction(("_mlir_" + function.getName()).str(), type);
+    auto *wrapper = llvm::cast<llvm::Function>(callee.getCallee());
+    wrappers.insert(wrapper);
+    auto *block = llvm::BasicBlock::Create(context, "entry", wrapper);
+    builder.SetInsertPoint(block);
+    llvm::Value *list = wrapper->arg_begin();
+    llvm::SmallVector<llvm::Value *, 8> arguments;
+    for (auto [index, argument] : llvm::enumerate(function.args())) {
+      llvm::Value *slot =
+          builder.CreateGEP(builder.getPtrTy(), list, builder.getInt64(index));
+      llvm::Value *pointer = builder.CreateLoad(builder.getPtrTy(), slot);
+      arguments.push_back(builder.CreateLoad(argument.getType(), pointer));
+    }
+    llvm::Value *result = builder.CreateCall(&function, arguments);
+    if (!result->getType()->isVoidTy()) {
+      llvm::Value *slot = builder.CreateGEP(
+          builder.getPtrTy(), list, builder.getInt64(function.arg_size()));
+      llvm::Value *pointer = builder.CreateLoad(builder.getPtrTy(), slot);
+      builder.CreateStore(result, pointer);
+    }
+    builder.CreateRetVoid();
+  }
+}
+
+llvm::Expected<llvm::SmallVector<char, 0>>
+maxgraph::emitHostObject(mlir::ModuleOp module) {
+  auto machine = hostMachine();
+  if (!machine)
+    return machine.takeError();
+  llvm::TargetMachine &host = **machine;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return llvm::createStringError("cannot translate the module to LLVM IR");
+  llvmModule->setDataLayout(host.createDataLayout());
+  llvmModule->setTargetTriple(host.getTargetTriple());
+  packFunctionArguments(*llvmModule);
+  // The IR optimizer works for the same target as the code generator, to
+  // vectorize and unroll for it (AVX2, AVX-512 where present).
+  if (llvm::Error error = mlir::makeOptimizingTransformer(
+          kObjectOptLevel, /*sizeLevel=*/0, &host)(llvmModule.get()))
+    return std::move(error);
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (host.addPassesToEmitFile(codegen, os, nullptr,
+                               llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host target cannot emit objects");
+  codegen.run(*llvmModule);
+  return object;
+}
