@@ -128,8 +128,9 @@ HostTensor maxgraph::readNpy(const std::string &path) {
     shape.push_back(size);
   }
 
-  HostTensor tensor(*dtype, shape);
-  size_t bytes = tensor.numElements() * sizeInBytes(*dtype);
+  // Every byte is read from the file, so none is zeroed first.
+  HostTensor tensor = HostTensor::uninitialized(*dtype, shape);
+  size_t bytes = tensor.numBytes();
   if (!in.read(static_cast<char *>(tensor.rawData()), bytes))
     fail(path, "holds fewer bytes than its shape needs");
   return tensor;
