@@ -243,8 +243,14 @@ HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
     if (nb::try_cast(object, constant, /*convert=*/false)) {
       array = AnyArray(constant);
       readOnly = true;
-    } else if (use != ArrayUse::GraphBuffer &&
-               nb::hasattr(object, "__array__")) {
+    } else if (nb::hasattr(object, "__array__")) {
+      if (use == ArrayUse::GraphBuffer)
+        throw nb::type_error(
+            (what + ": the array cannot be stored into in place: neither "
+                    "DLPack nor the buffer protocol describes its memory (a "
+                    "non-native byte order, say); pass a native, "
+                    "C-contiguous array and read the stores from it")
+                .c_str());
       return hostTensorOfArray(numpyCopy(object), device, use, what);
     } else {
       throw nb::type_error((what +

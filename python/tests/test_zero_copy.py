@@ -190,6 +190,8 @@ def test_read_only_or_strided_arrays_are_refused_as_buffers():
     with pytest.raises(TypeError, match="is not C-contiguous; a buffer "
                        "argument is stored into in place"):
         run(np.zeros(6, np.float32)[::2], np.ones(3, np.float32))
+    with pytest.raises(TypeError, match="cannot be stored into in place"):
+        run(np.zeros(3, ">f4"), np.ones(3, np.float32))
     assert not constant.any()
 
 
