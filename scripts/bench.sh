@@ -43,6 +43,9 @@ echo "== staging"
 echo "== Python staging throughput"
 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
   "$root/benchmarks/python_staging.py"
+echo "== Python runtime: call overhead, numpy boundary, end to end"
+PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+  "$root/benchmarks/python_runtime.py" $quick
 echo "== compiled code against its peers"
 "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
 
