@@ -1,8 +1,8 @@
 //===- CpuBenchmark.cpp - compiled CPU code against its peers -------------===//
 //
 // Each measurement runs compiled code (maxgraph::compile, end to end through
-// CompiledGraph's call: input checks, the JIT-compiled code, copying the
-// results out) and a peer in the same process, and prints their ratio
+// CompiledGraph's call: input checks, the JIT-compiled code, adopting the
+// results' allocations) and a peer in the same process, and prints their ratio
 // (peer time / compiled time: above 1 means compiled is faster):
 //   matmul   f32 square 256..2048 and 16x4096x4096 against OpenBLAS
 //            cblas_sgemm, on 1 and 2 threads (omp_set_num_threads and
@@ -13,12 +13,17 @@
 //   softmax, layer_norm over [4096, 4096] against one plain loop per
 //            primitive op;
 //   compile  stage + lower + JIT of a 1-op graph and a 2-layer MLP, cold and
-//            warm (compile()'s in-memory cache).
+//            warm (compile()'s in-memory cache);
+//   call     the cost of a call beyond its kernel: a 1-op graph on 16
+//            floats through compile()'s callable against the bare kernel.
 // Rows marked "kernel" time the lowered code alone (RawKernel: no input
-// checks, no copy of the result into a HostTensor). Times are the median of
+// checks, no HostTensor for the result). Times are the median of
 // the repetitions; malloc is told to keep freed blocks (no mmap), so result
-// buffers are not page-faulted in on every call. `--quick` runs fewer and
-// smaller; names on the command line (compile, matmul, chain, softmax,
+// buffers are not page-faulted in on every call (`--fresh-pages` leaves
+// malloc's defaults, as a program that does not tune it gets: large
+// results are then new mappings, faulted in by the code that writes them,
+// while the peers write buffers allocated once). `--quick` runs fewer and
+// smaller; names on the command line (compile, call, matmul, chain, softmax,
 // layer_norm) pick sections.
 //
 //===----------------------------------------------------------------------===//
@@ -78,7 +83,7 @@ void row(const std::string &name, double compiled, const std::string &peer,
 }
 
 /// A graph's lowered code without CompiledGraph's call around it (input
-/// checks, copying results into fresh HostTensors): the same pipeline and
+/// checks, making HostTensors of the results): the same pipeline and
 /// JIT settings as CpuExecutable, called on descriptors over the caller's
 /// tensors; the one result the code allocates is freed after each call.
 class RawKernel {
@@ -117,6 +122,16 @@ public:
       std::exit(1);
     }
     engine = std::move(*created);
+    // Looked up once, as CpuExecutable does: a lookup per call would be
+    // timed as part of the kernel.
+    engine->initialize();
+    auto found = engine->lookupPacked("_mlir_ciface_" + name);
+    if (!found) {
+      llvm::consumeError(found.takeError());
+      std::fprintf(stderr, "no entry point for @%s\n", name.c_str());
+      std::exit(1);
+    }
+    entry = *found;
   }
 
   /// Runs the code on `inputs`; the result has `resultRank` dims.
@@ -145,11 +160,7 @@ public:
     std::vector<void *> packed = {&resultPointer};
     for (void *&pointer : pointers)
       packed.push_back(&pointer);
-    if (llvm::Error error =
-            engine->invokePacked("_mlir_ciface_" + name, packed)) {
-      std::fprintf(stderr, "running @%s failed\n", name.c_str());
-      std::exit(1);
-    }
+    entry(packed.data());
     void *allocated;
     std::memcpy(&allocated, &result[0], sizeof(void *));
     std::free(allocated);
@@ -160,6 +171,7 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::unique_ptr<llvm::TargetMachine> host;
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  void (*entry)(void **) = nullptr;
 };
 
 HostTensor filled(std::vector<int64_t> shape, float scale) {
@@ -262,6 +274,43 @@ void benchChain(int threads) {
                 bytes / memcpyTime / 1e9);
   row(name + " kernel", raw, "memcpy", memcpyTime, extra);
   row(name + " kernel", raw, "eager loops", eager);
+}
+
+Tensor addOneFn(const Tensor &x) { return x + 1.0f; }
+
+/// What a call costs beyond its kernel: a 1-op graph on 16 floats, called
+/// through compile()'s callable (input checks, the call, adopting the
+/// result) and as the bare kernel; microseconds per call.
+void benchCallOverhead() {
+  TensorLayout spec(DType::Float32, {16});
+  auto run = compile(addOneFn)(spec);
+  HostTensor x = filled({16}, 1.0f);
+  // Caller memory wrapped without a copy: the same path.
+  std::vector<float> memory(x.data<float>(), x.data<float>() + 16);
+  HostTensor wrapped =
+      HostTensor::wrap(memory.data(), DType::Float32, {16}, nullptr);
+  RawKernel kernel(stage(addOneFn, {.name = "add_one"})(spec));
+  int batch = 1000, repeats = quick ? 5 : 21;
+  auto perCall = [&](const std::function<void()> &fn) {
+    return seconds(
+               [&] {
+                 for (int i = 0; i < batch; ++i)
+                   fn();
+               },
+               repeats) /
+           batch;
+  };
+  std::optional<HostTensor> out;
+  double ours = perCall([&] { out.emplace(run(x)); });
+  double oursWrapped = perCall([&] { out.emplace(run(wrapped)); });
+  double raw = perCall([&] { kernel({&x}, 1); });
+  char extra[96];
+  std::snprintf(extra, sizeof(extra), "(%.2f us per call, %.2f us overhead)",
+                ours * 1e6, (ours - raw) * 1e6);
+  row("call 1-op [16] f32", ours, "kernel", raw, extra);
+  std::snprintf(extra, sizeof(extra), "(%.2f us per call, %.2f us overhead)",
+                oursWrapped * 1e6, (oursWrapped - raw) * 1e6);
+  row("call 1-op [16] f32, wrapped input", oursWrapped, "kernel", raw, extra);
 }
 
 Tensor softmaxFn(const Tensor &x) { return ops::softmax(x); }
@@ -437,14 +486,19 @@ int main(int argc, char **argv) {
   // Large blocks from the heap rather than fresh mmaps, so that a result
   // buffer freed after one call is reused by the next instead of being
   // page-faulted in again (peers write into buffers allocated once).
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  bool freshPages = false;
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0)
       quick = true;
+    else if (std::strcmp(argv[i], "--fresh-pages") == 0)
+      freshPages = true;
     else
       only.push_back(argv[i]);
+  }
+  if (!freshPages) {
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
   }
   auto wanted = [&](const char *name) {
     return only.empty() ||
@@ -452,6 +506,8 @@ int main(int argc, char **argv) {
   };
   if (wanted("compile"))
     benchCompileTime();
+  if (wanted("call"))
+    benchCallOverhead();
   if (wanted("matmul")) {
     std::vector<std::vector<int64_t>> shapes = {{256, 256, 256},
                                                 {512, 512, 512},

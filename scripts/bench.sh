@@ -46,6 +46,9 @@ PYTHONPATH="$build/python" "$root/.venv/bin/python" \
 echo "== time to first result, shared vs inlined layers (compile() + first call)"
 OMP_NUM_THREADS=1 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
   "$root/benchmarks/compile_scaling.py" ${quick:+--layers 1 4 16 32}
+echo "== Python runtime: call overhead, numpy boundary, end to end"
+PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+  "$root/benchmarks/python_runtime.py" $quick
 echo "== compiled code against its peers"
 "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
 

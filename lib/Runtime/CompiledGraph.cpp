@@ -8,7 +8,6 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
-#include <cstring>
 #include <mutex>
 
 using namespace maxgraph;
@@ -26,40 +25,31 @@ void detail::CallArguments::checkStatic(const std::string &path,
                        "; stage again to change it");
 }
 
-void detail::CallArguments::finish(const GraphInputs &arguments) const {
+void detail::CallArguments::finish() const {
   const auto &statics = staged.staticArguments();
   if (nextStatic < statics.size())
     throw RuntimeError("static argument '" + statics[nextStatic].first +
                        "' was staged as " + statics[nextStatic].second +
                        " but the call does not pass it");
-  // The caller made these tensors, so their devices must be the specs'.
-  InputCheckOptions options;
-  options.checkDevices = true;
-  checkGraphInputs(arguments, inputs, options);
+}
+
+const InputCheckOptions &detail::inputChecks() {
+  static const InputCheckOptions options = [] {
+    InputCheckOptions options;
+    options.checkDevices = true;
+    return options;
+  }();
+  return options;
 }
 
 void detail::tagResultDevices(const StagedGraph &staged,
                               std::vector<HostTensor> &outputs) {
   const std::vector<TensorLayout> &layouts = staged.outputLayouts();
-  for (size_t i = 0; i < outputs.size() && i < layouts.size(); ++i) {
-    if (outputs[i].device() == layouts[i].device())
-      continue;
-    // A result on another device (cpu:1, after a transfer or a collective)
-    // must pass the device checks of the graphs it is fed to next.
-    HostTensor tagged(outputs[i].dtype(), outputs[i].shape(),
-                      layouts[i].device());
-    size_t bytes = tagged.numElements() * sizeInBytes(tagged.dtype());
-    // Empty tensors have no storage: memcpy must not see their null pointers.
-    if (bytes)
-      std::memcpy(tagged.rawData(), outputs[i].rawData(), bytes);
-    outputs[i] = std::move(tagged);
-  }
-}
-
-std::shared_ptr<const GraphInputs>
-detail::describeArguments(const StagedGraph &staged) {
-  return std::make_shared<const GraphInputs>(
-      describeGraphInputs(staged.getGraph()));
+  // A result on another device (cpu:1, after a transfer or a collective)
+  // must pass the device checks of the graphs it is fed to next.
+  for (size_t i = 0; i < outputs.size() && i < layouts.size(); ++i)
+    if (outputs[i].device() != layouts[i].device())
+      outputs[i] = outputs[i].withDevice(layouts[i].device());
 }
 
 TensorLayout maxgraph::layoutOf(const HostTensor &tensor) {

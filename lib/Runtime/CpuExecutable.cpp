@@ -5,6 +5,11 @@
 // result, laid out as a struct), then one descriptor pointer per input. A
 // descriptor is {allocated, aligned, offset, sizes[rank], strides[rank]}.
 //
+// Inputs are passed as descriptors over the HostTensors' storage; results
+// come back in allocations the code made with malloc (the deallocation
+// pipeline leaves exactly the returned ones alive), which the result
+// HostTensors adopt and free with std::free.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/CpuExecutable.h"
@@ -26,7 +31,6 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -141,12 +145,6 @@ extern "C" void stridedMemrefCopy(int64_t elementSize, UnrankedDescriptor *src,
       return;
   }
 }
-
-/// A memref descriptor as the lowered code lays it out.
-struct Descriptor {
-  explicit Descriptor(size_t rank) : words(3 + 2 * rank, 0) {}
-  std::vector<int64_t> words;
-};
 } // namespace
 
 CpuExecutable::~CpuExecutable() = default;
@@ -382,80 +380,133 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   return executable;
 }
 
+const GraphInputs &CpuExecutable::arguments() const {
+  return signature->arguments;
+}
+
+/// Calls the JIT-compiled entry. JIT code has no function-type prefix, and
+/// -fsanitize=function (in the sanitizers preset) would read the bytes
+/// before the callee to look for one.
+[[clang::no_sanitize("function")]] static void callEntry(void (*entry)(void **),
+                                                         void **arguments) {
+  entry(arguments);
+}
+
 std::vector<HostTensor>
 CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
-  const Signature &s = *signature;
-  // Devices are not checked: the data stays in host memory (see
-  // InputCheckOptions).
-  checkGraphInputs(s.arguments, inputs);
+  return run(inputs, InputCheckOptions());
+}
 
-  // Inputs: descriptors over the HostTensors' own (contiguous) storage, not
-  // copies: a BufferLayout argument is a memref that the code stores into,
-  // and the caller's tensor sees the stores.
-  std::vector<Descriptor> inputDescriptors;
-  llvm::DenseSet<const void *> inputData;
+/// The `allocated` pointer of a memref the code did not allocate: a
+/// `memref.get_global` (a constant in the JIT's memory).
+static void *const kGlobalAllocated =
+    reinterpret_cast<void *>(static_cast<uintptr_t>(0xdeadbeef));
+
+std::vector<HostTensor>
+CpuExecutable::run(const std::vector<HostTensor> &inputs,
+                   const InputCheckOptions &checks) const {
+  const Signature &s = *signature;
+  checkGraphInputs(s.arguments, inputs, checks);
+
+  // Inputs: descriptors over the HostTensors' own (dense, row-major)
+  // storage, not copies: a BufferLayout argument is a memref that the code
+  // stores into, and the caller's tensor sees the stores. All descriptors
+  // live in one block: {allocated, aligned, offset, sizes, strides} each.
+  size_t inputWords = 0;
+  for (const HostTensor &input : inputs)
+    inputWords += 3 + 2 * input.shape().size();
+  llvm::SmallVector<int64_t, 64> words(inputWords, 0);
+  llvm::SmallVector<void *, 8> descriptorPointers;
+  llvm::SmallVector<const void *, 8> inputData;
+  size_t at = 0;
   for (const HostTensor &input : inputs) {
     size_t rank = input.shape().size();
-    Descriptor descriptor(rank);
+    int64_t *descriptor = words.data() + at;
+    at += 3 + 2 * rank;
     auto *data = const_cast<void *>(input.rawData());
-    inputData.insert(data);
-    std::memcpy(&descriptor.words[0], &data, sizeof(void *));
-    std::memcpy(&descriptor.words[1], &data, sizeof(void *));
+    inputData.push_back(data);
+    std::memcpy(&descriptor[0], &data, sizeof(void *));
+    std::memcpy(&descriptor[1], &data, sizeof(void *));
     int64_t stride = 1;
     for (size_t d = rank; d-- > 0;) {
-      descriptor.words[3 + d] = input.shape()[d];
-      descriptor.words[3 + rank + d] = stride;
+      descriptor[3 + d] = input.shape()[d];
+      descriptor[3 + rank + d] = stride;
       stride *= input.shape()[d];
     }
-    inputDescriptors.push_back(std::move(descriptor));
+    descriptorPointers.push_back(descriptor);
   }
 
   // Results: one descriptor per result, back to back.
-  std::vector<size_t> resultOffsets;
+  llvm::SmallVector<size_t, 4> resultOffsets;
   size_t resultWords = 0;
   for (const Signature::Param &param : s.outputs) {
     resultOffsets.push_back(resultWords);
     resultWords += 3 + 2 * param.dims.size();
   }
-  std::vector<int64_t> results(std::max<size_t>(resultWords, 1), 0);
+  llvm::SmallVector<int64_t, 32> results(std::max<size_t>(resultWords, 1), 0);
 
   void *resultPointer = results.data();
-  std::vector<void *> descriptorPointers;
-  for (Descriptor &descriptor : inputDescriptors)
-    descriptorPointers.push_back(descriptor.words.data());
-  llvm::SmallVector<void *> packed;
+  llvm::SmallVector<void *, 8> packed;
   if (!s.outputs.empty())
     packed.push_back(&resultPointer);
   for (void *&pointer : descriptorPointers)
     packed.push_back(&pointer);
-  entry(packed.data());
+  callEntry(entry, packed.data());
+
+  auto pointerAt = [](const int64_t *word) {
+    void *pointer;
+    std::memcpy(&pointer, word, sizeof(void *));
+    return pointer;
+  };
+  // Every allocation the code returned gets one owner before any result is
+  // made, so that each is freed once, also when several results share one
+  // (an allreduce gives every device the same value) and when making a
+  // result throws. Returned inputs and constants are not ours to free.
+  llvm::SmallVector<std::pair<void *, std::shared_ptr<void>>, 4> owners;
+  for (size_t index = 0; index < s.outputs.size(); ++index) {
+    void *allocated = pointerAt(results.data() + resultOffsets[index]);
+    if (!allocated || allocated == kGlobalAllocated ||
+        llvm::is_contained(inputData, allocated) ||
+        llvm::any_of(owners, [&](const auto &owner) {
+          return owner.first == allocated;
+        }))
+      continue;
+    owners.emplace_back(allocated, std::shared_ptr<void>(allocated, std::free));
+  }
 
   std::vector<HostTensor> outputs;
-  // Several results may share one allocation (an allreduce gives every
-  // device the same value): free each once, after every copy.
-  llvm::SetVector<void *> toFree;
+  outputs.reserve(s.outputs.size());
   for (auto [index, param] : llvm::enumerate(s.outputs)) {
-    int64_t *words = results.data() + resultOffsets[index];
+    const int64_t *words = results.data() + resultOffsets[index];
     size_t rank = param.dims.size();
-    void *allocated, *aligned;
-    std::memcpy(&allocated, &words[0], sizeof(void *));
-    std::memcpy(&aligned, &words[1], sizeof(void *));
+    void *allocated = pointerAt(&words[0]);
+    void *aligned = pointerAt(&words[1]);
     int64_t offset = words[2];
     std::vector<int64_t> shape(words + 3, words + 3 + rank);
     const int64_t *strides = words + 3 + rank;
-    HostTensor output(param.dtype, shape);
     size_t element = sizeInBytes(param.dtype);
-    auto *from = static_cast<const uint8_t *>(aligned) + offset * element;
-    auto *to = static_cast<uint8_t *>(output.rawData());
-    // Row-major results (the common case) are one memcpy.
+    auto *from = static_cast<uint8_t *>(aligned) + offset * element;
+    int64_t count = 1;
     bool rowMajor = true;
-    for (int64_t d = rank, expected = 1; d-- > 0; expected *= shape[d])
-      rowMajor &= shape[d] == 1 || strides[d] == expected;
+    for (int64_t d = rank; d-- > 0;) {
+      rowMajor &= shape[d] == 1 || strides[d] == count;
+      count *= shape[d];
+    }
+    auto owner = llvm::find_if(
+        owners, [&](const auto &owner) { return owner.first == allocated; });
+    // The common case: the result is the code's own allocation, adopted.
+    if (owner != owners.end() && rowMajor && count > 0) {
+      outputs.push_back(
+          HostTensor::wrap(from, param.dtype, std::move(shape), owner->second));
+      continue;
+    }
+    // Otherwise one copy into new storage, which the copy overwrites.
+    HostTensor output = HostTensor::uninitialized(param.dtype, shape);
+    auto *to = static_cast<uint8_t *>(output.rawData());
+    if (rowMajor && count > 0)
+      std::memcpy(to, from, count * element);
     std::vector<int64_t> position(rank, 0);
-    if (rowMajor && output.numElements() > 0)
-      std::memcpy(to, from, output.numElements() * element);
-    for (int64_t i = 0, count = rowMajor ? 0 : output.numElements(); i < count;
-         ++i) {
+    for (int64_t i = 0, last = rowMajor ? 0 : count; i < last; ++i) {
       int64_t at = 0;
       for (size_t d = 0; d < rank; ++d)
         at += position[d] * strides[d];
@@ -467,11 +518,8 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs) const {
       }
     }
     outputs.push_back(std::move(output));
-    // Results the code allocated are ours to free; returned inputs are not.
-    if (allocated && !inputData.contains(allocated))
-      toFree.insert(allocated);
   }
-  for (void *allocated : toFree)
-    std::free(allocated);
+  // Allocations no result adopted (copied ones) are freed here, with the
+  // last owner.
   return outputs;
 }

@@ -55,9 +55,10 @@ llvm::StringMap<int64_t>
 maxgraph::checkGraphInputs(const GraphInputs &graph,
                            llvm::ArrayRef<const HostTensor *> inputs,
                            const InputCheckOptions &options) {
-  std::string where = options.prefix + "@" + graph.graphName;
+  // Built only for a message: a call that passes pays nothing for it.
+  auto where = [&] { return options.prefix + "@" + graph.graphName; };
   if (inputs.size() != graph.arguments.size())
-    throw RuntimeError(where + " takes " +
+    throw RuntimeError(where() + " takes " +
                        std::to_string(graph.arguments.size()) +
                        " inputs but got " + std::to_string(inputs.size()));
   llvm::StringMap<int64_t> bindings;
@@ -72,7 +73,7 @@ maxgraph::checkGraphInputs(const GraphInputs &graph,
                         shapeString(input.shape()) +
                         (options.checkDevices ? " on " + input.device().str()
                                               : std::string());
-      throw RuntimeError(where + ": " + argument.label + " " + problem +
+      throw RuntimeError(where() + ": " + argument.label + " " + problem +
                          " (got " + got + "; expected " + argument.type + ")");
     };
     if (input.dtype() != argument.dtype)

@@ -168,7 +168,8 @@ HostTensor maxgraph::readNpy(const std::string &path) {
     fail(path, "holds " + std::to_string(available) + " bytes of data but " +
                    "its shape " + shapeString(shape) + " needs " +
                    std::to_string(*bytes));
-  HostTensor tensor(*dtype, shape);
+  // Every byte is read from the file, so none is zeroed first.
+  HostTensor tensor = HostTensor::uninitialized(*dtype, shape);
   if (*bytes && !in.read(static_cast<char *>(tensor.rawData()), *bytes))
     fail(path, "holds fewer bytes than its shape needs");
   return tensor;

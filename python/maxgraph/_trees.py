@@ -42,6 +42,13 @@ def is_array(value: Any) -> bool:
         value, (int, float, complex, bool, str, bytes))
 
 
+def is_call_array(value: Any) -> bool:
+    """Whether a compiled graph takes `value` for a tensor argument as it
+    is: an array that exports its memory (numpy, anything with
+    ``__dlpack__``, a memoryview)."""
+    return hasattr(type(value), "__dlpack__") or isinstance(value, memoryview)
+
+
 def _replace_fields(value: Any, fields: dict[str, Any]) -> Any:
     # Works for frozen dataclasses and fields with init=False alike.
     result = copy.copy(value)
@@ -148,10 +155,11 @@ def flatten_call(spec: Any, arg: Any, path: str, inputs: list) -> None:
     """Checks a compiled graph's call argument `arg` against the staged
     `spec` tree and appends its tensors to `inputs`, in argument order."""
     if isinstance(spec, (TensorLayout, BufferLayout)):
-        if not isinstance(arg, Tensor):
+        if not isinstance(arg, Tensor) and not is_call_array(arg):
             raise TypeError(
                 f"argument '{path}' was staged as {spec!r}; call with a live "
-                f"Tensor (Tensor.from_numpy), got {type(arg).__name__}")
+                f"Tensor (Tensor.from_numpy) or a CPU array (numpy, "
+                f"__dlpack__), got {type(arg).__name__}")
         inputs.append(arg)
         return
     if isinstance(spec, dict):

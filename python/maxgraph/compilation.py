@@ -4,6 +4,7 @@
     print(staged)                      # the whole module as MLIR
     run = compilation.compile(combine)({"a": spec, "b": spec}, 2.0)
     out = run({"a": Tensor.from_numpy(a), "b": Tensor.from_numpy(b)}, 2.0)
+    out = run({"a": a, "b": b}, 2.0)   # numpy arrays directly, no copies
 
 The second call takes one spec (TensorLayout or BufferLayout) per tensor
 leaf of the arguments; every other leaf is static and baked into the graph.
@@ -170,7 +171,16 @@ class CompiledGraph:
     """A staged graph compiled for the CPU. Call it with the argument tree
     of the staged function, live Tensors in place of specs and the same
     static values; it returns the function's result tree with live Tensors
-    in place of traced ones. BufferLayout arguments are updated in place."""
+    in place of traced ones. BufferLayout arguments are updated in place.
+
+    A numpy array (or any CPU array with ``__dlpack__``, or a memoryview)
+    may stand for a live Tensor and is used where it is, without a copy,
+    tagged with its argument's device. Arrays for TensorLayout arguments are
+    only read: read-only ones are fine, non-C-contiguous ones are copied
+    first. An array for a BufferLayout argument is stored into, so it must
+    be writable, C-contiguous and aligned, else the call raises TypeError
+    (a copy would lose the stores). Results are fresh memory, never an
+    input's: ``to_numpy()`` on them is a view, without a copy."""
 
     def __init__(self, staged: StagedGraph):
         self.staged = staged

@@ -68,6 +68,29 @@ struct SavedLocation {
 /// Sets the directory whose frames CallerLocation skips (the package).
 void setPackageDirectory(std::string directory);
 
+/// What a HostTensor made from a Python array is for, which decides when
+/// it may share the array's memory and when it must copy.
+enum class ArrayUse {
+  /// `Tensor.from_numpy`/`from_dlpack`: shares C-contiguous, aligned,
+  /// writable arrays of a maxgraph dtype; copies others into row-major
+  /// order (the tensor may be stored into or exported writable later).
+  Tensor,
+  /// A TensorLayout input of a compiled graph, which the code only reads:
+  /// shares read-only arrays too; copies non-contiguous ones.
+  GraphInput,
+  /// A BufferLayout input, which the code stores into: shares the array's
+  /// memory or refuses it (read-only, not C-contiguous, misaligned) with a
+  /// TypeError, since a copy would lose the stores.
+  GraphBuffer,
+};
+
+/// A live tensor over the memory of `array` (anything with `__dlpack__` or
+/// the buffer protocol on the CPU, or a numpy-convertible `__array__`),
+/// tagged with `device`. The tensor keeps the array alive. `what` starts
+/// every error message.
+HostTensor hostTensorOfArray(nanobind::handle array, Device device,
+                             ArrayUse use, const std::string &what);
+
 /// An operand of a binary op: a traced Tensor or a Python number; a
 /// TypeError naming `op` otherwise.
 Operand toOperand(nanobind::handle object, const char *op);

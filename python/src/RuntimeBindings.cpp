@@ -17,32 +17,51 @@ namespace {
 /// same module through the runtime's cache).
 struct PyExecutable {
   explicit PyExecutable(const StagedGraph &staged)
-      : staged(staged), arguments(detail::describeArguments(staged)),
-        executable(detail::compileCached(staged)) {}
+      : staged(staged), executable(detail::compileCached(staged)) {}
 
-  /// Runs on live tensors, one per input in argument order. Buffer inputs
-  /// are updated in place: a HostTensor is a handle to shared storage.
-  std::vector<PyTensor> run(const std::vector<const PyTensor *> &inputs) {
+  /// Runs on live tensors or CPU arrays, one per input in argument order.
+  /// Buffer inputs are updated in place: a HostTensor is a handle to shared
+  /// storage, and an array passed for a buffer is stored into (so it must
+  /// be writable and C-contiguous). Arrays for tensor inputs are read where
+  /// they are, or copied when not C-contiguous.
+  std::vector<PyTensor> run(const std::vector<nb::handle> &inputs) {
     std::vector<HostTensor> tensors;
     tensors.reserve(inputs.size());
-    const std::vector<std::string> &paths = staged.inputPaths();
+    const GraphInputs &arguments = executable->arguments();
     for (size_t i = 0; i < inputs.size(); ++i) {
+      nb::handle input = inputs[i];
+      if (nb::isinstance<PyTensor>(input)) {
+        const PyTensor *tensor = nb::inst_ptr<PyTensor>(input);
+        if (const HostTensor *live = std::get_if<HostTensor>(&tensor->value)) {
+          tensors.push_back(*live);
+          continue;
+        }
+      }
+      const std::vector<std::string> &paths = staged.inputPaths();
       std::string what = "input '" +
                          (i < paths.size() ? paths[i] : std::to_string(i)) +
                          "' of compiled graph '" + staged.name() + "'";
-      if (!inputs[i])
+      if (input.is_none())
         throw nb::type_error((what + ": None is not a Tensor").c_str());
-      tensors.push_back(inputs[i]->live(what.c_str()));
+      if (nb::isinstance<PyTensor>(input))
+        nb::inst_ptr<PyTensor>(input)->live(what.c_str()); // Throws.
+      // An array: tagged with the argument's device, which the array's
+      // memory (on the host) stands for, as Tensor.from_numpy(a, device).
+      bool isBuffer =
+          i < arguments.arguments.size() && arguments.arguments[i].isBuffer;
+      Device device = i < arguments.arguments.size()
+                          ? arguments.arguments[i].device
+                          : CPU();
+      tensors.push_back(hostTensorOfArray(
+          input, device,
+          isBuffer ? ArrayUse::GraphBuffer : ArrayUse::GraphInput, what));
     }
-    // The caller made these tensors, so their devices must be the specs'
-    // (as CompiledGraph checks them in C++).
-    InputCheckOptions options;
-    options.checkDevices = true;
-    checkGraphInputs(*arguments, tensors, options);
     std::vector<HostTensor> outputs;
     {
       nb::gil_scoped_release released;
-      outputs = executable->run(tensors);
+      // The only input checks of the call, with devices (as CompiledGraph
+      // checks them in C++): the caller made these tensors.
+      outputs = executable->run(tensors, detail::inputChecks());
     }
     detail::tagResultDevices(staged, outputs);
     std::vector<PyTensor> results;
@@ -53,7 +72,6 @@ struct PyExecutable {
   }
 
   StagedGraph staged;
-  std::shared_ptr<const GraphInputs> arguments;
   std::shared_ptr<CpuExecutable> executable;
 };
 } // namespace
@@ -64,6 +82,6 @@ void maxgraph::python::bindRuntime(nb::module_ &m) {
                            "memory by the module's content).")
       .def(nb::init<const StagedGraph &>(), nb::arg("staged"))
       .def("run", &PyExecutable::run, nb::arg("inputs"),
-           "Runs the graph on live tensors in argument order; returns the "
-           "results in output order.");
+           "Runs the graph on live tensors (or CPU arrays) in argument "
+           "order; returns the results in output order.");
 }

@@ -129,7 +129,7 @@ nb::dlpack::dtype toDLPack(DType dtype) {
   return make(Code::Float, 32);
 }
 
-DType fromDLPack(nb::dlpack::dtype dtype) {
+DType fromDLPack(nb::dlpack::dtype dtype, const std::string &what) {
   using Code = nb::dlpack::dtype_code;
   auto code = static_cast<Code>(dtype.code);
   if (dtype.lanes == 1) {
@@ -176,40 +176,285 @@ DType fromDLPack(nb::dlpack::dtype dtype) {
       break;
     }
   }
-  throw nb::type_error(("Tensor.from_numpy: no maxgraph dtype for an array "
+  throw nb::type_error((what +
+                        ": no maxgraph dtype for an array "
                         "of dlpack type code " +
                         std::to_string(dtype.code) + " with " +
                         std::to_string(dtype.bits) + " bits")
                            .c_str());
 }
 
-using InputArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
+/// An imported array of any layout, dtype and writability, in CPU memory.
+using AnyArray = nb::ndarray<nb::device::cpu>;
+using ReadOnlyArray = nb::ndarray<nb::ro, nb::device::cpu>;
 
-PyTensor fromNumpy(InputArray array, Device device) {
+/// Keeps an imported array alive for a HostTensor. A HostTensor may be
+/// destroyed without the GIL (after a run that released it), and dropping
+/// nanobind's reference to the array needs it.
+std::shared_ptr<void> ownerOf(const AnyArray &array) {
+  return std::shared_ptr<void>(new AnyArray(array), [](void *held) {
+    if (!Py_IsInitialized())
+      return; // The interpreter is gone, and the array with it.
+    nb::gil_scoped_acquire gil;
+    delete static_cast<AnyArray *>(held);
+  });
+}
+
+/// Copies the elements of `array` (any strides) into `tensor`, row-major.
+void copyStrided(const AnyArray &array, HostTensor &tensor) {
+  size_t rank = array.ndim(), element = sizeInBytes(tensor.dtype());
+  int64_t count = tensor.numElements();
+  auto *from = static_cast<const uint8_t *>(array.data());
+  auto *to = static_cast<uint8_t *>(tensor.rawData());
+  std::vector<int64_t> position(rank, 0);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t at = 0;
+    for (size_t d = 0; d < rank; ++d)
+      at += position[d] * array.stride(d);
+    std::memcpy(to + i * element, from + at * element, element);
+    for (size_t d = rank; d-- > 0;) {
+      if (++position[d] < static_cast<int64_t>(array.shape(d)))
+        break;
+      position[d] = 0;
+    }
+  }
+}
+
+/// `array` as a native-byte-order, C-contiguous numpy copy, for what DLPack
+/// and the buffer protocol cannot describe (a big-endian array, say).
+nb::object numpyCopy(nb::handle array) {
+  nb::module_ numpy = nb::module_::import_("numpy");
+  nb::object converted = numpy.attr("asarray")(array);
+  nb::object dtype = converted.attr("dtype");
+  if (!nb::cast<bool>(dtype.attr("isnative")))
+    dtype = dtype.attr("newbyteorder")("=");
+  return numpy.attr("array")(converted, nb::arg("dtype") = dtype,
+                             nb::arg("order") = "C", nb::arg("copy") = true);
+}
+} // namespace
+
+HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
+                                               ArrayUse use,
+                                               const std::string &what) {
+  AnyArray array;
+  bool readOnly = false;
+  if (!nb::try_cast(object, array, /*convert=*/false)) {
+    ReadOnlyArray constant;
+    if (nb::try_cast(object, constant, /*convert=*/false)) {
+      array = AnyArray(constant);
+      readOnly = true;
+    } else if (nb::hasattr(object, "__array__")) {
+      if (use == ArrayUse::GraphBuffer)
+        throw nb::type_error(
+            (what + ": the array cannot be stored into in place: neither "
+                    "DLPack nor the buffer protocol describes its memory (a "
+                    "non-native byte order, say); pass a native, "
+                    "C-contiguous array and read the stores from it")
+                .c_str());
+      return hostTensorOfArray(numpyCopy(object), device, use, what);
+    } else {
+      throw nb::type_error((what +
+                            ": expected a CPU array (numpy, or anything with "
+                            "__dlpack__ or the buffer protocol), got " +
+                            nb::cast<std::string>(nb::repr(object.type())))
+                               .c_str());
+    }
+  }
+  DType dtype = fromDLPack(array.dtype(), what);
   std::vector<int64_t> shape;
-  for (size_t i = 0; i < array.ndim(); ++i)
-    shape.push_back(static_cast<int64_t>(array.shape(i)));
-  HostTensor tensor(fromDLPack(array.dtype()), shape, device);
-  if (array.nbytes())
-    std::memcpy(tensor.rawData(), array.data(), array.nbytes());
-  return PyTensor(std::move(tensor));
+  for (size_t d = 0; d < array.ndim(); ++d)
+    shape.push_back(static_cast<int64_t>(array.shape(d)));
+  int64_t count = 1;
+  bool rowMajor = true;
+  for (size_t d = array.ndim(); d-- > 0;) {
+    rowMajor &= shape[d] == 1 || array.stride(d) == count;
+    count *= shape[d];
+  }
+  rowMajor |= count == 0;
+  bool aligned =
+      reinterpret_cast<uintptr_t>(array.data()) % sizeInBytes(dtype) == 0;
+  bool writable = !readOnly || use == ArrayUse::GraphInput;
+  if (rowMajor && aligned && writable)
+    return HostTensor::wrap(array.data(), dtype, std::move(shape),
+                            ownerOf(array), device);
+  if (use == ArrayUse::GraphBuffer) {
+    std::string problem =
+        readOnly   ? "is read-only, but the graph stores into this buffer "
+                     "argument; pass a writable array"
+        : rowMajor ? "is not aligned to its element size; a buffer argument "
+                     "is stored into in place, so pass an aligned copy "
+                     "(numpy.ascontiguousarray) and read the stores from it"
+                   : "is not C-contiguous; a buffer argument is stored into "
+                     "in place, so pass numpy.ascontiguousarray(a) and read "
+                     "the stores from that array";
+    throw nb::type_error((what + ": the array " + problem).c_str());
+  }
+  HostTensor copy = HostTensor::uninitialized(dtype, std::move(shape), device);
+  copyStrided(array, copy);
+  return copy;
+}
+
+namespace {
+PyTensor fromArray(nb::handle array, Device device, const char *what) {
+  return PyTensor(hostTensorOfArray(array, device, ArrayUse::Tensor, what));
+}
+
+/// A capsule that keeps `tensor`'s storage alive for an exported array.
+nb::capsule storageCapsule(const HostTensor &tensor) {
+  return nb::capsule(new HostTensor(tensor), [](void *pointer) noexcept {
+    delete static_cast<HostTensor *>(pointer);
+  });
+}
+
+/// An array over `tensor`'s storage (no copy) for `Framework`: numpy, or
+/// nanobind's array-API object that exports DLPack.
+template <typename... Framework>
+nb::object exportArray(const HostTensor &tensor) {
+  std::vector<size_t> shape(tensor.shape().begin(), tensor.shape().end());
+  return nb::ndarray<Framework...>(
+             const_cast<void *>(tensor.rawData()), shape.size(), shape.data(),
+             storageCapsule(tensor), nullptr, toDLPack(tensor.dtype()))
+      .cast();
+}
+
+const HostTensor &exportable(const PyTensor &self, const char *what) {
+  const HostTensor &tensor = self.live(what);
+  if (tensor.dtype() == DType::BFloat16)
+    throw nb::type_error((std::string(what) +
+                          ": numpy has no bfloat16; cast the "
+                          "result to float32 in the graph")
+                             .c_str());
+  return tensor;
 }
 
 nb::object toNumpy(const PyTensor &self) {
-  const HostTensor &tensor = self.live("Tensor.to_numpy");
-  if (tensor.dtype() == DType::BFloat16)
-    throw nb::type_error("Tensor.to_numpy: numpy has no bfloat16; cast the "
-                         "result to float32 in the graph");
-  // The array owns a deep copy, so writing to it does not change the tensor.
-  auto *copy = new HostTensor(tensor.clone());
-  nb::capsule owner(copy, [](void *pointer) noexcept {
-    delete static_cast<HostTensor *>(pointer);
-  });
-  std::vector<size_t> shape(copy->shape().begin(), copy->shape().end());
-  return nb::ndarray<nb::numpy>(copy->rawData(), shape.size(), shape.data(),
-                                owner, nullptr, toDLPack(copy->dtype()))
-      .cast();
+  // The array shares the tensor's storage and keeps it alive.
+  return exportArray<nb::numpy>(exportable(self, "Tensor.to_numpy"));
 }
+
+/// `__array__(dtype=None, copy=None)` as numpy 2 calls it.
+nb::object asArray(const PyTensor &self, nb::handle dtype, nb::handle copy) {
+  nb::object array = toNumpy(self);
+  bool mustCopy = !copy.is_none() && nb::cast<bool>(copy);
+  bool mayCopy = copy.is_none() || mustCopy;
+  if (!dtype.is_none() &&
+      !array.attr("dtype").equal(
+          nb::module_::import_("numpy").attr("dtype")(dtype))) {
+    if (!mayCopy)
+      throw nb::value_error("Tensor.__array__: converting to another dtype "
+                            "needs a copy, and copy=False was passed");
+    return array.attr("astype")(dtype);
+  }
+  return mustCopy ? array.attr("copy")() : array;
+}
+
+/// `__dlpack__(*, stream, max_version, dl_device, copy)`: a capsule over
+/// the tensor's storage (a copy's with copy=True).
+nb::object toDLPackCapsule(const PyTensor &self, nb::kwargs kwargs) {
+  HostTensor tensor = self.live("Tensor.__dlpack__");
+  if (kwargs.contains("copy")) {
+    nb::object copy = kwargs["copy"];
+    if (!copy.is_none() && nb::cast<bool>(copy))
+      tensor = tensor.clone();
+    nb::del(kwargs["copy"]);
+  }
+  // nanobind's array-API object makes the capsule (versioned or not, as
+  // `max_version` asks).
+  nb::object array = exportArray<nb::array_api>(tensor);
+  return array.attr("__dlpack__")(**kwargs);
+}
+
+/// The buffer protocol: a writable, C-contiguous view of a live tensor.
+int getBuffer(PyObject *object, Py_buffer *view, int flags) {
+  view->obj = nullptr;
+  PyTensor *self = nb::inst_ptr<PyTensor>(object);
+  const HostTensor *tensor =
+      self ? std::get_if<HostTensor>(&self->value) : nullptr;
+  if (!tensor) {
+    PyErr_SetString(PyExc_BufferError, "a traced Tensor has no data to export");
+    return -1;
+  }
+  const char *format = nullptr;
+  switch (tensor->dtype()) {
+  case DType::Float16:
+    format = "e";
+    break;
+  case DType::Float32:
+    format = "f";
+    break;
+  case DType::Float64:
+    format = "d";
+    break;
+  case DType::Bool:
+    format = "?";
+    break;
+  case DType::Int8:
+    format = "b";
+    break;
+  case DType::Int16:
+    format = "h";
+    break;
+  case DType::Int32:
+    format = "i";
+    break;
+  case DType::Int64:
+    format = "q";
+    break;
+  case DType::UInt8:
+    format = "B";
+    break;
+  case DType::UInt16:
+    format = "H";
+    break;
+  case DType::UInt32:
+    format = "I";
+    break;
+  case DType::UInt64:
+    format = "Q";
+    break;
+  case DType::BFloat16:
+    break;
+  }
+  if (!format) {
+    PyErr_SetString(PyExc_BufferError,
+                    "the buffer protocol has no bfloat16 format");
+    return -1;
+  }
+  size_t rank = tensor->shape().size();
+  auto *dims = static_cast<Py_ssize_t *>(
+      PyMem_Malloc(sizeof(Py_ssize_t) * std::max<size_t>(2 * rank, 1)));
+  if (!dims) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  Py_ssize_t itemSize = static_cast<Py_ssize_t>(sizeInBytes(tensor->dtype()));
+  Py_ssize_t stride = itemSize;
+  for (size_t d = rank; d-- > 0;) {
+    dims[d] = static_cast<Py_ssize_t>(tensor->shape()[d]);
+    dims[rank + d] = stride;
+    stride *= dims[d];
+  }
+  view->buf = const_cast<void *>(tensor->rawData());
+  view->obj = Py_NewRef(object);
+  view->len = static_cast<Py_ssize_t>(tensor->numBytes());
+  view->readonly = 0;
+  view->itemsize = itemSize;
+  view->format = (flags & PyBUF_FORMAT) ? const_cast<char *>(format) : nullptr;
+  view->ndim = static_cast<int>(rank);
+  view->shape = (flags & PyBUF_ND) == PyBUF_ND ? dims : nullptr;
+  view->strides =
+      (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? dims + rank : nullptr;
+  view->suboffsets = nullptr;
+  view->internal = dims;
+  return 0;
+}
+
+void releaseBuffer(PyObject *, Py_buffer *view) { PyMem_Free(view->internal); }
+
+PyType_Slot tensorSlots[] = {
+    {Py_bf_getbuffer, reinterpret_cast<void *>(&getBuffer)},
+    {Py_bf_releasebuffer, reinterpret_cast<void *>(&releaseBuffer)},
+    {0, nullptr}};
 
 TensorLayout tensorLayoutOf(const PyTensor &self) {
   if (const HostTensor *tensor = std::get_if<HostTensor>(&self.value))
@@ -297,22 +542,54 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
       m, "Tensor",
       "A tensor: inside a staged function, a traced value whose operators "
       "stage ops; outside, a live tensor holding data "
-      "(`Tensor.from_numpy`, or the result of a compiled graph).");
+      "(`Tensor.from_numpy`, or the result of a compiled graph).\n\n"
+      "A live tensor exports its memory without a copy: `to_numpy()`, "
+      "`numpy.asarray(t)`, the buffer protocol (`memoryview(t)`) and "
+      "DLPack (`numpy.from_dlpack(t)`) all share it, and keep it alive.",
+      nb::type_slots(tensorSlots));
   tensor
-      .def_static("from_numpy", &fromNumpy, nb::arg("array"),
-                  nb::arg("device") = CPU(),
-                  "A live tensor holding a copy of `array`'s data.")
-      .def("to_numpy", &toNumpy,
-           "A numpy array holding a copy of this live tensor's data.")
-      .def(
-          "__array__",
-          [](const PyTensor &self, nb::handle dtype, nb::handle) {
-            nb::object array = toNumpy(self);
-            if (!dtype.is_none())
-              return array.attr("astype")(dtype);
-            return array;
+      .def_static(
+          "from_numpy",
+          [](nb::handle array, Device device) {
+            return fromArray(array, device, "Tensor.from_numpy");
           },
-          nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
+          nb::arg("array"), nb::arg("device") = CPU(),
+          "A live tensor over `array`'s memory, without a copy, when the "
+          "array is C-contiguous, writable, aligned and of a maxgraph dtype: "
+          "writes through either are seen by the other, and the tensor keeps "
+          "the array alive. Other arrays are copied into a new row-major "
+          "tensor: non-contiguous ones (a transpose, a strided slice), "
+          "read-only ones (the tensor may be stored into as a buffer), "
+          "misaligned ones and non-native byte orders. Dtypes maxgraph does "
+          "not have (complex, strings) are a TypeError.")
+      .def_static(
+          "from_dlpack",
+          [](nb::handle array, Device device) {
+            return fromArray(array, device, "Tensor.from_dlpack");
+          },
+          nb::arg("array"), nb::arg("device") = CPU(),
+          "A live tensor over the memory of a CPU array that implements "
+          "`__dlpack__` (numpy, PyTorch, JAX, a DLPack capsule), without a "
+          "copy under the same conditions as `from_numpy`.")
+      .def("to_numpy", &toNumpy,
+           "A numpy array over this live tensor's memory (no copy): writes "
+           "through either are seen by the other, and the array keeps the "
+           "memory alive after the Tensor is gone. Use `.copy()` on it for "
+           "an independent array.")
+      .def("__array__", &asArray, nb::arg("dtype") = nb::none(),
+           nb::arg("copy") = nb::none(),
+           "numpy's conversion: shares memory unless a dtype conversion or "
+           "copy=True asks for a copy.")
+      .def("__dlpack__", &toDLPackCapsule,
+           "A DLPack capsule over this live tensor's memory (a copy with "
+           "copy=True).")
+      .def(
+          "__dlpack_device__",
+          [](const PyTensor &self) {
+            self.live("Tensor.__dlpack_device__");
+            return nb::make_tuple(1, 0); // kDLCPU, device 0.
+          },
+          "DLPack's device of the data: the host CPU, (1, 0).")
       .def_prop_ro("layout", &tensorLayoutOf,
                    "The TensorLayout of this tensor (for a live tensor, "
                    "every dim fixed to its size).")

@@ -29,8 +29,11 @@ def test_buffer_is_updated_in_place():
     np.testing.assert_array_equal(x.to_numpy(), [1, 2, 3])
 
 
-def test_to_numpy_is_a_copy():
+def test_to_numpy_shares_the_tensor_and_copy_makes_it_independent():
     state = Tensor.from_numpy(np.zeros(2, np.int64))
     array = state.to_numpy()
     array[0] = 7
-    np.testing.assert_array_equal(state.to_numpy(), [0, 0])
+    np.testing.assert_array_equal(state.to_numpy(), [7, 0])
+    independent = state.to_numpy().copy()
+    independent[1] = 9
+    np.testing.assert_array_equal(state.to_numpy(), [7, 0])

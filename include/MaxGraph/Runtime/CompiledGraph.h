@@ -9,12 +9,16 @@
 //
 // A compiled graph takes the traced function's argument tree with
 // HostTensors in place of specs (and the same static values), checks every
-// input (count, dtype, rank, device, dims: see InputChecks.h), runs the
-// JIT-compiled code, and returns the function's result tree with
+// input once (count, dtype, rank, device, dims: see InputChecks.h), runs
+// the JIT-compiled code, and returns the function's result tree with
 // HostTensors in place of Tensors.
 //
 // HostTensors are handles: the graph receives the caller's storage, so a
-// store into a BufferLayout argument is seen in the caller's tensor.
+// store into a BufferLayout argument is seen in the caller's tensor. To
+// pass memory the caller owns without a copy, wrap it:
+//   HostTensor x = HostTensor::wrap(data, DType::Float32, {n}, owner);
+// Results are the allocations the compiled code wrote them in, adopted
+// without a copy (see CpuExecutable).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,9 +54,9 @@ public:
   void addTensor(const HostTensor &tensor) { inputs.push_back(tensor); }
   /// Throws RuntimeError when `value` differs from the staged value.
   void checkStatic(const std::string &path, const std::string &value);
-  /// Checks that every staged static value was passed and that the tensors
-  /// fit `arguments`, devices included; throws RuntimeError.
-  void finish(const GraphInputs &arguments) const;
+  /// Checks that every staged static value was passed; throws RuntimeError.
+  /// The tensors are checked once, by the run (see inputChecks()).
+  void finish() const;
   std::vector<HostTensor> inputs;
 
 private:
@@ -60,11 +64,14 @@ private:
   size_t nextStatic = 0;
 };
 
-/// The arguments of `staged`'s graph, for the input checks of its calls.
-std::shared_ptr<const GraphInputs> describeArguments(const StagedGraph &staged);
+/// The input checks of a compiled graph's call, the only ones of the call
+/// (CpuExecutable::run makes them): the caller made the tensors, so their
+/// devices must be the specs'.
+const InputCheckOptions &inputChecks();
 
 /// Tags each output with the device of the staged result's layout (the data
-/// stays in host memory), as the interpreter does.
+/// stays in host memory, shared with the untagged result), as the
+/// interpreter does.
 void tagResultDevices(const StagedGraph &staged,
                       std::vector<HostTensor> &outputs);
 
@@ -211,7 +218,6 @@ template <typename Result = std::vector<Tensor>> class CompiledGraph {
 public:
   CompiledGraph(StagedGraph staged, std::optional<Result> shape = {})
       : staged(std::move(staged)), shape(std::move(shape)),
-        arguments(detail::describeArguments(this->staged)),
         executable(detail::compileCached(this->staged)) {}
 
   /// Runs the graph on a tree of HostTensors shaped like the specs (and the
@@ -221,8 +227,9 @@ public:
     detail::CallArguments call(staged);
     size_t index = 0;
     (CallTree<Args>::flatten(args, call, detail::rootPath(index++)), ...);
-    call.finish(*arguments);
-    std::vector<HostTensor> outputs = executable->run(call.inputs);
+    call.finish();
+    std::vector<HostTensor> outputs =
+        executable->run(call.inputs, detail::inputChecks());
     detail::tagResultDevices(staged, outputs);
     if (!shape)
       return rebuildFlat(std::move(outputs));
@@ -243,8 +250,6 @@ private:
 
   StagedGraph staged;
   std::optional<Result> shape;
-  /// The staged graph's arguments, described once for the input checks.
-  std::shared_ptr<const GraphInputs> arguments;
   std::shared_ptr<CpuExecutable> executable;
 };
 

@@ -4,6 +4,7 @@
 #define MAXGRAPH_RUNTIME_CPUEXECUTABLE_H
 
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Runtime/InputChecks.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
@@ -22,6 +23,15 @@ class ObjectJIT;
 /// kept in the compile cache (see CompileCache) for later processes. Running it
 /// checks the inputs like the interpreter does and returns the results as
 /// HostTensors.
+///
+/// Nothing is copied on the way in or out: the code reads (and, for a
+/// BufferLayout argument, stores into) the inputs' own storage, and each
+/// result is the allocation the code returned it in, adopted by the
+/// HostTensor (freed when its last handle goes). Results the code returns
+/// in one allocation share it (one owner; sharesStorageWith tells). Two
+/// cases copy, once, into new storage: a result that is not dense and
+/// row-major, and a result in an input's memory (a graph that returns its
+/// argument), so that results never alias the caller's inputs.
 class CpuExecutable {
 public:
   /// Compiles graph `name` of `module` (the first non-subgraph graph when
@@ -36,8 +46,18 @@ public:
 
   /// Runs the compiled graph; throws RuntimeError for inputs that do not fit.
   /// The code works on the inputs' own storage: stores through a
-  /// BufferLayout argument land in the HostTensor passed for it.
+  /// BufferLayout argument land in the HostTensor passed for it. Devices
+  /// are not checked: the data stays in host memory.
   std::vector<HostTensor> run(const std::vector<HostTensor> &inputs) const;
+
+  /// The same with the caller's input checks, the only ones of the call:
+  /// CompiledGraph and the Python executable check devices too, since their
+  /// caller made the tensors. The messages are checkGraphInputs'.
+  std::vector<HostTensor> run(const std::vector<HostTensor> &inputs,
+                              const InputCheckOptions &checks) const;
+
+  /// The graph's arguments, as the input checks see them.
+  const GraphInputs &arguments() const;
 
   /// Whether compile() loaded the code from the compile cache (no pass and
   /// no LLVM optimization ran).

@@ -59,6 +59,13 @@ template <typename T> constexpr DType dtypeOf() {
 /// clone() for an independent deep copy. The storage lives as long as any
 /// handle to it.
 ///
+/// The storage is a pointer to the elements, dense and row-major, and an
+/// owner that keeps them alive: memory the tensor allocated itself, or
+/// memory it wraps without copying (wrap(): a numpy array, a caller's
+/// buffer, the allocation a compiled graph returned its result in). There
+/// are no strides: data in another layout is copied into row-major order
+/// by whoever makes the tensor.
+///
 /// Constness is shallow, as for a pointer: `data()` on a const handle
 /// returns a const pointer, but a copy of that handle may still write the
 /// shared storage.
@@ -67,22 +74,39 @@ public:
   /// A zero-filled tensor.
   HostTensor(DType dtype, std::vector<int64_t> shape, Device device = CPU());
 
+  /// A tensor whose elements are not initialized: new storage that the
+  /// caller overwrites (an output, a copy), without paying to zero it.
+  static HostTensor uninitialized(DType dtype, std::vector<int64_t> shape,
+                                  Device device = CPU());
+
+  /// A tensor over memory it does not own, without a copy: `data` holds
+  /// the elements dense and row-major, aligned to the element size.
+  /// `owner` (its deleter frees the memory, or it holds whatever does) is
+  /// kept alive as long as any handle to the storage is; with a null owner
+  /// the caller keeps the memory alive for as long as any handle lives.
+  /// Writes through the tensor, or through a graph storing into it as a
+  /// BufferLayout argument, land in `data`.
+  ///   auto owner = std::shared_ptr<void>(block, std::free);
+  ///   HostTensor t = HostTensor::wrap(block, DType::Float32, {n}, owner);
+  static HostTensor wrap(void *data, DType dtype, std::vector<int64_t> shape,
+                         std::shared_ptr<void> owner, Device device = CPU());
+
   /// A tensor holding `values` in row-major order.
   template <typename T>
   static HostTensor from(std::vector<int64_t> shape,
                          const std::vector<T> &values) {
-    HostTensor tensor(detail::dtypeOf<T>(), std::move(shape));
+    HostTensor tensor = uninitialized(detail::dtypeOf<T>(), std::move(shape));
     if (static_cast<int64_t>(values.size()) != tensor.numElements())
       throw std::invalid_argument(
           "HostTensor::from: " + std::to_string(values.size()) +
           " values for a shape of " + std::to_string(tensor.numElements()) +
           " elements");
-    std::vector<uint8_t> &bytes = *tensor.storage;
+    auto *bytes = static_cast<uint8_t *>(tensor.rawData());
     if constexpr (std::is_same_v<T, bool>) {
       for (size_t i = 0; i < values.size(); ++i)
         bytes[i] = values[i];
-    } else if (!bytes.empty()) {
-      std::memcpy(bytes.data(), values.data(), bytes.size());
+    } else if (!values.empty()) {
+      std::memcpy(bytes, values.data(), tensor.numBytes());
     }
     return tensor;
   }
@@ -90,34 +114,50 @@ public:
   /// A deep copy: same dtype, shape, device and values, in new storage.
   HostTensor clone() const;
 
+  /// A handle to the same storage tagged with `device` (the data stays in
+  /// host memory, as for every HostTensor).
+  HostTensor withDevice(Device device) const;
+
   DType dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   Device device() const { return device_; }
   /// The number of elements: the product of the shape, 1 for a scalar.
   int64_t numElements() const;
+  /// The size of the elements in bytes.
+  size_t numBytes() const;
   /// Typed access to the elements, row-major; T must match the dtype.
   template <typename T> T *data() {
     checkType(detail::dtypeOf<T>());
-    return reinterpret_cast<T *>(storage->data());
+    return static_cast<T *>(data_);
   }
   template <typename T> const T *data() const {
     checkType(detail::dtypeOf<T>());
-    return reinterpret_cast<const T *>(storage->data());
+    return static_cast<const T *>(data_);
   }
-  void *rawData() { return storage->data(); }
-  const void *rawData() const { return storage->data(); }
-  /// Whether this handle and `other` share their storage.
-  bool sharesStorageWith(const HostTensor &other) const {
-    return storage == other.storage;
-  }
+  /// The first element's address; may be null for a tensor of no elements.
+  void *rawData() { return data_; }
+  const void *rawData() const { return data_; }
+  /// What keeps the storage alive, shared by every handle to it: hold a
+  /// copy to keep the data valid without a HostTensor (null for a wrap()
+  /// of memory the caller keeps alive).
+  const std::shared_ptr<void> &storageOwner() const { return owner_; }
+  /// Whether this handle and `other` share their storage: they have one
+  /// owner, or their bytes overlap (two wraps of the same memory).
+  bool sharesStorageWith(const HostTensor &other) const;
 
 private:
+  /// A tensor of new storage, zero-filled or not.
+  static HostTensor allocate(DType dtype, std::vector<int64_t> shape,
+                             Device device, bool zeroFilled);
+  HostTensor() = default;
   void checkType(DType requested) const;
-  DType dtype_;
+  DType dtype_ = DType::Float32;
   std::vector<int64_t> shape_;
-  Device device_;
-  /// Shared by every copy of this handle; null only in a moved-from one.
-  std::shared_ptr<std::vector<uint8_t>> storage;
+  Device device_ = CPU();
+  /// The elements, dense and row-major.
+  void *data_ = nullptr;
+  /// Keeps `data_` alive; shared by every copy of this handle.
+  std::shared_ptr<void> owner_;
 };
 } // namespace maxgraph
 
