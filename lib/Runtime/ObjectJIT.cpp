@@ -34,6 +34,14 @@ ObjectJIT::load(llvm::MemoryBufferRef object,
   if (llvm::Error error =
           main.define(llvm::orc::absoluteSymbols(std::move(defined))))
     return std::move(error);
+  // The process first: malloc and free must be the ones the runtime frees
+  // results with (a sanitizer's interceptors, say), not those a library's
+  // own dependencies (libc behind libomp) would give.
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
   for (const std::string &library : libraries) {
     auto generator =
         llvm::orc::DynamicLibrarySearchGenerator::Load(library.c_str(), prefix);
@@ -41,11 +49,6 @@ ObjectJIT::load(llvm::MemoryBufferRef object,
       return generator.takeError();
     main.addGenerator(std::move(*generator));
   }
-  auto process =
-      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
-  if (!process)
-    return process.takeError();
-  main.addGenerator(std::move(*process));
   if (llvm::Error error =
           (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
               object.getBuffer(), object.getBufferIdentifier())))
