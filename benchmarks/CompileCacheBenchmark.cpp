@@ -14,6 +14,7 @@
 
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "TransformerModel.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <chrono>
@@ -25,41 +26,14 @@
 using namespace maxgraph;
 
 namespace {
-Tensor block(const Tensor &x, const Tensor &wq, const Tensor &wk,
-             const Tensor &wv, const Tensor &wo, const Tensor &gamma,
-             const Tensor &beta) {
-  Tensor q = ops::matmul(x, wq), k = ops::matmul(x, wk), v = ops::matmul(x, wv);
-  Tensor scores =
-      ops::softmax(ops::matmul(q, ops::transpose(k, {1, 0})) * 0.125f);
-  Tensor attended = ops::matmul(ops::matmul(scores, v), wo);
-  Tensor h = ops::layer_norm(x + attended, gamma, beta);
-  return ops::layer_norm(h + ops::gelu(h), gamma, beta);
-}
-
 StagedGraph stageModel(int layers, bool shared) {
-  TensorLayout x(DType::Float32, {128, 256});
-  TensorLayout mat(DType::Float32, {256, 256});
-  TensorLayout vec(DType::Float32, {256});
-  if (layers == 0)
+  // Layer count 0: a 1-op graph.
+  if (layers == 0) {
+    TensorLayout mat(DType::Float32, {256, 256});
     return stage([](const Tensor &a, const Tensor &b) { return a + b; },
                  {.name = "add"})(mat, mat);
-  std::vector<TensorLayout> weights(4 * layers, mat);
-  auto model = [layers, shared](const Tensor &input,
-                                const std::vector<Tensor> &w,
-                                const Tensor &gamma, const Tensor &beta) {
-    auto layer = as_subgraph(block, {.name = "layer"});
-    Tensor h = input;
-    for (int i = 0; i < layers; ++i) {
-      if (shared)
-        h = layer(h, w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3], gamma,
-                  beta);
-      else
-        h = block(h, w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3], gamma,
-                  beta);
-    }
-    return h;
-  };
-  return stage(model, {.name = "model"})(x, weights, vec, vec);
+  }
+  return benchmarks::stageTransformerModel(layers, shared);
 }
 } // namespace
 
