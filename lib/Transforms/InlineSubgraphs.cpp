@@ -2,7 +2,6 @@
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
-#include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/IR/IRMapping.h"

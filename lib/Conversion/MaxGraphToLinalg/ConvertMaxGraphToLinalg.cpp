@@ -14,7 +14,6 @@
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
-#include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_CONVERTMAXGRAPHTOLINALG
