@@ -99,47 +99,6 @@ void defAxisCollective(nb::module_ &m, const char *name, const char *axis) {
       nb::arg("inputs"), nb::arg(axis) = 0);
 }
 
-Tensor add(const Operand &a, const Operand &b) { return ops::add(a, b); }
-Tensor sub(const Operand &a, const Operand &b) { return ops::sub(a, b); }
-Tensor mul(const Operand &a, const Operand &b) { return ops::mul(a, b); }
-Tensor div(const Operand &a, const Operand &b) { return ops::div(a, b); }
-Tensor mod(const Operand &a, const Operand &b) { return ops::mod(a, b); }
-Tensor pow(const Operand &a, const Operand &b) { return ops::pow(a, b); }
-Tensor max(const Operand &a, const Operand &b) { return ops::max(a, b); }
-Tensor min(const Operand &a, const Operand &b) { return ops::min(a, b); }
-Tensor logicalAnd(const Operand &a, const Operand &b) {
-  return ops::logical_and(a, b);
-}
-Tensor logicalOr(const Operand &a, const Operand &b) {
-  return ops::logical_or(a, b);
-}
-Tensor logicalXor(const Operand &a, const Operand &b) {
-  return ops::logical_xor(a, b);
-}
-Tensor bitwiseAnd(const Operand &a, const Operand &b) {
-  return ops::bitwise_and(a, b);
-}
-Tensor bitwiseOr(const Operand &a, const Operand &b) {
-  return ops::bitwise_or(a, b);
-}
-Tensor bitwiseXor(const Operand &a, const Operand &b) {
-  return ops::bitwise_xor(a, b);
-}
-Tensor equal(const Operand &a, const Operand &b) { return ops::equal(a, b); }
-Tensor notEqual(const Operand &a, const Operand &b) {
-  return ops::not_equal(a, b);
-}
-Tensor less(const Operand &a, const Operand &b) { return ops::less(a, b); }
-Tensor lessEqual(const Operand &a, const Operand &b) {
-  return ops::less_equal(a, b);
-}
-Tensor greater(const Operand &a, const Operand &b) {
-  return ops::greater(a, b);
-}
-Tensor greaterEqual(const Operand &a, const Operand &b) {
-  return ops::greater_equal(a, b);
-}
-
 /// A kernel input of ops.custom: a Tensor or a traced Buffer.
 ops::KernelInput kernelInput(nb::handle object) {
   if (nb::isinstance<PyTensor>(object))
@@ -165,26 +124,26 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "ops", "One function per maxgraph op; each stages the op at the "
              "caller's line and checks its operands there.");
 
-  defBinary<add>(m, "add");
-  defBinary<sub>(m, "sub");
-  defBinary<mul>(m, "mul");
-  defBinary<div>(m, "div");
-  defBinary<mod>(m, "mod");
-  defBinary<pow>(m, "pow");
-  defBinary<max>(m, "max");
-  defBinary<min>(m, "min");
-  defBinary<logicalAnd>(m, "logical_and");
-  defBinary<logicalOr>(m, "logical_or");
-  defBinary<logicalXor>(m, "logical_xor");
-  defBinary<bitwiseAnd>(m, "bitwise_and");
-  defBinary<bitwiseOr>(m, "bitwise_or");
-  defBinary<bitwiseXor>(m, "bitwise_xor");
-  defBinary<equal>(m, "equal");
-  defBinary<notEqual>(m, "not_equal");
-  defBinary<less>(m, "less");
-  defBinary<lessEqual>(m, "less_equal");
-  defBinary<greater>(m, "greater");
-  defBinary<greaterEqual>(m, "greater_equal");
+  defBinary<ops::add>(m, "add");
+  defBinary<ops::sub>(m, "sub");
+  defBinary<ops::mul>(m, "mul");
+  defBinary<ops::div>(m, "div");
+  defBinary<ops::mod>(m, "mod");
+  defBinary<ops::pow>(m, "pow");
+  defBinary<ops::max>(m, "max");
+  defBinary<ops::min>(m, "min");
+  defBinary<ops::logical_and>(m, "logical_and");
+  defBinary<ops::logical_or>(m, "logical_or");
+  defBinary<ops::logical_xor>(m, "logical_xor");
+  defBinary<ops::bitwise_and>(m, "bitwise_and");
+  defBinary<ops::bitwise_or>(m, "bitwise_or");
+  defBinary<ops::bitwise_xor>(m, "bitwise_xor");
+  defBinary<ops::equal>(m, "equal");
+  defBinary<ops::not_equal>(m, "not_equal");
+  defBinary<ops::less>(m, "less");
+  defBinary<ops::less_equal>(m, "less_equal");
+  defBinary<ops::greater>(m, "greater");
+  defBinary<ops::greater_equal>(m, "greater_equal");
 
   defUnary<ops::neg>(m, "neg");
   defUnary<ops::abs>(m, "abs");

@@ -64,34 +64,6 @@ PyTensor binary(nb::handle lhs, nb::handle rhs, const char *op) {
   return PyTensor(fn(toOperand(lhs, op), toOperand(rhs, op)));
 }
 
-Tensor addFn(const Operand &a, const Operand &b) { return ops::add(a, b); }
-Tensor subFn(const Operand &a, const Operand &b) { return ops::sub(a, b); }
-Tensor mulFn(const Operand &a, const Operand &b) { return ops::mul(a, b); }
-Tensor divFn(const Operand &a, const Operand &b) { return ops::div(a, b); }
-Tensor modFn(const Operand &a, const Operand &b) { return ops::mod(a, b); }
-Tensor powFn(const Operand &a, const Operand &b) { return ops::pow(a, b); }
-Tensor eqFn(const Operand &a, const Operand &b) { return ops::equal(a, b); }
-Tensor neFn(const Operand &a, const Operand &b) { return ops::not_equal(a, b); }
-Tensor ltFn(const Operand &a, const Operand &b) { return ops::less(a, b); }
-Tensor leFn(const Operand &a, const Operand &b) {
-  return ops::less_equal(a, b);
-}
-Tensor gtFn(const Operand &a, const Operand &b) { return ops::greater(a, b); }
-Tensor geFn(const Operand &a, const Operand &b) {
-  return ops::greater_equal(a, b);
-}
-// `&`, `|`, `^` and `~` are bitwise, as numpy's operators (logical on
-// bools).
-Tensor andFn(const Operand &a, const Operand &b) {
-  return ops::bitwise_and(a, b);
-}
-Tensor orFn(const Operand &a, const Operand &b) {
-  return ops::bitwise_or(a, b);
-}
-Tensor xorFn(const Operand &a, const Operand &b) {
-  return ops::bitwise_xor(a, b);
-}
-
 nb::dlpack::dtype toDLPack(DType dtype) {
   using Code = nb::dlpack::dtype_code;
   auto make = [](Code code, int bits) {
@@ -684,34 +656,35 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
   tensor.def(RPY, [](nb::handle a, nb::handle b) {                             \
     return binary<FN>(b, a, SYMBOL);                                           \
   });
-  MAXGRAPH_BINARY("__add__", "__radd__", addFn, "+")
-  MAXGRAPH_BINARY("__sub__", "__rsub__", subFn, "-")
-  MAXGRAPH_BINARY("__mul__", "__rmul__", mulFn, "*")
-  MAXGRAPH_BINARY("__truediv__", "__rtruediv__", divFn, "/")
-  MAXGRAPH_BINARY("__mod__", "__rmod__", modFn, "%")
-  MAXGRAPH_BINARY("__pow__", "__rpow__", powFn, "**")
-  MAXGRAPH_BINARY("__and__", "__rand__", andFn, "&")
-  MAXGRAPH_BINARY("__or__", "__ror__", orFn, "|")
-  MAXGRAPH_BINARY("__xor__", "__rxor__", xorFn, "^")
+  MAXGRAPH_BINARY("__add__", "__radd__", ops::add, "+")
+  MAXGRAPH_BINARY("__sub__", "__rsub__", ops::sub, "-")
+  MAXGRAPH_BINARY("__mul__", "__rmul__", ops::mul, "*")
+  MAXGRAPH_BINARY("__truediv__", "__rtruediv__", ops::div, "/")
+  MAXGRAPH_BINARY("__mod__", "__rmod__", ops::mod, "%")
+  MAXGRAPH_BINARY("__pow__", "__rpow__", ops::pow, "**")
+  // `&`, `|` and `^` are bitwise, as numpy's operators (logical on bools).
+  MAXGRAPH_BINARY("__and__", "__rand__", ops::bitwise_and, "&")
+  MAXGRAPH_BINARY("__or__", "__ror__", ops::bitwise_or, "|")
+  MAXGRAPH_BINARY("__xor__", "__rxor__", ops::bitwise_xor, "^")
 #undef MAXGRAPH_BINARY
   // Comparisons reflect to the swapped comparison, as Python does.
   tensor.def("__eq__", [](nb::handle a, nb::handle b) {
-    return binary<eqFn>(a, b, "==");
+    return binary<ops::equal>(a, b, "==");
   });
   tensor.def("__ne__", [](nb::handle a, nb::handle b) {
-    return binary<neFn>(a, b, "!=");
+    return binary<ops::not_equal>(a, b, "!=");
   });
   tensor.def("__lt__", [](nb::handle a, nb::handle b) {
-    return binary<ltFn>(a, b, "<");
+    return binary<ops::less>(a, b, "<");
   });
   tensor.def("__le__", [](nb::handle a, nb::handle b) {
-    return binary<leFn>(a, b, "<=");
+    return binary<ops::less_equal>(a, b, "<=");
   });
   tensor.def("__gt__", [](nb::handle a, nb::handle b) {
-    return binary<gtFn>(a, b, ">");
+    return binary<ops::greater>(a, b, ">");
   });
   tensor.def("__ge__", [](nb::handle a, nb::handle b) {
-    return binary<geFn>(a, b, ">=");
+    return binary<ops::greater_equal>(a, b, ">=");
   });
   // Tensors compare elementwise, so they cannot be dict keys.
   tensor.attr("__hash__") = nb::none();
