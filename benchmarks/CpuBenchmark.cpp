@@ -160,7 +160,15 @@ public:
     std::vector<void *> packed = {&resultPointer};
     for (void *&pointer : pointers)
       packed.push_back(&pointer);
+    // The trailing status slot (maxgraph-assertions-to-status).
+    const char *status = nullptr;
+    void *statusPointer = &status;
+    packed.push_back(&statusPointer);
     entry(packed.data());
+    if (status) {
+      std::fprintf(stderr, "@%s failed: %s\n", name.c_str(), status);
+      std::exit(1);
+    }
     void *allocated;
     std::memcpy(&allocated, &result[0], sizeof(void *));
     std::free(allocated);

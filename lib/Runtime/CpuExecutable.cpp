@@ -2,8 +2,13 @@
 //
 // The entry point of a lowered graph is `_mlir_ciface_<name>`: the first
 // argument points at the result descriptors (one memref descriptor per
-// result, laid out as a struct), then one descriptor pointer per input. A
+// result, laid out as a struct), then one descriptor pointer per input, then
+// the status slot (a `const char **`, see maxgraph-assertions-to-status). A
 // descriptor is {allocated, aligned, offset, sizes[rank], strides[rank]}.
+//
+// A run-time error of the code (an index out of range, say) leaves its
+// message in the status slot: the results are freed and the message is
+// thrown as a RuntimeError.
 //
 // Inputs are passed as descriptors over the HostTensors' storage; results
 // come back in allocations the code made with malloc (the deallocation
@@ -41,7 +46,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <functional>
+#include <sys/stat.h>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -165,6 +172,26 @@ static std::string userSymbols(std::string text) {
   return text;
 }
 
+/// The binary that holds this compiler (an executable, or the Python
+/// extension): its path, size and modification time. A rebuilt compiler may
+/// generate other code, or call entries differently, under the same version
+/// number.
+static const std::string &compilerIdentity() {
+  static const std::string identity = [] {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) ||
+        !info.dli_fname)
+      return std::string("unknown");
+    struct stat file;
+    if (stat(info.dli_fname, &file) != 0)
+      return std::string(info.dli_fname);
+    return (Twine(info.dli_fname) + " " + Twine(file.st_size) + " " +
+            Twine(file.st_mtim.tv_sec) + "." + Twine(file.st_mtim.tv_nsec))
+        .str();
+  }();
+  return identity;
+}
+
 /// Everything the object code of entry `name` of `module` depends on, for
 /// the compile cache's key: the versions, the host, the options, the module
 /// and the kernel libraries its graphs link (found as
@@ -174,11 +201,12 @@ static std::optional<std::string> cacheKeyText(ModuleOp module,
                                                StringRef name) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "maxgraph " << MAXGRAPH_VERSION << "\nllvm " << LLVM_VERSION_STRING
-     << "\ncache-format " << CompileCache::kFormatVersion << "\nhost "
-     << describeHostTarget() << "\ncpu-target " << getHostCPUTarget()
-     << "\nopt-level " << kObjectOptLevel << "\nopenmp "
-     << MAXGRAPH_OPENMP_LIBRARY << "\nentry @" << name << "\n";
+  os << "maxgraph " << MAXGRAPH_VERSION << "\ncompiler " << compilerIdentity()
+     << "\nllvm " << LLVM_VERSION_STRING << "\ncache-format "
+     << CompileCache::kFormatVersion << "\nhost " << describeHostTarget()
+     << "\ncpu-target " << getHostCPUTarget() << "\nopt-level "
+     << kObjectOptLevel << "\nopenmp " << MAXGRAPH_OPENMP_LIBRARY << "\nentry @"
+     << name << "\n";
   module->print(os, OpPrintingFlags().printGenericOpForm());
   for (GraphOp graph : module.getOps<GraphOp>()) {
     ArrayAttr libraries = graph.getKernelLibrariesAttr();
@@ -451,6 +479,9 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs,
     packed.push_back(&resultPointer);
   for (void *&pointer : descriptorPointers)
     packed.push_back(&pointer);
+  const char *status = nullptr;
+  void *statusPointer = &status;
+  packed.push_back(&statusPointer);
   callEntry(entry, packed.data());
 
   auto pointerAt = [](const int64_t *word) {
@@ -473,6 +504,8 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs,
       continue;
     owners.emplace_back(allocated, std::shared_ptr<void>(allocated, std::free));
   }
+  if (status)
+    throw RuntimeError("run @" + s.name + ": " + status);
 
   std::vector<HostTensor> outputs;
   outputs.reserve(s.outputs.size());

@@ -175,17 +175,43 @@ maxgraph.graph @gather<k>(%t: !maxgraph.tensor<[2, 3], f32>, %i: !maxgraph.tenso
   EXPECT_EQ(values<float>(r[0]), (std::vector<float>{3, 1, 2, 3, 6, 4, 5, 6}));
 }
 
-TEST_F(ExecutionTest, GatherClampsIndicesOutOfRange) {
-  // The interpreter rejects these; compiled code clamps into the axis.
+/// The message of the RuntimeError that `run` throws, or "" if none.
+template <typename Fn> std::string runtimeErrorOf(Fn run) {
+  try {
+    run();
+  } catch (const RuntimeError &error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST_F(ExecutionTest, GatherIndicesOutOfRangeAreReportedPerCall) {
   const char *text = R"mlir(
-maxgraph.graph @gather(%t: !maxgraph.tensor<[3], si32>, %i: !maxgraph.tensor<[3], si64>) -> !maxgraph.tensor<[3], si32> {
-  %0 = maxgraph.gather %t, %i axis = 0 : (!maxgraph.tensor<[3], si32>, !maxgraph.tensor<[3], si64>) -> !maxgraph.tensor<[3], si32>
-  maxgraph.output %0 : !maxgraph.tensor<[3], si32>
+maxgraph.graph @gather(%t: !maxgraph.tensor<[3], si32>, %i: !maxgraph.tensor<[?], si64>) -> !maxgraph.tensor<[?], si32> {
+  %0 = maxgraph.gather %t, %i axis = 0 : (!maxgraph.tensor<[3], si32>, !maxgraph.tensor<[?], si64>) -> !maxgraph.tensor<[?], si32>
+  maxgraph.output %0 : !maxgraph.tensor<[?], si32>
 }
 )mlir";
-  std::vector<HostTensor> r = compiled(
-      text, {si32({3}, {10, 20, 30}), si64({3}, {3, -4, 1000000000000})});
-  EXPECT_EQ(values<int32_t>(r[0]), (std::vector<int32_t>{30, 10, 30}));
+  parse(text);
+  std::unique_ptr<CpuExecutable> executable = CpuExecutable::compile(*module);
+  HostTensor table = si32({3}, {10, 20, 30});
+  for (std::vector<int64_t> bad :
+       {std::vector<int64_t>{3}, {-4}, {0, 1000000000000}, {-1, 2, 7}}) {
+    std::string message = runtimeErrorOf([&] {
+      executable->run({table, si64({static_cast<int64_t>(bad.size())}, bad)});
+    });
+    EXPECT_NE(message.find("run @gather: -:3:8: maxgraph.gather: an index is "
+                           "out of range of the axis"),
+              std::string::npos)
+        << "indices of size " << bad.size() << ": '" << message << "'";
+  }
+  // Each call starts without an error; the edges of the axis are in range,
+  // and no index is in range of anything.
+  std::vector<HostTensor> r =
+      executable->run({table, si64({4}, {-3, 2, -1, 0})});
+  EXPECT_EQ(values<int32_t>(r[0]), (std::vector<int32_t>{10, 30, 30, 10}));
+  r = executable->run({table, si64({0}, {})});
+  EXPECT_EQ(r[0].shape(), (std::vector<int64_t>{0}));
 }
 
 TEST_F(ExecutionTest, SplitPieces) {

@@ -55,9 +55,9 @@ def ConvertMaxGraphToLinalg
       slice (floats narrower than f64 sum in f64 and round once per element,
       like the interpreter);
     * gather: a `linalg.generic` over the result that reads the input with
-      `tensor.extract`; negative indices count from the end and indices out
-      of range are clamped into the axis (the interpreter rejects them; the
-      compiled code never reads out of bounds);
+      `tensor.extract`; negative indices count from the end; an index out of
+      range fails a run-time check (below) and is clamped into the axis, so
+      that the code never reads out of bounds;
     * split: one `tensor.extract_slice` per piece;
     * integer pow: exponentiation by squaring in an `scf.for` over the
       exponent's bits; a negative exponent gives 0 unless the base is 1 or
@@ -85,6 +85,14 @@ def ConvertMaxGraphToLinalg
     results. Calls of subgraphs generic over symbolic dims cast operands and
     results between the caller's and the callee's types.
 
+    What the verifier cannot settle is checked as the code runs, with a
+    `cf.assert` whose message names the op (`maxgraph-assertions-to-status`
+    reports it to the caller): gather indices against the axis, max, min,
+    argmax and argmin against an empty axis, a `?` dim against the size it
+    broadcasts to (a `?` that is 1 is stretched, as numpy does), matmul's
+    contracted dims, and sizes cast to a callee's static dims. The code
+    after a failed check stays in bounds.
+
     Composites (softmax, log_softmax, layer_norm, rms_norm) must be
     decomposed by `maxgraph-decompose` first. Tensors on GPU devices, custom
     ops whose kernel is not linked, and ops whose dynamic result dims cannot
@@ -93,6 +101,7 @@ def ConvertMaxGraphToLinalg
   let dependentDialects = [
     "mlir::arith::ArithDialect",
     "mlir::bufferization::BufferizationDialect",
+    "mlir::cf::ControlFlowDialect",
     "mlir::func::FuncDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",

@@ -59,6 +59,8 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Results that alias a function argument are returned as clones.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Failed run-time checks are reported through a status, not a trap.
+  pm.addPass(createAssertionsToStatus());
   pm.addNestedPass<func::FuncOp>(createLowerVectorOps());
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();

@@ -145,13 +145,25 @@ struct ReduceScatterLowering : OpConversionPattern<ReduceScatterOp> {
     int64_t devices = op.getNumResults();
     RankedTensorType type = convertTensorType(layoutOf(op.getResult(0)));
     Value piece;
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, devices);
     if (type.isDynamicDim(axis))
       piece = arith::FloorDivSIOp::create(
           rewriter, loc, tensor::DimOp::create(rewriter, loc, total, axis),
-          arith::ConstantIndexOp::create(rewriter, loc, devices));
+          count);
     else
       piece =
           arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(axis));
+    // An axis the verifier could not divide among the devices.
+    Value ok = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    if (totalType.isDynamicDim(axis)) {
+      ok = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq,
+          tensor::DimOp::create(rewriter, loc, total, axis),
+          arith::MulIOp::create(rewriter, loc, piece, count));
+      emitRuntimeCheck(rewriter, loc, ok, op,
+                       "the axis does not split evenly into " + Twine(devices) +
+                           " equal pieces");
+    }
     SmallVector<Value> results;
     for (int64_t device = 0; device < devices; ++device) {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
@@ -169,8 +181,16 @@ struct ReduceScatterLowering : OpConversionPattern<ReduceScatterOp> {
           sizes.push_back(
               tensor::DimOp::create(rewriter, loc, total, d).getResult());
       }
-      results.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, type, total, offsets, sizes, strides));
+      SmallVector<Value> dynamicSizes;
+      for (auto [d, size] : llvm::enumerate(sizes))
+        if (type.isDynamicDim(d))
+          dynamicSizes.push_back(cast<Value>(size));
+      results.push_back(guardedValue(rewriter, loc, ok, type, dynamicSizes,
+                                     [&](OpBuilder &b, Location at) -> Value {
+                                       return tensor::ExtractSliceOp::create(
+                                           b, at, type, total, offsets, sizes,
+                                           strides);
+                                     }));
     }
     rewriter.replaceOp(op, results);
     return success();

@@ -26,7 +26,7 @@ using namespace maxgraph;
 void maxgraph::populateMaxGraphToLinalgConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const GraphSymbols &graphSymbols) {
-  populateMaxGraphGraphToLinalgPatterns(converter, patterns);
+  populateMaxGraphGraphToLinalgPatterns(converter, patterns, graphSymbols);
   populateMaxGraphElementwiseToLinalgPatterns(converter, patterns,
                                               graphSymbols);
   populateMaxGraphMatmulToLinalgPatterns(converter, patterns, graphSymbols);
@@ -75,8 +75,9 @@ struct ConvertMaxGraphToLinalgPass
     target.addLegalOp<ModuleOp>();
     target.addLegalDialect<
         arith::ArithDialect, bufferization::BufferizationDialect,
-        func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
-        memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect>();
+        cf::ControlFlowDialect, func::FuncDialect, linalg::LinalgDialect,
+        math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+        tensor::TensorDialect>();
 
     RewritePatternSet patterns(context);
     populateMaxGraphToLinalgConversionPatterns(converter, patterns,

@@ -32,17 +32,20 @@ struct CustomLowering : OpConversionPattern<CustomOp> {
     if (!kernel)
       return rewriter.notifyMatchFailure(op, "kernel not linked");
     FunctionType signature = kernel.getFunctionType();
-    auto castTo = [&](Value value, Type type) {
-      return castToType(rewriter, loc, value, type);
-    };
     SmallVector<Value> operands;
     for (auto [index, operand] : llvm::enumerate(adaptor.getInputs()))
-      operands.push_back(castTo(operand, signature.getInput(index)));
+      operands.push_back(castToType(rewriter, loc, operand,
+                                    signature.getInput(index),
+                                    "maxgraph.custom: operand " + Twine(index) +
+                                        " of kernel @" + kernel.getSymName()));
     auto call = func::CallOp::create(rewriter, loc, kernel, operands);
     SmallVector<Value> results;
     for (auto [index, result] : llvm::enumerate(call.getResults()))
       results.push_back(
-          castTo(result, convertTensorType(layoutOf(op.getResult(index)))));
+          castToType(rewriter, loc, result,
+                     convertTensorType(layoutOf(op.getResult(index))),
+                     "maxgraph.custom: result " + Twine(index) +
+                         " of kernel @" + kernel.getSymName()));
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -22,6 +22,7 @@ using namespace maxgraph::detail;
 //===----------------------------------------------------------------------===//
 
 const SymbolSources &GraphSymbols::addGraph(GraphOp graph) {
+  results[graph.getSymName()] = llvm::to_vector(graph.getResultTypes());
   SymbolSources &symbols = graphs[graph.getSymName()];
   if (!graph.getBody().empty())
     for (BlockArgument argument : graph.getArguments())
@@ -45,6 +46,11 @@ const SymbolSources &GraphSymbols::lookup(Operation *op) const {
     return empty;
   auto it = graphs.find(name.getValue());
   return it == graphs.end() ? empty : it->second;
+}
+
+ArrayRef<Type> GraphSymbols::resultTypes(StringRef name) const {
+  auto it = results.find(name);
+  return it == results.end() ? ArrayRef<Type>() : ArrayRef<Type>(it->second);
 }
 
 //===----------------------------------------------------------------------===//
@@ -107,7 +113,21 @@ Value maxgraph::detail::evaluateDim(ConversionPatternRewriter &rewriter,
       term = constant(coeff);
     result = result ? arith::AddIOp::create(rewriter, loc, result, term) : term;
   }
-  return result ? result : constant(0);
+  if (!result)
+    return constant(0);
+  // A difference (`seq - 2`) may be negative at run time: that is an error,
+  // and the size used after it is 0.
+  if (dim.getConstant() < 0 ||
+      llvm::any_of(dim.getCoeffs(), [](int64_t coeff) { return coeff < 0; })) {
+    Value zero = constant(0);
+    emitRuntimeCheck(rewriter, loc,
+                     arith::CmpIOp::create(rewriter, loc,
+                                           arith::CmpIPredicate::sge, result,
+                                           zero),
+                     "dim `" + dim.str() + "` is negative at run time");
+    result = arith::MaxSIOp::create(rewriter, loc, result, zero);
+  }
+  return result;
 }
 
 bool maxgraph::detail::broadcasts(DimAttr operandDim, DimAttr resultDim) {

@@ -2,7 +2,8 @@
 //
 // Elementwise ops, cmp, select and cast become one linalg.generic whose
 // indexing maps broadcast like numpy (a missing leading dim is not indexed,
-// a stretched static 1 reads index 0) and whose body is the op's scalar
+// a stretched static 1 reads index 0; a `?` dim that is 1 at run time is
+// stretched before, RuntimeChecks.cpp) and whose body is the op's scalar
 // computation (ScalarBodies.cpp). broadcast_to uses the same generic with
 // the identity body (ShapeLowering.cpp).
 //
@@ -33,14 +34,17 @@ LogicalResult maxgraph::detail::lowerToBroadcastingGeneric(
     maps.push_back(AffineMap::get(rank, 0, exprs, context));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
-  Value init = createEmpty(rewriter, loc, type,
-                           dynamicResultSizes(rewriter, op, operands, symbols));
+  // `?` dims that are 1 at run time are stretched before the generic, whose
+  // maps then read them as the result dim.
+  RuntimeBroadcast broadcast = broadcastAtRunTime(
+      rewriter, op, operands, resultDims, /*trailing=*/0, symbols);
+  Value init = createEmpty(rewriter, loc, type, broadcast.dynamicSizes);
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   bool failedBody = false;
   auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{type}, operands, ValueRange{init}, maps,
-      iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+      rewriter, loc, TypeRange{type}, broadcast.operands, ValueRange{init},
+      maps, iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
         Value result = body(b, nested, args.drop_back());
         if (!result) {
           failedBody = true;

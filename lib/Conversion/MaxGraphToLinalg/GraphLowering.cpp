@@ -123,8 +123,8 @@ struct OutputLowering : OpConversionPattern<OutputOp> {
   }
 };
 
-struct CallLowering : OpConversionPattern<CallOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CallLowering : GraphSymbolsPattern<CallOp> {
+  using GraphSymbolsPattern::GraphSymbolsPattern;
 
   LogicalResult
   matchAndRewrite(CallOp op, OpAdaptor adaptor,
@@ -150,18 +150,31 @@ struct CallLowering : OpConversionPattern<CallOp> {
     } else {
       return rewriter.notifyMatchFailure(op, "no callee");
     }
-    auto castTo = [&](Value value, Type type) {
-      return castToType(rewriter, loc, value, type);
-    };
     SmallVector<Value> operands;
     for (auto [operand, type] :
          llvm::zip_equal(adaptor.getOperands(), calleeInputs))
-      operands.push_back(castTo(operand, type));
+      operands.push_back(castToType(rewriter, loc, operand, type,
+                                    "maxgraph.call: operand " +
+                                        Twine(operands.size()) + " of @" +
+                                        op.getCallee()));
     auto call = func::CallOp::create(rewriter, loc, op.getCallee(),
                                      calleeResults, operands);
+    // A graph's result dims follow from its arguments' (the verifier binds
+    // them), except for `?`; a func's results may be anything.
+    ArrayRef<Type> graphResults = graphSymbols.resultTypes(op.getCallee());
     SmallVector<Value> replacements;
-    for (auto [result, type] : llvm::zip_equal(call.getResults(), results))
-      replacements.push_back(castTo(result, type));
+    for (auto [index, result, type] :
+         llvm::enumerate(call.getResults(), results)) {
+      bool unknown =
+          graphResults.size() <= index ||
+          llvm::any_of(cast<LayoutType>(graphResults[index]).getDims(),
+                       [](DimAttr dim) { return dim.getUnknown(); });
+      replacements.push_back(
+          unknown ? castToType(rewriter, loc, result, type,
+                               "maxgraph.call: result " + Twine(index) +
+                                   " of @" + op.getCallee())
+                  : castToType(rewriter, loc, result, type, Twine()));
+    }
     rewriter.replaceOp(op, replacements);
     return success();
   }
@@ -188,7 +201,9 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
 } // namespace
 
 void maxgraph::populateMaxGraphGraphToLinalgPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GraphLowering, OutputLowering, CallLowering, ConstantLowering>(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const GraphSymbols &graphSymbols) {
+  patterns.add<GraphLowering, OutputLowering, ConstantLowering>(
       converter, patterns.getContext());
+  patterns.add<CallLowering>(converter, patterns.getContext(), graphSymbols);
 }

@@ -94,6 +94,8 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
         continue;
       if (isReduction(op))
         continue; // Kept dims are read from the input.
+      if (isa<SliceOp>(op))
+        continue; // `?` takes the number of elements the range selects.
       return op->emitError()
              << "'" << op->getName() << "' result dim " << index << " (`"
              << dim.str()

@@ -92,9 +92,13 @@ broadcastingExprs(llvm::ArrayRef<DimAttr> dims,
 
 /// `value` cast to `type` (a tensor.cast or memref.cast), or `value` itself
 /// when it has that type: operands passed to a func.call whose signature is
-/// more or less static than the caller's types.
+/// more or less static than the caller's types. Unless `checked` (what the
+/// value is, for the message) is empty, a dynamic dim cast to a static one
+/// is checked at run time, and the code after a failed check gets fresh
+/// storage instead of `value`.
 mlir::Value castToType(mlir::OpBuilder &builder, mlir::Location loc,
-                       mlir::Value value, mlir::Type type);
+                       mlir::Value value, mlir::Type type,
+                       const llvm::Twine &checked);
 
 /// The operand and dim that result dim `index` of `op` is read from, when one
 /// is known to have the same size at run time.
@@ -139,6 +143,65 @@ mlir::Value intConstant(mlir::OpBuilder &builder, mlir::Location loc,
 /// `checkLowerable`).
 mlir::Value buildScalar(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Operation *op, mlir::ValueRange args);
+
+//===----------------------------------------------------------------------===//
+// Run-time checks (RuntimeChecks.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Emits a check that `ok` holds when the code runs: a `cf.assert` with the
+/// message "<op name>: <message>" (maxgraph-assertions-to-status reports it
+/// to the caller). Nothing is emitted when `ok` is a constant true. The code
+/// after a check runs even when it fails and must stay in bounds.
+void emitRuntimeCheck(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value ok, mlir::Operation *op,
+                      const llvm::Twine &message);
+
+/// The same with the whole `message`, for checks that belong to no op.
+void emitRuntimeCheck(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value ok, const llvm::Twine &message);
+
+/// What `build` makes when `ok` holds, and otherwise zeros of `type` with
+/// `dynamicSizes` (clamped at 0): after a failed check, a view whose bounds
+/// were wrong reads nothing. Just `build`'s value when `ok` is a constant
+/// true.
+mlir::Value guardedValue(
+    mlir::OpBuilder &builder, mlir::Location loc, mlir::Value ok,
+    mlir::RankedTensorType type, mlir::ValueRange dynamicSizes,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location)> build);
+
+/// The product of the sizes of `dims` of `tensor` (an index).
+mlir::Value sizeProduct(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value tensor, llvm::ArrayRef<int64_t> dims);
+
+/// Checks that a reduction of `input` over `axes` by `op` (max, min, argmax,
+/// argmin: no identity) has elements to reduce wherever it has a result.
+void checkNotEmptyReduction(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::Operation *op, mlir::Value input,
+                            llvm::ArrayRef<int64_t> axes);
+
+/// The operands and result sizes of a broadcasting op once the dims that
+/// the verifier could not settle are broadcast at run time.
+struct RuntimeBroadcast {
+  /// The converted operands; each `?` dim that may stretch is 1 or the
+  /// result dim's size (a copy where it was 1).
+  llvm::SmallVector<mlir::Value> operands;
+  /// The sizes of the non-static result dims, in order.
+  llvm::SmallVector<mlir::Value> dynamicSizes;
+};
+
+/// Numpy broadcasting of `op`'s converted `operands` against `resultDims`,
+/// aligned from the right over all but the last `trailing` dims of each
+/// operand (2 for matmul's batch dims). A non-static result dim takes the
+/// size of an operand dim known to equal it, or its value from the graph's
+/// symbols, or for `?` the numpy rule over the operands' sizes. An operand's
+/// `?` dim is checked to be 1 or the result's size and stretched when it
+/// is 1, so that the op's indexing maps read it as the result dim.
+RuntimeBroadcast broadcastAtRunTime(mlir::ConversionPatternRewriter &rewriter,
+                                    mlir::Operation *op,
+                                    mlir::ValueRange operands,
+                                    llvm::ArrayRef<DimAttr> resultDims,
+                                    unsigned trailing,
+                                    const SymbolSources &symbols);
 
 //===----------------------------------------------------------------------===//
 // Op families

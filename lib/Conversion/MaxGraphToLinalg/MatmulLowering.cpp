@@ -2,13 +2,15 @@
 //
 // matmul of two matrices becomes linalg.matmul; with batch dims (numpy
 // broadcast between the operands) it becomes a linalg.generic over loops
-// (batch..., m, n, k). Both accumulate into a zero-filled result.
+// (batch..., m, n, k). Both accumulate into a zero-filled result. Contracted
+// dims that the verifier could not match are checked at run time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 
 using namespace mlir;
@@ -28,22 +30,66 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
     bool isFloat = isa<FloatType>(element);
     Value zero = isFloat ? floatConstant(rewriter, loc, element, 0.0)
                          : intConstant(rewriter, loc, element, 0);
-    Value empty = createEmpty(
-        rewriter, loc, type,
-        dynamicResultSizes(rewriter, op, adaptor.getOperands(), symbolsOf(op)));
+    auto lhs = layoutOf(op.getLhs()), rhs = layoutOf(op.getRhs());
+    ArrayRef<DimAttr> resultDims = layoutOf(op.getResult()).getDims();
+    int64_t batch = type.getRank() - 2;
+    // Batch dims broadcast (`?` ones at run time); m and n come from the
+    // operands.
+    RuntimeBroadcast broadcast = broadcastAtRunTime(
+        rewriter, op, adaptor.getOperands(), resultDims.drop_back(2),
+        /*trailing=*/2, symbolsOf(op));
+    Value lhsValue = broadcast.operands[0], rhsValue = broadcast.operands[1];
+    SmallVector<Value> sizes = broadcast.dynamicSizes;
+    if (type.isDynamicDim(batch))
+      sizes.push_back(dimOf(rewriter, loc, lhsValue, lhs.getRank() - 2));
+    if (type.isDynamicDim(batch + 1))
+      sizes.push_back(dimOf(rewriter, loc, rhsValue, rhs.getRank() - 1));
+    // The contracted dims must agree; where one is not known to equal the
+    // other both are cut to the shorter, so that a failed check reads in
+    // bounds.
+    DimAttr lhsK = lhs.getDims().back(),
+            rhsK = rhs.getDims()[rhs.getRank() - 2];
+    if (lhsK != rhsK || lhsK.getUnknown()) {
+      int64_t lhsAxis = lhs.getRank() - 1, rhsAxis = rhs.getRank() - 2;
+      Value lhsSize = dimOf(rewriter, loc, lhsValue, lhsAxis);
+      Value rhsSize = dimOf(rewriter, loc, rhsValue, rhsAxis);
+      emitRuntimeCheck(rewriter, loc,
+                       rewriter.createOrFold<arith::CmpIOp>(
+                           loc, arith::CmpIPredicate::eq, lhsSize, rhsSize),
+                       op, "the contracted dims of operands 0 and 1 differ");
+      Value shorter = arith::MinSIOp::create(rewriter, loc, lhsSize, rhsSize);
+      auto cut = [&](Value value, int64_t axis) -> Value {
+        auto valueType = cast<RankedTensorType>(value.getType());
+        SmallVector<OpFoldResult> offsets(valueType.getRank(),
+                                          rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> strides(valueType.getRank(),
+                                          rewriter.getIndexAttr(1));
+        SmallVector<OpFoldResult> cutSizes;
+        for (int64_t d = 0; d < valueType.getRank(); ++d)
+          cutSizes.push_back(
+              d == axis ? OpFoldResult(shorter)
+                        : OpFoldResult(dimOf(rewriter, loc, value, d)));
+        SmallVector<int64_t> shape(valueType.getShape());
+        shape[axis] = ShapedType::kDynamic;
+        return tensor::ExtractSliceOp::create(
+            rewriter, loc,
+            RankedTensorType::get(shape, valueType.getElementType()), value,
+            offsets, cutSizes, strides);
+      };
+      lhsValue = cut(lhsValue, lhsAxis);
+      rhsValue = cut(rhsValue, rhsAxis);
+    }
+    Value empty = createEmpty(rewriter, loc, type, sizes);
     Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
                                         ValueRange{empty})
                      .getResult(0);
-    auto lhs = layoutOf(op.getLhs()), rhs = layoutOf(op.getRhs());
     if (lhs.getRank() == 2 && rhs.getRank() == 2) {
       rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
-          op, TypeRange{type}, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+          op, TypeRange{type}, ValueRange{lhsValue, rhsValue},
           ValueRange{init});
       return success();
     }
     // Batched, with numpy-broadcast batch dims: loops (batch..., m, n, k).
-    ArrayRef<DimAttr> resultDims = layoutOf(op.getResult()).getDims();
-    int64_t batch = type.getRank() - 2;
     MLIRContext *context = rewriter.getContext();
     int64_t loops = batch + 3;
     AffineExpr m = getAffineDimExpr(batch, context),
@@ -67,9 +113,9 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
                                                utils::IteratorType::parallel);
     iterators.back() = utils::IteratorType::reduction;
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type},
-        ValueRange{adaptor.getLhs(), adaptor.getRhs()}, ValueRange{init}, maps,
-        iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+        rewriter, loc, TypeRange{type}, ValueRange{lhsValue, rhsValue},
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location nested, ValueRange args) {
           Value product, sum;
           if (isFloat) {
             product = arith::MulFOp::create(b, nested, args[0], args[1]);

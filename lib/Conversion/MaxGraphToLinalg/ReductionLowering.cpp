@@ -112,6 +112,9 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
 
     Value identity;
     if (isa<ReduceMaxOp, ReduceMinOp>(op)) {
+      // No identity: reducing nothing is an error (the identity below is
+      // what the code computes after the check fails).
+      checkNotEmptyReduction(rewriter, loc, op, input, axes);
       bool isMax = isa<ReduceMaxOp>(op);
       if (isFloat)
         identity =
@@ -280,6 +283,7 @@ template <typename OpTy> struct ArgReduceLowering : OpConversionPattern<OpTy> {
     RankedTensorType type = convertedResultType(op.getOperation());
     Type indexElement = type.getElementType();
 
+    checkNotEmptyReduction(rewriter, loc, op, input, {axis});
     auto [shape, dynamicSizes] = shapeWithout(rewriter, loc, input, axis);
     Value start;
     if (isFloat) {

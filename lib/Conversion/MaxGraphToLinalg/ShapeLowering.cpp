@@ -52,8 +52,34 @@ struct ReshapeLowering : GraphSymbolsPattern<ReshapeOp> {
                                            rewriter.getIndexType());
     Value shape =
         tensor::FromElementsOp::create(rewriter, loc, shapeType, sizes);
-    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, adaptor.getInput(),
-                                                   shape);
+    Value input = adaptor.getInput();
+    auto build = [&](OpBuilder &b, Location at) -> Value {
+      return tensor::ReshapeOp::create(b, at, type, input, shape);
+    };
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto isUnknown = [](DimAttr dim) { return dim.getUnknown(); };
+    if (llvm::none_of(layoutOf(op.getInput()).getDims(), isUnknown) &&
+        llvm::none_of(layoutOf(op.getResult()).getDims(), isUnknown)) {
+      rewriter.replaceOp(op, build(rewriter, loc));
+      return success();
+    }
+    // With a `?` the verifier could not compare the element counts.
+    Value resultCount = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> dynamicSizes;
+    for (auto [d, size] : llvm::enumerate(sizes)) {
+      resultCount = arith::MulIOp::create(rewriter, loc, resultCount, size);
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(size);
+    }
+    Value inputCount =
+        sizeProduct(rewriter, loc, input,
+                    llvm::to_vector(llvm::seq<int64_t>(inputType.getRank())));
+    Value same = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       inputCount, resultCount);
+    emitRuntimeCheck(rewriter, loc, same, op,
+                     "the input's element count differs from the result's");
+    rewriter.replaceOp(
+        op, guardedValue(rewriter, loc, same, type, dynamicSizes, build));
     return success();
   }
 };
@@ -87,8 +113,10 @@ struct BroadcastToLowering : GraphSymbolsPattern<BroadcastToOp> {
   }
 };
 
-/// slice: tensor.extract_slice with Python's bounds: static dims clamp,
-/// symbolic dims take negative bounds from the end.
+/// slice: tensor.extract_slice with Python's bounds. Static dims were
+/// clamped by the verifier; on other dims the bounds clamp at run time and
+/// the number of elements they select is checked against the result dim
+/// (which assumed them in range), or is the result dim when that is `?`.
 struct SliceLowering : GraphSymbolsPattern<SliceOp> {
   using GraphSymbolsPattern::GraphSymbolsPattern;
 
@@ -99,50 +127,156 @@ struct SliceLowering : GraphSymbolsPattern<SliceOp> {
     Value input = adaptor.getInput();
     ArrayRef<DimAttr> inputDims = layoutOf(op.getInput()).getDims();
     ArrayRef<DimAttr> resultDims = layoutOf(op.getResult()).getDims();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
     SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<Value> dynamicSizes;
+    Value ok;
     for (auto [i, dim] : llvm::enumerate(inputDims)) {
-      int64_t start = op.getStarts()[i];
-      strides.push_back(rewriter.getIndexAttr(op.getSteps()[i]));
+      int64_t start = op.getStarts()[i], stop = op.getStops()[i],
+              step = op.getSteps()[i];
+      strides.push_back(rewriter.getIndexAttr(step));
       DimAttr resultDim = resultDims[i];
-      if (resultDim.isStatic() && resultDim.getStaticSize() == 0) {
-        // Nothing is read; tensor.extract_slice wants the offset in bounds.
-        offsets.push_back(rewriter.getIndexAttr(0));
-      } else if (dim.isStatic()) {
+      if (dim.isStatic()) {
         int64_t size = dim.getStaticSize();
         if (start < 0)
           start = start < -size ? 0 : start + size;
-        offsets.push_back(rewriter.getIndexAttr(std::min(start, size)));
-      } else {
-        // Clamped into [0, size] as for static dims, so that an empty
-        // result (a start past the end) stays in bounds.
-        Value size = tensor::DimOp::create(rewriter, loc, input, i);
-        Value offset = arith::ConstantIndexOp::create(rewriter, loc, start);
-        if (start < 0) {
-          Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-          offset = arith::MaxSIOp::create(
-              rewriter, loc, arith::AddIOp::create(rewriter, loc, size, offset),
-              zero);
-        }
-        offsets.push_back(
-            arith::MinSIOp::create(rewriter, loc, offset, size).getResult());
-      }
-      if (resultDim.isStatic())
+        // Nothing is read from an empty result; the offset stays in bounds.
+        offsets.push_back(rewriter.getIndexAttr(
+            resultDim.isStaticSize(0) ? 0 : std::min(start, size)));
         sizes.push_back(rewriter.getIndexAttr(resultDim.getStaticSize()));
+        continue;
+      }
+      // Python's clamping of a bound into [0, size].
+      Value size = tensor::DimOp::create(rewriter, loc, input, i);
+      auto clamp = [&](int64_t bound) -> Value {
+        Value value = constant(bound);
+        if (bound < 0)
+          return arith::MaxSIOp::create(
+              rewriter, loc, arith::AddIOp::create(rewriter, loc, size, value),
+              constant(0));
+        return arith::MinSIOp::create(rewriter, loc, value, size);
+      };
+      Value first = clamp(start);
+      // How many elements the clamped range selects.
+      auto selected = [&]() -> Value {
+        Value end = stop == SliceOp::kToEnd ? size : clamp(stop);
+        Value span = arith::MaxSIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, end, first),
+            constant(0));
+        return arith::CeilDivUIOp::create(rewriter, loc, span, constant(step));
+      };
+      // A static result dim (bounds both from the start or both from the
+      // end) must be what the bounds select. An algebraic one (`seq - 1`)
+      // is, unless it is negative, which evaluating it checks.
+      Value expected;
+      if (resultDim.isStatic())
+        expected = constant(resultDim.getStaticSize());
       else if (resultDim == dim && !dim.getUnknown())
-        sizes.push_back(
-            tensor::DimOp::create(rewriter, loc, input, i).getResult());
+        expected = size; // The whole dim.
+      else if (canEvaluate(resultDim, symbolsOf(op)))
+        expected = evaluateDim(rewriter, loc, resultDim, symbolsOf(op));
       else
-        sizes.push_back(evaluateDim(rewriter, loc, resultDim, symbolsOf(op)));
+        expected = selected(); // A `?` result takes what the bounds select.
+      if (resultDim.isStatic()) {
+        Value same = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, selected(), expected);
+        emitRuntimeCheck(rewriter, loc, same, op,
+                         "the range of dim " + Twine(i) +
+                             " selects another number of elements than "
+                             "result dim `" +
+                             resultDim.str() + "` holds");
+        ok = ok ? arith::AndIOp::create(rewriter, loc, ok, same).getResult()
+                : same;
+      }
+      offsets.push_back(first);
+      if (resultDim.isStatic()) {
+        sizes.push_back(rewriter.getIndexAttr(resultDim.getStaticSize()));
+      } else {
+        sizes.push_back(expected);
+        dynamicSizes.push_back(expected);
+      }
     }
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, convertedResultType(op), input, offsets, sizes, strides);
+    RankedTensorType type = convertedResultType(op);
+    auto build = [&](OpBuilder &b, Location at) -> Value {
+      return tensor::ExtractSliceOp::create(b, at, type, input, offsets, sizes,
+                                            strides);
+    };
+    rewriter.replaceOp(
+        op, ok ? guardedValue(rewriter, loc, ok, type, dynamicSizes, build)
+               : build(rewriter, loc));
     return success();
   }
 };
 
+/// The smallest and largest of `indices` (signless integers read as signed
+/// or unsigned) must lie in the axis: [-size, size) or [0, size). One
+/// reduction per bound, before the gather reads anything.
+static void checkIndicesInRange(OpBuilder &b, Location loc, Operation *op,
+                                Value indices, Value size, bool isSigned) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  Type element = type.getElementType();
+  unsigned width = element.getIntOrFloatBitWidth();
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(type.getRank()));
+  Value dynamicCount = sizeProduct(b, loc, indices, all);
+  auto extreme = [&](bool largest) -> Value {
+    APInt start = isSigned ? (largest ? APInt::getSignedMinValue(width)
+                                      : APInt::getSignedMaxValue(width))
+                           : APInt::getMinValue(width);
+    auto scalarType = RankedTensorType::get({}, element);
+    Value init = linalg::FillOp::create(
+                     b, loc, ValueRange{intConstant(b, loc, element, start)},
+                     ValueRange{createEmpty(b, loc, scalarType, {})})
+                     .getResult(0);
+    auto reduce = linalg::ReduceOp::create(
+        b, loc, ValueRange{indices}, ValueRange{init}, all,
+        [&](OpBuilder &nested, Location at, ValueRange args) {
+          Value value;
+          if (isSigned && largest)
+            value = arith::MaxSIOp::create(nested, at, args[0], args[1]);
+          else if (isSigned)
+            value = arith::MinSIOp::create(nested, at, args[0], args[1]);
+          else
+            value = arith::MaxUIOp::create(nested, at, args[0], args[1]);
+          linalg::YieldOp::create(nested, at, value);
+        });
+    Value scalar =
+        tensor::ExtractOp::create(b, loc, reduce.getResult(0), ValueRange{});
+    Type i64 = b.getI64Type();
+    if (width < 64)
+      scalar = isSigned
+                   ? arith::ExtSIOp::create(b, loc, i64, scalar).getResult()
+                   : arith::ExtUIOp::create(b, loc, i64, scalar).getResult();
+    return scalar;
+  };
+  Value bound = arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+  Value largest = extreme(/*largest=*/true);
+  Value ok = arith::CmpIOp::create(
+      b, loc, isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult,
+      largest, bound);
+  if (isSigned) {
+    Value smallest = extreme(/*largest=*/false);
+    Value negativeBound = arith::SubIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0), bound);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::CmpIOp::create(b, loc,
+                                                     arith::CmpIPredicate::sge,
+                                                     smallest, negativeBound));
+  }
+  // No index is in range of nothing, and nothing is always in range.
+  Value none =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dynamicCount,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  ok = arith::OrIOp::create(b, loc, ok, none);
+  emitRuntimeCheck(b, loc, ok, op, "an index is out of range of the axis");
+}
+
 /// gather: a linalg.generic over the result that reads the input with
 /// tensor.extract. Negative indices count from the end; indices out of range
-/// are clamped into the axis so that the code never reads out of bounds.
+/// fail a run-time check and are clamped into the axis so that the code
+/// never reads out of bounds.
 struct GatherLowering : OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -176,6 +310,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     }
     Value init = createEmpty(rewriter, loc, type, dynamicSizes);
     Value size = tensor::DimOp::create(rewriter, loc, input, axis);
+    checkIndicesInRange(rewriter, loc, op, indices, size, isSigned);
     // An empty axis has nothing to read: those elements become zero.
     bool mayBeEmpty = inputType.isDynamicDim(axis);
 
@@ -281,13 +416,35 @@ struct SplitLowering : GraphSymbolsPattern<SplitOp> {
                                               cast<IntegerAttr>(attr).getInt());
       return cast<Value>(value);
     };
+    // The pieces must tile the axis; the verifier could only check that
+    // when the axis and every piece are static.
+    Value size = tensor::DimOp::create(rewriter, loc, input, axis);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value ok;
     if (unknown >= 0) {
-      Value rest = tensor::DimOp::create(rewriter, loc, input, axis);
+      Value rest = size;
       for (auto [index, piece] : llvm::enumerate(pieces))
         if (static_cast<int>(index) != unknown)
           rest = arith::SubIOp::create(rewriter, loc, rest, asValue(piece));
-      pieces[unknown] = rest;
+      ok = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, rest,
+                                 zero);
+      pieces[unknown] =
+          arith::MaxSIOp::create(rewriter, loc, rest, zero).getResult();
+    } else if (!inputType.hasStaticShape() ||
+               llvm::any_of(pieces, [](OpFoldResult piece) {
+                 return isa<Value>(piece);
+               })) {
+      Value total = zero;
+      for (OpFoldResult piece : pieces)
+        total = arith::AddIOp::create(rewriter, loc, total, asValue(piece));
+      ok = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, total,
+                                 size);
     }
+    if (ok)
+      emitRuntimeCheck(rewriter, loc, ok, op,
+                       "the pieces do not add up to the size of the axis");
+    else
+      ok = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
 
     SmallVector<Value> results;
     Value offset = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -305,8 +462,16 @@ struct SplitLowering : GraphSymbolsPattern<SplitOp> {
           sizes.push_back(
               tensor::DimOp::create(rewriter, loc, input, d).getResult());
       }
-      results.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, type, input, offsets, sizes, strides));
+      SmallVector<Value> dynamicSizes;
+      for (auto [d, size] : llvm::enumerate(sizes))
+        if (type.isDynamicDim(d))
+          dynamicSizes.push_back(cast<Value>(size));
+      results.push_back(guardedValue(rewriter, loc, ok, type, dynamicSizes,
+                                     [&](OpBuilder &b, Location at) -> Value {
+                                       return tensor::ExtractSliceOp::create(
+                                           b, at, type, input, offsets, sizes,
+                                           strides);
+                                     }));
       if (index + 1 < op.getNumResults())
         offset = arith::AddIOp::create(rewriter, loc, offset,
                                        asValue(pieces[index]));

@@ -3,12 +3,15 @@
 // The type converter of convert-maxgraph-to-linalg and the type helpers the
 // patterns use directly: maxgraph tensors become builtin tensors, buffers
 // identity-layout memrefs (the caller's storage), and signed and unsigned
-// integers become signless.
+// integers become signless. Casts to more static types are checked at run
+// time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -40,10 +43,52 @@ MaxGraphToLinalgTypeConverter::MaxGraphToLinalgTypeConverter() {
 }
 
 Value maxgraph::detail::castToType(OpBuilder &builder, Location loc,
-                                   Value value, Type type) {
+                                   Value value, Type type,
+                                   const Twine &checked) {
   if (value.getType() == type)
     return value;
-  if (isa<MemRefType>(type))
-    return memref::CastOp::create(builder, loc, type, value);
-  return tensor::CastOp::create(builder, loc, type, value);
+  auto from = cast<ShapedType>(value.getType());
+  auto to = cast<ShapedType>(type);
+  auto build = [&](OpBuilder &b, Location at) -> Value {
+    if (isa<MemRefType>(type))
+      return memref::CastOp::create(b, at, type, value);
+    return tensor::CastOp::create(b, at, type, value);
+  };
+  // A dynamic dim cast to a static one must have that size.
+  Value ok;
+  bool check = !checked.isTriviallyEmpty();
+  for (int64_t d = 0; check && d < to.getRank(); ++d) {
+    if (!from.isDynamicDim(d) || to.isDynamicDim(d))
+      continue;
+    Value same = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, dimOf(builder, loc, value, d),
+        arith::ConstantIndexOp::create(builder, loc, to.getDimSize(d)));
+    emitRuntimeCheck(builder, loc, same,
+                     checked + ": dim " + Twine(d) + " is not " +
+                         Twine(to.getDimSize(d)) + " at run time");
+    ok = ok ? arith::AndIOp::create(builder, loc, ok, same).getResult() : same;
+  }
+  if (!ok)
+    return build(builder, loc);
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < to.getRank(); ++d)
+    if (to.isDynamicDim(d))
+      dynamicSizes.push_back(dimOf(builder, loc, value, d));
+  // After a failed check the code goes on with fresh storage of the right
+  // size instead of reading past the value.
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    auto ifOp = scf::IfOp::create(
+        builder, loc, ok,
+        [&](OpBuilder &b, Location at) {
+          scf::YieldOp::create(b, at, build(b, at));
+        },
+        [&](OpBuilder &b, Location at) {
+          scf::YieldOp::create(
+              b, at,
+              memref::AllocOp::create(b, at, memref, dynamicSizes).getResult());
+        });
+    return ifOp.getResult(0);
+  }
+  return guardedValue(builder, loc, ok, cast<RankedTensorType>(type),
+                      dynamicSizes, build);
 }

@@ -207,7 +207,10 @@ maxgraph.graph @reductions<batch>(%x: !maxgraph.tensor<[batch, 8], f32>, %i: !ma
 // CHECK: %[[OFFSET:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[SEQ4:.*]] = tensor.dim %[[X]], %c1
 // CHECK: %[[M:.*]] = arith.addi %c-1, %[[SEQ4]] : index
-// CHECK: tensor.extract_slice %[[T]][%[[OFFSET]], 0] [%[[M]], 2] [1, 2] : tensor<?x4xf32> to tensor<?x2xf32>
+// CHECK: %[[NONNEG:.*]] = arith.cmpi sge, %[[M]], %{{.*}} : index
+// CHECK: cf.assert %[[NONNEG]], "dim `seq - 1` is negative at run time"
+// CHECK: %[[MC:.*]] = arith.maxsi %[[M]], %{{.*}} : index
+// CHECK: tensor.extract_slice %[[T]][%[[OFFSET]], 0] [%[[MC]], 2] [1, 2] : tensor<?x4xf32> to tensor<?x2xf32>
 maxgraph.graph @shapes<seq>(%x: !maxgraph.tensor<[4, seq], f32>, %y: !maxgraph.tensor<[1, 4], f32>) -> (!maxgraph.tensor<[seq, 4], f32>, !maxgraph.tensor<[seq, 4], f32>, !maxgraph.tensor<[seq * 4], f32>, !maxgraph.tensor<[seq + 1, 4], f32>, !maxgraph.tensor<[seq - 1, 2], f32>) {
   %0 = maxgraph.transpose %x perm = [1, 0] : !maxgraph.tensor<[4, seq], f32> -> !maxgraph.tensor<[seq, 4], f32>
   %1 = maxgraph.broadcast_to %y : !maxgraph.tensor<[1, 4], f32> -> !maxgraph.tensor<[seq, 4], f32>
@@ -350,10 +353,19 @@ maxgraph.graph @gather_unsigned<n>(%t: !maxgraph.tensor<[3, n], f32>, %i: !maxgr
 // CHECK-SAME: tensor<?x4xf32> {bufferization.writable = false}) -> (tensor<2x4xf32>, tensor<?x4xf32>)
 // CHECK: %[[Y:.*]] = linalg.generic
 // CHECK: %[[N:.*]] = tensor.dim %[[Y]], %c0
+// The axis must hold the static pieces: checked, and a failed check gives
+// zeros instead of slices out of bounds.
 // CHECK: %[[REST:.*]] = arith.subi %[[N]], %c2
-// CHECK: %[[A:.*]] = tensor.extract_slice %[[Y]][%c0{{.*}}, 0] [2, 4] [1, 1] : tensor<?x4xf32> to tensor<2x4xf32>
+// CHECK: %[[FITS:.*]] = arith.cmpi sge, %[[REST]], %{{.*}} : index
+// CHECK: %[[RESTC:.*]] = arith.maxsi %[[REST]], %{{.*}} : index
+// CHECK: cf.assert %[[FITS]], "maxgraph.split: the pieces do not add up to the size of the axis"
+// CHECK: %[[A:.*]] = scf.if %[[FITS]] -> (tensor<2x4xf32>) {
+// CHECK: tensor.extract_slice %[[Y]][%c0{{.*}}, 0] [2, 4] [1, 1] : tensor<?x4xf32> to tensor<2x4xf32>
+// CHECK: } else {
+// CHECK: linalg.fill
 // CHECK: %[[AT:.*]] = arith.addi %c0{{.*}}, %c2
-// CHECK: %[[B:.*]] = tensor.extract_slice %[[Y]][%[[AT]], 0] [%[[REST]], 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>
+// CHECK: %[[B:.*]] = scf.if %[[FITS]] -> (tensor<?x4xf32>) {
+// CHECK: tensor.extract_slice %[[Y]][%[[AT]], 0] [%[[RESTC]], 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>
 // CHECK: return %[[A]], %[[B]]
 maxgraph.graph @split<n>(%x: !maxgraph.tensor<[n, 4], f32>) -> (!maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[?, 4], f32>) {
   %y = maxgraph.add %x, %x : !maxgraph.tensor<[n, 4], f32>
@@ -445,7 +457,12 @@ maxgraph.graph @collectives(%a: !maxgraph.tensor<[4], f32>, %b: !maxgraph.tensor
 // CHECK-SAME: %[[X:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[BUF:.*]]: memref<4xf32>) -> tensor<4xf32>
 // CHECK: %[[IN:.*]] = tensor.cast %[[X]] : tensor<4xf32> to tensor<?xf32>
 // CHECK: %[[OUT:.*]] = call @scale(%[[IN]], %[[BUF]]) : (tensor<?xf32>, memref<4xf32>) -> tensor<?xf32>
-// CHECK: %[[R:.*]] = tensor.cast %[[OUT]] : tensor<?xf32> to tensor<4xf32>
+// The kernel's result may have any size: checked before the cast.
+// CHECK: %[[SIZE:.*]] = tensor.dim %[[OUT]], %c0
+// CHECK: %[[IS4:.*]] = arith.cmpi eq, %[[SIZE]], %c4
+// CHECK: cf.assert %[[IS4]], "maxgraph.custom: result 0 of kernel @scale: dim 0 is not 4 at run time"
+// CHECK: %[[R:.*]] = scf.if %[[IS4]] -> (tensor<4xf32>) {
+// CHECK: tensor.cast %[[OUT]] : tensor<?xf32> to tensor<4xf32>
 // CHECK: return %[[R]]
 func.func private @scale(%x: tensor<?xf32>, %b: memref<4xf32>) -> tensor<?xf32> {
   return %x : tensor<?xf32>

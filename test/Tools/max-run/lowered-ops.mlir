@@ -79,12 +79,12 @@ maxgraph.graph @gather<k>(%t: !maxgraph.tensor<[4, 2], f32>, %i: !maxgraph.tenso
   maxgraph.output %0, %1, %2 : !maxgraph.tensor<[2, 2, 2], f32>, !maxgraph.tensor<[4, 3], f32>, !maxgraph.tensor<[k, 2], f32>
 }
 
-// Indices out of range: the interpreter rejects them, compiled code clamps
-// them into the axis (7 reads row 3, -9 row 0) and never reads outside.
+// Indices out of range are an error of compiled code, located at the op, as
+// of the interpreter (runtime-errors.mlir has more of them).
 // RUN: %python %S/Inputs/npy.py write %t/go.npy '<i4' 2 7 -9
-// RUN: max-run %s --graph=gather --input=%t/gt.npy --input=%t/gi.npy --input=%t/gu.npy --input=%t/go.npy --print | FileCheck %s --check-prefix=CLAMP
-// CLAMP: result 2: !maxgraph.tensor<[k, 2], f32>
-// CLAMP-NEXT: {{\[\[}}31, 32], [0, 1]]
+// RUN: not max-run %s --graph=gather --input=%t/gt.npy --input=%t/gi.npy --input=%t/gu.npy --input=%t/go.npy --print 2>&1 | FileCheck %s --check-prefix=RANGE-COMPILED
+// RANGE-COMPILED: max-run: error: run @gather: {{.*}}lowered-ops.mlir:78:8: maxgraph.gather: an index is out of range of the axis
+// RANGE-COMPILED-NOT: result
 // RUN: not max-run %s --graph=gather --input=%t/gt.npy --input=%t/gi.npy --input=%t/gu.npy --input=%t/go.npy --interpret 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE: index 7 is out of range for axis 0 of size 4
 

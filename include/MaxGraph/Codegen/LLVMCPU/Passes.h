@@ -1,9 +1,10 @@
 //===- Passes.h - the CPU strategy's passes and pipeline --------*- C++ -*-===//
 //
-// `maxgraph-tile-and-vectorize` and `maxgraph-lower-vector-ops` (Passes.td)
-// and the pipeline that ends in the LLVM dialect for the CPU JIT,
-// `maxgraph-lower-to-cpu`. Every pass and the pipeline take the target CPU
-// as options (CPUTarget.h); a target option of 0 means the host's value.
+// `maxgraph-tile-and-vectorize`, `maxgraph-lower-vector-ops` and
+// `maxgraph-assertions-to-status` (Passes.td) and the pipeline that ends in
+// the LLVM dialect for the CPU JIT, `maxgraph-lower-to-cpu`. Every pass and the
+// pipeline take the target CPU as options (CPUTarget.h); a target option of 0
+// means the host's value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -60,7 +62,8 @@ struct LowerToCPUPipelineOptions
 /// `maxgraph-lower-to-cpu`: maxgraph to the LLVM dialect for the JIT, tiled
 /// for the CPU that `options` describe (by default the host). Non-subgraph
 /// graphs become entry points with a C interface (`_mlir_ciface_<name>`)
-/// taking and returning memref descriptors.
+/// taking and returning memref descriptors, and a trailing status slot
+/// (`maxgraph-assertions-to-status`).
 void buildLowerToCPUPipeline(
     mlir::OpPassManager &pm,
     const LowerToCPUPipelineOptions &options = LowerToCPUPipelineOptions());

@@ -68,4 +68,43 @@ def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   ];
 }
 
+def AssertionsToStatus
+    : Pass<"maxgraph-assertions-to-status", "mlir::ModuleOp"> {
+  let summary = "Turns cf.assert into a status that compiled code reports "
+                "to its caller";
+  let description = [{
+    Compiled code reports run-time errors (an index out of range, an empty
+    reduction, shapes that do not broadcast) without trapping: the lowering
+    emits `cf.assert %ok, "<op>: <what failed>"` after making the code that
+    follows safe to run anyway (clamped indices, zero-filled operands), and
+    this pass turns each assertion into a store into a status slot.
+
+    Every function with a body that asserts, calls one that does, or is an
+    entry point (`llvm.emit_c_interface`) gets a trailing `!llvm.ptr`
+    argument, `maxgraph.status`: the address of a `const char *` that the
+    caller sets to null. A failed assertion stores the address of its
+    message, prefixed with the assertion's `file:line:col`, into the slot
+    (an atomic monotonic store, so that assertions in parallel loops may
+    race), and execution goes on; calls pass their own status on. The
+    runtime checks the slot after the entry returns and raises the message
+    as an error (`CpuExecutable::run`).
+
+    ```mlir
+    func.func @f(%n: index, %status: !llvm.ptr) {
+      %ok = arith.cmpi ne, %n, %c0 : index
+      %failed = arith.xori %ok, %true : i1
+      scf.if %failed {
+        %m = llvm.mlir.addressof @__maxgraph_error : !llvm.ptr
+        llvm.store %m, %status atomic monotonic {alignment = 8 : i64}
+            : !llvm.ptr, !llvm.ptr
+      }
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::LLVM::LLVMDialect",
+    "mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // MAXGRAPH_CODEGEN_LLVMCPU_PASSES_TD

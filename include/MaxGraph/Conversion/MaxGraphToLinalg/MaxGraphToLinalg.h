@@ -53,16 +53,23 @@ public:
   /// empty when there is none.
   const SymbolSources &lookup(mlir::Operation *op) const;
 
+  /// The maxgraph result types of graph `name` (recorded by addGraph), for
+  /// calls lowered after their callee became a func; empty when unknown.
+  llvm::ArrayRef<mlir::Type> resultTypes(llvm::StringRef name) const;
+
 private:
   llvm::StringMap<SymbolSources> graphs;
+  llvm::StringMap<llvm::SmallVector<mlir::Type>> results;
 };
 
 /// Adds the patterns of `maxgraph.graph` (to `func.func`), `output` (to
 /// `func.return`, copying results that are arguments or views of them),
 /// `call` (to `func.call`, with casts for callees generic over symbolic
-/// dims) and `constant` (to `arith.constant`).
+/// dims, checked at run time where the callee's types do not settle them)
+/// and `constant` (to `arith.constant`).
 void populateMaxGraphGraphToLinalgPatterns(const mlir::TypeConverter &converter,
-                                           mlir::RewritePatternSet &patterns);
+                                           mlir::RewritePatternSet &patterns,
+                                           const GraphSymbols &graphSymbols);
 
 /// Adds the patterns of the elementwise ops, cmp, select and cast: one
 /// `linalg.generic` with numpy broadcasting in its indexing maps and the

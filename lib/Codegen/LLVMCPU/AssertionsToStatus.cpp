@@ -1,0 +1,144 @@
+//===- AssertionsToStatus.cpp - cf.assert to a reported status ------------===//
+//
+// Compiled code must not trap on bad data: an assertion that fails stores
+// its message into the caller's status slot and execution goes on (the
+// lowering made what follows safe to run). The slot is a trailing
+// `!llvm.ptr` argument of every function that can fail and of every entry
+// point, so that the runtime's calling convention does not depend on the
+// graph.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace maxgraph {
+#define GEN_PASS_DEF_ASSERTIONSTOSTATUS
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h.inc"
+} // namespace maxgraph
+
+using namespace mlir;
+
+/// `file:line:col: ` of `loc` (the first file location in it), or nothing.
+static std::string locationPrefix(Location loc) {
+  std::string text;
+  loc->walk([&](Location nested) {
+    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()) + ": ")
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+static bool asserts(func::FuncOp func) {
+  return func.walk([](cf::AssertOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+namespace {
+struct AssertionsToStatus
+    : maxgraph::impl::AssertionsToStatusBase<AssertionsToStatus> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    MLIRContext *context = &getContext();
+
+    // The functions that report: entries, those that assert, and their
+    // callers, to a fixpoint (graphs do not recurse, but this would not
+    // loop if they did).
+    llvm::DenseSet<Operation *> reporting;
+    SmallVector<func::FuncOp> defined;
+    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      defined.push_back(func);
+      if (func->hasAttr("llvm.emit_c_interface") || asserts(func))
+        reporting.insert(func);
+    }
+    auto callsReporting = [&](func::FuncOp func) {
+      return func
+          .walk([&](func::CallOp call) {
+            Operation *callee = symbols.lookup(call.getCallee());
+            return callee && reporting.contains(callee)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (func::FuncOp func : defined)
+        if (!reporting.contains(func) && callsReporting(func)) {
+          reporting.insert(func);
+          changed = true;
+        }
+    }
+
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    auto statusAttrs = DictionaryAttr::get(
+        context, {NamedAttribute(StringAttr::get(context, "maxgraph.status"),
+                                 UnitAttr::get(context))});
+    for (func::FuncOp func : defined)
+      if (reporting.contains(func) &&
+          failed(func.insertArgument(func.getNumArguments(), pointer,
+                                     statusAttrs, func.getLoc())))
+        return signalPassFailure();
+
+    // One private constant per distinct message, at the module's top.
+    llvm::StringMap<LLVM::GlobalOp> messages;
+    OpBuilder globals = OpBuilder::atBlockBegin(module.getBody());
+    auto messageGlobal = [&](Location loc, StringRef text) {
+      LLVM::GlobalOp &global = messages[text];
+      if (global)
+        return global;
+      std::string data = text.str();
+      data.push_back('\0');
+      auto type =
+          LLVM::LLVMArrayType::get(IntegerType::get(context, 8), data.size());
+      global = LLVM::GlobalOp::create(
+          globals, loc, type, /*isConstant=*/true, LLVM::Linkage::Private,
+          "__maxgraph_error", StringAttr::get(context, data));
+      symbols.insert(global); // Renames it unique.
+      return global;
+    };
+
+    for (func::FuncOp func : defined) {
+      if (!reporting.contains(func))
+        continue;
+      Value status = func.getArgument(func.getNumArguments() - 1);
+      func.walk([&](func::CallOp call) {
+        Operation *callee = symbols.lookup(call.getCallee());
+        if (callee && reporting.contains(callee))
+          call.getOperandsMutable().append(status);
+      });
+      SmallVector<cf::AssertOp> assertions;
+      func.walk([&](cf::AssertOp op) { assertions.push_back(op); });
+      for (cf::AssertOp op : assertions) {
+        Location loc = op.getLoc();
+        LLVM::GlobalOp global =
+            messageGlobal(loc, locationPrefix(loc) + op.getMsg().str());
+        OpBuilder b(op);
+        Value isTrue = arith::ConstantIntOp::create(b, loc, 1, 1);
+        Value failed = arith::XOrIOp::create(b, loc, op.getArg(), isTrue);
+        auto ifOp = scf::IfOp::create(b, loc, failed, /*withElse=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        Value message = LLVM::AddressOfOp::create(b, loc, global);
+        LLVM::StoreOp::create(b, loc, message, status, /*alignment=*/8,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::monotonic);
+        op.erase();
+      }
+    }
+  }
+};
+} // namespace
