@@ -43,7 +43,14 @@ Value maxgraph::detail::castToType(OpBuilder &builder, Location loc,
                                    Value value, Type type) {
   if (value.getType() == type)
     return value;
-  if (isa<MemRefType>(type))
+  // Callers check the types up front (checkKernelSignature, the call
+  // verifier): only static and dynamic dims may differ.
+  if (isa<MemRefType>(type)) {
+    assert(memref::CastOp::areCastCompatible(value.getType(), type) &&
+           "castToType: memref types differ in more than static dims");
     return memref::CastOp::create(builder, loc, type, value);
+  }
+  assert(tensor::CastOp::areCastCompatible(value.getType(), type) &&
+         "castToType: tensor types differ in more than static dims");
   return tensor::CastOp::create(builder, loc, type, value);
 }
