@@ -262,7 +262,18 @@ HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
                      "the stores from that array";
     throw nb::type_error((what + ": the array " + problem).c_str());
   }
-  HostTensor copy = HostTensor::uninitialized(dtype, std::move(shape), device);
+  HostTensor copy = [&] {
+    try {
+      return HostTensor::uninitialized(dtype, std::move(shape), device);
+    } catch (const RuntimeError &error) {
+      // Strided views (numpy.broadcast_to) may stand for more bytes than
+      // the copy can have: name what the array was for.
+      throw RuntimeError(what +
+                         ": cannot copy the array into row-major "
+                         "order: " +
+                         error.what());
+    }
+  }();
   copyStrided(array, copy);
   return copy;
 }
