@@ -59,6 +59,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%empty_env", "env -i" + (
         " ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=1"
+        ":allocator_may_return_null=1"
         " UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
         if config.sanitizers else "")))
 
@@ -67,7 +68,10 @@ if config.sanitizers:
     # LLVM's inline allocators poison memory under ASan; libMLIR itself is not
     # instrumented and writes to it legitimately, so manual poisoning only
     # yields false reports. Everything else ASan and UBSan check stays on.
-    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=1"
+    # allocator_may_return_null: a huge allocation returns null, which the
+    # runtime reports as a RuntimeError (the allocation-failure tests).
+    config.environment["ASAN_OPTIONS"] = (
+        "allow_user_poisoning=0:detect_leaks=1:allocator_may_return_null=1")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     # Upstream mlir-opt is not instrumented: loading an ASan plugin into it
     # needs the runtime preloaded, which the plugin tests do not attempt.

@@ -3,15 +3,19 @@
 // Storage is a pointer and an owner. Storage the tensor allocates is
 // 64-byte aligned (a cache line, the widest vector register), freed with
 // std::free by its owner; wrapped storage is freed by whatever the owner's
-// deleter does.
+// deleter does. Every tensor's byte count is checked when it is made, so a
+// shape whose bytes overflow, or storage that cannot be allocated, is a
+// RuntimeError naming the shape, the dtype and the bytes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <new>
 
 using namespace maxgraph;
@@ -25,25 +29,52 @@ static void checkShape(const std::vector<int64_t> &shape, const char *what) {
                                   std::to_string(size));
 }
 
+/// The bytes of a tensor of `dtype` and `shape`: negative dims are refused
+/// (std::invalid_argument), and so is a count that does not fit in 63 bits
+/// (a RuntimeError naming the shape and dtype). Every count the tensor
+/// computes later (numElements, numBytes) then fits.
+static size_t checkedBytes(DType dtype, const std::vector<int64_t> &shape,
+                           const char *what) {
+  checkShape(shape, what);
+  std::optional<int64_t> bytes = checkedByteCount(shape, sizeInBytes(dtype));
+  if (!bytes)
+    throw RuntimeError(std::string(what) + ": a tensor of shape " +
+                       shapeString(shape) + " and dtype " + toString(dtype) +
+                       " needs more than " +
+                       std::to_string(std::numeric_limits<int64_t>::max()) +
+                       " bytes, more than a 64-bit size can count");
+  return static_cast<size_t>(*bytes);
+}
+
 HostTensor HostTensor::allocate(DType dtype, std::vector<int64_t> shape,
                                 Device device, bool zeroFilled) {
-  checkShape(shape, "HostTensor");
-  HostTensor tensor;
-  tensor.dtype_ = dtype;
-  tensor.shape_ = std::move(shape);
-  tensor.device_ = device;
-  size_t bytes = tensor.numBytes();
+  size_t bytes = checkedBytes(dtype, shape, "HostTensor");
+  auto fail = [&]() -> RuntimeError {
+    return RuntimeError("HostTensor: cannot allocate " + std::to_string(bytes) +
+                        " bytes for a tensor of shape " + shapeString(shape) +
+                        " and dtype " + toString(dtype));
+  };
   // Never a zero-sized request: every owned tensor has its own block, so
   // that even empty tensors have an owner that tells their copies apart.
+  // `bytes` is below 2^63, so rounding it up cannot wrap.
   size_t rounded = std::max<size_t>(
       (bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
   void *data = std::aligned_alloc(kAlignment, rounded);
   if (!data)
-    throw std::bad_alloc();
+    throw fail();
+  HostTensor tensor;
+  try {
+    // On failure the shared_ptr frees `data` itself.
+    tensor.owner_ = std::shared_ptr<void>(data, std::free);
+  } catch (const std::bad_alloc &) {
+    throw fail();
+  }
+  tensor.shape_ = std::move(shape);
+  tensor.dtype_ = dtype;
+  tensor.device_ = device;
   if (zeroFilled)
     std::memset(data, 0, bytes);
   tensor.data_ = data;
-  tensor.owner_ = std::shared_ptr<void>(data, std::free);
   return tensor;
 }
 
@@ -58,12 +89,12 @@ HostTensor HostTensor::uninitialized(DType dtype, std::vector<int64_t> shape,
 
 HostTensor HostTensor::wrap(void *data, DType dtype, std::vector<int64_t> shape,
                             std::shared_ptr<void> owner, Device device) {
-  checkShape(shape, "HostTensor::wrap");
+  size_t bytes = checkedBytes(dtype, shape, "HostTensor::wrap");
   HostTensor tensor;
   tensor.dtype_ = dtype;
   tensor.shape_ = std::move(shape);
   tensor.device_ = device;
-  if (!data && tensor.numBytes() > 0)
+  if (!data && bytes > 0)
     throw std::invalid_argument("HostTensor::wrap: null data for " +
                                 std::to_string(tensor.numElements()) +
                                 " elements");

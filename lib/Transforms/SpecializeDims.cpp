@@ -4,6 +4,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_SPECIALIZEDIMS
@@ -19,7 +20,7 @@ struct SpecializeDimsPass
   using Base::Base;
 
   /// Parses `dims` into name -> static dim.
-  LogicalResult parseBindings(DenseMap<StringAttr, DimAttr> &bindings) {
+  LogicalResult parseBindings(llvm::MapVector<StringAttr, DimAttr> &bindings) {
     MLIRContext *context = &getContext();
     for (const std::string &binding : dims) {
       auto [name, size] = StringRef(binding).split('=');
@@ -40,14 +41,29 @@ struct SpecializeDimsPass
   }
 
   void runOnOperation() override {
-    DenseMap<StringAttr, DimAttr> bindings;
+    llvm::MapVector<StringAttr, DimAttr> bindings;
     if (failed(parseBindings(bindings)))
       return signalPassFailure();
     if (bindings.empty())
       return markAllAnalysesPreserved();
 
+    // Only entry graphs (those no `maxgraph.call` targets) are specialized.
+    // A callee keeps its signature: its calls bind its dims from the
+    // caller's new operand types, so they verify as before, whereas
+    // binding a callee's own dim would break every call that passes it a
+    // different size (`@f<n>` called on `[batch]` and on `[batch * 2]`).
+    llvm::SmallDenseSet<StringAttr> callees;
+    getOperation().walk(
+        [&](CallOp call) { callees.insert(call.getCalleeAttr().getAttr()); });
+
     llvm::SmallDenseSet<StringAttr> used;
+    DenseMap<StringAttr, GraphOp> declaredByCallee;
     for (GraphOp graph : getOperation().getOps<GraphOp>()) {
+      if (callees.contains(graph.getSymNameAttr())) {
+        for (StringAttr name : graph.getSymbolicDimNames())
+          declaredByCallee.try_emplace(name, graph);
+        continue;
+      }
       SmallVector<Attribute> remaining;
       bool specializes = false;
       for (StringAttr name : graph.getSymbolicDimNames()) {
@@ -80,11 +96,20 @@ struct SpecializeDimsPass
         return signalPassFailure();
       }
     }
-    for (auto &[name, dim] : bindings)
-      if (!used.contains(name))
+    for (auto &[name, dim] : bindings) {
+      if (used.contains(name))
+        continue;
+      if (GraphOp callee = declaredByCallee.lookup(name))
+        callee.emitWarning()
+            << "maxgraph-specialize-dims: no entry graph declares symbolic "
+               "dim '"
+            << name.getValue() << "'; @" << callee.getSymName()
+            << " declares it but stays generic, as maxgraph.call targets it";
+      else
         getOperation().emitWarning()
             << "maxgraph-specialize-dims: no graph declares symbolic dim '"
             << name.getValue() << "'";
+    }
   }
 };
 } // namespace

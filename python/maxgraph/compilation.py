@@ -197,10 +197,15 @@ class CompiledGraph:
                 f"compiled graph '{staged.name}' was staged with keyword "
                 f"arguments {sorted(staged._kwargs)}, got {sorted(kwargs)}")
         inputs: list = []
-        for spec, arg, path in zip(staged._args, args, staged._roots):
-            _trees.flatten_call(spec, arg, path, inputs)
-        for key, spec in staged._kwargs.items():
-            _trees.flatten_call(spec, kwargs[key], key, inputs)
+        try:
+            for spec, arg, path in zip(staged._args, args, staged._roots):
+                _trees.flatten_call(spec, arg, path, inputs)
+            for key, spec in staged._kwargs.items():
+                _trees.flatten_call(spec, kwargs[key], key, inputs)
+        except TypeError as error:
+            # Name the graph, as the C++ input checks do.
+            raise TypeError(
+                f"compiled graph '{staged.name}': {error}") from None
         outputs = self._executable.run(inputs)
         return _trees.replace_tensors(staged._result, iter(outputs))
 

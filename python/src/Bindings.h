@@ -91,13 +91,44 @@ enum class ArrayUse {
 HostTensor hostTensorOfArray(nanobind::handle array, Device device,
                              ArrayUse use, const std::string &what);
 
+/// The type of `object` as Python prints it (`<class 'str'>`), for messages.
+std::string typeName(nanobind::handle object);
+
+/// Whether `object` is a Python int of any size or has `__index__` (a numpy
+/// integer), but is not a bool.
+bool isInt(nanobind::handle object);
+
+/// `object` as an int64_t, for argument `argument` of `function` (both
+/// start the messages): a TypeError "<function>: <argument> must be
+/// <expected>, got <type>" unless `isInt`, a ValueError when the value does
+/// not fit in 64 bits. Never nanobind's std::bad_cast.
+int64_t toInt64(nanobind::handle object, const std::string &function,
+                const std::string &argument, const char *expected = "an int");
+
+/// `None` as nullopt, else `toInt64` (the TypeError expects "an int or
+/// None").
+std::optional<int64_t> toOptionalInt64(nanobind::handle object,
+                                       const std::string &function,
+                                       const std::string &argument);
+
+/// `None` as nullopt, a bool as itself, and a TypeError naming `function`
+/// and `argument` for anything else.
+std::optional<bool> toOptionalBool(nanobind::handle object,
+                                   const std::string &function,
+                                   const std::string &argument);
+
 /// An operand of a binary op: a traced Tensor or a Python number; a
 /// TypeError naming `op` otherwise.
 Operand toOperand(nanobind::handle object, const char *op);
 
-/// One Dim from a Python int (static) or str (a symbol or `?`).
-Dim toDim(nanobind::handle object);
-std::vector<Dim> toDims(nanobind::handle sequence);
+/// One Dim from a Python int (static) or str (a symbol or `?`); `what`
+/// (when not empty) starts the error messages.
+Dim toDim(nanobind::handle object, const std::string &what = "");
+/// The dims of a shape argument `argument` of `function`: a sequence of
+/// what `toDim` takes; errors name the function, the argument and the
+/// index.
+std::vector<Dim> toDims(nanobind::handle sequence, const std::string &function,
+                        const std::string &argument);
 /// A static dim as an int, others as their text.
 nanobind::object fromDim(const Dim &dim);
 

@@ -15,6 +15,21 @@ NB_MODULE(_core, m) {
   nb::exception<maxgraph::Error> error(m, "Error", PyExc_ValueError);
   nb::exception<maxgraph::StagingError>(m, "StagingError", error);
   nb::exception<maxgraph::RuntimeError>(m, "RuntimeError", error);
+  // nanobind's cast_error is std::bad_cast, which would reach Python as
+  // "RuntimeError: std::bad_cast". The bindings convert arguments with
+  // checked helpers (toInt64, toDims, ...) that name the function and the
+  // argument; a cast they miss is still a TypeError, not a RuntimeError.
+  nb::register_exception_translator([](const std::exception_ptr &thrown,
+                                       void *) {
+    try {
+      std::rethrow_exception(thrown);
+    } catch (const std::bad_cast &) {
+      PyErr_SetString(PyExc_TypeError,
+                      "maxgraph: a Python argument has a type this function "
+                      "cannot convert (an unchecked cast in the bindings; "
+                      "please report the call)");
+    }
+  });
   m.def("_set_package_directory", &maxgraph::python::setPackageDirectory,
         nb::arg("directory"));
   maxgraph::python::bindTypes(m);

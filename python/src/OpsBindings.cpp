@@ -31,11 +31,20 @@ std::vector<PyTensor> wrap(std::vector<Tensor> results) {
   return wrapped;
 }
 
-/// Axes of a reduction: one int or a sequence.
-std::vector<int64_t> axes(nb::handle object) {
-  if (nb::isinstance<int>(object))
-    return {nb::cast<int64_t>(object)};
-  return nb::cast<std::vector<int64_t>>(object);
+/// Axes of a reduction `op`: one int or a sequence of ints.
+std::vector<int64_t> axes(nb::handle object, const char *op) {
+  const char *expected = "an int or a sequence of ints";
+  if (isInt(object))
+    return {toInt64(object, op, "axis", expected)};
+  if (nb::isinstance<nb::str>(object) || !nb::hasattr(object, "__iter__"))
+    throw nb::type_error((std::string(op) + ": axis must be " + expected +
+                          ", got " + typeName(object))
+                             .c_str());
+  std::vector<int64_t> result;
+  for (nb::handle item : object)
+    result.push_back(
+        toInt64(item, op, "axis[" + std::to_string(result.size()) + "]"));
+  return result;
 }
 
 using Binary = Tensor (*)(const Operand &, const Operand &);
@@ -72,8 +81,8 @@ template <Reduction fn> void defReduction(nb::module_ &m, const char *name) {
       name,
       [name](const PyTensor &x, nb::handle axis, bool keepDims) {
         CallerLocation at;
-        return PyTensor(
-            fn(x.traced(name), axes(axis), keepDims, SourceLoc::current()));
+        return PyTensor(fn(x.traced(name), axes(axis, name), keepDims,
+                           SourceLoc::current()));
       },
       nb::arg("x"), nb::arg("axis") = -1, nb::arg("keep_dims") = false);
 }
@@ -106,16 +115,9 @@ ops::KernelInput kernelInput(nb::handle object) {
         nb::cast<const PyTensor &>(object).traced("ops.custom"));
   if (nb::isinstance<PyBuffer>(object))
     return ops::KernelInput(nb::cast<const PyBuffer &>(object).buffer);
-  throw nb::type_error(("ops.custom: an input is a Tensor or a Buffer, got " +
-                        nb::cast<std::string>(nb::repr(object.type())))
-                           .c_str());
-}
-
-/// `None`, or an int as the stop of a range.
-std::optional<int64_t> optionalInt(nb::handle object) {
-  if (object.is_none())
-    return std::nullopt;
-  return nb::cast<int64_t>(object);
+  throw nb::type_error(
+      ("ops.custom: an input is a Tensor or a Buffer, got " + typeName(object))
+          .c_str());
 }
 } // namespace
 
@@ -188,12 +190,41 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "constant",
       [](nb::handle value, DType dtype, Device device) {
         CallerLocation at;
-        if (nb::isinstance<nb::float_>(value) || nb::isinstance<int>(value))
-          return PyTensor(
-              ops::constant(nb::cast<double>(value), dtype, device));
-        // Anything numpy can read: nested lists, arrays.
+        if (PyFloat_Check(value.ptr()) || PyLong_Check(value.ptr())) {
+          double number = PyFloat_AsDouble(value.ptr());
+          if (number == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            throw nb::value_error(("constant: value " +
+                                   nb::cast<std::string>(nb::str(value)) +
+                                   " does not fit in a double")
+                                      .c_str());
+          }
+          return PyTensor(ops::constant(number, dtype, device));
+        }
+        // Anything numpy reads as an array of numbers: nested lists,
+        // arrays. Not strings, None (numpy's NaN) or other objects.
         nb::object numpy = nb::module_::import_("numpy");
-        nb::object array = numpy.attr("asarray")(value, "float64");
+        const char *expected =
+            "constant: value must be a number or an array of numbers (bool, "
+            "int or float)";
+        nb::object array;
+        try {
+          array = numpy.attr("asarray")(value);
+        } catch (nb::python_error &error) {
+          throw nb::type_error((std::string(expected) + ", got " +
+                                typeName(value) + ": " + error.what())
+                                   .c_str());
+        }
+        nb::object elements = array.attr("dtype");
+        std::string kind =
+            nb::cast<std::string>(nb::str(elements.attr("kind")));
+        if (kind != "b" && kind != "i" && kind != "u" && kind != "f")
+          throw nb::type_error((std::string(expected) + ", got " +
+                                typeName(value) + " that numpy reads as " +
+                                nb::cast<std::string>(nb::str(elements)) +
+                                " elements")
+                                   .c_str());
+        array = array.attr("astype")("float64");
         std::vector<Dim> shape;
         for (nb::handle size : array.attr("shape"))
           shape.push_back(Dim(nb::cast<int64_t>(size)));
@@ -281,7 +312,8 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "reshape",
       [](const PyTensor &x, nb::handle shape) {
         CallerLocation at;
-        return PyTensor(ops::reshape(x.traced("reshape"), toDims(shape)));
+        return PyTensor(ops::reshape(x.traced("reshape"),
+                                     toDims(shape, "reshape", "shape")));
       },
       nb::arg("x"), nb::arg("shape"));
   m.def(
@@ -295,8 +327,8 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "broadcast_to",
       [](const PyTensor &x, nb::handle shape) {
         CallerLocation at;
-        return PyTensor(
-            ops::broadcast_to(x.traced("broadcast_to"), toDims(shape)));
+        return PyTensor(ops::broadcast_to(
+            x.traced("broadcast_to"), toDims(shape, "broadcast_to", "shape")));
       },
       nb::arg("x"), nb::arg("shape"));
   m.def(
@@ -310,7 +342,8 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "split",
       [](const PyTensor &x, nb::handle sizes, int64_t axis) {
         CallerLocation at;
-        return wrap(ops::split(x.traced("split"), toDims(sizes), axis));
+        return wrap(ops::split(x.traced("split"),
+                               toDims(sizes, "split", "sizes"), axis));
       },
       nb::arg("x"), nb::arg("sizes"), nb::arg("axis") = 0);
   m.def(
@@ -323,12 +356,13 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
             throw nb::value_error(
                 "ops.slice: each range is (start,), (start, stop) or "
                 "(start, stop, step)");
+          std::string at = "ranges[" + std::to_string(converted.size()) + "]";
           ops::Range r;
-          r.start = nb::cast<int64_t>(range[0]);
+          r.start = toInt64(range[0], "slice", at + " start");
           if (range.size() > 1)
-            r.stop = optionalInt(range[1]);
+            r.stop = toOptionalInt64(range[1], "slice", at + " stop");
           if (range.size() > 2)
-            r.step = nb::cast<int64_t>(range[2]);
+            r.step = toInt64(range[2], "slice", at + " step");
           converted.push_back(r);
         }
         return PyTensor(ops::slice(x.traced("slice"), converted));

@@ -43,15 +43,16 @@ const HostTensor &PyTensor::live(const char *what) const {
 Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
   if (nb::isinstance<PyTensor>(object))
     return Operand(nb::cast<const PyTensor &>(object).traced(op));
-  if (nb::isinstance<bool>(object))
-    return Operand(nb::cast<bool>(object) ? 1.0 : 0.0);
-  if (nb::isinstance<int>(object))
-    return Operand(nb::cast<int64_t>(object));
-  if (nb::isinstance<nb::float_>(object))
-    return Operand(nb::cast<double>(object));
+  if (PyBool_Check(object.ptr()))
+    return Operand(object.ptr() == Py_True ? 1.0 : 0.0);
+  // Ints of any size (nanobind's isinstance<int> stops at 32 bits).
+  if (isInt(object))
+    return Operand(toInt64(object, op, "an int operand"));
+  if (PyFloat_Check(object.ptr()))
+    return Operand(PyFloat_AS_DOUBLE(object.ptr()));
   throw nb::type_error((std::string(op) +
                         ": expected a Tensor or a number, got " +
-                        nb::cast<std::string>(nb::repr(object.type())))
+                        typeName(object))
                            .c_str());
 }
 
@@ -261,7 +262,18 @@ HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
                      "the stores from that array";
     throw nb::type_error((what + ": the array " + problem).c_str());
   }
-  HostTensor copy = HostTensor::uninitialized(dtype, std::move(shape), device);
+  HostTensor copy = [&] {
+    try {
+      return HostTensor::uninitialized(dtype, std::move(shape), device);
+    } catch (const RuntimeError &error) {
+      // Strided views (numpy.broadcast_to) may stand for more bytes than
+      // the copy can have: name what the array was for.
+      throw RuntimeError(what +
+                         ": cannot copy the array into row-major "
+                         "order: " +
+                         error.what());
+    }
+  }();
   copyStrided(array, copy);
   return copy;
 }
@@ -307,7 +319,8 @@ nb::object toNumpy(const PyTensor &self) {
 /// `__array__(dtype=None, copy=None)` as numpy 2 calls it.
 nb::object asArray(const PyTensor &self, nb::handle dtype, nb::handle copy) {
   nb::object array = toNumpy(self);
-  bool mustCopy = !copy.is_none() && nb::cast<bool>(copy);
+  bool mustCopy =
+      toOptionalBool(copy, "Tensor.__array__", "copy").value_or(false);
   bool mayCopy = copy.is_none() || mustCopy;
   if (!dtype.is_none() &&
       !array.attr("dtype").equal(
@@ -326,7 +339,7 @@ nb::object toDLPackCapsule(const PyTensor &self, nb::kwargs kwargs) {
   HostTensor tensor = self.live("Tensor.__dlpack__");
   if (kwargs.contains("copy")) {
     nb::object copy = kwargs["copy"];
-    if (!copy.is_none() && nb::cast<bool>(copy))
+    if (toOptionalBool(copy, "Tensor.__dlpack__", "copy").value_or(false))
       tensor = tensor.clone();
     nb::del(kwargs["copy"]);
   }
@@ -469,18 +482,18 @@ PyTensor getItem(const PyTensor &self, nb::handle key) {
       ops::Range range;
       nb::object start = item.attr("start"), stop = item.attr("stop"),
                  step = item.attr("step");
+      const char *what = "Tensor indexing";
       if (!step.is_none())
-        range.step = nb::cast<int64_t>(step);
+        range.step = toInt64(step, what, "a slice step", "an int or None");
       if (range.step <= 0)
         throw nb::index_error("Tensor indexing: slice steps must be positive");
       if (!start.is_none())
-        range.start = nb::cast<int64_t>(start);
-      if (!stop.is_none())
-        range.stop = nb::cast<int64_t>(stop);
+        range.start = toInt64(start, what, "a slice start", "an int or None");
+      range.stop = toOptionalInt64(stop, what, "a slice stop");
       ranges.push_back(range);
       dropped.push_back(false);
-    } else if (nb::isinstance<int>(item) && !nb::isinstance<bool>(item)) {
-      int64_t index = nb::cast<int64_t>(item);
+    } else if (isInt(item)) {
+      int64_t index = toInt64(item, "Tensor indexing", "an index");
       ops::Range range{index, index + 1, 1};
       if (index == -1)
         range.stop = std::nullopt;
@@ -489,7 +502,7 @@ PyTensor getItem(const PyTensor &self, nb::handle key) {
     } else {
       throw nb::type_error(
           ("Tensor indexing takes ints, slices and '...', got " +
-           nb::cast<std::string>(nb::repr(item.type())))
+           typeName(item))
               .c_str());
     }
   }
@@ -599,7 +612,7 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
             return PyTensor(ops::transpose(x, permutation));
           },
           "The tensor with its last two dims swapped.")
-      .def("__getitem__", &getItem)
+      .def("__getitem__", &getItem, nb::arg("key").none())
       .def("__neg__",
            [](const PyTensor &self) {
              CallerLocation at;
@@ -649,13 +662,15 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
         return kind + tensorLayoutOf(self).str() + ")";
       });
 
+  // `other` may be None, so that `x + None` says what `+` takes.
 #define MAXGRAPH_BINARY(PY, RPY, FN, SYMBOL)                                   \
-  tensor.def(PY, [](nb::handle a, nb::handle b) {                              \
-    return binary<FN>(a, b, SYMBOL);                                           \
-  });                                                                          \
-  tensor.def(RPY, [](nb::handle a, nb::handle b) {                             \
-    return binary<FN>(b, a, SYMBOL);                                           \
-  });
+  tensor.def(                                                                  \
+      PY, [](nb::handle a, nb::handle b) { return binary<FN>(a, b, SYMBOL); }, \
+      nb::arg("other").none());                                                \
+  tensor.def(                                                                  \
+      RPY,                                                                     \
+      [](nb::handle a, nb::handle b) { return binary<FN>(b, a, SYMBOL); },     \
+      nb::arg("other").none());
   MAXGRAPH_BINARY("__add__", "__radd__", ops::add, "+")
   MAXGRAPH_BINARY("__sub__", "__rsub__", ops::sub, "-")
   MAXGRAPH_BINARY("__mul__", "__rmul__", ops::mul, "*")
@@ -668,24 +683,38 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
   MAXGRAPH_BINARY("__xor__", "__rxor__", ops::bitwise_xor, "^")
 #undef MAXGRAPH_BINARY
   // Comparisons reflect to the swapped comparison, as Python does.
-  tensor.def("__eq__", [](nb::handle a, nb::handle b) {
-    return binary<ops::equal>(a, b, "==");
-  });
-  tensor.def("__ne__", [](nb::handle a, nb::handle b) {
-    return binary<ops::not_equal>(a, b, "!=");
-  });
-  tensor.def("__lt__", [](nb::handle a, nb::handle b) {
-    return binary<ops::less>(a, b, "<");
-  });
-  tensor.def("__le__", [](nb::handle a, nb::handle b) {
-    return binary<ops::less_equal>(a, b, "<=");
-  });
-  tensor.def("__gt__", [](nb::handle a, nb::handle b) {
-    return binary<ops::greater>(a, b, ">");
-  });
-  tensor.def("__ge__", [](nb::handle a, nb::handle b) {
-    return binary<ops::greater_equal>(a, b, ">=");
-  });
+  tensor.def(
+      "__eq__",
+      [](nb::handle a, nb::handle b) { return binary<ops::equal>(a, b, "=="); },
+      nb::arg("other").none());
+  tensor.def(
+      "__ne__",
+      [](nb::handle a, nb::handle b) {
+        return binary<ops::not_equal>(a, b, "!=");
+      },
+      nb::arg("other").none());
+  tensor.def(
+      "__lt__",
+      [](nb::handle a, nb::handle b) { return binary<ops::less>(a, b, "<"); },
+      nb::arg("other").none());
+  tensor.def(
+      "__le__",
+      [](nb::handle a, nb::handle b) {
+        return binary<ops::less_equal>(a, b, "<=");
+      },
+      nb::arg("other").none());
+  tensor.def(
+      "__gt__",
+      [](nb::handle a, nb::handle b) {
+        return binary<ops::greater>(a, b, ">");
+      },
+      nb::arg("other").none());
+  tensor.def(
+      "__ge__",
+      [](nb::handle a, nb::handle b) {
+        return binary<ops::greater_equal>(a, b, ">=");
+      },
+      nb::arg("other").none());
   // Tensors compare elementwise, so they cannot be dict keys.
   tensor.attr("__hash__") = nb::none();
 

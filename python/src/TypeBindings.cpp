@@ -4,6 +4,7 @@
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Support/DType.h"
 #include "MaxGraph/Support/Device.h"
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -11,22 +12,81 @@ namespace nb = nanobind;
 using namespace maxgraph;
 using namespace maxgraph::python;
 
-Dim maxgraph::python::toDim(nb::handle object) {
+std::string maxgraph::python::typeName(nb::handle object) {
+  return nb::cast<std::string>(nb::repr(object.type()));
+}
+
+bool maxgraph::python::isInt(nb::handle object) {
+  return !PyBool_Check(object.ptr()) && PyIndex_Check(object.ptr());
+}
+
+int64_t maxgraph::python::toInt64(nb::handle object,
+                                  const std::string &function,
+                                  const std::string &argument,
+                                  const char *expected) {
+  auto wrongType = [&] {
+    return nb::type_error((function + ": " + argument + " must be " + expected +
+                           ", got " + typeName(object))
+                              .c_str());
+  };
+  if (!isInt(object))
+    throw wrongType();
+  // `__index__` may still refuse (a numpy array of floats, of two ints).
+  nb::object index = nb::steal(PyNumber_Index(object.ptr()));
+  if (!index.is_valid()) {
+    PyErr_Clear();
+    throw wrongType();
+  }
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow)
+    throw nb::value_error((function + ": " + argument + " " +
+                           nb::cast<std::string>(nb::str(index)) +
+                           " does not fit in 64 bits")
+                              .c_str());
+  return value;
+}
+
+std::optional<int64_t>
+maxgraph::python::toOptionalInt64(nb::handle object,
+                                  const std::string &function,
+                                  const std::string &argument) {
+  if (object.is_none())
+    return std::nullopt;
+  return toInt64(object, function, argument, "an int or None");
+}
+
+std::optional<bool>
+maxgraph::python::toOptionalBool(nb::handle object, const std::string &function,
+                                 const std::string &argument) {
+  if (object.is_none())
+    return std::nullopt;
+  if (PyBool_Check(object.ptr()))
+    return object.ptr() == Py_True;
+  throw nb::type_error((function + ": " + argument +
+                        " must be a bool or None, got " + typeName(object))
+                           .c_str());
+}
+
+Dim maxgraph::python::toDim(nb::handle object, const std::string &what) {
+  std::string prefix = what.empty() ? "" : what + ": ";
   if (nb::isinstance<bool>(object))
-    throw nb::type_error("a dim is an int or a symbolic name, not a bool");
+    throw nb::type_error(
+        (prefix + "a dim is an int or a symbolic name, not a bool").c_str());
   // PyLong_Check, not isinstance<int>: nanobind's int check fails for
   // values beyond 32 bits.
   if (PyLong_Check(object.ptr())) {
     int overflow = 0;
     long long size = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
     if (overflow)
-      throw nb::value_error(("a static dim must fit in 63 bits, got " +
+      throw nb::value_error((prefix + "a static dim must fit in 63 bits, got " +
                              nb::cast<std::string>(nb::str(object)))
                                 .c_str());
     if (size < 0)
-      throw nb::value_error(
-          ("a static dim must not be negative, got " + std::to_string(size))
-              .c_str());
+      throw nb::value_error((prefix +
+                             "a static dim must not be negative, got " +
+                             std::to_string(size))
+                                .c_str());
     return Dim(size);
   }
   if (nb::isinstance<nb::str>(object)) {
@@ -35,17 +95,25 @@ Dim maxgraph::python::toDim(nb::handle object) {
       return Dim::unknown();
     return Dim(name);
   }
-  throw nb::type_error(("a dim is an int or a symbolic name (str), got " +
-                        nb::cast<std::string>(nb::repr(object.type())))
+  throw nb::type_error((prefix +
+                        "a dim is an int or a symbolic name (str), got " +
+                        typeName(object))
                            .c_str());
 }
 
-std::vector<Dim> maxgraph::python::toDims(nb::handle sequence) {
+std::vector<Dim> maxgraph::python::toDims(nb::handle sequence,
+                                          const std::string &function,
+                                          const std::string &argument) {
   if (nb::isinstance<nb::str>(sequence) || !nb::hasattr(sequence, "__iter__"))
-    throw nb::type_error("a shape is a sequence of ints and symbolic names");
+    throw nb::type_error((function + ": " + argument +
+                          " must be a shape: a shape is a sequence of ints "
+                          "and symbolic names, got " +
+                          typeName(sequence))
+                             .c_str());
   std::vector<Dim> dims;
   for (nb::handle item : sequence)
-    dims.push_back(toDim(item));
+    dims.push_back(toDim(item, function + ": " + argument + "[" +
+                                   std::to_string(dims.size()) + "]"));
   return dims;
 }
 
@@ -106,7 +174,13 @@ void maxgraph::python::bindTypes(nb::module_ &m) {
                      return device.kind == Device::Kind::CPU ? "cpu" : "gpu";
                    })
       .def_ro("id", &Device::id)
-      .def("__eq__", [](const Device &a, const Device &b) { return a == b; })
+      // Anything else is unequal, not a TypeError (`CPU() == None`).
+      .def(
+          "__eq__",
+          [](const Device &a, nb::handle b) {
+            return nb::isinstance<Device>(b) && a == nb::cast<Device>(b);
+          },
+          nb::arg("other").none())
       .def("__hash__",
            [](const Device &device) {
              return static_cast<int>(device.kind) * 1000003 + device.id;
@@ -128,7 +202,13 @@ void maxgraph::python::bindTypes(nb::module_ &m) {
           [](const Layout &layout) { return shapeList(layout.shape()); })
       .def_prop_ro("device", &Layout::device)
       .def_prop_ro("rank", &Layout::rank)
-      .def("__eq__", [](const Layout &a, const Layout &b) { return a == b; })
+      .def(
+          "__eq__",
+          [](const Layout &a, nb::handle b) {
+            return nb::isinstance<Layout>(b) &&
+                   a == nb::cast<const Layout &>(b);
+          },
+          nb::arg("other").none())
       .def("__hash__",
            [](const Layout &layout) {
              return nb::hash(nb::str(layout.str().c_str()));
@@ -143,7 +223,8 @@ void maxgraph::python::bindTypes(nb::module_ &m) {
       .def(
           "__init__",
           [](TensorLayout *self, DType dtype, nb::handle shape, Device device) {
-            new (self) TensorLayout(dtype, toDims(shape), device);
+            new (self) TensorLayout(
+                dtype, toDims(shape, "TensorLayout", "shape"), device);
           },
           nb::arg("dtype"), nb::arg("shape"), nb::arg("device") = CPU());
   nb::class_<BufferLayout, Layout>(
@@ -153,7 +234,8 @@ void maxgraph::python::bindTypes(nb::module_ &m) {
       .def(
           "__init__",
           [](BufferLayout *self, DType dtype, nb::handle shape, Device device) {
-            new (self) BufferLayout(dtype, toDims(shape), device);
+            new (self) BufferLayout(
+                dtype, toDims(shape, "BufferLayout", "shape"), device);
           },
           nb::arg("dtype"), nb::arg("shape"), nb::arg("device") = CPU());
 }

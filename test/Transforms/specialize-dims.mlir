@@ -15,10 +15,10 @@ maxgraph.graph @model<batch, seq>(%x: !maxgraph.tensor<[batch, seq, 4], f32>) ->
 
 // -----
 
-// Callees that declare the dim are specialized too; a callee generic over
-// its own name binds it from the specialized caller.
-// CHECK-LABEL: maxgraph.graph @body(
-// CHECK-SAME: !maxgraph.tensor<[8, 64], f32>
+// Callees stay generic, even over a bound name (`batch` in @body); their
+// calls bind the callee's dims from the specialized operand types.
+// CHECK-LABEL: maxgraph.graph @body<batch>(
+// CHECK-SAME: !maxgraph.tensor<[batch, 64], f32>
 // CHECK-LABEL: maxgraph.graph @generic<n>(
 // CHECK-LABEL: maxgraph.graph @caller(
 // CHECK: maxgraph.call @body(%{{.*}}) : (!maxgraph.tensor<[8, 64], f32>) -> !maxgraph.tensor<[8, 64], f32>

@@ -138,11 +138,9 @@ std::vector<HostTensor> makeRandomInputs(GraphOp graph) {
     HostTensor tensor = [&] {
       try {
         return HostTensor(dtype, shape);
-      } catch (const std::bad_alloc &) {
-        die("argument " + std::to_string(index) + " of shape " +
-            shapeString(shape) + " needs " +
-            std::to_string(*checkedByteCount(shape, sizeInBytes(dtype))) +
-            " bytes, more than can be allocated");
+      } catch (const maxgraph::RuntimeError &error) {
+        // The allocation failed: the message names shape, dtype and bytes.
+        die("argument " + std::to_string(index) + ": " + error.what());
       }
     }();
     int64_t count = tensor.numElements();

@@ -1145,4 +1145,32 @@ maxgraph.graph @collectives(%a: !a, %b: !b)
   EXPECT_EQ(values<float>(r[10]), (V{4}));
   EXPECT_EQ(values<float>(r[11]), (V{7}));
 }
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+// Results sized from the bindings: a byte count beyond 63 bits, and one
+// that fits but cannot be allocated, fail naming the op and the shape.
+constexpr const char *kHuge = R"mlir(
+maxgraph.graph @huge<n>(%x: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n, n, n, n], f32> {
+  %0 = maxgraph.broadcast_to %x : !maxgraph.tensor<[n], f32> -> !maxgraph.tensor<[n, n, n, n], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[n, n, n, n], f32>
+}
+)mlir";
+
+TEST_F(InterpreterTest, ResultsWhoseBytesOverflowAreRuntimeErrors) {
+  expectError(kHuge, {HostTensor(DType::Float32, {65536})},
+              {"interpret: maxgraph.broadcast_to cannot allocate its result "
+               "of type !maxgraph.tensor<[n, n, n, n], f32> with shape "
+               "[65536, 65536, 65536, 65536]",
+               "and dtype f32 needs more than 9223372036854775807 bytes"});
+}
+
+TEST_F(InterpreterTest, ResultsThatCannotBeAllocatedAreRuntimeErrors) {
+  // 2^48 elements of 4 bytes: 1 PiB.
+  expectError(kHuge, {HostTensor(DType::Float32, {4096})},
+              {"interpret: maxgraph.broadcast_to cannot allocate its result",
+               "HostTensor: cannot allocate 1125899906842624 bytes for a "
+               "tensor of shape [4096, 4096, 4096, 4096] and dtype f32"});
+}
 } // namespace

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -160,6 +161,74 @@ TEST(HostTensorAllocation, TheDefaultIsZeroFilled) {
   HostTensor zeros(DType::UInt8, {4096});
   for (uint8_t value : values<uint8_t>(zeros))
     ASSERT_EQ(value, 0);
+}
+
+/// The message of the maxgraph::RuntimeError `fn` throws ("" and a test
+/// failure if it throws none or another exception).
+std::string runtimeErrorOf(const std::function<void()> &fn) {
+  try {
+    fn();
+  } catch (const RuntimeError &error) {
+    return error.what();
+  } catch (const std::exception &error) {
+    ADD_FAILURE() << "expected a maxgraph::RuntimeError, got: " << error.what();
+    return "";
+  }
+  ADD_FAILURE() << "expected a maxgraph::RuntimeError";
+  return "";
+}
+
+TEST(HostTensorAllocation, ByteCountsThatOverflowAreRuntimeErrors) {
+  // 2^62 * 4 elements of 4 bytes: the element count fits in 63 bits, the
+  // byte count does not. Every constructor checks before it allocates.
+  const std::string expected =
+      ": a tensor of shape [4611686018427387904, 4] and dtype f32 needs more "
+      "than 9223372036854775807 bytes, more than a 64-bit size can count";
+  std::vector<int64_t> shape{int64_t(1) << 62, 4};
+  EXPECT_EQ(runtimeErrorOf([&] { HostTensor(DType::Float32, shape); }),
+            "HostTensor" + expected);
+  EXPECT_EQ(
+      runtimeErrorOf([&] { HostTensor::uninitialized(DType::Float32, shape); }),
+      "HostTensor" + expected);
+  EXPECT_EQ(runtimeErrorOf(
+                [&] { HostTensor::from<float>(shape, std::vector<float>(4)); }),
+            "HostTensor" + expected);
+  float memory[4];
+  EXPECT_EQ(runtimeErrorOf([&] {
+              HostTensor::wrap(memory, DType::Float32, shape, nullptr);
+            }),
+            "HostTensor::wrap" + expected);
+  // The element count alone overflows: [2^32, 2^32] elements.
+  EXPECT_NE(runtimeErrorOf([] {
+              HostTensor(DType::UInt8, {int64_t(1) << 32, int64_t(1) << 32});
+            }).find("shape [4294967296, 4294967296] and dtype ui8"),
+            std::string::npos);
+  // One byte short of the limit still counts (the allocation then fails).
+  std::string message = runtimeErrorOf(
+      [] { HostTensor(DType::UInt8, {std::numeric_limits<int64_t>::max()}); });
+  EXPECT_NE(message.find("cannot allocate 9223372036854775807 bytes"),
+            std::string::npos)
+      << message;
+  // An empty tensor whose other dims are huge has no bytes.
+  EXPECT_EQ(HostTensor(DType::Float64, {0, int64_t(1) << 62}).numElements(), 0);
+}
+
+TEST(HostTensorAllocation, StorageThatCannotBeAllocatedIsARuntimeError) {
+  // 2^61 bytes fit in a 64-bit size but in no machine's memory.
+  std::vector<int64_t> shape{int64_t(1) << 58};
+  const std::string expected =
+      "HostTensor: cannot allocate 2305843009213693952 bytes for a tensor of "
+      "shape [288230376151711744] and dtype f64";
+  EXPECT_EQ(runtimeErrorOf([&] { HostTensor(DType::Float64, shape); }),
+            expected);
+  EXPECT_EQ(
+      runtimeErrorOf([&] { HostTensor::uninitialized(DType::Float64, shape); }),
+      expected);
+  // Negative dims are still refused before anything is counted.
+  EXPECT_EQ(messageOf([] {
+              HostTensor(DType::Float64, {-1, int64_t(1) << 62});
+            }),
+            "HostTensor: negative dim -1");
 }
 
 //===----------------------------------------------------------------------===//

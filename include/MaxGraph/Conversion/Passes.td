@@ -95,8 +95,11 @@ def ConvertMaxGraphToLinalg
 
     Composites (softmax, log_softmax, layer_norm, rms_norm) must be
     decomposed by `maxgraph-decompose` first. Tensors on GPU devices, custom
-    ops whose kernel is not linked, and ops whose dynamic result dims cannot
-    be read off an operand fail the pass with an error at the op.
+    ops whose kernel is not linked or does not fit the op (the checks of
+    `maxgraph-link-kernels`, applied to the module's `func.func`: element
+    types, ranks, static dims, tensor or memref; static vs dynamic dims may
+    differ), and ops whose dynamic result dims cannot be read off an operand
+    fail the pass with an error at the op.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

@@ -69,6 +69,12 @@ template <typename T> constexpr DType dtypeOf() {
 /// Constness is shallow, as for a pointer: `data()` on a const handle
 /// returns a const pointer, but a copy of that handle may still write the
 /// shared storage.
+///
+/// Every constructor refuses a negative dim (std::invalid_argument) and a
+/// shape whose byte count does not fit in 63 bits, and the allocating ones
+/// storage that cannot be allocated, both as a maxgraph::RuntimeError that
+/// names the shape, the dtype and the bytes; numElements() and numBytes()
+/// of a tensor never overflow.
 class HostTensor {
 public:
   /// A zero-filled tensor.

@@ -58,12 +58,18 @@ def ShareSubgraphs : Pass<"maxgraph-share-subgraphs", "mlir::ModuleOp"> {
 def SpecializeDims : Pass<"maxgraph-specialize-dims", "mlir::ModuleOp"> {
   let summary = "Binds symbolic dims to sizes";
   let description = [{
-    Replaces each named symbolic dim by its size in every graph that declares
-    it (its `<...>` list), throughout argument, result and op types, folding
-    algebraic dims (`batch * 4` with batch=8 becomes 32), and drops the bound
-    names from the graphs' dim lists. Graphs called with the new types bind
-    their own dims as before. A binding that contradicts a static dim (say
-    batch=8 where an op broadcasts `batch` against 4) is reported at the op.
+    Replaces each named symbolic dim by its size in every entry graph that
+    declares it (its `<...>` list), throughout argument, result and op types,
+    folding algebraic dims (`batch * 4` with batch=8 becomes 32), and drops
+    the bound names from the graphs' dim lists. An entry graph is one that no
+    `maxgraph.call` in the module targets. Graphs that are called stay
+    generic, even over a bound name: each call binds the callee's dims from
+    its new operand types as before (`@f<n>` called on `[batch]` and on
+    `[batch * 2]` is called on `[8]` and `[16]` with batch=8), so the calls
+    still verify; `maxgraph-inline-subgraphs` specializes the bodies it
+    inlines. A binding that contradicts a static dim (say batch=8 where an op
+    broadcasts `batch` against 4) is reported at the op. A name that no entry
+    graph declares draws a warning.
 
     `maxgraph-specialize-dims{dims=batch=8,seq=128}`
   }];

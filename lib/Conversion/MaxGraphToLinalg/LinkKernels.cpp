@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraph.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -29,47 +30,12 @@ namespace maxgraph {
 
 using namespace mlir;
 using namespace maxgraph;
+using namespace maxgraph::detail;
 
 namespace {
 /// The attribute that marks a function copied from a kernel library, with
 /// the library's path: a second run links nothing twice.
 constexpr llvm::StringLiteral kLinkedFrom = "maxgraph.kernel_library";
-
-/// Signless integers for si/ui element types, like the conversion makes.
-Type signlessElement(Type type) {
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return IntegerType::get(type.getContext(), integer.getWidth());
-  return type;
-}
-
-/// Whether `dims` (maxgraph) and `shape` (builtin) agree on rank and on
-/// every dim that both give statically.
-bool dimsFit(ArrayRef<DimAttr> dims, ArrayRef<int64_t> shape) {
-  if (dims.size() != shape.size())
-    return false;
-  for (auto [dim, size] : llvm::zip_equal(dims, shape))
-    if (dim.isStatic() && !ShapedType::isDynamic(size) &&
-        dim.getStaticSize() != size)
-      return false;
-  return true;
-}
-
-/// Whether kernel type `kernelType` can take (or give) maxgraph value type
-/// `type`: a tensor for a tensor, an identity-layout memref for a buffer.
-bool fits(Type type, Type kernelType) {
-  auto layout = cast<LayoutType>(type);
-  Type element = signlessElement(layout.getElementType());
-  if (isa<TensorLayoutType>(type)) {
-    auto tensor = dyn_cast<RankedTensorType>(kernelType);
-    return tensor && !tensor.getEncoding() &&
-           tensor.getElementType() == element &&
-           dimsFit(layout.getDims(), tensor.getShape());
-  }
-  auto memref = dyn_cast<MemRefType>(kernelType);
-  return memref && memref.getLayout().isIdentity() &&
-         !memref.getMemorySpace() && memref.getElementType() == element &&
-         dimsFit(layout.getDims(), memref.getShape());
-}
 
 /// Elementwise ops on tensors (`arith.addf %x, %y : tensor<4xf32>`) become
 /// linalg.generic, as convert-elementwise-to-linalg does, so that the CPU
@@ -190,36 +156,9 @@ private:
              << "' is in none of the kernel libraries of @"
              << graph.getSymName() << " (they define: " << list << ")";
     }
-    if (failed(checkSignature(op, found)))
+    if (failed(checkKernelSignature(op, found, /*noteDefinition=*/false)))
       return failure();
     return copyInto(op, found, *from, symbols);
-  }
-
-  LogicalResult checkSignature(CustomOp op, func::FuncOp kernel) {
-    FunctionType type = kernel.getFunctionType();
-    if (type.getNumInputs() != op.getInputs().size() ||
-        type.getNumResults() != op.getNumResults())
-      return op.emitError()
-             << "custom kernel '" << op.getKernel() << "' takes "
-             << type.getNumInputs() << " inputs and returns "
-             << type.getNumResults() << " results, but the op passes "
-             << op.getInputs().size() << " and expects " << op.getNumResults();
-    for (auto [index, operand] : llvm::enumerate(op.getInputs()))
-      if (!fits(operand.getType(), type.getInput(index)))
-        return op.emitError()
-               << "input " << index << " of custom kernel '" << op.getKernel()
-               << "' has type " << operand.getType() << " but the kernel takes "
-               << type.getInput(index)
-               << (isa<BufferLayoutType>(operand.getType())
-                       ? " (a buffer is passed as a memref)"
-                       : " (a tensor is passed as a tensor)");
-    for (auto [index, result] : llvm::enumerate(op.getResultTypes()))
-      if (!fits(result, type.getResult(index)))
-        return op.emitError()
-               << "result " << index << " of custom kernel '" << op.getKernel()
-               << "' has type " << result << " but the kernel returns "
-               << type.getResult(index);
-    return success();
   }
 
   /// Copies `kernel` and the library functions it reaches into the module.

@@ -1,9 +1,9 @@
 //===- LowerabilityChecks.cpp - what convert-maxgraph-to-linalg rejects ---===//
 //
 // Before converting, the pass checks every op and reports, at the op, why it
-// cannot be lowered: composites, GPU devices, kernels that are not linked,
-// constants of other attributes, and unknown `?` dims that come from no
-// operand. Nothing is converted then.
+// cannot be lowered: composites, GPU devices, kernels that are not linked or
+// do not fit their custom op, constants of other attributes, and unknown `?`
+// dims that come from no operand. Nothing is converted then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,12 +57,18 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
   for (Type type : op->getResultTypes())
     if (failed(checkType(type)))
       return failure();
-  if (auto custom = dyn_cast<CustomOp>(op))
-    if (!SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            op, custom.getKernelAttr()))
+  if (auto custom = dyn_cast<CustomOp>(op)) {
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, custom.getKernelAttr());
+    if (!kernel)
       return op->emitError()
              << "custom kernel '" << custom.getKernel()
              << "' is not in the module; run maxgraph-link-kernels first";
+    // The kernel in the module need not be the one link-kernels checked
+    // (a module may define it): a mismatch would become an invalid cast.
+    if (failed(checkKernelSignature(custom, kernel, /*noteDefinition=*/true)))
+      return failure();
+  }
   if (auto split = dyn_cast<SplitOp>(op)) {
     // One piece may have a size known only at run time: the rest of the axis.
     int64_t rank = layoutOf(split.getInput()).getRank();

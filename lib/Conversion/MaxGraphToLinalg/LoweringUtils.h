@@ -16,6 +16,7 @@
 
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraph.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -95,7 +96,8 @@ broadcastingExprs(llvm::ArrayRef<DimAttr> dims,
 /// more or less static than the caller's types. Unless `checked` (what the
 /// value is, for the message) is empty, a dynamic dim cast to a static one
 /// is checked at run time, and the code after a failed check gets fresh
-/// storage instead of `value`.
+/// storage instead of `value`. The types may differ in static vs dynamic
+/// dims only; callers check that up front.
 mlir::Value castToType(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value value, mlir::Type type,
                        const llvm::Twine &checked);
@@ -220,10 +222,20 @@ llvm::LogicalResult lowerToBroadcastingGeneric(
         body);
 
 /// Emits an error at `op` and fails when it cannot be lowered: composites,
-/// GPU devices, kernels that are not linked, unknown `?` dims that come from
-/// no operand (LowerabilityChecks.cpp).
+/// GPU devices, kernels that are not linked or whose signature does not fit,
+/// unknown `?` dims that come from no operand (LowerabilityChecks.cpp).
 llvm::LogicalResult checkLowerable(mlir::Operation *op,
                                    const SymbolSources &symbols);
+
+/// Emits an error at custom op `op`, naming the kernel, the input or result
+/// index and both types, and fails unless `kernel` can be called for it:
+/// one input per operand and one result per result, a tensor for a tensor
+/// and an identity-layout memref for a buffer, the converted (signless)
+/// element type, the rank, and every dim that both give statically. Static
+/// and dynamic dims may differ: the lowering casts between them. With
+/// `noteDefinition`, a note points at the kernel (CustomLowering.cpp).
+llvm::LogicalResult checkKernelSignature(CustomOp op, mlir::func::FuncOp kernel,
+                                         bool noteDefinition);
 
 //===----------------------------------------------------------------------===//
 // Patterns

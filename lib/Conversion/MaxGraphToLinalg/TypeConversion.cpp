@@ -49,9 +49,16 @@ Value maxgraph::detail::castToType(OpBuilder &builder, Location loc,
     return value;
   auto from = cast<ShapedType>(value.getType());
   auto to = cast<ShapedType>(type);
+  // Callers check the types up front (checkKernelSignature, the call
+  // verifier): only static and dynamic dims may differ.
   auto build = [&](OpBuilder &b, Location at) -> Value {
-    if (isa<MemRefType>(type))
+    if (isa<MemRefType>(type)) {
+      assert(memref::CastOp::areCastCompatible(value.getType(), type) &&
+             "castToType: memref types differ in more than static dims");
       return memref::CastOp::create(b, at, type, value);
+    }
+    assert(tensor::CastOp::areCastCompatible(value.getType(), type) &&
+           "castToType: tensor types differ in more than static dims");
     return tensor::CastOp::create(b, at, type, value);
   };
   // A dynamic dim cast to a static one must have that size.

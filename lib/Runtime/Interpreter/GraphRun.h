@@ -123,7 +123,9 @@ public:
 
 private:
   void bindArguments(const std::vector<HostTensor *> &args);
+  /// Runs `op`; out-of-memory in its temporaries fails naming it.
   void execute(mlir::Operation *op);
+  void executeOp(mlir::Operation *op);
   void checkResult(mlir::Operation *op, unsigned index,
                    const HostTensor &tensor);
 
@@ -136,10 +138,10 @@ private:
   void set(mlir::Value value, HostTensor tensor) {
     values[value] = std::make_shared<HostTensor>(std::move(tensor));
   }
-  /// A zero-filled tensor of `type`'s dtype and device with `shape`.
-  HostTensor make(mlir::Type type, const Shape &shape) const {
-    return HostTensor(dtypeOf(type), shape, deviceOf(type));
-  }
+  /// A zero-filled tensor of `type`'s dtype and device with `shape`. A
+  /// shape that cannot be allocated (a negative dim, a byte count beyond 63
+  /// bits, memory that is not there) fails naming the op being run.
+  HostTensor make(mlir::Type type, const Shape &shape) const;
   /// The sizes of `type`'s dims under the current bindings; `?` (or a dim
   /// that cannot be evaluated) becomes -1.
   Shape evalShape(mlir::Type type) const {
@@ -184,6 +186,8 @@ private:
   Bindings bindings;
   llvm::DenseMap<mlir::Value, TensorRef> values;
   std::vector<HostTensor> results;
+  /// The op `execute` is running, for allocation failures.
+  mlir::Operation *current = nullptr;
 };
 } // namespace maxgraph::interpreter
 

@@ -63,7 +63,29 @@ void GraphRun::checkResult(Operation *op, unsigned index,
          " of type " + str(type));
 }
 
+HostTensor GraphRun::make(Type type, const Shape &shape) const {
+  try {
+    return HostTensor(dtypeOf(type), shape, deviceOf(type));
+  } catch (const std::exception &error) {
+    // HostTensor's RuntimeError names the shape, dtype and bytes; a
+    // negative dim is a `?` or algebraic dim that evaluated below zero.
+    fail((current ? opName(current) : std::string("a graph")) +
+         " cannot allocate its result of type " + str(type) + " with shape " +
+         shapeString(shape) + ": " + error.what());
+  }
+}
+
 void GraphRun::execute(Operation *op) {
+  current = op;
+  try {
+    executeOp(op);
+  } catch (const std::bad_alloc &) {
+    // Temporaries of the op (a reduction's accumulators, say).
+    fail(opName(op) + " ran out of memory");
+  }
+}
+
+void GraphRun::executeOp(Operation *op) {
   std::string what = opName(op);
   auto setResult = [&](unsigned index, HostTensor tensor) {
     checkResult(op, index, tensor);
