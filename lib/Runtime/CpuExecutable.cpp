@@ -505,7 +505,7 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs,
     owners.emplace_back(allocated, std::shared_ptr<void>(allocated, std::free));
   }
   if (status)
-    throw RuntimeError("run @" + s.name + ": " + status);
+    throw RuntimeError("run @" + s.name + ": " + userSymbols(status));
 
   std::vector<HostTensor> outputs;
   outputs.reserve(s.outputs.size());

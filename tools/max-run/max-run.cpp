@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -173,16 +174,12 @@ std::vector<HostTensor> makeRandomInputs(GraphOp graph) {
   return result;
 }
 
-/// The shortest `%g` form that reads back as the same value.
-std::string shortest(double value, int maxDigits) {
-  char text[32];
-  for (int digits = 1; digits <= maxDigits; ++digits) {
-    std::snprintf(text, sizeof(text), "%.*g", digits, value);
-    if (maxDigits == 9 ? std::strtof(text, nullptr) == static_cast<float>(value)
-                       : std::strtod(text, nullptr) == value)
-      break;
-  }
-  return text;
+/// The shortest text that reads back as the same value (`30`, `0.1`,
+/// `1e+20`): std::to_chars picks fixed or scientific, whichever is shorter.
+template <typename T> std::string shortest(T value) {
+  char text[64];
+  auto [end, error] = std::to_chars(text, text + sizeof(text), value);
+  return error == std::errc() ? std::string(text, end) : std::string("?");
 }
 
 /// Prints like numpy: nested brackets, row-major.
@@ -192,9 +189,9 @@ void printTensor(llvm::raw_ostream &os, const HostTensor &tensor) {
   auto element = [&](int64_t i) -> std::string {
     switch (tensor.dtype()) {
     case DType::Float32:
-      return shortest(tensor.data<float>()[i], 9);
+      return shortest(tensor.data<float>()[i]);
     case DType::Float64:
-      return shortest(tensor.data<double>()[i], 17);
+      return shortest(tensor.data<double>()[i]);
     case DType::Bool:
       return tensor.data<bool>()[i] ? "True" : "False";
     case DType::Int8:
@@ -216,7 +213,7 @@ void printTensor(llvm::raw_ostream &os, const HostTensor &tensor) {
     default:
       // f16, bf16 and the f8 formats: exact as doubles.
       if (isFloat(tensor.dtype()))
-        return shortest(loadElementAsDouble(tensor, i), 17);
+        return shortest(loadElementAsDouble(tensor, i));
       return "?";
     }
   };

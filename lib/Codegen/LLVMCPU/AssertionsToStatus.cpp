@@ -132,10 +132,14 @@ struct AssertionsToStatus
         auto ifOp = scf::IfOp::create(b, loc, failed, /*withElse=*/false);
         b.setInsertionPointToStart(ifOp.thenBlock());
         Value message = LLVM::AddressOfOp::create(b, loc, global);
-        LLVM::StoreOp::create(b, loc, message, status, /*alignment=*/8,
-                              /*isVolatile=*/false, /*isNonTemporal=*/false,
-                              /*isInvariantGroup=*/false,
-                              LLVM::AtomicOrdering::monotonic);
+        // The first failure wins, also across the threads of a parallel
+        // loop: the slot changes only from null.
+        Value null = LLVM::ZeroOp::create(b, loc, pointer);
+        LLVM::AtomicCmpXchgOp::create(b, loc, status, null, message,
+                                      LLVM::AtomicOrdering::monotonic,
+                                      LLVM::AtomicOrdering::monotonic,
+                                      /*syncscope=*/StringRef(),
+                                      /*alignment=*/8);
         op.erase();
       }
     }

@@ -65,10 +65,14 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
         SmallVector<OpFoldResult> strides(valueType.getRank(),
                                           rewriter.getIndexAttr(1));
         SmallVector<OpFoldResult> cutSizes;
-        for (int64_t d = 0; d < valueType.getRank(); ++d)
-          cutSizes.push_back(
-              d == axis ? OpFoldResult(shorter)
-                        : OpFoldResult(dimOf(rewriter, loc, value, d)));
+        for (int64_t d = 0; d < valueType.getRank(); ++d) {
+          if (d == axis)
+            cutSizes.push_back(shorter);
+          else if (valueType.isDynamicDim(d))
+            cutSizes.push_back(dimOf(rewriter, loc, value, d));
+          else
+            cutSizes.push_back(rewriter.getIndexAttr(valueType.getDimSize(d)));
+        }
         SmallVector<int64_t> shape(valueType.getShape());
         shape[axis] = ShapedType::kDynamic;
         return tensor::ExtractSliceOp::create(

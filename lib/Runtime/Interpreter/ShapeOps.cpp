@@ -211,6 +211,17 @@ HostTensor GraphRun::slice(SliceOp op) {
     step.push_back(steps[d]);
     shape.push_back(count);
   }
+  // The result type assumed bounds in range on non-static dims.
+  Shape expected = evalShape(op.getType());
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (expected[d] >= 0 && expected[d] != shape[d])
+      fail("maxgraph.slice: the range of dim " + std::to_string(d) +
+           " selects " + std::to_string(shape[d]) + " of its " +
+           std::to_string(in[d]) + " elements, but the result dim is " +
+           (op.getType().getDims()[d].isStatic()
+                ? std::to_string(expected[d])
+                : "`" + op.getType().getDims()[d].str() + "` = " +
+                      std::to_string(expected[d])));
   HostTensor result = make(op.getType(), shape);
   Shape strides = rowMajorStrides(in), index(shape.size(), 0);
   for (int64_t out = 0, count = numElements(shape); out < count; ++out) {

@@ -84,8 +84,9 @@ def AssertionsToStatus
     argument, `maxgraph.status`: the address of a `const char *` that the
     caller sets to null. A failed assertion stores the address of its
     message, prefixed with the assertion's `file:line:col`, into the slot
-    (an atomic monotonic store, so that assertions in parallel loops may
-    race), and execution goes on; calls pass their own status on. The
+    unless it holds one already (an atomic compare-and-swap from null: the
+    first failure wins, also among the threads of a parallel loop), and
+    execution goes on; calls pass their own status on. The
     runtime checks the slot after the entry returns and raises the message
     as an error (`CpuExecutable::run`).
 
@@ -95,8 +96,9 @@ def AssertionsToStatus
       %failed = arith.xori %ok, %true : i1
       scf.if %failed {
         %m = llvm.mlir.addressof @__maxgraph_error : !llvm.ptr
-        llvm.store %m, %status atomic monotonic {alignment = 8 : i64}
-            : !llvm.ptr, !llvm.ptr
+        %null = llvm.mlir.zero : !llvm.ptr
+        %0 = llvm.cmpxchg %status, %null, %m monotonic monotonic
+            {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
       }
     }
     ```
