@@ -222,7 +222,7 @@ Tensor ops::min(const Operand &l, const Operand &r) {
 static Operand truthOf(const Operand &operand) {
   if (operand.isNumber)
     return Operand(operand.number != 0, operand.loc);
-  if (operand.tensor.dtype() == DType::Bool)
+  if (operand.tensor.dtype(operand.loc) == DType::Bool)
     return operand;
   return Operand(ops::cast(operand.tensor, DType::Bool, operand.loc),
                  operand.loc);

@@ -20,9 +20,13 @@ dtype, ``numpy.array(t)`` and ``t.to_numpy().copy()`` copy.
 from ._core import Buffer, Tensor
 
 
+_traced_repr = Tensor.__repr__
+
+
 def _repr(self: Tensor) -> str:
     if not self.is_live:
-        return f"Tensor(traced, {self.layout})"
+        # Never an error: names the trace of a tensor whose trace has ended.
+        return _traced_repr(self)
     if self.dtype.name == "bfloat16":
         return f"Tensor(live, {self.layout})"
     return f"Tensor({self.to_numpy()!r}, dtype={self.dtype.name}, " \

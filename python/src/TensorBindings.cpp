@@ -444,7 +444,27 @@ PyType_Slot tensorSlots[] = {
 TensorLayout tensorLayoutOf(const PyTensor &self) {
   if (const HostTensor *tensor = std::get_if<HostTensor>(&self.value))
     return maxgraph::layoutOf(*tensor);
+  // A StagingError at the caller's line once the trace has ended.
+  CallerLocation at;
   return std::get<Tensor>(self.value).layout();
+}
+
+BufferLayout bufferLayoutOf(const PyBuffer &self) {
+  CallerLocation at;
+  return self.buffer.layout();
+}
+
+/// `Tensor(traced, <layout>)`; never an error, even for a tensor of an
+/// ended trace, which repr names instead of its (gone) layout.
+std::string tracedRepr(const PyTensor &self) {
+  if (self.isLive())
+    return "Tensor(live, " + tensorLayoutOf(self).str() + ")";
+  const Tensor &tensor = std::get<Tensor>(self.value);
+  if (!tensor.getTraceId())
+    return "Tensor(traced, empty)";
+  if (!tensor.isAlive())
+    return "Tensor(traced, of the ended trace of " + tensor.traceName() + ")";
+  return "Tensor(traced, " + tensor.layout().str() + ")";
 }
 
 /// Python's `x[...]`: ints, slices (positive steps) and one Ellipsis.
@@ -657,10 +677,7 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
                        .c_str());
              return dim.staticSize();
            })
-      .def("__repr__", [](const PyTensor &self) {
-        std::string kind = self.isLive() ? "Tensor(live, " : "Tensor(traced, ";
-        return kind + tensorLayoutOf(self).str() + ")";
-      });
+      .def("__repr__", &tracedRepr);
 
   // `other` may be None, so that `x + None` says what `+` takes.
 #define MAXGRAPH_BINARY(PY, RPY, FN, SYMBOL)                                   \
@@ -737,20 +754,27 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
           },
           nb::arg("value"),
           "Overwrites the buffer with `value` (same shape, dtype, device).")
-      .def_prop_ro("layout",
-                   [](const PyBuffer &self) { return self.buffer.layout(); })
+      .def_prop_ro("layout", &bufferLayoutOf)
       .def_prop_ro(
           "dtype",
-          [](const PyBuffer &self) { return self.buffer.layout().dtype(); })
+          [](const PyBuffer &self) { return bufferLayoutOf(self).dtype(); })
       .def_prop_ro("shape",
                    [](const PyBuffer &self) {
-                     BufferLayout layout = self.buffer.layout();
+                     BufferLayout layout = bufferLayoutOf(self);
                      nb::list shape;
                      for (const Dim &dim : layout.shape())
                        shape.append(fromDim(dim));
                      return shape;
                    })
-      .def_prop_ro("device", [](const PyBuffer &self) {
-        return self.buffer.layout().device();
+      .def_prop_ro(
+          "device",
+          [](const PyBuffer &self) { return bufferLayoutOf(self).device(); })
+      .def("__repr__", [](const PyBuffer &self) {
+        if (!self.buffer.getTraceId())
+          return std::string("Buffer(traced, empty)");
+        if (!self.buffer.isAlive())
+          return "Buffer(traced, of the ended trace of " +
+                 self.buffer.traceName() + ")";
+        return "Buffer(traced, " + self.buffer.layout().str() + ")";
       });
 }
