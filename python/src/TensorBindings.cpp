@@ -39,12 +39,70 @@ const HostTensor &PyTensor::live(const char *what) const {
           .c_str());
 }
 
-/// A binary operand: a Tensor or a Python number.
+namespace {
+/// numpy's scalar base classes, once numpy is imported (an object of a
+/// numpy type implies that it is); held for the life of the process.
+struct NumpyScalarTypes {
+  PyObject *boolean = nullptr;
+  PyObject *integer = nullptr;
+  PyObject *floating = nullptr;
+  PyObject *array = nullptr;
+};
+
+const NumpyScalarTypes *numpyScalarTypes() {
+  static NumpyScalarTypes types;
+  if (types.boolean)
+    return &types;
+  PyObject *numpy = PyImport_GetModule(nb::str("numpy").ptr());
+  if (!numpy) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  nb::object module = nb::steal(numpy);
+  types.integer = nb::object(module.attr("integer")).release().ptr();
+  types.floating = nb::object(module.attr("floating")).release().ptr();
+  types.array = nb::object(module.attr("ndarray")).release().ptr();
+  types.boolean = nb::object(module.attr("bool_")).release().ptr();
+  return &types;
+}
+
+bool isInstance(nb::handle object, PyObject *type) {
+  int result = PyObject_IsInstance(object.ptr(), type);
+  if (result < 0)
+    throw nb::python_error();
+  return result;
+}
+} // namespace
+
+/// A binary operand: a Tensor, or a Python or numpy number, which takes the
+/// other operand's dtype.
 Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
   if (nb::isinstance<PyTensor>(object))
     return Operand(nb::cast<const PyTensor &>(object).traced(op));
   if (PyBool_Check(object.ptr()))
     return Operand(object.ptr() == Py_True ? 1.0 : 0.0);
+  // numpy scalars are numbers like Python's (numpy.float64 is a float).
+  if (const NumpyScalarTypes *numpy = numpyScalarTypes()) {
+    // A 0-d array is a number too, as numpy sometimes passes a scalar.
+    if (isInstance(object, numpy->array) &&
+        nb::cast<int64_t>(object.attr("ndim")) == 0)
+      return toOperand(object.attr("item")(), op);
+    if (isInstance(object, numpy->boolean))
+      return Operand(PyObject_IsTrue(object.ptr()) ? 1.0 : 0.0);
+    if (isInstance(object, numpy->integer))
+      return Operand(toInt64(object, op, "an int operand"));
+    if (isInstance(object, numpy->floating))
+      return Operand(nb::cast<double>(nb::float_(object)));
+  }
+  // Arrays before ints: a numpy array has __index__.
+  if (nb::hasattr(object, "__array__") ||
+      nb::hasattr(object, "__array_interface__"))
+    throw nb::type_error((std::string(op) + ": got an array operand (" +
+                          typeName(object) +
+                          "); only numbers combine with a traced Tensor: "
+                          "make the array a tensor with "
+                          "ops.constant(array, dtype) first")
+                             .c_str());
   // Ints of any size (nanobind's isinstance<int> stops at 32 bits).
   if (isInt(object))
     return Operand(toInt64(object, op, "an int operand"));
