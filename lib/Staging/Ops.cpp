@@ -2,6 +2,7 @@
 
 #include "MaxGraph/Staging/Ops.h"
 #include "StagingContext.h"
+#include "llvm/ADT/StringExtras.h"
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -222,7 +223,7 @@ Tensor ops::min(const Operand &l, const Operand &r) {
 static Operand truthOf(const Operand &operand) {
   if (operand.isNumber)
     return Operand(operand.number != 0, operand.loc);
-  if (operand.tensor.dtype() == DType::Bool)
+  if (operand.tensor.dtype(operand.loc) == DType::Bool)
     return operand;
   return Operand(ops::cast(operand.tensor, DType::Bool, operand.loc),
                  operand.loc);
@@ -331,24 +332,33 @@ Tensor ops::constant(double value, DType dtype, Device device, Loc loc) {
   return constant(std::vector<double>{value}, dtype, {}, device, loc);
 }
 
-Tensor ops::constant(const std::vector<double> &values, DType dtype,
-                     std::vector<Dim> shape, Device device, Loc loc) {
-  StringRef name = ConstantOp::getOperationName();
-  Trace &trace = Trace::current(loc, name);
-  int64_t count = 1;
+/// The type of a constant of `shape` holding `count` values; a StagingError
+/// for dims that are not static or a count that does not match.
+static TensorLayoutType constantType(DType dtype, const std::vector<Dim> &shape,
+                                     Device device, size_t count,
+                                     const SourceLoc &loc) {
+  int64_t elements = 1;
   for (const Dim &dim : shape) {
     if (!dim.isStatic())
       throwStagingError(loc, "a constant needs static dims, got `" + dim.str() +
                                  "`");
-    count *= dim.staticSize();
+    elements *= dim.staticSize();
   }
-  if (static_cast<int64_t>(values.size()) != count)
-    throwStagingError(loc, "a constant of " + std::to_string(count) +
-                               " elements got " +
-                               std::to_string(values.size()) + " values");
-  Type element = toMLIRType(dtype, ctx());
-  auto type =
-      TensorLayoutType::get(dimAttrs(shape), element, toDeviceAttr(device));
+  if (static_cast<int64_t>(count) != elements)
+    throwStagingError(loc, "a constant of " + std::to_string(elements) +
+                               " elements got " + std::to_string(count) +
+                               " values");
+  return TensorLayoutType::get(dimAttrs(shape), toMLIRType(dtype, ctx()),
+                               toDeviceAttr(device));
+}
+
+Tensor ops::constant(const std::vector<double> &values, DType dtype,
+                     std::vector<Dim> shape, Device device, Loc loc) {
+  StringRef name = ConstantOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  TensorLayoutType type =
+      constantType(dtype, shape, device, values.size(), loc);
+  Type element = type.getElementType();
   SmallVector<Attribute> elements;
   for (double value : values) {
     if (auto fp = dyn_cast<FloatType>(element)) {
@@ -363,6 +373,41 @@ Tensor ops::constant(const std::vector<double> &values, DType dtype,
       throwStagingError(loc, os.str());
     }
     elements.push_back(integerAttr(integer, value));
+  }
+  auto op = trace.createInferred<ConstantOp>(
+      loc, {}, {attr("value", DenseElementsAttr::get(type, elements))});
+  return trace.wrap(op.getResult());
+}
+
+Tensor ops::constant(ArrayRef<APSInt> values, DType dtype,
+                     std::vector<Dim> shape, Device device, Loc loc) {
+  StringRef name = ConstantOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  TensorLayoutType type =
+      constantType(dtype, shape, device, values.size(), loc);
+  Type element = type.getElementType();
+  SmallVector<Attribute> elements;
+  for (const APSInt &value : values) {
+    if (auto fp = dyn_cast<FloatType>(element)) {
+      APFloat rounded(fp.getFloatSemantics());
+      rounded.convertFromAPInt(value, value.isSigned(),
+                               APFloat::rmNearestTiesToEven);
+      elements.push_back(FloatAttr::get(fp, rounded));
+      continue;
+    }
+    auto integer = cast<IntegerType>(element);
+    unsigned width = integer.getWidth();
+    // Bool (i1) holds 0 and 1.
+    bool isUnsigned = integer.isUnsigned() || width == 1;
+    if (APSInt::compareValues(value, APSInt::getMinValue(width, isUnsigned)) <
+            0 ||
+        APSInt::compareValues(value, APSInt::getMaxValue(width, isUnsigned)) >
+            0)
+      throwStagingError(loc, "the value " +
+                                 llvm::toString(value, 10, value.isSigned()) +
+                                 " does not fit " + toString(dtype) +
+                                 ", the dtype of the constant");
+    elements.push_back(IntegerAttr::get(integer, value.extOrTrunc(width)));
   }
   auto op = trace.createInferred<ConstantOp>(
       loc, {}, {attr("value", DenseElementsAttr::get(type, elements))});

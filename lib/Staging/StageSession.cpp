@@ -151,7 +151,7 @@ struct StageSession::Impl {
                             builder.getFunctionType({}, {}));
     Block *block = &graph.getBody().emplaceBlock();
     trace.emplace(state, graph, OpBuilder::atBlockEnd(block), nullptr,
-                  !options.allowSubgraphs);
+                  !options.allowSubgraphs, "graph @" + name);
     scope.emplace(&*trace);
     for (const std::string &path : options.customExtensions)
       loadKernelLibrary(path);

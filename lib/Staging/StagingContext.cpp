@@ -166,9 +166,12 @@ std::string ModuleState::uniqueName(const std::string &name) {
 static std::atomic<uint64_t> nextTraceId{1};
 
 Trace::Trace(ModuleState &module, GraphOp graph, OpBuilder builder,
-             Trace *parent, bool inlinesCalls)
+             Trace *parent, bool inlinesCalls, std::string description)
     : id(nextTraceId++), module(module), graph(graph), builder(builder),
-      parent(parent), inlinesCalls(inlinesCalls) {}
+      parent(parent), inlinesCalls(inlinesCalls),
+      lifetime(std::make_shared<TraceLifetime>(std::move(description))) {}
+
+Trace::~Trace() { lifetime->ended.store(true, std::memory_order_release); }
 
 Trace &Trace::current(const SourceLoc &loc, StringRef what) {
   if (!currentTrace)
@@ -178,41 +181,47 @@ Trace &Trace::current(const SourceLoc &loc, StringRef what) {
   return *currentTrace;
 }
 
-void Trace::checkOwned(uint64_t owner, bool isNull, const SourceLoc &loc,
+void Trace::checkOwned(uint64_t owner, Value value,
+                       const TraceLifetime *lifetime, const SourceLoc &loc,
                        StringRef op, int64_t index) {
-  if (isNull)
-    throwStagingError(loc, "operand " + std::to_string(index) + " of '" +
-                               op.str() +
-                               "' is an empty Tensor (default-constructed, "
+  std::string operand =
+      "operand " + std::to_string(index) + " of '" + op.str() + "'";
+  if (!value || !lifetime)
+    throwStagingError(loc, operand +
+                               " is an empty Tensor (default-constructed, "
                                "never assigned a traced value)");
   if (owner == id)
     return;
+  if (lifetime->ended.load(std::memory_order_acquire))
+    throwStagingError(loc, operand + " is a value of the trace of " +
+                               lifetime->graph +
+                               ", which has ended: " + endedTraceAdvice());
   for (Trace *ancestor = parent; ancestor; ancestor = ancestor->parent) {
     if (ancestor->id != owner)
       continue;
     throwStagingError(
-        loc, "operand " + std::to_string(index) + " of '" + op.str() +
-                 "' is a tensor of @" + ancestor->graph.getSymName().str() +
+        loc, operand + " is a tensor of @" +
+                 ancestor->graph.getSymName().str() +
                  " that the subgraph body being traced did not receive as an "
                  "argument; subgraphs cannot capture their parent's values, "
                  "pass it in as an argument");
   }
-  throwStagingError(loc, "operand " + std::to_string(index) + " of '" +
-                             op.str() +
-                             "' is a tensor of another staged graph, or of a "
-                             "subgraph body that has already returned");
+  throwStagingError(loc, operand + " is a tensor of " + lifetime->graph +
+                             ", another staged graph being traced");
 }
 
 Value Trace::use(const Tensor &tensor, const SourceLoc &loc, StringRef op,
                  int64_t index) {
-  checkOwned(tensor.getTraceId(), !tensor.getValue(), loc, op, index);
-  return tensor.getValue();
+  checkOwned(tensor.traceId, tensor.value, tensor.lifetime.get(), loc, op,
+             index);
+  return tensor.value;
 }
 
 Value Trace::use(const Buffer &buffer, const SourceLoc &loc, StringRef op,
                  int64_t index) {
-  checkOwned(buffer.getTraceId(), !buffer.getValue(), loc, op, index);
-  return buffer.getValue();
+  checkOwned(buffer.traceId, buffer.value, buffer.lifetime.get(), loc, op,
+             index);
+  return buffer.value;
 }
 
 TraceScope::TraceScope(Trace *trace) : previous(currentTrace) {

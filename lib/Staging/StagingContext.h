@@ -31,6 +31,10 @@ mlir::Location toLocation(const SourceLoc &loc);
 /// `file:line:col`.
 std::string formatLoc(const SourceLoc &loc);
 
+/// What every message about a value of an ended trace adds: why, and what
+/// to do instead.
+std::string endedTraceAdvice();
+
 /// Collects the diagnostics emitted on this thread while it is alive, so
 /// that they become a StagingError instead of being printed.
 class DiagnosticCapture {
@@ -72,8 +76,14 @@ struct ModuleState {
 /// body that reads its parent's tensors is caught.
 class Trace {
 public:
+  /// `description` names what is recorded in messages about the trace's
+  /// values once it has ended: `graph @main`.
   Trace(ModuleState &module, GraphOp graph, mlir::OpBuilder builder,
-        Trace *parent, bool inlinesCalls);
+        Trace *parent, bool inlinesCalls, std::string description);
+  /// Ends the trace: its values refuse every use from now on.
+  ~Trace();
+  Trace(const Trace &) = delete;
+  Trace &operator=(const Trace &) = delete;
 
   /// The innermost trace on this thread; throws outside stage().
   static Trace &current(const SourceLoc &loc, llvm::StringRef what);
@@ -123,8 +133,8 @@ public:
     return op;
   }
 
-  Tensor wrap(mlir::Value value) { return Tensor(value, id); }
-  Buffer wrapBuffer(mlir::Value value) { return Buffer(value, id); }
+  Tensor wrap(mlir::Value value) { return Tensor(value, id, lifetime); }
+  Buffer wrapBuffer(mlir::Value value) { return Buffer(value, id, lifetime); }
 
   /// Unique for the life of the process, so that a Tensor of a finished
   /// trace is never taken for one of a new trace at the same address.
@@ -140,8 +150,12 @@ public:
   std::map<int, mlir::Value> signalBuffers;
 
 private:
-  void checkOwned(uint64_t owner, bool isNull, const SourceLoc &loc,
+  void checkOwned(uint64_t owner, mlir::Value value,
+                  const TraceLifetime *lifetime, const SourceLoc &loc,
                   llvm::StringRef op, int64_t index);
+
+  /// Shared with every value made here; marked ended by the destructor.
+  std::shared_ptr<TraceLifetime> lifetime;
 };
 
 /// Makes `trace` the current trace of this thread for a scope.

@@ -25,7 +25,7 @@ struct SubgraphSession::Impl {
     isInline = parent.inlinesCalls;
     if (isInline) {
       body.emplace(parent.module, parent.graph, parent.builder, &parent,
-                   /*inlinesCalls=*/true);
+                   /*inlinesCalls=*/true, "inlined subgraph body @" + name);
     } else {
       // Bodies go in front of the graph that first calls them.
       OpBuilder builder(parent.graph);
@@ -33,7 +33,7 @@ struct SubgraphSession::Impl {
                               builder.getFunctionType({}, {}));
       Block *block = &graph.getBody().emplaceBlock();
       body.emplace(parent.module, graph, OpBuilder::atBlockEnd(block), &parent,
-                   /*inlinesCalls=*/true);
+                   /*inlinesCalls=*/true, "subgraph body @" + name);
     }
     scope.emplace(&*body);
   }

@@ -8,21 +8,70 @@ using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
-TensorLayout Tensor::layout() const {
-  if (!value)
-    throw StagingError("layout() of an empty Tensor");
+namespace {
+/// Throws unless `value` is a value of a trace that is still recording:
+/// an empty handle or one whose trace has ended is refused before its MLIR
+/// value is touched. `kind` (Tensor, Buffer) and `accessor` name the use.
+void checkAlive(mlir::Value value, const TraceLifetime *lifetime,
+                const char *kind, const char *accessor, const SourceLoc &loc) {
+  if (!value || !lifetime)
+    throwStagingError(loc, std::string(accessor) + " of an empty " + kind +
+                               " (default-constructed, never assigned a "
+                               "traced value)");
+  if (lifetime->ended.load(std::memory_order_acquire))
+    throwStagingError(loc, std::string("this ") + kind +
+                               " belongs to the trace of " + lifetime->graph +
+                               ", which has ended: " + endedTraceAdvice());
+}
+} // namespace
+
+std::string maxgraph::detail::endedTraceAdvice() {
+  return "traced values exist only while their function is being staged; "
+         "keep what you need of them (a layout, a dtype) inside the "
+         "function, or read the StagedGraph's output layouts";
+}
+
+TensorLayout Tensor::layout(SourceLoc loc) const {
+  checkAlive(value, lifetime.get(), "Tensor", "layout()", loc);
   return toTensorLayout(value.getType());
 }
-DType Tensor::dtype() const { return layout().dtype(); }
-std::vector<Dim> Tensor::shape() const { return layout().shape(); }
-Device Tensor::device() const { return layout().device(); }
-int64_t Tensor::rank() const { return layout().rank(); }
+DType Tensor::dtype(SourceLoc loc) const { return layout(loc).dtype(); }
+std::vector<Dim> Tensor::shape(SourceLoc loc) const {
+  return layout(loc).shape();
+}
+Device Tensor::device(SourceLoc loc) const { return layout(loc).device(); }
+int64_t Tensor::rank(SourceLoc loc) const { return layout(loc).rank(); }
 
-BufferLayout Buffer::layout() const {
-  if (!value)
-    throw StagingError("layout() of an empty Buffer");
+bool Tensor::isAlive() const {
+  return value && lifetime && !lifetime->ended.load(std::memory_order_acquire);
+}
+
+std::string Tensor::traceName() const {
+  return lifetime ? lifetime->graph : "";
+}
+
+Value Tensor::getValue(SourceLoc loc) const {
+  checkAlive(value, lifetime.get(), "Tensor", "getValue()", loc);
+  return value;
+}
+
+BufferLayout Buffer::layout(SourceLoc loc) const {
+  checkAlive(value, lifetime.get(), "Buffer", "layout()", loc);
   TensorLayout layout = toTensorLayout(value.getType());
   return BufferLayout(layout.dtype(), layout.shape(), layout.device());
+}
+
+bool Buffer::isAlive() const {
+  return value && lifetime && !lifetime->ended.load(std::memory_order_acquire);
+}
+
+std::string Buffer::traceName() const {
+  return lifetime ? lifetime->graph : "";
+}
+
+Value Buffer::getValue(SourceLoc loc) const {
+  checkAlive(value, lifetime.get(), "Buffer", "getValue()", loc);
+  return value;
 }
 
 Tensor Buffer::load(SourceLoc loc) const {

@@ -133,13 +133,6 @@ def replace_tensors(value: Any, tensors: Iterator[Any]) -> Any:
         lambda item, _: next(tensors) if isinstance(item, Tensor) else item)
 
 
-def layouts_of(value: Any) -> Any:
-    """`value` with its Tensor leaves replaced by their layouts."""
-    return map_tree(
-        value, "output",
-        lambda item, _: item.layout if isinstance(item, Tensor) else item)
-
-
 def _same_static(staged: Any, given: Any) -> bool:
     if isinstance(staged, bool) or isinstance(given, bool):
         return type(staged) is type(given) and staged == given

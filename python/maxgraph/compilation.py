@@ -154,7 +154,10 @@ class StagedGraph:
     @property
     def output_tree(self) -> Any:
         """The result tree, with the layout of each result at its leaf."""
-        return _trees.layouts_of(self._result)
+        # The traced results belong to a trace that has ended: their
+        # layouts come from the graph, in result order.
+        return _trees.replace_tensors(self._result,
+                                      iter(self._core.output_layouts))
 
     def write_bytecode(self, path: str) -> None:
         """Writes the module as MLIR bytecode."""

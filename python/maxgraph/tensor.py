@@ -2,7 +2,10 @@
 
 Inside ``compilation.stage``/``compile``, operators on tensors stage ops
 (``+ - * / % ** @``, comparisons, ``-x``, ``.T``, indexing with ints and
-slices) and report mistakes at the line that wrote them. Outside, a live
+slices) and report mistakes at the line that wrote them. Their other
+operand may be a Python or numpy number on either side (``x * 2``,
+``numpy.float32(2) + x``), which takes the tensor's dtype; a numpy array is
+a TypeError (make it a tensor with ``ops.constant`` first). Outside, a live
 tensor holds data: ``Tensor.from_numpy(array)``, ``Tensor.from_dlpack(x)``,
 ``t.to_numpy()``, ``numpy.asarray(t)``, ``numpy.from_dlpack(t)``,
 ``memoryview(t)``.
@@ -17,12 +20,18 @@ maxgraph lacks are a TypeError. ``numpy.asarray(t, dtype=...)`` of another
 dtype, ``numpy.array(t)`` and ``t.to_numpy().copy()`` copy.
 """
 
+import numpy
+
 from ._core import Buffer, Tensor
+
+
+_traced_repr = Tensor.__repr__
 
 
 def _repr(self: Tensor) -> str:
     if not self.is_live:
-        return f"Tensor(traced, {self.layout})"
+        # Never an error: names the trace of a tensor whose trace has ended.
+        return _traced_repr(self)
     if self.dtype.name == "bfloat16":
         return f"Tensor(live, {self.layout})"
     return f"Tensor({self.to_numpy()!r}, dtype={self.dtype.name}, " \
@@ -30,5 +39,71 @@ def _repr(self: Tensor) -> str:
 
 
 Tensor.__repr__ = _repr
+
+# numpy operators and ufuncs with a Tensor operand come here. On traced
+# tensors, the ufuncs of Tensor's operators with numpy scalars run those
+# operators (`numpy.float32(2) + x` is `x.__radd__(numpy.float32(2))`, with
+# a Python number's dtype rules); arrays and other ufuncs are a TypeError.
+# Live tensors are read as arrays, as numpy did before.
+_OPERATORS = {
+    numpy.add: ("__add__", "__radd__", "+"),
+    numpy.subtract: ("__sub__", "__rsub__", "-"),
+    numpy.multiply: ("__mul__", "__rmul__", "*"),
+    numpy.true_divide: ("__truediv__", "__rtruediv__", "/"),
+    numpy.remainder: ("__mod__", "__rmod__", "%"),
+    numpy.power: ("__pow__", "__rpow__", "**"),
+    numpy.bitwise_and: ("__and__", "__rand__", "&"),
+    numpy.bitwise_or: ("__or__", "__ror__", "|"),
+    numpy.bitwise_xor: ("__xor__", "__rxor__", "^"),
+    numpy.matmul: ("__matmul__", "__rmatmul__", "@"),
+    # Comparisons reflect to the swapped comparison.
+    numpy.equal: ("__eq__", "__eq__", "=="),
+    numpy.not_equal: ("__ne__", "__ne__", "!="),
+    numpy.less: ("__lt__", "__gt__", "<"),
+    numpy.less_equal: ("__le__", "__ge__", "<="),
+    numpy.greater: ("__gt__", "__lt__", ">"),
+    numpy.greater_equal: ("__ge__", "__le__", ">="),
+}
+
+
+def _is_traced(value) -> bool:
+    return isinstance(value, Tensor) and not value.is_live
+
+
+def _array_ufunc(self: Tensor, ufunc, method: str, *inputs, **kwargs):
+    out = kwargs.get("out", ())
+    if not any(_is_traced(value) for value in inputs + tuple(out)):
+        def data(value):
+            return numpy.asarray(value) if isinstance(value, Tensor) else value
+
+        if out:
+            kwargs["out"] = tuple(data(value) for value in out)
+        return getattr(ufunc, method)(*(data(value) for value in inputs),
+                                      **kwargs)
+    operator = _OPERATORS.get(ufunc)
+    if operator is None or method != "__call__" or len(inputs) != 2 \
+            or kwargs:
+        raise TypeError(
+            f"numpy.{ufunc.__name__}"
+            f"{'' if method == '__call__' else '.' + method} cannot take a "
+            f"traced Tensor: numpy computes on data, which a traced tensor "
+            f"does not have; use the maxgraph.ops function, which stages "
+            f"an op")
+    name, reflected, symbol = operator
+    # numpy hands some scalars over as 0-d arrays (`numpy.float32(2) < x`).
+    lhs, rhs = (value[()] if isinstance(value, numpy.ndarray)
+                and value.ndim == 0 else value for value in inputs)
+    for value in (lhs, rhs):
+        if not isinstance(value, Tensor) and not numpy.isscalar(value):
+            raise TypeError(
+                f"{symbol}: got an array operand ({type(value)}); only "
+                f"numbers combine with a traced Tensor: make the array a "
+                f"tensor with ops.constant(array, dtype) first")
+    if isinstance(lhs, Tensor):
+        return getattr(Tensor, name)(lhs, rhs)
+    return getattr(Tensor, reflected)(rhs, lhs)
+
+
+Tensor.__array_ufunc__ = _array_ufunc
 
 __all__ = ["Buffer", "Tensor"]

@@ -117,8 +117,9 @@ std::optional<bool> toOptionalBool(nanobind::handle object,
                                    const std::string &function,
                                    const std::string &argument);
 
-/// An operand of a binary op: a traced Tensor or a Python number; a
-/// TypeError naming `op` otherwise.
+/// An operand of a binary op: a traced Tensor, or a Python or numpy number
+/// (bool, int, float), which takes the other operand's dtype; a TypeError
+/// naming `op` otherwise (one that says to use ops.constant for arrays).
 Operand toOperand(nanobind::handle object, const char *op);
 
 /// One Dim from a Python int (static) or str (a symbol or `?`); `what`

@@ -121,6 +121,31 @@ ops::KernelInput kernelInput(nb::handle object) {
 }
 } // namespace
 
+namespace {
+/// The constant of a nested list (or tuple) of Python or numpy ints, every
+/// value exact; nullopt when some leaf is not an int or the list is ragged,
+/// which the general path reports.
+std::optional<PyTensor> exactIntegerList(nb::handle numpy, nb::handle value,
+                                         DType dtype, Device device) {
+  nb::object objects;
+  try {
+    objects = numpy.attr("asarray")(value, nb::arg("dtype") = "object");
+  } catch (nb::python_error &) {
+    return std::nullopt;
+  }
+  std::vector<llvm::APSInt> values;
+  for (nb::handle item : objects.attr("reshape")(-1).attr("tolist")()) {
+    if (!PyLong_Check(item.ptr()) && !isInt(item))
+      return std::nullopt;
+    values.emplace_back(nb::cast<std::string>(nb::str(nb::int_(item))));
+  }
+  std::vector<Dim> shape;
+  for (nb::handle size : objects.attr("shape"))
+    shape.push_back(Dim(nb::cast<int64_t>(size)));
+  return PyTensor(ops::constant(values, dtype, shape, device));
+}
+} // namespace
+
 void maxgraph::python::bindOps(nb::module_ &parent) {
   nb::module_ m = parent.def_submodule(
       "ops", "One function per maxgraph op; each stages the op at the "
@@ -190,6 +215,14 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "constant",
       [](nb::handle value, DType dtype, Device device) {
         CallerLocation at;
+        bool exact = !isFloat(dtype);
+        // Python ints of integer dtypes stay exact at any size (a double
+        // would round int64 values beyond 2^53); the C++ op checks the fit.
+        if (PyLong_Check(value.ptr()) && exact) {
+          llvm::APSInt number(nb::cast<std::string>(nb::str(nb::int_(value))));
+          return PyTensor(
+              ops::constant(llvm::ArrayRef(number), dtype, {}, device));
+        }
         if (PyFloat_Check(value.ptr()) || PyLong_Check(value.ptr())) {
           double number = PyFloat_AsDouble(value.ptr());
           if (number == -1.0 && PyErr_Occurred()) {
@@ -207,6 +240,13 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
         const char *expected =
             "constant: value must be a number or an array of numbers (bool, "
             "int or float)";
+        // numpy reads a list of ints that no one int dtype holds
+        // ([-1, 2**64 - 1], [0, 2**64 - 1]) as float64: read nested lists
+        // of ints as Python ints instead.
+        if (exact && (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())))
+          if (std::optional<PyTensor> constant =
+                  exactIntegerList(numpy, value, dtype, device))
+            return *constant;
         nb::object array;
         try {
           array = numpy.attr("asarray")(value);
@@ -224,17 +264,38 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
                                 nb::cast<std::string>(nb::str(elements)) +
                                 " elements")
                                    .c_str());
-        array = array.attr("astype")("float64");
         std::vector<Dim> shape;
         for (nb::handle size : array.attr("shape"))
           shape.push_back(Dim(nb::cast<int64_t>(size)));
+        if (exact && kind != "f") {
+          // Integers stay exact: through int64, or uint64 for unsigned
+          // arrays, never through a double.
+          bool isUnsigned = kind == "u";
+          nb::object flat =
+              array.attr("astype")(isUnsigned ? "uint64" : "int64")
+                  .attr("reshape")(-1)
+                  .attr("tolist")();
+          std::vector<llvm::APSInt> values;
+          if (isUnsigned) {
+            for (uint64_t number : nb::cast<std::vector<uint64_t>>(flat))
+              values.emplace_back(llvm::APInt(64, number), true);
+          } else {
+            for (int64_t number : nb::cast<std::vector<int64_t>>(flat))
+              values.emplace_back(llvm::APInt(64, number, /*isSigned=*/true),
+                                  false);
+          }
+          return PyTensor(ops::constant(values, dtype, shape, device));
+        }
+        array = array.attr("astype")("float64");
         std::vector<double> values = nb::cast<std::vector<double>>(
             array.attr("reshape")(-1).attr("tolist")());
         return PyTensor(ops::constant(values, dtype, shape, device));
       },
       nb::arg("value"), nb::arg("dtype") = DType::Float32,
       nb::arg("device") = CPU(),
-      "A constant: a number (rank 0) or anything numpy reads as an array.");
+      "A constant: a number (rank 0) or anything numpy reads as an array. "
+      "Ints (Python's, numpy integer arrays, lists of ints) of an integer "
+      "or bool dtype are exact at any size, and must fit the dtype.");
 
   m.def(
       "matmul",

@@ -39,12 +39,70 @@ const HostTensor &PyTensor::live(const char *what) const {
           .c_str());
 }
 
-/// A binary operand: a Tensor or a Python number.
+namespace {
+/// numpy's scalar base classes, once numpy is imported (an object of a
+/// numpy type implies that it is); held for the life of the process.
+struct NumpyScalarTypes {
+  PyObject *boolean = nullptr;
+  PyObject *integer = nullptr;
+  PyObject *floating = nullptr;
+  PyObject *array = nullptr;
+};
+
+const NumpyScalarTypes *numpyScalarTypes() {
+  static NumpyScalarTypes types;
+  if (types.boolean)
+    return &types;
+  PyObject *numpy = PyImport_GetModule(nb::str("numpy").ptr());
+  if (!numpy) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  nb::object module = nb::steal(numpy);
+  types.integer = nb::object(module.attr("integer")).release().ptr();
+  types.floating = nb::object(module.attr("floating")).release().ptr();
+  types.array = nb::object(module.attr("ndarray")).release().ptr();
+  types.boolean = nb::object(module.attr("bool_")).release().ptr();
+  return &types;
+}
+
+bool isInstance(nb::handle object, PyObject *type) {
+  int result = PyObject_IsInstance(object.ptr(), type);
+  if (result < 0)
+    throw nb::python_error();
+  return result;
+}
+} // namespace
+
+/// A binary operand: a Tensor, or a Python or numpy number, which takes the
+/// other operand's dtype.
 Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
   if (nb::isinstance<PyTensor>(object))
     return Operand(nb::cast<const PyTensor &>(object).traced(op));
   if (PyBool_Check(object.ptr()))
     return Operand(object.ptr() == Py_True ? 1.0 : 0.0);
+  // numpy scalars are numbers like Python's (numpy.float64 is a float).
+  if (const NumpyScalarTypes *numpy = numpyScalarTypes()) {
+    // A 0-d array is a number too, as numpy sometimes passes a scalar.
+    if (isInstance(object, numpy->array) &&
+        nb::cast<int64_t>(object.attr("ndim")) == 0)
+      return toOperand(object.attr("item")(), op);
+    if (isInstance(object, numpy->boolean))
+      return Operand(PyObject_IsTrue(object.ptr()) ? 1.0 : 0.0);
+    if (isInstance(object, numpy->integer))
+      return Operand(toInt64(object, op, "an int operand"));
+    if (isInstance(object, numpy->floating))
+      return Operand(nb::cast<double>(nb::float_(object)));
+  }
+  // Arrays before ints: a numpy array has __index__.
+  if (nb::hasattr(object, "__array__") ||
+      nb::hasattr(object, "__array_interface__"))
+    throw nb::type_error((std::string(op) + ": got an array operand (" +
+                          typeName(object) +
+                          "); only numbers combine with a traced Tensor: "
+                          "make the array a tensor with "
+                          "ops.constant(array, dtype) first")
+                             .c_str());
   // Ints of any size (nanobind's isinstance<int> stops at 32 bits).
   if (isInt(object))
     return Operand(toInt64(object, op, "an int operand"));
@@ -444,7 +502,27 @@ PyType_Slot tensorSlots[] = {
 TensorLayout tensorLayoutOf(const PyTensor &self) {
   if (const HostTensor *tensor = std::get_if<HostTensor>(&self.value))
     return maxgraph::layoutOf(*tensor);
+  // A StagingError at the caller's line once the trace has ended.
+  CallerLocation at;
   return std::get<Tensor>(self.value).layout();
+}
+
+BufferLayout bufferLayoutOf(const PyBuffer &self) {
+  CallerLocation at;
+  return self.buffer.layout();
+}
+
+/// `Tensor(traced, <layout>)`; never an error, even for a tensor of an
+/// ended trace, which repr names instead of its (gone) layout.
+std::string tracedRepr(const PyTensor &self) {
+  if (self.isLive())
+    return "Tensor(live, " + tensorLayoutOf(self).str() + ")";
+  const Tensor &tensor = std::get<Tensor>(self.value);
+  if (!tensor.getTraceId())
+    return "Tensor(traced, empty)";
+  if (!tensor.isAlive())
+    return "Tensor(traced, of the ended trace of " + tensor.traceName() + ")";
+  return "Tensor(traced, " + tensor.layout().str() + ")";
 }
 
 /// Python's `x[...]`: ints, slices (positive steps) and one Ellipsis.
@@ -657,10 +735,7 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
                        .c_str());
              return dim.staticSize();
            })
-      .def("__repr__", [](const PyTensor &self) {
-        std::string kind = self.isLive() ? "Tensor(live, " : "Tensor(traced, ";
-        return kind + tensorLayoutOf(self).str() + ")";
-      });
+      .def("__repr__", &tracedRepr);
 
   // `other` may be None, so that `x + None` says what `+` takes.
 #define MAXGRAPH_BINARY(PY, RPY, FN, SYMBOL)                                   \
@@ -737,20 +812,27 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
           },
           nb::arg("value"),
           "Overwrites the buffer with `value` (same shape, dtype, device).")
-      .def_prop_ro("layout",
-                   [](const PyBuffer &self) { return self.buffer.layout(); })
+      .def_prop_ro("layout", &bufferLayoutOf)
       .def_prop_ro(
           "dtype",
-          [](const PyBuffer &self) { return self.buffer.layout().dtype(); })
+          [](const PyBuffer &self) { return bufferLayoutOf(self).dtype(); })
       .def_prop_ro("shape",
                    [](const PyBuffer &self) {
-                     BufferLayout layout = self.buffer.layout();
+                     BufferLayout layout = bufferLayoutOf(self);
                      nb::list shape;
                      for (const Dim &dim : layout.shape())
                        shape.append(fromDim(dim));
                      return shape;
                    })
-      .def_prop_ro("device", [](const PyBuffer &self) {
-        return self.buffer.layout().device();
+      .def_prop_ro(
+          "device",
+          [](const PyBuffer &self) { return bufferLayoutOf(self).device(); })
+      .def("__repr__", [](const PyBuffer &self) {
+        if (!self.buffer.getTraceId())
+          return std::string("Buffer(traced, empty)");
+        if (!self.buffer.isAlive())
+          return "Buffer(traced, of the ended trace of " +
+                 self.buffer.traceName() + ")";
+        return "Buffer(traced, " + self.buffer.layout().str() + ")";
       });
 }

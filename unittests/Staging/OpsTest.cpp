@@ -852,6 +852,60 @@ TEST(OpsTest, ConstantValueMustFitDType) {
   EXPECT_TRUE(contains(message, at(line))) << message;
 }
 
+// Integer constants from APSInts are exact at every width: doubles would
+// round int64 values beyond 2^53 (2^62 + 1 became 2^62).
+TEST(OpsTest, IntegerConstantsAreExact) {
+  auto integer = [](const std::string &text) { return llvm::APSInt(text); };
+  auto fn = [&](const Tensor &) {
+    std::vector<llvm::APSInt> int64s = {integer("4611686018427387905"),
+                                        integer("-9223372036854775808"),
+                                        integer("9223372036854775807")};
+    std::vector<llvm::APSInt> uint64s = {integer("18446744073709551615"),
+                                         integer("9007199254740993")};
+    std::vector<llvm::APSInt> int8s = {integer("-128"), integer("127")};
+    std::vector<llvm::APSInt> bools = {integer("0"), integer("1")};
+    return std::make_tuple(
+        ops::constant(int64s, DType::Int64, {3}),
+        ops::constant(uint64s, DType::UInt64, {2}),
+        ops::constant(int8s, DType::Int8, {2}),
+        ops::constant(bools, DType::Bool, {2}),
+        // Floats are rounded once: 2^62 + 1 is 2^62 in f64.
+        ops::constant({integer("4611686018427387905")}, DType::Float64, {}));
+  };
+  std::string text = stage(fn)(f32({1})).str();
+  for (const char *constant :
+       {"dense<[4611686018427387905, -9223372036854775808, "
+        "9223372036854775807]> : !maxgraph.tensor<[3], si64>",
+        "dense<[18446744073709551615, 9007199254740993]> : "
+        "!maxgraph.tensor<[2], ui64>",
+        "dense<[-128, 127]> : !maxgraph.tensor<[2], si8>",
+        "dense<[false, true]> : !maxgraph.tensor<[2], i1>",
+        "dense<4.6116860184273879E+18> : !maxgraph.tensor<[], f64>"})
+    EXPECT_TRUE(contains(text, constant)) << constant << "\n" << text;
+}
+
+TEST(OpsTest, IntegerConstantMustFitDType) {
+  auto check = [](const std::string &value, DType dtype,
+                  const std::string &phrase) {
+    int line = 0;
+    auto fn = [&](const Tensor &) {
+      return line = __LINE__, ops::constant({llvm::APSInt(value)}, dtype, {});
+    };
+    std::string message =
+        expectStagingError([&] { stage(fn)(f32({1})); },
+                           {"the value " + value + " does not fit " + phrase});
+    EXPECT_TRUE(contains(message, at(line))) << message;
+  };
+  check("128", DType::Int8, "si8");
+  check("-129", DType::Int8, "si8");
+  check("-1", DType::UInt32, "ui32");
+  check("18446744073709551615", DType::Int64, "si64");
+  check("-9223372036854775809", DType::Int64, "si64");
+  check("18446744073709551616", DType::UInt64, "ui64");
+  check("2", DType::Bool, "i1");
+  check("-1", DType::Bool, "i1");
+}
+
 TEST(OpsTest, ConstantWithSymbolicDimIsAnError) {
   int line = 0;
   auto fn = [&](const Tensor &) {

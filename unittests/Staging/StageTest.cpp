@@ -372,7 +372,9 @@ TEST(StageTest, TensorOfEarlierGraphIsAnError) {
   int line = 0;
   auto fn = [&](const Tensor &x) { return line = __LINE__, x + leaked; };
   std::string message = expectStagingError(
-      [&] { stage(fn)(f32({4})); }, {"another staged graph", "'maxgraph.add'"});
+      [&] { stage(fn)(f32({4})); },
+      {"operand 1 of 'maxgraph.add' is a value of the trace of graph @",
+       "which has ended"});
   EXPECT_TRUE(contains(message, at(line))) << message;
 }
 
@@ -419,5 +421,109 @@ TEST(StageTest, GraphsAreIndependent) {
   EXPECT_TRUE(contains(a.str(), "dense<2.000000e+00>")) << a.str();
   EXPECT_TRUE(contains(b.str(), "dense<3.000000e+00>")) << b.str();
   EXPECT_FALSE(contains(a.str(), "@b")) << a.str();
+}
+
+// A tensor kept past its stage() refers to an MLIR value that may be gone
+// with the module: every accessor refuses it with a StagingError naming the
+// graph, whether the StagedGraph is still alive or not.
+TEST(StageTest, TensorOfEndedTraceRefusesEveryAccessor) {
+  std::vector<Tensor> kept;
+  {
+    auto fn = [&](const Tensor &x) {
+      EXPECT_TRUE(x.isAlive());
+      kept.push_back(x);
+      kept.push_back(ops::relu(x));
+      return kept.back();
+    };
+    StagedGraph graph = stage(fn, {.name = "kept"})(f32({2, 3}));
+    // Ended as soon as stage() returned, though the module still exists.
+    EXPECT_FALSE(kept[0].isAlive());
+    expectStagingError(
+        [&] { kept[1].shape(); },
+        {"this Tensor belongs to the trace of graph @kept", "which has ended"});
+  }
+  ASSERT_EQ(kept.size(), 2u);
+  for (const Tensor &tensor : kept) {
+    EXPECT_FALSE(tensor.isAlive());
+    EXPECT_EQ(tensor.traceName(), "graph @kept");
+    std::initializer_list<std::string> phrases = {
+        thisFile(), "this Tensor belongs to the trace of graph @kept",
+        "which has ended"};
+    expectStagingError([&] { tensor.layout(); }, phrases);
+    expectStagingError([&] { tensor.dtype(); }, phrases);
+    expectStagingError([&] { tensor.shape(); }, phrases);
+    expectStagingError([&] { tensor.device(); }, phrases);
+    expectStagingError([&] { tensor.rank(); }, phrases);
+    expectStagingError([&] { tensor.getValue(); }, phrases);
+  }
+  // Ops outside any trace say so first.
+  expectStagingError([&] { ops::relu(kept[0]); },
+                     {"can only be used while a function is being staged"});
+}
+
+TEST(StageTest, TensorOfEndedTraceIsRefusedByAnotherTrace) {
+  Tensor old;
+  stage([&](const Tensor &x) { return old = x * 2.0f; },
+        {.name = "first"})(f32({4}));
+  // As an operand of an op: TensorOfEarlierGraphIsAnError. As an argument
+  // of a subgraph call, and as a result:
+  auto block = as_subgraph([](const Tensor &x) { return x; });
+  expectStagingError(
+      [&] { stage([&](const Tensor &) { return block(old); })(f32({4})); },
+      {"operand 0 of 'maxgraph.call' is a value of the trace of graph "
+       "@first, which has ended"});
+  expectStagingError(
+      [&] { stage([&](const Tensor &) { return old; })(f32({4})); },
+      {"operand 0 of 'maxgraph.output' is a value of the trace of graph "
+       "@first, which has ended"});
+}
+
+TEST(StageTest, BufferOfEndedTraceRefusesEveryUse) {
+  Buffer kept;
+  stage(
+      [&](const Buffer &buffer, const Tensor &x) {
+        EXPECT_TRUE(buffer.isAlive());
+        kept = buffer;
+        buffer.store(x);
+      },
+      {.name = "buffers"})(BufferLayout(DType::Float32, {4}), f32({4}));
+  EXPECT_FALSE(kept.isAlive());
+  EXPECT_EQ(kept.traceName(), "graph @buffers");
+  std::initializer_list<std::string> phrases = {
+      "this Buffer belongs to the trace of graph @buffers", "which has ended"};
+  expectStagingError([&] { kept.layout(); }, phrases);
+  expectStagingError([&] { kept.getValue(); }, phrases);
+  auto fn = [&](const Tensor &x) {
+    kept.store(x);
+    return x;
+  };
+  expectStagingError([&] { stage(fn)(f32({4})); },
+                     {"operand 0 of 'maxgraph.buffer_store' is a value of the "
+                      "trace of graph @buffers, which has ended"});
+  expectStagingError(
+      [&] { stage([&](const Tensor &) { return kept.load(); })(f32({4})); },
+      {"operand 0 of 'maxgraph.buffer_load' is a value of the trace of graph "
+       "@buffers, which has ended"});
+}
+
+TEST(StageTest, ResultTreeOfStageWithResultBelongsToTheEndedTrace) {
+  auto [graph, result] = stage([](const Tensor &x) { return ops::relu(x); },
+                               {.name = "with_result"})
+                             .stageWithResult(f32({Dim("n"), 2}));
+  EXPECT_FALSE(result.isAlive());
+  expectStagingError([&] { result.layout(); },
+                     {"graph @with_result, which has ended"});
+  // The graph keeps the layouts.
+  ASSERT_EQ(graph.outputLayouts().size(), 1u);
+  EXPECT_EQ(graph.outputLayouts()[0].str(), "!maxgraph.tensor<[n, 2], f32>");
+}
+
+TEST(StageTest, EmptyTensorAccessorsSaySo) {
+  expectStagingError([] { Tensor().layout(); },
+                     {"layout() of an empty Tensor", "default-constructed"});
+  expectStagingError([] { Buffer().layout(); },
+                     {"layout() of an empty Buffer"});
+  EXPECT_FALSE(Tensor().isAlive());
+  EXPECT_EQ(Tensor().traceName(), "");
 }
 } // namespace

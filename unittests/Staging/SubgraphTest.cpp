@@ -307,7 +307,8 @@ TEST(SubgraphTest, BodyTensorUsedAfterReturnIsAnError) {
   };
   std::string message =
       expectStagingError([&] { stage(fn, {.name = "parent"})(batch64()); },
-                         {"already returned", "'maxgraph.add'"});
+                         {"operand 1 of 'maxgraph.add' is a value of the "
+                          "trace of subgraph body @block, which has ended"});
   EXPECT_TRUE(contains(message, at(line))) << message;
 }
 
@@ -466,5 +467,36 @@ TEST(SubgraphTest, ErrorInsideBodyIsLocatedAtBodyLine) {
       },
       {"'maxgraph.matmul' op"});
   EXPECT_TRUE(contains(message, at(line))) << message;
+}
+
+// A tensor made inside a subgraph body and kept past the call belongs to a
+// trace that has ended (a shared body may even have been erased); inlined
+// bodies too.
+TEST(SubgraphTest, TensorOfReturnedBodyIsRefused) {
+  for (bool allowSubgraphs : {true, false}) {
+    SCOPED_TRACE(allowSubgraphs ? "shared body" : "inlined body");
+    Tensor inner;
+    auto block = as_subgraph(
+        [&](const Tensor &x) {
+          inner = ops::relu(x);
+          return inner;
+        },
+        {.name = "block"});
+    auto fn = [&](const Tensor &x) {
+      Tensor y = block(x);
+      EXPECT_FALSE(inner.isAlive());
+      expectStagingError([&] { inner.shape(); },
+                         {"this Tensor belongs to the trace of",
+                          "subgraph body @block", "which has ended"});
+      expectStagingError([&] { return y + inner; },
+                         {"operand 1 of 'maxgraph.add' is a value of the "
+                          "trace of",
+                          "subgraph body @block, which has ended"});
+      return y;
+    };
+    StagedGraph graph =
+        stage(fn, {.allowSubgraphs = allowSubgraphs})(f32({Dim("batch"), 4}));
+    EXPECT_EQ(count(graph.str(), "maxgraph.relu"), 1u) << graph.str();
+  }
 }
 } // namespace

@@ -10,6 +10,8 @@
 #define MAXGRAPH_STAGING_OPS_H
 
 #include "MaxGraph/Staging/Tensor.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <map>
 #include <optional>
 #include <string>
@@ -79,6 +81,13 @@ Tensor constant(double value, DType dtype, Device device = CPU(),
                 Loc loc = Loc::current());
 /// A constant with the given static shape and row-major values.
 Tensor constant(const std::vector<double> &values, DType dtype,
+                std::vector<Dim> shape, Device device = CPU(),
+                Loc loc = Loc::current());
+/// A constant of exact integers, whatever their width and signedness: of an
+/// integer or bool dtype each value must fit (int64 and uint64 values
+/// beyond 2^53 stay exact, where doubles would round them); of a float
+/// dtype each is rounded once, to the nearest.
+Tensor constant(llvm::ArrayRef<llvm::APSInt> values, DType dtype,
                 std::vector<Dim> shape, Device device = CPU(),
                 Loc loc = Loc::current());
 

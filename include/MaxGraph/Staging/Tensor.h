@@ -6,36 +6,67 @@
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/Value.h"
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <type_traits>
 
 namespace maxgraph {
+namespace detail {
+class Trace;
+
+/// What a trace shares with the values it makes, so that a value can tell
+/// that its trace has ended (and its MLIR value may be gone with the
+/// module) without touching the value.
+struct TraceLifetime {
+  explicit TraceLifetime(std::string graph) : graph(std::move(graph)) {}
+  /// Set when the trace ends; values of an ended trace refuse every use.
+  std::atomic<bool> ended{false};
+  /// What the trace recorded, for messages: `graph @main`.
+  const std::string graph;
+};
+} // namespace detail
+
 /// A value being traced: the result of a staged op or a graph argument.
 /// Tensors exist only inside the function passed to stage(); operations on
-/// them record ops and check shapes at the line that wrote them.
+/// them record ops and check shapes at the line that wrote them. Once the
+/// trace that made a tensor has ended, every accessor throws a
+/// StagingError saying so: its MLIR value may no longer exist.
 class Tensor {
 public:
   Tensor() = default;
   /// The layout of this value (dims may be symbolic or algebraic).
-  TensorLayout layout() const;
-  DType dtype() const;
-  std::vector<Dim> shape() const;
-  Device device() const;
-  int64_t rank() const;
+  TensorLayout layout(SourceLoc loc = SourceLoc::current()) const;
+  DType dtype(SourceLoc loc = SourceLoc::current()) const;
+  std::vector<Dim> shape(SourceLoc loc = SourceLoc::current()) const;
+  Device device(SourceLoc loc = SourceLoc::current()) const;
+  int64_t rank(SourceLoc loc = SourceLoc::current()) const;
+  /// Whether this is a value of a trace that is still recording (false for
+  /// an empty Tensor and once the trace has ended).
+  bool isAlive() const;
+  /// What made this tensor, for messages: `graph @main`, or empty for an
+  /// empty Tensor.
+  std::string traceName() const;
 
-  /// The MLIR value (for code that builds IR by hand).
-  mlir::Value getValue() const { return value; }
+  /// The MLIR value (for code that builds IR by hand); a StagingError once
+  /// the trace has ended.
+  mlir::Value getValue(SourceLoc loc = SourceLoc::current()) const;
   /// The trace (graph body) that made this value; never reused.
   uint64_t getTraceId() const { return traceId; }
-  Tensor(mlir::Value value, uint64_t traceId)
-      : value(value), traceId(traceId) {}
+  Tensor(mlir::Value value, uint64_t traceId,
+         std::shared_ptr<const detail::TraceLifetime> lifetime)
+      : value(value), traceId(traceId), lifetime(std::move(lifetime)) {}
 
 private:
+  friend class detail::Trace;
   mlir::Value value;
   uint64_t traceId = 0;
+  std::shared_ptr<const detail::TraceLifetime> lifetime;
 };
 
 /// A traced buffer argument: the graph may load it and store into it.
+/// Like a Tensor, it refuses every use once its trace has ended.
 class Buffer {
 public:
   Buffer() = default;
@@ -43,16 +74,24 @@ public:
   Tensor load(SourceLoc loc = SourceLoc::current()) const;
   /// Overwrites the buffer with `value` (same dims, dtype and device).
   void store(const Tensor &value, SourceLoc loc = SourceLoc::current()) const;
-  BufferLayout layout() const;
+  BufferLayout layout(SourceLoc loc = SourceLoc::current()) const;
+  /// Whether this is a value of a trace that is still recording.
+  bool isAlive() const;
+  /// What made this buffer, for messages: `graph @main`.
+  std::string traceName() const;
 
-  mlir::Value getValue() const { return value; }
+  /// The MLIR value; a StagingError once the trace has ended.
+  mlir::Value getValue(SourceLoc loc = SourceLoc::current()) const;
   uint64_t getTraceId() const { return traceId; }
-  Buffer(mlir::Value value, uint64_t traceId)
-      : value(value), traceId(traceId) {}
+  Buffer(mlir::Value value, uint64_t traceId,
+         std::shared_ptr<const detail::TraceLifetime> lifetime)
+      : value(value), traceId(traceId), lifetime(std::move(lifetime)) {}
 
 private:
+  friend class detail::Trace;
   mlir::Value value;
   uint64_t traceId = 0;
+  std::shared_ptr<const detail::TraceLifetime> lifetime;
 };
 
 /// An operand of a binary op: a Tensor, or a number that becomes a constant
