@@ -82,14 +82,18 @@ static mlir::MLIRContext &runtimeContext() {
 
 std::shared_ptr<CpuExecutable>
 detail::compileCached(const StagedGraph &staged) {
-  // Keyed by the module's text: the same program compiles once per process.
-  // Never destroyed: destroying a JIT from an exit handler would run LLVM
-  // code after LLVM's own static data is gone.
+  // Keyed by the module's text, locations included (run-time errors name
+  // the staging lines): the same program compiles once per process. A
+  // program staged from other lines compiles again, from the disk cache,
+  // whose key leaves locations out. Never destroyed: destroying a JIT from
+  // an exit handler would run LLVM code after LLVM's own static data is
+  // gone.
   static std::mutex mutex;
   static auto &cache = *new llvm::StringMap<std::shared_ptr<CpuExecutable>>();
   std::string key;
   llvm::raw_string_ostream os(key);
-  staged.getModule()->print(os, mlir::OpPrintingFlags().printGenericOpForm());
+  staged.getModule()->print(
+      os, mlir::OpPrintingFlags().printGenericOpForm().enableDebugInfo());
   std::lock_guard<std::mutex> lock(mutex);
   std::shared_ptr<CpuExecutable> &entry = cache[key];
   if (entry)

@@ -20,6 +20,7 @@
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Runtime/CompileCache.h"
 #include "MaxGraph/Runtime/InputChecks.h"
@@ -65,6 +66,9 @@ struct CpuExecutable::Signature {
   };
   std::vector<Param> inputs;
   std::vector<Param> outputs;
+  /// The `file:line:col` of each run-time check site (`@graph#ordinal`, as
+  /// the code names it) in the module compiled.
+  llvm::StringMap<std::string> siteLocations;
   /// What checkGraphInputs checks the inputs of a run against.
   GraphInputs arguments;
 };
@@ -170,6 +174,34 @@ static std::string userSymbols(std::string text) {
        at = text.find(renamed, at + 1))
     text.replace(at, renamed.size(), "@");
   return text;
+}
+
+/// `file:line:col` of the first file location in `loc`, or "".
+static std::string fileLocation(Location loc) {
+  std::string text;
+  loc->walk([&](Location nested) {
+    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+/// The message of a failed run-time check, its site (`@graph#ordinal: `)
+/// replaced by the site's location in the module compiled, when it has one.
+static std::string describeFailure(const CpuExecutable::Signature &signature,
+                                   StringRef message) {
+  auto [site, rest] = message.split(": ");
+  if (site.starts_with("@") && site.contains('#') && !rest.empty()) {
+    auto found = signature.siteLocations.find(site);
+    if (found != signature.siteLocations.end())
+      return found->second + ": " + userSymbols(rest.str());
+  }
+  return userSymbols(message.str());
 }
 
 /// The binary that holds this compiler (an executable, or the Python
@@ -294,6 +326,14 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   executable->signature = std::make_unique<Signature>();
   Signature &signature = *executable->signature;
   signature.name = graph.getSymName().str();
+  for (GraphOp each : module.getOps<GraphOp>())
+    forEachCheckSite(each, [&](Operation *op, int64_t site) {
+      std::string where = fileLocation(op->getLoc());
+      if (!where.empty())
+        signature.siteLocations
+            [("@" + jitSymbol(each.getSymName()) + "#" + Twine(site)).str()] =
+            std::move(where);
+    });
   signature.arguments = describeGraphInputs(graph);
   ArrayAttr argumentNames = graph.getArgumentNamesAttr();
   for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes())) {
@@ -339,6 +379,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
 
   OwningOpRef<ModuleOp> lowered = module.clone();
   MLIRContext *context = lowered->getContext();
+  tagCheckSites(*lowered);
   // Only the entry graph and the subgraphs it reaches are compiled.
   {
     llvm::DenseSet<StringAttr> reachable = {graph.getSymNameAttr()};
@@ -505,7 +546,7 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs,
     owners.emplace_back(allocated, std::shared_ptr<void>(allocated, std::free));
   }
   if (status)
-    throw RuntimeError("run @" + s.name + ": " + userSymbols(status));
+    throw RuntimeError("run @" + s.name + ": " + describeFailure(s, status));
 
   std::vector<HostTensor> outputs;
   outputs.reserve(s.outputs.size());

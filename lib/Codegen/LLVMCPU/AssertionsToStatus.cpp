@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,9 +25,16 @@ namespace maxgraph {
 
 using namespace mlir;
 
-/// `file:line:col: ` of `loc` (the first file location in it), or nothing.
-static std::string locationPrefix(Location loc) {
+/// How a message names where its assertion is: `@graph#ordinal: ` for a
+/// site of convert-maxgraph-to-linalg (a location fused with the op's
+/// ordinal in its graph, which the runtime resolves), else the first
+/// `file:line:col: ` in `loc`, else nothing.
+static std::string sitePrefix(Location loc, func::FuncOp func) {
   std::string text;
+  if (std::optional<int64_t> site = maxgraph::checkSiteOf(loc))
+    text = ("@" + func.getSymName() + "#" + Twine(*site) + ": ").str();
+  if (!text.empty())
+    return text;
   loc->walk([&](Location nested) {
     if (auto file = dyn_cast<FileLineColLoc>(nested)) {
       text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
@@ -125,7 +133,7 @@ struct AssertionsToStatus
       for (cf::AssertOp op : assertions) {
         Location loc = op.getLoc();
         LLVM::GlobalOp global =
-            messageGlobal(loc, locationPrefix(loc) + op.getMsg().str());
+            messageGlobal(loc, sitePrefix(loc, func) + op.getMsg().str());
         OpBuilder b(op);
         Value isTrue = arith::ConstantIntOp::create(b, loc, 1, 1);
         Value failed = arith::XOrIOp::create(b, loc, op.getArg(), isTrue);

@@ -68,6 +68,12 @@ struct ConvertMaxGraphToLinalgPass
                                      "recursive graphs have no CPU lowering")))
       return signalPassFailure();
 
+    // Run-time checks name their op by site (`@graph#ordinal`), not by file
+    // location: compiled code stays the same when only locations change
+    // (the compile cache's key leaves them out), and the runtime finds a
+    // site's location in the module it holds.
+    tagCheckSites(module);
+
     MaxGraphToLinalgTypeConverter converter;
 
     ConversionTarget target(*context);

@@ -23,6 +23,38 @@ using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
+void maxgraph::forEachCheckSite(GraphOp graph,
+                                function_ref<void(Operation *, int64_t)> fn) {
+  int64_t site = 0;
+  graph.getBody().walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { fn(op, site++); });
+}
+
+std::optional<int64_t> maxgraph::checkSiteOf(Location loc) {
+  std::optional<int64_t> site;
+  loc->walk([&](Location nested) {
+    auto fused = dyn_cast<FusedLoc>(nested);
+    auto ordinal = fused ? dyn_cast_or_null<IntegerAttr>(fused.getMetadata())
+                         : IntegerAttr();
+    if (!ordinal)
+      return WalkResult::advance();
+    site = ordinal.getInt();
+    return WalkResult::interrupt();
+  });
+  return site;
+}
+
+void maxgraph::tagCheckSites(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  Type i64 = IntegerType::get(context, 64);
+  for (GraphOp graph : module.getOps<GraphOp>())
+    forEachCheckSite(graph, [&](Operation *op, int64_t site) {
+      if (!checkSiteOf(op->getLoc()))
+        op->setLoc(FusedLoc::get(context, {op->getLoc()},
+                                 IntegerAttr::get(i64, site)));
+    });
+}
+
 void maxgraph::detail::emitRuntimeCheck(OpBuilder &builder, Location loc,
                                         Value ok, const Twine &message) {
   if (std::optional<int64_t> known = getConstantIntValue(ok); known && *known)

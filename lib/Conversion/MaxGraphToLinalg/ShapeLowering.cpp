@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 
 using namespace mlir;
@@ -221,6 +222,9 @@ static void checkIndicesInRange(OpBuilder &b, Location loc, Operation *op,
   SmallVector<int64_t> all =
       llvm::to_vector(llvm::seq<int64_t>(type.getRank()));
   Value dynamicCount = sizeProduct(b, loc, indices, all);
+  std::optional<int64_t> count = getConstantIntValue(dynamicCount);
+  if (count && *count == 0)
+    return; // No index at all.
   auto extreme = [&](bool largest) -> Value {
     APInt start = isSigned ? (largest ? APInt::getSignedMinValue(width)
                                       : APInt::getSignedMaxValue(width))
@@ -266,10 +270,12 @@ static void checkIndicesInRange(OpBuilder &b, Location loc, Operation *op,
                                                      smallest, negativeBound));
   }
   // No index is in range of nothing, and nothing is always in range.
-  Value none =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dynamicCount,
-                            arith::ConstantIndexOp::create(b, loc, 0));
-  ok = arith::OrIOp::create(b, loc, ok, none);
+  if (!count) {
+    Value none =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dynamicCount,
+                              arith::ConstantIndexOp::create(b, loc, 0));
+    ok = arith::OrIOp::create(b, loc, ok, none);
+  }
   emitRuntimeCheck(b, loc, ok, op, "an index is out of range of the axis");
 }
 

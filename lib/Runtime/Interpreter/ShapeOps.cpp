@@ -220,8 +220,8 @@ HostTensor GraphRun::slice(SliceOp op) {
            std::to_string(in[d]) + " elements, but the result dim is " +
            (op.getType().getDims()[d].isStatic()
                 ? std::to_string(expected[d])
-                : "`" + op.getType().getDims()[d].str() + "` = " +
-                      std::to_string(expected[d])));
+                : "`" + op.getType().getDims()[d].str() +
+                      "` = " + std::to_string(expected[d])));
   HostTensor result = make(op.getType(), shape);
   Shape strides = rowMajorStrides(in), index(shape.size(), 0);
   for (int64_t out = 0, count = numElements(shape); out < count; ++out) {

@@ -40,3 +40,17 @@
 // RUN: env MAXGRAPH_CACHE_DIR=%t/cache max-run %t/cached-kernel.mlir --input=%t/x.npy --print --cache-info 2>&1 | FileCheck %s --check-prefix=KMISS5
 // KMISS5: compile: compiled in
 // KMISS5: [6, 7, 8, 9]
+
+// Run-time errors name the op's line in the module being run, also when its
+// code comes from the cache entry of the same graph at other lines: the
+// key leaves locations out.
+// RUN: %python -c "import sys; open('%t/lines.mlir', 'w').write(open(sys.argv[1]).read())" %S/Inputs/gather-error.mlir
+// RUN: %python -c "import sys; open('%t/shifted.mlir', 'w').write('\n\n\n' + open(sys.argv[1]).read())" %S/Inputs/gather-error.mlir
+// RUN: %python %S/Inputs/npy.py write %t/table.npy '<f4' 3 1 2 3
+// RUN: %python %S/Inputs/npy.py write %t/index.npy '<i4' 1 3
+// RUN: env MAXGRAPH_CACHE_DIR=%t/sites not max-run %t/lines.mlir --input=%t/table.npy --input=%t/index.npy --cache-info 2>&1 | FileCheck %s --check-prefix=SITE-MISS
+// SITE-MISS: compile: compiled in
+// SITE-MISS: error: run @gather: {{.*}}lines.mlir:3:8: maxgraph.gather: an index is out of range of the axis
+// RUN: env MAXGRAPH_CACHE_DIR=%t/sites not max-run %t/shifted.mlir --input=%t/table.npy --input=%t/index.npy --cache-info 2>&1 | FileCheck %s --check-prefix=SITE-HIT
+// SITE-HIT: compile: loaded from the cache in
+// SITE-HIT: error: run @gather: {{.*}}shifted.mlir:6:8: maxgraph.gather: an index is out of range of the axis

@@ -83,12 +83,19 @@ def AssertionsToStatus
     entry point (`llvm.emit_c_interface`) gets a trailing `!llvm.ptr`
     argument, `maxgraph.status`: the address of a `const char *` that the
     caller sets to null. A failed assertion stores the address of its
-    message, prefixed with the assertion's `file:line:col`, into the slot
+    message into the slot
     unless it holds one already (an atomic compare-and-swap from null: the
     first failure wins, also among the threads of a parallel loop), and
     execution goes on; calls pass their own status on. The
     runtime checks the slot after the entry returns and raises the message
     as an error (`CpuExecutable::run`).
+
+    A message starts with where its assertion is: `@graph#N: ` for a check
+    of `convert-maxgraph-to-linalg`, whose location is fused with the
+    ordinal N of its op in the graph (a pre-order walk of the graph's
+    body), which the runtime turns into the op's `file:line:col` in the
+    module it compiled, so that object code does not change with locations
+    alone; otherwise the assertion's first `file:line:col: `.
 
     ```mlir
     func.func @f(%n: index, %status: !llvm.ptr) {

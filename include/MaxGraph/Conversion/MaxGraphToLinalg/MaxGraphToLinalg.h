@@ -14,7 +14,9 @@
 
 #include "mlir/IR/Value.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include <optional>
 
 namespace maxgraph {
 class GraphOp;
@@ -61,6 +63,20 @@ private:
   llvm::StringMap<SymbolSources> graphs;
   llvm::StringMap<llvm::SmallVector<mlir::Type>> results;
 };
+
+/// Calls `fn` on each op in the body of `graph` with its site: its ordinal
+/// in a pre-order walk. A run-time check names its op `@graph#site`, which
+/// the runtime resolves to the op's location in the module it compiled.
+void forEachCheckSite(GraphOp graph,
+                      llvm::function_ref<void(mlir::Operation *, int64_t)> fn);
+
+/// Fuses the location of every op in the graphs of `module` with its site
+/// (an `i64` metadata), except ops that have a site already: the ops that
+/// rewrites make from an op (decomposition, lowering) inherit its site.
+void tagCheckSites(mlir::ModuleOp module);
+
+/// The site that `loc` holds, if any.
+std::optional<int64_t> checkSiteOf(mlir::Location loc);
 
 /// Adds the patterns of `maxgraph.graph` (to `func.func`), `output` (to
 /// `func.return`, copying results that are arguments or views of them),
