@@ -45,36 +45,43 @@ using namespace mlir;
 using namespace maxgraph;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
-                                      cl::Required);
+/// max-run's own options: --help shows these, not the LLVM ones linked in.
+static cl::OptionCategory runCategory("max-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(runCategory),
+                                      cl::desc("<file.mlir>"), cl::Required);
 static cl::opt<std::string>
-    graphName("graph", cl::desc("Graph to run (default: the first graph that "
-                                "is not a subgraph)"));
-static cl::list<std::string> inputs("input",
+    graphName("graph", cl::cat(runCategory),
+              cl::desc("Graph to run (default: the first graph that "
+                       "is not a subgraph)"));
+static cl::list<std::string> inputs("input", cl::cat(runCategory),
                                     cl::desc("An .npy file per graph argument, "
                                              "in order"));
-static cl::opt<bool> randomInputs("random-inputs",
+static cl::opt<bool> randomInputs("random-inputs", cl::cat(runCategory),
                                   cl::desc("Make random inputs"));
-static cl::opt<unsigned> seed("seed", cl::desc("Seed of --random-inputs"),
-                              cl::init(0));
+static cl::opt<unsigned> seed("seed", cl::cat(runCategory),
+                              cl::desc("Seed of --random-inputs"), cl::init(0));
 static cl::list<std::string>
-    dims("dims",
+    dims("dims", cl::cat(runCategory),
          cl::desc("Sizes of symbolic dims for --random-inputs: "
                   "--dims=batch=8,seq=16"),
          cl::CommaSeparated);
-static cl::opt<bool> print("print", cl::desc("Print the results"));
+static cl::opt<bool> print("print", cl::cat(runCategory),
+                           cl::desc("Print the results"));
 static cl::opt<std::string>
-    outputDir("output", cl::desc("Write result N to DIR/result_N.npy"));
-static cl::opt<unsigned> timeRuns("time",
+    outputDir("output", cl::cat(runCategory),
+              cl::desc("Write result N to DIR/result_N.npy"));
+static cl::opt<unsigned> timeRuns("time", cl::cat(runCategory),
                                   cl::desc("Run N times and print the median "
                                            "and minimum time per call"),
                                   cl::init(0));
 static cl::opt<bool> cacheInfo(
-    "cache-info",
+    "cache-info", cl::cat(runCategory),
     cl::desc("Print whether the code came from the compile cache and the "
              "compile time (to stderr)"));
 static cl::opt<bool>
-    interpretFlag("interpret", cl::desc("Run with the reference interpreter"));
+    interpretFlag("interpret", cl::cat(runCategory),
+                  cl::desc("Run with the reference interpreter"));
 
 namespace {
 [[noreturn]] void die(const std::string &message) {
@@ -250,6 +257,7 @@ void printTensor(llvm::raw_ostream &os, const HostTensor &tensor) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv, "MaxGraph graph runner\n");
 
   DialectRegistry registry;
