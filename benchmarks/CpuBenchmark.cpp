@@ -30,6 +30,7 @@
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/MaxGraph.h"
+#include "MaxGraph/Runtime/CodeAllocator.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -122,6 +123,15 @@ public:
       std::exit(1);
     }
     engine = std::move(*created);
+    // The code allocates through the runtime's allocator, as in compile().
+    engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      for (auto [name, address] : code_allocator::symbols())
+        symbols[interner(llvm::StringRef(name.data(), name.size()))] = {
+            llvm::orc::ExecutorAddr::fromPtr(address),
+            llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
     // Looked up once, as CpuExecutable does: a lookup per call would be
     // timed as part of the kernel.
     engine->initialize();
@@ -171,7 +181,7 @@ public:
     }
     void *allocated;
     std::memcpy(&allocated, &result[0], sizeof(void *));
-    std::free(allocated);
+    code_allocator::release(allocated);
   }
 
 private:

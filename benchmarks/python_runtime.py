@@ -2,7 +2,6 @@
 
     PYTHONPATH=build/python .venv/bin/python benchmarks/python_runtime.py
     ... python_runtime.py --quick          # smaller and fewer repetitions
-    ... python_runtime.py --fresh-pages    # leave malloc's defaults alone
 
 Prints, each against a peer in the same run (ratio = peer time / our time;
 above 1 means maxgraph is faster):
@@ -16,12 +15,13 @@ above 1 means maxgraph is faster):
              compiled callable with a numpy input, against memcpy of the
              same bytes (``np.copyto`` into a buffer allocated once) and
              against numpy's five passes; on 1 and 2 OpenMP threads (each
-             count runs in a child process with OMP_NUM_THREADS set).
-
-Unless --fresh-pages is given, malloc is told (mallopt through ctypes) to
-keep freed blocks instead of returning large ones to the OS, as
-benchmarks/CpuBenchmark.cpp does, so that a 64 MB result is not page-faulted
-in again on every call; --fresh-pages shows what an untuned process pays.
+             count runs in a child process with OMP_NUM_THREADS set), once
+             with malloc's defaults (what a user's process has) and once
+             with malloc told (mallopt through ctypes) to keep freed blocks,
+             numpy's best case: with the defaults every 64 MB temporary of
+             numpy's is mapped and page-faulted in anew. Compiled code does
+             not depend on it: its allocator keeps large blocks for the
+             next call (MaxGraph/Runtime/CodeAllocator.h).
 """
 
 import ctypes
@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 QUICK = "--quick" in sys.argv
-FRESH_PAGES = "--fresh-pages" in sys.argv
+TUNE_MALLOC = "--tune-malloc" in sys.argv
 
 
 def tune_malloc():
@@ -129,7 +129,8 @@ def bench_chain(threads):
                           np.float32(0)) * np.float32(0.5) - np.float32(1)
     error = float(np.max(np.abs(run(x).to_numpy() - expected)))
     gbs = 2 * count * 4 / 1e9
-    name = f"chain5 {count} {threads}t, numpy input"
+    name = (f"chain5 {count} {threads}t, numpy input"
+            f"{', mallopt' if TUNE_MALLOC else ''}")
     row(name, ours, "memcpy", memcpy,
         f"({gbs / ours:.1f} vs {gbs / memcpy:.1f} GB/s, max |diff| "
         f"{error:.1e})")
@@ -138,23 +139,20 @@ def bench_chain(threads):
 
 def main():
     if "--chain-child" in sys.argv:
-        if not FRESH_PAGES:
+        if TUNE_MALLOC:
             tune_malloc()
         bench_chain(int(os.environ["OMP_NUM_THREADS"]))
         return
-    if not FRESH_PAGES:
-        tune_malloc()
     print(f"load average: {os.getloadavg()[0]:.2f} "
-          f"({os.cpu_count()} cores); malloc "
-          f"{'defaults' if FRESH_PAGES else 'keeps freed blocks'}")
+          f"({os.cpu_count()} cores)")
     bench_call()
     bench_boundary()
-    flags = [flag for flag in ("--quick", "--fresh-pages")
-             if flag in sys.argv]
-    for threads in (1, 2):
-        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-        subprocess.run([sys.executable, __file__, "--chain-child", *flags],
-                       env=env, check=True)
+    quick = ["--quick"] if QUICK else []
+    for tune in ([], ["--tune-malloc"]):
+        for threads in (1, 2):
+            env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+            subprocess.run([sys.executable, __file__, "--chain-child", *quick,
+                            *tune], env=env, check=True)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,9 @@
 // thrown as a RuntimeError.
 //
 // Inputs are passed as descriptors over the HostTensors' storage; results
-// come back in allocations the code made with malloc (the deallocation
-// pipeline leaves exactly the returned ones alive), which the result
-// HostTensors adopt and free with std::free.
+// come back in allocations the code made with the code allocator (the
+// deallocation pipeline leaves exactly the returned ones alive), which the
+// result HostTensors adopt and give back to it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +22,7 @@
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Runtime/CodeAllocator.h"
 #include "MaxGraph/Runtime/CompileCache.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
@@ -267,7 +268,8 @@ static std::optional<std::string> cacheKeyText(ModuleOp module,
 /// the runtime or a loaded library.
 static void checkDefined(StringRef symbol, StringRef graph) {
   // The linker's own symbols and the runtime's helper.
-  if (symbol == "memrefCopy" || symbol == "_GLOBAL_OFFSET_TABLE_")
+  if (symbol == "memrefCopy" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
+      symbol.starts_with("_mlir_memref_to_llvm_"))
     return;
   static bool loaded = [] {
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
@@ -287,8 +289,10 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
   // (a buffer store, an insert into a slice) calls `memrefCopy`, which
   // MLIR's runner library would provide.
   std::string openMP = MAXGRAPH_OPENMP_LIBRARY;
-  std::pair<StringRef, void *> helpers[] = {
+  SmallVector<std::pair<StringRef, void *>> helpers = {
       {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)}};
+  for (auto [name, address] : code_allocator::symbols())
+    helpers.emplace_back(StringRef(name.data(), name.size()), address);
   auto loaded = ObjectJIT::load(object, openMP, helpers);
   if (!loaded)
     return loaded.takeError();
@@ -543,7 +547,8 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs,
           return owner.first == allocated;
         }))
       continue;
-    owners.emplace_back(allocated, std::shared_ptr<void>(allocated, std::free));
+    owners.emplace_back(
+        allocated, std::shared_ptr<void>(allocated, code_allocator::release));
   }
   if (status)
     throw RuntimeError("run @" + s.name + ": " + describeFailure(s, status));

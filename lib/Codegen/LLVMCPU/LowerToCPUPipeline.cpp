@@ -77,7 +77,12 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Allocations call the runtime's allocator (`_mlir_memref_to_llvm_alloc`,
+  // MaxGraph/Runtime/CodeAllocator.h), which keeps large freed blocks for
+  // the next call, not malloc.
+  FinalizeMemRefToLLVMConversionPassOptions memrefs;
+  memrefs.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));
   // Register tiles' contractions become broadcast-and-FMA outer products;
   // reductions may reassociate (a tree instead of a sequential chain).
   ConvertVectorToLLVMPassOptions vectors;

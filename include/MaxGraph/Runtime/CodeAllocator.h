@@ -1,0 +1,43 @@
+//===- CodeAllocator.h - the allocator of compiled code ---------*- C++ -*-===//
+//
+// Compiled graphs allocate their results and temporaries here (the lowering
+// calls `_mlir_memref_to_llvm_alloc` and `_mlir_memref_to_llvm_free`, which
+// the JIT binds to these functions). Large blocks return to a cache when
+// they are freed and serve the next allocation of about their size: a graph
+// called again reuses the pages of its last results instead of faulting in
+// fresh ones, which glibc's malloc hands out above its mmap threshold. Runtime
+// core: no MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_RUNTIME_CODEALLOCATOR_H
+#define MAXGRAPH_RUNTIME_CODEALLOCATOR_H
+
+#include <cstddef>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace maxgraph::code_allocator {
+/// `bytes` of storage aligned to `alignment` (a power of two; at most 4096),
+/// or null when there is no memory. Blocks from 1 MiB on come from the cache
+/// when one of at least `bytes` and at most twice that is there.
+void *allocate(size_t bytes, size_t alignment = 64);
+
+/// Gives back a block of `allocate` (null is ignored). Large blocks are kept
+/// while the cache holds less than its limit; the oldest go first.
+void release(void *pointer);
+
+/// The bytes of the blocks the cache holds.
+size_t cachedBytes();
+
+/// Sets the cache's limit in bytes (0: keep nothing) and frees blocks above
+/// it. The default is 256 MiB, or MAXGRAPH_ALLOCATOR_CACHE_BYTES.
+void setCacheLimit(size_t bytes);
+
+/// The C functions that compiled code calls for its memory, by symbol name,
+/// for a JIT to bind.
+std::vector<std::pair<std::string_view, void *>> symbols();
+} // namespace maxgraph::code_allocator
+
+#endif // MAXGRAPH_RUNTIME_CODEALLOCATOR_H

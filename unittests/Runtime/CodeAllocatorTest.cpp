@@ -1,0 +1,97 @@
+//===- CodeAllocatorTest.cpp - the allocator of compiled code -------------===//
+
+#include "MaxGraph/Runtime/CodeAllocator.h"
+#include "MaxGraph/MaxGraph.h"
+#include "gtest/gtest.h"
+#include <cstdint>
+#include <cstring>
+
+using namespace maxgraph;
+
+namespace {
+constexpr size_t kMiB = size_t(1) << 20;
+
+/// Sets the cache's limit for one test and empties the cache after it.
+class CodeAllocatorTest : public ::testing::Test {
+protected:
+  CodeAllocatorTest() { code_allocator::setCacheLimit(64 * kMiB); }
+  ~CodeAllocatorTest() override { code_allocator::setCacheLimit(0); }
+};
+
+TEST_F(CodeAllocatorTest, BlocksAreAlignedAndWritable) {
+  for (size_t alignment : {size_t(1), size_t(16), size_t(64), size_t(4096)})
+    for (size_t bytes : {size_t(0), size_t(3), size_t(1000), 2 * kMiB}) {
+      auto *block =
+          static_cast<char *>(code_allocator::allocate(bytes, alignment));
+      ASSERT_NE(block, nullptr);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % alignment, 0u);
+      std::memset(block, 0x5a, bytes);
+      code_allocator::release(block);
+    }
+  code_allocator::release(nullptr);
+}
+
+TEST_F(CodeAllocatorTest, LargeBlocksAreReusedForSimilarSizes) {
+  void *first = code_allocator::allocate(4 * kMiB);
+  code_allocator::release(first);
+  EXPECT_EQ(code_allocator::cachedBytes(), 4 * kMiB);
+  // At least the size asked and at most twice it: the cached block.
+  void *again = code_allocator::allocate(3 * kMiB);
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(code_allocator::cachedBytes(), 0u);
+  code_allocator::release(again);
+  // Too small for 5 MiB, and too large for 1 MiB: fresh blocks.
+  void *larger = code_allocator::allocate(5 * kMiB);
+  void *smaller = code_allocator::allocate(kMiB);
+  EXPECT_NE(larger, first);
+  EXPECT_NE(smaller, first);
+  code_allocator::release(larger);
+  code_allocator::release(smaller);
+}
+
+TEST_F(CodeAllocatorTest, SmallBlocksAreNotCached) {
+  void *small = code_allocator::allocate(1000);
+  code_allocator::release(small);
+  EXPECT_EQ(code_allocator::cachedBytes(), 0u);
+}
+
+TEST_F(CodeAllocatorTest, TheCacheKeepsToItsLimitOldestFirst) {
+  code_allocator::setCacheLimit(10 * kMiB);
+  void *a = code_allocator::allocate(4 * kMiB);
+  void *b = code_allocator::allocate(4 * kMiB);
+  void *c = code_allocator::allocate(4 * kMiB);
+  code_allocator::release(a);
+  code_allocator::release(b);
+  code_allocator::release(c); // 12 MiB: `a`, the oldest, is freed.
+  EXPECT_EQ(code_allocator::cachedBytes(), 8 * kMiB);
+  void *x = code_allocator::allocate(4 * kMiB);
+  void *y = code_allocator::allocate(4 * kMiB);
+  EXPECT_TRUE((x == b && y == c) || (x == c && y == b));
+  code_allocator::release(x);
+  code_allocator::release(y);
+  code_allocator::setCacheLimit(0);
+  EXPECT_EQ(code_allocator::cachedBytes(), 0u);
+}
+
+TEST_F(CodeAllocatorTest, ImpossibleRequestsGiveNull) {
+  EXPECT_EQ(code_allocator::allocate(SIZE_MAX - 8), nullptr);
+  EXPECT_EQ(code_allocator::allocate(16, 3), nullptr);    // Not a power of 2.
+  EXPECT_EQ(code_allocator::allocate(16, 8192), nullptr); // Above 4096.
+}
+
+TEST_F(CodeAllocatorTest, CompiledResultsComeBackToTheCache) {
+  // A graph called twice: its 8 MiB result, dropped after the first call,
+  // holds the second call's result.
+  auto run = compile([](const Tensor &x) { return ops::add(x, x); })(
+      TensorLayout(DType::Float32, {2 * 1024 * 1024}));
+  HostTensor input(DType::Float32, {2 * 1024 * 1024});
+  const void *firstData;
+  {
+    HostTensor first = run(input);
+    firstData = first.rawData();
+  }
+  EXPECT_GE(code_allocator::cachedBytes(), 8 * kMiB);
+  HostTensor second = run(input);
+  EXPECT_EQ(second.rawData(), firstData);
+}
+} // namespace
