@@ -11,7 +11,8 @@ using namespace maxgraph::detail;
 TensorLayout Tensor::layout() const {
   if (!value)
     throw StagingError("layout() of an empty Tensor");
-  return toTensorLayout(value.getType());
+  // Not value.getType(): the value is gone with its graph.
+  return toTensorLayout(type);
 }
 DType Tensor::dtype() const { return layout().dtype(); }
 std::vector<Dim> Tensor::shape() const { return layout().shape(); }
@@ -21,7 +22,7 @@ int64_t Tensor::rank() const { return layout().rank(); }
 BufferLayout Buffer::layout() const {
   if (!value)
     throw StagingError("layout() of an empty Buffer");
-  TensorLayout layout = toTensorLayout(value.getType());
+  TensorLayout layout = toTensorLayout(type);
   return BufferLayout(layout.dtype(), layout.shape(), layout.device());
 }
 

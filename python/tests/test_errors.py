@@ -322,3 +322,27 @@ def test_session_state_is_clean_after_an_error():
     staged = compilation.stage(lambda x: x + 1)(F32_2)
     assert str(staged).count("maxgraph.graph") == 1
     assert ops.add is not None and CPU() == CPU(0)
+
+
+def test_tensor_of_a_finished_graph_is_an_error_not_a_crash():
+    # Found by fuzz/staging_fuzzer.py: the layout of a tensor kept past its
+    # graph read IR that had been freed (a segfault).
+    kept = []
+
+    def fn(x, b):
+        kept.extend([x + 1, b])
+        return kept[0]
+
+    compilation.stage(fn)(F32_2, BufferLayout(DType.float32, [2]))
+    tensor, buffer = kept
+    assert not tensor.is_live
+    assert tensor.layout == F32_2
+    assert tensor.shape == [2] and tensor.dtype == DType.float32
+    assert repr(tensor) == "Tensor(traced, !maxgraph.tensor<[2], f32>)"
+    assert buffer.layout == BufferLayout(DType.float32, [2])
+    with pytest.raises(ValueError, match="can only be used while a function "
+                       "is being staged"):
+        ops.add(tensor, 1)
+    with pytest.raises(ValueError, match="is a tensor of another staged "
+                       "graph"):
+        compilation.stage(lambda x: x + tensor)(F32_2)

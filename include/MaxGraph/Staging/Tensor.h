@@ -28,10 +28,15 @@ public:
   /// The trace (graph body) that made this value; never reused.
   uint64_t getTraceId() const { return traceId; }
   Tensor(mlir::Value value, uint64_t traceId)
-      : value(value), traceId(traceId) {}
+      : value(value), type(value ? value.getType() : mlir::Type()),
+        traceId(traceId) {}
 
 private:
   mlir::Value value;
+  /// The value's type (owned by the staging context, which outlives every
+  /// graph), so that layout() stays valid after the graph's IR is gone: a
+  /// Tensor kept past its trace is refused by ops, but can still be printed.
+  mlir::Type type;
   uint64_t traceId = 0;
 };
 
@@ -48,10 +53,13 @@ public:
   mlir::Value getValue() const { return value; }
   uint64_t getTraceId() const { return traceId; }
   Buffer(mlir::Value value, uint64_t traceId)
-      : value(value), traceId(traceId) {}
+      : value(value), type(value ? value.getType() : mlir::Type()),
+        traceId(traceId) {}
 
 private:
   mlir::Value value;
+  /// The value's type, as in Tensor.
+  mlir::Type type;
   uint64_t traceId = 0;
 };
 
