@@ -15,6 +15,20 @@ NB_MODULE(_core, m) {
   nb::exception<maxgraph::Error> error(m, "Error", PyExc_ValueError);
   nb::exception<maxgraph::StagingError>(m, "StagingError", error);
   nb::exception<maxgraph::RuntimeError>(m, "RuntimeError", error);
+  // A Python value that an argument cannot take (nb::cast in a binding's
+  // body) is the caller's TypeError, not a RuntimeError saying
+  // `std::bad_cast` (found by fuzz/staging_fuzzer.py).
+  nb::register_exception_translator(
+      [](const std::exception_ptr &exception, void *) {
+        try {
+          std::rethrow_exception(exception);
+        } catch (const nb::cast_error &) {
+          PyErr_SetString(PyExc_TypeError,
+                          "an argument has the wrong type (a value that is not "
+                          "an int, a float, a sequence of them or a Tensor "
+                          "where one is expected)");
+        }
+      });
   m.def("_set_package_directory", &maxgraph::python::setPackageDirectory,
         nb::arg("directory"));
   maxgraph::python::bindTypes(m);

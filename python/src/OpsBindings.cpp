@@ -35,7 +35,13 @@ std::vector<PyTensor> wrap(std::vector<Tensor> results) {
 std::vector<int64_t> axes(nb::handle object) {
   if (nb::isinstance<int>(object))
     return {nb::cast<int64_t>(object)};
-  return nb::cast<std::vector<int64_t>>(object);
+  std::vector<int64_t> result;
+  if (!nb::try_cast(object, result))
+    throw nb::type_error(
+        ("axis is an int or a sequence of ints (64-bit), got " +
+         nb::cast<std::string>(nb::repr(object)))
+            .c_str());
+  return result;
 }
 
 using Binary = Tensor (*)(const Operand &, const Operand &);

@@ -346,3 +346,17 @@ def test_tensor_of_a_finished_graph_is_an_error_not_a_crash():
     with pytest.raises(ValueError, match="is a tensor of another staged "
                        "graph"):
         compilation.stage(lambda x: x + tensor)(F32_2)
+
+
+def test_wrongly_typed_arguments_are_type_errors_not_cpp_errors():
+    # Found by fuzz/staging_fuzzer.py: these were RuntimeError("std::bad_cast").
+    def fn(x):
+        for axis in (object(), [1.5], "x", 2**70):
+            with pytest.raises(TypeError, match="axis is an int or a "
+                               "sequence of ints"):
+                ops.reduce_sum(x, axis=axis)
+        with pytest.raises(TypeError, match="an argument has the wrong type"):
+            ops.slice(x, [(1.5, None, 1)])
+        return x
+
+    compilation.stage(fn)(F32_2)
