@@ -64,11 +64,55 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
   LogicalResult
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t rank = layoutOf(op.getResult()).getRank();
+    TensorLayoutType layout = layoutOf(op.getResult());
+    int64_t rank = layout.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
-    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, convertedResultType(op),
-                                                  static_cast<uint64_t>(axis),
-                                                  adaptor.getInputs());
+    RankedTensorType type = convertedResultType(op);
+    // A result with a static 0 dim is empty: the zero-sized slices that
+    // tensor.concat decomposes into do not verify. Its run-time dims are
+    // the inputs' (the sum of theirs along the axis).
+    if (llvm::any_of(layout.getDims(),
+                     [](DimAttr dim) { return dim.isStaticSize(0); })) {
+      Location loc = op.getLoc();
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!type.isDynamicDim(d))
+          continue;
+        if (d != axis) {
+          sizes.push_back(tensor::DimOp::create(
+              rewriter, loc, adaptor.getInputs().front(), d));
+          continue;
+        }
+        Value sum = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        for (Value input : adaptor.getInputs())
+          sum = arith::AddIOp::create(
+              rewriter, loc, sum,
+              tensor::DimOp::create(rewriter, loc, input, d));
+        sizes.push_back(sum);
+      }
+      rewriter.replaceOp(op, createEmpty(rewriter, loc, type, sizes));
+      return success();
+    }
+    // Inputs statically empty along the axis add nothing, and their
+    // zero-sized slices at the end of the result do not verify.
+    SmallVector<Value> inputs;
+    for (auto [input, converted] :
+         llvm::zip_equal(op.getInputs(), adaptor.getInputs())) {
+      DimAttr dim = layoutOf(input).getDims()[axis];
+      if (!dim.isStaticSize(0))
+        inputs.push_back(converted);
+    }
+    if (inputs.empty())
+      inputs.push_back(adaptor.getInputs().front());
+    if (inputs.size() == 1) {
+      Value only = inputs.front();
+      if (only.getType() != type)
+        only = tensor::CastOp::create(rewriter, op.getLoc(), type, only);
+      rewriter.replaceOp(op, only);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
+        op, type, static_cast<uint64_t>(axis), inputs);
     return success();
   }
 };
