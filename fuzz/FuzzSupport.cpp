@@ -6,6 +6,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace maxgraph::fuzz;
 
@@ -28,6 +31,14 @@ DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext &context)
           llvm::errs() << diag << "\n";
         return mlir::success();
       }) {}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+maxgraph::fuzz::parseModule(llvm::StringRef bytes, mlir::MLIRContext &context) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(bytes, "fuzz-input"), llvm::SMLoc());
+  return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+}
 
 bool maxgraph::fuzz::holdsMaxGraphOpsOnly(mlir::ModuleOp module) {
   bool only = true;

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <string>
@@ -33,6 +34,12 @@ public:
 private:
   mlir::ScopedDiagnosticHandler handler;
 };
+
+/// Parses `bytes` as a module. The parser reads one byte past the end of its
+/// buffer (the NUL that files read by MLIR end with); libFuzzer's data has
+/// none, so the bytes are copied into a buffer that does.
+mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::StringRef bytes,
+                                              mlir::MLIRContext &context);
 
 /// Whether every op nested in `module` is a maxgraph op.
 bool holdsMaxGraphOpsOnly(mlir::ModuleOp module);

@@ -40,8 +40,7 @@ std::string printed(mlir::Operation *op, bool generic) {
 void checkRoundTrip(mlir::MLIRContext &context, const std::string &text,
                     mlir::Operation *original, bool generic) {
   DiagnosticCollector diagnostics(context);
-  mlir::OwningOpRef<mlir::ModuleOp> again =
-      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> again = parseModule(text, context);
   if (!again)
     reportBug(std::string("the ") + (generic ? "generic" : "custom") +
                   " form of a valid module does not parse again:\n" +
@@ -62,8 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   DiagnosticCollector diagnostics(context);
   llvm::StringRef source(reinterpret_cast<const char *>(data), size);
   // Parsing verifies the module.
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = parseModule(source, context);
   if (!module)
     return 0;
   if (failed(mlir::verify(*module)))

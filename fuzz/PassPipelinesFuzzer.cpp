@@ -121,8 +121,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                             mlir::MLIRContext::Threading::DISABLED);
   DiagnosticCollector diagnostics(context);
   llvm::StringRef source(reinterpret_cast<const char *>(data) + 2, size - 2);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = parseModule(source, context);
   if (!module || !holdsMaxGraphOpsOnly(*module))
     return 0;
   for (auto graph : module->getOps<maxgraph::GraphOp>())
