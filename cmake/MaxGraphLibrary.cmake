@@ -21,5 +21,9 @@ function(add_maxgraph_library name)
     $<BUILD_INTERFACE:${MAXGRAPH_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${MAXGRAPH_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  if(MAXGRAPH_ENABLE_FUZZERS)
+    # Coverage for libFuzzer; the fuzz targets link the fuzzer itself.
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
   set_property(GLOBAL APPEND PROPERTY MAXGRAPH_EXPORTED_LIBS ${name})
 endfunction()

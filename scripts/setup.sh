@@ -26,15 +26,17 @@ if ((${#missing[@]})); then
 fi
 
 # The Python package's build and test dependencies, from PyPI by name, in a
-# virtual environment of the project (.venv) that the default preset uses.
+# virtual environment of the project (.venv) that the default preset uses
+# (hypothesis: the staging fuzzer, fuzz/staging_fuzzer.py).
 venv="$root/.venv"
 python_packages=("nanobind>=2.4" "numpy>=1.24" "pytest>=7"
-                 "scikit-build-core>=0.10")
+                 "scikit-build-core>=0.10" "hypothesis>=6")
 if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import nanobind, numpy, pytest, scikit_build_core" \
+if ! "$venv/bin/python" -c \
+    "import nanobind, numpy, pytest, scikit_build_core, hypothesis" \
     2>/dev/null; then
   echo "setup: installing ${python_packages[*]} into $venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \

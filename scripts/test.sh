@@ -2,12 +2,15 @@
 # Sets up and builds, then runs every test suite: the lit/FileCheck suite on
 # the release build, the pytest suite of the Python package on the release
 # build, `pip install ./python` into a fresh virtual environment (then the
-# seed example from outside the repository), and the lit suite again on the
-# ASan+UBSan build. Prints one summary line per suite and exits non-zero if
-# any test failed.
+# seed example from outside the repository), the bounded fuzzers of the
+# release build (scripts/fuzz.sh release: the Python staging fuzzer and the
+# differential fuzzer), the lit suite again on the ASan+UBSan build and the
+# libFuzzer targets under ASan+UBSan (scripts/fuzz.sh libfuzzer, about 40 s).
+# Prints one summary line per suite and exits non-zero if any test failed.
 #   scripts/test.sh            everything
 #   MAXGRAPH_TEST_PRESETS=default scripts/test.sh   release build only
 #   MAXGRAPH_TEST_PIP_INSTALL=0 scripts/test.sh      skip the pip install check
+#   MAXGRAPH_TEST_FUZZ=0 scripts/test.sh             skip the fuzzers
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 presets=${MAXGRAPH_TEST_PRESETS:-"default sanitizers"}
@@ -33,6 +36,27 @@ for preset in $presets; do
   total_skip=$((total_skip + unsup))
   rm -f "$log"
 
+  # The fuzzers, bounded (scripts/fuzz.sh): the libFuzzer targets on the
+  # sanitizers build, the Python and differential fuzzers after pytest.
+  run_fuzzers() { # set
+    if [ "${MAXGRAPH_TEST_FUZZ:-1}" = 0 ]; then return; fi
+    local flog
+    flog=$(mktemp)
+    "$root/scripts/fuzz.sh" "$1" 2>&1 | tee "$flog"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    local fpass ffail
+    fpass=$(sed -n 's/^fuzz: \([0-9]*\) passed.*/\1/p' "$flog" | tail -1)
+    ffail=$(sed -n 's/^fuzz: [0-9]* passed, \([0-9]*\) failed.*/\1/p' "$flog" |
+            tail -1)
+    fpass=${fpass:-0}; ffail=${ffail:-1}
+    echo "fuzzers ($1): $fpass passed, $ffail failed"
+    total_pass=$((total_pass + fpass)); total_fail=$((total_fail + ffail))
+    rm -f "$flog"
+  }
+  if [ "$preset" = sanitizers ]; then
+    run_fuzzers libfuzzer
+  fi
+
   if [ "$preset" = default ]; then
     # pytest's exit code 5 means it collected nothing: a failure here.
     log=$(mktemp)
@@ -51,6 +75,7 @@ for preset in $presets; do
     total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
     total_skip=$((total_skip + skip))
     rm -f "$log"
+    run_fuzzers release
 
     if [ "${MAXGRAPH_TEST_PIP_INSTALL:-1}" != 0 ]; then
       if "$root/scripts/test-pip-install.sh"; then

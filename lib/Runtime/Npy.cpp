@@ -132,6 +132,18 @@ HostTensor maxgraph::readNpy(const std::string &path) {
   } else {
     fail(path, "unsupported .npy version " + std::to_string(version[0]));
   }
+  if (!in)
+    fail(path, "truncated .npy header");
+  // The header must be in the file before anything is allocated for it (a
+  // version 2 length goes up to 4 GiB).
+  std::streamoff headerStart = in.tellg();
+  in.seekg(0, std::ios::end);
+  std::streamoff rest = in.tellg() - headerStart;
+  in.seekg(headerStart);
+  if (rest < static_cast<std::streamoff>(headerLength))
+    fail(path, "truncated .npy header: it is " + std::to_string(headerLength) +
+                   " bytes long but the file holds " + std::to_string(rest) +
+                   " more");
   std::string header(headerLength, '\0');
   if (!in.read(header.data(), headerLength))
     fail(path, "truncated .npy header");

@@ -322,3 +322,42 @@ def test_session_state_is_clean_after_an_error():
     staged = compilation.stage(lambda x: x + 1)(F32_2)
     assert str(staged).count("maxgraph.graph") == 1
     assert ops.add is not None and CPU() == CPU(0)
+
+
+def test_tensor_of_a_finished_graph_is_an_error_not_a_crash():
+    # Found by fuzz/staging_fuzzer.py: the layout of a tensor kept past its
+    # graph read IR that had been freed (a segfault). Now every use is a
+    # StagingError (test_trace_lifetime.py has the rest).
+    kept = []
+
+    def fn(x, b):
+        kept.extend([x + 1, b])
+        return kept[0]
+
+    compilation.stage(fn)(F32_2, BufferLayout(DType.float32, [2]))
+    tensor, buffer = kept
+    assert not tensor.is_live
+    for use in (lambda: tensor.layout, lambda: tensor.shape,
+                lambda: buffer.layout):
+        with pytest.raises(ValueError, match="which has ended"):
+            use()
+    with pytest.raises(ValueError, match="can only be used while a function "
+                       "is being staged"):
+        ops.add(tensor, 1)
+    assert repr(tensor) == "Tensor(traced, of the ended trace of graph @fn)"
+    with pytest.raises(ValueError, match="which has ended"):
+        compilation.stage(lambda x: x + tensor)(F32_2)
+
+
+def test_wrongly_typed_arguments_are_type_errors_not_cpp_errors():
+    # Found by fuzz/staging_fuzzer.py: these were RuntimeError("std::bad_cast").
+    def fn(x):
+        for axis in (object(), [1.5], "x", 2**70):
+            with pytest.raises((TypeError, ValueError),
+                               match="axis(\\[0\\])? must be|does not fit"):
+                ops.reduce_sum(x, axis=axis)
+        with pytest.raises(TypeError, match="slice"):
+            ops.slice(x, [(1.5, None, 1)])
+        return x
+
+    compilation.stage(fn)(F32_2)

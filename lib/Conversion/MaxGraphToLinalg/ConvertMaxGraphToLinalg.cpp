@@ -14,6 +14,8 @@
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/RecursiveCalls.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_CONVERTMAXGRAPHTOLINALG
@@ -22,10 +24,79 @@ namespace maxgraph {
 
 using namespace mlir;
 using namespace maxgraph;
+using namespace maxgraph::detail;
+
+namespace {
+/// A pure op whose results are all empty (a static 0 dim) computes nothing:
+/// its results become `tensor.empty` (of the result's run-time dims, as the
+/// op's own lowering would size it). This keeps the op-family lowerings away
+/// from zero-sized slices, which MLIR's verifiers reject (`offset 0 is
+/// out-of-bounds: 0 >= 0`) even where nothing is read or written.
+struct EmptyResultLowering : ConversionPattern {
+  EmptyResultLowering(const TypeConverter &converter, MLIRContext *context,
+                      const GraphSymbols &graphSymbols)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2,
+                          context),
+        graphSymbols(graphSymbols) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Gather checks its indices even when it produces nothing (as numpy),
+    // slice its bounds on non-static dims, and ops that match `?` operand dims against each other check them
+    // (RuntimeChecks.cpp).
+    if (!isa<MaxGraphDialect>(op->getDialect()) || op->getNumResults() == 0 ||
+        !isMemoryEffectFree(op) || isa<ConstantOp, GatherOp>(op))
+      return failure();
+    if (auto slice = dyn_cast<SliceOp>(op);
+        slice && !slice.getInput().getType().hasStaticShape())
+      return failure();
+    bool matchesDims = isElementwise(op) ||
+                       isa<BroadcastToOp, MatmulOp, ConcatOp, ReshapeOp>(op);
+    for (Value operand : matchesDims ? op->getOperands() : ValueRange())
+      if (auto layout = dyn_cast<TensorLayoutType>(operand.getType());
+          layout && llvm::any_of(layout.getDims(), [](DimAttr dim) {
+            return dim.getUnknown();
+          }))
+        return failure();
+    for (Value result : op->getResults()) {
+      auto layout = dyn_cast<TensorLayoutType>(result.getType());
+      if (!layout || llvm::none_of(layout.getDims(), [](DimAttr dim) {
+            return dim.isStaticSize(0);
+          }))
+        return failure();
+      // Other dims of one result are sized like the op's own lowering.
+      if (layout.hasStaticShape())
+        continue;
+      if (op->getNumResults() != 1)
+        return failure();
+      for (auto [index, dim] : llvm::enumerate(layout.getDims()))
+        if (!dim.isStatic() && !positionalSource(op, index) &&
+            !canEvaluate(dim, graphSymbols.lookup(op)))
+          return failure();
+    }
+    SmallVector<Value> empties;
+    for (Value result : op->getResults()) {
+      RankedTensorType type = convertTensorType(layoutOf(result));
+      SmallVector<Value> sizes;
+      if (!type.hasStaticShape())
+        sizes =
+            dynamicResultSizes(rewriter, op, operands, graphSymbols.lookup(op));
+      empties.push_back(createEmpty(rewriter, op->getLoc(), type, sizes));
+    }
+    rewriter.replaceOp(op, empties);
+    return success();
+  }
+
+  const GraphSymbols &graphSymbols;
+};
+} // namespace
 
 void maxgraph::populateMaxGraphToLinalgConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const GraphSymbols &graphSymbols) {
+  patterns.add<EmptyResultLowering>(converter, patterns.getContext(),
+                                    graphSymbols);
   populateMaxGraphGraphToLinalgPatterns(converter, patterns, graphSymbols);
   populateMaxGraphElementwiseToLinalgPatterns(converter, patterns,
                                               graphSymbols);

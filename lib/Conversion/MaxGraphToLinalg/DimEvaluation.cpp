@@ -165,6 +165,9 @@ maxgraph::detail::positionalSource(Operation *op, unsigned index) {
     return aligned({0, 1}, rank - 2,
                    [](TensorLayoutType type) { return type.getRank() - 2; });
   }
+  // A cumsum has the shape of its operand.
+  if (isa<CumsumOp>(op))
+    return std::make_pair(0u, index);
   if (auto transpose = dyn_cast<TransposeOp>(op))
     return std::make_pair(
         0u, static_cast<unsigned>(transpose.getPermutation()[index]));

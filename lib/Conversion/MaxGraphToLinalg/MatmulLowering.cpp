@@ -80,8 +80,11 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
             RankedTensorType::get(shape, valueType.getElementType()), value,
             offsets, cutSizes, strides);
       };
-      lhsValue = cut(lhsValue, lhsAxis);
-      rhsValue = cut(rhsValue, rhsAxis);
+      // With a static 0 the loop over k reads nothing.
+      if (!lhsK.isStaticSize(0) && !rhsK.isStaticSize(0)) {
+        lhsValue = cut(lhsValue, lhsAxis);
+        rhsValue = cut(rhsValue, rhsAxis);
+      }
     }
     Value empty = createEmpty(rewriter, loc, type, sizes);
     Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},

@@ -395,7 +395,11 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     MLIRContext *context = rewriter.getContext();
 
+    // Slices keep the axis as a 1: a rank-reducing slice is ambiguous when
+    // other dims are 1 too ([1, n, 1] along the last axis), and was
+    // miscompiled (wrong sums, or slices out of bounds after tiling).
     auto [shape, dynamicSizes] = shapeWithout(rewriter, loc, input, axis);
+    shape.insert(shape.begin() + axis, 1);
     auto sliceType = RankedTensorType::get(shape, element);
     auto sumType = RankedTensorType::get(shape, accumulator);
     Value zero = isFloat ? floatConstant(rewriter, loc, accumulator, 0.0)
@@ -408,7 +412,7 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
     Value result = createEmpty(rewriter, loc, convertedResultType(op),
                                dynamicSizesOf(rewriter, loc, input));
 
-    int64_t sliceRank = rank - 1;
+    int64_t sliceRank = rank;
     AffineMap identity = AffineMap::getMultiDimIdentityMap(sliceRank, context);
     SmallVector<utils::IteratorType> iterators(sliceRank,
                                                utils::IteratorType::parallel);

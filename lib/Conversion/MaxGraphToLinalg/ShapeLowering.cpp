@@ -85,17 +85,104 @@ struct ReshapeLowering : GraphSymbolsPattern<ReshapeOp> {
   }
 };
 
-struct ConcatLowering : OpConversionPattern<ConcatOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// concat: tensor.concat. Dims other than the axis that the verifier could
+/// not match (a `?`) are checked to agree at run time; a failed check gives
+/// zeros instead of copies out of bounds.
+struct ConcatLowering : GraphSymbolsPattern<ConcatOp> {
+  using GraphSymbolsPattern::GraphSymbolsPattern;
 
   LogicalResult
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t rank = layoutOf(op.getResult()).getRank();
+    Location loc = op.getLoc();
+    TensorLayoutType layout = layoutOf(op.getResult());
+    int64_t rank = layout.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
-    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, convertedResultType(op),
-                                                  static_cast<uint64_t>(axis),
-                                                  adaptor.getInputs());
+    RankedTensorType type = convertedResultType(op);
+    ArrayRef<DimAttr> resultDims = layout.getDims();
+    ValueRange inputs = adaptor.getInputs();
+    // The result's run-time sizes: the axis sums the operands', the others
+    // are operand 0's (checked below where they may differ).
+    auto resultSizes = [&]() {
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!type.isDynamicDim(d))
+          continue;
+        if (d != axis) {
+          sizes.push_back(dimOf(rewriter, loc, inputs[0], d));
+          continue;
+        }
+        Value total = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        for (Value input : inputs)
+          total = arith::AddIOp::create(rewriter, loc, total,
+                                        dimOf(rewriter, loc, input, d));
+        sizes.push_back(total);
+      }
+      return sizes;
+    };
+    Value ok;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      DimAttr resultDim = resultDims[d];
+      SmallVector<unsigned> unsettled;
+      std::optional<unsigned> certain;
+      for (auto [index, input] : llvm::enumerate(op.getInputs())) {
+        DimAttr dim = layoutOf(input).getDims()[d];
+        if (dim.getUnknown() || dim != resultDim)
+          unsettled.push_back(index);
+        else if (!certain)
+          certain = index;
+      }
+      if (unsettled.empty())
+        continue;
+      Value size;
+      if (resultDim.isStatic())
+        size = arith::ConstantIndexOp::create(rewriter, loc,
+                                              resultDim.getStaticSize());
+      else if (certain)
+        size = dimOf(rewriter, loc, inputs[*certain], d);
+      else if (canEvaluate(resultDim, symbolsOf(op)))
+        size = evaluateDim(rewriter, loc, resultDim, symbolsOf(op));
+      else
+        size = dimOf(rewriter, loc, inputs[0], d);
+      for (unsigned index : unsettled) {
+        Value same =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  dimOf(rewriter, loc, inputs[index], d), size);
+        emitRuntimeCheck(rewriter, loc, same, op,
+                         "dim " + Twine(d) + " of operand " + Twine(index) +
+                             " differs from the other operands'");
+        ok = ok ? arith::AndIOp::create(rewriter, loc, ok, same).getResult()
+                : same;
+      }
+    }
+    // A result with a static 0 dim is empty: the zero-sized slices that
+    // tensor.concat decomposes into do not verify.
+    if (llvm::any_of(resultDims,
+                     [](DimAttr dim) { return dim.isStaticSize(0); })) {
+      rewriter.replaceOp(op, createEmpty(rewriter, loc, type, resultSizes()));
+      return success();
+    }
+    // Inputs statically empty along the axis add nothing, and their
+    // zero-sized slices at the end of the result do not verify.
+    SmallVector<Value> nonEmpty;
+    for (auto [input, converted] : llvm::zip_equal(op.getInputs(), inputs))
+      if (!layoutOf(input).getDims()[axis].isStaticSize(0))
+        nonEmpty.push_back(converted);
+    if (nonEmpty.empty())
+      nonEmpty.push_back(inputs.front());
+    auto build = [&](OpBuilder &b, Location at) -> Value {
+      if (nonEmpty.size() == 1)
+        return nonEmpty.front().getType() == type
+                   ? nonEmpty.front()
+                   : tensor::CastOp::create(b, at, type, nonEmpty.front());
+      return tensor::ConcatOp::create(b, at, type, static_cast<uint64_t>(axis),
+                                      nonEmpty);
+    };
+    rewriter.replaceOp(
+        op, ok ? guardedValue(rewriter, loc, ok, type, resultSizes(), build)
+               : build(rewriter, loc));
     return success();
   }
 };
@@ -200,6 +287,12 @@ struct SliceLowering : GraphSymbolsPattern<SliceOp> {
       }
     }
     RankedTensorType type = convertedResultType(op);
+    // A result with a static 0 dim reads nothing (zero-sized slices do not
+    // verify); its bounds were checked above.
+    if (llvm::is_contained(type.getShape(), 0)) {
+      rewriter.replaceOp(op, createEmpty(rewriter, loc, type, dynamicSizes));
+      return success();
+    }
     auto build = [&](OpBuilder &b, Location at) -> Value {
       return tensor::ExtractSliceOp::create(b, at, type, input, offsets, sizes,
                                             strides);
@@ -213,9 +306,16 @@ struct SliceLowering : GraphSymbolsPattern<SliceOp> {
 
 /// The smallest and largest of `indices` (signless integers read as signed
 /// or unsigned) must lie in the axis: [-size, size) or [0, size). One
-/// reduction per bound, before the gather reads anything.
+/// reduction per bound, before the gather reads anything. As in numpy, the
+/// indices are checked only when there is something before the axis to
+/// take them from (`outer`, the product of the input's leading dims, is not
+/// 0).
 static void checkIndicesInRange(OpBuilder &b, Location loc, Operation *op,
-                                Value indices, Value size, bool isSigned) {
+                                Value indices, Value size, Value outer,
+                                bool isSigned) {
+  if (std::optional<int64_t> known = getConstantIntValue(outer);
+      known && *known == 0)
+    return;
   auto type = cast<RankedTensorType>(indices.getType());
   Type element = type.getElementType();
   unsigned width = element.getIntOrFloatBitWidth();
@@ -270,12 +370,16 @@ static void checkIndicesInRange(OpBuilder &b, Location loc, Operation *op,
                                                      smallest, negativeBound));
   }
   // No index is in range of nothing, and nothing is always in range.
-  if (!count) {
-    Value none =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dynamicCount,
-                              arith::ConstantIndexOp::create(b, loc, 0));
-    ok = arith::OrIOp::create(b, loc, ok, none);
-  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (!count)
+    ok = arith::OrIOp::create(b, loc, ok,
+                              arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::eq,
+                                                    dynamicCount, zero));
+  if (!getConstantIntValue(outer))
+    ok = arith::OrIOp::create(
+        b, loc, ok,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, outer, zero));
   emitRuntimeCheck(b, loc, ok, op, "an index is out of range of the axis");
 }
 
@@ -316,9 +420,19 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     }
     Value init = createEmpty(rewriter, loc, type, dynamicSizes);
     Value size = tensor::DimOp::create(rewriter, loc, input, axis);
-    checkIndicesInRange(rewriter, loc, op, indices, size, isSigned);
+    checkIndicesInRange(rewriter, loc, op, indices, size,
+                        sizeProduct(rewriter, loc, input,
+                                    llvm::to_vector(llvm::seq<int64_t>(axis))),
+                        isSigned);
+    // A result with a static 0 dim reads nothing (and loops over zero-sized
+    // tiles do not verify); its indices are still checked, as numpy does.
+    if (llvm::is_contained(type.getShape(), 0)) {
+      rewriter.replaceOp(op, init);
+      return success();
+    }
     // An empty axis has nothing to read: those elements become zero.
-    bool mayBeEmpty = inputType.isDynamicDim(axis);
+    bool mayBeEmpty =
+        inputType.isDynamicDim(axis) || inputType.getDimSize(axis) == 0;
 
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineExpr> indexExprs;
@@ -492,7 +606,8 @@ void maxgraph::populateMaxGraphShapeToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const GraphSymbols &graphSymbols) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<TransposeLowering, BroadcastToLowering, ReshapeLowering,
-               SliceLowering, SplitLowering>(converter, context, graphSymbols);
-  patterns.add<ConcatLowering, GatherLowering>(converter, context);
+  patterns.add<TransposeLowering, BroadcastToLowering, ConcatLowering,
+               ReshapeLowering, SliceLowering, SplitLowering>(
+      converter, context, graphSymbols);
+  patterns.add<GatherLowering>(converter, context);
 }

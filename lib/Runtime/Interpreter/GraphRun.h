@@ -143,11 +143,17 @@ private:
   /// bits, memory that is not there) fails naming the op being run.
   HostTensor make(mlir::Type type, const Shape &shape) const;
   /// The sizes of `type`'s dims under the current bindings; `?` (or a dim
-  /// that cannot be evaluated) becomes -1.
+  /// that cannot be evaluated) becomes -1. An algebraic dim that evaluates
+  /// negative fails, as in compiled code.
   Shape evalShape(mlir::Type type) const {
     Shape shape;
-    for (DimAttr dim : mlir::cast<LayoutType>(type).getDims())
-      shape.push_back(evalDim(dim, bindings).value_or(-1));
+    for (DimAttr dim : mlir::cast<LayoutType>(type).getDims()) {
+      std::optional<int64_t> size = evalDim(dim, bindings);
+      if (size && *size < 0)
+        fail("dim `" + dim.str() + "` is negative at run time (" +
+             std::to_string(*size) + ")");
+      shape.push_back(size.value_or(-1));
+    }
     return shape;
   }
 

@@ -16,6 +16,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
 #include <limits>
@@ -43,8 +45,20 @@ std::vector<HostTensor> GraphRun::run(const std::vector<HostTensor *> &args) {
   for (auto [arg, tensor] : llvm::zip_equal(body.getArguments(), args))
     // Non-owning: buffers are updated in place, tensors are only read.
     values[arg] = TensorRef(tensor, [](HostTensor *) {});
+  // Only ops that reach a result or have an effect (a store, a call or a
+  // kernel that may store) run, as in compiled code, which drops the rest:
+  // an op whose value nothing uses fails nothing (docs/Spec.md, "Run-time
+  // errors").
+  llvm::DenseSet<Operation *> live;
+  for (Operation &op : llvm::reverse(body.getOperations()))
+    if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op) ||
+        llvm::any_of(op.getUsers(), [&](Operation *user) {
+          return live.contains(body.findAncestorOpInBlock(*user));
+        }))
+      live.insert(&op);
   for (Operation &op : body.getOperations())
-    execute(&op);
+    if (live.contains(&op))
+      execute(&op);
   return std::move(results);
 }
 

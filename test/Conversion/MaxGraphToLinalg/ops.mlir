@@ -281,24 +281,25 @@ maxgraph.graph @argmin_keep<n>(%x: !maxgraph.tensor<[n, 3], si32>) -> !maxgraph.
 
 // -----
 
-// cumsum: an scf.for along the axis carries an f64 running sum of one slice;
+// cumsum: an scf.for along the axis carries an f64 running sum of one slice
+// (the axis kept as a 1: rank-reducing slices are ambiguous among unit dims);
 // exclusive inserts the sum before adding, reverse walks from the back.
 // CHECK-LABEL: func.func @cumsum(
 // CHECK-SAME: %[[X:.*]]: tensor<2x5xf32> {bufferization.writable = false}) -> tensor<2x5xf32>
-// CHECK: %[[SUM:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<2xf64>)
+// CHECK: %[[SUM:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<2x1xf64>)
 // CHECK: %[[OUT:.*]] = tensor.empty() : tensor<2x5xf32>
 // CHECK: %[[N:.*]] = tensor.dim %[[X]], %c1
-// CHECK: %[[LOOP:.*]]:2 = scf.for %[[K:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[SUM]], %[[RES:.*]] = %[[OUT]]) -> (tensor<2xf64>, tensor<2x5xf32>)
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[K:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[SUM]], %[[RES:.*]] = %[[OUT]]) -> (tensor<2x1xf64>, tensor<2x5xf32>)
 // CHECK: %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
 // CHECK: %[[AT:.*]] = arith.subi %[[LAST]], %[[K]] : index
-// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[X]][0, %[[AT]]] [2, 1] [1, 1] : tensor<2x5xf32> to tensor<2xf32>
-// CHECK: %[[NARROW:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<2xf64>)
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[X]][0, %[[AT]]] [2, 1] [1, 1] : tensor<2x5xf32> to tensor<2x1xf32>
+// CHECK: %[[NARROW:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<2x1xf64>)
 // CHECK: arith.truncf %{{.*}} : f64 to f32
-// CHECK: %[[INS:.*]] = tensor.insert_slice %[[NARROW]] into %[[RES]][0, %[[AT]]] [2, 1] [1, 1] : tensor<2xf32> into tensor<2x5xf32>
-// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLICE]] : tensor<2xf32>) outs(%[[ACC]] : tensor<2xf64>)
+// CHECK: %[[INS:.*]] = tensor.insert_slice %[[NARROW]] into %[[RES]][0, %[[AT]]] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x5xf32>
+// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLICE]] : tensor<2x1xf32>) outs(%[[ACC]] : tensor<2x1xf64>)
 // CHECK: arith.extf %{{.*}} : f32 to f64
 // CHECK: arith.addf
-// CHECK: scf.yield %[[NEXT]], %[[INS]] : tensor<2xf64>, tensor<2x5xf32>
+// CHECK: scf.yield %[[NEXT]], %[[INS]] : tensor<2x1xf64>, tensor<2x5xf32>
 // CHECK: return %[[LOOP]]#1
 maxgraph.graph @cumsum(%x: !maxgraph.tensor<[2, 5], f32>) -> !maxgraph.tensor<[2, 5], f32> {
   %0 = maxgraph.cumsum %x axis = 1 exclusive reverse : !maxgraph.tensor<[2, 5], f32>

@@ -13,6 +13,9 @@
 // RUN: %python %S/Inputs/bad-npy.py short %t/short.npy
 // RUN: not max-run %s --interpret --input=%t/short.npy 2>&1 | FileCheck %s --check-prefix=SHORT
 // SHORT: max-run: error: {{.*}}short.npy: holds 8 bytes of data but its shape [1099511627776] needs 4398046511104
+// RUN: %python %S/Inputs/bad-npy.py longheader %t/longheader.npy
+// RUN: not max-run %s --interpret --input=%t/longheader.npy 2>&1 | FileCheck %s --check-prefix=LONGHEADER
+// LONGHEADER: max-run: error: {{.*}}longheader.npy: truncated .npy header: it is 4278190196 bytes long but the file holds 57 more
 
 // --dims: a name bound twice, and sizes that cannot be allocated.
 // RUN: not max-run %s --graph=sized --random-inputs --dims=n=3,n=4 2>&1 | FileCheck %s --check-prefix=TWICE

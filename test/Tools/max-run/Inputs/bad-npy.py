@@ -16,6 +16,13 @@ headers = {
     # allocation if it were believed).
     "short": "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }",
 }
+if kind == "longheader":
+    # Found by fuzz/NpyReaderFuzzer.cpp: a version 2.0 header length of
+    # almost 4 GiB in a short file (read as a 4 GiB allocation before).
+    with open(path, "wb") as out:
+        out.write(b"\x93NUMPY\x02\x00" + struct.pack("<I", 0xff000074))
+        out.write(b"{'descr': '|u1', 'fortran_order': False, 'shape': (0,), }")
+    sys.exit(0)
 header = headers[kind]
 header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
 with open(path, "wb") as out:
