@@ -43,8 +43,8 @@ struct EmptyResultLowering : ConversionPattern {
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     // Gather checks its indices even when it produces nothing (as numpy),
-    // slice its bounds on non-static dims, and ops that match `?` operand dims against each other check them
-    // (RuntimeChecks.cpp).
+    // slice its bounds on non-static dims, and ops that match `?` operand dims
+    // against each other check them (RuntimeChecks.cpp).
     if (!isa<MaxGraphDialect>(op->getDialect()) || op->getNumResults() == 0 ||
         !isMemoryEffectFree(op) || isa<ConstantOp, GatherOp>(op))
       return failure();
@@ -55,9 +55,8 @@ struct EmptyResultLowering : ConversionPattern {
                        isa<BroadcastToOp, MatmulOp, ConcatOp, ReshapeOp>(op);
     for (Value operand : matchesDims ? op->getOperands() : ValueRange())
       if (auto layout = dyn_cast<TensorLayoutType>(operand.getType());
-          layout && llvm::any_of(layout.getDims(), [](DimAttr dim) {
-            return dim.getUnknown();
-          }))
+          layout && llvm::any_of(layout.getDims(),
+                                 [](DimAttr dim) { return dim.getUnknown(); }))
         return failure();
     for (Value result : op->getResults()) {
       auto layout = dyn_cast<TensorLayoutType>(result.getType());
