@@ -14,10 +14,8 @@
 // Programs reach the run-time errors of docs/Spec.md ("Run-time errors"):
 // gather indices out of range, max/min/argmax/argmin over empty axes, `?`
 // dims that broadcast or disagree, slices of symbolic and `?` dims; both
-// sides must fail or both agree. One known bug is skipped unless
-// --include-known is given:
-//   jit-bf16         the JIT lacking compiler-rt's __truncdfbf2 (the
-//                    kKnownBugs entry of the differential test).
+// sides must fail or both agree. There is no known bug to skip at present
+// (--include-known would let one through again).
 // (reduce_scatter on a non-divisible non-static axis: no collectives here.)
 //
 //   maxgraph-differential-fuzzer [--seconds=S] [--runs=N] [--seed=S]

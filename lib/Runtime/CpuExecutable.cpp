@@ -22,6 +22,7 @@
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
 #include "MaxGraph/Runtime/CodeAllocator.h"
 #include "MaxGraph/Runtime/CompileCache.h"
 #include "MaxGraph/Runtime/InputChecks.h"
@@ -46,6 +47,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -156,6 +158,22 @@ extern "C" void stridedMemrefCopy(int64_t elementSize, UnrankedDescriptor *src,
     if (d < 0)
       return;
   }
+}
+
+/// compiler-rt's `__truncdfbf2`, which LLVM calls to round an f64 to bf16
+/// and the JIT's process does not define: rounded once, to nearest-even, as
+/// the scalar semantics do (not through f32, which would round twice).
+extern "C" __bf16 truncDoubleToBFloat16(double value) {
+  float rounded =
+      static_cast<float>(scalar::roundTo(value, llvm::APFloat::BFloat()));
+  uint32_t bits;
+  std::memcpy(&bits, &rounded, sizeof(bits));
+  auto high = static_cast<uint16_t>(bits >> 16);
+  if (std::isnan(value))
+    high |= 0x40; // Quiet.
+  __bf16 result;
+  std::memcpy(&result, &high, sizeof(high));
+  return result;
 }
 } // namespace
 
@@ -268,7 +286,8 @@ static std::optional<std::string> cacheKeyText(ModuleOp module,
 /// the runtime or a loaded library.
 static void checkDefined(StringRef symbol, StringRef graph) {
   // The linker's own symbols and the runtime's helper.
-  if (symbol == "memrefCopy" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
+  if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
+      symbol == "_GLOBAL_OFFSET_TABLE_" ||
       symbol.starts_with("_mlir_memref_to_llvm_"))
     return;
   static bool loaded = [] {
@@ -290,7 +309,8 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
   // MLIR's runner library would provide.
   std::string openMP = MAXGRAPH_OPENMP_LIBRARY;
   SmallVector<std::pair<StringRef, void *>> helpers = {
-      {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)}};
+      {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)},
+      {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)}};
   for (auto [name, address] : code_allocator::symbols())
     helpers.emplace_back(StringRef(name.data(), name.size()), address);
   auto loaded = ObjectJIT::load(object, openMP, helpers);

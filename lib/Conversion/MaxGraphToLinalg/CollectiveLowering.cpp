@@ -181,16 +181,8 @@ struct ReduceScatterLowering : OpConversionPattern<ReduceScatterOp> {
           sizes.push_back(
               tensor::DimOp::create(rewriter, loc, total, d).getResult());
       }
-      SmallVector<Value> dynamicSizes;
-      for (auto [d, size] : llvm::enumerate(sizes))
-        if (type.isDynamicDim(d))
-          dynamicSizes.push_back(cast<Value>(size));
-      results.push_back(guardedValue(rewriter, loc, ok, type, dynamicSizes,
-                                     [&](OpBuilder &b, Location at) -> Value {
-                                       return tensor::ExtractSliceOp::create(
-                                           b, at, type, total, offsets, sizes,
-                                           strides);
-                                     }));
+      results.push_back(guardedExtractSlice(rewriter, loc, ok, type, total,
+                                            offsets, sizes, strides));
     }
     rewriter.replaceOp(op, results);
     return success();

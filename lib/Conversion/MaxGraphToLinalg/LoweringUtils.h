@@ -171,6 +171,15 @@ mlir::Value guardedValue(
     mlir::RankedTensorType type, mlir::ValueRange dynamicSizes,
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location)> build);
 
+/// guardedValue of a tensor.extract_slice of `source` to `type`, whose
+/// dynamic sizes are the Values among `sizes`.
+mlir::Value guardedExtractSlice(mlir::OpBuilder &builder, mlir::Location loc,
+                                mlir::Value ok, mlir::RankedTensorType type,
+                                mlir::Value source,
+                                llvm::ArrayRef<mlir::OpFoldResult> offsets,
+                                llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                                llvm::ArrayRef<mlir::OpFoldResult> strides);
+
 /// The product of the sizes of `dims` of `tensor` (an index).
 mlir::Value sizeProduct(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::Value tensor, llvm::ArrayRef<int64_t> dims);

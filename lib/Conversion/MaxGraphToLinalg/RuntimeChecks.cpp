@@ -143,6 +143,23 @@ void maxgraph::detail::checkNotEmptyReduction(OpBuilder &builder, Location loc,
   emitRuntimeCheck(builder, loc, ok, op, "reduces an empty axis");
 }
 
+Value maxgraph::detail::guardedExtractSlice(OpBuilder &builder, Location loc,
+                                            Value ok, RankedTensorType type,
+                                            Value source,
+                                            ArrayRef<OpFoldResult> offsets,
+                                            ArrayRef<OpFoldResult> sizes,
+                                            ArrayRef<OpFoldResult> strides) {
+  SmallVector<Value> dynamicSizes;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(cast<Value>(size));
+  return guardedValue(builder, loc, ok, type, dynamicSizes,
+                      [&](OpBuilder &b, Location at) -> Value {
+                        return tensor::ExtractSliceOp::create(
+                            b, at, type, source, offsets, sizes, strides);
+                      });
+}
+
 /// A tensor like `value` whose dim `d` has size `size`, each element read at
 /// index 0 of that dim (a dim of size 1 stretched).
 static Value stretchDim(OpBuilder &b, Location loc, Value value, int64_t d,

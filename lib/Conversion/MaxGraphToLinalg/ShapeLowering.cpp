@@ -582,16 +582,8 @@ struct SplitLowering : GraphSymbolsPattern<SplitOp> {
           sizes.push_back(
               tensor::DimOp::create(rewriter, loc, input, d).getResult());
       }
-      SmallVector<Value> dynamicSizes;
-      for (auto [d, size] : llvm::enumerate(sizes))
-        if (type.isDynamicDim(d))
-          dynamicSizes.push_back(cast<Value>(size));
-      results.push_back(guardedValue(rewriter, loc, ok, type, dynamicSizes,
-                                     [&](OpBuilder &b, Location at) -> Value {
-                                       return tensor::ExtractSliceOp::create(
-                                           b, at, type, input, offsets, sizes,
-                                           strides);
-                                     }));
+      results.push_back(guardedExtractSlice(rewriter, loc, ok, type, input,
+                                            offsets, sizes, strides));
       if (index + 1 < op.getNumResults())
         offset = arith::AddIOp::create(rewriter, loc, offset,
                                        asValue(pieces[index]));
