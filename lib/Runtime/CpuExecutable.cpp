@@ -195,21 +195,6 @@ static std::string userSymbols(std::string text) {
   return text;
 }
 
-/// `file:line:col` of the first file location in `loc`, or "".
-static std::string fileLocation(Location loc) {
-  std::string text;
-  loc->walk([&](Location nested) {
-    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return text;
-}
-
 /// The message of a failed run-time check, its site (`@graph#ordinal: `)
 /// replaced by the site's location in the module compiled, when it has one.
 static std::string describeFailure(const CpuExecutable::Signature &signature,
@@ -352,7 +337,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   signature.name = graph.getSymName().str();
   for (GraphOp each : module.getOps<GraphOp>())
     forEachCheckSite(each, [&](Operation *op, int64_t site) {
-      std::string where = fileLocation(op->getLoc());
+      std::string where = fileLocationOf(op->getLoc());
       if (!where.empty())
         signature.siteLocations
             [("@" + jitSymbol(each.getSymName()) + "#" + Twine(site)).str()] =

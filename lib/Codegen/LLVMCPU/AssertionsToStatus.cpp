@@ -30,21 +30,10 @@ using namespace mlir;
 /// ordinal in its graph, which the runtime resolves), else the first
 /// `file:line:col: ` in `loc`, else nothing.
 static std::string sitePrefix(Location loc, func::FuncOp func) {
-  std::string text;
   if (std::optional<int64_t> site = maxgraph::checkSiteOf(loc))
-    text = ("@" + func.getSymName() + "#" + Twine(*site) + ": ").str();
-  if (!text.empty())
-    return text;
-  loc->walk([&](Location nested) {
-    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()) + ": ")
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return text;
+    return ("@" + func.getSymName() + "#" + Twine(*site) + ": ").str();
+  std::string file = maxgraph::fileLocationOf(loc);
+  return file.empty() ? file : file + ": ";
 }
 
 static bool asserts(func::FuncOp func) {

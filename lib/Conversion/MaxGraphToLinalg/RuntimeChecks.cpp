@@ -44,6 +44,20 @@ std::optional<int64_t> maxgraph::checkSiteOf(Location loc) {
   return site;
 }
 
+std::string maxgraph::fileLocationOf(Location loc) {
+  std::string text;
+  loc->walk([&](Location nested) {
+    auto file = dyn_cast<FileLineColLoc>(nested);
+    if (!file)
+      return WalkResult::advance();
+    text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+               .str();
+    return WalkResult::interrupt();
+  });
+  return text;
+}
+
 void maxgraph::tagCheckSites(ModuleOp module) {
   MLIRContext *context = module.getContext();
   Type i64 = IntegerType::get(context, 64);

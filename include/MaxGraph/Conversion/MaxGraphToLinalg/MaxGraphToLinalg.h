@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include <optional>
+#include <string>
 
 namespace maxgraph {
 class GraphOp;
@@ -77,6 +78,9 @@ void tagCheckSites(mlir::ModuleOp module);
 
 /// The site that `loc` holds, if any.
 std::optional<int64_t> checkSiteOf(mlir::Location loc);
+
+/// `file:line:col` of the first file location in `loc`, or "".
+std::string fileLocationOf(mlir::Location loc);
 
 /// Adds the patterns of `maxgraph.graph` (to `func.func`), `output` (to
 /// `func.return`, copying results that are arguments or views of them),
