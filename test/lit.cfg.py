@@ -63,6 +63,41 @@ config.substitutions.append(
         " UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
         if config.sanitizers else "")))
 
+# The GPU back ends' tools: `ptxas` (cubins from the NVVM back end) and
+# `llvm-spirv` (SPIR for OpenCL) where configure found them, and `opencl`
+# where an OpenCL platform has a device to run the OpenCL kernels on (PoCL's
+# CPU device here), probed the way the runtime loads OpenCL.
+if config.cuda_toolkit:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))
+if config.llvm_spirv:
+    config.available_features.add("llvm-spirv")
+
+
+def opencl_devices():
+    import ctypes
+    try:
+        library = ctypes.CDLL("libOpenCL.so.1")
+    except OSError:
+        return 0
+    platforms = (ctypes.c_void_p * 16)()
+    count = ctypes.c_uint32(0)
+    if library.clGetPlatformIDs(16, platforms, ctypes.byref(count)) != 0:
+        return 0
+    devices = 0
+    for platform in platforms[: count.value]:
+        found = ctypes.c_uint32(0)
+        # CL_DEVICE_TYPE_ALL
+        if library.clGetDeviceIDs(ctypes.c_void_p(platform),
+                                  ctypes.c_uint64(0xFFFFFFFF), 0, None,
+                                  ctypes.byref(found)) == 0:
+            devices += found.value
+    return devices
+
+
+if config.llvm_spirv and opencl_devices() > 0:
+    config.available_features.add("opencl")
+
 if config.sanitizers:
     config.available_features.add("asan")
     # LLVM's inline allocators poison memory under ASan; libMLIR itself is not

@@ -2,6 +2,7 @@
 
 #include "MaxGraph/InitAll.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Transforms/Passes.h"
@@ -27,4 +28,5 @@ void maxgraph::registerAllPasses() {
   registerMaxGraphTransformsPipelines();
   registerMaxGraphConversionPasses();
   registerLLVMCPUPasses();
+  registerLLVMGPUPasses();
 }

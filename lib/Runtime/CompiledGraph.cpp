@@ -80,7 +80,7 @@ static mlir::MLIRContext &runtimeContext() {
   return *context;
 }
 
-std::shared_ptr<CpuExecutable>
+std::shared_ptr<Executable>
 detail::compileCached(const StagedGraph &staged) {
   // Keyed by the module's text, locations included (run-time errors name
   // the staging lines): the same program compiles once per process. A
@@ -89,13 +89,13 @@ detail::compileCached(const StagedGraph &staged) {
   // an exit handler would run LLVM code after LLVM's own static data is
   // gone.
   static std::mutex mutex;
-  static auto &cache = *new llvm::StringMap<std::shared_ptr<CpuExecutable>>();
+  static auto &cache = *new llvm::StringMap<std::shared_ptr<Executable>>();
   std::string key;
   llvm::raw_string_ostream os(key);
   staged.getModule()->print(
       os, mlir::OpPrintingFlags().printGenericOpForm().enableDebugInfo());
   std::lock_guard<std::mutex> lock(mutex);
-  std::shared_ptr<CpuExecutable> &entry = cache[key];
+  std::shared_ptr<Executable> &entry = cache[key];
   if (entry)
     return entry;
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -103,6 +103,6 @@ detail::compileCached(const StagedGraph &staged) {
   if (!module)
     throw RuntimeError("internal error: the staged module of @" +
                        staged.name() + " does not parse back");
-  entry = CpuExecutable::compile(*module, staged.name());
+  entry = Executable::compile(*module, staged.name());
   return entry;
 }

@@ -28,6 +28,7 @@
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
+#include "EntryPoint.h"
 #include "ObjectCode.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -56,65 +57,11 @@
 
 using namespace mlir;
 using namespace maxgraph;
+using namespace maxgraph::detail;
 
-/// What `run` needs of the graph: its name and argument and result layouts.
-struct CpuExecutable::Signature {
-  std::string name;
-  struct Param {
-    std::string label;
-    DType dtype;
-    /// Per dim: a static size, or -1 with the symbol that binds it ("" for ?).
-    std::vector<std::pair<int64_t, std::string>> dims;
-    std::string type;
-  };
-  std::vector<Param> inputs;
-  std::vector<Param> outputs;
-  /// The `file:line:col` of each run-time check site (`@graph#ordinal`, as
-  /// the code names it) in the module compiled.
-  llvm::StringMap<std::string> siteLocations;
-  /// What checkGraphInputs checks the inputs of a run against.
-  GraphInputs arguments;
-};
+struct CpuExecutable::Signature : detail::EntrySignature {};
 
 namespace {
-/// Diagnostics collected while compiling, for the error message.
-struct Collect {
-  explicit Collect(MLIRContext *context)
-      : handler(context, [this](Diagnostic &diag) {
-          text += diag.str() + "\n";
-          return success();
-        }) {}
-  std::string text;
-  ScopedDiagnosticHandler handler;
-};
-
-std::string typeString(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << type;
-  return text;
-}
-
-CpuExecutable::Signature::Param describe(Type type, std::string label) {
-  auto layout = cast<LayoutType>(type);
-  CpuExecutable::Signature::Param param;
-  param.label = std::move(label);
-  param.type = typeString(type);
-  std::optional<DType> dtype = tryFromMLIRType(layout.getElementType());
-  if (!dtype)
-    throw RuntimeError("compile: " + param.label + " has type " + param.type +
-                       ", whose element type has no maxgraph::DType");
-  param.dtype = *dtype;
-  for (DimAttr dim : layout.getDims()) {
-    if (dim.isStatic())
-      param.dims.emplace_back(dim.getStaticSize(), "");
-    else
-      param.dims.emplace_back(-1,
-                              dim.isSymbol() ? dim.getSymbolName().str() : "");
-  }
-  return param;
-}
-
 /// An unranked memref as the lowered code passes it: a rank and a pointer
 /// to a ranked descriptor.
 struct UnrankedDescriptor {
@@ -179,114 +126,6 @@ extern "C" __bf16 truncDoubleToBFloat16(double value) {
 
 CpuExecutable::~CpuExecutable() = default;
 
-static constexpr llvm::StringLiteral kJitSymbolPrefix = "__maxgraph_";
-
-/// The symbol of graph `name` in the JIT-compiled module.
-static std::string jitSymbol(StringRef name) {
-  return (kJitSymbolPrefix + name).str();
-}
-
-/// `text` with graph symbols named as the user named them.
-static std::string userSymbols(std::string text) {
-  std::string renamed = ("@" + kJitSymbolPrefix).str();
-  for (size_t at = text.find(renamed); at != std::string::npos;
-       at = text.find(renamed, at + 1))
-    text.replace(at, renamed.size(), "@");
-  return text;
-}
-
-/// The message of a failed run-time check, its site (`@graph#ordinal: `)
-/// replaced by the site's location in the module compiled, when it has one.
-static std::string describeFailure(const CpuExecutable::Signature &signature,
-                                   StringRef message) {
-  auto [site, rest] = message.split(": ");
-  if (site.starts_with("@") && site.contains('#') && !rest.empty()) {
-    auto found = signature.siteLocations.find(site);
-    if (found != signature.siteLocations.end())
-      return found->second + ": " + userSymbols(rest.str());
-  }
-  return userSymbols(message.str());
-}
-
-/// The binary that holds this compiler (an executable, or the Python
-/// extension): its path, size and modification time. A rebuilt compiler may
-/// generate other code, or call entries differently, under the same version
-/// number.
-static const std::string &compilerIdentity() {
-  static const std::string identity = [] {
-    Dl_info info;
-    if (!dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) ||
-        !info.dli_fname)
-      return std::string("unknown");
-    struct stat file;
-    if (stat(info.dli_fname, &file) != 0)
-      return std::string(info.dli_fname);
-    return (Twine(info.dli_fname) + " " + Twine(file.st_size) + " " +
-            Twine(file.st_mtim.tv_sec) + "." + Twine(file.st_mtim.tv_nsec))
-        .str();
-  }();
-  return identity;
-}
-
-/// Everything the object code of entry `name` of `module` depends on, for
-/// the compile cache's key: the versions, the host, the options, the module
-/// and the kernel libraries its graphs link (found as
-/// `maxgraph-link-kernels` finds them: as given, then next to the graph's
-/// file). None when a library cannot be read: that compile is not cached.
-static std::optional<std::string> cacheKeyText(ModuleOp module,
-                                               StringRef name) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "maxgraph " << MAXGRAPH_VERSION << "\ncompiler " << compilerIdentity()
-     << "\nllvm " << LLVM_VERSION_STRING << "\ncache-format "
-     << CompileCache::kFormatVersion << "\nhost " << describeHostTarget()
-     << "\ncpu-target " << getHostCPUTarget() << "\nopt-level "
-     << kObjectOptLevel << "\nopenmp " << MAXGRAPH_OPENMP_LIBRARY << "\nentry @"
-     << name << "\n";
-  module->print(os, OpPrintingFlags().printGenericOpForm());
-  for (GraphOp graph : module.getOps<GraphOp>()) {
-    ArrayAttr libraries = graph.getKernelLibrariesAttr();
-    if (!libraries)
-      continue;
-    for (Attribute library : libraries) {
-      auto path = dyn_cast<StringAttr>(library);
-      if (!path)
-        return std::nullopt;
-      SmallString<256> found(path.getValue());
-      if (!llvm::sys::path::is_absolute(found) && !llvm::sys::fs::exists(found))
-        if (auto file = dyn_cast<FileLineColLoc>(graph.getLoc())) {
-          found = llvm::sys::path::parent_path(file.getFilename().getValue());
-          llvm::sys::path::append(found, path.getValue());
-        }
-      auto contents = llvm::MemoryBuffer::getFile(found);
-      if (!contents)
-        return std::nullopt;
-      os << "\nkernel-library " << found << "\n" << (*contents)->getBuffer();
-    }
-  }
-  return text;
-}
-
-/// Throws unless `symbol`, which the code of `graph` calls, is defined by
-/// the runtime or a loaded library.
-static void checkDefined(StringRef symbol, StringRef graph) {
-  // The linker's own symbols and the runtime's helper.
-  if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
-      symbol == "_GLOBAL_OFFSET_TABLE_" ||
-      symbol.starts_with("_mlir_memref_to_llvm_"))
-    return;
-  static bool loaded = [] {
-    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
-    llvm::sys::DynamicLibrary::LoadLibraryPermanently(MAXGRAPH_OPENMP_LIBRARY);
-    return true;
-  }();
-  (void)loaded;
-  if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(symbol.str()))
-    throw RuntimeError("compile: @" + graph.str() + " calls `" + symbol.str() +
-                       "`, which no loaded library defines (a kernel "
-                       "library's declaration without a definition?)");
-}
-
 llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
   // Large ops run as OpenMP parallel loops: the JIT resolves the __kmpc_*
   // entry points in the OpenMP runtime. memref.copy between strided memrefs
@@ -319,49 +158,19 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   }();
   (void)initialized;
 
-  GraphOp graph;
-  for (GraphOp candidate : module.getOps<GraphOp>()) {
-    if (name.empty() ? !candidate.getIsSubgraph()
-                     : candidate.getSymName() == name) {
-      graph = candidate;
-      break;
-    }
-  }
-  if (!graph)
-    throw RuntimeError(
-        name.empty() ? "compile: the module has no entry graph"
-                     : "compile: the module has no graph named @" + name.str());
+  GraphOp graph = findEntryGraph(module, name);
   auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
   executable->signature = std::make_unique<Signature>();
   Signature &signature = *executable->signature;
-  signature.name = graph.getSymName().str();
-  for (GraphOp each : module.getOps<GraphOp>())
-    forEachCheckSite(each, [&](Operation *op, int64_t site) {
-      std::string where = fileLocationOf(op->getLoc());
-      if (!where.empty())
-        signature.siteLocations
-            [("@" + jitSymbol(each.getSymName()) + "#" + Twine(site)).str()] =
-            std::move(where);
-    });
-  signature.arguments = describeGraphInputs(graph);
-  ArrayAttr argumentNames = graph.getArgumentNamesAttr();
-  for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes())) {
-    std::string label = "argument " + std::to_string(index);
-    if (argumentNames && index < argumentNames.size())
-      label += " (`" + cast<StringAttr>(argumentNames[index]).getValue().str() +
-               "`)";
-    signature.inputs.push_back(describe(type, label));
-  }
-  for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
-    signature.outputs.push_back(
-        describe(type, "result " + std::to_string(index)));
+  describeEntry(module, graph, signature);
 
   // The compile cache: code for the same module, entry, host and options
   // is loaded as it was generated, without running the pipeline or LLVM.
   std::optional<CompileCache> cache = CompileCache::fromEnvironment();
   std::string key;
   if (std::optional<std::string> keyText =
-          cache ? cacheKeyText(module, signature.name) : std::nullopt)
+          cache ? cacheKeyText(module, signature.name, "cpu")
+                : std::nullopt)
     key = CompileCache::computeKey(*keyText);
   else
     cache.reset();
@@ -386,51 +195,14 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
     }
   }
 
-  OwningOpRef<ModuleOp> lowered = module.clone();
+  OwningOpRef<ModuleOp> lowered = prepareForLowering(module, graph);
   MLIRContext *context = lowered->getContext();
-  tagCheckSites(*lowered);
-  // Only the entry graph and the subgraphs it reaches are compiled.
-  {
-    llvm::DenseSet<StringAttr> reachable = {graph.getSymNameAttr()};
-    SmallVector<GraphOp> worklist = {
-        lowered->lookupSymbol<GraphOp>(graph.getSymNameAttr())};
-    while (!worklist.empty()) {
-      GraphOp next = worklist.pop_back_val();
-      next.walk([&](CallOp call) {
-        StringAttr callee = call.getCalleeAttr().getAttr();
-        if (reachable.insert(callee).second)
-          if (auto target = lowered->lookupSymbol<GraphOp>(callee))
-            worklist.push_back(target);
-      });
-    }
-    for (GraphOp other : llvm::make_early_inc_range(lowered->getOps<GraphOp>()))
-      if (!reachable.contains(other.getSymNameAttr()))
-        other.erase();
-    // The entry is the caller's, even when it was staged as a shared body:
-    // it needs the C interface that only top-level graphs get.
-    lowered->lookupSymbol<GraphOp>(graph.getSymNameAttr())
-        .removeIsSubgraphAttr();
-  }
-  // Graph names become JIT symbols next to libm's and libc's: a graph named
-  // `cos` or `free` must not be taken for (or call) the C function.
-  {
-    SymbolTable symbols(*lowered);
-    for (GraphOp other : llvm::to_vector(lowered->getOps<GraphOp>()))
-      if (failed(symbols.rename(
-              other, StringAttr::get(context, jitSymbol(other.getSymName())))))
-        throw RuntimeError("compile: cannot rename @" +
-                           other.getSymName().str() + " for the JIT");
-  }
-  // Whatever context the module came from, the pipeline needs every dialect
-  // it creates and their bufferization and to-LLVM interfaces.
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
   context->appendDialectRegistry(registry);
-  Collect diagnostics(context);
+  CollectDiagnostics diagnostics(context);
   PassManager pm(context);
   buildLowerToCPUPipeline(pm);
   if (failed(pm.run(*lowered)))

@@ -72,7 +72,7 @@ struct PyExecutable {
   }
 
   StagedGraph staged;
-  std::shared_ptr<CpuExecutable> executable;
+  std::shared_ptr<Executable> executable;
 };
 } // namespace
 

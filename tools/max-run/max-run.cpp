@@ -14,7 +14,7 @@
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/InitAll.h"
-#include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Runtime/Npy.h"
@@ -82,6 +82,11 @@ static cl::opt<bool> cacheInfo(
 static cl::opt<bool>
     interpretFlag("interpret", cl::cat(runCategory),
                   cl::desc("Run with the reference interpreter"));
+static cl::opt<std::string> gpuRuntime(
+    "gpu-runtime", cl::cat(runCategory),
+    cl::desc("The runtime of graphs on gpu:N: opencl (any OpenCL device, "
+             "e.g. PoCL on the CPU) or cuda (default: MAXGRAPH_GPU_RUNTIME, "
+             "else cuda)"));
 
 namespace {
 [[noreturn]] void die(const std::string &message) {
@@ -287,10 +292,12 @@ int main(int argc, char **argv) {
           " arguments: pass one --input=FILE.npy each, or --random-inputs");
     }
 
-    std::unique_ptr<CpuExecutable> executable;
+    std::unique_ptr<Executable> executable;
     if (!interpretFlag) {
       auto start = std::chrono::steady_clock::now();
-      executable = CpuExecutable::compile(*module, graph.getSymName());
+      ExecutableOptions options;
+      options.gpuRuntime = gpuRuntime;
+      executable = Executable::compile(*module, graph.getSymName(), options);
       if (cacheInfo)
         llvm::errs() << llvm::formatv(
             "compile: {0} in {1:f3} ms\n",
@@ -304,7 +311,7 @@ int main(int argc, char **argv) {
     std::vector<double> seconds;
     for (unsigned run = 0; run < std::max(1u, timeRuns.getValue()); ++run) {
       auto start = std::chrono::steady_clock::now();
-      results = executable ? executable->run(arguments)
+      results = executable ? executable->run(arguments, InputCheckOptions())
                            : interpret(*module, graph.getSymName(), arguments);
       seconds.push_back(std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - start)

@@ -40,6 +40,7 @@
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Interpreter.h"
+#include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
@@ -1346,11 +1347,36 @@ struct Message {
   std::ostringstream os;
 };
 
-/// Runs seed `seed` of generator `op`; returns what went wrong, if anything.
+/// Whether `p` stays on the host CPU: programs over several devices
+/// (transfers, collectives) cannot move to one GPU.
+bool onHostOnly(const Program &p) {
+  for (const TensorLayout &layout : p.tensors)
+    if (!layout.device().isHost())
+      return false;
+  for (const BufferLayout &layout : p.buffers)
+    if (!layout.device().isHost())
+      return false;
+  return true;
+}
+
+/// `p` with every input on `device`.
+void moveTo(Program &p, Device device) {
+  for (TensorLayout &layout : p.tensors)
+    layout = TensorLayout(layout.dtype(), layout.shape(), device);
+  for (BufferLayout &layout : p.buffers)
+    layout = BufferLayout(layout.dtype(), layout.shape(), device);
+}
+
+/// Runs seed `seed` of generator `op`, with the program's inputs on
+/// `device` when given (the GPU variant); returns what went wrong, if
+/// anything.
 std::optional<SeedFailure> runSeed(const std::string &op,
-                                   const Generator &generate, uint64_t seed) {
+                                   const Generator &generate, uint64_t seed,
+                                   std::optional<Device> device = {}) {
   Rng rng(seedFor(op, seed));
   Program p = generate(rng);
+  if (device)
+    moveTo(p, *device);
   std::string where = "op " + op + ", seed " + std::to_string(seed) +
                       ", dtype " + toString(p.dtype) +
                       (p.what.empty() ? "" : ", " + p.what);
@@ -1586,6 +1612,54 @@ TEST_P(DifferentialTest, CompiledMatchesInterpreter) {
     GTEST_SKIP() << op << " hits bugs listed in kKnownBugs:" << summary;
 }
 
+/// The same programs with their inputs on `gpu:0`, compiled with
+/// `maxgraph-lower-to-gpu` and run through the OpenCL runtime (PoCL's CPU
+/// device here), against the interpreter. Without an OpenCL device the
+/// tests report themselves skipped. Programs over several devices stay on
+/// the CPU test. MAXGRAPH_DIFFERENTIAL_GPU_SEEDS=<n> runs n seeds per op
+/// (default: 2; every kernel build goes through llvm-spirv and PoCL).
+class GpuDifferentialTest : public testing::TestWithParam<std::string> {};
+
+bool haveOpenCLDevice() {
+  static const bool have = [] {
+    llvm::Error error = opencl::selectDevice(0);
+    bool found = !error;
+    llvm::consumeError(std::move(error));
+    return found;
+  }();
+  return have;
+}
+
+TEST_P(GpuDifferentialTest, OpenCLKernelsMatchInterpreter) {
+  const std::string &op = GetParam();
+  if (!haveOpenCLDevice())
+    GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
+  ::setenv("MAXGRAPH_GPU_RUNTIME", "opencl", /*overwrite=*/1);
+  const Generator &generate = generators().at(op);
+  uint64_t count = 2;
+  if (const char *many = std::getenv("MAXGRAPH_DIFFERENTIAL_GPU_SEEDS"))
+    count = std::strtoull(many, nullptr, 10);
+  bool keepGoing = std::getenv("MAXGRAPH_DIFFERENTIAL_KEEP_GOING");
+  int ran = 0;
+  for (uint64_t seed = 0; seed < count; ++seed) {
+    {
+      Rng rng(seedFor(op, seed));
+      if (!onHostOnly(generate(rng)))
+        continue;
+    }
+    ++ran;
+    std::optional<SeedFailure> failure = runSeed(op, generate, seed, GPU(0));
+    if (!failure)
+      continue;
+    ADD_FAILURE() << "on gpu:0 through OpenCL: " << failure->message;
+    if (!keepGoing)
+      break;
+  }
+  if (!ran)
+    GTEST_SKIP() << op << " programs span several devices; graphs over "
+                          "several devices have no GPU lowering yet";
+}
+
 std::vector<std::string> generatorNames() {
   std::vector<std::string> names;
   for (const auto &entry : generators())
@@ -1619,3 +1693,9 @@ TEST(DifferentialCoverage, AwaitingListNamesGenerators) {
     EXPECT_TRUE(generators().count(op)) << op << " is not a generator";
 }
 } // namespace
+
+INSTANTIATE_TEST_SUITE_P(Ops, GpuDifferentialTest,
+                         testing::ValuesIn(generatorNames()),
+                         [](const testing::TestParamInfo<std::string> &info) {
+                           return info.param;
+                         });

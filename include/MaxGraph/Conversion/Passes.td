@@ -94,13 +94,20 @@ def ConvertMaxGraphToLinalg
     after a failed check stays in bounds.
 
     Composites (softmax, log_softmax, layer_norm, rms_norm) must be
-    decomposed by `maxgraph-decompose` first. Tensors on GPU devices, custom
+    decomposed by `maxgraph-decompose` first. Tensors on GPU devices (unless
+    `gpu` is set: then every tensor and buffer must be on one GPU), custom
     ops whose kernel is not linked or does not fit the op (the checks of
     `maxgraph-link-kernels`, applied to the module's `func.func`: element
     types, ranks, static dims, tensor or memref; static vs dynamic dims may
     differ), and ops whose dynamic result dims cannot be read off an operand
     fail the pass with an error at the op.
   }];
+  let options = [
+    Option<"gpu", "gpu", "bool", /*default=*/"false",
+           "Lower graphs whose tensors are on one GPU, for "
+           "maxgraph-lower-to-gpu (the linalg is the same; host graphs, "
+           "transfers and several devices are errors)">
+  ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
     "mlir::bufferization::BufferizationDialect",

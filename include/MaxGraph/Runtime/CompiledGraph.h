@@ -77,7 +77,7 @@ void tagResultDevices(const StagedGraph &staged,
 
 /// The compiled code of `staged`, from the in-memory cache when the same
 /// module was compiled before.
-std::shared_ptr<CpuExecutable> compileCached(const StagedGraph &staged);
+std::shared_ptr<Executable> compileCached(const StagedGraph &staged);
 } // namespace detail
 
 /// How a call argument tree is walked: the same order as Tree, with
@@ -250,7 +250,7 @@ private:
 
   StagedGraph staged;
   std::optional<Result> shape;
-  std::shared_ptr<CpuExecutable> executable;
+  std::shared_ptr<Executable> executable;
 };
 
 /// Compiles a staged graph; results come back as a flat vector. Same as

@@ -3,6 +3,7 @@
 #ifndef MAXGRAPH_RUNTIME_CPUEXECUTABLE_H
 #define MAXGRAPH_RUNTIME_CPUEXECUTABLE_H
 
+#include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -32,7 +33,7 @@ class ObjectJIT;
 /// cases copy, once, into new storage: a result that is not dense and
 /// row-major, and a result in an input's memory (a graph that returns its
 /// argument), so that results never alias the caller's inputs.
-class CpuExecutable {
+class CpuExecutable : public Executable {
 public:
   /// Compiles graph `name` of `module` (the first non-subgraph graph when
   /// empty); the module is copied, not changed. All machine code is
@@ -42,7 +43,7 @@ public:
   /// compiled before for the same module, entry and host is loaded from it.
   static std::unique_ptr<CpuExecutable> compile(mlir::ModuleOp module,
                                                 llvm::StringRef name = {});
-  ~CpuExecutable();
+  ~CpuExecutable() override;
 
   /// Runs the compiled graph; throws RuntimeError for inputs that do not fit.
   /// The code works on the inputs' own storage: stores through a
@@ -54,14 +55,11 @@ public:
   /// CompiledGraph and the Python executable check devices too, since their
   /// caller made the tensors. The messages are checkGraphInputs'.
   std::vector<HostTensor> run(const std::vector<HostTensor> &inputs,
-                              const InputCheckOptions &checks) const;
+                              const InputCheckOptions &checks) const override;
 
   /// The graph's arguments, as the input checks see them.
-  const GraphInputs &arguments() const;
+  const GraphInputs &arguments() const override;
 
-  /// Whether compile() loaded the code from the compile cache (no pass and
-  /// no LLVM optimization ran).
-  bool loadedFromCache() const { return fromCache; }
 
   /// What `run` checks and unpacks: the graph's name and layouts.
   struct Signature;
@@ -73,7 +71,6 @@ private:
   llvm::Error load(llvm::MemoryBufferRef object);
 
   std::unique_ptr<ObjectJIT> jit;
-  bool fromCache = false;
   /// The entry's packed wrapper (`void (void **)`), looked up once.
   void (*entry)(void **) = nullptr;
 };

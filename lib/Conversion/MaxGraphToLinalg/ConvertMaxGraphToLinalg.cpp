@@ -110,6 +110,8 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
 namespace {
 struct ConvertMaxGraphToLinalgPass
     : maxgraph::impl::ConvertMaxGraphToLinalgBase<ConvertMaxGraphToLinalgPass> {
+  using ConvertMaxGraphToLinalgBase::ConvertMaxGraphToLinalgBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -117,16 +119,19 @@ struct ConvertMaxGraphToLinalgPass
     // Where each graph's symbols can be read, then the up-front checks.
     GraphSymbols graphSymbols;
     bool lowerable = true;
+    // With `gpu`, the one GPU of the module.
+    std::optional<DeviceAttr> device;
+    std::optional<DeviceAttr> *onGpu = gpu ? &device : nullptr;
     module.walk([&](GraphOp graph) {
       const SymbolSources &symbols = graphSymbols.addGraph(graph);
       // A graph whose signature fails is reported once, not at every use.
-      if (failed(maxgraph::detail::checkLowerable(graph, symbols))) {
+      if (failed(maxgraph::detail::checkLowerable(graph, symbols, onGpu))) {
         lowerable = false;
         return;
       }
       graph.getBody().walk([&](Operation *op) {
         if (isa<MaxGraphDialect>(op->getDialect()) &&
-            failed(maxgraph::detail::checkLowerable(op, symbols)))
+            failed(maxgraph::detail::checkLowerable(op, symbols, onGpu)))
           lowerable = false;
       });
     });

@@ -17,8 +17,9 @@ using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
-LogicalResult maxgraph::detail::checkLowerable(Operation *op,
-                                               const SymbolSources &symbols) {
+LogicalResult
+maxgraph::detail::checkLowerable(Operation *op, const SymbolSources &symbols,
+                                 std::optional<DeviceAttr> *gpu) {
   if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp>(op))
     return op->emitError() << "'" << op->getName()
                            << "' is a composite with no CPU lowering; run "
@@ -33,13 +34,30 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
              << "'" << op->getName() << "' uses " << layout.getElementType()
              << " elements; 8-bit floats have no CPU lowering yet (keep the "
                 "data in f16 or f32)";
-    if (layout)
-      if (layout.getDevice().isGpu())
+    if (!layout)
+      return success();
+    DeviceAttr device = layout.getDevice();
+    StringRef kind = isa<BufferLayoutType>(type) ? "buffer" : "tensor";
+    if (!gpu) {
+      if (device.isGpu())
         return op->emitError()
-               << "'" << op->getName() << "' uses a "
-               << (isa<BufferLayoutType>(type) ? "buffer" : "tensor") << " on "
-               << layout.getDevice()
+               << "'" << op->getName() << "' uses a " << kind << " on "
+               << device
                << "; convert-maxgraph-to-linalg lowers host graphs only";
+      return success();
+    }
+    if (!device.isGpu())
+      return op->emitError()
+             << "'" << op->getName() << "' uses a " << kind << " on " << device
+             << "; the GPU lowering takes graphs whose tensors are all on one "
+                "GPU";
+    if (!*gpu)
+      *gpu = device;
+    if (**gpu != device)
+      return op->emitError()
+             << "'" << op->getName() << "' uses a " << kind << " on " << device
+             << " and the module one on " << **gpu
+             << "; graphs over several GPUs have no GPU lowering yet";
     return success();
   };
   if (auto graph = dyn_cast<GraphOp>(op)) {

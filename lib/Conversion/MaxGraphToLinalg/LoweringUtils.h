@@ -231,10 +231,13 @@ llvm::LogicalResult lowerToBroadcastingGeneric(
         body);
 
 /// Emits an error at `op` and fails when it cannot be lowered: composites,
-/// GPU devices, kernels that are not linked or whose signature does not fit,
-/// unknown `?` dims that come from no operand (LowerabilityChecks.cpp).
+/// GPU devices (host devices when `gpu` is set; `gpu` then holds the GPU of
+/// the first layout checked, which every other must be on), kernels that are
+/// not linked or whose signature does not fit, unknown `?` dims that come
+/// from no operand (LowerabilityChecks.cpp).
 llvm::LogicalResult checkLowerable(mlir::Operation *op,
-                                   const SymbolSources &symbols);
+                                   const SymbolSources &symbols,
+                                   std::optional<DeviceAttr> *gpu = nullptr);
 
 /// Emits an error at custom op `op`, naming the kernel, the input or result
 /// index and both types, and fails unless `kernel` can be called for it:

@@ -23,10 +23,9 @@
 // RUN: max-run %s --graph=gathered --random-inputs --seed=4 --output=%t/g-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/g-c %t/g-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH3
 
-// GPU tensors have no CPU lowering: a clear error, not a crash.
-// RUN: not max-run %s --graph=on_gpu --random-inputs 2>&1 | FileCheck %s --check-prefix=NOLOWERING
-// NOLOWERING: max-run: error: compile: lowering @on_gpu to the CPU failed:
-// NOLOWERING: 'maxgraph.graph' uses a tensor on #maxgraph.device<gpu:0>; convert-maxgraph-to-linalg lowers host graphs only
+// A graph on a GPU compiles for a GPU runtime, not the CPU.
+// RUN: not max-run %s --graph=on_gpu --random-inputs 2>&1 | FileCheck %s --check-prefix=ONGPU
+// ONGPU: max-run: error: compile: @on_gpu is on a GPU, and the CUDA runtime is not built yet
 
 maxgraph.graph @mlp<batch>(%x: !maxgraph.tensor<[batch, 8], f32>, %w1: !maxgraph.tensor<[8, 16], f32>,
     %b1: !maxgraph.tensor<[16], f32>, %w2: !maxgraph.tensor<[16, 4], f32>) -> !maxgraph.tensor<[batch, 4], f32> {

@@ -1,0 +1,96 @@
+//===- Passes.h - the GPU strategy's passes and pipeline --------*- C++ -*-===//
+//
+// The passes of Passes.td and `maxgraph-lower-to-gpu`, the pipeline from
+// maxgraph graphs on `gpu:N` to host code in the LLVM dialect with the
+// kernels embedded as a `gpu.binary`: PTX or a cubin for NVIDIA GPUs (the
+// NVVM back end) or SPIR bitcode for OpenCL devices (the OpenCL back end,
+// which runs the same kernels on the CPU through PoCL).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CODEGEN_LLVMGPU_PASSES_H
+#define MAXGRAPH_CODEGEN_LLVMGPU_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+#include <memory>
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace maxgraph {
+#define GEN_PASS_DECL
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h.inc"
+
+/// The options of `maxgraph-lower-to-gpu`.
+struct LowerToGPUPipelineOptions
+    : mlir::PassPipelineOptions<LowerToGPUPipelineOptions> {
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The back end: nvvm (NVIDIA GPUs) or opencl (SPIR "
+                     "bitcode for OpenCL devices, e.g. PoCL on the CPU)"),
+      llvm::cl::init("nvvm")};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("nvvm: the GPU architecture"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("nvvm: the PTX version"),
+                               llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("nvvm: isa (PTX text), bin (a cubin, by ptxas) or "
+                     "fatbin; default: bin when the CUDA toolkit was found, "
+                     "else isa"),
+      llvm::cl::init("")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("nvvm: the CUDA toolkit directory, for ptxas and "
+                     "libdevice (default: the one found at configure time)"),
+      llvm::cl::init("")};
+  Option<std::string> llvmSpirv{
+      *this, "llvm-spirv",
+      llvm::cl::desc("opencl: the llvm-spirv tool (default: the one found "
+                     "at configure time)"),
+      llvm::cl::init("")};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block, in [1, 1024]"),
+                            llvm::cl::init(256)};
+};
+
+/// The CUDA toolkit directory found at configure time
+/// (`-DMAXGRAPH_CUDA_TOOLKIT=` overrides), or "" if none was.
+std::string configuredCudaToolkit();
+
+/// The `llvm-spirv` tool found at configure time, or "" if none was.
+std::string configuredLlvmSpirv();
+
+/// Checks `options` (the target, the format, the tools each needs) and
+/// fills in the defaults that come from the configuration; the error names
+/// the option.
+llvm::Error resolveLowerToGPUOptions(LowerToGPUPipelineOptions &options);
+
+/// `maxgraph-lower-to-gpu`: maxgraph graphs on `gpu:N` to the LLVM dialect
+/// for the host, with the kernels in `gpu.binary` ops. Entry points take
+/// the stream first, then their inputs, then their results (caller
+/// buffers on the device), then the status slot
+/// (`maxgraph-assertions-to-status`). `options` must be resolved
+/// (`resolveLowerToGPUOptions`).
+void buildLowerToGPUPipeline(mlir::OpPassManager &pm,
+                             const LowerToGPUPipelineOptions &options);
+
+/// Registers the passes above and `maxgraph-lower-to-gpu` with the global
+/// pass registry.
+void registerLLVMGPUPasses();
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CODEGEN_LLVMGPU_PASSES_H

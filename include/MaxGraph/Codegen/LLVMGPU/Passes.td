@@ -1,0 +1,112 @@
+//===- Passes.td - passes of the GPU strategy --------------*- tablegen -*-===//
+
+#ifndef MAXGRAPH_CODEGEN_LLVMGPU_PASSES_TD
+#define MAXGRAPH_CODEGEN_LLVMGPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
+  let summary = "Maps each linalg op on buffers to a GPU kernel launch";
+  let description = [{
+    The portable GPU strategy of `maxgraph-lower-to-gpu`, after
+    bufferization: every linalg op (and `memref.copy`, as a `linalg.copy`)
+    of a host function becomes one `gpu.launch` with a thread per point of
+    its parallel iteration space, on a 1-D grid of `block-size` threads per
+    block (an op smaller than a block gets one block of its size). A thread
+    splits its linear id, row-major, into the op's parallel indices and runs
+    the reduction dims as sequential `scf.for` loops with the outputs in
+    registers, then stores them. An op with a dynamic iteration space is
+    launched only when it is not empty.
+
+    Kernels use memrefs flat: each memref of the host that a kernel reads or
+    writes is passed as a 1-D identity memref over its base buffer
+    (`memref.extract_strided_metadata` + `memref.reinterpret_cast`), and the
+    view's offset and strides become index values, so that kernel arguments
+    are pointers and integers for every target, SPIR-V's included.
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%a : memref<1000xf32>) outs(%b : memref<1000xf32>) { ... }
+    ```
+    becomes
+    ```mlir
+    gpu.launch blocks(%bx, ...) in (%gx = %c4, ...)
+               threads(%tx, ...) in (%sx = %c256, ...) {
+      %id = %bx * 256 + %tx
+      scf.if %id < 1000 { ... memref.load %flat_a[%id] ...
+                          memref.store ..., %flat_b[%id] }
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block, in [1, 1024]">
+  ];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+    "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect", "mlir::ub::UBDialect"
+  ];
+}
+
+def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
+  let summary = "Makes host functions enqueue their GPU work on a stream "
+                "they take as their first argument";
+  let description = [{
+    Runs after kernel outlining in `maxgraph-lower-to-gpu`. Every host
+    function gets a leading `!gpu.async.token` argument, the stream, which
+    gpu-to-llvm lowers to the stream handle; its kernel launches become
+    `gpu.launch_func async [%stream]`, its temporaries
+    `gpu.alloc async [%stream]`, freed by `gpu.dealloc async [%stream]`
+    before each return, and calls pass the stream on. Everything is enqueued
+    in program order on the one stream and nothing waits: the caller
+    synchronizes, and a call can be captured into a CUDA graph.
+
+    The host cannot read device memory: an op outside the kernels that reads
+    or writes buffer data is an error, as are a temporary allocated inside
+    control flow and a function that returns a buffer (results are caller
+    buffers after `buffer-results-to-out-params`).
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def GPUKernelsToSPIRV
+    : Pass<"maxgraph-gpu-kernels-to-spirv", "mlir::ModuleOp"> {
+  let summary = "Converts outlined GPU kernels to SPIR-V kernels for OpenCL";
+  let description = [{
+    The OpenCL back end of `maxgraph-lower-to-gpu`: gives every `gpu.module`
+    an OpenCL SPIR-V target (SPIR-V 1.0 with the Kernel, Addresses, Int8,
+    Int16, Int64 and Float64 capabilities), its kernels an entry point ABI
+    with their block size as the work-group size, and converts each into a
+    `spirv.module` of the physical 64-bit addressing model inside the
+    `gpu.module` (math through the OpenCL extended instructions, index as
+    i64), leaving an empty `func.func` stub per kernel with the kernel's
+    signature for the launches, as upstream `convert-gpu-to-spirv` does for
+    kernels. `maxgraph-gpu-module-to-opencl-binary` serializes the result.
+  }];
+  let dependentDialects = ["mlir::spirv::SPIRVDialect",
+                           "mlir::func::FuncDialect"];
+}
+
+def GPUModuleToOpenCLBinary
+    : Pass<"maxgraph-gpu-module-to-opencl-binary", "mlir::ModuleOp"> {
+  let summary = "Serializes SPIR-V kernel modules to OpenCL binaries for the "
+                "OpenCL runtime";
+  let description = [{
+    Replaces every `gpu.module` holding a `spirv.module` (from
+    `maxgraph-gpu-kernels-to-spirv`) with a `gpu.binary` whose object is a
+    MaxGraph OpenCL binary (`MaxGraph/Support/GpuBinary.h`): the kernels'
+    names and argument kinds, which the runtime needs to set OpenCL kernel
+    arguments from the host's launch parameters, and the module as SPIR 1.2
+    LLVM bitcode, translated from SPIR-V by `llvm-spirv` (PoCL and other
+    OpenCL 1.2 drivers build SPIR, not SPIR-V).
+  }];
+  let options = [
+    Option<"llvmSpirv", "llvm-spirv", "std::string", /*default=*/"\"\"",
+           "The llvm-spirv tool (default: the one found at configure time)">
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+#endif // MAXGRAPH_CODEGEN_LLVMGPU_PASSES_TD

@@ -1,0 +1,59 @@
+//===- Executable.h - a compiled graph, wherever its tensors live -*- C++ -*-===//
+//
+// compile() and max-run hold graphs compiled for the device their tensors
+// are on: the host CPU (CpuExecutable) or a GPU (GpuExecutable), behind
+// one interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_RUNTIME_EXECUTABLE_H
+#define MAXGRAPH_RUNTIME_EXECUTABLE_H
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Runtime/InputChecks.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace maxgraph {
+/// How Executable::compile compiles a graph.
+struct ExecutableOptions {
+  /// The runtime of graphs on `gpu:N`: "opencl" (the OpenCL runtime, e.g.
+  /// PoCL on the CPU) or "cuda"; empty takes MAXGRAPH_GPU_RUNTIME from the
+  /// environment, and "cuda" when that is unset.
+  std::string gpuRuntime;
+};
+
+/// A graph compiled for its device, ready to run on HostTensors.
+class Executable {
+public:
+  virtual ~Executable();
+
+  /// Compiles graph `name` of `module` (the first non-subgraph graph when
+  /// empty) for the device its tensors are on: a CpuExecutable for host
+  /// graphs, a GpuExecutable for graphs on `gpu:N`. Throws RuntimeError.
+  static std::unique_ptr<Executable>
+  compile(mlir::ModuleOp module, llvm::StringRef name = {},
+          const ExecutableOptions &options = ExecutableOptions());
+
+  /// Runs the graph with the caller's input checks; throws RuntimeError for
+  /// inputs that do not fit and for errors the code reports.
+  virtual std::vector<HostTensor>
+  run(const std::vector<HostTensor> &inputs,
+      const InputCheckOptions &checks) const = 0;
+
+  /// The graph's arguments, as the input checks see them.
+  virtual const GraphInputs &arguments() const = 0;
+
+  /// Whether compile() loaded the code from the compile cache (no pass and
+  /// no LLVM optimization ran).
+  bool loadedFromCache() const { return fromCache; }
+
+protected:
+  bool fromCache = false;
+};
+} // namespace maxgraph
+
+#endif // MAXGRAPH_RUNTIME_EXECUTABLE_H

@@ -1,0 +1,124 @@
+//===- GPUKernelsToSPIRV.cpp - outlined kernels to OpenCL SPIR-V ----------===//
+//
+// The conversion of upstream `convert-gpu-to-spirv` for OpenCL kernels, with
+// what it leaves to other passes done here so that the OpenCL back end is
+// one step: the target environment (OpenCL's capabilities), the entry point
+// ABI of each kernel (its block size as the work-group size), the memory
+// spaces as OpenCL storage classes, and math through the OpenCL extended
+// instruction set, which `convert-math-to-spirv` would pick only under a
+// `spirv.target_env` attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
+#include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
+#include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
+#include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
+#include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace maxgraph {
+#define GEN_PASS_DEF_GPUKERNELSTOSPIRV
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h.inc"
+} // namespace maxgraph
+
+using namespace mlir;
+
+namespace {
+/// SPIR-V 1.0 for OpenCL kernels with 64-bit physical addressing. Float64
+/// and the narrow integers are core OpenCL (cl_khr_fp64 on PoCL); Float16
+/// is not asked for, so that f16 kernels fail to convert instead of failing
+/// to build on devices without cl_khr_fp16.
+spirv::TargetEnvAttr openCLTarget(MLIRContext *context) {
+  using spirv::Capability;
+  auto triple = spirv::VerCapExtAttr::get(
+      spirv::Version::V_1_0,
+      {Capability::Kernel, Capability::Addresses, Capability::Int8,
+       Capability::Int16, Capability::Int64, Capability::Float64},
+      {}, context);
+  return spirv::TargetEnvAttr::get(triple,
+                                   spirv::getDefaultResourceLimits(context),
+                                   spirv::ClientAPI::OpenCL);
+}
+
+struct GPUKernelsToSPIRVPass
+    : maxgraph::impl::GPUKernelsToSPIRVBase<GPUKernelsToSPIRVPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    spirv::TargetEnvAttr target = openCLTarget(context);
+    OpBuilder builder(context);
+
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp gpuModule : gpuModules) {
+      gpuModule.setTargetsAttr(builder.getArrayAttr({target}));
+      gpuModule->setAttr(spirv::getTargetEnvAttrName(), target);
+      for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
+        std::optional<ArrayRef<int32_t>> blockSize =
+            kernel.getKnownBlockSize();
+        if (!kernel.isKernel() || !blockSize) {
+          kernel.emitError() << "an OpenCL kernel needs a known block size";
+          return signalPassFailure();
+        }
+        kernel->setAttr(
+            spirv::getEntryPointABIAttrName(),
+            spirv::getEntryPointABIAttr(context, *blockSize));
+      }
+
+      // The launches pass host memrefs: the stubs keep the kernels' types
+      // from before the storage classes.
+      llvm::StringMap<FunctionType> hostTypes;
+      for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>())
+        hostTypes[kernel.getName()] = kernel.getFunctionType();
+
+      // Memory spaces as OpenCL storage classes (global memory is
+      // CrossWorkgroup), in the kernels only.
+      spirv::MemorySpaceToStorageClassConverter storageClasses(
+          spirv::mapMemorySpaceToOpenCLStorageClass);
+      spirv::convertMemRefTypesAndAttrs(gpuModule, storageClasses);
+
+      // The kernels into a spirv.module inside the gpu.module.
+      builder.setInsertionPointToStart(gpuModule.getBody());
+      Operation *copy = builder.clone(*gpuModule.getOperation());
+      std::unique_ptr<ConversionTarget> legal =
+          SPIRVConversionTarget::get(target);
+      SPIRVConversionOptions options;
+      options.use64bitIndex = true;
+      SPIRVTypeConverter typeConverter(target, options);
+      RewritePatternSet patterns(context);
+      populateGPUToSPIRVPatterns(typeConverter, patterns);
+      ScfToSPIRVContext scfContext;
+      populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
+      arith::populateArithToSPIRVPatterns(typeConverter, patterns);
+      populateMathToSPIRVPatterns(typeConverter, patterns);
+      populateMemRefToSPIRVPatterns(typeConverter, patterns);
+      populateFuncToSPIRVPatterns(typeConverter, patterns);
+      if (failed(applyFullConversion(copy, *legal, std::move(patterns))))
+        return signalPassFailure();
+
+      // The launches refer to the kernels: an empty `func.func` with each
+      // kernel's host signature stays in the gpu.module (the runtime's
+      // argument table is made from it).
+      for (auto kernel : llvm::make_early_inc_range(
+               gpuModule.getBody()->getOps<gpu::GPUFuncOp>())) {
+        builder.setInsertionPoint(kernel);
+        auto stub = func::FuncOp::create(builder, kernel.getLoc(),
+                                         kernel.getName(),
+                                         hostTypes.lookup(kernel.getName()));
+        Block *entry = stub.addEntryBlock();
+        builder.setInsertionPointToEnd(entry);
+        func::ReturnOp::create(builder, kernel.getLoc());
+        stub->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                      builder.getUnitAttr());
+        kernel.erase();
+      }
+    }
+  }
+};
+} // namespace

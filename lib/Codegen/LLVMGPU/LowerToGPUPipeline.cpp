@@ -1,0 +1,215 @@
+//===- LowerToGPUPipeline.cpp - maxgraph-lower-to-gpu ---------------------===//
+//
+// maxgraph graphs on `gpu:N` to host code in the LLVM dialect with the
+// kernels embedded: decompose composites, convert to linalg on tensors
+// (as for the CPU), fuse elementwise ops, bufferize with identity layouts,
+// make results caller buffers (destination-passing entries, which graph
+// replay needs), map each linalg op to a kernel launch (MapToGPU.cpp),
+// outline the kernels, thread a stream through the host functions
+// (GPUStream.cpp), then compile the kernels with one back end (NVVM to PTX
+// or a cubin, or SPIR-V to SPIR bitcode for OpenCL) and lower the host code
+// to the LLVM dialect, where kernel launches and buffers are calls of the
+// `mgpu*` runtime functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "MaxGraph/Conversion/Passes.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Transforms/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+#ifndef MAXGRAPH_CUDA_TOOLKIT
+#define MAXGRAPH_CUDA_TOOLKIT ""
+#endif
+#ifndef MAXGRAPH_LLVM_SPIRV
+#define MAXGRAPH_LLVM_SPIRV ""
+#endif
+
+std::string maxgraph::configuredCudaToolkit() { return MAXGRAPH_CUDA_TOOLKIT; }
+
+std::string maxgraph::configuredLlvmSpirv() { return MAXGRAPH_LLVM_SPIRV; }
+
+namespace {
+/// libdevice of the CUDA toolkit at `toolkit` (math functions for NVVM).
+std::string libdeviceOf(llvm::StringRef toolkit) {
+  llvm::SmallString<128> path(toolkit);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  return std::string(path);
+}
+
+llvm::Error optionError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "maxgraph-lower-to-gpu: " + message);
+}
+
+/// Fails the module with `message`: how an unusable option of the pipeline
+/// is reported when the pipeline is built from a textual description.
+struct ReportPipelineError
+    : PassWrapper<ReportPipelineError, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReportPipelineError)
+  explicit ReportPipelineError(std::string message)
+      : message(std::move(message)) {}
+  StringRef getArgument() const override {
+    return "maxgraph-report-pipeline-error";
+  }
+  void runOnOperation() override {
+    getOperation().emitError() << message;
+    signalPassFailure();
+  }
+  std::string message;
+};
+} // namespace
+
+llvm::Error
+maxgraph::resolveLowerToGPUOptions(LowerToGPUPipelineOptions &options) {
+  if (options.blockSize < 1 || options.blockSize > 1024)
+    return optionError("block-size must be in [1, 1024], got " +
+                       llvm::Twine(options.blockSize));
+  if (options.target == "opencl") {
+    if (options.llvmSpirv.empty())
+      options.llvmSpirv = configuredLlvmSpirv();
+    if (options.llvmSpirv.empty())
+      return optionError("target=opencl needs llvm-spirv (Debian package "
+                         "llvm-spirv-15), which was not found at configure "
+                         "time; pass llvm-spirv=PATH");
+    return llvm::Error::success();
+  }
+  if (options.target != "nvvm")
+    return optionError("unknown target '" + options.target +
+                       "', expected nvvm or opencl");
+  if (options.toolkit.empty())
+    options.toolkit = configuredCudaToolkit();
+  if (options.format.empty())
+    options.format = options.toolkit.empty() ? "isa" : "bin";
+  if (options.format != "isa" && options.format != "bin" &&
+      options.format != "fatbin")
+    return optionError("unknown format '" + options.format +
+                       "', expected isa, bin or fatbin");
+  if (options.toolkit.empty()) {
+    if (options.format != "isa")
+      return optionError("format=" + options.format +
+                         " needs the CUDA toolkit's ptxas, which was not "
+                         "found at configure time; pass toolkit=DIR or "
+                         "format=isa");
+    // PTX needs no toolkit, but math functions would stay unresolved
+    // `__nv_*` calls without libdevice.
+    return llvm::Error::success();
+  }
+  if (!llvm::sys::fs::exists(libdeviceOf(options.toolkit)))
+    return optionError("no libdevice in the CUDA toolkit '" +
+                       options.toolkit + "' (expected " +
+                       libdeviceOf(options.toolkit) + ")");
+  return llvm::Error::success();
+}
+
+void maxgraph::buildLowerToGPUPipeline(
+    OpPassManager &pm, const LowerToGPUPipelineOptions &unresolved) {
+  LowerToGPUPipelineOptions options;
+  options.copyOptionValuesFrom(unresolved);
+  if (llvm::Error error = resolveLowerToGPUOptions(options)) {
+    pm.addPass(std::make_unique<ReportPipelineError>(
+        llvm::toString(std::move(error))));
+    return;
+  }
+
+  // The graph level, as for the CPU.
+  pm.addNestedPass<GraphOp>(createDecompose());
+  pm.addPass(createLinkKernels());
+  ConvertMaxGraphToLinalgOptions toLinalg;
+  toLinalg.gpu = true;
+  pm.addPass(createConvertMaxGraphToLinalg(toLinalg));
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Buffers, with results in caller buffers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.hoistDynamicAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Kernels, and host code that enqueues them on a stream.
+  MapToGPUOptions mapping;
+  mapping.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createMapToGPU(mapping));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGPUStream());
+  // Failed run-time checks of the host code are reported through a status.
+  pm.addPass(createAssertionsToStatus());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());
+
+  if (options.target == "nvvm") {
+    pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
+    GpuNVVMAttachTargetOptions nvvm;
+    nvvm.chip = options.chip;
+    nvvm.features = options.features;
+    nvvm.optLevel = 3;
+    if (!options.toolkit.empty())
+      nvvm.linkLibs.push_back(libdeviceOf(options.toolkit));
+    pm.addPass(createGpuNVVMAttachTarget(nvvm));
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    ConvertGpuOpsToNVVMOpsOptions toNVVM;
+    toNVVM.indexBitwidth = 64;
+    kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createCSEPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+    GpuModuleToBinaryPassOptions binary;
+    binary.toolkitPath = options.toolkit;
+    binary.compilationTarget = options.format;
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+  } else {
+    pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+    pm.addPass(createGPUKernelsToSPIRV());
+    OpPassManager &spirvModules =
+        pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
+    spirvModules.addPass(spirv::createSPIRVLowerABIAttributesPass());
+    spirvModules.addPass(spirv::createSPIRVUpdateVCEPass());
+    GPUModuleToOpenCLBinaryOptions binary;
+    binary.llvmSpirv = options.llvmSpirv;
+    pm.addPass(createGPUModuleToOpenCLBinary(binary));
+  }
+
+  // The host code.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}

@@ -1,0 +1,364 @@
+//===- GpuExecutable.cpp - a graph compiled for a GPU ---------------------===//
+//
+// The entry point of a graph lowered by `maxgraph-lower-to-gpu` is
+// `_mlir_ciface_<name>(stream, inputs..., results..., status)`: the stream
+// handle, one memref descriptor pointer per input and per result (device
+// buffers the caller allocates: results are destination-passing), and the
+// status slot of `maxgraph-assertions-to-status`. The host code only
+// enqueues; the run waits for the stream once, after the copies back.
+//
+// The kernels are loaded by the host module's constructors when the JIT
+// loads it (`mgpuModuleLoad`), on the device selected before. The `mgpu*`
+// functions are called from JIT code and cannot throw: they leave the first
+// error in the runtime, which compile and run check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Runtime/GpuExecutable.h"
+#include "EntryPoint.h"
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "MaxGraph/Runtime/CompileCache.h"
+#include "MaxGraph/Runtime/OpenCLRuntime.h"
+#include "MaxGraph/Support/Error.h"
+#include "ObjectCode.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include <cstring>
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+namespace maxgraph::detail {
+/// A GPU runtime as GpuExecutable uses it: the `mgpu*` host interface that
+/// the compiled host code calls, the back end of `maxgraph-lower-to-gpu`
+/// its kernels are compiled with, device selection, and the first error its
+/// functions left.
+struct GpuRuntime {
+  std::string name;
+  std::string backend;
+  std::vector<std::pair<std::string, void *>> symbols;
+  std::function<llvm::Error(int)> selectDevice;
+  std::function<std::optional<std::string>()> takeError;
+  void *(*memAlloc)(uint64_t bytes, void *stream, bool hostShared) = nullptr;
+  void (*memFree)(void *pointer, void *stream) = nullptr;
+  void (*memcpy)(void *to, void *from, uint64_t bytes, void *stream) = nullptr;
+  void *(*streamCreate)() = nullptr;
+  void (*streamSynchronize)(void *stream) = nullptr;
+};
+} // namespace maxgraph::detail
+
+namespace {
+/// The function named `name` of `symbols`, as a `Function`.
+template <typename Function>
+Function lookupSymbol(
+    const std::vector<std::pair<std::string, void *>> &symbols,
+    StringRef name) {
+  for (const auto &[symbol, address] : symbols)
+    if (symbol == name)
+      return reinterpret_cast<Function>(address);
+  throw RuntimeError("internal error: the GPU runtime has no " + name.str());
+}
+
+const GpuRuntime &openCLRuntime() {
+  static const GpuRuntime runtime = [] {
+    GpuRuntime runtime;
+    runtime.name = "opencl";
+    runtime.backend = "opencl";
+    for (auto [name, address] : opencl::hostInterfaceSymbols())
+      runtime.symbols.emplace_back(name, address);
+    runtime.selectDevice = [](int index) {
+      return opencl::selectDevice(index);
+    };
+    runtime.takeError = [] { return opencl::takeError(); };
+    runtime.memAlloc =
+        lookupSymbol<decltype(runtime.memAlloc)>(runtime.symbols,
+                                                 "mgpuMemAlloc");
+    runtime.memFree =
+        lookupSymbol<decltype(runtime.memFree)>(runtime.symbols, "mgpuMemFree");
+    runtime.memcpy =
+        lookupSymbol<decltype(runtime.memcpy)>(runtime.symbols, "mgpuMemcpy");
+    runtime.streamCreate = lookupSymbol<decltype(runtime.streamCreate)>(
+        runtime.symbols, "mgpuStreamCreate");
+    runtime.streamSynchronize =
+        lookupSymbol<decltype(runtime.streamSynchronize)>(
+            runtime.symbols, "mgpuStreamSynchronize");
+    return runtime;
+  }();
+  return runtime;
+}
+
+/// The runtime named `name`; throws when there is none.
+const GpuRuntime &gpuRuntime(StringRef name, StringRef graph) {
+  if (name == "opencl")
+    return openCLRuntime();
+  if (name == "cuda")
+    throw RuntimeError(
+        "compile: @" + graph.str() +
+        " is on a GPU, and the CUDA runtime is not built yet; set "
+        "MAXGRAPH_GPU_RUNTIME=opencl (max-run --gpu-runtime=opencl) to run "
+        "its kernels on an OpenCL device such as PoCL's CPU device");
+  throw RuntimeError("compile: unknown GPU runtime '" + name.str() +
+                     "' for @" + graph.str() + ", expected opencl or cuda");
+}
+
+/// The GPU of `graph`'s layouts (the lowering checks there is one).
+int gpuOf(GraphOp graph) {
+  auto deviceOf = [](Type type) -> std::optional<int> {
+    if (auto layout = dyn_cast<LayoutType>(type))
+      if (layout.getDevice().isGpu())
+        return layout.getDevice().getId();
+    return std::nullopt;
+  };
+  for (Type type : graph.getArgumentTypes())
+    if (std::optional<int> index = deviceOf(type))
+      return *index;
+  for (Type type : graph.getResultTypes())
+    if (std::optional<int> index = deviceOf(type))
+      return *index;
+  return 0;
+}
+
+/// Calls the JIT-compiled entry (see CpuExecutable.cpp on the attribute).
+[[clang::no_sanitize("function")]] void callEntry(void (*entry)(void **),
+                                                  void **arguments) {
+  entry(arguments);
+}
+
+/// A dense row-major memref descriptor over `data` with `shape`:
+/// {allocated, aligned, offset, sizes, strides}.
+void fillDescriptor(int64_t *words, void *data, ArrayRef<int64_t> shape) {
+  size_t rank = shape.size();
+  std::memcpy(&words[0], &data, sizeof(void *));
+  std::memcpy(&words[1], &data, sizeof(void *));
+  words[2] = 0;
+  int64_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    words[3 + d] = shape[d];
+    words[3 + rank + d] = stride;
+    stride *= shape[d];
+  }
+}
+} // namespace
+
+GpuExecutable::~GpuExecutable() = default;
+
+const GraphInputs &GpuExecutable::arguments() const {
+  return signature->arguments;
+}
+
+std::unique_ptr<GpuExecutable>
+GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  GraphOp graph = findEntryGraph(module, name);
+  auto executable = std::unique_ptr<GpuExecutable>(new GpuExecutable());
+  executable->signature = std::make_unique<EntrySignature>();
+  EntrySignature &signature = *executable->signature;
+  describeEntry(module, graph, signature);
+  const GpuRuntime &runtime = gpuRuntime(runtimeName, signature.name);
+  executable->runtime = &runtime;
+  executable->deviceIndex = gpuOf(graph);
+  // Results are allocated before the run, from the inputs' sizes.
+  for (const EntrySignature::Param &result : signature.outputs)
+    for (const auto &[size, symbol] : result.dims)
+      if (size < 0 && symbol.empty())
+        throw RuntimeError("compile: " + result.label + " of @" +
+                           signature.name + " has type " + result.type +
+                           ", with a `?` dim; on a GPU results are "
+                           "allocated before the run, so their dims must be "
+                           "static or bound by an argument");
+  if (llvm::Error error = runtime.selectDevice(executable->deviceIndex))
+    throw RuntimeError("compile: @" + signature.name + ": " +
+                       llvm::toString(std::move(error)));
+
+  std::vector<StringRef> provided;
+  SmallVector<std::pair<StringRef, void *>> symbols;
+  for (const auto &[symbol, address] : runtime.symbols) {
+    provided.push_back(symbol);
+    symbols.emplace_back(symbol, address);
+  }
+  auto load = [&](llvm::MemoryBufferRef object) -> llvm::Error {
+    auto loaded = ObjectJIT::load(object, {}, symbols);
+    if (!loaded)
+      return loaded.takeError();
+    auto address = (*loaded)->lookup("_mlir__mlir_ciface_" +
+                                     jitSymbol(signature.name));
+    if (!address)
+      return address.takeError();
+    executable->jit = std::move(*loaded);
+    executable->entry = reinterpret_cast<void (*)(void **)>(*address);
+    // The constructors loaded the kernels.
+    if (std::optional<std::string> error = runtime.takeError())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "loading the kernels failed: " + *error);
+    return llvm::Error::success();
+  };
+
+  std::string target = "gpu-" + runtime.backend;
+  std::optional<CompileCache> cache = CompileCache::fromEnvironment();
+  std::string key;
+  if (std::optional<std::string> keyText =
+          cache ? cacheKeyText(module, signature.name, target) : std::nullopt)
+    key = CompileCache::computeKey(*keyText);
+  else
+    cache.reset();
+  if (cache) {
+    if (std::unique_ptr<llvm::MemoryBuffer> object = cache->read(key)) {
+      llvm::Error error = load(*object);
+      if (!error) {
+        executable->fromCache = true;
+        return executable;
+      }
+      llvm::consumeError(std::move(error));
+      llvm::sys::fs::remove(cache->entryPath(key));
+    }
+  }
+
+  OwningOpRef<ModuleOp> lowered = prepareForLowering(module, graph);
+  MLIRContext *context = lowered->getContext();
+  DialectRegistry registry;
+  registerAllGPUToLLVMIRTranslations(registry);
+  context->appendDialectRegistry(registry);
+  CollectDiagnostics diagnostics(context);
+  PassManager pm(context);
+  LowerToGPUPipelineOptions options;
+  options.target = runtime.backend;
+  if (llvm::Error error = resolveLowerToGPUOptions(options))
+    throw RuntimeError("compile: @" + signature.name + ": " +
+                       llvm::toString(std::move(error)));
+  buildLowerToGPUPipeline(pm, options);
+  if (failed(pm.run(*lowered)))
+    throw RuntimeError("compile: lowering @" + signature.name +
+                       " to the GPU failed:\n" + userSymbols(diagnostics.text));
+  for (auto declaration : lowered->getOps<LLVM::LLVMFuncOp>())
+    if (declaration.isExternal())
+      checkDefined(declaration.getSymName(), signature.name, provided);
+
+  auto object = emitHostObject(*lowered);
+  if (!object)
+    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
+                       llvm::toString(object.takeError()));
+  llvm::StringRef bytes(object->data(), object->size());
+  if (llvm::Error error =
+          load(llvm::MemoryBufferRef(bytes, "@" + signature.name)))
+    throw RuntimeError("compile: @" + signature.name + ": " +
+                       llvm::toString(std::move(error)));
+  if (cache)
+    cache->write(key, bytes);
+  return executable;
+}
+
+std::vector<HostTensor>
+GpuExecutable::run(const std::vector<HostTensor> &inputs,
+                   const InputCheckOptions &checks) const {
+  const EntrySignature &s = *signature;
+  llvm::StringMap<int64_t> bindings =
+      checkGraphInputs(s.arguments, inputs, checks);
+  std::lock_guard<std::mutex> lock(running);
+  const GpuRuntime &rt = *runtime;
+  auto check = [&] {
+    if (std::optional<std::string> error = rt.takeError())
+      throw RuntimeError("run @" + s.name + ": " + *error);
+  };
+  if (llvm::Error error = rt.selectDevice(deviceIndex))
+    throw RuntimeError("run @" + s.name + ": " +
+                       llvm::toString(std::move(error)));
+  if (!stream) {
+    stream = rt.streamCreate();
+    check();
+  }
+
+  // Device buffers, given back on every way out.
+  struct Buffers {
+    const GpuRuntime &rt;
+    void *stream;
+    std::vector<void *> pointers;
+    ~Buffers() {
+      for (void *pointer : pointers)
+        rt.memFree(pointer, stream);
+      rt.streamSynchronize(stream);
+      (void)rt.takeError();
+    }
+    void *allocate(size_t bytes) {
+      void *pointer = rt.memAlloc(bytes, stream, /*hostShared=*/false);
+      if (pointer)
+        pointers.push_back(pointer);
+      return pointer;
+    }
+  };
+
+  std::vector<HostTensor> outputs;
+  outputs.reserve(s.outputs.size());
+  for (const EntrySignature::Param &param : s.outputs) {
+    std::vector<int64_t> shape;
+    for (const auto &[size, symbol] : param.dims)
+      shape.push_back(size >= 0 ? size : bindings.lookup(symbol));
+    outputs.push_back(HostTensor::uninitialized(param.dtype, shape));
+  }
+
+  size_t words = 0;
+  for (const HostTensor &input : inputs)
+    words += 3 + 2 * input.shape().size();
+  for (const HostTensor &output : outputs)
+    words += 3 + 2 * output.shape().size();
+  llvm::SmallVector<int64_t, 64> descriptors(std::max<size_t>(words, 1), 0);
+  llvm::SmallVector<void *, 16> descriptorPointers;
+  llvm::SmallVector<void *, 16> devicePointers;
+  const char *status = nullptr;
+  {
+    Buffers buffers{rt, stream, {}};
+    size_t at = 0;
+    auto add = [&](const HostTensor &tensor) {
+      void *device = buffers.allocate(tensor.numBytes());
+      check();
+      fillDescriptor(descriptors.data() + at, device, tensor.shape());
+      descriptorPointers.push_back(descriptors.data() + at);
+      devicePointers.push_back(device);
+      at += 3 + 2 * tensor.shape().size();
+      return device;
+    };
+    for (const HostTensor &input : inputs) {
+      void *device = add(input);
+      if (input.numBytes())
+        rt.memcpy(device, const_cast<void *>(input.rawData()),
+                  input.numBytes(), stream);
+    }
+    for (const HostTensor &output : outputs)
+      add(output);
+    check();
+
+    llvm::SmallVector<void *, 16> packed;
+    packed.push_back(&stream);
+    for (void *&pointer : descriptorPointers)
+      packed.push_back(&pointer);
+    void *statusPointer = &status;
+    packed.push_back(&statusPointer);
+    callEntry(entry, packed.data());
+
+    for (auto [index, output] : llvm::enumerate(outputs))
+      if (output.numBytes())
+        rt.memcpy(output.rawData(), devicePointers[inputs.size() + index],
+                  output.numBytes(), stream);
+    // What the graph stored into buffer arguments lands in the caller's
+    // tensors, as on the CPU.
+    for (auto [index, input] : llvm::enumerate(inputs))
+      if (s.arguments.arguments[index].isBuffer && input.numBytes())
+        rt.memcpy(const_cast<void *>(input.rawData()), devicePointers[index],
+                  input.numBytes(), stream);
+    rt.streamSynchronize(stream);
+    check();
+  }
+  if (status)
+    throw RuntimeError("run @" + s.name + ": " + describeFailure(s, status));
+  return outputs;
+}

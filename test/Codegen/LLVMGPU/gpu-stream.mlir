@@ -1,0 +1,61 @@
+// RUN: max-opt %s --maxgraph-gpu-stream --split-input-file -verify-diagnostics | FileCheck %s
+
+// The host function takes the stream first; launches, temporaries and
+// calls are enqueued on it, and temporaries are freed before the return.
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    (%[[S:.*]]: !gpu.async.token, %[[A:.*]]: memref<4xf32>, %[[B:.*]]: memref<4xf32>)
+// CHECK:         %[[T:.*]], %{{.*}} = gpu.alloc async [%[[S]]] () : memref<4xf32>
+// CHECK:         gpu.launch_func async [%[[S]]] @k::@scale {{.*}} args(%[[A]] : memref<4xf32>, %[[T]] : memref<4xf32>)
+// CHECK:         call @callee(%[[S]], %[[T]], %[[B]])
+// CHECK:         gpu.dealloc async [%[[S]]] %[[T]] : memref<4xf32>
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @callee
+// CHECK-SAME:    (%{{.*}}: !gpu.async.token,
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<4xf32>, %b: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %t = memref.alloc() : memref<4xf32>
+    gpu.launch_func @k::@scale blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%a : memref<4xf32>, %t : memref<4xf32>)
+    call @callee(%t, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+    return
+  }
+  func.func private @callee(%x: memref<4xf32>, %y: memref<4xf32>) {
+    return
+  }
+  gpu.module @k {
+    gpu.func @scale(%a: memref<4xf32>, %o: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The host cannot read device memory.
+func.func @host_read(%a: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'memref.load' reads or writes buffer data on the host; on a GPU only kernels can}}
+  %v = memref.load %a[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+func.func @returns_buffer() -> memref<4xf32> {
+  %t = memref.alloc() : memref<4xf32>
+  // expected-error @below {{a host function returns a buffer; the GPU lowering needs results as arguments (buffer-results-to-out-params)}}
+  return %t : memref<4xf32>
+}
+
+// -----
+
+func.func @alloc_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @below {{a device buffer allocated inside control flow has no GPU lowering yet}}
+    %t = memref.alloc() : memref<4xf32>
+  }
+  return
+}
