@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -428,6 +429,46 @@ TEST_F(OpenCLRuntimeTest, SpirBitcodeModuleAdds) {
     mgpu.memFree(block, nullptr);
   mgpu.moduleUnload(module);
 #endif
+}
+
+TEST_F(OpenCLRuntimeTest, ThreadsShareAModule) {
+  // One kernel object, launched from several threads with their own
+  // arguments: each launch must keep its arguments.
+  std::string blob = sourceModule();
+  void *module = load(blob);
+  ASSERT_NE(module, nullptr);
+  void *scale = mgpu.moduleGetFunction(module, "scale");
+  ASSERT_NE(scale, nullptr);
+  constexpr int kThreads = 4, kRounds = 20, kSize = 256;
+  std::vector<int> wrong(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      void *stream = mgpu.streamCreate();
+      void *buffer = mgpu.memAlloc(kSize * sizeof(float), stream, 0);
+      std::vector<float> values(kSize);
+      for (int round = 0; round < kRounds; ++round) {
+        values.assign(kSize, t + round);
+        mgpu.memcpy(buffer, values.data(), kSize * sizeof(float), stream);
+        float factor = t + 1;
+        void *params[] = {&buffer, &factor};
+        mgpu.launchKernel(scale, kSize / 64, 1, 1, 64, 1, 1, 0, stream, params,
+                          nullptr, 2);
+        mgpu.memcpy(values.data(), buffer, kSize * sizeof(float), stream);
+        mgpu.streamSynchronize(stream);
+        wrong[t] += std::count_if(values.begin(), values.end(), [&](float v) {
+          return v != float(t + round) * float(t + 1);
+        });
+      }
+      mgpu.memFree(buffer, stream);
+      mgpu.streamSynchronize(stream);
+      mgpu.streamDestroy(stream);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  ASSERT_EQ(opencl::takeError(), std::nullopt);
+  EXPECT_EQ(wrong, std::vector<int>(kThreads, 0));
+  mgpu.moduleUnload(module);
 }
 
 //===----------------------------------------------------------------------===//

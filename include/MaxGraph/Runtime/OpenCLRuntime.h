@@ -30,7 +30,10 @@
 // failed ("mgpuModuleLoad: clBuildProgram: CL_BUILD_PROGRAM_FAILURE (-11):
 // <build log>"), returns null or nothing, and every later mgpu call is a
 // no-op until `takeError()` returns the message. The C++ functions below
-// return that error directly. Thread-safe: one lock over all of it.
+// return the pending error instead (theirs, or that of an earlier mgpu call),
+// which takes it. Thread-safe: one lock over all of it, let go while a call
+// waits for the device; a kernel's arguments are set and its launch
+// enqueued under the lock.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,8 +71,9 @@ llvm::Expected<std::vector<std::string>> deviceNames();
 /// without shared virtual memory, or one of deviceNames()'s errors.
 llvm::Error selectDevice(int index);
 
-/// `bytes` of device memory on the current device (mgpuMemAlloc). Zero bytes
-/// give a valid, distinct pointer too.
+/// `bytes` of device memory on the stream's device (mgpuMemAlloc; the
+/// current device for the default stream). Zero bytes give a valid, distinct
+/// pointer too.
 llvm::Expected<void *> allocate(size_t bytes, void *stream = nullptr);
 
 /// Frees memory of `allocate` once the stream's earlier work is done
