@@ -122,6 +122,13 @@ extern "C" __bf16 truncDoubleToBFloat16(double value) {
   std::memcpy(&result, &high, sizeof(high));
   return result;
 }
+
+/// compiler-rt's `__truncsfbf2`, which LLVM calls to round an f32 to bf16 on
+/// CPUs without a bf16 conversion instruction (AVX512-BF16): to
+/// nearest-even, NaN kept quiet.
+extern "C" __bf16 truncFloatToBFloat16(float value) {
+  return truncDoubleToBFloat16(static_cast<double>(value));
+}
 } // namespace
 
 CpuExecutable::~CpuExecutable() = default;
@@ -134,7 +141,8 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
   std::string openMP = MAXGRAPH_OPENMP_LIBRARY;
   SmallVector<std::pair<StringRef, void *>> helpers = {
       {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)},
-      {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)}};
+      {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)},
+      {"__truncsfbf2", reinterpret_cast<void *>(&truncFloatToBFloat16)}};
   for (auto [name, address] : code_allocator::symbols())
     helpers.emplace_back(StringRef(name.data(), name.size()), address);
   auto loaded = ObjectJIT::load(object, openMP, helpers);

@@ -24,7 +24,7 @@ using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
-detail::CollectDiagnostics::CollectDiagnostics(MLIRContext *context)
+maxgraph::detail::CollectDiagnostics::CollectDiagnostics(MLIRContext *context)
     : handler(context, [this](Diagnostic &diag) {
         text += diag.str() + "\n";
         return success();
@@ -59,7 +59,7 @@ EntrySignature::Param describe(Type type, std::string label) {
 }
 } // namespace
 
-GraphOp detail::findEntryGraph(ModuleOp module, StringRef name) {
+GraphOp maxgraph::detail::findEntryGraph(ModuleOp module, StringRef name) {
   for (GraphOp candidate : module.getOps<GraphOp>())
     if (name.empty() ? !candidate.getIsSubgraph()
                      : candidate.getSymName() == name)
@@ -71,11 +71,11 @@ GraphOp detail::findEntryGraph(ModuleOp module, StringRef name) {
 
 static constexpr llvm::StringLiteral kJitSymbolPrefix = "__maxgraph_";
 
-std::string detail::jitSymbol(StringRef name) {
+std::string maxgraph::detail::jitSymbol(StringRef name) {
   return (kJitSymbolPrefix + name).str();
 }
 
-std::string detail::userSymbols(std::string text) {
+std::string maxgraph::detail::userSymbols(std::string text) {
   std::string renamed = ("@" + kJitSymbolPrefix).str();
   for (size_t at = text.find(renamed); at != std::string::npos;
        at = text.find(renamed, at + 1))
@@ -83,7 +83,7 @@ std::string detail::userSymbols(std::string text) {
   return text;
 }
 
-std::string detail::describeFailure(const EntrySignature &signature,
+std::string maxgraph::detail::describeFailure(const EntrySignature &signature,
                                     StringRef message) {
   auto [site, rest] = message.split(": ");
   if (site.starts_with("@") && site.contains('#') && !rest.empty()) {
@@ -115,7 +115,7 @@ static const std::string &compilerIdentity() {
 }
 
 std::optional<std::string>
-detail::cacheKeyText(ModuleOp module, StringRef name, StringRef target) {
+maxgraph::detail::cacheKeyText(ModuleOp module, StringRef name, StringRef target) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "maxgraph " << MAXGRAPH_VERSION << "\ncompiler " << compilerIdentity()
@@ -148,10 +148,11 @@ detail::cacheKeyText(ModuleOp module, StringRef name, StringRef target) {
   return text;
 }
 
-void detail::checkDefined(StringRef symbol, StringRef graph,
+void maxgraph::detail::checkDefined(StringRef symbol, StringRef graph,
                           ArrayRef<StringRef> provided) {
   // The linker's own symbols and the runtime's helper.
   if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
+      symbol == "__truncsfbf2" ||
       symbol == "_GLOBAL_OFFSET_TABLE_" ||
       symbol.starts_with("_mlir_memref_to_llvm_") ||
       llvm::is_contained(provided, symbol))
@@ -169,7 +170,7 @@ void detail::checkDefined(StringRef symbol, StringRef graph,
 }
 
 
-void detail::describeEntry(ModuleOp module, GraphOp graph,
+void maxgraph::detail::describeEntry(ModuleOp module, GraphOp graph,
                            EntrySignature &signature) {
   signature.name = graph.getSymName().str();
   for (GraphOp each : module.getOps<GraphOp>())
@@ -194,7 +195,7 @@ void detail::describeEntry(ModuleOp module, GraphOp graph,
         describe(type, "result " + std::to_string(index)));
 }
 
-OwningOpRef<ModuleOp> detail::prepareForLowering(ModuleOp module,
+OwningOpRef<ModuleOp> maxgraph::detail::prepareForLowering(ModuleOp module,
                                                  GraphOp graph) {
   OwningOpRef<ModuleOp> lowered = module.clone();
   MLIRContext *context = lowered->getContext();

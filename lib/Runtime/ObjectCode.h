@@ -32,10 +32,19 @@ namespace maxgraph {
 /// part of the compile cache's key.
 inline constexpr unsigned kObjectOptLevel = 3;
 
+/// The functions an object runs its global constructors and destructors
+/// with (emitHostObject makes them; ObjectJIT calls them).
+inline constexpr llvm::StringLiteral kModuleInitSymbol =
+    "__maxgraph_module_init";
+inline constexpr llvm::StringLiteral kModuleFiniSymbol =
+    "__maxgraph_module_fini";
+
 /// Translates `module` (the LLVM dialect) to LLVM IR for the host CPU, adds
 /// for every defined external function `f` the packed wrapper `_mlir_f`
 /// (`void (void **)`, as MLIR's ExecutionEngine does), optimizes it at
-/// kObjectOptLevel and emits an ELF (or the host's) object file.
+/// kObjectOptLevel and emits an ELF (or the host's) object file, with its
+/// global constructors and destructors behind kModuleInitSymbol and
+/// kModuleFiniSymbol.
 llvm::Expected<llvm::SmallVector<char, 0>>
 emitHostObject(mlir::ModuleOp module);
 
@@ -46,7 +55,8 @@ std::string describeHostTarget();
 /// libraries in `libraries` and `symbols` (name, address) resolvable.
 class ObjectJIT {
 public:
-  /// Loads `object` and runs its initializers.
+  /// Loads `object` and runs its initializers (kModuleInitSymbol too);
+  /// the destructor runs kModuleFiniSymbol.
   static llvm::Expected<std::unique_ptr<ObjectJIT>>
   load(llvm::MemoryBufferRef object, llvm::ArrayRef<std::string> libraries,
        llvm::ArrayRef<std::pair<llvm::StringRef, void *>> symbols);
@@ -58,6 +68,8 @@ public:
 private:
   ObjectJIT() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  /// Whether the object has kModuleFiniSymbol, run by the destructor.
+  bool hasFini = false;
 };
 
 /// The symbols `object` needs from outside it (its undefined symbols).

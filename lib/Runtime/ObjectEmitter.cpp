@@ -22,6 +22,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include <algorithm>
+#include <tuple>
 
 using namespace maxgraph;
 
@@ -88,6 +89,46 @@ static void packFunctionArguments(llvm::Module &module) {
   }
 }
 
+/// Replaces `llvm.global_ctors` and `llvm.global_dtors` (the GPU modules'
+/// loads and unloads) by the exported functions kModuleInitSymbol and
+/// kModuleFiniSymbol, which call them in their order: the JIT links an
+/// object file's code but does not run its `.init_array`.
+static void exposeInitializers(llvm::Module &module) {
+  llvm::IRBuilder<> builder(module.getContext());
+  for (auto [list, name, ascending] :
+       {std::tuple{"llvm.global_ctors", kModuleInitSymbol, true},
+        std::tuple{"llvm.global_dtors", kModuleFiniSymbol, false}}) {
+    llvm::GlobalVariable *global = module.getGlobalVariable(list);
+    if (!global)
+      continue;
+    std::vector<std::pair<uint64_t, llvm::Function *>> entries;
+    if (auto *array =
+            llvm::dyn_cast<llvm::ConstantArray>(global->getInitializer()))
+      for (llvm::Value *entry : array->operands()) {
+        auto *fields = llvm::cast<llvm::ConstantStruct>(entry);
+        auto *priority = llvm::cast<llvm::ConstantInt>(fields->getOperand(0));
+        if (auto *function = llvm::dyn_cast<llvm::Function>(
+                fields->getOperand(1)->stripPointerCasts()))
+          entries.emplace_back(priority->getZExtValue(), function);
+      }
+    // Constructors run by ascending priority, destructors by descending.
+    std::stable_sort(entries.begin(), entries.end(),
+                     [&](const auto &a, const auto &b) {
+                       return ascending ? a.first < b.first
+                                        : a.first > b.first;
+                     });
+    global->eraseFromParent();
+    auto *caller = llvm::Function::Create(
+        llvm::FunctionType::get(builder.getVoidTy(), false),
+        llvm::GlobalValue::ExternalLinkage, llvm::StringRef(name), module);
+    builder.SetInsertPoint(
+        llvm::BasicBlock::Create(module.getContext(), "entry", caller));
+    for (auto [priority, function] : entries)
+      builder.CreateCall(function);
+    builder.CreateRetVoid();
+  }
+}
+
 llvm::Expected<llvm::SmallVector<char, 0>>
 maxgraph::emitHostObject(mlir::ModuleOp module) {
   auto machine = hostMachine();
@@ -102,6 +143,7 @@ maxgraph::emitHostObject(mlir::ModuleOp module) {
   llvmModule->setDataLayout(host.createDataLayout());
   llvmModule->setTargetTriple(host.getTargetTriple());
   packFunctionArguments(*llvmModule);
+  exposeInitializers(*llvmModule);
   // The IR optimizer works for the same target as the code generator, to
   // vectorize and unroll for it (AVX2, AVX-512 where present).
   if (llvm::Error error = mlir::makeOptimizingTransformer(

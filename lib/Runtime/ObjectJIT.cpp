@@ -15,7 +15,20 @@
 
 using namespace maxgraph;
 
-ObjectJIT::~ObjectJIT() = default;
+/// Calls a function of JIT code, which has no function-type prefix for
+/// -fsanitize=function to read (as CpuExecutable's entry calls).
+[[clang::no_sanitize("function")]] static void callJitFunction(void (*f)()) {
+  f();
+}
+
+ObjectJIT::~ObjectJIT() {
+  if (!hasFini)
+    return;
+  if (auto fini = jit->lookup(kModuleFiniSymbol))
+    callJitFunction(fini->toPtr<void (*)()>());
+  else
+    llvm::consumeError(fini.takeError());
+}
 
 llvm::Expected<std::unique_ptr<ObjectJIT>>
 ObjectJIT::load(llvm::MemoryBufferRef object,
@@ -57,6 +70,12 @@ ObjectJIT::load(llvm::MemoryBufferRef object,
     return std::move(error);
   auto loaded = std::unique_ptr<ObjectJIT>(new ObjectJIT());
   loaded->jit = std::move(*jit);
+  if (auto init = loaded->jit->lookup(kModuleInitSymbol)) {
+    callJitFunction(init->toPtr<void (*)()>());
+    loaded->hasFini = static_cast<bool>(loaded->jit->lookup(kModuleFiniSymbol));
+  } else {
+    llvm::consumeError(init.takeError());
+  }
   return loaded;
 }
 

@@ -135,10 +135,10 @@ llvm::Expected<OpenCLBinary> maxgraph::readOpenCLBinary(llvm::StringRef blob) {
       llvm::Expected<uint8_t> kind = reader.read<uint8_t>(arg + " kind");
       if (!kind)
         return kind.takeError();
-      if (*kind > static_cast<uint8_t>(GpuKernelArg::Kind::Scalar))
+      if (*kind > static_cast<uint8_t>(GpuKernelArg::Kind::MemRefDescriptor))
         return reader.error(arg + " has unknown kind " +
                             llvm::Twine(unsigned(*kind)) +
-                            " (0: global pointer, 1: scalar)");
+                            " (0: global pointer, 1: scalar, 2: memref descriptor)");
       llvm::Expected<uint32_t> byteSize = reader.read<uint32_t>(arg + " size");
       if (!byteSize)
         return byteSize.takeError();

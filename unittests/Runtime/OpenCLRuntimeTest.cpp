@@ -497,7 +497,7 @@ TEST_F(OpenCLRuntimeTest, BadLaunchesAreErrors) {
   void *params[] = {&buffer, &buffer, &buffer, &n};
 
   mgpu.launchKernel(add, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, 3);
-  expectError("mgpuLaunchKernel: kernel 'add' takes 4 arguments, the launch "
+  expectError("mgpuLaunchKernel: kernel 'add' takes 4 parameters, the launch "
               "passes 3");
   mgpu.launchKernel(add, 1, 1, 1, 64, 1, 1, 256, nullptr, params, nullptr, 4);
   expectError("mgpuLaunchKernel: kernel 'add': dynamic shared memory is not "

@@ -101,7 +101,8 @@ TEST(GpuBinaryTest, RejectsBadFields) {
   std::string kind = blob;
   kind[8 + 4 + 4 + 5 + 4] = 7;
   EXPECT_EQ(readError(kind), "OpenCL module: kernel 'k''s argument 0 has "
-                             "unknown kind 7 (0: global pointer, 1: scalar)");
+                             "unknown kind 7 (0: global pointer, 1: scalar, 2: memref "
+                             "descriptor)");
   std::string size = blob;
   size[8 + 4 + 4 + 5 + 4 + 1] = 0;
   EXPECT_EQ(readError(size),

@@ -11,8 +11,8 @@
 //   kernelCount times:
 //     u32   nameLength, then nameLength bytes of name
 //     u32   argCount
-//     argCount times: u8 kind (0: global pointer, 1: by-value scalar),
-//                     u32 byteSize
+//     argCount times: u8 kind (0: global pointer, 1: by-value scalar,
+//                     2: rank-1 memref descriptor), u32 byteSize
 //   u64     codeSize, then codeSize bytes of code (the end of the blob)
 //
 // Written by the compiler, read by the OpenCL runtime; no MLIR.
@@ -49,6 +49,11 @@ struct GpuKernelArg {
     GlobalPointer = 0,
     /// A value of `byteSize` bytes, copied into the launch.
     Scalar = 1,
+    /// A rank-1 memref, which the host passes as its descriptor's five
+    /// fields (allocated and aligned pointers, offset, size, stride) and
+    /// the kernel takes as one pointer to global memory: the aligned
+    /// pointer plus offset elements of `byteSize` bytes.
+    MemRefDescriptor = 2,
   };
   Kind kind = Kind::GlobalPointer;
   uint32_t byteSize = 8;

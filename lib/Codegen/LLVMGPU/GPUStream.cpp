@@ -9,8 +9,9 @@
 // outlives its function). Calls pass the stream on. The host never waits, so
 // that a call can be captured into a CUDA graph; the caller synchronizes.
 //
-// The host cannot touch device memory: an op that reads or writes buffer
-// data outside a kernel is an error.
+// Constants (`memref.get_global`, host memory) are copied to device buffers
+// at the function's start. The host cannot touch device memory: an op that
+// reads or writes buffer data outside a kernel is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,6 +99,24 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
               op->getOperands(), ValueRange{}, /*hostShared=*/false);
           rewriter.replaceOp(op, alloc.getMemref());
           temporaries.push_back(alloc.getMemref());
+          return WalkResult::skip();
+        }
+        if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+          // A constant lives in host memory: kernels read a device copy,
+          // made at the function's start.
+          if (op->getBlock() != &function.getBody().front())
+            return op->emitError()
+                   << "a constant read inside control flow has no GPU "
+                      "lowering yet";
+          auto type = cast<MemRefType>(global.getType());
+          auto copy = gpu::AllocOp::create(rewriter, loc, type, token,
+                                           ValueRange{stream}, ValueRange{},
+                                           ValueRange{}, /*hostShared=*/false);
+          rewriter.replaceAllUsesWith(global.getResult(), copy.getMemref());
+          rewriter.setInsertionPointAfter(op);
+          gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{stream},
+                                copy.getMemref(), global.getResult());
+          temporaries.push_back(copy.getMemref());
           return WalkResult::skip();
         }
         if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {

@@ -315,9 +315,13 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
                        "OpenCL runtime");
     return;
   }
-  if (paramCount != info.args.size()) {
-    call.fail(kernel + " takes " + llvm::Twine(info.args.size()) +
-              " arguments, the launch passes " + llvm::Twine(paramCount));
+  // A memref descriptor argument takes its five fields from the host.
+  size_t hostParams = 0;
+  for (const GpuKernelArg &arg : info.args)
+    hostParams += arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
+  if (paramCount != hostParams) {
+    call.fail(kernel + " takes " + llvm::Twine(hostParams) +
+              " parameters, the launch passes " + llvm::Twine(paramCount));
     return;
   }
   if (paramCount && !params) {
@@ -343,20 +347,39 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
   const OpenCLLibrary *cl = stream ? call.library() : nullptr;
   if (!cl)
     return;
+  size_t param = 0;
   for (auto [i, arg] : llvm::enumerate(info.args)) {
-    if (!params[i]) {
-      call.fail(kernel + ": null parameter " + llvm::Twine(i));
-      return;
+    size_t fields = arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
+    for (size_t field = 0; field < fields; ++field)
+      if (!params[param + field]) {
+        call.fail(kernel + ": null parameter " + llvm::Twine(param + field));
+        return;
+      }
+    void **at = params + param;
+    param += fields;
+    if (arg.kind == GpuKernelArg::Kind::MemRefDescriptor) {
+      // {allocated, aligned, offset, size, stride}: the kernel's pointer is
+      // the aligned one plus the offset.
+      char *aligned;
+      int64_t offset;
+      std::memcpy(&aligned, at[1], sizeof aligned);
+      std::memcpy(&offset, at[2], sizeof offset);
+      if (!call.check(cl->SetKernelArgSVMPointer(function->kernel, i,
+                                                 aligned + offset * arg.byteSize),
+                      "clSetKernelArgSVMPointer",
+                      kernel + " argument " + llvm::Twine(i)))
+        return;
+      continue;
     }
     if (arg.kind == GpuKernelArg::Kind::GlobalPointer) {
       void *pointer;
-      std::memcpy(&pointer, params[i], sizeof pointer);
+      std::memcpy(&pointer, at[0], sizeof pointer);
       if (!call.check(cl->SetKernelArgSVMPointer(function->kernel, i, pointer),
                       "clSetKernelArgSVMPointer",
                       kernel + " argument " + llvm::Twine(i)))
         return;
     } else if (!call.check(cl->SetKernelArg(function->kernel, i, arg.byteSize,
-                                            params[i]),
+                                            at[0]),
                            "clSetKernelArg",
                            kernel + " argument " + llvm::Twine(i))) {
       return;

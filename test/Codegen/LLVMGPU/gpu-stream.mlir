@@ -59,3 +59,28 @@ func.func @alloc_in_loop(%n: index) {
   }
   return
 }
+
+// -----
+
+// Constants are host memory: kernels read a device copy made at the start.
+// CHECK-LABEL: func.func @constant
+// CHECK-SAME:    (%[[S:.*]]: !gpu.async.token,
+// CHECK:         %[[HOST:.*]] = memref.get_global @table : memref<4xf32>
+// CHECK:         %[[COPY:.*]], %{{.*}} = gpu.alloc async [%[[S]]] () : memref<4xf32>
+// CHECK:         gpu.memcpy async [%[[S]]] %[[COPY]], %[[HOST]] : memref<4xf32>, memref<4xf32>
+// CHECK:         gpu.launch_func async [%[[S]]] @k::@read {{.*}} args(%[[COPY]] : memref<4xf32>)
+// CHECK:         gpu.dealloc async [%[[S]]] %[[COPY]] : memref<4xf32>
+module attributes {gpu.container_module} {
+  memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+  func.func @constant() {
+    %c1 = arith.constant 1 : index
+    %t = memref.get_global @table : memref<4xf32>
+    gpu.launch_func @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%t : memref<4xf32>)
+    return
+  }
+  gpu.module @k {
+    gpu.func @read(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}

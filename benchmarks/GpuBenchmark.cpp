@@ -1,0 +1,163 @@
+//===- GpuBenchmark.cpp - graphs on gpu:0 against the CPU JIT -------------===//
+//
+// The GPU path as a user gets it: each graph is staged on gpu:0 and on the
+// CPU, compiled through compile() (time to first result: every pass, LLVM
+// and the kernels' build), and called end to end on host tensors (the GPU
+// run copies inputs in and results out). Printed per graph: compile times
+// and the best of several calls on each path, and their ratio.
+//
+// On a machine with a CUDA device this is where the CUDA runtime's figures
+// will go (elementwise bandwidth against the device's peak, matmul against
+// cuBLAS, softmax and layer_norm against hand-written kernels); until the
+// CUDA runtime lands it says what it found. Without one, the GPU path runs
+// through the OpenCL runtime (PoCL's CPU device here): a test path, not a
+// fast one, reported beside the CPU JIT so that its cost is plain.
+//
+//   build/bin/maxgraph-gpu-benchmark [--size-scale=N]
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/MaxGraph.h"
+#include "MaxGraph/Runtime/OpenCLRuntime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace maxgraph;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+/// What the machine's CUDA driver says, in a line.
+std::string describeCudaDevice() {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!driver)
+    return std::string("no CUDA device (") + dlerror() + ")";
+  using Init = int (*)(unsigned);
+  using Count = int (*)(int *);
+  auto init = reinterpret_cast<Init>(dlsym(driver, "cuInit"));
+  auto count = reinterpret_cast<Count>(dlsym(driver, "cuDeviceGetCount"));
+  int devices = 0;
+  if (!init || !count || init(0) != 0 || count(&devices) != 0 || !devices)
+    return "no CUDA device (the driver reports none)";
+  return std::to_string(devices) +
+         " CUDA device(s), but the CUDA runtime is not built yet: no CUDA "
+         "figures";
+}
+
+struct Case {
+  const char *name;
+  std::function<StagedGraph(Device)> stage;
+  std::vector<std::vector<int64_t>> shapes;
+  double bytesMoved; // inputs + outputs, for the bandwidth column
+};
+
+std::vector<HostTensor> makeInputs(const Case &c, Device device) {
+  std::vector<HostTensor> inputs;
+  uint32_t state = 12345;
+  for (const std::vector<int64_t> &shape : c.shapes) {
+    HostTensor tensor = HostTensor::uninitialized(DType::Float32, shape, device);
+    auto *data = static_cast<float *>(tensor.rawData());
+    for (int64_t i = 0; i < tensor.numElements(); ++i) {
+      state = state * 1664525u + 1013904223u;
+      data[i] = static_cast<float>(state >> 8) / 16777216.0f - 0.5f;
+    }
+    inputs.push_back(std::move(tensor));
+  }
+  return inputs;
+}
+
+/// Compile time and the best call of `runs` for `c` on `device`.
+std::pair<double, double> measure(const Case &c, Device device, int runs) {
+  StagedGraph staged = c.stage(device);
+  std::vector<HostTensor> inputs = makeInputs(c, device);
+  auto start = Clock::now();
+  CompiledGraph<> compiled = staged.compile();
+  std::vector<HostTensor> first = compiled(inputs);
+  double compile = millisecondsSince(start);
+  double best = 1e30;
+  for (int run = 0; run < runs; ++run) {
+    auto begin = Clock::now();
+    std::vector<HostTensor> results = compiled(inputs);
+    best = std::min(best, millisecondsSince(begin));
+  }
+  return {compile, best};
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  int64_t scale = 1;
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--size-scale=", 13) == 0)
+      scale = std::max<int64_t>(1, std::atoll(argv[i] + 13));
+  std::printf("CUDA: %s\n", describeCudaDevice().c_str());
+
+  ::setenv("MAXGRAPH_GPU_RUNTIME", "opencl", /*overwrite=*/0);
+  auto devices = opencl::deviceNames();
+  if (!devices) {
+    std::printf("OpenCL: %s\n",
+                llvm::toString(devices.takeError()).c_str());
+    return 0;
+  }
+  std::printf("OpenCL: gpu:0 is '%s' (the test path)\n",
+              devices->empty() ? "?" : devices->front().c_str());
+
+  int64_t n = (1 << 20) * scale, rows = 256 * scale, m = 256;
+  std::vector<Case> cases = {
+      {"chain [n] (x*y, exp, +x, relu)",
+       [n](Device device) {
+         TensorLayout vec(DType::Float32, {n}, device);
+         return stage(
+             [](const Tensor &x, const Tensor &y) {
+               return ops::relu(ops::exp(x * y) + x);
+             },
+             {.name = "chain"})(vec, vec);
+       },
+       {{n}, {n}},
+       3.0 * n * 4},
+      {"softmax [rows, 1024]",
+       [rows](Device device) {
+         TensorLayout mat(DType::Float32, {rows, 1024}, device);
+         return stage([](const Tensor &x) { return ops::softmax(x, -1); },
+                      {.name = "softmax"})(mat);
+       },
+       {{rows, 1024}},
+       2.0 * rows * 1024 * 4},
+      {"matmul [256, 256] x [256, 256]",
+       [m](Device device) {
+         TensorLayout mat(DType::Float32, {m, m}, device);
+         return stage(
+             [](const Tensor &a, const Tensor &b) { return ops::matmul(a, b); },
+             {.name = "matmul"})(mat, mat);
+       },
+       {{m, m}, {m, m}},
+       3.0 * m * m * 4},
+  };
+  std::printf("\n%-34s %12s %12s %10s %10s %8s %10s\n", "graph",
+              "compile cpu", "compile ocl", "call cpu", "call ocl", "ocl/cpu",
+              "ocl GB/s");
+  for (const Case &c : cases) {
+    try {
+      auto [cpuCompile, cpuCall] = measure(c, CPU(), 5);
+      auto [gpuCompile, gpuCall] = measure(c, GPU(0), 5);
+      std::printf("%-34s %9.1f ms %9.1f ms %7.2f ms %7.2f ms %7.2fx %10.2f\n",
+                  c.name, cpuCompile, gpuCompile, cpuCall, gpuCall,
+                  gpuCall / cpuCall, c.bytesMoved / gpuCall / 1e6);
+    } catch (const Error &error) {
+      std::printf("%-34s failed: %s\n", c.name, error.what());
+    }
+  }
+  return 0;
+}
