@@ -24,7 +24,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include <cstring>
@@ -55,9 +58,9 @@ struct GpuRuntime {
 namespace {
 /// The function named `name` of `symbols`, as a `Function`.
 template <typename Function>
-Function lookupSymbol(
-    const std::vector<std::pair<std::string, void *>> &symbols,
-    StringRef name) {
+Function
+lookupSymbol(const std::vector<std::pair<std::string, void *>> &symbols,
+             StringRef name) {
   for (const auto &[symbol, address] : symbols)
     if (symbol == name)
       return reinterpret_cast<Function>(address);
@@ -75,9 +78,8 @@ const GpuRuntime &openCLRuntime() {
       return opencl::selectDevice(index);
     };
     runtime.takeError = [] { return opencl::takeError(); };
-    runtime.memAlloc =
-        lookupSymbol<decltype(runtime.memAlloc)>(runtime.symbols,
-                                                 "mgpuMemAlloc");
+    runtime.memAlloc = lookupSymbol<decltype(runtime.memAlloc)>(runtime.symbols,
+                                                                "mgpuMemAlloc");
     runtime.memFree =
         lookupSymbol<decltype(runtime.memFree)>(runtime.symbols, "mgpuMemFree");
     runtime.memcpy =
@@ -102,8 +104,8 @@ const GpuRuntime &gpuRuntime(StringRef name, StringRef graph) {
         " is on a GPU, and the CUDA runtime is not built yet; set "
         "MAXGRAPH_GPU_RUNTIME=opencl (max-run --gpu-runtime=opencl) to run "
         "its kernels on an OpenCL device such as PoCL's CPU device");
-  throw RuntimeError("compile: unknown GPU runtime '" + name.str() +
-                     "' for @" + graph.str() + ", expected opencl or cuda");
+  throw RuntimeError("compile: unknown GPU runtime '" + name.str() + "' for @" +
+                     graph.str() + ", expected opencl or cuda");
 }
 
 /// The GPU of `graph`'s layouts (the lowering checks there is one).
@@ -123,6 +125,77 @@ int gpuOf(GraphOp graph) {
   return 0;
 }
 
+} // namespace
+
+namespace maxgraph::detail {
+/// A result dim as a run evaluates it from the sizes bound to the symbols,
+/// without MLIR: constant + sum of coefficient * product of factors, a
+/// factor a symbol or `(dim) floordiv divisor` (DimAttr's canonical form).
+struct DimFormula {
+  struct Factor {
+    std::string symbol;
+    std::shared_ptr<DimFormula> dividend;
+    int64_t divisor = 1;
+  };
+  int64_t constant = 0;
+  std::vector<std::pair<int64_t, std::vector<Factor>>> terms;
+  bool unknown = false;
+
+  static DimFormula of(DimAttr dim) {
+    DimFormula formula;
+    formula.unknown = dim.getUnknown();
+    formula.constant = dim.getConstant();
+    for (auto [coefficient, monomial] :
+         llvm::zip_equal(dim.getCoeffs(), dim.getMonomials())) {
+      std::vector<Factor> factors;
+      for (Attribute attribute : monomial) {
+        Factor factor;
+        if (auto name = dyn_cast<StringAttr>(attribute)) {
+          factor.symbol = name.str();
+        } else {
+          auto pair = cast<ArrayAttr>(attribute);
+          factor.dividend =
+              std::make_shared<DimFormula>(of(cast<DimAttr>(pair[0])));
+          factor.divisor = cast<IntegerAttr>(pair[1]).getInt();
+        }
+        factors.push_back(std::move(factor));
+      }
+      formula.terms.emplace_back(coefficient, std::move(factors));
+    }
+    return formula;
+  }
+
+  /// The value under `bindings`; none for `?` or an unbound symbol.
+  std::optional<int64_t>
+  evaluate(const llvm::StringMap<int64_t> &bindings) const {
+    if (unknown)
+      return std::nullopt;
+    int64_t value = constant;
+    for (const auto &[coefficient, factors] : terms) {
+      int64_t product = coefficient;
+      for (const Factor &factor : factors) {
+        int64_t size;
+        if (factor.dividend) {
+          std::optional<int64_t> dividend = factor.dividend->evaluate(bindings);
+          if (!dividend)
+            return std::nullopt;
+          size = llvm::divideFloorSigned(*dividend, factor.divisor);
+        } else {
+          auto bound = bindings.find(factor.symbol);
+          if (bound == bindings.end())
+            return std::nullopt;
+          size = bound->second;
+        }
+        product *= size;
+      }
+      value += product;
+    }
+    return value;
+  }
+};
+} // namespace maxgraph::detail
+
+namespace {
 /// Calls the JIT-compiled entry (see CpuExecutable.cpp on the attribute).
 [[clang::no_sanitize("function")]] void callEntry(void (*entry)(void **),
                                                   void **arguments) {
@@ -168,15 +241,30 @@ GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
   const GpuRuntime &runtime = gpuRuntime(runtimeName, signature.name);
   executable->runtime = &runtime;
   executable->deviceIndex = gpuOf(graph);
-  // Results are allocated before the run, from the inputs' sizes.
-  for (const EntrySignature::Param &result : signature.outputs)
-    for (const auto &[size, symbol] : result.dims)
-      if (size < 0 && symbol.empty())
+  // Results are allocated before the run, from the sizes the inputs bind.
+  llvm::StringSet<> bound;
+  for (const GraphInputs::Argument &argument : signature.arguments.arguments)
+    for (const auto &[size, symbol] : argument.dims)
+      if (!symbol.empty())
+        bound.insert(symbol);
+  for (auto [result, type] :
+       llvm::zip_equal(signature.outputs, graph.getResultTypes())) {
+    std::vector<DimFormula> dims;
+    for (DimAttr dim : cast<LayoutType>(type).getDims()) {
+      llvm::SetVector<StringAttr> symbols;
+      dim.collectSymbols(symbols);
+      if (dim.getUnknown() || llvm::any_of(symbols, [&](StringAttr symbol) {
+            return !bound.contains(symbol.getValue());
+          }))
         throw RuntimeError("compile: " + result.label + " of @" +
                            signature.name + " has type " + result.type +
-                           ", with a `?` dim; on a GPU results are "
-                           "allocated before the run, so their dims must be "
-                           "static or bound by an argument");
+                           ", with a dim that no argument binds; on a GPU "
+                           "results are allocated before the run, from the "
+                           "arguments' sizes");
+      dims.push_back(DimFormula::of(dim));
+    }
+    executable->resultDims.push_back(std::move(dims));
+  }
   if (llvm::Error error = runtime.selectDevice(executable->deviceIndex))
     throw RuntimeError("compile: @" + signature.name + ": " +
                        llvm::toString(std::move(error)));
@@ -191,8 +279,8 @@ GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
     auto loaded = ObjectJIT::load(object, {}, symbols);
     if (!loaded)
       return loaded.takeError();
-    auto address = (*loaded)->lookup("_mlir__mlir_ciface_" +
-                                     jitSymbol(signature.name));
+    auto address =
+        (*loaded)->lookup("_mlir__mlir_ciface_" + jitSymbol(signature.name));
     if (!address)
       return address.takeError();
     executable->jit = std::move(*loaded);
@@ -299,10 +387,17 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
 
   std::vector<HostTensor> outputs;
   outputs.reserve(s.outputs.size());
-  for (const EntrySignature::Param &param : s.outputs) {
+  for (auto [param, dims] : llvm::zip_equal(s.outputs, resultDims)) {
     std::vector<int64_t> shape;
-    for (const auto &[size, symbol] : param.dims)
-      shape.push_back(size >= 0 ? size : bindings.lookup(symbol));
+    for (const DimFormula &dim : dims) {
+      std::optional<int64_t> size = dim.evaluate(bindings);
+      if (!size || *size < 0)
+        throw RuntimeError("run @" + s.name + ": " + param.label + " of type " +
+                           param.type + " has a dim of " +
+                           (size ? std::to_string(*size) : "no size") +
+                           " for these inputs");
+      shape.push_back(*size);
+    }
     outputs.push_back(HostTensor::uninitialized(param.dtype, shape));
   }
 
@@ -330,8 +425,8 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
     for (const HostTensor &input : inputs) {
       void *device = add(input);
       if (input.numBytes())
-        rt.memcpy(device, const_cast<void *>(input.rawData()),
-                  input.numBytes(), stream);
+        rt.memcpy(device, const_cast<void *>(input.rawData()), input.numBytes(),
+                  stream);
     }
     for (const HostTensor &output : outputs)
       add(output);

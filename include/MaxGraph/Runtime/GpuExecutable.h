@@ -14,12 +14,14 @@
 #include "MaxGraph/Runtime/Executable.h"
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace maxgraph {
 class ObjectJIT;
 namespace detail {
 struct EntrySignature;
 struct GpuRuntime;
+struct DimFormula;
 } // namespace detail
 
 /// One graph on `gpu:N`, compiled for a GPU runtime. HostTensors hold their
@@ -35,8 +37,7 @@ public:
   /// the runtime is unknown or unavailable (no OpenCL library, platform or
   /// device N), or when the kernels do not load.
   static std::unique_ptr<GpuExecutable>
-  compile(mlir::ModuleOp module, llvm::StringRef name,
-          llvm::StringRef runtime);
+  compile(mlir::ModuleOp module, llvm::StringRef name, llvm::StringRef runtime);
   ~GpuExecutable() override;
 
   std::vector<HostTensor> run(const std::vector<HostTensor> &inputs,
@@ -49,6 +50,8 @@ public:
 private:
   GpuExecutable() = default;
   std::unique_ptr<detail::EntrySignature> signature;
+  /// Per result, its dims as functions of the symbols the inputs bind.
+  std::vector<std::vector<detail::DimFormula>> resultDims;
   const detail::GpuRuntime *runtime = nullptr;
   std::unique_ptr<ObjectJIT> jit;
   void (*entry)(void **) = nullptr;

@@ -59,16 +59,34 @@ struct GPUKernelsToSPIRVPass
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
       gpuModule.setTargetsAttr(builder.getArrayAttr({target}));
       gpuModule->setAttr(spirv::getTargetEnvAttrName(), target);
+      // 16-bit floats: PoCL and many OpenCL devices lack cl_khr_fp16, and
+      // SPIR-V 1.0 has no bf16.
+      WalkResult narrow = gpuModule.walk([&](Operation *op) {
+        auto narrowFloat = [](Type type) {
+          Type element = getElementTypeOrSelf(type);
+          return element.isF16() || element.isBF16();
+        };
+        if (llvm::any_of(op->getOperandTypes(), narrowFloat) ||
+            llvm::any_of(op->getResultTypes(), narrowFloat)) {
+          auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+          (kernel ? kernel.getOperation() : op)->emitError()
+              << "a kernel on f16 or bf16 data has no OpenCL lowering yet "
+                 "(SPIR-V 1.0 has no bf16, and OpenCL devices such as PoCL "
+                 "lack cl_khr_fp16); the NVVM back end compiles it";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (narrow.wasInterrupted())
+        return signalPassFailure();
       for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
-        std::optional<ArrayRef<int32_t>> blockSize =
-            kernel.getKnownBlockSize();
+        std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
         if (!kernel.isKernel() || !blockSize) {
           kernel.emitError() << "an OpenCL kernel needs a known block size";
           return signalPassFailure();
         }
-        kernel->setAttr(
-            spirv::getEntryPointABIAttrName(),
-            spirv::getEntryPointABIAttr(context, *blockSize));
+        kernel->setAttr(spirv::getEntryPointABIAttrName(),
+                        spirv::getEntryPointABIAttr(context, *blockSize));
       }
 
       // The launches pass host memrefs: the stubs keep the kernels' types
@@ -108,9 +126,9 @@ struct GPUKernelsToSPIRVPass
       for (auto kernel : llvm::make_early_inc_range(
                gpuModule.getBody()->getOps<gpu::GPUFuncOp>())) {
         builder.setInsertionPoint(kernel);
-        auto stub = func::FuncOp::create(builder, kernel.getLoc(),
-                                         kernel.getName(),
-                                         hostTypes.lookup(kernel.getName()));
+        auto stub =
+            func::FuncOp::create(builder, kernel.getLoc(), kernel.getName(),
+                                 hostTypes.lookup(kernel.getName()));
         Block *entry = stub.addEntryBlock();
         builder.setInsertionPointToEnd(entry);
         func::ReturnOp::create(builder, kernel.getLoc());

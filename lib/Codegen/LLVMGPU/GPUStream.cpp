@@ -16,9 +16,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -31,22 +34,91 @@ namespace maxgraph {
 using namespace mlir;
 
 namespace {
-/// Whether `op` reads or writes the data of a buffer (not just its
-/// metadata, and not as a whole allocation).
-bool touchesBufferData(Operation *op) {
+/// The buffer `value` is a view of (through subviews, reshapes, casts).
+Value rootOf(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  if (auto reshape = value.getDefiningOp<memref::ReshapeOp>())
+    return rootOf(reshape.getSource());
+  return value;
+}
+
+/// The allocations and constants of `function` whose data kernels or
+/// callees use: device buffers. Other allocations and constants (the shape
+/// operands of `memref.reshape`, say) are host memory, which the host reads
+/// and writes.
+llvm::DenseSet<Value> deviceAllocations(func::FuncOp function) {
+  llvm::DenseSet<Value> device;
+  function.walk([&](Operation *op) {
+    if (!isa<gpu::LaunchFuncOp, func::CallOp>(op))
+      return;
+    for (Value operand : op->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()))
+        device.insert(rootOf(operand));
+  });
+  return device;
+}
+
+/// The buffers whose data `op` reads or writes (not just their metadata,
+/// and not as a whole allocation).
+SmallVector<Value> touchedBuffers(Operation *op) {
+  SmallVector<Value> touched;
   if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp, func::CallOp,
           gpu::LaunchFuncOp>(op))
-    return false;
+    return touched;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
-    return false;
+    return touched;
   SmallVector<MemoryEffects::EffectInstance> instances;
   effects.getEffects(instances);
-  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
-    return (isa<MemoryEffects::Read>(e.getEffect()) ||
-            isa<MemoryEffects::Write>(e.getEffect())) &&
-           e.getValue() && isa<BaseMemRefType>(e.getValue().getType());
+  for (const MemoryEffects::EffectInstance &e : instances)
+    if ((isa<MemoryEffects::Read>(e.getEffect()) ||
+         isa<MemoryEffects::Write>(e.getEffect())) &&
+        e.getValue() && isa<BaseMemRefType>(e.getValue().getType()))
+      touched.push_back(e.getValue());
+  return touched;
+}
+
+/// Moves `op`, and the pure ops inside the branches that its operands come
+/// from, before `anchor`; false (nothing moved past the first impure op) if
+/// that cannot be done.
+bool hoistBefore(Operation *op, Operation *anchor, DominanceInfo &dominance) {
+  for (Value operand : op->getOperands()) {
+    if (dominance.properlyDominates(operand, anchor))
+      continue;
+    Operation *definition = operand.getDefiningOp();
+    if (!definition || definition->getNumRegions() ||
+        !isMemoryEffectFree(definition) ||
+        !hoistBefore(definition, anchor, dominance))
+      return false;
+  }
+  op->moveBefore(anchor);
+  return true;
+}
+
+/// Moves the allocations of `function` that are inside `scf.if` branches
+/// (a run-time check's fresh tensor, say) to before the outermost `scf.if`,
+/// with the size computations they need, so that they are allocated and
+/// freed at the function's level. Allocations inside loops stay.
+void hoistBranchAllocations(func::FuncOp function) {
+  SmallVector<Operation *> allocations;
+  function.walk([&](memref::AllocOp alloc) {
+    if (alloc->getBlock() != &function.getBody().front())
+      allocations.push_back(alloc);
   });
+  for (Operation *alloc : allocations) {
+    Operation *anchor = nullptr;
+    bool onlyBranches = true;
+    for (Operation *parent = alloc->getParentOp(); parent != function;
+         parent = parent->getParentOp()) {
+      onlyBranches &= isa<scf::IfOp>(parent);
+      anchor = parent;
+    }
+    if (!onlyBranches || !anchor)
+      continue;
+    DominanceInfo dominance(function);
+    (void)hoistBefore(alloc, anchor, dominance);
+  }
 }
 
 struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
@@ -59,16 +131,33 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
       if (!function.isExternal())
         functions.push_back(function);
 
+    // Which memory each function's buffers are in, and what the host reads
+    // of the device's: a load (a run-time check on data, say) copies the
+    // element to the host and waits for the stream.
+    llvm::DenseMap<func::FuncOp, llvm::DenseSet<Value>> deviceBuffers;
+    llvm::DenseMap<func::FuncOp, SmallVector<memref::LoadOp>> deviceReads;
     bool failed = false;
-    for (func::FuncOp function : functions)
+    for (func::FuncOp function : functions) {
+      hoistBranchAllocations(function);
+      llvm::DenseSet<Value> &device = deviceBuffers[function] =
+          deviceAllocations(function);
+      auto onDevice = [&](Value memref) {
+        Value root = rootOf(memref);
+        return isa<BlockArgument>(root) || device.contains(root);
+      };
       function.walk([&](Operation *op) {
-        if (!touchesBufferData(op))
+        if (!llvm::any_of(touchedBuffers(op), onDevice))
           return;
+        if (auto load = dyn_cast<memref::LoadOp>(op)) {
+          deviceReads[function].push_back(load);
+          return;
+        }
         op->emitError() << "'" << op->getName()
-                        << "' reads or writes buffer data on the host; on a "
-                           "GPU only kernels can";
+                        << "' reads or writes device buffer data on the host; "
+                           "on a GPU only kernels can";
         failed = true;
       });
+    }
     if (failed)
       return signalPassFailure();
 
@@ -81,13 +170,65 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
     }
 
     IRRewriter rewriter(context);
+    // The host waits for the stream through the runtime's
+    // `mgpuStreamSynchronize`, declared on the token (which lowers to the
+    // stream handle), not `gpu.wait`, which would destroy the stream.
+    func::FuncOp synchronize;
+    auto getSynchronize = [&] {
+      if (synchronize)
+        return synchronize;
+      OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+      synchronize = func::FuncOp::create(builder, module.getLoc(),
+                                         "mgpuStreamSynchronize",
+                                         builder.getFunctionType({token}, {}));
+      synchronize.setPrivate();
+      return synchronize;
+    };
     for (func::FuncOp function : functions) {
       Value stream = function.getArgument(0);
-      SmallVector<Value> temporaries;
-      WalkResult walk = function.walk<WalkOrder::PreOrder>(
-          [&](Operation *op) -> WalkResult {
+      for (memref::LoadOp load : deviceReads[function]) {
+        rewriter.setInsertionPoint(load);
+        Location loc = load.getLoc();
+        MemRefType type = load.getMemRefType();
+        // The element, as a one-element view, into host memory.
+        SmallVector<OpFoldResult> offsets(load.getIndices().begin(),
+                                          load.getIndices().end());
+        SmallVector<OpFoldResult> ones(type.getRank(),
+                                       rewriter.getIndexAttr(1));
+        Value element = load.getMemref();
+        if (type.getRank() > 0)
+          element = memref::SubViewOp::create(rewriter, loc, element, offsets,
+                                              ones, ones);
+        auto staging = memref::AllocaOp::create(
+            rewriter, loc,
+            MemRefType::get(SmallVector<int64_t>(type.getRank(), 1),
+                            type.getElementType()));
+        gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{stream}, staging,
+                              element);
+        func::CallOp::create(rewriter, loc, getSynchronize(),
+                             ValueRange{stream});
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        rewriter.replaceOpWithNewOp<memref::LoadOp>(
+            load, staging, SmallVector<Value>(type.getRank(), zero));
+      }
+      llvm::DenseSet<Value> &device = deviceBuffers[function];
+      SmallVector<Value> temporaries, hostTemporaries;
+      WalkResult walk = function.walk<WalkOrder::PreOrder>([&](Operation *op)
+                                                               -> WalkResult {
         rewriter.setInsertionPoint(op);
         Location loc = op->getLoc();
+        if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+            !device.contains(op->getResult(0))) {
+          // Host memory; a heap allocation is freed at the return.
+          if (isa<memref::AllocOp>(op)) {
+            if (op->getBlock() != &function.getBody().front())
+              return op->emitError()
+                     << "a host buffer allocated inside control flow has no "
+                        "GPU lowering yet";
+            hostTemporaries.push_back(op->getResult(0));
+          }
+          return WalkResult::advance();
+        }
         if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
           if (op->getBlock() != &function.getBody().front())
             return op->emitError()
@@ -95,13 +236,14 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
                       "GPU lowering yet";
           auto type = cast<MemRefType>(op->getResult(0).getType());
           auto alloc = gpu::AllocOp::create(
-              rewriter, loc, type, token, ValueRange{stream},
-              op->getOperands(), ValueRange{}, /*hostShared=*/false);
+              rewriter, loc, type, token, ValueRange{stream}, op->getOperands(),
+              ValueRange{}, /*hostShared=*/false);
           rewriter.replaceOp(op, alloc.getMemref());
           temporaries.push_back(alloc.getMemref());
           return WalkResult::skip();
         }
-        if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+        auto global = dyn_cast<memref::GetGlobalOp>(op);
+        if (global && device.contains(global.getResult())) {
           // A constant lives in host memory: kernels read a device copy,
           // made at the function's start.
           if (op->getBlock() != &function.getBody().front())
@@ -120,6 +262,10 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
           return WalkResult::skip();
         }
         if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+          if (llvm::is_contained(hostTemporaries, dealloc.getMemref())) {
+            llvm::erase(hostTemporaries, dealloc.getMemref());
+            return WalkResult::advance();
+          }
           gpu::DeallocOp::create(rewriter, loc, token, ValueRange{stream},
                                  dealloc.getMemref());
           llvm::erase(temporaries, dealloc.getMemref());
@@ -127,26 +273,29 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
           return WalkResult::skip();
         }
         if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-          if (!launch.getAsyncDependencies().empty() ||
-              launch.getAsyncToken())
+          if (!launch.getAsyncDependencies().empty() || launch.getAsyncToken())
             return WalkResult::advance();
           auto async = gpu::LaunchFuncOp::create(
-              rewriter, loc, launch.getKernel(), launch.getGridSizeOperandValues(),
+              rewriter, loc, launch.getKernel(),
+              launch.getGridSizeOperandValues(),
               launch.getBlockSizeOperandValues(),
-              launch.getDynamicSharedMemorySize(),
-              launch.getKernelOperands(), token, ValueRange{stream});
+              launch.getDynamicSharedMemorySize(), launch.getKernelOperands(),
+              token, ValueRange{stream});
           async->setDiscardableAttrs(launch->getDiscardableAttrDictionary());
           rewriter.eraseOp(launch);
           return WalkResult::skip();
         }
         if (auto call = dyn_cast<func::CallOp>(op)) {
-          if (!streamed.contains(call.getCallee()))
+          if (synchronize && call.getCallee() == synchronize.getSymName())
             return WalkResult::advance();
+          if (!streamed.contains(call.getCallee()))
+            return call.emitError()
+                   << "calls '" << call.getCallee()
+                   << "', which has no body to compile for the GPU";
           SmallVector<Value> operands{stream};
           llvm::append_range(operands, call.getOperands());
           auto streamedCall = func::CallOp::create(
-              rewriter, loc, call.getCallee(), call.getResultTypes(),
-              operands);
+              rewriter, loc, call.getCallee(), call.getResultTypes(), operands);
           streamedCall->setDiscardableAttrs(
               call->getDiscardableAttrDictionary());
           rewriter.replaceOp(call, streamedCall.getResults());
@@ -162,6 +311,8 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
           for (Value temporary : temporaries)
             gpu::DeallocOp::create(rewriter, loc, token, ValueRange{stream},
                                    temporary);
+          for (Value temporary : hostTemporaries)
+            memref::DeallocOp::create(rewriter, loc, temporary);
         }
         return WalkResult::advance();
       });

@@ -19,6 +19,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -112,9 +113,8 @@ maxgraph::resolveLowerToGPUOptions(LowerToGPUPipelineOptions &options) {
     return llvm::Error::success();
   }
   if (!llvm::sys::fs::exists(libdeviceOf(options.toolkit)))
-    return optionError("no libdevice in the CUDA toolkit '" +
-                       options.toolkit + "' (expected " +
-                       libdeviceOf(options.toolkit) + ")");
+    return optionError("no libdevice in the CUDA toolkit '" + options.toolkit +
+                       "' (expected " + libdeviceOf(options.toolkit) + ")");
   return llvm::Error::success();
 }
 
@@ -134,10 +134,17 @@ void maxgraph::buildLowerToGPUPipeline(
   ConvertMaxGraphToLinalgOptions toLinalg;
   toLinalg.gpu = true;
   pm.addPass(createConvertMaxGraphToLinalg(toLinalg));
+  // One entry function: subgraphs and custom kernels are inlined (results
+  // of dynamic shape cannot become caller buffers of a callee).
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
 
-  // Buffers, with results in caller buffers.
+  // Buffers, with results in caller buffers. Empty tensors that become
+  // slices of another are written in place, not in temporaries (those of a
+  // loop, e.g. cumsum's, would be allocations inside control flow).
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -150,6 +157,9 @@ void maxgraph::buildLowerToGPUPipeline(
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Device buffers are allocated at the function's start where their sizes
+  // allow (those of a run-time check's branch, say), and freed at its end.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferHoistingPass());
 
   // Kernels, and host code that enqueues them on a stream.
   MapToGPUOptions mapping;
@@ -165,6 +175,8 @@ void maxgraph::buildLowerToGPUPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());
+  // floordivsi, ceildivsi, maximumf, ... as ops both back ends have.
+  pm.addNestedPass<gpu::GPUModuleOp>(arith::createArithExpandOpsPass());
 
   if (options.target == "nvvm") {
     pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
@@ -202,6 +214,7 @@ void maxgraph::buildLowerToGPUPipeline(
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -26,6 +26,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace maxgraph {
@@ -41,8 +43,7 @@ namespace {
 SmallVector<unsigned> parallelLoopsFirst(linalg::GenericOp op) {
   SmallVector<unsigned> parallel, reduction;
   for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
-    (linalg::isParallelIterator(type) ? parallel : reduction)
-        .push_back(index);
+    (linalg::isParallelIterator(type) ? parallel : reduction).push_back(index);
   llvm::append_range(parallel, reduction);
   return parallel;
 }
@@ -129,7 +130,8 @@ LogicalResult emitPoint(OpBuilder &b, linalg::GenericOp op,
       });
   // Without reduction loops the body ran in place; either way
   // `nest.results` holds the values it yielded last.
-  for (auto [init, value] : llvm::zip_equal(op.getDpsInitsMutable(), nest.results))
+  for (auto [init, value] :
+       llvm::zip_equal(op.getDpsInitsMutable(), nest.results))
     memref::StoreOp::create(
         b, loc, value, init.get(),
         applyMap(b, loc, op.getMatchingIndexingMap(&init), parallelIvs));
@@ -154,11 +156,14 @@ LogicalResult mapToLaunch(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
              << "'" << linalgOp->getName() << "' has no GPU mapping";
     generic = *generalized;
   }
-  FailureOr<linalg::GenericOp> interchanged = linalg::interchangeGenericOp(
-      rewriter, generic, parallelLoopsFirst(generic));
-  if (failed(interchanged))
-    return generic.emitError() << "cannot order the loops for the GPU";
-  generic = *interchanged;
+  SmallVector<unsigned> order = parallelLoopsFirst(generic);
+  if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    if (failed(interchanged))
+      return generic.emitError() << "cannot order the loops for the GPU";
+    generic = *interchanged;
+  }
 
   Location loc = generic.getLoc();
   rewriter.setInsertionPoint(generic);
@@ -200,12 +205,11 @@ LogicalResult mapToLaunch(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
   rewriter.setInsertionPoint(terminator);
   Value id = arith::AddIOp::create(
       rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                            threadCount),
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, threadCount),
       launch.getThreadIds().x);
   if (!staticTotal || *staticTotal % threads != 0) {
-    Value inside = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ult, id, total);
+    Value inside = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ult, id, total);
     auto ifOp = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
   }
@@ -229,8 +233,8 @@ LogicalResult mapToLaunch(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
 
 /// The linear position in `flat` of `indices` into a view with `offset` and
 /// `strides`.
-Value linearIndex(OpBuilder &b, Location loc, Value offset,
-                  ValueRange strides, ValueRange indices) {
+Value linearIndex(OpBuilder &b, Location loc, Value offset, ValueRange strides,
+                  ValueRange indices) {
   Value position = offset;
   for (auto [index, stride] : llvm::zip_equal(indices, strides))
     position = b.createOrFold<arith::AddIOp>(
@@ -269,9 +273,9 @@ LogicalResult flattenMemrefs(RewriterBase &rewriter, gpu::LaunchOp launch) {
                                 arith::SubIOp::create(rewriter, loc, size, one),
                                 stride));
     extent = arith::MaxSIOp::create(rewriter, loc, extent, zero);
-    auto flatType = MemRefType::get({ShapedType::kDynamic},
-                                    type.getElementType(), MemRefLayoutAttrInterface(),
-                                    type.getMemorySpace());
+    auto flatType =
+        MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace());
     Value flat = memref::ReinterpretCastOp::create(
         rewriter, loc, flatType, metadata.getBaseBuffer(),
         /*offset=*/rewriter.getIndexAttr(0), ArrayRef<OpFoldResult>{extent},
@@ -288,8 +292,8 @@ LogicalResult flattenMemrefs(RewriterBase &rewriter, gpu::LaunchOp launch) {
         continue;
       }
       if (auto store = dyn_cast<memref::StoreOp>(user)) {
-        Value position = linearIndex(rewriter, store.getLoc(), offset,
-                                     strides, store.getIndices());
+        Value position = linearIndex(rewriter, store.getLoc(), offset, strides,
+                                     store.getIndices());
         rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(),
                                                      flat, position);
         continue;
@@ -331,9 +335,8 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
       if (failed(mapToLaunch(rewriter, op, blockSize)))
         return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
-    getOperation().walk([&](gpu::LaunchOp launch) {
-      launches.push_back(launch);
-    });
+    getOperation().walk(
+        [&](gpu::LaunchOp launch) { launches.push_back(launch); });
     for (gpu::LaunchOp launch : launches)
       if (failed(flattenMemrefs(rewriter, launch)))
         return signalPassFailure();

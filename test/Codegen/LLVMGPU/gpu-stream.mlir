@@ -32,12 +32,47 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The host cannot read device memory.
+// The host reads an element of device memory (a run-time check's value)
+// through a copy to host memory, after waiting for the stream; it cannot
+// write one.
+// CHECK-LABEL: func.func @host_read
+// CHECK-SAME:    (%[[S:.*]]: !gpu.async.token, %[[A:.*]]: memref<4xf32>)
+// CHECK:         %[[ELEMENT:.*]] = memref.subview %[[A]][%{{.*}}] [1] [1]
+// CHECK:         %[[HOST:.*]] = memref.alloca() : memref<1xf32>
+// CHECK:         gpu.memcpy async [%[[S]]] %[[HOST]], %[[ELEMENT]]
+// CHECK:         call @mgpuStreamSynchronize(%[[S]]) : (!gpu.async.token) -> ()
+// CHECK:         memref.load %[[HOST]][%{{.*}}] : memref<1xf32>
+// CHECK:       func.func private @mgpuStreamSynchronize(!gpu.async.token)
 func.func @host_read(%a: memref<4xf32>) -> f32 {
-  %c0 = arith.constant 0 : index
-  // expected-error @below {{'memref.load' reads or writes buffer data on the host; on a GPU only kernels can}}
-  %v = memref.load %a[%c0] : memref<4xf32>
+  %c2 = arith.constant 2 : index
+  %v = memref.load %a[%c2] : memref<4xf32>
   return %v : f32
+}
+
+// -----
+
+func.func @host_write(%a: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'memref.store' reads or writes device buffer data on the host; on a GPU only kernels can}}
+  memref.store %v, %a[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// Host memory stays host memory: a shape operand of memref.reshape.
+// CHECK-LABEL: func.func @shape_buffer
+// CHECK:         %[[SHAPE:.*]] = memref.alloc() : memref<1xindex>
+// CHECK:         memref.store %{{.*}}, %[[SHAPE]]
+// CHECK:         memref.reshape %{{.*}}(%[[SHAPE]])
+// CHECK:         memref.dealloc %[[SHAPE]] : memref<1xindex>
+// CHECK-NEXT:    return
+func.func @shape_buffer(%a: memref<2x2xf32>, %n: index) {
+  %shape = memref.alloc() : memref<1xindex>
+  %c0 = arith.constant 0 : index
+  memref.store %n, %shape[%c0] : memref<1xindex>
+  %flat = memref.reshape %a(%shape) : (memref<2x2xf32>, memref<1xindex>) -> memref<?xf32>
+  return
 }
 
 // -----
@@ -50,23 +85,31 @@ func.func @returns_buffer() -> memref<4xf32> {
 
 // -----
 
-func.func @alloc_in_loop(%n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  scf.for %i = %c0 to %n step %c1 {
-    // expected-error @below {{a device buffer allocated inside control flow has no GPU lowering yet}}
-    %t = memref.alloc() : memref<4xf32>
+module attributes {gpu.container_module} {
+  func.func @alloc_in_loop(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error @below {{a device buffer allocated inside control flow has no GPU lowering yet}}
+      %t = memref.alloc() : memref<4xf32>
+      gpu.launch_func @k::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%t : memref<4xf32>)
+    }
+    return
   }
-  return
+  gpu.module @k {
+    gpu.func @fill(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
 }
 
 // -----
 
 // Constants are host memory: kernels read a device copy made at the start.
 // CHECK-LABEL: func.func @constant
-// CHECK-SAME:    (%[[S:.*]]: !gpu.async.token,
-// CHECK:         %[[HOST:.*]] = memref.get_global @table : memref<4xf32>
+// CHECK-SAME:    (%[[S:.*]]: !gpu.async.token)
 // CHECK:         %[[COPY:.*]], %{{.*}} = gpu.alloc async [%[[S]]] () : memref<4xf32>
+// CHECK:         %[[HOST:.*]] = memref.get_global @table : memref<4xf32>
 // CHECK:         gpu.memcpy async [%[[S]]] %[[COPY]], %[[HOST]] : memref<4xf32>, memref<4xf32>
 // CHECK:         gpu.launch_func async [%[[S]]] @k::@read {{.*}} args(%[[COPY]] : memref<4xf32>)
 // CHECK:         gpu.dealloc async [%[[S]]] %[[COPY]] : memref<4xf32>
@@ -80,6 +123,46 @@ module attributes {gpu.container_module} {
   }
   gpu.module @k {
     gpu.func @read(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+func.func private @external(memref<4xf32>)
+func.func @calls_external(%a: memref<4xf32>) {
+  // expected-error @below {{calls 'external', which has no body to compile for the GPU}}
+  call @external(%a) : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// A buffer allocated in a branch (a run-time check's fresh tensor) is
+// allocated before the branch, with its size, and freed at the return.
+// CHECK-LABEL: func.func @branch_alloc
+// CHECK-SAME:    (%[[S:.*]]: !gpu.async.token, %[[OK:.*]]: i1, %[[N:.*]]: index
+// CHECK:         %[[SIZE:.*]] = arith.addi %[[N]], %[[N]] : index
+// CHECK:         %[[FRESH:.*]], %{{.*}} = gpu.alloc async [%[[S]]] (%[[SIZE]]) : memref<?xf32>
+// CHECK:         scf.if %[[OK]]
+// CHECK:         gpu.dealloc async [%[[S]]] %[[FRESH]] : memref<?xf32>
+// CHECK-NEXT:    return
+module attributes {gpu.container_module} {
+  func.func @branch_alloc(%ok: i1, %n: index, %a: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    %r = scf.if %ok -> (memref<?xf32>) {
+      scf.yield %a : memref<?xf32>
+    } else {
+      %size = arith.addi %n, %n : index
+      %fresh = memref.alloc(%size) : memref<?xf32>
+      gpu.launch_func @k::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%fresh : memref<?xf32>)
+      scf.yield %fresh : memref<?xf32>
+    }
+    return
+  }
+  gpu.module @k {
+    gpu.func @fill(%a: memref<?xf32>) kernel {
       gpu.return
     }
   }
