@@ -68,7 +68,8 @@ std::vector<HostTensor> makeInputs(const Case &c, Device device) {
   std::vector<HostTensor> inputs;
   uint32_t state = 12345;
   for (const std::vector<int64_t> &shape : c.shapes) {
-    HostTensor tensor = HostTensor::uninitialized(DType::Float32, shape, device);
+    HostTensor tensor =
+        HostTensor::uninitialized(DType::Float32, shape, device);
     auto *data = static_cast<float *>(tensor.rawData());
     for (int64_t i = 0; i < tensor.numElements(); ++i) {
       state = state * 1664525u + 1013904223u;
@@ -107,8 +108,7 @@ int main(int argc, char **argv) {
   ::setenv("MAXGRAPH_GPU_RUNTIME", "opencl", /*overwrite=*/0);
   auto devices = opencl::deviceNames();
   if (!devices) {
-    std::printf("OpenCL: %s\n",
-                llvm::toString(devices.takeError()).c_str());
+    std::printf("OpenCL: %s\n", llvm::toString(devices.takeError()).c_str());
     return 0;
   }
   std::printf("OpenCL: gpu:0 is '%s' (the test path)\n",
@@ -145,9 +145,8 @@ int main(int argc, char **argv) {
        {{m, m}, {m, m}},
        3.0 * m * m * 4},
   };
-  std::printf("\n%-34s %12s %12s %10s %10s %8s %10s\n", "graph",
-              "compile cpu", "compile ocl", "call cpu", "call ocl", "ocl/cpu",
-              "ocl GB/s");
+  std::printf("\n%-34s %12s %12s %10s %10s %8s %10s\n", "graph", "compile cpu",
+              "compile ocl", "call cpu", "call ocl", "ocl/cpu", "ocl GB/s");
   for (const Case &c : cases) {
     try {
       auto [cpuCompile, cpuCall] = measure(c, CPU(), 5);

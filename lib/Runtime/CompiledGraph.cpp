@@ -80,8 +80,7 @@ static mlir::MLIRContext &runtimeContext() {
   return *context;
 }
 
-std::shared_ptr<Executable>
-detail::compileCached(const StagedGraph &staged) {
+std::shared_ptr<Executable> detail::compileCached(const StagedGraph &staged) {
   // Keyed by the module's text, locations included (run-time errors name
   // the staging lines): the same program compiles once per process. A
   // program staged from other lines compiles again, from the disk cache,

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "EntryPoint.h"
 #include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
@@ -28,7 +29,6 @@
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
-#include "EntryPoint.h"
 #include "ObjectCode.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -177,8 +177,7 @@ std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
   std::optional<CompileCache> cache = CompileCache::fromEnvironment();
   std::string key;
   if (std::optional<std::string> keyText =
-          cache ? cacheKeyText(module, signature.name, "cpu")
-                : std::nullopt)
+          cache ? cacheKeyText(module, signature.name, "cpu") : std::nullopt)
     key = CompileCache::computeKey(*keyText);
   else
     cache.reset();

@@ -1,8 +1,8 @@
 //===- EntryPoint.cpp - what every executable does with its entry graph ---===//
 
 #include "EntryPoint.h"
-#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
+#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Runtime/CompileCache.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
@@ -64,9 +64,9 @@ GraphOp maxgraph::detail::findEntryGraph(ModuleOp module, StringRef name) {
     if (name.empty() ? !candidate.getIsSubgraph()
                      : candidate.getSymName() == name)
       return candidate;
-  throw RuntimeError(
-      name.empty() ? "compile: the module has no entry graph"
-                   : "compile: the module has no graph named @" + name.str());
+  throw RuntimeError(name.empty() ? "compile: the module has no entry graph"
+                                  : "compile: the module has no graph named @" +
+                                        name.str());
 }
 
 static constexpr llvm::StringLiteral kJitSymbolPrefix = "__maxgraph_";
@@ -84,7 +84,7 @@ std::string maxgraph::detail::userSymbols(std::string text) {
 }
 
 std::string maxgraph::detail::describeFailure(const EntrySignature &signature,
-                                    StringRef message) {
+                                              StringRef message) {
   auto [site, rest] = message.split(": ");
   if (site.starts_with("@") && site.contains('#') && !rest.empty()) {
     auto found = signature.siteLocations.find(site);
@@ -114,16 +114,17 @@ static const std::string &compilerIdentity() {
   return identity;
 }
 
-std::optional<std::string>
-maxgraph::detail::cacheKeyText(ModuleOp module, StringRef name, StringRef target) {
+std::optional<std::string> maxgraph::detail::cacheKeyText(ModuleOp module,
+                                                          StringRef name,
+                                                          StringRef target) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "maxgraph " << MAXGRAPH_VERSION << "\ncompiler " << compilerIdentity()
      << "\nllvm " << LLVM_VERSION_STRING << "\ncache-format "
      << CompileCache::kFormatVersion << "\nhost " << describeHostTarget()
      << "\ncpu-target " << getHostCPUTarget() << "\nopt-level "
-     << kObjectOptLevel << "\nopenmp " << MAXGRAPH_OPENMP_LIBRARY << "\ntarget " << target << "\nentry @"
-     << name << "\n";
+     << kObjectOptLevel << "\nopenmp " << MAXGRAPH_OPENMP_LIBRARY << "\ntarget "
+     << target << "\nentry @" << name << "\n";
   module->print(os, OpPrintingFlags().printGenericOpForm());
   for (GraphOp graph : module.getOps<GraphOp>()) {
     ArrayAttr libraries = graph.getKernelLibrariesAttr();
@@ -149,11 +150,10 @@ maxgraph::detail::cacheKeyText(ModuleOp module, StringRef name, StringRef target
 }
 
 void maxgraph::detail::checkDefined(StringRef symbol, StringRef graph,
-                          ArrayRef<StringRef> provided) {
+                                    ArrayRef<StringRef> provided) {
   // The linker's own symbols and the runtime's helper.
   if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
-      symbol == "__truncsfbf2" ||
-      symbol == "_GLOBAL_OFFSET_TABLE_" ||
+      symbol == "__truncsfbf2" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
       symbol.starts_with("_mlir_memref_to_llvm_") ||
       llvm::is_contained(provided, symbol))
     return;
@@ -169,9 +169,8 @@ void maxgraph::detail::checkDefined(StringRef symbol, StringRef graph,
                        "library's declaration without a definition?)");
 }
 
-
 void maxgraph::detail::describeEntry(ModuleOp module, GraphOp graph,
-                           EntrySignature &signature) {
+                                     EntrySignature &signature) {
   signature.name = graph.getSymName().str();
   for (GraphOp each : module.getOps<GraphOp>())
     forEachCheckSite(each, [&](Operation *op, int64_t site) {
@@ -196,7 +195,7 @@ void maxgraph::detail::describeEntry(ModuleOp module, GraphOp graph,
 }
 
 OwningOpRef<ModuleOp> maxgraph::detail::prepareForLowering(ModuleOp module,
-                                                 GraphOp graph) {
+                                                           GraphOp graph) {
   OwningOpRef<ModuleOp> lowered = module.clone();
   MLIRContext *context = lowered->getContext();
   tagCheckSites(*lowered);

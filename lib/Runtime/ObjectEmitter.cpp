@@ -114,8 +114,7 @@ static void exposeInitializers(llvm::Module &module) {
     // Constructors run by ascending priority, destructors by descending.
     std::stable_sort(entries.begin(), entries.end(),
                      [&](const auto &a, const auto &b) {
-                       return ascending ? a.first < b.first
-                                        : a.first > b.first;
+                       return ascending ? a.first < b.first : a.first > b.first;
                      });
     global->eraseFromParent();
     auto *caller = llvm::Function::Create(

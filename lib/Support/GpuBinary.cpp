@@ -136,9 +136,9 @@ llvm::Expected<OpenCLBinary> maxgraph::readOpenCLBinary(llvm::StringRef blob) {
       if (!kind)
         return kind.takeError();
       if (*kind > static_cast<uint8_t>(GpuKernelArg::Kind::MemRefDescriptor))
-        return reader.error(arg + " has unknown kind " +
-                            llvm::Twine(unsigned(*kind)) +
-                            " (0: global pointer, 1: scalar, 2: memref descriptor)");
+        return reader.error(
+            arg + " has unknown kind " + llvm::Twine(unsigned(*kind)) +
+            " (0: global pointer, 1: scalar, 2: memref descriptor)");
       llvm::Expected<uint32_t> byteSize = reader.read<uint32_t>(arg + " size");
       if (!byteSize)
         return byteSize.takeError();

@@ -14,8 +14,8 @@
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/InitAll.h"
-#include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
+#include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Runtime/Npy.h"
 #include "MaxGraph/Staging/DTypeConversion.h"

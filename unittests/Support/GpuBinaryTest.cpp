@@ -100,9 +100,10 @@ TEST(GpuBinaryTest, RejectsBadFields) {
                                "bitcode, 1: OpenCL C source)");
   std::string kind = blob;
   kind[8 + 4 + 4 + 5 + 4] = 7;
-  EXPECT_EQ(readError(kind), "OpenCL module: kernel 'k''s argument 0 has "
-                             "unknown kind 7 (0: global pointer, 1: scalar, 2: memref "
-                             "descriptor)");
+  EXPECT_EQ(readError(kind),
+            "OpenCL module: kernel 'k''s argument 0 has "
+            "unknown kind 7 (0: global pointer, 1: scalar, 2: memref "
+            "descriptor)");
   std::string size = blob;
   size[8 + 4 + 4 + 5 + 4 + 1] = 0;
   EXPECT_EQ(readError(size),

@@ -60,7 +60,6 @@ public:
   /// The graph's arguments, as the input checks see them.
   const GraphInputs &arguments() const override;
 
-
   /// What `run` checks and unpacks: the graph's name and layouts.
   struct Signature;
 

@@ -1,4 +1,5 @@
-//===- Executable.h - a compiled graph, wherever its tensors live -*- C++ -*-===//
+//===- Executable.h - a compiled graph, wherever its tensors live -*- C++
+//-*-===//
 //
 // compile() and max-run hold graphs compiled for the device their tensors
 // are on: the host CPU (CpuExecutable) or a GPU (GpuExecutable), behind

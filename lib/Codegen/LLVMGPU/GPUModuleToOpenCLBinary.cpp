@@ -66,7 +66,7 @@ FailureOr<std::string> toSPIR(ArrayRef<uint32_t> words, StringRef llvmSpirv,
                  words.size() * sizeof(uint32_t));
   }
   SmallVector<StringRef> arguments{llvmSpirv, "-r", "--spirv-target-env=CL1.2",
-                                   *input, "-o", *output};
+                                   *input,    "-o", *output};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(*log),
                                           StringRef(*log)};
   std::string message;
@@ -76,8 +76,7 @@ FailureOr<std::string> toSPIR(ArrayRef<uint32_t> words, StringRef llvmSpirv,
   if (status != 0) {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
         llvm::MemoryBuffer::getFile(*log);
-    error = (llvmSpirv + " failed" +
-             (message.empty() ? "" : ": " + message) +
+    error = (llvmSpirv + " failed" + (message.empty() ? "" : ": " + message) +
              (text ? ": " + (*text)->getBuffer().trim() : ""))
                 .str();
     return failure();
@@ -99,8 +98,7 @@ std::optional<maxgraph::GpuKernelArg> argumentOf(Type type) {
       return std::nullopt;
     unsigned bits = memref.getElementTypeBitWidth();
     return maxgraph::GpuKernelArg{
-        maxgraph::GpuKernelArg::Kind::MemRefDescriptor,
-        std::max(1u, bits / 8)};
+        maxgraph::GpuKernelArg::Kind::MemRefDescriptor, std::max(1u, bits / 8)};
   }
   if (type.isIndex())
     return maxgraph::GpuKernelArg{maxgraph::GpuKernelArg::Kind::Scalar, 8};
@@ -111,8 +109,7 @@ std::optional<maxgraph::GpuKernelArg> argumentOf(Type type) {
 }
 
 struct GPUModuleToOpenCLBinaryPass
-    : maxgraph::impl::GPUModuleToOpenCLBinaryBase<
-          GPUModuleToOpenCLBinaryPass> {
+    : maxgraph::impl::GPUModuleToOpenCLBinaryBase<GPUModuleToOpenCLBinaryPass> {
   using GPUModuleToOpenCLBinaryBase::GPUModuleToOpenCLBinaryBase;
 
   void runOnOperation() override {
@@ -140,9 +137,9 @@ struct GPUModuleToOpenCLBinaryPass
         for (Type type : stub.getArgumentTypes()) {
           std::optional<maxgraph::GpuKernelArg> argument = argumentOf(type);
           if (!argument) {
-            stub.emitError() << "kernel '" << stub.getSymName()
-                             << "' takes a " << type
-                             << ", which the OpenCL runtime cannot pass";
+            stub.emitError()
+                << "kernel '" << stub.getSymName() << "' takes a " << type
+                << ", which the OpenCL runtime cannot pass";
             return signalPassFailure();
           }
           kernel.args.push_back(*argument);

@@ -17,9 +17,9 @@ using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
-LogicalResult
-maxgraph::detail::checkLowerable(Operation *op, const SymbolSources &symbols,
-                                 std::optional<DeviceAttr> *gpu) {
+LogicalResult maxgraph::detail::checkLowerable(Operation *op,
+                                               const SymbolSources &symbols,
+                                               std::optional<DeviceAttr> *gpu) {
   if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp>(op))
     return op->emitError() << "'" << op->getName()
                            << "' is a composite with no CPU lowering; run "

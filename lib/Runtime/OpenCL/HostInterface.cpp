@@ -364,8 +364,8 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
       int64_t offset;
       std::memcpy(&aligned, at[1], sizeof aligned);
       std::memcpy(&offset, at[2], sizeof offset);
-      if (!call.check(cl->SetKernelArgSVMPointer(function->kernel, i,
-                                                 aligned + offset * arg.byteSize),
+      if (!call.check(cl->SetKernelArgSVMPointer(
+                          function->kernel, i, aligned + offset * arg.byteSize),
                       "clSetKernelArgSVMPointer",
                       kernel + " argument " + llvm::Twine(i)))
         return;
@@ -378,10 +378,9 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
                       "clSetKernelArgSVMPointer",
                       kernel + " argument " + llvm::Twine(i)))
         return;
-    } else if (!call.check(cl->SetKernelArg(function->kernel, i, arg.byteSize,
-                                            at[0]),
-                           "clSetKernelArg",
-                           kernel + " argument " + llvm::Twine(i))) {
+    } else if (!call.check(
+                   cl->SetKernelArg(function->kernel, i, arg.byteSize, at[0]),
+                   "clSetKernelArg", kernel + " argument " + llvm::Twine(i))) {
       return;
     }
   }
