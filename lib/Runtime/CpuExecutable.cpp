@@ -46,7 +46,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 #include <cstdlib>
@@ -159,13 +158,6 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
 
 std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
                                                       StringRef name) {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-
   GraphOp graph = findEntryGraph(module, name);
   auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
   executable->signature = std::make_unique<Signature>();

@@ -29,7 +29,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/TargetSelect.h"
 #include <cstring>
 
 using namespace mlir;
@@ -226,13 +225,6 @@ const GraphInputs &GpuExecutable::arguments() const {
 
 std::unique_ptr<GpuExecutable>
 GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-
   GraphOp graph = findEntryGraph(module, name);
   auto executable = std::unique_ptr<GpuExecutable>(new GpuExecutable());
   executable->signature = std::make_unique<EntrySignature>();

@@ -48,6 +48,9 @@ inline constexpr llvm::StringLiteral kModuleFiniSymbol =
 llvm::Expected<llvm::SmallVector<char, 0>>
 emitHostObject(mlir::ModuleOp module);
 
+/// Initializes LLVM's native target and its code generator, once.
+void initializeHostTarget();
+
 /// The host's target triple, CPU name and features, for the cache key.
 std::string describeHostTarget();
 

@@ -18,6 +18,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -26,9 +27,19 @@
 
 using namespace maxgraph;
 
+void maxgraph::initializeHostTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+}
+
 /// The host's target machine as the JIT links its code: position
 /// independent, small code model (what LLJIT sets up for JITLink).
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostMachine() {
+  initializeHostTarget();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();

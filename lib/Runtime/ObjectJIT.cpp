@@ -34,6 +34,7 @@ llvm::Expected<std::unique_ptr<ObjectJIT>>
 ObjectJIT::load(llvm::MemoryBufferRef object,
                 llvm::ArrayRef<std::string> libraries,
                 llvm::ArrayRef<std::pair<llvm::StringRef, void *>> symbols) {
+  initializeHostTarget();
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
