@@ -175,6 +175,22 @@ extern "C" __bf16 truncDoubleToBFloat16(double value) {
   std::memcpy(&result, &high, sizeof(high));
   return result;
 }
+
+/// compiler-rt's (and libgcc 13's) `__truncsfbf2`, which LLVM calls to round
+/// an f32 to bf16 and which the JIT's process need not define either: to
+/// nearest-even, a NaN kept quiet.
+extern "C" __bf16 truncFloatToBFloat16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint16_t high;
+  if (std::isnan(value))
+    high = static_cast<uint16_t>(bits >> 16) | 0x40; // Quiet.
+  else
+    high = static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+  __bf16 result;
+  std::memcpy(&result, &high, sizeof(high));
+  return result;
+}
 } // namespace
 
 CpuExecutable::~CpuExecutable() = default;
@@ -272,7 +288,7 @@ static std::optional<std::string> cacheKeyText(ModuleOp module,
 static void checkDefined(StringRef symbol, StringRef graph) {
   // The linker's own symbols and the runtime's helper.
   if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
-      symbol == "_GLOBAL_OFFSET_TABLE_" ||
+      symbol == "__truncsfbf2" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
       symbol.starts_with("_mlir_memref_to_llvm_"))
     return;
   static bool loaded = [] {
@@ -295,7 +311,8 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
   std::string openMP = MAXGRAPH_OPENMP_LIBRARY;
   SmallVector<std::pair<StringRef, void *>> helpers = {
       {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)},
-      {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)}};
+      {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)},
+      {"__truncsfbf2", reinterpret_cast<void *>(&truncFloatToBFloat16)}};
   for (auto [name, address] : code_allocator::symbols())
     helpers.emplace_back(StringRef(name.data(), name.size()), address);
   auto loaded = ObjectJIT::load(object, openMP, helpers);
