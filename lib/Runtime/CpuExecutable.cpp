@@ -122,11 +122,20 @@ extern "C" __bf16 truncDoubleToBFloat16(double value) {
   return result;
 }
 
-/// compiler-rt's `__truncsfbf2`, which LLVM calls to round an f32 to bf16 on
-/// CPUs without a bf16 conversion instruction (AVX512-BF16): to
-/// nearest-even, NaN kept quiet.
+/// compiler-rt's (and libgcc 13's) `__truncsfbf2`, which LLVM calls to round
+/// an f32 to bf16 and which the JIT's process need not define either: to
+/// nearest-even, a NaN kept quiet.
 extern "C" __bf16 truncFloatToBFloat16(float value) {
-  return truncDoubleToBFloat16(static_cast<double>(value));
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint16_t high;
+  if (std::isnan(value))
+    high = static_cast<uint16_t>(bits >> 16) | 0x40; // Quiet.
+  else
+    high = static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+  __bf16 result;
+  std::memcpy(&result, &high, sizeof(high));
+  return result;
 }
 } // namespace
 

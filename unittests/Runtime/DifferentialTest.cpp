@@ -40,6 +40,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
+#include "MaxGraph/Runtime/ElementText.h"
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "mlir/IR/Builders.h"
@@ -158,60 +159,6 @@ std::vector<DType> join(std::vector<DType> a, const std::vector<DType> &b) {
 const std::vector<DType> kNumeric = join(kFloats, kInts);
 const std::vector<DType> kIntsAndBool = join(kInts, {DType::Bool});
 const std::vector<DType> kAll = join(kNumeric, {DType::Bool});
-
-//===----------------------------------------------------------------------===//
-// Element access in every dtype
-//===----------------------------------------------------------------------===//
-
-/// An integer element as a signed or unsigned number, for printing.
-std::string intString(const HostTensor &tensor, int64_t i) {
-  uint64_t bits = loadElementBits(tensor, i);
-  unsigned width = 8 * sizeInBytes(tensor.dtype());
-  if (tensor.dtype() == DType::Bool)
-    return bits ? "true" : "false";
-  if (!isSignedInt(tensor.dtype()))
-    return std::to_string(bits);
-  int64_t value = static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
-  return std::to_string(value);
-}
-
-std::string elementString(const HostTensor &tensor, int64_t i) {
-  if (!isFloat(tensor.dtype()))
-    return intString(tensor, i);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << loadElementAsDouble(tensor, i);
-  return text;
-}
-
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
-std::string tensorText(const HostTensor &tensor) {
-  std::string text = toString(tensor.dtype()) + shapeText(tensor.shape()) +
-                     " on " + tensor.device().str() + " {";
-  int64_t count = tensor.numElements();
-  for (int64_t i = 0; i < std::min<int64_t>(count, 64); ++i)
-    text += (i ? ", " : "") + elementString(tensor, i);
-  return text + (count > 64 ? ", ...}" : "}");
-}
-
-double epsilonOf(DType dtype) {
-  switch (dtype) {
-  case DType::Float16:
-    return std::ldexp(1.0, -10);
-  case DType::BFloat16:
-    return std::ldexp(1.0, -7);
-  case DType::Float32:
-    return std::ldexp(1.0, -23);
-  default:
-    return std::ldexp(1.0, -52);
-  }
-}
 
 //===----------------------------------------------------------------------===//
 // Programs
@@ -1252,8 +1199,8 @@ std::optional<std::string> compareTensors(const HostTensor &actual,
     }
     if (!same)
       return "element " + std::to_string(i) + ": compiled " +
-             elementString(actual, i) + ", interpreted " +
-             elementString(expected, i) + " (tolerance " +
+             elementText(actual, i) + ", interpreted " +
+             elementText(expected, i) + " (tolerance " +
              std::to_string(p.tolerance) + " eps, scale " +
              std::to_string(p.scale) + ")";
   }
@@ -1278,8 +1225,7 @@ std::optional<std::string> compareExactly(const HostTensor &actual,
              (loadElementBits(expected, i) != 0);
     if (!same)
       return "element " + std::to_string(i) + ": folded " +
-             elementString(actual, i) + ", unfolded " +
-             elementString(expected, i);
+             elementText(actual, i) + ", unfolded " + elementText(expected, i);
   }
   return std::nullopt;
 }

@@ -1,16 +1,19 @@
 //===- LowerVectorOps.cpp - vector and math ops ahead of LLVM and libm ----===//
 //
 // `maxgraph-lower-vector-ops` runs after bufferization and lowers what the
-// generic vector-to-LLVM conversion does not: vector.multi_reduction and
-// transfer permutation maps, and math.rsqrt (which math-to-libm would turn
-// into calls of a missing rsqrtf); math.exp becomes a polynomial on whole
-// vectors. The math rewrites are for the host's libm, which is why this
-// pass belongs to the CPU strategy.
+// generic vector-to-LLVM conversion does not: vector.multi_reduction,
+// transfer permutation maps, 0-d transfers and gathers on strided memrefs,
+// and math.rsqrt (which math-to-libm would turn into calls of a missing
+// rsqrtf); math.exp becomes a polynomial on whole vectors. The math rewrites are for the host's
+// libm, which is why this pass belongs to the CPU strategy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -22,6 +25,99 @@ namespace maxgraph {
 using namespace mlir;
 
 namespace {
+/// Whether `transfer` moves a 0-d vector (one element: a tile of a gather
+/// from a one-element axis, of a slice with a step) through a memref whose
+/// innermost stride is not 1. vector-to-llvm lowers transfers to
+/// vector.load and vector.store only on unit innermost strides, and
+/// VectorToSCF unrolls only transfers of rank 1 and more: such a transfer
+/// would reach LLVM as it is ("cannot translate to LLVM IR").
+bool isStridedScalarTransfer(VectorTransferOpInterface transfer) {
+  auto memref = dyn_cast<MemRefType>(transfer.getShapedType());
+  return memref && transfer.getVectorType().getRank() == 0 &&
+         !transfer.getMask() && !memref.isLastDimUnitStride();
+}
+
+/// A 1-d vector.gather from a memref whose innermost stride is not 1 (a
+/// gather from a slice with a step): a scalar load per lane that its mask
+/// enables. vector-to-llvm lowers gathers only on unit innermost strides,
+/// where an index steps by one element.
+struct StridedGather : OpRewritePattern<vector::GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::GatherOp gather,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(gather.getBase().getType());
+    VectorType type = gather.getVectorType();
+    if (!memref || memref.getRank() == 0 || memref.isLastDimUnitStride() ||
+        type.getRank() != 1 || type.isScalable())
+      return failure();
+    Location loc = gather.getLoc();
+    SmallVector<Value> offsets = llvm::to_vector(gather.getOffsets());
+    Value innermost = offsets.back();
+    Value result = gather.getPassThru();
+    for (int64_t lane = 0, n = type.getDimSize(0); lane < n; ++lane) {
+      Value enabled =
+          vector::ExtractOp::create(rewriter, loc, gather.getMask(), lane);
+      Value index =
+          vector::ExtractOp::create(rewriter, loc, gather.getIndices(), lane);
+      if (!index.getType().isIndex())
+        index = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), index);
+      offsets.back() = arith::AddIOp::create(rewriter, loc, innermost, index);
+      auto ifOp = scf::IfOp::create(
+          rewriter, loc, enabled,
+          [&](OpBuilder &b, Location at) {
+            scf::YieldOp::create(
+                b, at,
+                memref::LoadOp::create(b, at, gather.getBase(), offsets)
+                    .getResult());
+          },
+          [&](OpBuilder &b, Location at) {
+            scf::YieldOp::create(
+                b, at,
+                vector::ExtractOp::create(b, at, gather.getPassThru(), lane)
+                    .getResult());
+          });
+      result = vector::InsertOp::create(rewriter, loc, ifOp.getResult(0),
+                                        result, lane);
+    }
+    rewriter.replaceOp(gather, result);
+    return success();
+  }
+};
+
+/// A 0-d transfer_read on a strided memref: a memref.load, broadcast.
+struct StridedScalarTransferRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (!isStridedScalarTransfer(read))
+      return failure();
+    Value scalar = memref::LoadOp::create(rewriter, read.getLoc(),
+                                          read.getBase(), read.getIndices());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                     scalar);
+    return success();
+  }
+};
+
+/// A 0-d transfer_write on a strided memref: its element, memref.store'd.
+struct StridedScalarTransferWrite : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferWriteOp write,
+                                PatternRewriter &rewriter) const override {
+    if (!isStridedScalarTransfer(write) || write->getNumResults() != 0)
+      return failure();
+    Value scalar = vector::ExtractOp::create(
+        rewriter, write.getLoc(), write.getVector(), ArrayRef<int64_t>{});
+    rewriter.replaceOpWithNewOp<memref::StoreOp>(write, scalar, write.getBase(),
+                                                 write.getIndices());
+    return success();
+  }
+};
+
 struct LowerVectorOpsPass
     : maxgraph::impl::LowerVectorOpsBase<LowerVectorOpsPass> {
 
@@ -30,6 +126,8 @@ struct LowerVectorOpsPass
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    patterns.add<StridedScalarTransferRead, StridedScalarTransferWrite,
+                 StridedGather>(&getContext());
     // libm has no rsqrtf for math-to-libm to call on vector lanes.
     math::populateExpansionPatterns(patterns, {"rsqrt"});
     // exp (softmax, sigmoid, silu) as a polynomial on whole vectors rather

@@ -42,14 +42,22 @@ struct EmptyResultLowering : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    // Gather checks its indices even when it produces nothing (as numpy),
-    // slice its bounds on non-static dims, and ops that match `?` operand dims
-    // against each other check them (RuntimeChecks.cpp).
+    // Ops whose lowering checks at run time what the verifier could not
+    // (RuntimeChecks.cpp) keep that lowering, so that an empty result fails
+    // where a nonempty one would: gather checks its indices even when it
+    // produces nothing (as numpy); slice, split and reduce_scatter check
+    // their bounds and pieces against a non-static input (each lowering
+    // gives a statically empty piece no slice); ops that match `?` operand
+    // dims against each other check them.
     if (!isa<MaxGraphDialect>(op->getDialect()) || op->getNumResults() == 0 ||
         !isMemoryEffectFree(op) || isa<ConstantOp, GatherOp>(op))
       return failure();
-    if (auto slice = dyn_cast<SliceOp>(op);
-        slice && !slice.getInput().getType().hasStaticShape())
+    auto isNonStatic = [](Value operand) {
+      auto layout = dyn_cast<TensorLayoutType>(operand.getType());
+      return layout && !layout.hasStaticShape();
+    };
+    if (isa<SliceOp, SplitOp, ReduceScatterOp>(op) &&
+        llvm::any_of(op->getOperands(), isNonStatic))
       return failure();
     bool matchesDims = isElementwise(op) ||
                        isa<BroadcastToOp, MatmulOp, ConcatOp, ReshapeOp>(op);

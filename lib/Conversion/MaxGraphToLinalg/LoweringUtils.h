@@ -172,7 +172,8 @@ mlir::Value guardedValue(
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location)> build);
 
 /// guardedValue of a tensor.extract_slice of `source` to `type`, whose
-/// dynamic sizes are the Values among `sizes`.
+/// dynamic sizes are the Values among `sizes`; a tensor.empty where `type`
+/// has a static 0 dim (the checks that `ok` sums up are made all the same).
 mlir::Value guardedExtractSlice(mlir::OpBuilder &builder, mlir::Location loc,
                                 mlir::Value ok, mlir::RankedTensorType type,
                                 mlir::Value source,

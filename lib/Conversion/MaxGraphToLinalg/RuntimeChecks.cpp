@@ -167,6 +167,15 @@ Value maxgraph::detail::guardedExtractSlice(OpBuilder &builder, Location loc,
   for (auto [d, size] : llvm::enumerate(sizes))
     if (type.isDynamicDim(d))
       dynamicSizes.push_back(cast<Value>(size));
+  // A piece with a static 0 dim reads nothing: zero-sized slices at the end
+  // of a dim (or of a static 0 one) do not verify.
+  if (llvm::is_contained(type.getShape(), 0)) {
+    SmallVector<Value> sizesAtLeast0;
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    for (Value size : dynamicSizes)
+      sizesAtLeast0.push_back(arith::MaxSIOp::create(builder, loc, size, zero));
+    return createEmpty(builder, loc, type, sizesAtLeast0);
+  }
   return guardedValue(builder, loc, ok, type, dynamicSizes,
                       [&](OpBuilder &b, Location at) -> Value {
                         return tensor::ExtractSliceOp::create(

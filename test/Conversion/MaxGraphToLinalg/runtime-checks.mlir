@@ -93,3 +93,37 @@ maxgraph.graph @reduce_max<m, n>(%x: !maxgraph.tensor<[m, n], f32>) -> !maxgraph
   %0 = maxgraph.reduce_max %x axes = [1] : !maxgraph.tensor<[m, n], f32> -> !maxgraph.tensor<[m], f32>
   maxgraph.output %0 : !maxgraph.tensor<[m], f32>
 }
+
+// -----
+
+// split on a `?` axis into pieces that are all statically empty: the pieces
+// are checked to tile the axis all the same (a split that does not fit is
+// an error, as for nonempty pieces), and none is a zero-sized slice.
+// CHECK-LABEL: func.func @split_empty(
+// CHECK-SAME: %[[X:.*]]: tensor<?x2xf32>
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %{{.*}}, %[[N]] : index
+// CHECK: cf.assert %[[OK]], "maxgraph.split: the pieces do not add up to the size of the axis"
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[A:.*]] = tensor.empty() : tensor<0x2xf32>
+// CHECK: %[[B:.*]] = tensor.empty() : tensor<0x2xf32>
+// CHECK: return %[[A]], %[[B]]
+maxgraph.graph @split_empty(%x: !maxgraph.tensor<[?, 2], f32>) -> (!maxgraph.tensor<[0, 2], f32>, !maxgraph.tensor<[0, 2], f32>) {
+  %0, %1 = maxgraph.split %x axis = 0 : !maxgraph.tensor<[?, 2], f32> -> !maxgraph.tensor<[0, 2], f32>, !maxgraph.tensor<[0, 2], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[0, 2], f32>, !maxgraph.tensor<[0, 2], f32>
+}
+
+// -----
+
+// The same along a symbolic axis next to a static 0 dim: a piece with a
+// static 0 dim is empty, whatever its size along the axis.
+// CHECK-LABEL: func.func @split_beside_empty(
+// CHECK: cf.assert %{{.*}}, "maxgraph.split: the pieces do not add up to the size of the axis"
+// CHECK-NOT: tensor.extract_slice
+// CHECK: tensor.empty() : tensor<2x0xf32>
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x0xf32>
+// CHECK: return
+maxgraph.graph @split_beside_empty<n>(%x: !maxgraph.tensor<[n, 0], f32>) -> (!maxgraph.tensor<[2, 0], f32>, !maxgraph.tensor<[?, 0], f32>) {
+  %0, %1 = maxgraph.split %x axis = 0 : !maxgraph.tensor<[n, 0], f32> -> !maxgraph.tensor<[2, 0], f32>, !maxgraph.tensor<[?, 0], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[2, 0], f32>, !maxgraph.tensor<[?, 0], f32>
+}

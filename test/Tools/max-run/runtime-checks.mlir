@@ -169,6 +169,23 @@ maxgraph.graph @split(%x: !maxgraph.tensor<[?], f32>) -> (!maxgraph.tensor<[2], 
   %0, %1 = maxgraph.split %x axis = 0 : !maxgraph.tensor<[?], f32> -> !maxgraph.tensor<[2], f32>, !maxgraph.tensor<[?], f32>
   maxgraph.output %0, %1 : !maxgraph.tensor<[2], f32>, !maxgraph.tensor<[?], f32>
 }
+// Pieces that are all statically empty are checked the same way.
+// RUN: %python %S/Inputs/npy.py write %t/e02.npy '<f4' 0,2
+// RUN: max-run %s --graph=split_empty --input=%t/e02.npy --print | FileCheck %s --check-prefix=NOPIECES
+// RUN: max-run %s --graph=split_empty --input=%t/e02.npy --print --interpret | FileCheck %s --check-prefix=NOPIECES
+// NOPIECES: result 0: !maxgraph.tensor<[0, 2], f32>
+// NOPIECES-NEXT: []
+// NOPIECES: result 1: !maxgraph.tensor<[0, 2], f32>
+// NOPIECES-NEXT: []
+// RUN: not max-run %s --graph=split_empty --input=%t/r1.npy 2>&1 | FileCheck %s --check-prefix=NOPIECES-ERROR
+// RUN: not max-run %s --graph=split_empty --input=%t/r1.npy --interpret 2>&1 | FileCheck %s --check-prefix=NOPIECES-ERROR-INTERPRETED
+// NOPIECES-ERROR: error: run @split_empty: {{.*}}:[[# @LINE + 4]]:12: maxgraph.split: the pieces do not add up to the size of the axis
+// NOPIECES-ERROR-NOT: result
+// NOPIECES-ERROR-INTERPRETED: error: interpret: maxgraph.split
+maxgraph.graph @split_empty(%x: !maxgraph.tensor<[?, 2], f32>) -> (!maxgraph.tensor<[0, 2], f32>, !maxgraph.tensor<[0, 2], f32>) {
+  %0, %1 = maxgraph.split %x axis = 0 : !maxgraph.tensor<[?, 2], f32> -> !maxgraph.tensor<[0, 2], f32>, !maxgraph.tensor<[0, 2], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[0, 2], f32>, !maxgraph.tensor<[0, 2], f32>
+}
 
 // A callee's `?` result refined to a static dim by its call is checked.
 // RUN: max-run %s --graph=refine --input=%t/v3.npy --print | FileCheck %s --check-prefix=REFINE

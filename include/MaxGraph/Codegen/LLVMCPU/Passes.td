@@ -58,12 +58,15 @@ def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   let description = [{
     Runs after bufferization in `maxgraph-lower-to-cpu`: lowers
     `vector.multi_reduction` to 1-D reductions and transfer permutation maps,
-    expands `math.rsqrt` (libm has no `rsqrtf`), and approximates `math.exp`
-    with a polynomial on whole vectors (a few ulp in f32) instead of a libm
-    call per lane.
+    turns 0-d transfers and 1-D gathers on memrefs whose innermost stride
+    is not 1 (which neither VectorToSCF nor vector-to-llvm lowers) into
+    scalar loads and stores, expands `math.rsqrt` (libm has no `rsqrtf`), and approximates
+    `math.exp` with a polynomial on whole vectors (a few ulp in f32) instead
+    of a libm call per lane.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
     "mlir::vector::VectorDialect"
   ];
 }

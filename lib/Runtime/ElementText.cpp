@@ -1,0 +1,61 @@
+//===- ElementText.cpp - elements and tensors as text, float epsilons -----===//
+
+#include "MaxGraph/Runtime/ElementText.h"
+#include "MaxGraph/Runtime/ElementAccess.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallString.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace maxgraph;
+
+std::string maxgraph::elementText(const HostTensor &tensor, int64_t i) {
+  DType dtype = tensor.dtype();
+  if (isFloat(dtype)) {
+    // Exact: every float dtype converts to double without rounding.
+    bool losesInfo = false;
+    llvm::APFloat value(loadElementAsDouble(tensor, i));
+    (void)value.convert(floatSemantics(dtype),
+                        llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    llvm::SmallString<32> text;
+    value.toString(text);
+    return std::string(text);
+  }
+  uint64_t bits = loadElementBits(tensor, i);
+  if (dtype == DType::Bool)
+    return bits ? "true" : "false";
+  if (!isSignedInt(dtype))
+    return std::to_string(bits);
+  unsigned width = 8 * sizeInBytes(dtype);
+  return std::to_string(static_cast<int64_t>(bits << (64 - width)) >>
+                        (64 - width));
+}
+
+std::string maxgraph::shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t d = 0; d < shape.size(); ++d)
+    text += (d ? ", " : "") + std::to_string(shape[d]);
+  return text + "]";
+}
+
+std::string maxgraph::tensorText(const HostTensor &tensor, int64_t limit) {
+  std::string text = toString(tensor.dtype()) + shapeText(tensor.shape()) +
+                     " on " + tensor.device().str() + " {";
+  int64_t count = tensor.numElements();
+  for (int64_t i = 0; i < std::min(count, limit); ++i)
+    text += (i ? ", " : "") + elementText(tensor, i);
+  return text + (count > limit ? ", ...}" : "}");
+}
+
+double maxgraph::epsilonOf(DType dtype) {
+  switch (dtype) {
+  case DType::Float16:
+    return std::ldexp(1.0, -10);
+  case DType::BFloat16:
+    return std::ldexp(1.0, -7);
+  case DType::Float32:
+    return std::ldexp(1.0, -23);
+  default:
+    return std::ldexp(1.0, -52);
+  }
+}
