@@ -6,12 +6,15 @@
 // the device buffers of its temporaries (`gpu.alloc async`, freed by
 // `gpu.dealloc async` before each return; after
 // buffer-results-to-out-params results are caller buffers, so no temporary
-// outlives its function). Calls pass the stream on. The host never waits, so
-// that a call can be captured into a CUDA graph; the caller synchronizes.
+// outlives its function). Calls pass the stream on. The host does not wait,
+// so that a call can be captured into a CUDA graph; the caller synchronizes.
 //
-// Constants (`memref.get_global`, host memory) are copied to device buffers
-// at the function's start. The host cannot touch device memory: an op that
-// reads or writes buffer data outside a kernel is an error.
+// Buffers that kernels or callees use are device memory; constants among
+// them are copied to the device at the function's start. The rest (shape
+// operands of `memref.reshape`) stay host memory. The host reads an element
+// of device memory (a run-time check on data) by copying it and waiting for
+// the stream, the one wait; it cannot write device memory. Allocations in
+// `scf.if` branches are hoisted to the function's level with their sizes.
 //
 //===----------------------------------------------------------------------===//
 

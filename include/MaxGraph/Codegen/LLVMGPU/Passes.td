@@ -63,10 +63,16 @@ def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
     in program order on the one stream and nothing waits: the caller
     synchronizes, and a call can be captured into a CUDA graph.
 
-    The host cannot read device memory: an op outside the kernels that reads
-    or writes buffer data is an error, as are a temporary allocated inside
-    control flow and a function that returns a buffer (results are caller
-    buffers after `buffer-results-to-out-params`).
+    Buffers that kernels or callees use are device memory: constants among
+    them are copied to the device first; the others (shape operands of
+    `memref.reshape`) stay host memory. A host read of device memory (a
+    run-time check on data) copies the element to the host and waits for
+    the stream (`mgpuStreamSynchronize`), the one wait. Allocations inside
+    `scf.if` branches move before the branch with their sizes. Writing
+    device memory from the host is an error, as are a device buffer
+    allocated inside a loop, a call of a function without a body and a
+    function that returns a buffer (results are caller buffers after
+    `buffer-results-to-out-params`).
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
