@@ -46,9 +46,11 @@ struct GpuRuntime {
   std::vector<std::pair<std::string, void *>> symbols;
   std::function<llvm::Error(int)> selectDevice;
   std::function<std::optional<std::string>()> takeError;
-  void *(*memAlloc)(uint64_t bytes, void *stream, bool hostShared) = nullptr;
+  // The exact types of MLIR's ABI (GPU.md): -fsanitize=function checks them.
+  void *(*memAlloc)(uint64_t bytes, void *stream,
+                    uint8_t hostShared) = nullptr;
   void (*memFree)(void *pointer, void *stream) = nullptr;
-  void (*memcpy)(void *to, void *from, uint64_t bytes, void *stream) = nullptr;
+  void (*memcpy)(void *to, void *from, size_t bytes, void *stream) = nullptr;
   void *(*streamCreate)() = nullptr;
   void (*streamSynchronize)(void *stream) = nullptr;
 };
