@@ -47,8 +47,7 @@ struct GpuRuntime {
   std::function<llvm::Error(int)> selectDevice;
   std::function<std::optional<std::string>()> takeError;
   // The exact types of MLIR's ABI (GPU.md): -fsanitize=function checks them.
-  void *(*memAlloc)(uint64_t bytes, void *stream,
-                    uint8_t hostShared) = nullptr;
+  void *(*memAlloc)(uint64_t bytes, void *stream, uint8_t hostShared) = nullptr;
   void (*memFree)(void *pointer, void *stream) = nullptr;
   void (*memcpy)(void *to, void *from, size_t bytes, void *stream) = nullptr;
   void *(*streamCreate)() = nullptr;
