@@ -6,13 +6,14 @@ set -euo pipefail
 preset=${1:-default}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# The last line: GPU kernels on the CPU through OpenCL (PoCL, the ICD loader,
+# ccache lets `pip install ./python` reuse the default build's objects
+# (CMakeLists.txt). The last line: GPU kernels on the CPU through OpenCL (PoCL, the ICD loader,
 # llvm-spirv-15 for SPIR bitcode), for the OpenCL runtime and its tests.
 packages=(cmake ninja-build python3 python3-venv python3-dev clang-22 lld-22 llvm-22-dev llvm-22-tools
           libmlir-22-dev mlir-22-tools libclang-rt-22-dev
           libgtest-dev libbenchmark-dev libopenblas-dev libomp-22-dev
           pocl-opencl-icd ocl-icd-libopencl1 opencl-c-headers llvm-spirv-15
-          spirv-tools)
+          spirv-tools ccache)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Checks the Python package as users get it: `pip install ./python` into a
-# fresh virtual environment (the wheel build reuses build-wheel/ between
-# runs), then runs the seed example from outside the repository and checks
+# fresh virtual environment (the wheel build reuses build-wheel-*/ between
+# runs, and ccache the default build's objects), then runs the seed example from outside the repository and checks
 # its result.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-venv="$root/build-wheel/venv"
+venv="$root/build-wheel-venv"
 rm -rf "$venv"
 python3 -m venv "$venv"
 echo "== pip install ./python =="
+start=$SECONDS
 "$venv/bin/python" -m pip install -q --disable-pip-version-check "$root/python"
+echo "pip install ./python: built and installed in $((SECONDS - start)) s"
 cd "$(mktemp -d)"
 output=$("$venv/bin/python" "$root/examples/seed/seed_example.py")
 echo "$output" | tail -1
