@@ -51,6 +51,13 @@ def _axis(x: Tensor, axis: int, what: str, extra: int = 0) -> int:
     return axis + rank if axis < 0 else axis
 
 
+def _static(dim) -> Optional[int]:
+    """A dim's size when it is static, else None."""
+    if isinstance(dim, int):
+        return dim
+    return int(dim) if getattr(dim, "is_static", False) else None
+
+
 def _elements(x: Tensor):
     """The number of elements of `x`: the product of its dims."""
     return functools.reduce(operator.mul, x.shape, 1)
@@ -301,10 +308,10 @@ def split(x: Tensor, split_size_or_sections: Union[int, Sequence[int]],
     of exactly those sizes."""
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
-        dim = x.shape[_axis(x, axis, "split")]
-        if not isinstance(dim, int):
+        dim = _static(x.shape[_axis(x, axis, "split")])
+        if dim is None:
             raise ValueError(f"split: splitting by a size needs a static "
-                             f"dim, got {dim}; pass the sizes")
+                             f"dim, got {x.shape[axis]}; pass the sizes")
         if size <= 0:
             raise ValueError(f"split: the size must be positive, got {size}")
         sizes = [size] * (dim // size) + ([dim % size] if dim % size else [])
@@ -315,9 +322,9 @@ def split(x: Tensor, split_size_or_sections: Union[int, Sequence[int]],
 
 def chunk(x: Tensor, chunks: int, axis: int = 0) -> list[Tensor]:
     """At most `chunks` pieces of equal size (the last may be smaller)."""
-    dim = x.shape[_axis(x, axis, "chunk")]
-    if not isinstance(dim, int):
-        raise ValueError(f"chunk: needs a static dim, got {dim}")
+    dim = _static(x.shape[_axis(x, axis, "chunk")])
+    if dim is None:
+        raise ValueError(f"chunk: needs a static dim, got {x.shape[axis]}")
     if chunks <= 0:
         raise ValueError(f"chunk: chunks must be positive, got {chunks}")
     return split(x, builtins.max(1, -(-dim // chunks)), axis)

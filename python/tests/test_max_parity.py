@@ -130,3 +130,61 @@ def test_traced_tensor_methods(rng):
                        "traced"):
         compilation.stage(lambda t: t.item())(
             TensorLayout(DType.float32, [1], CPU()))
+
+
+def test_dims_are_values():
+    seen = {}
+
+    def fn(x):
+        batch, four = x.shape
+        seen["batch"], seen["four"] = batch, four
+        assert batch == "batch" and four == 4 and four != 5
+        assert str(batch * 4) == "batch * 4"      # not "batchbatchbatchbatch"
+        assert batch * 4 == 4 * batch == "batch * 4"
+        assert batch + 1 - 1 == batch and 2 + batch == batch + 2
+        assert (batch * 6) // 3 == batch * 2
+        assert four * 2 == 8 and int(four * 2) == 8 and hash(four) == hash(4)
+        assert list(range(four)) == [0, 1, 2, 3]
+        assert {batch: "b"}["batch"] == "b"
+        with pytest.raises(TypeError, match="int\\(\\) of the dim batch, "
+                           "which is not static"):
+            int(batch)
+        with pytest.raises(ValueError, match="Dim //: the divisor must be a "
+                           "positive int or a static dim, got batch"):
+            batch // batch
+        flat = F.reshape(x, [-1])
+        assert flat.shape == [batch * 4]
+        assert x.reshape([batch, -1, 2]).shape == ["batch", 2, 2]
+        assert F.reshape(x, [batch * 2, 2]).shape == ["batch * 2", 2]
+        assert F.flatten(x).shape == ["batch * 4"]
+        assert x.num_elements == batch * 4
+        return flat
+
+    staged = compilation.stage(fn)(
+        TensorLayout(DType.float32, ["batch", 4], CPU()))
+    assert "-> !maxgraph.tensor<[batch * 4], f32>" in repr(staged)
+    assert "batchbatch" not in repr(staged)
+    assert repr(seen["batch"]) == "Dim('batch')"
+    assert repr(seen["four"]) == "Dim(4)"
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(staged.compile()(x).to_numpy(), x.ravel())
+
+
+def test_reshape_infers_minus_one_or_says_why():
+    def bad(shape):
+        return lambda x: F.reshape(x, shape)
+
+    spec = TensorLayout(DType.float32, ["batch", 6], CPU())
+    with pytest.raises(ValueError, match=r"reshape: shape has more than one "
+                       r"-1 \(at 0 and 1\)"):
+        compilation.stage(bad([-1, -1]))(spec)
+    with pytest.raises(ValueError, match=r"reshape: cannot infer the -1 of "
+                       r"the shape for a tensor of shape \[batch, 6\]: "
+                       r"batch \* 6 elements do not divide by 4"):
+        compilation.stage(bad([4, -1]))(spec)
+    with pytest.raises(ValueError, match=r"the other dims leave seq, which "
+                       r"is not a static size"):
+        compilation.stage(bad(["seq", -1]))(spec)
+    staged = compilation.stage(bad(["batch", 3, -1]))(spec)
+    assert staged.out_layouts == [
+        TensorLayout(DType.float32, ["batch", 3, 2], CPU())]
