@@ -492,6 +492,56 @@ __all__ = [
     "unsqueeze", "where", "zeros", "zeros_like",
 ]
 
+def _is_live(value) -> bool:
+    return isinstance(value, Tensor) and value.is_live
+
+
+def _has_live(args, kwargs) -> bool:
+    for value in (*args, *kwargs.values()):
+        if _is_live(value) or (isinstance(value, (list, tuple)) and
+                               builtins.any(_is_live(v) for v in value)):
+            return True
+    return False
+
+
+def _as_specs(value):
+    if _is_live(value):
+        return value.layout
+    if isinstance(value, (list, tuple)):
+        return type(value)(_as_specs(v) for v in value)
+    return value
+
+
+def _eager(fn):
+    """`fn`, which on live tensors outside a staged function runs eagerly,
+    as MAX's functions do: a graph of `fn` alone is compiled for the
+    tensors' layouts (cached by its module) and run on them."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if _in_trace() or not _has_live(args, kwargs):
+            return fn(*args, **kwargs)
+        from . import compilation
+
+        def graph(*inner_args, **inner_kwargs):
+            return fn(*inner_args, **inner_kwargs)
+
+        graph.__name__ = fn.__name__
+        compiled = compilation.compile(graph)(
+            *_as_specs(args),
+            **{key: _as_specs(value) for key, value in kwargs.items()})
+        return compiled(*args, **kwargs)
+
+    return call
+
+
+# Creation functions make live tensors themselves; custom and buffer_store
+# take what only a trace has.
+for _name in __all__:
+    if _name not in ("constant", "full", "ones", "zeros", "full_like",
+                     "ones_like", "zeros_like", "custom", "buffer_store"):
+        globals()[_name] = _eager(globals()[_name])
+del _name
+
 # Another branch adds ops.constant_external; exported once it is there.
 constant_external = getattr(_ops, "constant_external", None)
 if constant_external is not None:

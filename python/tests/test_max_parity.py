@@ -188,3 +188,17 @@ def test_reshape_infers_minus_one_or_says_why():
     staged = compilation.stage(bad(["batch", 3, -1]))(spec)
     assert staged.out_layouts == [
         TensorLayout(DType.float32, ["batch", 3, 2], CPU())]
+
+
+def test_functional_on_live_tensors_runs_eagerly():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = Tensor.from_numpy(a)
+    np.testing.assert_array_equal(F.add(x, x).to_numpy(), a + a)
+    np.testing.assert_array_equal(F.mul(x, 2).to_numpy(), a * 2)
+    np.testing.assert_array_equal(F.sum(x, axis=None).to_numpy(), [15])
+    np.testing.assert_array_equal(F.concat([x, x], axis=1).to_numpy(),
+                                  np.concatenate([a, a], axis=1))
+    first, second = F.split(x, [1, 1], axis=0)
+    assert first.is_live
+    np.testing.assert_array_equal(second.to_numpy(), a[1:])
+    np.testing.assert_array_equal(F.transpose(x, 0, 1).to_numpy(), a.T)
