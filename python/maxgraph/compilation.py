@@ -323,7 +323,7 @@ def as_subgraph(fn: Callable, *, name: Optional[str] = None,
     Calls share a body when they have the same `key` (and operand types),
     or without a key when their bodies trace to the same IR. Calls nested
     in a body are inlined; ``stage(..., allow_subgraphs=False)`` inlines
-    every call. Outside a staged function, a call just calls `fn`."""
+    every call."""
     body_name = name or _default_name(fn)
 
     def call(*args: Any, **kwargs: Any) -> Any:
