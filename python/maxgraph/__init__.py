@@ -2,6 +2,7 @@
 running them, and compile them for the CPU.
 
     from maxgraph import compilation
+    import maxgraph.functional as F    # MAX's functional names
     from maxgraph.dtype import DType
     from maxgraph.driver import CPU
     from maxgraph.sharding import TensorLayout
@@ -27,7 +28,8 @@ Error = _core.Error
 StagingError = _core.StagingError
 RuntimeError = _core.RuntimeError
 
-from . import compilation, driver, dtype, ops, sharding, tensor  # noqa: E402
+from . import (compilation, driver, dtype, functional, ops,  # noqa: E402
+               sharding, tensor)
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
 # builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.
@@ -37,6 +39,7 @@ __all__ = [
     "compilation",
     "driver",
     "dtype",
+    "functional",
     "ops",
     "sharding",
     "tensor",

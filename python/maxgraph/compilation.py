@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import inspect
 import re
+import threading
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from . import _core, _trees
 from ._core import BufferLayout, Device, Layout, Tensor, TensorLayout
 
 __all__ = [
+    "CompiledCallable",
     "CompiledGraph",
     "StagedGraph",
     "as_layout",
@@ -27,6 +29,18 @@ __all__ = [
     "compile",
     "stage",
 ]
+
+
+class _TraceDepth(threading.local):
+    depth = 0
+
+
+_trace_depth = _TraceDepth()
+
+
+def _in_trace() -> bool:
+    """Whether a stage()/compile() of this thread is tracing a function."""
+    return _trace_depth.depth > 0
 
 
 def _default_name(fn: Callable) -> str:
@@ -87,7 +101,9 @@ def as_layout(value: Any) -> Layout:
 
 class StagedGraph:
     """A staged program: the MLIR module holding the graph and the
-    subgraphs it calls. ``str()`` prints the whole module."""
+    subgraphs it calls. ``str()`` and ``repr()`` print the whole module, as
+    MAX's do; MAX's names ``graph``, ``in_layouts``, ``out_layouts``,
+    ``in_tree`` and ``out_tree`` are here too."""
 
     def __init__(self, core: _core.StagedGraph, args: list, roots: list[str],
                  kwargs: dict, result: Any, statics: list):
@@ -103,8 +119,7 @@ class StagedGraph:
         return str(self._core)
 
     def __repr__(self) -> str:
-        return f"<StagedGraph @{self.name}: {len(self.input_layouts)} " \
-               f"inputs, {len(self.output_layouts)} outputs>"
+        return str(self._core)
 
     def format(self, debug_info: bool = False) -> str:
         """The module as MLIR; with `debug_info`, every op's location (the
@@ -119,6 +134,11 @@ class StagedGraph:
     @property
     def module(self) -> str:
         """The whole module as MLIR text (same as ``str()``)."""
+        return str(self._core)
+
+    @property
+    def graph(self) -> str:
+        """The whole module as MLIR text (MAX's name for it)."""
         return str(self._core)
 
     @property
@@ -159,6 +179,12 @@ class StagedGraph:
         return _trees.replace_tensors(self._result,
                                       iter(self._core.output_layouts))
 
+    # MAX's names.
+    in_layouts = input_layouts
+    out_layouts = output_layouts
+    in_tree = input_tree
+    out_tree = output_tree
+
     def write_bytecode(self, path: str) -> None:
         """Writes the module as MLIR bytecode."""
         self._core.write_bytecode(str(path))
@@ -170,7 +196,7 @@ class StagedGraph:
         return self._compiled
 
 
-class CompiledGraph:
+class CompiledCallable:
     """A staged graph compiled for the CPU. Call it with the argument tree
     of the staged function, live Tensors in place of specs and the same
     static values; it returns the function's result tree with live Tensors
@@ -213,6 +239,10 @@ class CompiledGraph:
         return _trees.replace_tensors(staged._result, iter(outputs))
 
 
+# The name before MAX's: kept for existing code.
+CompiledGraph = CompiledCallable
+
+
 class _Staging:
     """The callable that stage() returns."""
 
@@ -235,7 +265,11 @@ class _Staging:
             traced_args, traced_kwargs = _trace_arguments(
                 self.fn, session, args, kwargs, statics)
             session.start_body()
-            result = self.fn(*traced_args, **traced_kwargs)
+            _trace_depth.depth += 1
+            try:
+                result = self.fn(*traced_args, **traced_kwargs)
+            finally:
+                _trace_depth.depth -= 1
             _trees.collect_results(result, session)
             core = session.finish()
         finally:
@@ -293,6 +327,8 @@ def as_subgraph(fn: Callable, *, name: Optional[str] = None,
     body_name = name or _default_name(fn)
 
     def call(*args: Any, **kwargs: Any) -> Any:
+        if not _in_trace():
+            return fn(*args, **kwargs)  # Outside a trace, as MAX: a call.
         session = _core.SubgraphSession(body_name, key)
         try:
             statics: list = []

@@ -107,3 +107,110 @@ def _array_ufunc(self: Tensor, ufunc, method: str, *inputs, **kwargs):
 Tensor.__array_ufunc__ = _array_ufunc
 
 __all__ = ["Buffer", "Tensor"]
+
+
+# MAX's Tensor methods. On a traced tensor each stages its maxgraph.functional
+# function; on a live one it runs eagerly: a one-op graph is compiled for the
+# tensor's layout (cached by its module) and run on the tensor. numpy's
+# functions call the methods of the same names (numpy.sum(t) is
+# t.sum(axis=None, dtype=None, out=None)): those calls, told apart by numpy's
+# keywords, compute with numpy on the tensor's data, as before.
+_NUMPY_KEYWORDS = {"out", "dtype", "keepdims", "initial", "where"}
+
+
+def _eager(fn, name: str):
+    def method(self: Tensor, *args, **kwargs):
+        if not self.is_live:
+            return fn(self, *args, **kwargs)
+        if _NUMPY_KEYWORDS & kwargs.keys():
+            return getattr(self.to_numpy(), name)(*args, **kwargs)
+        from . import compilation
+
+        def graph(x):
+            return fn(x, *args, **kwargs)
+
+        graph.__name__ = name
+        return compilation.compile(graph)(self.layout)(self)
+
+    method.__name__ = name
+    method.__doc__ = fn.__doc__
+    return method
+
+
+def _define_methods() -> None:
+    from . import functional as F
+
+    methods = {
+        "permute": F.permute, "transpose": F.transpose, "reshape": F.reshape,
+        "broadcast_to": F.broadcast_to, "cast": F.cast, "clip": F.clip,
+        "squeeze": F.squeeze, "unsqueeze": F.unsqueeze, "split": F.split,
+        "sum": F.sum, "mean": F.mean, "prod": F.prod, "argmax": F.argmax,
+        "argmin": F.argmin,
+        # Reductions only: x.max(y) is F.max(x, y) in MAX too, but a
+        # method reads better as a reduction; use F.elementwise_max.
+        "max": lambda x, axis=-1: F.max(x, axis=axis),
+        "min": lambda x, axis=-1: F.min(x, axis=axis),
+    }
+    for name, fn in methods.items():
+        setattr(Tensor, name, _eager(fn, name))
+    traced_t = Tensor.T
+    Tensor.T = property(_eager(lambda x: traced_t.fget(x), "T"),
+                        doc="The tensor with its last two dims swapped.")
+
+    def full(shape, value, *, dtype=None, device=None) -> Tensor:
+        """A live host tensor of `shape` filled with `value` (float32 by
+        default)."""
+        return F.full(shape, value, dtype=dtype, device=device)
+
+    def ones(shape, *, dtype=None, device=None) -> Tensor:
+        return F.full(shape, 1, dtype=dtype, device=device)
+
+    def zeros(shape, *, dtype=None, device=None) -> Tensor:
+        return F.full(shape, 0, dtype=dtype, device=device)
+
+    Tensor.full = staticmethod(full)
+    Tensor.ones = staticmethod(ones)
+    Tensor.zeros = staticmethod(zeros)
+    Tensor.constant = staticmethod(F.constant)
+
+
+_define_methods()
+
+
+def _to(self: Tensor, device) -> Tensor:
+    """`self` on `device`: a transfer when traced; a copy tagged with
+    `device` when live (itself when already there)."""
+    if not self.is_live:
+        return _ops_transfer(self, device)
+    if self.device == device:
+        return self
+    return Tensor.from_numpy(self.to_numpy().copy(), device)
+
+
+def _item(self: Tensor):
+    """The one element of a live tensor, as a Python number."""
+    if not self.is_live:
+        raise TypeError("Tensor.item: this tensor is being traced and has "
+                        "no data yet; return it from the staged function "
+                        "and read the result")
+    array = self.to_numpy()
+    if array.size != 1:
+        raise ValueError(f"Tensor.item: the tensor has {array.size} "
+                         f"elements, not 1")
+    return array.item()
+
+
+def _num_elements(self: Tensor):
+    """The number of elements: an int, or a dim expression when some dim
+    is symbolic."""
+    count = 1
+    for dim in self.shape:
+        count = count * dim
+    return count
+
+
+from .ops import transfer as _ops_transfer  # noqa: E402
+
+Tensor.to = _to
+Tensor.item = _item
+Tensor.num_elements = property(_num_elements)

@@ -132,6 +132,8 @@ std::vector<Dim> toDims(nanobind::handle sequence, const std::string &function,
                         const std::string &argument);
 /// A static dim as an int, others as their text.
 nanobind::object fromDim(const Dim &dim);
+/// The shape of a traced value: a list of `Dim` objects.
+nanobind::object tracedShape(const std::vector<Dim> &dims);
 
 void bindTypes(nanobind::module_ &m);
 void bindTensor(nanobind::module_ &m);

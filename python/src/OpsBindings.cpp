@@ -2,6 +2,7 @@
 
 #include "Bindings.h"
 #include "MaxGraph/Staging/Ops.h"
+#include <algorithm>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -122,6 +123,78 @@ ops::KernelInput kernelInput(nb::handle object) {
 } // namespace
 
 namespace {
+/// The product of `dims` (1 for none).
+Dim product(const std::vector<Dim> &dims) {
+  Dim result(1);
+  for (const Dim &dim : dims)
+    result = result * dim;
+  return result;
+}
+
+/// The target shape of reshape: what `toDims` takes, and at most one -1,
+/// the dim that makes the element count match `x`'s. It is inferred
+/// symbolically: dims that the target shares with `x` cancel out, and what
+/// is left of `x` must divide exactly by what is left of the target, a
+/// static size (`[batch, 4] -> [-1]` is `[batch * 4]`, `[batch, 6] ->
+/// [batch, -1, 2]` is `[batch, 3, 2]`).
+std::vector<Dim> reshapeDims(const Tensor &x, nb::handle shape) {
+  if (nb::isinstance<nb::str>(shape) || !nb::hasattr(shape, "__iter__"))
+    throw nb::type_error(("reshape: shape must be a shape: a sequence of "
+                          "ints, symbolic names and Dims, got " +
+                          typeName(shape))
+                             .c_str());
+  std::vector<Dim> dims;
+  std::optional<size_t> inferred;
+  for (nb::handle item : shape) {
+    std::string at = "reshape: shape[" + std::to_string(dims.size()) + "]";
+    if (PyLong_Check(item.ptr()) && !PyBool_Check(item.ptr()) &&
+        nb::cast<int64_t>(item) == -1) {
+      if (inferred)
+        throw nb::value_error(("reshape: shape has more than one -1 (at " +
+                               std::to_string(*inferred) + " and " +
+                               std::to_string(dims.size()) + ")")
+                                  .c_str());
+      inferred = dims.size();
+      dims.push_back(Dim(1));
+      continue;
+    }
+    dims.push_back(toDim(item, at));
+  }
+  if (!inferred)
+    return dims;
+  std::vector<Dim> remaining = x.shape();
+  std::vector<Dim> known;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i == *inferred)
+      continue;
+    auto same = std::find(remaining.begin(), remaining.end(), dims[i]);
+    if (!dims[i].isStatic() && same != remaining.end())
+      remaining.erase(same);
+    else
+      known.push_back(dims[i]);
+  }
+  Dim total = product(remaining), divisor = product(known);
+  auto fail = [&](const std::string &why) {
+    std::string text;
+    for (const Dim &dim : x.shape())
+      text += (text.empty() ? "" : ", ") + dim.str();
+    return nb::value_error(("reshape: cannot infer the -1 of the shape for "
+                            "a tensor of shape [" +
+                            text + "]: " + why)
+                               .c_str());
+  };
+  if (!divisor.isStatic())
+    throw fail("the other dims leave " + divisor.str() +
+               ", which is not a static size");
+  if (divisor.staticSize() == 0)
+    throw fail("the other dims hold no elements");
+  Dim quotient = floordiv(total, divisor.staticSize());
+  if (!(quotient * divisor == total))
+    throw fail(total.str() + " elements do not divide by " + divisor.str());
+  dims[*inferred] = quotient;
+  return dims;
+}
+
 /// The constant of a nested list (or tuple) of Python or numpy ints, every
 /// value exact; nullopt when some leaf is not an int or the list is ragged,
 /// which the general path reports.
@@ -373,10 +446,12 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "reshape",
       [](const PyTensor &x, nb::handle shape) {
         CallerLocation at;
-        return PyTensor(ops::reshape(x.traced("reshape"),
-                                     toDims(shape, "reshape", "shape")));
+        const Tensor &traced = x.traced("reshape");
+        return PyTensor(ops::reshape(traced, reshapeDims(traced, shape)));
       },
-      nb::arg("x"), nb::arg("shape"));
+      nb::arg("x"), nb::arg("shape"),
+      "`x` with the dims `shape` (ints, names, Dims; one -1 is inferred "
+      "from the element count, symbolically).");
   m.def(
       "transpose",
       [](const PyTensor &x, std::vector<int64_t> permutation) {

@@ -659,14 +659,19 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
       .def_prop_ro(
           "dtype",
           [](const PyTensor &self) { return tensorLayoutOf(self).dtype(); })
-      .def_prop_ro("shape",
-                   [](const PyTensor &self) {
-                     TensorLayout layout = tensorLayoutOf(self);
-                     nb::list shape;
-                     for (const Dim &dim : layout.shape())
-                       shape.append(fromDim(dim));
-                     return shape;
-                   })
+      .def_prop_ro(
+          "shape",
+          [](const PyTensor &self) -> nb::object {
+            TensorLayout layout = tensorLayoutOf(self);
+            if (!self.isLive())
+              return tracedShape(layout.shape());
+            nb::list shape;
+            for (const Dim &dim : layout.shape())
+              shape.append(fromDim(dim));
+            return shape;
+          },
+          "The dims: ints for a live tensor; Dim objects (static, symbolic "
+          "or expressions, which combine with `+ - * //`) for a traced one.")
       .def_prop_ro(
           "device",
           [](const PyTensor &self) { return tensorLayoutOf(self).device(); })
@@ -816,14 +821,12 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
       .def_prop_ro(
           "dtype",
           [](const PyBuffer &self) { return bufferLayoutOf(self).dtype(); })
-      .def_prop_ro("shape",
-                   [](const PyBuffer &self) {
-                     BufferLayout layout = bufferLayoutOf(self);
-                     nb::list shape;
-                     for (const Dim &dim : layout.shape())
-                       shape.append(fromDim(dim));
-                     return shape;
-                   })
+      .def_prop_ro(
+          "shape",
+          [](const PyBuffer &self) {
+            return tracedShape(bufferLayoutOf(self).shape());
+          },
+          "The dims, as Dim objects.")
       .def_prop_ro(
           "device",
           [](const PyBuffer &self) { return bufferLayoutOf(self).device(); })

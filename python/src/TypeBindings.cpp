@@ -70,6 +70,8 @@ maxgraph::python::toOptionalBool(nb::handle object, const std::string &function,
 
 Dim maxgraph::python::toDim(nb::handle object, const std::string &what) {
   std::string prefix = what.empty() ? "" : what + ": ";
+  if (nb::isinstance<Dim>(object))
+    return nb::cast<Dim>(object);
   if (nb::isinstance<bool>(object))
     throw nb::type_error(
         (prefix + "a dim is an int or a symbolic name, not a bool").c_str());
@@ -123,6 +125,181 @@ nb::object maxgraph::python::fromDim(const Dim &dim) {
   return nb::str(dim.str().c_str());
 }
 
+namespace {
+/// The other operand of Dim arithmetic: a Dim or a Python int (not a
+/// bool); nullopt for anything else, which Python then tries reflected.
+std::optional<Dim> dimOperand(nb::handle object) {
+  if (nb::isinstance<Dim>(object))
+    return nb::cast<Dim>(object);
+  if (PyLong_Check(object.ptr()) && !PyBool_Check(object.ptr())) {
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
+    if (overflow)
+      throw nb::value_error(
+          ("Dim arithmetic: " + nb::cast<std::string>(nb::str(object)) +
+           " does not fit in 64 bits")
+              .c_str());
+    if (value < 0)
+      return std::nullopt; // Handled by the callers (x + -1 is x - 1).
+    return Dim(value);
+  }
+  return std::nullopt;
+}
+
+/// Python's int of a negative int operand (dimOperand leaves them out).
+std::optional<int64_t> negativeInt(nb::handle object) {
+  if (!PyLong_Check(object.ptr()) || PyBool_Check(object.ptr()))
+    return std::nullopt;
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
+  if (overflow || value >= 0)
+    return std::nullopt;
+  return value;
+}
+
+nb::object notImplemented() { return nb::borrow(Py_NotImplemented); }
+
+std::string dimRepr(const Dim &dim) {
+  if (dim.isStatic())
+    return "Dim(" + dim.str() + ")";
+  return "Dim('" + dim.str() + "')";
+}
+
+/// `dim == other`: a Dim, an int (a static dim of that size) or a str (the
+/// dim's text: a symbol's name, `batch * 4`, `?`).
+bool dimEquals(const Dim &dim, nb::handle other) {
+  if (nb::isinstance<nb::str>(other))
+    return dim.str() == nb::cast<std::string>(other);
+  if (std::optional<Dim> operand = dimOperand(other))
+    return dim == *operand;
+  return false;
+}
+
+void bindDim(nb::module_ &m) {
+  nb::class_<Dim>(
+      m, "Dim",
+      "One dim of a traced tensor's shape: static (`4`), symbolic "
+      "(`batch`) or an expression of those (`batch * 4`), printed as the "
+      "dialect prints it. Dims combine with `+ - *` (with ints and other "
+      "dims) and `//` (by a positive int); they compare equal to ints "
+      "(static dims) and to their text (`'batch * 4'`). Shapes take them "
+      "wherever they take ints and names.")
+      .def(
+          "__init__",
+          [](Dim *self, nb::handle value) {
+            new (self) Dim(toDim(value, "Dim"));
+          },
+          nb::arg("value"))
+      .def_prop_ro("is_static", &Dim::isStatic)
+      .def_prop_ro("is_symbolic", &Dim::isSymbolic)
+      .def_prop_ro("is_algebraic", &Dim::isAlgebraic)
+      .def("__int__",
+           [](const Dim &dim) {
+             if (!dim.isStatic())
+               throw nb::type_error(
+                   ("int() of the dim " + dim.str() + ", which is not static")
+                       .c_str());
+             return dim.staticSize();
+           })
+      .def("__index__",
+           [](const Dim &dim) {
+             if (!dim.isStatic())
+               throw nb::type_error(
+                   ("the dim " + dim.str() +
+                    " is not static: it has no size to use as an int")
+                       .c_str());
+             return dim.staticSize();
+           })
+      .def("__str__", &Dim::str)
+      .def("__repr__", &dimRepr)
+      .def("__eq__", &dimEquals, nb::arg("other").none())
+      .def(
+          "__ne__",
+          [](const Dim &dim, nb::handle other) {
+            return !dimEquals(dim, other);
+          },
+          nb::arg("other").none())
+      // Equal values hash equal: a static dim as its int, others as their
+      // text.
+      .def("__hash__",
+           [](const Dim &dim) {
+             if (dim.isStatic())
+               return nb::hash(nb::int_(dim.staticSize()));
+             return nb::hash(nb::str(dim.str().c_str()));
+           })
+      .def(
+          "__add__",
+          [](const Dim &a, nb::handle b) -> nb::object {
+            if (std::optional<int64_t> negative = negativeInt(b))
+              return nb::cast(a - Dim(-*negative));
+            if (std::optional<Dim> rhs = dimOperand(b))
+              return nb::cast(a + *rhs);
+            return notImplemented();
+          },
+          nb::is_operator())
+      .def(
+          "__radd__",
+          [](const Dim &a, nb::handle b) -> nb::object {
+            if (std::optional<int64_t> negative = negativeInt(b))
+              return nb::cast(a - Dim(-*negative));
+            if (std::optional<Dim> lhs = dimOperand(b))
+              return nb::cast(*lhs + a);
+            return notImplemented();
+          },
+          nb::is_operator())
+      .def(
+          "__sub__",
+          [](const Dim &a, nb::handle b) -> nb::object {
+            if (std::optional<int64_t> negative = negativeInt(b))
+              return nb::cast(a + Dim(-*negative));
+            if (std::optional<Dim> rhs = dimOperand(b))
+              return nb::cast(a - *rhs);
+            return notImplemented();
+          },
+          nb::is_operator())
+      .def(
+          "__rsub__",
+          [](const Dim &a, nb::handle b) -> nb::object {
+            if (std::optional<Dim> lhs = dimOperand(b))
+              return nb::cast(*lhs - a);
+            return notImplemented();
+          },
+          nb::is_operator())
+      .def(
+          "__mul__",
+          [](const Dim &a, nb::handle b) -> nb::object {
+            if (std::optional<Dim> rhs = dimOperand(b))
+              return nb::cast(a * *rhs);
+            return notImplemented();
+          },
+          nb::is_operator())
+      .def(
+          "__rmul__",
+          [](const Dim &a, nb::handle b) -> nb::object {
+            if (std::optional<Dim> lhs = dimOperand(b))
+              return nb::cast(*lhs * a);
+            return notImplemented();
+          },
+          nb::is_operator())
+      .def(
+          "__floordiv__",
+          [](const Dim &a, nb::handle b) -> nb::object {
+            std::optional<Dim> rhs = dimOperand(b);
+            bool negative = negativeInt(b).has_value();
+            if (!rhs && !negative)
+              return notImplemented();
+            if (negative || !rhs->isStatic() || rhs->staticSize() == 0)
+              throw nb::value_error(
+                  ("Dim //: the divisor must be a positive int or a static "
+                   "dim, got " +
+                   nb::cast<std::string>(nb::str(b)))
+                      .c_str());
+            return nb::cast(floordiv(a, rhs->staticSize()));
+          },
+          nb::is_operator());
+}
+} // namespace
+
 static nb::list shapeList(const std::vector<Dim> &dims) {
   nb::list list;
   for (const Dim &dim : dims)
@@ -146,7 +323,15 @@ static std::string layoutRepr(const Layout &layout) {
   return text + "], " + deviceRepr(layout.device()) + ")";
 }
 
+nb::object maxgraph::python::tracedShape(const std::vector<Dim> &dims) {
+  nb::list shape;
+  for (const Dim &dim : dims)
+    shape.append(nb::cast(dim));
+  return shape;
+}
+
 void maxgraph::python::bindTypes(nb::module_ &m) {
+  bindDim(m);
   nb::enum_<DType>(m, "DType", "The element type of a tensor.")
       .value("float16", DType::Float16)
       .value("bfloat16", DType::BFloat16)
