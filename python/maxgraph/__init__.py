@@ -27,7 +27,7 @@ Error = _core.Error
 StagingError = _core.StagingError
 RuntimeError = _core.RuntimeError
 
-from . import compilation, driver, dtype, ops, sharding, tensor  # noqa: E402
+from . import compilation, driver, dtype, ops, sharding, tensor, weights  # noqa: E402,E501
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
 # builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.
@@ -40,4 +40,5 @@ __all__ = [
     "ops",
     "sharding",
     "tensor",
+    "weights",
 ]
