@@ -27,7 +27,8 @@ Error = _core.Error
 StagingError = _core.StagingError
 RuntimeError = _core.RuntimeError
 
-from . import compilation, driver, dtype, ops, sharding, tensor, weights  # noqa: E402,E501
+from . import (  # noqa: E402
+    compilation, driver, dtype, ops, sharding, tensor, weights)
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
 # builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.

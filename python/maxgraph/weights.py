@@ -38,7 +38,8 @@ class SafetensorsError(ValueError):
     """A file that is not a valid safetensors file; names the file."""
 
 
-def load_safetensors(path: Union[str, os.PathLike]) -> dict[str, numpy.ndarray]:
+def load_safetensors(
+        path: Union[str, os.PathLike]) -> dict[str, numpy.ndarray]:
     """The tensors of a ``.safetensors`` file by name, as read-only numpy
     arrays over the memory-mapped file (in the file's order). Raises
     SafetensorsError, naming the file, for a truncated file, a bad header,

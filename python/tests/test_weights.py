@@ -111,8 +111,9 @@ def test_staging_errors_name_the_weight():
 
     with pytest.raises(maxgraph.StagingError,
                        match=r"weight 'w' was declared as "
-                             r"!maxgraph.tensor<\[4, 4\], f32> and is declared "
-                             r"here as !maxgraph.tensor<\[4, 2\], f32>"):
+                             r"!maxgraph.tensor<\[4, 4\], f32> and is "
+                             r"declared here as "
+                             r"!maxgraph.tensor<\[4, 2\], f32>"):
         compilation.stage(twice)(X)
 
     def symbolic(x):
@@ -126,7 +127,8 @@ def test_staging_errors_name_the_weight():
 
 def test_same_name_is_one_weight(rng):
     def fn(x):
-        return x @ ops.constant_external("w", W) @ ops.constant_external("w", W)
+        w = ops.constant_external("w", W)
+        return x @ w @ ops.constant_external("w", W)
 
     staged = compilation.stage(fn)(X)
     assert staged.weight_names == ["w"]
@@ -237,7 +239,8 @@ def test_bfloat16_weight_takes_bits(tmp_path):
 def test_safetensors_errors_name_the_file(tmp_path):
     short = tmp_path / "short.safetensors"
     short.write_bytes(b"\x01\x02")
-    with pytest.raises(SafetensorsError, match=r"short\.safetensors: truncated"):
+    with pytest.raises(SafetensorsError,
+                       match=r"short\.safetensors: truncated"):
         load_safetensors(short)
     long_header = tmp_path / "long.safetensors"
     long_header.write_bytes(struct.pack("<Q", 1000) + b"{}")
