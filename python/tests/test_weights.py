@@ -171,6 +171,32 @@ def test_prefixes_when_subgraphs_are_inlined(rng):
     assert "maxgraph.call" not in str(staged)
 
 
+def test_nested_prefixes_compose(rng):
+    def outer(x):
+        inner = compilation.as_subgraph(block, prefix="attn.")
+        return inner(x) + x @ ops.constant_external("proj", W)
+
+    def fn(x):
+        for i in range(2):
+            x = compilation.as_subgraph(outer, prefix=f"layers.{i}.")(x)
+        return x
+
+    staged = compilation.stage(fn)(X)
+    assert staged.weight_names == ["layers.0.attn.w", "layers.0.proj",
+                                   "layers.1.attn.w", "layers.1.proj"]
+    assert len(re.findall(r"maxgraph\.graph @outer", str(staged))) == 1
+    ws = {name: rng.standard_normal((4, 4)).astype(np.float32)
+          for name in staged.weight_names}
+    x = rng.standard_normal((2, 4)).astype(np.float32)
+    expected = x
+    for i in range(2):
+        attn = ws[f"layers.{i}.attn.w"]
+        expected = (np.maximum(expected @ attn, 0) + expected
+                    + expected @ ws[f"layers.{i}.proj"])
+    out = staged.compile(weights=ws)(x).to_numpy()
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
+
+
 def write_safetensors(path, tensors, metadata=None):
     """A safetensors file written by hand: header length, JSON, bytes."""
     header = {}
