@@ -32,16 +32,17 @@ fi
 
 # The Python package's build and test dependencies, from PyPI by name, in a
 # virtual environment of the project (.venv) that the default preset uses
-# (hypothesis: the staging fuzzer, fuzz/staging_fuzzer.py).
+# (hypothesis: the staging fuzzer, fuzz/staging_fuzzer.py; safetensors: the
+# cross-check of maxgraph.weights.load_safetensors, which skips without it).
 venv="$root/.venv"
 python_packages=("nanobind>=2.4" "numpy>=1.24" "pytest>=7"
-                 "scikit-build-core>=0.10" "hypothesis>=6")
+                 "scikit-build-core>=0.10" "hypothesis>=6" "safetensors>=0.4")
 if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   python3 -m venv "$venv"
 fi
 if ! "$venv/bin/python" -c \
-    "import nanobind, numpy, pytest, scikit_build_core, hypothesis" \
+    "import nanobind, numpy, pytest, scikit_build_core, hypothesis, safetensors" \
     2>/dev/null; then
   echo "setup: installing ${python_packages[*]} into $venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \

@@ -8,6 +8,7 @@
 //   collectives  a tensor-parallel matmul over two GPUs, with signal buffers
 //   custom KERNEL_LIBRARY  a custom kernel from a kernel library
 //   device-graph a graph recorded as a device graph on gpu:0
+//   weights      2 layers sharing one body of external weights (prefixes)
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,21 @@ Tensor transformer(const Tensor &x, const std::vector<Tensor> &wq,
   return h;
 }
 
+Tensor weightedBlock(const Tensor &x) {
+  Tensor w =
+      ops::constant_external("w", TensorLayout(DType::Float32, {64, 64}));
+  return ops::relu(ops::matmul(x, w)) + x;
+}
+
+Tensor weightedLayers(const Tensor &x) {
+  Tensor h = x;
+  for (int i = 0; i < 2; ++i)
+    h = as_subgraph(weightedBlock,
+                    {.name = "weighted_block",
+                     .prefix = "layers." + std::to_string(i) + "."})(h);
+  return h;
+}
+
 Tensor kvUpdate(const Buffer &cache, const Tensor &update) {
   Tensor next = cache.load() + update;
   cache.store(next);
@@ -72,7 +88,7 @@ namespace {
 int usage() {
   llvm::errs() << "usage: maxgraph-models "
                   "mlp|transformer|buffers|symbolic|collectives|"
-                  "custom LIBRARY|device-graph\n";
+                  "custom LIBRARY|device-graph|weights\n";
   return 2;
 }
 } // namespace
@@ -126,6 +142,8 @@ int main(int argc, char **argv) {
       };
       llvm::outs() << stage(fused, {.name = "fused", .isDeviceGraph = true})(
           named("a", g), named("b", g));
+    } else if (which == "weights") {
+      llvm::outs() << stage(weightedLayers)(named("x", f32));
     } else {
       return usage();
     }

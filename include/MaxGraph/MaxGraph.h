@@ -19,6 +19,7 @@
 
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Runtime/Weights.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/Dim.h"
 #include "MaxGraph/Staging/Layout.h"

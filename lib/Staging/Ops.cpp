@@ -696,3 +696,11 @@ ops::custom(const std::string &kernel, const std::vector<KernelInput> &inputs,
       trace.createVerified<CustomOp>(loc, resultTypes, operands, attributes);
   return wrapAll(trace, op.getResults());
 }
+
+Tensor ops::constant_external(const std::string &name,
+                              const TensorLayout &layout, Loc loc) {
+  Trace &trace = Trace::current(loc, "constant_external");
+  if (!trace.declareWeight)
+    throwStagingError(loc, "constant_external: this trace takes no weights");
+  return trace.wrap(trace.declareWeight(name, layout, loc));
+}

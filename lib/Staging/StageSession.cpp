@@ -152,6 +152,9 @@ struct StageSession::Impl {
     Block *block = &graph.getBody().emplaceBlock();
     trace.emplace(state, graph, OpBuilder::atBlockEnd(block), nullptr,
                   !options.allowSubgraphs, "graph @" + name);
+    trace->declareWeight =
+        [this](const std::string &name, const TensorLayout &layout,
+               const SourceLoc &at) { return addWeight(name, layout, at); };
     scope.emplace(&*trace);
     for (const std::string &path : options.customExtensions)
       loadKernelLibrary(path);
@@ -204,9 +207,47 @@ struct StageSession::Impl {
     }
     inputLayouts.push_back(spec);
     inputPaths.push_back(path);
+    argumentNames.push_back(path);
     Block &block = graph.getBody().front();
     return block.addArgument(
         toType(spec), NameLoc::get(StringAttr::get(&stagingContext(), path)));
+  }
+
+  /// Declares the external weight `name` as an argument of the graph, or
+  /// returns the argument that an earlier declaration made.
+  Value addWeight(const std::string &name, const TensorLayout &layout,
+                  const SourceLoc &at) {
+    if (name.empty())
+      throwStagingError(at, "constant_external: the weight's name is empty");
+    auto known = weights.find(name);
+    if (known != weights.end()) {
+      const TensorLayout &declared = weightLayouts[known->second.first];
+      if (!(declared == layout))
+        throwStagingError(at, "constant_external: weight '" + name +
+                                  "' was declared as " + declared.str() +
+                                  " and is declared here as " + layout.str() +
+                                  "; one name is one weight");
+      return known->second.second;
+    }
+    if (paths.contains(name))
+      throwStagingError(at, "constant_external: weight '" + name +
+                                "' has the name of an argument of the graph");
+    for (const Dim &dim : layout.shape())
+      if (!dim.isStatic())
+        throwStagingError(at, "constant_external: weight '" + name +
+                                  "' has dim `" + dim.str() + "` in " +
+                                  layout.str() +
+                                  "; weights have static shapes");
+    Block &block = graph.getBody().front();
+    Value value = block.addArgument(
+        toType(layout),
+        NameLoc::get(StringAttr::get(&stagingContext(), name), toLocation(at)));
+    weights.try_emplace(name, weightLayouts.size(), value);
+    weightArguments.push_back(block.getNumArguments() - 1);
+    weightNames.push_back(name);
+    weightLayouts.push_back(layout);
+    argumentNames.push_back(name);
+    return value;
   }
 
   const StageOptions &options;
@@ -222,6 +263,13 @@ struct StageSession::Impl {
   std::vector<std::pair<std::string, std::string>> statics;
   std::vector<std::string> outputPaths;
   SmallVector<Value> outputs;
+  /// Every argument's name (input paths and weight names), in order.
+  std::vector<std::string> argumentNames;
+  /// Each weight's index in weightLayouts and its argument, by name.
+  llvm::StringMap<std::pair<size_t, Value>> weights;
+  std::vector<unsigned> weightArguments;
+  std::vector<std::string> weightNames;
+  std::vector<TensorLayout> weightLayouts;
 };
 
 StageSession::StageSession(const StageOptions &options, std::string defaultName,
@@ -337,9 +385,12 @@ StagedGraph StageSession::finish() {
       s.outputs, [](Value value) { return value.getType(); });
   s.graph.setFunctionType(
       b.getFunctionType(block.getArgumentTypes(), resultTypes));
-  if (!s.inputPaths.empty())
-    s.graph.setArgumentNamesAttr(b.getStrArrayAttr(
-        SmallVector<StringRef>(s.inputPaths.begin(), s.inputPaths.end())));
+  if (!s.argumentNames.empty())
+    s.graph.setArgumentNamesAttr(b.getStrArrayAttr(SmallVector<StringRef>(
+        s.argumentNames.begin(), s.argumentNames.end())));
+  for (auto [argument, name] :
+       llvm::zip_equal(s.weightArguments, s.weightNames))
+    s.graph.setArgAttr(argument, kWeightAttrName, b.getStringAttr(name));
   if (!s.outputPaths.empty())
     s.graph.setResultNamesAttr(b.getStrArrayAttr(
         SmallVector<StringRef>(s.outputPaths.begin(), s.outputPaths.end())));
@@ -369,5 +420,7 @@ StagedGraph StageSession::finish() {
     state->outputLayouts.push_back(toTensorLayout(type));
   state->outputPaths = std::move(s.outputPaths);
   state->statics = std::move(s.statics);
+  state->weightNames = std::move(s.weightNames);
+  state->weightLayouts = std::move(s.weightLayouts);
   return StagedGraph(std::move(state));
 }

@@ -48,6 +48,13 @@ StagedGraph::staticArguments() const {
   return state->statics;
 }
 
+const std::vector<std::string> &StagedGraph::weightNames() const {
+  return state->weightNames;
+}
+const std::vector<TensorLayout> &StagedGraph::weightLayouts() const {
+  return state->weightLayouts;
+}
+
 void StagedGraph::writeBytecode(const std::string &path) const {
   std::error_code error;
   llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);

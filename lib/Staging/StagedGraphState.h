@@ -15,6 +15,8 @@ struct StagedGraph::State {
   std::vector<TensorLayout> outputLayouts;
   std::vector<std::string> outputPaths;
   std::vector<std::pair<std::string, std::string>> statics;
+  std::vector<std::string> weightNames;
+  std::vector<TensorLayout> weightLayouts;
 };
 } // namespace maxgraph
 

@@ -9,6 +9,7 @@
 #define MAXGRAPH_LIB_STAGING_STAGINGCONTEXT_H
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Staging/Tensor.h"
@@ -19,6 +20,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <functional>
 #include <map>
 
 namespace maxgraph::detail {
@@ -148,6 +150,12 @@ public:
   bool inlinesCalls;
   /// The signal buffer of each GPU, by GPU index, when the graph has them.
   std::map<int, mlir::Value> signalBuffers;
+  /// Declares the external weight `name` (relative to this body) of
+  /// `layout` and returns its value here; set by the session that made the
+  /// trace. Throws StagingError at `loc` for a layout that does not fit.
+  std::function<mlir::Value(const std::string &name, const TensorLayout &,
+                            const SourceLoc &loc)>
+      declareWeight;
 
 private:
   void checkOwned(uint64_t owner, mlir::Value value,

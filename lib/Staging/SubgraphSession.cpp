@@ -19,13 +19,18 @@ using namespace maxgraph::detail;
 
 struct SubgraphSession::Impl {
   Impl(const std::string &name, const std::optional<std::string> &key,
-       const SourceLoc &loc)
-      : name(name), key(key), loc(loc),
+       const SourceLoc &loc, const std::string &prefix)
+      : name(name), key(key), prefix(prefix), loc(loc),
         parent(Trace::current(loc, "as_subgraph")), scope(nullptr) {
     isInline = parent.inlinesCalls;
     if (isInline) {
       body.emplace(parent.module, parent.graph, parent.builder, &parent,
                    /*inlinesCalls=*/true, "inlined subgraph body @" + name);
+      body->declareWeight = [this](const std::string &weight,
+                                   const TensorLayout &layout,
+                                   const SourceLoc &at) {
+        return this->parent.declareWeight(this->prefix + weight, layout, at);
+      };
     } else {
       // Bodies go in front of the graph that first calls them.
       OpBuilder builder(parent.graph);
@@ -34,6 +39,9 @@ struct SubgraphSession::Impl {
       Block *block = &graph.getBody().emplaceBlock();
       body.emplace(parent.module, graph, OpBuilder::atBlockEnd(block), &parent,
                    /*inlinesCalls=*/true, "subgraph body @" + name);
+      body->declareWeight =
+          [this](const std::string &weight, const TensorLayout &layout,
+                 const SourceLoc &at) { return addWeight(weight, layout, at); };
     }
     scope.emplace(&*body);
   }
@@ -72,6 +80,24 @@ struct SubgraphSession::Impl {
         NameLoc::get(StringAttr::get(&stagingContext(), path)));
   }
 
+  /// A body argument for the weight `weight` (relative to the call's
+  /// prefix), fed by the caller's weight `prefix + weight`.
+  Value addWeight(const std::string &weight, const TensorLayout &layout,
+                  const SourceLoc &at) {
+    auto known = weightIndex.find(weight);
+    if (known != weightIndex.end()) {
+      // The caller checks the layout against its declaration.
+      parent.declareWeight(prefix + weight, layout, at);
+      return graph.getBody().front().getArgument(known->second);
+    }
+    Value outer = parent.declareWeight(prefix + weight, layout, at);
+    Value inner = addOperand(outer, weight);
+    unsigned index = graph.getBody().front().getNumArguments() - 1;
+    weightIndex.try_emplace(weight, index);
+    weightArguments.emplace_back(index, weight);
+    return inner;
+  }
+
   /// The text that decides sharing: the key, or the body's IR with its
   /// symbol name blanked, plus the operand types and static arguments.
   std::string sharingKey() {
@@ -88,6 +114,9 @@ struct SubgraphSession::Impl {
       os << operand.getType() << "\n";
     for (const std::string &value : statics)
       os << value << "\n";
+    // Relative names only: calls with other prefixes share the body.
+    for (const auto &[index, weight] : weightArguments)
+      os << "weight " << index << ": " << weight << "\n";
     return text;
   }
 
@@ -108,6 +137,8 @@ struct SubgraphSession::Impl {
     if (!paths.empty())
       graph.setArgumentNamesAttr(b.getStrArrayAttr(
           SmallVector<StringRef>(paths.begin(), paths.end())));
+    for (const auto &[index, weight] : weightArguments)
+      graph.setArgAttr(index, kWeightAttrName, b.getStringAttr(weight));
     graph.setIsSubgraph(true);
 
     std::string sharing = sharingKey();
@@ -146,6 +177,7 @@ struct SubgraphSession::Impl {
 
   std::string name;
   std::optional<std::string> key;
+  std::string prefix;
   SourceLoc loc;
   Trace &parent;
   bool isInline = false;
@@ -160,12 +192,16 @@ struct SubgraphSession::Impl {
   size_t nextResult = 0;
   int freshDims = 0;
   bool finished = false;
+  /// The body's weight arguments: index and relative name.
+  llvm::StringMap<unsigned> weightIndex;
+  std::vector<std::pair<unsigned, std::string>> weightArguments;
 };
 
 SubgraphSession::SubgraphSession(const std::string &name,
                                  const std::optional<std::string> &key,
-                                 const SourceLoc &loc)
-    : impl(std::make_unique<Impl>(name, key, loc)) {}
+                                 const SourceLoc &loc,
+                                 const std::string &prefix)
+    : impl(std::make_unique<Impl>(name, key, loc, prefix)) {}
 
 SubgraphSession::~SubgraphSession() = default;
 

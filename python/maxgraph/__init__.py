@@ -28,8 +28,13 @@ Error = _core.Error
 StagingError = _core.StagingError
 RuntimeError = _core.RuntimeError
 
+<<<<<<< HEAD
 from . import (compilation, driver, dtype, functional, ops,  # noqa: E402
                sharding, tensor)
+=======
+from . import (  # noqa: E402
+    compilation, driver, dtype, ops, sharding, tensor, weights)
+>>>>>>> weights
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
 # builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.
@@ -43,4 +48,5 @@ __all__ = [
     "ops",
     "sharding",
     "tensor",
+    "weights",
 ]

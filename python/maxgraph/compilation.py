@@ -162,6 +162,17 @@ class StagedGraph:
         return list(self._core.output_paths)
 
     @property
+    def weight_names(self) -> list[str]:
+        """The full name of each external weight (``constant_external``),
+        in argument order. Calls do not pass them: compile binds them."""
+        return list(self._core.weight_names)
+
+    @property
+    def weight_layouts(self) -> list[TensorLayout]:
+        """The layout of each external weight, in the same order."""
+        return self._core.weight_layouts
+
+    @property
     def static_arguments(self) -> dict[str, Any]:
         """The static (baked-in) arguments by path."""
         return dict(self._statics)
@@ -189,8 +200,11 @@ class StagedGraph:
         """Writes the module as MLIR bytecode."""
         self._core.write_bytecode(str(path))
 
-    def compile(self) -> "CompiledGraph":
-        """Compiles the graph for the CPU (cached by the module's content)."""
+    def compile(self, weights: Optional[dict] = None) -> "CompiledGraph":
+        """Compiles the graph for the CPU (cached by the module's content),
+        binding its external weights: ``{name: array or Tensor}``."""
+        if weights is not None or self.weight_names:
+            return CompiledGraph(self, weights)
         if self._compiled is None:
             self._compiled = CompiledGraph(self)
         return self._compiled
@@ -209,11 +223,31 @@ class CompiledCallable:
     first. An array for a BufferLayout argument is stored into, so it must
     be writable, C-contiguous and aligned, else the call raises TypeError
     (a copy would lose the stores). Results are fresh memory, never an
-    input's: ``to_numpy()`` on them is a view, without a copy."""
+    input's: ``to_numpy()`` on them is a view, without a copy.
 
-    def __init__(self, staged: StagedGraph):
+    `weights` binds the graph's external weights by full name, each checked
+    once here (a missing, unknown, mis-typed or mis-shaped weight raises
+    maxgraph.RuntimeError naming it). Arrays are used where they are, like
+    inputs: the graph reads a C-contiguous array's memory at every call, so
+    storing into it later changes the results."""
+
+    def __init__(self, staged: StagedGraph, weights: Optional[dict] = None):
         self.staged = staged
-        self._executable = _core.Executable(staged._core)
+        self._executable = _core.Executable(staged._core, dict(weights or {}))
+
+    @property
+    def weights(self) -> dict[str, Any]:
+        """The bound weights by name: read-only numpy views of their memory
+        (live Tensors for bfloat16 weights, which numpy cannot show)."""
+        views: dict[str, Any] = {}
+        for name, tensor in self._executable.weights.items():
+            if tensor.dtype.name == "bfloat16":
+                views[name] = tensor
+                continue
+            view = tensor.to_numpy().view()
+            view.flags.writeable = False
+            views[name] = view
+        return views
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         staged = self.staged
@@ -296,16 +330,18 @@ def compile(fn: Callable, *, name: Optional[str] = None,
             custom_extensions: Iterable[str] = (),
             allow_subgraphs: bool = True,
             signal_devices: Iterable[Device] = (),
-            is_device_graph: bool = False) -> Callable[..., CompiledGraph]:
+            is_device_graph: bool = False,
+            weights: Optional[dict] = None) -> Callable[..., CompiledGraph]:
     """Stages `fn` with the given specs and compiles it for the CPU, like
-    MAX's ``compile()``: ``compile(fn)(*specs)(*tensors)``."""
+    MAX's ``compile()``: ``compile(fn)(*specs)(*tensors)``. `weights` binds
+    the external weights (``ops.constant_external``) by full name."""
     staging = stage(fn, name=name, custom_extensions=custom_extensions,
                     allow_subgraphs=allow_subgraphs,
                     signal_devices=signal_devices,
                     is_device_graph=is_device_graph)
 
     def compiling(*args: Any, **kwargs: Any) -> CompiledGraph:
-        return staging(*args, **kwargs).compile()
+        return staging(*args, **kwargs).compile(weights)
 
     return compiling
 
@@ -316,20 +352,23 @@ def _results(session: _core.SubgraphSession) -> Iterator[Tensor]:
 
 
 def as_subgraph(fn: Callable, *, name: Optional[str] = None,
-                key: Optional[str] = None) -> Callable:
+                key: Optional[str] = None,
+                prefix: Optional[str] = None) -> Callable:
     """Makes `fn` a shared subgraph: each call inside a trace emits a
     ``maxgraph.call`` to one body instead of inlining `fn`'s ops.
 
     Calls share a body when they have the same `key` (and operand types),
     or without a key when their bodies trace to the same IR. Calls nested
     in a body are inlined; ``stage(..., allow_subgraphs=False)`` inlines
-    every call."""
+    every call. The body's weight names (``constant_external``) are relative:
+    `prefix` (``"layers.3."``) is put in front of them in the caller, so
+    one body serves every layer."""
     body_name = name or _default_name(fn)
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if not _in_trace():
             return fn(*args, **kwargs)  # Outside a trace, as MAX: a call.
-        session = _core.SubgraphSession(body_name, key)
+        session = _core.SubgraphSession(body_name, key, prefix or "")
         try:
             statics: list = []
             inner_args, inner_kwargs = _trace_arguments(

@@ -542,9 +542,7 @@ for _name in __all__:
         globals()[_name] = _eager(globals()[_name])
 del _name
 
-# Another branch adds ops.constant_external; exported once it is there.
-constant_external = getattr(_ops, "constant_external", None)
-if constant_external is not None:
-    __all__.append("constant_external")
-else:
-    del constant_external
+# A weight declared by name, bound by compile(..., weights=) (MAX's
+# F.constant_external without align/is_placeholder).
+constant_external = _ops.constant_external
+__all__.append("constant_external")

@@ -285,6 +285,17 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       },
       nb::arg("x"), nb::arg("dtype"));
   m.def(
+      "constant_external",
+      [](const std::string &name, const TensorLayout &layout) {
+        CallerLocation at;
+        return PyTensor(ops::constant_external(name, layout));
+      },
+      nb::arg("name"), nb::arg("layout"),
+      "An external weight, like MAX's F.constant_external: declares the "
+      "weight `name` of static `layout`, whose data compile(..., weights=) "
+      "binds. The graph holds the name and layout, never the data. In an "
+      "as_subgraph body the name is relative to the call's prefix.");
+  m.def(
       "constant",
       [](nb::handle value, DType dtype, Device device) {
         CallerLocation at;

@@ -4,6 +4,7 @@
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Runtime/InputChecks.h"
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -16,8 +17,50 @@ namespace {
 /// A staged graph's compiled code (shared with every other compile of the
 /// same module through the runtime's cache).
 struct PyExecutable {
-  explicit PyExecutable(const StagedGraph &staged)
-      : staged(staged), executable(detail::compileCached(staged)) {}
+  PyExecutable(const StagedGraph &staged, const nb::dict &weights)
+      : staged(staged), weights(staged, toWeights(staged, weights)),
+        executable(detail::compileCached(staged)) {}
+
+  /// The weights as HostTensors: live Tensors as they are, arrays without
+  /// a copy (C-contiguous ones), tagged with their weight's device. A
+  /// bfloat16 weight also takes a uint16 array of its bits (numpy has no
+  /// bfloat16; load_safetensors returns BF16 so).
+  static WeightMap toWeights(const StagedGraph &staged,
+                             const nb::dict &weights) {
+    WeightMap tensors;
+    for (auto [key, value] : weights) {
+      if (!nb::isinstance<nb::str>(key))
+        throw nb::type_error(("compiled graph '" + staged.name() +
+                              "': weight names are strings, got " +
+                              typeName(key))
+                                 .c_str());
+      std::string name = nb::cast<std::string>(key);
+      std::string what =
+          "weight '" + name + "' of compiled graph '" + staged.name() + "'";
+      const TensorLayout *layout = nullptr;
+      for (auto [weight, weightLayout] :
+           llvm::zip_equal(staged.weightNames(), staged.weightLayouts()))
+        if (weight == name)
+          layout = &weightLayout;
+      Device device = layout ? layout->device() : CPU();
+      if (nb::isinstance<PyTensor>(value)) {
+        tensors.emplace(name,
+                        nb::inst_ptr<PyTensor>(value)->live(what.c_str()));
+        continue;
+      }
+      if (value.is_none())
+        throw nb::type_error((what + ": None is not a Tensor").c_str());
+      HostTensor tensor =
+          hostTensorOfArray(value, device, ArrayUse::GraphInput, what);
+      if (layout && layout->dtype() == DType::BFloat16 &&
+          tensor.dtype() == DType::UInt16)
+        tensor =
+            HostTensor::wrap(tensor.rawData(), DType::BFloat16, tensor.shape(),
+                             tensor.storageOwner(), tensor.device());
+      tensors.emplace(name, std::move(tensor));
+    }
+    return tensors;
+  }
 
   /// Runs on live tensors or CPU arrays, one per input in argument order.
   /// Buffer inputs are updated in place: a HostTensor is a handle to shared
@@ -61,7 +104,8 @@ struct PyExecutable {
       nb::gil_scoped_release released;
       // The only input checks of the call, with devices (as CompiledGraph
       // checks them in C++): the caller made these tensors.
-      outputs = executable->run(tensors, detail::inputChecks());
+      outputs = executable->run(weights.arguments(std::move(tensors)),
+                                detail::inputChecks());
     }
     detail::tagResultDevices(staged, outputs);
     std::vector<PyTensor> results;
@@ -72,6 +116,7 @@ struct PyExecutable {
   }
 
   StagedGraph staged;
+  detail::BoundWeights weights;
   std::shared_ptr<Executable> executable;
 };
 } // namespace
@@ -80,7 +125,17 @@ void maxgraph::python::bindRuntime(nb::module_ &m) {
   nb::class_<PyExecutable>(m, "Executable",
                            "A staged graph compiled for the CPU (cached in "
                            "memory by the module's content).")
-      .def(nb::init<const StagedGraph &>(), nb::arg("staged"))
+      .def(nb::init<const StagedGraph &, const nb::dict &>(), nb::arg("staged"),
+           nb::arg("weights"))
+      .def_prop_ro(
+          "weights",
+          [](const PyExecutable &self) {
+            nb::dict weights;
+            for (const auto &[name, tensor] : self.weights.tensors())
+              weights[nb::str(name.c_str())] = nb::cast(PyTensor(tensor));
+            return weights;
+          },
+          "The bound weights, by name, as live Tensors.")
       .def("run", &PyExecutable::run, nb::arg("inputs"),
            "Runs the graph on live tensors (or CPU arrays) in argument "
            "order; returns the results in output order.");

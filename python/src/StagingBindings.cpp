@@ -51,11 +51,12 @@ struct PyStageSession {
 
 struct PySubgraphSession {
   PySubgraphSession(const std::string &name,
-                    const std::optional<std::string> &key)
+                    const std::optional<std::string> &key,
+                    const std::string &prefix)
       : where(SavedLocation::current()) {
     auto at = where.scope();
-    session = std::make_unique<detail::SubgraphSession>(name, key,
-                                                        SourceLoc::current());
+    session = std::make_unique<detail::SubgraphSession>(
+        name, key, SourceLoc::current(), prefix);
   }
   SavedLocation where;
   std::unique_ptr<detail::SubgraphSession> session;
@@ -142,8 +143,9 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
       "Records one call of an as_subgraph function (used by "
       "compilation.as_subgraph).");
   subgraphSession
-      .def(nb::init<const std::string &, const std::optional<std::string> &>(),
-           nb::arg("name"), nb::arg("key").none())
+      .def(nb::init<const std::string &, const std::optional<std::string> &,
+                    const std::string &>(),
+           nb::arg("name"), nb::arg("key").none(), nb::arg("prefix") = "")
       .def("finish",
            [](PySubgraphSession &self) {
              auto at = self.where.scope();
@@ -187,5 +189,7 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
       .def_prop_ro("output_layouts", &StagedGraph::outputLayouts)
       .def_prop_ro("output_paths", &StagedGraph::outputPaths)
       .def_prop_ro("static_arguments", &StagedGraph::staticArguments)
+      .def_prop_ro("weight_names", &StagedGraph::weightNames)
+      .def_prop_ro("weight_layouts", &StagedGraph::weightLayouts)
       .def("write_bytecode", &StagedGraph::writeBytecode, nb::arg("path"));
 }

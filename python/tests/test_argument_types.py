@@ -80,6 +80,7 @@ def good_arguments(x):
         "outputs": [TensorLayout(DType.float32, [2])], "axis": 0,
         "keep_dims": False, "exclusive": False, "reverse": False,
         "epsilon": 1e-5, "root": 0, "params": {},
+        "layout": TensorLayout(DType.float32, [2]),
     }
 
 

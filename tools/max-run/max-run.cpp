@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "MaxGraph/InitAll.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Executable.h"
@@ -276,6 +277,19 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
   GraphOp graph = findGraph(*module);
+  // External weights are bound by compile() from a program; max-run has no
+  // way to bind them, except with random data.
+  for (unsigned index = 0; index < graph.getNumArguments() && !randomInputs;
+       ++index)
+    if (auto weight =
+            graph.getArgAttrOfType<StringAttr>(index, kWeightAttrName)) {
+      emitError(graph.getLoc())
+          << "argument " << index << " of @" << graph.getSymName()
+          << " is the external weight '" << weight.getValue()
+          << "'; max-run cannot bind weights: bind them with compile(fn, "
+             "weights=...), or run with --random-inputs";
+      return 1;
+    }
 
   try {
     std::vector<HostTensor> arguments;

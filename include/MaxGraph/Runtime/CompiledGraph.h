@@ -28,6 +28,7 @@
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/InputChecks.h"
+#include "MaxGraph/Runtime/Weights.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "MaxGraph/Support/Error.h"
 #include <array>
@@ -213,11 +214,14 @@ template <typename A, typename B> struct ResultTree<std::pair<A, B>> {
 
 /// A staged graph compiled for the CPU. `Result` is the traced function's
 /// result type; a graph compiled from a StagedGraph alone returns its
-/// results as a flat vector.
+/// results as a flat vector. `weights` binds the graph's external weights
+/// (checked here, before compiling); calls pass only the inputs.
 template <typename Result = std::vector<Tensor>> class CompiledGraph {
 public:
-  CompiledGraph(StagedGraph staged, std::optional<Result> shape = {})
+  CompiledGraph(StagedGraph staged, std::optional<Result> shape = {},
+                const WeightMap &weights = {})
       : staged(std::move(staged)), shape(std::move(shape)),
+        weights(this->staged, weights),
         executable(detail::compileCached(this->staged)) {}
 
   /// Runs the graph on a tree of HostTensors shaped like the specs (and the
@@ -228,8 +232,8 @@ public:
     size_t index = 0;
     (CallTree<Args>::flatten(args, call, detail::rootPath(index++)), ...);
     call.finish();
-    std::vector<HostTensor> outputs =
-        executable->run(call.inputs, detail::inputChecks());
+    std::vector<HostTensor> outputs = executable->run(
+        weights.arguments(std::move(call.inputs)), detail::inputChecks());
     detail::tagResultDevices(staged, outputs);
     if (!shape)
       return rebuildFlat(std::move(outputs));
@@ -238,6 +242,8 @@ public:
   }
 
   const StagedGraph &getStagedGraph() const { return staged; }
+  /// The bound external weights, by name (handles to the caller's storage).
+  const WeightMap &getWeights() const { return weights.tensors(); }
 
 private:
   typename ResultTree<Result>::Type
@@ -250,29 +256,34 @@ private:
 
   StagedGraph staged;
   std::optional<Result> shape;
+  detail::BoundWeights weights;
   std::shared_ptr<Executable> executable;
 };
 
 /// Compiles a staged graph; results come back as a flat vector. Same as
 /// `staged.compile()`.
-inline CompiledGraph<> compile(StagedGraph staged) {
-  return CompiledGraph<>(std::move(staged));
+inline CompiledGraph<> compile(StagedGraph staged,
+                               const CompileOptions &options = {}) {
+  return CompiledGraph<>(std::move(staged), std::nullopt, options.weights);
 }
 
 /// The callable that compile(fn) returns: call it with specs to stage and
 /// compile `fn`.
 template <typename Fn> class CompilingFunction {
 public:
-  CompilingFunction(StagedFunction<Fn> staging) : staging(std::move(staging)) {}
+  CompilingFunction(StagedFunction<Fn> staging, CompileOptions options = {})
+      : staging(std::move(staging)), options(std::move(options)) {}
 
   template <typename... Specs> auto operator()(const Specs &...specs) const {
     auto [graph, result] = staging.stageWithResult(specs...);
     using Result = std::decay_t<decltype(result)>;
-    return CompiledGraph<Result>(std::move(graph), std::move(result));
+    return CompiledGraph<Result>(std::move(graph), std::move(result),
+                                 options.weights);
   }
 
 private:
   StagedFunction<Fn> staging;
+  CompileOptions options;
 };
 
 /// Stages `fn` with the given specs and compiles it for the CPU, like MAX's
@@ -283,6 +294,16 @@ compile(Fn &&fn, StageOptions options = {},
         SourceLoc loc = SourceLoc::current()) {
   return CompilingFunction<std::decay_t<Fn>>(
       stage(std::forward<Fn>(fn), std::move(options), loc));
+}
+
+/// The same, binding the graph's external weights from `compileOptions`.
+template <typename Fn>
+CompilingFunction<std::decay_t<Fn>>
+compile(Fn &&fn, StageOptions options, CompileOptions compileOptions,
+        SourceLoc loc = SourceLoc::current()) {
+  return CompilingFunction<std::decay_t<Fn>>(
+      stage(std::forward<Fn>(fn), std::move(options), loc),
+      std::move(compileOptions));
 }
 } // namespace maxgraph
 

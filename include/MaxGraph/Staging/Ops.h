@@ -90,6 +90,14 @@ Tensor constant(const std::vector<double> &values, DType dtype,
 Tensor constant(llvm::ArrayRef<llvm::APSInt> values, DType dtype,
                 std::vector<Dim> shape, Device device = CPU(),
                 Loc loc = Loc::current());
+/// An external weight, like MAX's `F.constant_external`: declares a weight
+/// named `name` of static `layout` whose data is bound when the graph is
+/// compiled (the IR holds the name and layout, never the bytes). Declaring
+/// a name again returns the same tensor (the layouts must match). Inside an
+/// as_subgraph() body the name is relative: the call's prefix is put in
+/// front of it in the enclosing graph.
+Tensor constant_external(const std::string &name, const TensorLayout &layout,
+                         Loc loc = Loc::current());
 
 // Linear algebra.
 Tensor matmul(const Tensor &lhs, const Tensor &rhs, Loc loc = Loc::current());

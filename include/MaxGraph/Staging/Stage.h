@@ -60,6 +60,11 @@ public:
   /// The output layouts, in result order, and their tree paths.
   const std::vector<TensorLayout> &outputLayouts() const;
   const std::vector<std::string> &outputPaths() const;
+  /// The external weights (ops::constant_external) by full name, and
+  /// their layouts, in the order of their arguments. They come after the
+  /// inputs; a compiled graph binds them once, so calls do not pass them.
+  const std::vector<std::string> &weightNames() const;
+  const std::vector<TensorLayout> &weightLayouts() const;
   /// The static arguments, as (path, printed value).
   const std::vector<std::pair<std::string, std::string>> &
   staticArguments() const;
@@ -155,6 +160,10 @@ struct SubgraphOptions {
   /// Calls with the same key (and operand types) share one body; without a
   /// key, bodies that trace to the same IR are shared.
   std::optional<std::string> key;
+  /// Put in front of the weight names the body declares (MAX's prefix):
+  /// calls with prefixes `layers.0.` and `layers.1.` share one body that
+  /// declares `w` and bind the weights `layers.0.w` and `layers.1.w`.
+  std::string prefix;
 };
 
 /// The callable that as_subgraph() returns; use it inside a staged function.
@@ -172,7 +181,7 @@ private:
   auto call(std::index_sequence<I...>, const Args &...args) const {
     detail::SubgraphSession session(
         options.name.empty() ? detail::defaultName(fn) : options.name,
-        options.key, loc);
+        options.key, loc, options.prefix);
     // Braced initialization traces the arguments left to right.
     std::tuple<detail::Traced<Args>...> inner{
         Tree<Args>::trace(args, session, detail::rootPath(I))...};

@@ -80,8 +80,11 @@ class SubgraphSession : public TreeVisitor,
                         public ResultCollector,
                         public ResultSource {
 public:
+  /// `prefix` is put in front of the names of the weights the body
+  /// declares, in the enclosing graph.
   SubgraphSession(const std::string &name,
-                  const std::optional<std::string> &key, const SourceLoc &loc);
+                  const std::optional<std::string> &key, const SourceLoc &loc,
+                  const std::string &prefix = "");
   ~SubgraphSession() override;
 
   Tensor visitTensorSpec(const TensorLayout &spec,

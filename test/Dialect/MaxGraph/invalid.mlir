@@ -13,6 +13,30 @@ maxgraph.graph @empty() -> () {}
 
 // -----
 
+// An external weight's name is a non-empty string, one argument per name.
+// expected-error @+1 {{'maxgraph.graph' op argument 0 has maxgraph.weight = 3 : i64; an external weight's name is a non-empty string}}
+maxgraph.graph @weight_not_string(%w: !maxgraph.tensor<[4], f32> {maxgraph.weight = 3}) -> () {
+  maxgraph.output
+}
+
+// -----
+
+// expected-error @+1 {{'maxgraph.graph' op argument 0 has maxgraph.weight = ""; an external weight's name is a non-empty string}}
+maxgraph.graph @weight_empty(%w: !maxgraph.tensor<[4], f32> {maxgraph.weight = ""}) -> () {
+  maxgraph.output
+}
+
+// -----
+
+// expected-error @+1 {{'maxgraph.graph' op arguments 0 and 2 are both the external weight 'w'; each weight is one argument}}
+maxgraph.graph @weight_twice(%a: !maxgraph.tensor<[4], f32> {maxgraph.weight = "w"},
+                             %x: !maxgraph.tensor<[4], f32>,
+                             %b: !maxgraph.tensor<[4], f32> {maxgraph.weight = "w"}) -> () {
+  maxgraph.output
+}
+
+// -----
+
 // argument_names and result_names have one entry per argument / result.
 // expected-error @+1 {{'maxgraph.graph' op argument_names has 2 entries but the graph has 1 arguments}}
 maxgraph.graph @arg_names(%x: !maxgraph.tensor<[4], f32>) -> ()

@@ -1,10 +1,12 @@
 //===- GraphOps.cpp - graph, output and call ------------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace maxgraph;
@@ -130,6 +132,25 @@ LogicalResult GraphOp::verify() {
   if (failed(checkNames(getArgumentNames(), getNumArguments(), "argument")) ||
       failed(checkNames(getResultNames(), getNumResults(), "result")))
     return failure();
+
+  llvm::StringMap<unsigned> weights;
+  for (unsigned index = 0, e = getNumArguments(); index < e; ++index) {
+    Attribute weight = getArgAttr(index, kWeightAttrName);
+    if (!weight)
+      continue;
+    auto name = dyn_cast<StringAttr>(weight);
+    if (!name || name.getValue().empty())
+      return emitOpError() << "argument " << index << " has " << kWeightAttrName
+                           << " = " << weight
+                           << "; an external weight's name is a non-empty "
+                              "string";
+    auto [it, inserted] = weights.try_emplace(name.getValue(), index);
+    if (!inserted)
+      return emitOpError() << "arguments " << it->second << " and " << index
+                           << " are both the external weight '"
+                           << name.getValue()
+                           << "'; each weight is one argument";
+  }
 
   llvm::SetVector<StringAttr> declared;
   for (StringAttr dim : getSymbolicDimNames())

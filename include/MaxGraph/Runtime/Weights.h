@@ -1,0 +1,64 @@
+//===- Weights.h - binding a staged graph's external weights ----*- C++ -*-===//
+//
+// A graph's external weights (ops::constant_external) are arguments the
+// caller does not pass: compile() binds them once, by name, and every call
+// puts them in their argument positions among the caller's inputs.
+//
+//   auto run = maxgraph::compile(staged, {.weights = {{"w", w}}});
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_RUNTIME_WEIGHTS_H
+#define MAXGRAPH_RUNTIME_WEIGHTS_H
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace maxgraph {
+class StagedGraph;
+
+/// Weights by full name. HostTensors are handles: binding shares the
+/// caller's storage (HostTensor::wrap memory it owns, e.g. a memory-mapped
+/// file, to bind it without a copy).
+using WeightMap = std::map<std::string, HostTensor>;
+
+/// The options of compile() beyond staging.
+struct CompileOptions {
+  /// One tensor per external weight of the graph, no more, no less.
+  WeightMap weights;
+};
+
+namespace detail {
+/// The weights of one compiled graph: checked against the graph once, when
+/// bound, then put among each call's inputs.
+class BoundWeights {
+public:
+  BoundWeights() = default;
+  /// Checks `weights` against the graph's weights and keeps handles to
+  /// them. Throws RuntimeError naming the weight (and the graph) for a
+  /// missing weight, one the graph does not declare, or one whose dtype,
+  /// shape or device is not its layout's.
+  BoundWeights(const StagedGraph &staged, const WeightMap &weights);
+
+  /// The graph's full argument list: `inputs` (the caller's, in order)
+  /// with the weights in their positions. Throws RuntimeError when the
+  /// number of inputs is wrong.
+  std::vector<HostTensor> arguments(std::vector<HostTensor> inputs) const;
+
+  /// The bound weights, by name.
+  const WeightMap &tensors() const { return bound; }
+
+private:
+  std::string graphName;
+  size_t numArguments = 0;
+  /// Argument index and tensor of each weight, by increasing index.
+  std::vector<std::pair<size_t, HostTensor>> positions;
+  WeightMap bound;
+};
+} // namespace detail
+} // namespace maxgraph
+
+#endif // MAXGRAPH_RUNTIME_WEIGHTS_H

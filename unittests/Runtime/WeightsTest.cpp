@@ -1,0 +1,136 @@
+//===- WeightsTest.cpp - binding external weights at compile time ---------===//
+
+#include "MaxGraph/MaxGraph.h"
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+// Options are written as the API intends, `{.name = "block"}`.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wmissing-designated-field-initializers"
+#endif
+
+using namespace maxgraph;
+
+namespace {
+TensorLayout f32(std::vector<Dim> shape) {
+  return TensorLayout(DType::Float32, std::move(shape));
+}
+
+Tensor affine(const Tensor &x) {
+  return x * ops::constant_external("scale", f32({3})) +
+         ops::constant_external("shift", f32({3}));
+}
+
+std::string messageOf(const std::function<void()> &fn) {
+  try {
+    fn();
+  } catch (const RuntimeError &error) {
+    return error.what();
+  }
+  return "";
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(WeightsTest, BoundWeightsAreUsedWithoutCopies) {
+  std::vector<float> scale = {1, 2, 3};
+  // Wrapped, not copied: the graph reads this vector's memory.
+  HostTensor scaleTensor =
+      HostTensor::wrap(scale.data(), DType::Float32, {3}, nullptr);
+  auto run = compile(
+      affine, {.name = "affine"},
+      {.weights = {{"scale", scaleTensor},
+                   {"shift", HostTensor::from<float>({3}, {10, 20, 30})}}})(
+      f32({3}));
+  HostTensor out = run(HostTensor::from<float>({3}, {1, 1, 1}));
+  EXPECT_EQ(std::vector<float>(out.data<float>(), out.data<float>() + 3),
+            (std::vector<float>{11, 22, 33}));
+  EXPECT_EQ(run.getWeights().at("scale").rawData(), scale.data());
+  scale[0] = 5;
+  out = run(HostTensor::from<float>({3}, {1, 1, 1}));
+  EXPECT_EQ(out.data<float>()[0], 15.0f);
+}
+
+TEST(WeightsTest, BindingErrorsNameTheWeight) {
+  StagedGraph staged = stage(affine, {.name = "affine"})(f32({3}));
+  HostTensor three = HostTensor::from<float>({3}, {1, 2, 3});
+  EXPECT_TRUE(contains(messageOf([&] { compile(staged); }),
+                       "compiled graph 'affine': weight 'scale' "
+                       "(!maxgraph.tensor<[3], f32>) is not bound"));
+  EXPECT_TRUE(contains(
+      messageOf([&] {
+        compile(
+            staged,
+            {.weights = {{"scale", three}, {"shift", three}, {"bias", three}}});
+      }),
+      "weight 'bias' is not a weight of the graph (its weights: 'scale', "
+      "'shift')"));
+  EXPECT_TRUE(contains(
+      messageOf([&] {
+        compile(
+            staged,
+            {.weights = {{"scale", HostTensor::from<float>({1, 3}, {1, 2, 3})},
+                         {"shift", three}}});
+      }),
+      "weight 'scale' has shape [1, 3] but the graph expects [3] (expected "
+      "!maxgraph.tensor<[3], f32>, got f32 [1, 3] on cpu:0)"));
+  EXPECT_TRUE(contains(
+      messageOf([&] {
+        compile(staged, {.weights = {{"scale", three},
+                                     {"shift", HostTensor::from<int32_t>(
+                                                   {3}, {1, 2, 3})}}});
+      }),
+      "weight 'shift' has dtype si32 but the graph expects f32"));
+  EXPECT_TRUE(contains(
+      messageOf([&] {
+        compile(staged, {.weights = {{"scale", three.withDevice(CPU(1))},
+                                     {"shift", three}}});
+      }),
+      "weight 'scale' is on cpu:1 but the graph expects cpu:0"));
+}
+
+TEST(WeightsTest, CallsPassOnlyTheInputs) {
+  StagedGraph staged = stage(affine, {.name = "affine"})(f32({3}));
+  HostTensor three = HostTensor::from<float>({3}, {1, 2, 3});
+  auto run = compile(staged, {.weights = {{"scale", three}, {"shift", three}}});
+  EXPECT_TRUE(contains(messageOf([&] { run(three, three); }),
+                       "@affine takes 1 inputs (and 2 bound weights) but got "
+                       "2"));
+  std::vector<HostTensor> out = run(three);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data<float>()[2], 12.0f);
+}
+
+Tensor block(const Tensor &x) {
+  return ops::relu(ops::matmul(x, ops::constant_external("w", f32({2, 2}))));
+}
+
+TEST(WeightsTest, PrefixedLayersBindTheirOwnWeights) {
+  auto model = [](const Tensor &x) {
+    Tensor h = x;
+    for (int i = 0; i < 2; ++i)
+      h = as_subgraph(
+          block,
+          {.name = "block", .prefix = "layers." + std::to_string(i) + "."})(h);
+    return h;
+  };
+  // layers.0 doubles, layers.1 swaps the columns.
+  auto run = compile(
+      model, {.name = "model"},
+      {.weights = {
+           {"layers.0.w", HostTensor::from<float>({2, 2}, {2, 0, 0, 2})},
+           {"layers.1.w",
+            HostTensor::from<float>({2, 2}, {0, 1, 1, 0})}}})(f32({1, 2}));
+  HostTensor out = run(HostTensor::from<float>({1, 2}, {1, 3}));
+  EXPECT_EQ(out.data<float>()[0], 6.0f);
+  EXPECT_EQ(out.data<float>()[1], 2.0f);
+  EXPECT_EQ(run.getStagedGraph().weightNames(),
+            (std::vector<std::string>{"layers.0.w", "layers.1.w"}));
+}
+} // namespace
