@@ -28,13 +28,8 @@ Error = _core.Error
 StagingError = _core.StagingError
 RuntimeError = _core.RuntimeError
 
-<<<<<<< HEAD
-from . import (compilation, driver, dtype, functional, ops,  # noqa: E402
-               sharding, tensor)
-=======
 from . import (  # noqa: E402
-    compilation, driver, dtype, ops, sharding, tensor, weights)
->>>>>>> weights
+    compilation, driver, dtype, functional, ops, sharding, tensor, weights)
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
 # builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.
