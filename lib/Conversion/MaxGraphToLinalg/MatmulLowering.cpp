@@ -1,8 +1,10 @@
 //===- MatmulLowering.cpp - maxgraph.matmul to linalg ---------------------===//
 //
-// matmul of two matrices becomes linalg.matmul; with batch dims (numpy
+// matmul of two matrices becomes linalg.matmul, and so does a batched lhs
+// times a matrix (the lhs's batch dims reshape into its rows, so the tiled
+// and vectorized matmul code serves it); with batch dims on the rhs (numpy
 // broadcast between the operands) it becomes a linalg.generic over loops
-// (batch..., m, n, k). Both accumulate into a zero-filled result. Contracted
+// (batch..., m, n, k). All accumulate into a zero-filled result. Contracted
 // dims that the verifier could not match are checked at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +20,68 @@ using namespace maxgraph;
 using namespace maxgraph::detail;
 
 namespace {
+/// `lhs [batch..., m, k] x rhs [k, n]` as one linalg.matmul: the lhs's
+/// batch dims and `m` become its rows (the rhs is the same matrix for every
+/// batch index), the product takes `type`'s dims back. tensor.reshape, not
+/// collapse_shape and expand_shape: elementwise fusion would fold those
+/// into the matmul and make it a batched generic again.
+Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
+                       RankedTensorType type, Value lhs, Value rhs,
+                       Value zero) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = lhsType.getRank();
+  auto sizeOf = [&](Value value, int64_t axis) -> Value {
+    auto valueType = cast<RankedTensorType>(value.getType());
+    if (valueType.isDynamicDim(axis))
+      return dimOf(rewriter, loc, value, axis);
+    return arith::ConstantIndexOp::create(rewriter, loc,
+                                          valueType.getDimSize(axis));
+  };
+  auto shapeOf = [&](ArrayRef<Value> sizes) -> Value {
+    return tensor::FromElementsOp::create(
+        rewriter, loc,
+        RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                              rewriter.getIndexType()),
+        sizes);
+  };
+  SmallVector<Value> resultSizes;
+  int64_t staticRows = 1;
+  Value rows;
+  for (int64_t d = 0; d < rank - 1; ++d) {
+    Value size = sizeOf(lhs, d);
+    resultSizes.push_back(size);
+    if (lhsType.isDynamicDim(d) || staticRows == ShapedType::kDynamic)
+      staticRows = ShapedType::kDynamic;
+    else
+      staticRows *= lhsType.getDimSize(d);
+    rows = rows ? arith::MulIOp::create(rewriter, loc, rows, size) : size;
+  }
+  resultSizes.push_back(sizeOf(rhs, 1));
+  Value k = sizeOf(lhs, rank - 1);
+  RankedTensorType matrixType = RankedTensorType::get(
+      {staticRows, lhsType.getDimSize(rank - 1)}, type.getElementType());
+  Value matrix = tensor::ReshapeOp::create(rewriter, loc, matrixType, lhs,
+                                           shapeOf({rows, k}));
+  RankedTensorType productType = RankedTensorType::get(
+      {staticRows, rhsType.getDimSize(1)}, type.getElementType());
+  SmallVector<Value> sizes;
+  if (productType.isDynamicDim(0))
+    sizes.push_back(rows);
+  if (productType.isDynamicDim(1))
+    sizes.push_back(resultSizes.back());
+  Value init = linalg::FillOp::create(
+                   rewriter, loc, ValueRange{zero},
+                   ValueRange{createEmpty(rewriter, loc, productType, sizes)})
+                   .getResult(0);
+  Value product =
+      linalg::MatmulOp::create(rewriter, loc, TypeRange{productType},
+                               ValueRange{matrix, rhs}, ValueRange{init})
+          .getResult(0);
+  return tensor::ReshapeOp::create(rewriter, loc, type, product,
+                                   shapeOf(resultSizes));
+}
+
 struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
   using GraphSymbolsPattern::GraphSymbolsPattern;
 
@@ -92,6 +156,12 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
     // tiles do not verify); its dims were checked above.
     if (llvm::is_contained(type.getShape(), 0)) {
       rewriter.replaceOp(op, empty);
+      return success();
+    }
+    if (lhs.getRank() > 2 && rhs.getRank() == 2) {
+      rewriter.eraseOp(empty.getDefiningOp());
+      rewriter.replaceOp(
+          op, matmulWithMatrix(rewriter, loc, type, lhsValue, rhsValue, zero));
       return success();
     }
     Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
