@@ -139,8 +139,8 @@ maxgraph.graph @int_unary(%x: !maxgraph.tensor<[4], si8>, %m: !maxgraph.tensor<[
 
 // Rank 2 is linalg.matmul, and so is a batched lhs times a matrix: its
 // batch dims reshape into the rows (tensor.reshape, which elementwise fusion
-// leaves alone), the product reshapes back. With batch dims on both, a
-// generic; a broadcast rhs's map reads its batch dim at 0.
+// leaves alone), the product reshapes back. With batch dims that broadcast,
+// a generic; a broadcast rhs's map reads its batch dim at 0.
 // CHECK-LABEL: func.func @matmuls(
 // CHECK-SAME: %[[A:.*]]: tensor<8x16xf32> {bufferization.writable = false}, %[[B:.*]]: tensor<16x4xf32> {bufferization.writable = false}, %[[C:.*]]: tensor<?x8x16xf32> {bufferization.writable = false}, %[[G:.*]]: tensor<1x16x4xf32> {bufferization.writable = false})
 // CHECK: %[[Z:.*]] = linalg.fill
@@ -170,6 +170,31 @@ maxgraph.graph @matmuls<batch>(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph
   %1 = maxgraph.matmul %c, %b : (!maxgraph.tensor<[batch, 8, 16], f32>, !maxgraph.tensor<[16, 4], f32>) -> !maxgraph.tensor<[batch, 8, 4], f32>
   %2 = maxgraph.matmul %c, %g : (!maxgraph.tensor<[batch, 8, 16], f32>, !maxgraph.tensor<[1, 16, 4], f32>) -> !maxgraph.tensor<[batch, 8, 4], f32>
   maxgraph.output %0, %1, %2 : !maxgraph.tensor<[8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>
+}
+
+// -----
+
+// The same batch dims on both operands: a loop over the batch (reshaped
+// into one dim) of linalg.matmuls on slices, then the dims back.
+// CHECK-LABEL: func.func @batched_matmul(
+// CHECK-SAME: %[[Q:.*]]: tensor<?x2x?x8xf32> {bufferization.writable = false}, %[[K:.*]]: tensor<?x2x8x?xf32> {bufferization.writable = false})
+// CHECK: %[[COUNT:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[Q3:.*]] = tensor.reshape %[[Q]](%{{.*}}) : (tensor<?x2x?x8xf32>, tensor<3xindex>) -> tensor<?x?x8xf32>
+// CHECK: %[[K3:.*]] = tensor.reshape %[[K]](%{{.*}}) : (tensor<?x2x8x?xf32>, tensor<3xindex>) -> tensor<?x8x?xf32>
+// CHECK: %[[INIT:.*]] = tensor.empty(%[[COUNT]], %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
+// CHECK: %[[LOOP:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<?x?x?xf32>)
+// CHECK: %[[QS:.*]] = tensor.extract_slice %[[Q3]][%[[I]], 0, 0] [1, %{{.*}}, 8] [1, 1, 1] : tensor<?x?x8xf32> to tensor<?x8xf32>
+// CHECK: %[[KS:.*]] = tensor.extract_slice %[[K3]][%[[I]], 0, 0] [1, 8, %{{.*}}] [1, 1, 1] : tensor<?x8x?xf32> to tensor<8x?xf32>
+// CHECK: %[[Z:.*]] = linalg.fill
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[QS]], %[[KS]] : tensor<?x8xf32>, tensor<8x?xf32>) outs(%[[Z]] : tensor<?x?xf32>)
+// CHECK: %[[IN:.*]] = tensor.insert_slice %[[P]] into %[[ACC]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
+// CHECK: scf.yield %[[IN]]
+// CHECK: %[[R:.*]] = tensor.reshape %[[LOOP]](%{{.*}}) : (tensor<?x?x?xf32>, tensor<4xindex>) -> tensor<?x2x?x?xf32>
+// CHECK: return %[[R]]
+// CHECK-NOT: linalg.generic
+maxgraph.graph @batched_matmul<batch, seq>(%q: !maxgraph.tensor<[batch, 2, seq, 8], f32>, %k: !maxgraph.tensor<[batch, 2, 8, seq], f32>) -> !maxgraph.tensor<[batch, 2, seq, seq], f32> {
+  %0 = maxgraph.matmul %q, %k : (!maxgraph.tensor<[batch, 2, seq, 8], f32>, !maxgraph.tensor<[batch, 2, 8, seq], f32>) -> !maxgraph.tensor<[batch, 2, seq, seq], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[batch, 2, seq, seq], f32>
 }
 
 // -----
