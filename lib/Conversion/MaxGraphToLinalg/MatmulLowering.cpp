@@ -1,8 +1,11 @@
 //===- MatmulLowering.cpp - maxgraph.matmul to linalg ---------------------===//
 //
-// matmul of two matrices becomes linalg.matmul; with batch dims (numpy
-// broadcast between the operands) it becomes a linalg.generic over loops
-// (batch..., m, n, k). Both accumulate into a zero-filled result. Contracted
+// matmul of two matrices becomes linalg.matmul, and so does a batched lhs
+// times a matrix (the lhs's batch dims reshape into its rows); the same
+// batch dims on both operands become a loop of linalg.matmuls over the
+// batch. Those take the tiled and vectorized matmul code. Batch dims that
+// broadcast (numpy's rules) become a linalg.generic over loops
+// (batch..., m, n, k). All accumulate into a zero-filled result. Contracted
 // dims that the verifier could not match are checked at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +13,9 @@
 #include "LoweringUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 
 using namespace mlir;
@@ -18,6 +23,176 @@ using namespace maxgraph;
 using namespace maxgraph::detail;
 
 namespace {
+/// `lhs [batch..., m, k] x rhs [k, n]` as one linalg.matmul: the lhs's
+/// batch dims and `m` become its rows (the rhs is the same matrix for every
+/// batch index), the product takes `type`'s dims back. tensor.reshape, not
+/// collapse_shape and expand_shape: elementwise fusion would fold those
+/// into the matmul and make it a batched generic again.
+Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
+                       RankedTensorType type, Value lhs, Value rhs,
+                       Value zero) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = lhsType.getRank();
+  auto sizeOf = [&](Value value, int64_t axis) -> Value {
+    auto valueType = cast<RankedTensorType>(value.getType());
+    if (valueType.isDynamicDim(axis))
+      return dimOf(rewriter, loc, value, axis);
+    return arith::ConstantIndexOp::create(rewriter, loc,
+                                          valueType.getDimSize(axis));
+  };
+  auto shapeOf = [&](ArrayRef<Value> sizes) -> Value {
+    return tensor::FromElementsOp::create(
+        rewriter, loc,
+        RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                              rewriter.getIndexType()),
+        sizes);
+  };
+  SmallVector<Value> resultSizes;
+  int64_t staticRows = 1;
+  Value rows;
+  for (int64_t d = 0; d < rank - 1; ++d) {
+    Value size = sizeOf(lhs, d);
+    resultSizes.push_back(size);
+    if (lhsType.isDynamicDim(d) || staticRows == ShapedType::kDynamic)
+      staticRows = ShapedType::kDynamic;
+    else
+      staticRows *= lhsType.getDimSize(d);
+    rows = rows ? arith::MulIOp::create(rewriter, loc, rows, size) : size;
+  }
+  resultSizes.push_back(sizeOf(rhs, 1));
+  Value k = sizeOf(lhs, rank - 1);
+  RankedTensorType matrixType = RankedTensorType::get(
+      {staticRows, lhsType.getDimSize(rank - 1)}, type.getElementType());
+  Value matrix = tensor::ReshapeOp::create(rewriter, loc, matrixType, lhs,
+                                           shapeOf({rows, k}));
+  RankedTensorType productType = RankedTensorType::get(
+      {staticRows, rhsType.getDimSize(1)}, type.getElementType());
+  SmallVector<Value> sizes;
+  if (productType.isDynamicDim(0))
+    sizes.push_back(rows);
+  if (productType.isDynamicDim(1))
+    sizes.push_back(resultSizes.back());
+  Value init = linalg::FillOp::create(
+                   rewriter, loc, ValueRange{zero},
+                   ValueRange{createEmpty(rewriter, loc, productType, sizes)})
+                   .getResult(0);
+  Value product =
+      linalg::MatmulOp::create(rewriter, loc, TypeRange{productType},
+                               ValueRange{matrix, rhs}, ValueRange{init})
+          .getResult(0);
+  return tensor::ReshapeOp::create(rewriter, loc, type, product,
+                                   shapeOf(resultSizes));
+}
+
+/// `lhs [batch..., m, k] x rhs [batch..., k, n]` with the same batch dims
+/// on both: a loop over the batch (its dims reshaped into one) of
+/// linalg.matmuls, each tiled and vectorized like any matmul.
+Value loopOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
+                    RankedTensorType type, Value lhs, Value rhs, Value zero) {
+  int64_t rank = type.getRank();
+  auto sizeOf = [&](Value value, int64_t axis) -> Value {
+    auto valueType = cast<RankedTensorType>(value.getType());
+    if (valueType.isDynamicDim(axis))
+      return dimOf(rewriter, loc, value, axis);
+    return arith::ConstantIndexOp::create(rewriter, loc,
+                                          valueType.getDimSize(axis));
+  };
+  auto shapeOf = [&](ArrayRef<Value> sizes) -> Value {
+    return tensor::FromElementsOp::create(
+        rewriter, loc,
+        RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                              rewriter.getIndexType()),
+        sizes);
+  };
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  Value count;
+  int64_t staticCount = 1;
+  SmallVector<Value> resultSizes;
+  for (int64_t d = 0; d < rank - 2; ++d) {
+    Value size = sizeOf(lhs, d);
+    resultSizes.push_back(size);
+    count = count ? arith::MulIOp::create(rewriter, loc, count, size) : size;
+    if (lhsType.isDynamicDim(d) || staticCount == ShapedType::kDynamic)
+      staticCount = ShapedType::kDynamic;
+    else
+      staticCount *= lhsType.getDimSize(d);
+  }
+  Value m = sizeOf(lhs, rank - 2), k = sizeOf(lhs, rank - 1),
+        n = sizeOf(rhs, rank - 1);
+  resultSizes.push_back(m);
+  resultSizes.push_back(n);
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Type element = type.getElementType();
+  int64_t staticM = lhsType.getDimSize(rank - 2),
+          staticK = lhsType.getDimSize(rank - 1),
+          staticN = rhsType.getDimSize(rank - 1);
+  Value lhs3 = tensor::ReshapeOp::create(
+      rewriter, loc,
+      RankedTensorType::get({staticCount, staticM, staticK}, element), lhs,
+      shapeOf({count, m, k}));
+  Value rhs3 = tensor::ReshapeOp::create(
+      rewriter, loc,
+      RankedTensorType::get(
+          {staticCount, rhsType.getDimSize(rank - 2), staticN}, element),
+      rhs, shapeOf({count, sizeOf(rhs, rank - 2), n}));
+  auto productType =
+      RankedTensorType::get({staticCount, staticM, staticN}, element);
+  SmallVector<Value> productSizes;
+  if (productType.isDynamicDim(0))
+    productSizes.push_back(count);
+  if (productType.isDynamicDim(1))
+    productSizes.push_back(m);
+  if (productType.isDynamicDim(2))
+    productSizes.push_back(n);
+  Value init = createEmpty(rewriter, loc, productType, productSizes);
+  Value zeroIndex = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value oneIndex = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, zeroIndex, count, oneIndex, ValueRange{init},
+      [&](OpBuilder &b, Location nested, Value index, ValueRange carried) {
+        OpFoldResult one = b.getIndexAttr(1), zeroAttr = b.getIndexAttr(0);
+        SmallVector<OpFoldResult> strides(3, one);
+        auto slice = [&](Value source, int64_t rows, int64_t columns,
+                         Value rowSize, Value columnSize) -> Value {
+          return tensor::ExtractSliceOp::create(
+              b, nested, RankedTensorType::get({rows, columns}, element),
+              source, ArrayRef<OpFoldResult>{index, zeroAttr, zeroAttr},
+              ArrayRef<OpFoldResult>{one, getAsOpFoldResult(rowSize),
+                                     getAsOpFoldResult(columnSize)},
+              strides);
+        };
+        Value lhsMatrix = slice(lhs3, staticM, staticK, m, k);
+        Value rhsMatrix = slice(rhs3, rhsType.getDimSize(rank - 2), staticN,
+                                sizeOf(rhs3, 1), n);
+        auto matrixType = RankedTensorType::get({staticM, staticN}, element);
+        SmallVector<Value> matrixSizes;
+        if (matrixType.isDynamicDim(0))
+          matrixSizes.push_back(m);
+        if (matrixType.isDynamicDim(1))
+          matrixSizes.push_back(n);
+        Value filled =
+            linalg::FillOp::create(
+                b, nested, ValueRange{zero},
+                ValueRange{createEmpty(b, nested, matrixType, matrixSizes)})
+                .getResult(0);
+        Value product =
+            linalg::MatmulOp::create(b, nested, TypeRange{matrixType},
+                                     ValueRange{lhsMatrix, rhsMatrix},
+                                     ValueRange{filled})
+                .getResult(0);
+        Value inserted = tensor::InsertSliceOp::create(
+            b, nested, product, carried[0],
+            ArrayRef<OpFoldResult>{index, zeroAttr, zeroAttr},
+            ArrayRef<OpFoldResult>{one, getAsOpFoldResult(m),
+                                   getAsOpFoldResult(n)},
+            strides);
+        scf::YieldOp::create(b, nested, inserted);
+      });
+  return tensor::ReshapeOp::create(rewriter, loc, type, loop.getResult(0),
+                                   shapeOf(resultSizes));
+}
+
 struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
   using GraphSymbolsPattern::GraphSymbolsPattern;
 
@@ -92,6 +267,22 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
     // tiles do not verify); its dims were checked above.
     if (llvm::is_contained(type.getShape(), 0)) {
       rewriter.replaceOp(op, empty);
+      return success();
+    }
+    if (lhs.getRank() > 2 && rhs.getRank() == 2) {
+      rewriter.eraseOp(empty.getDefiningOp());
+      rewriter.replaceOp(
+          op, matmulWithMatrix(rewriter, loc, type, lhsValue, rhsValue, zero));
+      return success();
+    }
+    // Batch dims that match (none unknown, so none broadcasts at run time).
+    if (lhs.getRank() > 2 && lhs.getRank() == rhs.getRank() &&
+        lhs.getDims().drop_back(2) == rhs.getDims().drop_back(2) &&
+        llvm::none_of(lhs.getDims().drop_back(2),
+                      [](DimAttr dim) { return dim.getUnknown(); })) {
+      rewriter.eraseOp(empty.getDefiningOp());
+      rewriter.replaceOp(
+          op, loopOfMatmuls(rewriter, loc, type, lhsValue, rhsValue, zero));
       return success();
     }
     Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},

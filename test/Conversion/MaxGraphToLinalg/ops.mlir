@@ -137,23 +137,64 @@ maxgraph.graph @int_unary(%x: !maxgraph.tensor<[4], si8>, %m: !maxgraph.tensor<[
 
 // -----
 
-// Rank 2 is linalg.matmul; a batched matmul with a broadcast rhs is a
-// generic whose rhs map leaves the batch dim out.
+// Rank 2 is linalg.matmul, and so is a batched lhs times a matrix: its
+// batch dims reshape into the rows (tensor.reshape, which elementwise fusion
+// leaves alone), the product reshapes back. With batch dims that broadcast,
+// a generic; a broadcast rhs's map reads its batch dim at 0.
 // CHECK-LABEL: func.func @matmuls(
-// CHECK-SAME: %[[A:.*]]: tensor<8x16xf32> {bufferization.writable = false}, %[[B:.*]]: tensor<16x4xf32> {bufferization.writable = false}, %[[C:.*]]: tensor<?x8x16xf32> {bufferization.writable = false})
+// CHECK-SAME: %[[A:.*]]: tensor<8x16xf32> {bufferization.writable = false}, %[[B:.*]]: tensor<16x4xf32> {bufferization.writable = false}, %[[C:.*]]: tensor<?x8x16xf32> {bufferization.writable = false}, %[[G:.*]]: tensor<1x16x4xf32> {bufferization.writable = false})
 // CHECK: %[[Z:.*]] = linalg.fill
 // CHECK: linalg.matmul ins(%[[A]], %[[B]] : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z]] : tensor<8x4xf32>)
-// CHECK: %[[D:.*]] = tensor.dim %[[C]], %c0
-// CHECK: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x8x4xf32>
-// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x8x4xf32>)
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME: ins(%[[C]], %[[B]] : tensor<?x8x16xf32>, tensor<16x4xf32>) outs(%[[F]] : tensor<?x8x4xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.dim %[[C]]
+// CHECK: %[[D:.*]] = tensor.dim %[[C]], %{{.*}} : tensor<?x8x16xf32>
+// CHECK-NEXT: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT: %[[ROWS:.*]] = arith.muli %[[D]], %[[C8]] : index
+// CHECK: %[[S:.*]] = tensor.from_elements %[[ROWS]], %c16 : tensor<2xindex>
+// CHECK: %[[M:.*]] = tensor.reshape %[[C]](%[[S]]) : (tensor<?x8x16xf32>, tensor<2xindex>) -> tensor<?x16xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[ROWS]]) : tensor<?x4xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[M]], %[[B]] : tensor<?x16xf32>, tensor<16x4xf32>) outs(%[[F]] : tensor<?x4xf32>)
+// CHECK: %[[S2:.*]] = tensor.from_elements %[[D]], %[[C8]], %c4 : tensor<3xindex>
+// CHECK: %[[R:.*]] = tensor.reshape %[[P]](%[[S2]]) : (tensor<?x4xf32>, tensor<3xindex>) -> tensor<?x8x4xf32>
+// CHECK: %[[D2:.*]] = tensor.dim %[[C]], %c0
+// CHECK: %[[E2:.*]] = tensor.empty(%[[D2]]) : tensor<?x8x4xf32>
+// CHECK: %[[F2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2]] : tensor<?x8x4xf32>)
+// CHECK: %[[GEN:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[C]], %[[G]] : tensor<?x8x16xf32>, tensor<1x16x4xf32>) outs(%[[F2]] : tensor<?x8x4xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
-maxgraph.graph @matmuls<batch>(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph.tensor<[16, 4], f32>, %c: !maxgraph.tensor<[batch, 8, 16], f32>) -> (!maxgraph.tensor<[8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>) {
+// CHECK: return %{{.*}}, %[[R]], %[[GEN]]
+maxgraph.graph @matmuls<batch>(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph.tensor<[16, 4], f32>, %c: !maxgraph.tensor<[batch, 8, 16], f32>, %g: !maxgraph.tensor<[1, 16, 4], f32>) -> (!maxgraph.tensor<[8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>) {
   %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[8, 16], f32>, !maxgraph.tensor<[16, 4], f32>) -> !maxgraph.tensor<[8, 4], f32>
   %1 = maxgraph.matmul %c, %b : (!maxgraph.tensor<[batch, 8, 16], f32>, !maxgraph.tensor<[16, 4], f32>) -> !maxgraph.tensor<[batch, 8, 4], f32>
-  maxgraph.output %0, %1 : !maxgraph.tensor<[8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>
+  %2 = maxgraph.matmul %c, %g : (!maxgraph.tensor<[batch, 8, 16], f32>, !maxgraph.tensor<[1, 16, 4], f32>) -> !maxgraph.tensor<[batch, 8, 4], f32>
+  maxgraph.output %0, %1, %2 : !maxgraph.tensor<[8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>, !maxgraph.tensor<[batch, 8, 4], f32>
+}
+
+// -----
+
+// The same batch dims on both operands: a loop over the batch (reshaped
+// into one dim) of linalg.matmuls on slices, then the dims back.
+// CHECK-LABEL: func.func @batched_matmul(
+// CHECK-SAME: %[[Q:.*]]: tensor<?x2x?x8xf32> {bufferization.writable = false}, %[[K:.*]]: tensor<?x2x8x?xf32> {bufferization.writable = false})
+// CHECK: %[[COUNT:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[Q3:.*]] = tensor.reshape %[[Q]](%{{.*}}) : (tensor<?x2x?x8xf32>, tensor<3xindex>) -> tensor<?x?x8xf32>
+// CHECK: %[[K3:.*]] = tensor.reshape %[[K]](%{{.*}}) : (tensor<?x2x8x?xf32>, tensor<3xindex>) -> tensor<?x8x?xf32>
+// CHECK: %[[INIT:.*]] = tensor.empty(%[[COUNT]], %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
+// CHECK: %[[LOOP:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<?x?x?xf32>)
+// CHECK: %[[QS:.*]] = tensor.extract_slice %[[Q3]][%[[I]], 0, 0] [1, %{{.*}}, 8] [1, 1, 1] : tensor<?x?x8xf32> to tensor<?x8xf32>
+// CHECK: %[[KS:.*]] = tensor.extract_slice %[[K3]][%[[I]], 0, 0] [1, 8, %{{.*}}] [1, 1, 1] : tensor<?x8x?xf32> to tensor<8x?xf32>
+// CHECK: %[[Z:.*]] = linalg.fill
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[QS]], %[[KS]] : tensor<?x8xf32>, tensor<8x?xf32>) outs(%[[Z]] : tensor<?x?xf32>)
+// CHECK: %[[IN:.*]] = tensor.insert_slice %[[P]] into %[[ACC]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
+// CHECK: scf.yield %[[IN]]
+// CHECK: %[[R:.*]] = tensor.reshape %[[LOOP]](%{{.*}}) : (tensor<?x?x?xf32>, tensor<4xindex>) -> tensor<?x2x?x?xf32>
+// CHECK: return %[[R]]
+// CHECK-NOT: linalg.generic
+maxgraph.graph @batched_matmul<batch, seq>(%q: !maxgraph.tensor<[batch, 2, seq, 8], f32>, %k: !maxgraph.tensor<[batch, 2, 8, seq], f32>) -> !maxgraph.tensor<[batch, 2, seq, seq], f32> {
+  %0 = maxgraph.matmul %q, %k : (!maxgraph.tensor<[batch, 2, seq, 8], f32>, !maxgraph.tensor<[batch, 2, 8, seq], f32>) -> !maxgraph.tensor<[batch, 2, seq, seq], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[batch, 2, seq, seq], f32>
 }
 
 // -----
