@@ -16,6 +16,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from maxgraph.weights import load_safetensors
+
 from . import model
 
 # sentence-transformers' max_seq_length for this model
@@ -47,11 +49,11 @@ def load_tokenizer(directory: Path):
     return tokenizer
 
 
-def load_weights(directory: Path) -> dict:
-    """The weights argument of `model.encode`, from `model.safetensors`."""
-    from safetensors.numpy import load_file
-
-    return model.weight_arrays(load_file(str(directory / "model.safetensors")))
+def load_weights(directory: Path, names) -> dict:
+    """The weights `names` from `model.safetensors`, memory-mapped (binding
+    them copies nothing)."""
+    tensors = load_safetensors(directory / "model.safetensors")
+    return {name: tensors[name] for name in names}
 
 
 def tokenize(tokenizer, sentences: Sequence[str]) -> tuple[np.ndarray,
@@ -69,16 +71,16 @@ class SentenceEncoder:
     def __init__(self, directory: Optional[os.PathLike] = None):
         self.directory = Path(directory) if directory else model_directory()
         self.tokenizer = load_tokenizer(self.directory)
-        self.weights = load_weights(self.directory)
         self.staged = model.stage()
-        self.compiled = self.staged.compile()
+        # The file also holds weights the encoder does not use (the pooler).
+        self.compiled = self.staged.compile(
+            load_weights(self.directory, self.staged.weight_names))
 
     def run(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> dict:
         """The model on token ids: numpy `embeddings` and
         `last_hidden_state`."""
         out = self.compiled(np.ascontiguousarray(input_ids, np.int64),
-                            np.ascontiguousarray(attention_mask, np.int64),
-                            self.weights)
+                            np.ascontiguousarray(attention_mask, np.int64))
         return {name: tensor.to_numpy() for name, tensor in out.items()}
 
     def __call__(self, sentences: Sequence[str]) -> dict:

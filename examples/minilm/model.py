@@ -1,6 +1,6 @@
 """The BERT encoder of all-MiniLM-L6-v2 against the staging API.
 
-`encode(input_ids, attention_mask, weights)` is the staged function: the
+`encode(input_ids, attention_mask)` is the staged function: the
 embeddings (word + position + token type 0, LayerNorm), six encoder layers
 through one shared `as_subgraph` body, then sentence-transformers' mean
 pooling over the attention mask and L2 normalization. `input_ids` and
@@ -8,17 +8,17 @@ pooling over the attention mask and L2 normalization. `input_ids` and
 compiled graph serves every batch size and length (up to the 512 positions
 of the position table).
 
-Every weight is read through `_weight`, by its name in `model.safetensors`;
-the layer body reads its weights by their names under the layer's prefix
-(`encoder.layer.<i>.`). The weights come in as a graph input (a dict of
-TensorLayouts, `weight_layouts()`), the arrays at call time.
+Every weight is an external weight (`ops.constant_external`), declared by
+its name in `model.safetensors`: the IR holds names and layouts, and
+`compile(weights=...)` binds the file's arrays. The layer body declares its
+weights by their names under the layer's prefix (`encoder.layer.<i>.`), and
+each of the six calls binds them under its own prefix, so that one body
+serves every layer.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Mapping
-
 import numpy as np
 
 from maxgraph import compilation, ops
@@ -69,44 +69,23 @@ def layer_prefix(index: int) -> str:
     return f"encoder.layer.{index}."
 
 
-def weight_layouts() -> dict[str, dict]:
-    """The weights argument's specs: the embeddings' weights by name, and
-    one dict per layer (`layers[i]`) by the names under its prefix."""
-    return {
-        "embeddings": {name: TensorLayout(DType.float32, dims)
-                       for name, dims in EMBEDDING_WEIGHTS.items()},
-        "layers": [{name: TensorLayout(DType.float32, dims)
-                    for name, dims in LAYER_WEIGHTS.items()}
-                   for _ in range(LAYERS)],
-    }
+def _weight(name: str) -> Tensor:
+    """The weight `name` (its name in `model.safetensors`; in the layer body,
+    its name under the layer's prefix)."""
+    dims = EMBEDDING_WEIGHTS.get(name) or LAYER_WEIGHTS[name]
+    return ops.constant_external(name, TensorLayout(DType.float32, dims))
 
 
-def weight_arrays(tensors: Mapping[str, np.ndarray]) -> dict[str, dict]:
-    """The weights argument's arrays, in the tree of `weight_layouts()`,
-    from the tensors of `model.safetensors` by name."""
-    return {
-        "embeddings": {name: tensors[name] for name in EMBEDDING_WEIGHTS},
-        "layers": [{name: tensors[layer_prefix(i) + name]
-                    for name in LAYER_WEIGHTS} for i in range(LAYERS)],
-    }
-
-
-def _weight(weights: Mapping[str, Tensor], name: str) -> Tensor:
-    """The weight `name` (a name in `model.safetensors`, under the prefix of
-    the scope that `weights` holds)."""
-    return weights[name]
-
-
-def _linear(x: Tensor, weights: Mapping[str, Tensor], name: str) -> Tensor:
+def _linear(x: Tensor, name: str) -> Tensor:
     """torch.nn.Linear: `x @ weight.T + bias`."""
-    weight = ops.transpose(_weight(weights, name + ".weight"), [1, 0])
-    return x @ weight + _weight(weights, name + ".bias")
+    weight = ops.transpose(_weight(name + ".weight"), [1, 0])
+    return x @ weight + _weight(name + ".bias")
 
 
-def _layer_norm(x: Tensor, weights: Mapping[str, Tensor],
+def _layer_norm(x: Tensor,
                 name: str) -> Tensor:
-    return ops.layer_norm(x, _weight(weights, name + ".weight"),
-                          _weight(weights, name + ".bias"),
+    return ops.layer_norm(x, _weight(name + ".weight"),
+                          _weight(name + ".bias"),
                           epsilon=LAYER_NORM_EPS)
 
 
@@ -117,57 +96,57 @@ def _split_heads(x: Tensor) -> Tensor:
                          [0, 2, 1, 3])
 
 
-def encoder_layer(x: Tensor, mask: Tensor,
-                  weights: Mapping[str, Tensor]) -> Tensor:
+def encoder_layer(x: Tensor, mask: Tensor) -> Tensor:
     """One BertLayer (post-layer-norm): self-attention, then the MLP.
 
-    `x` is [batch, seq, HIDDEN], `mask` the additive mask [batch, 1, 1, seq],
-    `weights` the layer's weights by their names under its prefix."""
+    `x` is [batch, seq, HIDDEN], `mask` the additive mask [batch, 1, 1, seq];
+    the weights are declared by their names under the layer's prefix."""
     batch, seq = x.shape[0], x.shape[1]
-    query = _split_heads(_linear(x, weights, "attention.self.query"))
-    key = _split_heads(_linear(x, weights, "attention.self.key"))
-    value = _split_heads(_linear(x, weights, "attention.self.value"))
+    query = _split_heads(_linear(x, "attention.self.query"))
+    key = _split_heads(_linear(x, "attention.self.key"))
+    value = _split_heads(_linear(x, "attention.self.value"))
     scores = query @ ops.transpose(key, [0, 1, 3, 2])
     scores = scores * (1.0 / math.sqrt(HEAD_DIM)) + mask
     context = ops.softmax(scores, axis=-1) @ value
     context = ops.reshape(ops.transpose(context, [0, 2, 1, 3]),
                           [batch, seq, HIDDEN])
     attention = _layer_norm(
-        _linear(context, weights, "attention.output.dense") + x, weights,
+        _linear(context, "attention.output.dense") + x,
         "attention.output.LayerNorm")
-    hidden = ops.gelu(_linear(attention, weights, "intermediate.dense"))
+    hidden = ops.gelu(_linear(attention, "intermediate.dense"))
     return _layer_norm(
-        _linear(hidden, weights, "output.dense") + attention, weights,
+        _linear(hidden, "output.dense") + attention,
         "output.LayerNorm")
 
 
-def embeddings(input_ids: Tensor, weights: Mapping[str, Tensor]) -> Tensor:
+def embeddings(input_ids: Tensor) -> Tensor:
     """Word + position + token type 0 embeddings, then LayerNorm."""
     # Position ids 0 .. seq-1 on every row: an exclusive cumsum of ones.
     ones = ops.broadcast_to(ops.constant(1, DType.int64), input_ids.shape)
     positions = ops.cumsum(ones, axis=1, exclusive=True)
     token_type = ops.slice(
-        _weight(weights, "embeddings.token_type_embeddings.weight"),
+        _weight("embeddings.token_type_embeddings.weight"),
         [(0, 1, 1), (0, None, 1)])
-    x = (ops.gather(_weight(weights, "embeddings.word_embeddings.weight"),
+    x = (ops.gather(_weight("embeddings.word_embeddings.weight"),
                     input_ids)
          + ops.gather(
-             _weight(weights, "embeddings.position_embeddings.weight"),
+             _weight("embeddings.position_embeddings.weight"),
              positions)
          + token_type)
-    return _layer_norm(x, weights, "embeddings.LayerNorm")
+    return _layer_norm(x, "embeddings.LayerNorm")
 
 
-def encode(input_ids: Tensor, attention_mask: Tensor, weights: dict) -> dict:
+def encode(input_ids: Tensor, attention_mask: Tensor) -> dict:
     """The staged model: `embeddings` (the normalized sentence embeddings,
     [batch, HIDDEN]) and `last_hidden_state` ([batch, seq, HIDDEN])."""
     batch, seq = input_ids.shape[0], input_ids.shape[1]
     mask = ops.cast(attention_mask, DType.float32)
     additive = ops.reshape((1.0 - mask) * MASK_MIN, [batch, 1, 1, seq])
-    x = embeddings(input_ids, weights["embeddings"])
-    layer = compilation.as_subgraph(encoder_layer, name="encoder_layer")
-    for layer_weights in weights["layers"]:
-        x = layer(x, additive, layer_weights)
+    x = embeddings(input_ids)
+    for index in range(LAYERS):
+        layer = compilation.as_subgraph(encoder_layer, name="encoder_layer",
+                                        prefix=layer_prefix(index))
+        x = layer(x, additive)
     # Mean pooling over the tokens the mask keeps (sentence-transformers:
     # the count clamped to 1e-9), then F.normalize (the norm clamped to
     # 1e-12).
@@ -189,4 +168,4 @@ def input_layouts() -> tuple[TensorLayout, TensorLayout]:
 def stage(**options):
     """`encode` staged for symbolic batch and seq."""
     return compilation.stage(encode, name="minilm", **options)(
-        *input_layouts(), weight_layouts())
+        *input_layouts())

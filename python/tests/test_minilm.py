@@ -85,6 +85,11 @@ def test_one_compiled_graph_serves_every_batch_and_length(encoder):
     # One body shared by the six layers.
     assert text.count("maxgraph.graph @encoder_layer") == 1
     assert text.count("maxgraph.call @encoder_layer(") == 6
+    # External weights: the IR holds their names and layouts, not their
+    # 90 MB; each layer's call binds its own under its prefix.
+    assert len(text) < 64 * 1024
+    assert len(staged.weight_names) == 5 + 6 * 16
+    assert "encoder.layer.5.output.LayerNorm.bias" in staged.weight_names
     compiled = encoder.compiled
     batch = encoder(SENTENCES["batch"])
     small = encoder(SENTENCES["small"])
