@@ -36,6 +36,10 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(createLinkKernels());
   pm.addPass(createConvertMaxGraphToLinalg());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  // Reductions with keep_dims reach linalg as ops over a unit dim between
+  // reshapes; without them a reduction and its consumers meet directly,
+  // which row groups need (RowFusion.h).
+  pm.addNestedPass<func::FuncOp>(createLinalgFoldUnitExtentDimsPass());
   pm.addPass(createCanonicalizerPass());
   TileAndVectorizeOptions target;
   target.vectorBits = options.vectorBits;
