@@ -36,10 +36,9 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(createLinkKernels());
   pm.addPass(createConvertMaxGraphToLinalg());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
-  // Reductions with keep_dims reach linalg as ops over a unit dim between
-  // reshapes; without them a reduction and its consumers meet directly,
-  // which row groups need (RowFusion.h).
-  pm.addNestedPass<func::FuncOp>(createLinalgFoldUnitExtentDimsPass());
+  // Reductions and their consumers meet without reshapes between them, which
+  // the row groups of the tiling need.
+  pm.addNestedPass<func::FuncOp>(createFoldUnitDims());
   pm.addPass(createCanonicalizerPass());
   TileAndVectorizeOptions target;
   target.vectorBits = options.vectorBits;

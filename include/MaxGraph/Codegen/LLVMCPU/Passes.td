@@ -57,6 +57,24 @@ def TileAndVectorize
   ];
 }
 
+def FoldUnitDims : Pass<"maxgraph-fold-unit-dims", "mlir::func::FuncOp"> {
+  let summary = "Drops the unit dims of the function's top-level linalg ops";
+  let description = [{
+    Runs on linalg on tensors, before `maxgraph-tile-and-vectorize`, in
+    `maxgraph-lower-to-cpu`. Reductions with `keep_dims` reach linalg as
+    ops over a unit dim between `tensor.expand_shape`s; dropping the unit
+    dims of the linalg.generics (linalg's `dropUnitDims`, which leaves
+    reshapes that the canonicalizer folds) makes a
+    reduction and the elementwise ops that consume it meet directly, which
+    the row groups of `maxgraph-tile-and-vectorize` need. Ops inside loops
+    (the serial steps of cumsum) keep their dims: reshaping them would make
+    the values a loop carries differ from what it yields.
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"
+  ];
+}
+
 def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   let summary = "Lowers vector reductions and math ops ahead of the "
                 "conversions to LLVM and libm";
