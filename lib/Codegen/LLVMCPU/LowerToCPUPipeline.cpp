@@ -36,6 +36,9 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(createLinkKernels());
   pm.addPass(createConvertMaxGraphToLinalg());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  // Reductions and their consumers meet without reshapes between them, which
+  // the row groups of the tiling need.
+  pm.addNestedPass<func::FuncOp>(createFoldUnitDims());
   pm.addPass(createCanonicalizerPass());
   TileAndVectorizeOptions target;
   target.vectorBits = options.vectorBits;

@@ -3,7 +3,13 @@
 // `maxgraph-tile-and-vectorize` runs on linalg on tensors. It resolves the
 // target CPU (the options, the host for every option left 0), chooses the
 // tile sizes for it (chooseCPUTileSizes) and applies Codegen/Common's
-// mechanism op by op:
+// mechanism:
+//  - row groups (reductions over the innermost dim and the elementwise ops
+//    that consume them, as softmax and the norms decompose to) first: one
+//    row per iteration of a loop (an `scf.forall` when large) with the
+//    whole group fused into it, each op of the row then tiled to vector
+//    rows (tileRowGroups), so that each row is read from memory once;
+// then op by op:
 //  - linalg.matmul (default maps): thread blocks, K panels and register
 //    tiles (tileMatmulToRegisterTiles); each register tile becomes a K loop
 //    of vector.contracts with the accumulators held in registers;
@@ -19,6 +25,7 @@
 
 #include "MaxGraph/Codegen/Common/Canonicalization.h"
 #include "MaxGraph/Codegen/Common/MatmulTiling.h"
+#include "MaxGraph/Codegen/Common/RowFusion.h"
 #include "MaxGraph/Codegen/Common/RowTiling.h"
 #include "MaxGraph/Codegen/Common/Vectorization.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
@@ -69,10 +76,17 @@ struct TileAndVectorizePass
   void runOnOperation() override {
     func::FuncOp function = getOperation();
     IRRewriter rewriter(&getContext());
+    SmallVector<Operation *> rowLoops =
+        tileRowGroups(rewriter, function, sizes.vectorLength, sizes.threads);
     SmallVector<linalg::LinalgOp> ops;
-    function.walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics() && !hasEmptyLoop(op))
-        ops.push_back(op);
+    function.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (llvm::is_contained(rowLoops, op))
+        return WalkResult::skip();
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (linalgOp && linalgOp.hasPureTensorSemantics() &&
+          !hasEmptyLoop(linalgOp))
+        ops.push_back(linalgOp);
+      return WalkResult::advance();
     });
     for (linalg::LinalgOp op : ops) {
       if (isPlainMatmul(op))

@@ -12,6 +12,12 @@
 // RUN: max-run %s --graph=rows --random-inputs --seed=2 --dims=n=131 --output=%t/rows-i --interpret
 // RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/rows-c %t/rows-i --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=MATCH4
 // MATCH4: match 4
+// Row groups large enough for threads (a row per OpenMP iteration), both
+// dims symbolic: 257 rows of 300 = 4 * 64 + 44.
+// RUN: max-run %s --graph=row_groups --random-inputs --seed=3 --dims=m=257,n=300 --output=%t/groups-c
+// RUN: max-run %s --graph=row_groups --random-inputs --seed=3 --dims=m=257,n=300 --output=%t/groups-i --interpret
+// RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/groups-c %t/groups-i --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=MATCH5
+// MATCH5: match 5
 
 // 37 = 4 * 8 + 5 rows, 300 = 2 * 128 + 44 deep, 70 = 2 * 32 + 6 columns.
 maxgraph.graph @matmul(%a: !maxgraph.tensor<[37, 300], f32>, %b: !maxgraph.tensor<[300, 70], f32>) -> !maxgraph.tensor<[37, 70], f32> {
@@ -31,4 +37,16 @@ maxgraph.graph @rows<n>(%x: !maxgraph.tensor<[67, n], f32>, %g: !maxgraph.tensor
   %4 = maxgraph.tanh %3 : !maxgraph.tensor<[67, n], f32>
   %5 = maxgraph.add %4, %b : (!maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[67, n], f32>
   maxgraph.output %0, %1, %2, %5 : !maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[67, n], f32>, !maxgraph.tensor<[n], f32>, !maxgraph.tensor<[67, n], f32>
+}
+
+// Softmax feeding layer_norm is one row group; log_softmax, rms_norm and a
+// static softmax are groups of their own.
+maxgraph.graph @row_groups<m, n>(%x: !maxgraph.tensor<[m, n], f32>, %g: !maxgraph.tensor<[n], f32>, %b: !maxgraph.tensor<[n], f32>, %s: !maxgraph.tensor<[300, 257], f32>)
+    -> (!maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[300, 257], f32>) {
+  %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[m, n], f32>
+  %1 = maxgraph.layer_norm %0, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[n], f32>, !maxgraph.tensor<[n], f32>
+  %2 = maxgraph.log_softmax %x axis = -1 : !maxgraph.tensor<[m, n], f32>
+  %3 = maxgraph.rms_norm %x, %g epsilon = 1.0e-05 : !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[n], f32>
+  %4 = maxgraph.softmax %s axis = 1 : !maxgraph.tensor<[300, 257], f32>
+  maxgraph.output %0, %1, %2, %3, %4 : !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[300, 257], f32>
 }

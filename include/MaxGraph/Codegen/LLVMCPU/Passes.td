@@ -31,8 +31,13 @@ def TileAndVectorize
     an AVX-512 host. Matmuls are tiled into 128x512 blocks per thread (an
     outer `scf.forall`, later an OpenMP loop), K panels of 128 and 8x32
     register tiles; each register tile becomes a `vector.contract` per K
-    step with the accumulator held in registers. Other linalg ops are tiled
-    to rows of up to 64 lanes; row reductions add lane by lane and reduce
+    step with the accumulator held in registers. Row groups come first:
+    an elementwise op that consumes reductions over the innermost dim (as
+    softmax, log_softmax, layer_norm and rms_norm decompose to) is tiled to
+    one row per iteration (an `scf.forall` when large) with the
+    reductions and the ops between fused into the row, so that each row is
+    read from memory once and stays in L1 between its passes. Other linalg
+    ops, and the ops of a row, are tiled to rows of up to 64 lanes; row reductions add lane by lane and reduce
     once per row. Large ops, and ops with a dynamic dim, get the outer
     `scf.forall`. Partial tiles are peeled, so odd and dynamic sizes work;
     tiles of static shape are vectorized, the rest stay scalar. Ops with
@@ -49,6 +54,24 @@ def TileAndVectorize
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
     "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
     "mlir::vector::VectorDialect"
+  ];
+}
+
+def FoldUnitDims : Pass<"maxgraph-fold-unit-dims", "mlir::func::FuncOp"> {
+  let summary = "Drops the unit dims of the function's top-level linalg ops";
+  let description = [{
+    Runs on linalg on tensors, before `maxgraph-tile-and-vectorize`, in
+    `maxgraph-lower-to-cpu`. Reductions with `keep_dims` reach linalg as
+    ops over a unit dim between `tensor.expand_shape`s; dropping the unit
+    dims of the linalg.generics (linalg's `dropUnitDims`, which leaves
+    reshapes that the canonicalizer folds) makes a
+    reduction and the elementwise ops that consume it meet directly, which
+    the row groups of `maxgraph-tile-and-vectorize` need. Ops inside loops
+    (the serial steps of cumsum) keep their dims: reshaping them would make
+    the values a loop carries differ from what it yields.
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"
   ];
 }
 

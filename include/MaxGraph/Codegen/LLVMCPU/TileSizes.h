@@ -40,10 +40,12 @@ struct CPUTileSizes {
 ///   4) and the Kc x Nc block of B at most half of L2 (Kc * Nc * 4 <= L2 /
 ///   2); at least Mr and Nr. L2 is the last private cache: a shared L3 is
 ///   not counted on.
-/// - Rows of other ops: 4 L elements, four vectors per step.
+/// - Rows of other ops: 4 L elements, four vectors per step (also the ops
+///   of a row group, which are fused one row at a time: RowFusion.h).
 /// - Threads: an op is spread when it has at least 4096 L iterations (4096
 ///   vectors of work, about what an OpenMP fork and join costs), into 4 x
-///   cores chunks (four per core, which evens out uneven chunks).
+///   cores chunks (four per core, which evens out uneven chunks); a row
+///   group past that size spreads its rows, one per parallel iteration.
 ///
 /// For an AVX-512 host (512 bits, 32 registers, 32 or 48 KiB L1, 1 or 2 MiB
 /// L2, 2 cores) that is Mr x Nr = 8 x 32, Kc = 128, Mc x Nc = 128 x 512,

@@ -1,0 +1,113 @@
+// Row groups in maxgraph-tile-and-vectorize: the reductions over the
+// innermost dim that softmax and the norms decompose to, and the
+// elementwise ops that consume them, fused into one loop over the rows (an
+// scf.forall, one row per iteration, when large), each op of the row then
+// tiled to 64-lane vectors. The linalg is the pipeline's own up to the
+// tiling (maxgraph-lower-to-cpu), for a pinned AVX-512 CPU.
+// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(maxgraph.graph(maxgraph-decompose),convert-maxgraph-to-linalg,func.func(linalg-fuse-elementwise-ops,maxgraph-fold-unit-dims),canonicalize,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
+
+// 512 x 512 = 262144 iterations: a row per iteration of an scf.forall. In
+// each row: the max (64 lanes at a time, reduced once), exp(x - max) into a
+// row temporary, its sum, and the division into the result's row; the exp
+// is computed once per element (the two fused copies of it are one).
+// CHECK-LABEL: func.func @softmax
+// CHECK: scf.forall (%[[ROW:.*]]) in (512) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<512x512xf32>)
+// CHECK-NEXT: tensor.extract_slice %arg0[%[[ROW]], 0] [1, 512] [1, 1]
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c64 iter_args(%{{.*}}) -> (vector<1x64xf32>)
+// CHECK: arith.maximumf {{.*}} : vector<1x64xf32>
+// CHECK: vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK: %[[TMP:.*]] = tensor.empty() : tensor<1x512xf32>
+// CHECK: %[[EXP:.*]] = scf.for %{{.*}} = %c0 to %c512 step %c64 iter_args(%{{.*}} = %[[TMP]]) -> (tensor<1x512xf32>)
+// CHECK: math.exp {{.*}} : vector<1x64xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c64 iter_args(%{{.*}}) -> (vector<1x64xf32>)
+// CHECK: tensor.extract_slice %[[EXP]]
+// CHECK: arith.addf {{.*}} : vector<1x64xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK: tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, 512] [1, 1]
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c64
+// CHECK: tensor.extract_slice %[[EXP]]
+// CHECK: arith.divf {{.*}} : vector<1x64xf32>
+// CHECK-NOT: math.exp
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[ROW]], 0] [1, 512] [1, 1]
+// CHECK-NOT: scf.for
+// CHECK: return
+maxgraph.graph @softmax(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[512, 512], f32> {
+  %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[512, 512], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[512, 512], f32>
+}
+
+// -----
+
+// Small: an scf.for over the 6 rows, no threads. 100 = 64 + 36 lanes (one
+// vector step and a static remainder); the mean, the variance and rsqrt
+// are computed once per row for each of the two.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-NOT: scf.forall
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args(%{{.*}}) -> (tensor<6x100xf32>)
+// CHECK: vector.multi_reduction <add>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK: arith.subf {{.*}} : vector<1x36xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK: math.rsqrt {{.*}} : vector<1x64xf32>
+// CHECK: arith.mulf {{.*}} : vector<1x64xf32>
+// CHECK: math.rsqrt {{.*}} : vector<1x36xf32>
+// CHECK: arith.mulf {{.*}} : vector<1x36xf32>
+// CHECK-NOT: math.rsqrt
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK: return
+maxgraph.graph @layer_norm(%x: !maxgraph.tensor<[6, 100], f32>, %g: !maxgraph.tensor<[100], f32>, %b: !maxgraph.tensor<[100], f32>) -> !maxgraph.tensor<[6, 100], f32> {
+  %0 = maxgraph.layer_norm %x, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[6, 100], f32>
+}
+
+// -----
+
+// Both dims symbolic: one scf.forall over the `?` rows; in each row
+// vectors up to the last multiple of 64 and a scalar remainder, for the max
+// (a linalg.reduce), the sum of exps and the result.
+// CHECK-LABEL: func.func @symbolic
+// CHECK: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?xf32>)
+// CHECK: vector.multi_reduction <maximumf>
+// CHECK: math.exp {{.*}} : vector<1x64xf32>
+// CHECK: math.exp {{.*}} : f32
+// CHECK: vector.multi_reduction <add>
+// CHECK: math.log
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+maxgraph.graph @symbolic<m, n>(%x: !maxgraph.tensor<[m, n], f32>) -> !maxgraph.tensor<[m, n], f32> {
+  %0 = maxgraph.log_softmax %x axis = -1 : !maxgraph.tensor<[m, n], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m, n], f32>
+}
+
+// -----
+
+// Over the rows of a [4, 8, 256]: a loop per leading dim, the mean square
+// and rsqrt once per row.
+// CHECK-LABEL: func.func @rms_norm
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK: vector.multi_reduction <add>, {{.*}} [2] : vector<1x1x64xf32> to vector<1x1xf32>
+// CHECK: math.rsqrt {{.*}} : vector<1x1x64xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK: arith.mulf {{.*}} : vector<1x1x64xf32>
+maxgraph.graph @rms_norm(%x: !maxgraph.tensor<[4, 8, 256], f32>, %w: !maxgraph.tensor<[256], f32>) -> !maxgraph.tensor<[4, 8, 256], f32> {
+  %0 = maxgraph.rms_norm %x, %w epsilon = 1.0e-05 : !maxgraph.tensor<[4, 8, 256], f32>, !maxgraph.tensor<[256], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[4, 8, 256], f32>
+}
+
+// -----
+
+// A softmax over the outer dim reduces columns, not rows: no row group, each
+// op is tiled on its own (the reductions' loops run over all 64 rows).
+// CHECK-LABEL: func.func @columns
+// CHECK: %[[MAX:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}}) -> (tensor<128xf32>)
+// CHECK: %[[EXP:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}}) -> (tensor<64x128xf32>)
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}}) -> (tensor<128xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}}) -> (tensor<64x128xf32>)
+// CHECK: arith.divf {{.*}} : vector<1x64xf32>
+maxgraph.graph @columns(%x: !maxgraph.tensor<[64, 128], f32>) -> !maxgraph.tensor<[64, 128], f32> {
+  %0 = maxgraph.softmax %x axis = 0 : !maxgraph.tensor<[64, 128], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[64, 128], f32>
+}
