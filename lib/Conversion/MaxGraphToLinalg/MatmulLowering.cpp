@@ -23,6 +23,23 @@ using namespace maxgraph;
 using namespace maxgraph::detail;
 
 namespace {
+/// The size of `value`'s dim `axis` as an index.
+Value sizeOfDim(OpBuilder &builder, Location loc, Value value, int64_t axis) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.isDynamicDim(axis))
+    return dimOf(builder, loc, value, axis);
+  return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(axis));
+}
+
+/// `sizes` as the 1-d index tensor that tensor.reshape takes as its shape.
+Value shapeTensorOf(OpBuilder &builder, Location loc, ArrayRef<Value> sizes) {
+  return tensor::FromElementsOp::create(
+      builder, loc,
+      RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                            builder.getIndexType()),
+      sizes);
+}
+
 /// `lhs [batch..., m, k] x rhs [k, n]` as one linalg.matmul: the lhs's
 /// batch dims and `m` become its rows (the rhs is the same matrix for every
 /// batch index), the product takes `type`'s dims back. tensor.reshape, not
@@ -34,19 +51,11 @@ Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   int64_t rank = lhsType.getRank();
-  auto sizeOf = [&](Value value, int64_t axis) -> Value {
-    auto valueType = cast<RankedTensorType>(value.getType());
-    if (valueType.isDynamicDim(axis))
-      return dimOf(rewriter, loc, value, axis);
-    return arith::ConstantIndexOp::create(rewriter, loc,
-                                          valueType.getDimSize(axis));
+  auto sizeOf = [&](Value value, int64_t axis) {
+    return sizeOfDim(rewriter, loc, value, axis);
   };
-  auto shapeOf = [&](ArrayRef<Value> sizes) -> Value {
-    return tensor::FromElementsOp::create(
-        rewriter, loc,
-        RankedTensorType::get({static_cast<int64_t>(sizes.size())},
-                              rewriter.getIndexType()),
-        sizes);
+  auto shapeOf = [&](ArrayRef<Value> sizes) {
+    return shapeTensorOf(rewriter, loc, sizes);
   };
   SmallVector<Value> resultSizes;
   int64_t staticRows = 1;
@@ -91,19 +100,11 @@ Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
 Value loopOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
                     RankedTensorType type, Value lhs, Value rhs, Value zero) {
   int64_t rank = type.getRank();
-  auto sizeOf = [&](Value value, int64_t axis) -> Value {
-    auto valueType = cast<RankedTensorType>(value.getType());
-    if (valueType.isDynamicDim(axis))
-      return dimOf(rewriter, loc, value, axis);
-    return arith::ConstantIndexOp::create(rewriter, loc,
-                                          valueType.getDimSize(axis));
+  auto sizeOf = [&](Value value, int64_t axis) {
+    return sizeOfDim(rewriter, loc, value, axis);
   };
-  auto shapeOf = [&](ArrayRef<Value> sizes) -> Value {
-    return tensor::FromElementsOp::create(
-        rewriter, loc,
-        RankedTensorType::get({static_cast<int64_t>(sizes.size())},
-                              rewriter.getIndexType()),
-        sizes);
+  auto shapeOf = [&](ArrayRef<Value> sizes) {
+    return shapeTensorOf(rewriter, loc, sizes);
   };
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   Value count;
