@@ -25,6 +25,7 @@ make live host tensors, as MAX's do; inside, they stage constants.
 from __future__ import annotations
 
 import builtins
+import collections
 import functools
 import operator
 from typing import Any, Mapping, Optional, Sequence, Union
@@ -512,23 +513,56 @@ def _as_specs(value):
     return value
 
 
+def _call_key(value):
+    """A hashable key of an eager call's argument: the layout of a live
+    tensor, a static value with its type (1, 1.0 and True stage different
+    graphs); None when the value cannot be a key."""
+    if _is_live(value):
+        return value.layout
+    if isinstance(value, (list, tuple)):
+        keys = tuple(_call_key(v) for v in value)
+        return None if None in keys else (type(value), keys)
+    try:
+        hash(value)
+    except TypeError:
+        return None
+    return (type(value), value)
+
+
+# Compiled one-op graphs of eager calls in this process, by function and
+# argument keys (the disk cache would still cost a staging and a lookup per
+# call): least recently used first.
+_EAGER_CACHE: "collections.OrderedDict" = collections.OrderedDict()
+_EAGER_CACHE_SIZE = 256
+
+
 def _eager(fn):
     """`fn`, which on live tensors outside a staged function runs eagerly,
     as MAX's functions do: a graph of `fn` alone is compiled for the
-    tensors' layouts (cached by its module) and run on them."""
+    tensors' layouts (kept for the next call with the same layouts and
+    static values, and in the disk cache) and run on them."""
     @functools.wraps(fn)
     def call(*args, **kwargs):
         if _in_trace() or not _has_live(args, kwargs):
             return fn(*args, **kwargs)
-        from . import compilation
+        key = _call_key((fn, args, tuple(sorted(kwargs.items()))))
+        compiled = _EAGER_CACHE.get(key) if key is not None else None
+        if compiled is None:
+            from . import compilation
 
-        def graph(*inner_args, **inner_kwargs):
-            return fn(*inner_args, **inner_kwargs)
+            def graph(*inner_args, **inner_kwargs):
+                return fn(*inner_args, **inner_kwargs)
 
-        graph.__name__ = fn.__name__
-        compiled = compilation.compile(graph)(
-            *_as_specs(args),
-            **{key: _as_specs(value) for key, value in kwargs.items()})
+            graph.__name__ = fn.__name__
+            compiled = compilation.compile(graph)(
+                *_as_specs(args),
+                **{name: _as_specs(value) for name, value in kwargs.items()})
+            if key is not None:
+                _EAGER_CACHE[key] = compiled
+                if len(_EAGER_CACHE) > _EAGER_CACHE_SIZE:
+                    _EAGER_CACHE.popitem(last=False)
+        else:
+            _EAGER_CACHE.move_to_end(key)
         return compiled(*args, **kwargs)
 
     return call

@@ -202,3 +202,30 @@ def test_functional_on_live_tensors_runs_eagerly():
     assert first.is_live
     np.testing.assert_array_equal(second.to_numpy(), a[1:])
     np.testing.assert_array_equal(F.transpose(x, 0, 1).to_numpy(), a.T)
+
+
+def test_eager_calls_reuse_their_compiled_graph_by_layouts_and_statics():
+    cache = F._EAGER_CACHE
+    cache.clear()
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x, y = Tensor.from_numpy(a), Tensor.from_numpy(a + 1)
+    np.testing.assert_array_equal(F.add(x, y).to_numpy(), a + a + 1)
+    assert len(cache) == 1
+    compiled = next(iter(cache.values()))
+    # Other tensors of the same layouts: the same graph, new data.
+    np.testing.assert_array_equal(F.add(y, y).to_numpy(), 2 * (a + 1))
+    assert len(cache) == 1 and next(iter(cache.values())) is compiled
+    # Another shape, another static value, or the same value as another
+    # type (1 and 1.0 stage different constants): each its own graph.
+    z = Tensor.from_numpy(np.ones((3,), np.float32))
+    np.testing.assert_array_equal(F.add(z, z).to_numpy(), [2, 2, 2])
+    np.testing.assert_array_equal(F.mul(x, 2).to_numpy(), a * 2)
+    np.testing.assert_array_equal(F.mul(x, 3).to_numpy(), a * 3)
+    np.testing.assert_array_equal(F.sum(x, axis=0).to_numpy(), [a.sum(0)])
+    np.testing.assert_array_equal(F.sum(x, axis=1).to_numpy(),
+                                  a.sum(1, keepdims=True))
+    assert len(cache) == 6
+    np.testing.assert_array_equal(F.mul(x, 2.0).to_numpy(), a * 2)
+    assert len(cache) == 7
+    np.testing.assert_array_equal(F.mul(y, 2.0).to_numpy(), (a + 1) * 2)
+    assert len(cache) == 7
