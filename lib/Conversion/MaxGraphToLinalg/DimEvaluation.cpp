@@ -9,6 +9,7 @@
 
 #include "LoweringUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
@@ -214,6 +215,15 @@ Value maxgraph::detail::createEmpty(OpBuilder &builder, Location loc,
                                     ValueRange dynamicSizes) {
   return tensor::EmptyOp::create(builder, loc, type.getShape(),
                                  type.getElementType(), dynamicSizes);
+}
+
+Value maxgraph::detail::createFilled(OpBuilder &builder, Location loc,
+                                     RankedTensorType type,
+                                     ValueRange dynamicSizes, Value value) {
+  return linalg::FillOp::create(
+             builder, loc, ValueRange{value},
+             ValueRange{createEmpty(builder, loc, type, dynamicSizes)})
+      .getResult(0);
 }
 
 SmallVector<AffineExpr>

@@ -124,6 +124,12 @@ mlir::Value createEmpty(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::RankedTensorType type,
                         mlir::ValueRange dynamicSizes);
 
+/// A tensor of `type` (dynamic dims `dynamicSizes`) filled with the scalar
+/// `value`: linalg.fill of an empty tensor, the init of accumulations.
+mlir::Value createFilled(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::RankedTensorType type,
+                         mlir::ValueRange dynamicSizes, mlir::Value value);
+
 //===----------------------------------------------------------------------===//
 // Scalars (ScalarBodies.cpp)
 //===----------------------------------------------------------------------===//

@@ -82,10 +82,7 @@ Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
     sizes.push_back(rows);
   if (productType.isDynamicDim(1))
     sizes.push_back(resultSizes.back());
-  Value init = linalg::FillOp::create(
-                   rewriter, loc, ValueRange{zero},
-                   ValueRange{createEmpty(rewriter, loc, productType, sizes)})
-                   .getResult(0);
+  Value init = createFilled(rewriter, loc, productType, sizes, zero);
   Value product =
       linalg::MatmulOp::create(rewriter, loc, TypeRange{productType},
                                ValueRange{matrix, rhs}, ValueRange{init})
@@ -172,11 +169,7 @@ Value loopOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
           matrixSizes.push_back(m);
         if (matrixType.isDynamicDim(1))
           matrixSizes.push_back(n);
-        Value filled =
-            linalg::FillOp::create(
-                b, nested, ValueRange{zero},
-                ValueRange{createEmpty(b, nested, matrixType, matrixSizes)})
-                .getResult(0);
+        Value filled = createFilled(b, nested, matrixType, matrixSizes, zero);
         Value product =
             linalg::MatmulOp::create(b, nested, TypeRange{matrixType},
                                      ValueRange{lhsMatrix, rhsMatrix},
@@ -263,15 +256,13 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
         rhsValue = cut(rhsValue, rhsAxis);
       }
     }
-    Value empty = createEmpty(rewriter, loc, type, sizes);
     // A result with a static 0 dim computes nothing (loops over zero-sized
     // tiles do not verify); its dims were checked above.
     if (llvm::is_contained(type.getShape(), 0)) {
-      rewriter.replaceOp(op, empty);
+      rewriter.replaceOp(op, createEmpty(rewriter, loc, type, sizes));
       return success();
     }
     if (lhs.getRank() > 2 && rhs.getRank() == 2) {
-      rewriter.eraseOp(empty.getDefiningOp());
       rewriter.replaceOp(
           op, matmulWithMatrix(rewriter, loc, type, lhsValue, rhsValue, zero));
       return success();
@@ -281,14 +272,11 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
         lhs.getDims().drop_back(2) == rhs.getDims().drop_back(2) &&
         llvm::none_of(lhs.getDims().drop_back(2),
                       [](DimAttr dim) { return dim.getUnknown(); })) {
-      rewriter.eraseOp(empty.getDefiningOp());
       rewriter.replaceOp(
           op, loopOfMatmuls(rewriter, loc, type, lhsValue, rhsValue, zero));
       return success();
     }
-    Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                                        ValueRange{empty})
-                     .getResult(0);
+    Value init = createFilled(rewriter, loc, type, sizes, zero);
     if (lhs.getRank() == 2 && rhs.getRank() == 2) {
       rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
           op, TypeRange{type}, ValueRange{lhsValue, rhsValue},

@@ -134,10 +134,8 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
       identity = isFloat ? floatConstant(rewriter, loc, element, value)
                          : intConstant(rewriter, loc, accumulator, value);
     }
-    Value empty = createEmpty(rewriter, loc, accumulatorType, dynamicSizes);
-    Value init = linalg::FillOp::create(rewriter, loc, ValueRange{identity},
-                                        ValueRange{empty})
-                     .getResult(0);
+    Value init =
+        createFilled(rewriter, loc, accumulatorType, dynamicSizes, identity);
     Operation *operation = op.getOperation();
     auto reduce = linalg::ReduceOp::create(
         rewriter, loc, ValueRange{input}, ValueRange{init}, axes,
@@ -299,17 +297,9 @@ template <typename OpTy> struct ArgReduceLowering : OpConversionPattern<OpTy> {
     }
     auto valueType = RankedTensorType::get(shape, element);
     auto indexType = RankedTensorType::get(shape, indexElement);
-    Value values =
-        linalg::FillOp::create(
-            rewriter, loc, ValueRange{start},
-            ValueRange{createEmpty(rewriter, loc, valueType, dynamicSizes)})
-            .getResult(0);
-    Value indices =
-        linalg::FillOp::create(
-            rewriter, loc,
-            ValueRange{intConstant(rewriter, loc, indexElement, 0)},
-            ValueRange{createEmpty(rewriter, loc, indexType, dynamicSizes)})
-            .getResult(0);
+    Value values = createFilled(rewriter, loc, valueType, dynamicSizes, start);
+    Value indices = createFilled(rewriter, loc, indexType, dynamicSizes,
+                                 intConstant(rewriter, loc, indexElement, 0));
 
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineExpr> reducedExprs;
@@ -404,11 +394,7 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
     auto sumType = RankedTensorType::get(shape, accumulator);
     Value zero = isFloat ? floatConstant(rewriter, loc, accumulator, 0.0)
                          : intConstant(rewriter, loc, accumulator, 0);
-    Value sum =
-        linalg::FillOp::create(
-            rewriter, loc, ValueRange{zero},
-            ValueRange{createEmpty(rewriter, loc, sumType, dynamicSizes)})
-            .getResult(0);
+    Value sum = createFilled(rewriter, loc, sumType, dynamicSizes, zero);
     Value result = createEmpty(rewriter, loc, convertedResultType(op),
                                dynamicSizesOf(rewriter, loc, input));
 

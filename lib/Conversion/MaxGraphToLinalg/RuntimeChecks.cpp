@@ -102,10 +102,7 @@ Value maxgraph::detail::guardedValue(
         Value nothing = isa<FloatType>(element)
                             ? floatConstant(b, at, element, 0.0)
                             : intConstant(b, at, element, 0);
-        Value zeros =
-            linalg::FillOp::create(b, at, ValueRange{nothing},
-                                   ValueRange{createEmpty(b, at, type, sizes)})
-                .getResult(0);
+        Value zeros = createFilled(b, at, type, sizes, nothing);
         scf::YieldOp::create(b, at, zeros);
       });
   return ifOp.getResult(0);
@@ -224,9 +221,7 @@ static Value zerosLike(OpBuilder &b, Location loc, Value value, int64_t d,
   Type element = type.getElementType();
   Value zero = isa<FloatType>(element) ? floatConstant(b, loc, element, 0.0)
                                        : intConstant(b, loc, element, 0);
-  Value init = createEmpty(b, loc, type, sizes);
-  return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
-      .getResult(0);
+  return createFilled(b, loc, type, sizes, zero);
 }
 
 RuntimeBroadcast maxgraph::detail::broadcastAtRunTime(

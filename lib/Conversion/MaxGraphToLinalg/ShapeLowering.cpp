@@ -330,10 +330,8 @@ static void checkIndicesInRange(OpBuilder &b, Location loc, Operation *op,
                                       : APInt::getSignedMaxValue(width))
                            : APInt::getMinValue(width);
     auto scalarType = RankedTensorType::get({}, element);
-    Value init = linalg::FillOp::create(
-                     b, loc, ValueRange{intConstant(b, loc, element, start)},
-                     ValueRange{createEmpty(b, loc, scalarType, {})})
-                     .getResult(0);
+    Value init = createFilled(b, loc, scalarType, {},
+                              intConstant(b, loc, element, start));
     auto reduce = linalg::ReduceOp::create(
         b, loc, ValueRange{indices}, ValueRange{init}, all,
         [&](OpBuilder &nested, Location at, ValueRange args) {
