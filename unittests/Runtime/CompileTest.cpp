@@ -1,5 +1,6 @@
 //===- CompileTest.cpp - compile() and CompiledGraph ----------------------===//
 
+#include "ErrorMessage.h"
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "gtest/gtest.h"
@@ -23,14 +24,7 @@ Tensor combine(const std::map<std::string, Tensor> &kv, float alpha) {
   return (kv.at("a") + kv.at("b")) * alpha;
 }
 
-std::string messageOf(const std::function<void()> &fn) {
-  try {
-    fn();
-  } catch (const RuntimeError &error) {
-    return error.what();
-  }
-  return "";
-}
+using maxgraph::unittest::messageOf;
 
 TEST(CompileTest, SeedExampleReturnsTwiceTheSum) {
   TensorLayout spec(DType::Float32, {2});

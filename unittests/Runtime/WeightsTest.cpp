@@ -1,5 +1,6 @@
 //===- WeightsTest.cpp - binding external weights at compile time ---------===//
 
+#include "ErrorMessage.h"
 #include "MaxGraph/MaxGraph.h"
 #include "gtest/gtest.h"
 
@@ -25,14 +26,7 @@ Tensor affine(const Tensor &x) {
          ops::constant_external("shift", f32({3}));
 }
 
-std::string messageOf(const std::function<void()> &fn) {
-  try {
-    fn();
-  } catch (const RuntimeError &error) {
-    return error.what();
-  }
-  return "";
-}
+using maxgraph::unittest::messageOf;
 
 bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ErrorMessage.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
@@ -27,18 +28,10 @@
 using namespace maxgraph;
 
 namespace {
+using maxgraph::unittest::messageOf;
 template <typename T> std::vector<T> values(const HostTensor &tensor) {
   const T *data = tensor.data<T>();
   return std::vector<T>(data, data + tensor.numElements());
-}
-
-std::string messageOf(const std::function<void()> &fn) {
-  try {
-    fn();
-  } catch (const std::exception &error) {
-    return error.what();
-  }
-  return "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -105,16 +98,16 @@ TEST(WrappedHostTensor, OverlappingWrapsShareStorage) {
 
 TEST(WrappedHostTensor, BadWrapsAreRefused) {
   std::vector<float> memory(4);
-  EXPECT_EQ(messageOf([&] {
+  EXPECT_EQ(messageOf<std::exception>([&] {
               HostTensor::wrap(memory.data(), DType::Float32, {2, -1}, nullptr);
             }),
             "HostTensor::wrap: negative dim -1");
-  EXPECT_EQ(messageOf([] {
+  EXPECT_EQ(messageOf<std::exception>([] {
               HostTensor::wrap(nullptr, DType::Float32, {2}, nullptr);
             }),
             "HostTensor::wrap: null data for 2 elements");
   auto *misaligned = reinterpret_cast<char *>(memory.data()) + 1;
-  EXPECT_EQ(messageOf([&] {
+  EXPECT_EQ(messageOf<std::exception>([&] {
               HostTensor::wrap(misaligned, DType::Float32, {2}, nullptr);
             }),
             "HostTensor::wrap: data of f32 elements is not aligned to 4 "
@@ -148,7 +141,8 @@ TEST(HostTensorAllocation, UninitializedIsNewAlignedStorage) {
   HostTensor emptyCopy = empty;
   EXPECT_TRUE(emptyCopy.sharesStorageWith(empty));
   EXPECT_FALSE(HostTensor(DType::Int8, {0}).sharesStorageWith(empty));
-  EXPECT_EQ(messageOf([] { HostTensor::uninitialized(DType::Int8, {-2}); }),
+  EXPECT_EQ(messageOf<std::exception>(
+                [] { HostTensor::uninitialized(DType::Int8, {-2}); }),
             "HostTensor: negative dim -2");
 }
 
@@ -225,7 +219,7 @@ TEST(HostTensorAllocation, StorageThatCannotBeAllocatedIsARuntimeError) {
       runtimeErrorOf([&] { HostTensor::uninitialized(DType::Float64, shape); }),
       expected);
   // Negative dims are still refused before anything is counted.
-  EXPECT_EQ(messageOf([] {
+  EXPECT_EQ(messageOf<std::exception>([] {
               HostTensor(DType::Float64, {-1, int64_t(1) << 62});
             }),
             "HostTensor: negative dim -1");
@@ -369,15 +363,16 @@ TEST_F(CompiledZeroCopy, RunChecksWithTheCallersOptions) {
   ASSERT_TRUE(executable);
   HostTensor onGpu(DType::Float32, {4}, GPU(0));
   // Devices are tags to the executable by default ...
-  EXPECT_EQ(messageOf([&] { executable->run({onGpu}); }), "");
+  EXPECT_EQ(messageOf<std::exception>([&] { executable->run({onGpu}); }), "");
   // ... and checked when the caller asks, with checkGraphInputs' message:
   // CompiledGraph's one check of a call is this one.
   InputCheckOptions checks;
   checks.checkDevices = true;
-  EXPECT_EQ(messageOf([&] { executable->run({onGpu}, checks); }),
-            "@scale: argument 0 is on gpu:0 but the graph expects cpu:0 (got "
-            "f32 [4] on gpu:0; expected !maxgraph.tensor<[4], f32>)");
-  EXPECT_EQ(messageOf([&] {
+  EXPECT_EQ(
+      messageOf<std::exception>([&] { executable->run({onGpu}, checks); }),
+      "@scale: argument 0 is on gpu:0 but the graph expects cpu:0 (got "
+      "f32 [4] on gpu:0; expected !maxgraph.tensor<[4], f32>)");
+  EXPECT_EQ(messageOf<std::exception>([&] {
               executable->run({HostTensor(DType::Float32, {5})}, checks);
             }),
             "@scale: argument 0 has size 5 in dim 0 but the graph expects 4 "
@@ -395,7 +390,7 @@ TEST(CompiledGraphZeroCopy, CallerMemoryInResultsOut) {
   EXPECT_EQ(values<float>(out), (std::vector<float>{2, 3, 4}));
   EXPECT_FALSE(out.sharesStorageWith(x));
   // A wrong device is refused by the one check of the call.
-  EXPECT_NE(messageOf([&] {
+  EXPECT_NE(messageOf<std::exception>([&] {
               run(x.withDevice(GPU(0)));
             }).find("is on gpu:0 but the graph expects cpu:0"),
             std::string::npos);
