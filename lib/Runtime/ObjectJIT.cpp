@@ -11,7 +11,14 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Object/SymbolSize.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <mutex>
 
 using namespace maxgraph;
 
@@ -19,6 +26,68 @@ using namespace maxgraph;
 /// -fsanitize=function to read (as CpuExecutable's entry calls).
 [[clang::no_sanitize("function")]] static void callJitFunction(void (*f)()) {
   f();
+}
+
+/// Appends the functions of `object`, loaded into `jit`, to
+/// `/tmp/perf-<pid>.map` (Linux perf's map of JIT code: "<address> <size>
+/// <name>" in hex), so that `perf report` names the kernels of compiled
+/// graphs, OpenMP's outlined bodies included. JITLink keeps each ELF
+/// section one block, so a section's exported symbol, looked up, places
+/// its local ones too. A profiling aid: what fails is skipped.
+static void writePerfMap(llvm::orc::LLJIT &jit, llvm::MemoryBufferRef object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(object);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return;
+  }
+  struct Function {
+    uint64_t section, offset, size;
+    llvm::StringRef name;
+  };
+  std::vector<Function> functions;
+  // The load address of each section (by index), less its symbols' offsets.
+  std::map<uint64_t, int64_t> bases;
+  for (auto [symbol, size] : llvm::object::computeSymbolSizes(**file)) {
+    auto type = symbol.getType();
+    auto name = symbol.getName();
+    auto section = symbol.getSection();
+    auto offset = symbol.getValue();
+    auto flags = symbol.getFlags();
+    if (!type || !name || !section || !offset || !flags ||
+        *type != llvm::object::SymbolRef::ST_Function ||
+        *section == (*file)->section_end()) {
+      llvm::consumeError(type.takeError());
+      llvm::consumeError(name.takeError());
+      llvm::consumeError(section.takeError());
+      llvm::consumeError(offset.takeError());
+      llvm::consumeError(flags.takeError());
+      continue;
+    }
+    uint64_t index = (*section)->getIndex();
+    functions.push_back({index, *offset, size, *name});
+    if (!(*flags & llvm::object::SymbolRef::SF_Global) || bases.count(index))
+      continue;
+    if (auto address = jit.lookup(*name))
+      bases[index] = int64_t(address->getValue()) - int64_t(*offset);
+    else
+      llvm::consumeError(address.takeError());
+  }
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::error_code error;
+  llvm::raw_fd_ostream out(
+      "/tmp/perf-" + std::to_string(llvm::sys::Process::getProcessId()) +
+          ".map",
+      error, llvm::sys::fs::OF_Append);
+  if (error)
+    return;
+  for (const Function &function : functions) {
+    auto base = bases.find(function.section);
+    if (base != bases.end() && function.size)
+      out << llvm::format_hex_no_prefix(base->second + function.offset, 1)
+          << ' ' << llvm::format_hex_no_prefix(function.size, 1) << ' '
+          << function.name << '\n';
+  }
 }
 
 ObjectJIT::~ObjectJIT() {
@@ -69,6 +138,10 @@ ObjectJIT::load(llvm::MemoryBufferRef object,
     return std::move(error);
   if (llvm::Error error = (*jit)->initialize(main))
     return std::move(error);
+  if (std::optional<std::string> perfMap =
+          llvm::sys::Process::GetEnv("MAXGRAPH_PERF_MAP");
+      perfMap && *perfMap == "1")
+    writePerfMap(**jit, object);
   auto loaded = std::unique_ptr<ObjectJIT>(new ObjectJIT());
   loaded->jit = std::move(*jit);
   if (auto init = loaded->jit->lookup(kModuleInitSymbol)) {
