@@ -131,10 +131,11 @@ struct LowerVectorOpsPass
                  StridedGather>(&getContext());
     // libm has no rsqrtf for math-to-libm to call on vector lanes.
     math::populateExpansionPatterns(patterns, {"rsqrt"});
-    // exp (softmax, sigmoid, silu) as a polynomial on whole vectors rather
-    // than a libm call per lane; accurate to a few ulp in f32.
+    // exp (softmax, sigmoid, silu) and erf (gelu) as polynomials on whole
+    // vectors rather than a libm call per lane; accurate to a few ulp in f32.
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
-      return name == "math.exp" || name == "exp";
+      return name == "math.exp" || name == "exp" || name == "math.erf" ||
+             name == "erf";
     });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -64,3 +64,19 @@ func.func @strided_gather(%m: memref<3xi8, strided<[3], offset: 2>>, %i: vector<
   %v = vector.gather %m[%c1] [%i], %k, %p : memref<3xi8, strided<[3], offset: 2>>, vector<2xindex>, vector<2xi1>, vector<2xi8> into vector<2xi8>
   return %v : vector<2xi8>
 }
+
+// -----
+
+// exp and erf become polynomials on the whole vector (no libm call per
+// lane); sin keeps its math op for math-to-libm.
+// CHECK-LABEL: func.func @polynomials(
+// CHECK-NOT: math.exp
+// CHECK-NOT: math.erf
+// CHECK: math.sin %{{.*}} : vector<16xf32>
+// CHECK: return
+func.func @polynomials(%x: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+  %0 = math.exp %x : vector<16xf32>
+  %1 = math.erf %x : vector<16xf32>
+  %2 = math.sin %x : vector<16xf32>
+  return %0, %1, %2 : vector<16xf32>, vector<16xf32>, vector<16xf32>
+}
