@@ -164,12 +164,13 @@ Value loopOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
         Value rhsMatrix = slice(rhs3, rhsType.getDimSize(rank - 2), staticN,
                                 sizeOf(rhs3, 1), n);
         auto matrixType = RankedTensorType::get({staticM, staticN}, element);
-        SmallVector<Value> matrixSizes;
-        if (matrixType.isDynamicDim(0))
-          matrixSizes.push_back(m);
-        if (matrixType.isDynamicDim(1))
-          matrixSizes.push_back(n);
-        Value filled = createFilled(b, nested, matrixType, matrixSizes, zero);
+        // Each product accumulates in its slice of the batched result, so
+        // that bufferization writes it in place rather than into a
+        // temporary copied in afterwards.
+        Value filled =
+            linalg::FillOp::create(b, nested, zero,
+                                   slice(carried[0], staticM, staticN, m, n))
+                .getResult(0);
         Value product =
             linalg::MatmulOp::create(b, nested, TypeRange{matrixType},
                                      ValueRange{lhsMatrix, rhsMatrix},

@@ -175,7 +175,8 @@ maxgraph.graph @matmuls<batch>(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph
 // -----
 
 // The same batch dims on both operands: a loop over the batch (reshaped
-// into one dim) of linalg.matmuls on slices, then the dims back.
+// into one dim) of linalg.matmuls on slices, each accumulating in its slice
+// of the result (written in place by bufferization), then the dims back.
 // CHECK-LABEL: func.func @batched_matmul(
 // CHECK-SAME: %[[Q:.*]]: tensor<?x2x?x8xf32> {bufferization.writable = false}, %[[K:.*]]: tensor<?x2x8x?xf32> {bufferization.writable = false})
 // CHECK: %[[COUNT:.*]] = arith.muli %{{.*}}, %{{.*}} : index
@@ -185,7 +186,8 @@ maxgraph.graph @matmuls<batch>(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph
 // CHECK: %[[LOOP:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<?x?x?xf32>)
 // CHECK: %[[QS:.*]] = tensor.extract_slice %[[Q3]][%[[I]], 0, 0] [1, %{{.*}}, 8] [1, 1, 1] : tensor<?x?x8xf32> to tensor<?x8xf32>
 // CHECK: %[[KS:.*]] = tensor.extract_slice %[[K3]][%[[I]], 0, 0] [1, 8, %{{.*}}] [1, 1, 1] : tensor<?x8x?xf32> to tensor<8x?xf32>
-// CHECK: %[[Z:.*]] = linalg.fill
+// CHECK: %[[OS:.*]] = tensor.extract_slice %[[ACC]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : tensor<?x?x?xf32> to tensor<?x?xf32>
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OS]] : tensor<?x?xf32>)
 // CHECK: %[[P:.*]] = linalg.matmul ins(%[[QS]], %[[KS]] : tensor<?x8xf32>, tensor<8x?xf32>) outs(%[[Z]] : tensor<?x?xf32>)
 // CHECK: %[[IN:.*]] = tensor.insert_slice %[[P]] into %[[ACC]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
 // CHECK: scf.yield %[[IN]]
