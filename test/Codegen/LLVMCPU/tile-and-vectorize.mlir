@@ -24,6 +24,38 @@ maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor
 
 // -----
 
+// 96 = 3 * 32 columns: each K panel of B (two of 128 and one of 44 rows) is
+// copied once into three contiguous [K, 32] panels, and every register
+// tile, the 5-row remainder too, reads B from its packed panel.
+// CHECK-LABEL: func.func @packed_matmul
+// CHECK: scf.for %{{.*}} = %c0 to %c300 step %c128
+// CHECK: %[[COLUMNS:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [%{{.*}}, 3, 32] : tensor<?x96xf32> into tensor<?x3x32xf32>
+// CHECK: %[[PACKED:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (tensor<3x?x32xf32>)
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x1x32xf32>, vector<1x1x32xf32>
+// CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, 0, 0] [1, %{{.*}}, 32] [1, 1, 1] : tensor<3x?x32xf32> to tensor<?x32xf32>
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, 0, 0] [1, %{{.*}}, 32] [1, 1, 1] : tensor<3x?x32xf32> to tensor<?x32xf32>
+// CHECK: vector.contract {{.*}} : vector<5x1xf32>, vector<1x32xf32> into vector<5x32xf32>
+maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[37, 96], f32>
+}
+
+// -----
+
+// One register tile of columns (B's rows are one vector run already) or of
+// rows (B is read once): no packing.
+// CHECK-LABEL: func.func @unpacked_matmuls
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return
+maxgraph.graph @unpacked_matmuls(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgraph.tensor<[300, 32], f32>, %y: !maxgraph.tensor<[8, 300], f32>, %v: !maxgraph.tensor<[300, 96], f32>) -> (!maxgraph.tensor<[37, 32], f32>, !maxgraph.tensor<[8, 96], f32>) {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 32], f32>) -> !maxgraph.tensor<[37, 32], f32>
+  %1 = maxgraph.matmul %y, %v : (!maxgraph.tensor<[8, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[8, 96], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[37, 32], f32>, !maxgraph.tensor<[8, 96], f32>
+}
+
+// -----
+
 // 100 = 64 + 36 lanes per row.
 // CHECK-LABEL: func.func @rows
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1

@@ -8,6 +8,13 @@
 // RUN: max-run %s --graph=matmul --random-inputs --seed=1 --output=%t/mm-i --interpret
 // RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/mm-c %t/mm-i --rtol 1e-4 --atol 1e-4 | FileCheck %s --check-prefix=MATCH1
 // MATCH1: match 1
+// B packed into panels of 32 columns (96 and 1536 columns; K panels of 128
+// and a partial one of 44; symbolic rows, threads over blocks of 512
+// columns).
+// RUN: max-run %s --graph=packed --random-inputs --seed=4 --dims=m=131 --output=%t/packed-c
+// RUN: max-run %s --graph=packed --random-inputs --seed=4 --dims=m=131 --output=%t/packed-i --interpret
+// RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/packed-c %t/packed-i --rtol 1e-4 --atol 1e-4 | FileCheck %s --check-prefix=MATCH2
+// MATCH2: match 2
 // RUN: max-run %s --graph=rows --random-inputs --seed=2 --dims=n=131 --output=%t/rows-c
 // RUN: max-run %s --graph=rows --random-inputs --seed=2 --dims=n=131 --output=%t/rows-i --interpret
 // RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/rows-c %t/rows-i --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=MATCH4
@@ -23,6 +30,12 @@
 maxgraph.graph @matmul(%a: !maxgraph.tensor<[37, 300], f32>, %b: !maxgraph.tensor<[300, 70], f32>) -> !maxgraph.tensor<[37, 70], f32> {
   %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 70], f32>) -> !maxgraph.tensor<[37, 70], f32>
   maxgraph.output %0 : !maxgraph.tensor<[37, 70], f32>
+}
+
+maxgraph.graph @packed<m>(%a: !maxgraph.tensor<[37, 300], f32>, %b: !maxgraph.tensor<[300, 96], f32>, %c: !maxgraph.tensor<[m, 300], f32>, %d: !maxgraph.tensor<[300, 1536], f32>) -> (!maxgraph.tensor<[37, 96], f32>, !maxgraph.tensor<[m, 1536], f32>) {
+  %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32>
+  %1 = maxgraph.matmul %c, %d : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[37, 96], f32>, !maxgraph.tensor<[m, 1536], f32>
 }
 
 // Row ops over n = 131 = 2 * 64 + 3 lanes: softmax (exp as a polynomial),
