@@ -4,9 +4,9 @@
 // generic vector-to-LLVM conversion does not: vector.multi_reduction,
 // transfer permutation maps, 0-d transfers and gathers on strided memrefs,
 // and math.rsqrt (which math-to-libm would turn into calls of a missing
-// rsqrtf); math.exp becomes a polynomial on whole vectors. The math
-// rewrites are for the host's libm, which is why this pass belongs to the
-// CPU strategy.
+// rsqrtf); math.exp and math.erf become polynomials on whole vectors. The
+// math rewrites are for the host's libm, which is why this pass belongs to
+// the CPU strategy.
 //
 //===----------------------------------------------------------------------===//
 
