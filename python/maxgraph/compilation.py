@@ -29,6 +29,7 @@ __all__ = [
     "CompiledCallable",
     "CompiledGraph",
     "StagedGraph",
+    "artifact_weights",
     "as_layout",
     "as_subgraph",
     "compile",
@@ -409,6 +410,15 @@ class CompiledCallable:
 
 # The version of the frontend's section of an artifact (the pickled trees).
 _FRONTEND_VERSION = 1
+
+
+def artifact_weights(
+        path: Union[str, "os.PathLike[str]"]) -> dict[str, TensorLayout]:
+    """The external weights the artifact at `path` needs, name to layout,
+    in argument order: what to pick out of a checkpoint for ``load()``.
+    Reads and verifies the file as load() does."""
+    artifact = _core.Artifact.read(os.fspath(path))
+    return dict(artifact.weights)
 
 
 def load(path: Union[str, "os.PathLike[str]"],
