@@ -8,7 +8,8 @@
 //   LoadedGraph loaded = loadCompiled("encoder.mgart", {.weights = w});
 //   std::vector<HostTensor> out = loaded({ids, mask});
 //
-// The file format is in docs/Runtime.md ("Artifacts").
+// The file format is on lib/Runtime/Artifact.cpp; README.md ("Compiled
+// artifacts") has the overview.
 //
 //===----------------------------------------------------------------------===//
 
