@@ -269,3 +269,45 @@ def test_bad_files_are_refused(exported, tmp_path):
                              f"{len(good) - 33} bytes of content, its header "
                              f"says {len(good) - 32}"):
         compilation.load(truncated)
+
+
+def accumulate(state, x):
+    state.store(state.load() + x)
+    return x * 2
+
+
+def test_buffer_arguments_are_stored_into_after_load(tmp_path):
+    from maxgraph.sharding import BufferLayout
+
+    run = compilation.compile(accumulate)(
+        BufferLayout(DType.float32, [3]), TensorLayout(DType.float32, [3]))
+    path = tmp_path / "accumulate.mgart"
+    run.export(path)
+    loaded = compilation.load(path)
+    assert loaded.in_layouts == run.in_layouts
+    assert isinstance(loaded.in_layouts[0], BufferLayout)
+    state = np.zeros(3, np.float32)
+    x = np.array([1, 2, 3], np.float32)
+    np.testing.assert_array_equal(loaded(state, x).to_numpy(), [2, 4, 6])
+    loaded(state, x)
+    np.testing.assert_array_equal(state, [2, 4, 6])
+
+
+def test_a_bfloat16_weight_binds_from_its_bits_after_load(tmp_path):
+    from maxgraph import ops
+
+    layout = TensorLayout(DType.bfloat16, [2])
+    bits = np.array([0x3F80, 0xC000], np.uint16)  # bfloat16 1.0, -2.0
+
+    def fn(x):
+        return x + ops.cast(ops.constant_external("bf", layout),
+                            DType.float32)
+
+    run = compilation.compile(fn, weights={"bf": bits})(
+        TensorLayout(DType.float32, [2]))
+    path = tmp_path / "bf16.mgart"
+    run.export(path)
+    assert compilation.artifact_weights(path) == {"bf": layout}
+    loaded = compilation.load(path, weights={"bf": bits})
+    out = loaded(np.zeros(2, np.float32)).to_numpy()
+    np.testing.assert_array_equal(out, [1.0, -2.0])
