@@ -293,6 +293,22 @@ TEST_F(ArtifactTest, AnotherCpuIsRefused) {
       << message;
 }
 
+TEST_F(ArtifactTest, AnotherMaxGraphVersionIsRefused) {
+  std::string path = file("affine.mgart");
+  exportAffine(path);
+  std::string bytes = readBytes(path);
+  size_t at = bytes.find("maxgraph ", 32);
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 9] = bytes[at + 9] == '9' ? '8' : '9';
+  std::string written = bytes.substr(at, bytes.find(',', at) - at);
+  writeBytes(path, resealed(bytes));
+  std::string message = messageOf([&] { loadCompiled(path); });
+  EXPECT_TRUE(
+      contains(message, path + ": the artifact was written by " + written))
+      << message;
+  EXPECT_TRUE(contains(message, "; export it again")) << message;
+}
+
 TEST_F(ArtifactTest, WritingNowhereIsAnError) {
   StagedGraph staged = stage(affine, {.name = "affine"})(f32({"n", 3}));
   CompiledGraph<> run = compile(staged, {.weights = weights()});
