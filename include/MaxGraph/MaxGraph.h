@@ -17,6 +17,7 @@
 #ifndef MAXGRAPH_MAXGRAPH_H
 #define MAXGRAPH_MAXGRAPH_H
 
+#include "MaxGraph/Runtime/Artifact.h"
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/Weights.h"

@@ -52,6 +52,14 @@ void detail::tagResultDevices(const StagedGraph &staged,
       outputs[i] = outputs[i].withDevice(layouts[i].device());
 }
 
+void detail::checkInputCount(const StagedGraph &staged, size_t count) {
+  size_t expected = staged.inputLayouts().size();
+  if (count != expected)
+    throw RuntimeError("@" + staged.name() + " takes " +
+                       std::to_string(expected) + " inputs but got " +
+                       std::to_string(count));
+}
+
 TensorLayout maxgraph::layoutOf(const HostTensor &tensor) {
   std::vector<Dim> dims(tensor.shape().begin(), tensor.shape().end());
   return TensorLayout(tensor.dtype(), std::move(dims), tensor.device());

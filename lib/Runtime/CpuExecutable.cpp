@@ -162,7 +162,36 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
     return address.takeError();
   jit = std::move(*loaded);
   entry = reinterpret_cast<void (*)(void **)>(*address);
+  this->object = object.getBuffer().str();
   return llvm::Error::success();
+}
+
+std::unique_ptr<CpuExecutable>
+CpuExecutable::load(const maxgraph::detail::EntrySignature &signature,
+                    llvm::StringRef object, llvm::StringRef source) {
+  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
+  executable->signature = std::make_unique<Signature>();
+  static_cast<maxgraph::detail::EntrySignature &>(*executable->signature) =
+      signature;
+  llvm::MemoryBufferRef buffer(object, source);
+  auto undefined = undefinedSymbols(buffer);
+  if (!undefined)
+    throw RuntimeError(
+        source.str() + ": the object code of @" + signature.name +
+        " does not read: " + llvm::toString(undefined.takeError()));
+  for (const std::string &symbol : *undefined)
+    checkDefined(symbol, signature.name);
+  if (llvm::Error error = executable->load(buffer))
+    throw RuntimeError(source.str() + ": the JIT failed for @" +
+                       signature.name + ": " +
+                       llvm::toString(std::move(error)));
+  return executable;
+}
+
+llvm::StringRef CpuExecutable::objectCode() const { return object; }
+
+const maxgraph::detail::EntrySignature &CpuExecutable::entrySignature() const {
+  return *signature;
 }
 
 std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
@@ -263,8 +292,13 @@ static void *const kGlobalAllocated =
 std::vector<HostTensor>
 CpuExecutable::run(const std::vector<HostTensor> &inputs,
                    const InputCheckOptions &checks) const {
+  checkGraphInputs(signature->arguments, inputs, checks);
+  return runUnchecked(inputs);
+}
+
+std::vector<HostTensor>
+CpuExecutable::runUnchecked(const std::vector<HostTensor> &inputs) const {
   const Signature &s = *signature;
-  checkGraphInputs(s.arguments, inputs, checks);
 
   // Inputs: descriptors over the HostTensors' own (dense, row-major)
   // storage, not copies: a BufferLayout argument is a memref that the code

@@ -10,54 +10,76 @@
 
 using namespace maxgraph;
 
-detail::BoundWeights::BoundWeights(const StagedGraph &staged,
-                                   const WeightMap &weights)
-    : graphName(staged.name()), bound(weights) {
+std::vector<detail::WeightSlot>
+detail::BoundWeights::slotsOf(const StagedGraph &staged) {
   GraphOp graph = staged.getGraph();
-  numArguments = graph.getNumArguments();
   llvm::StringMap<size_t> argumentOf;
-  for (size_t index = 0; index < numArguments; ++index)
+  for (size_t index = 0, e = graph.getNumArguments(); index < e; ++index)
     if (auto name =
             graph.getArgAttrOfType<mlir::StringAttr>(index, kWeightAttrName))
       argumentOf[name.getValue()] = index;
-  std::string where = "compiled graph '" + graphName + "': ";
+  std::vector<WeightSlot> slots;
+  for (auto [name, layout] :
+       llvm::zip_equal(staged.weightNames(), staged.weightLayouts())) {
+    WeightSlot slot;
+    slot.name = name;
+    slot.argument = argumentOf.lookup(name);
+    slot.dtype = layout.dtype();
+    for (const Dim &dim : layout.shape())
+      slot.shape.push_back(dim.getAttr().getStaticSize());
+    slot.device = layout.device();
+    slot.type = layout.str();
+    slots.push_back(std::move(slot));
+  }
+  return slots;
+}
+
+detail::BoundWeights::BoundWeights(const StagedGraph &staged,
+                                   const WeightMap &weights)
+    : BoundWeights(staged.name(), staged.getGraph().getNumArguments(),
+                   slotsOf(staged), weights) {}
+
+detail::BoundWeights::BoundWeights(std::string graphName, size_t numArguments,
+                                   const std::vector<WeightSlot> &slots,
+                                   const WeightMap &weights)
+    : graphName(std::move(graphName)), numArguments(numArguments),
+      bound(weights) {
+  std::string where = "compiled graph '" + this->graphName + "': ";
   for (const auto &[name, tensor] : weights)
-    if (!argumentOf.contains(name)) {
+    if (llvm::none_of(
+            slots, [&](const WeightSlot &slot) { return slot.name == name; })) {
       std::string known;
-      for (const std::string &weight : staged.weightNames())
-        known += (known.empty() ? "'" : ", '") + weight + "'";
+      for (const WeightSlot &slot : slots)
+        known += (known.empty() ? "'" : ", '") + slot.name + "'";
       throw RuntimeError(where + "weight '" + name +
                          "' is not a weight of the graph (its weights: " +
                          (known.empty() ? "none" : known) + ")");
     }
-  for (auto [name, layout] :
-       llvm::zip_equal(staged.weightNames(), staged.weightLayouts())) {
+  for (const WeightSlot &slot : slots) {
+    const std::string &name = slot.name;
     auto found = weights.find(name);
     if (found == weights.end())
-      throw RuntimeError(where + "weight '" + name + "' (" + layout.str() +
+      throw RuntimeError(where + "weight '" + name + "' (" + slot.type +
                          ") is not bound; pass it in the compile options' "
                          "weights");
     const HostTensor &tensor = found->second;
-    std::vector<int64_t> expected;
-    for (const Dim &dim : layout.shape())
-      expected.push_back(dim.getAttr().getStaticSize());
     std::string given = toString(tensor.dtype()) + " " +
                         shapeString(tensor.shape()) + " on " +
                         tensor.device().str();
     auto fail = [&](const std::string &problem) {
       throw RuntimeError(where + "weight '" + name + "' " + problem +
-                         " (expected " + layout.str() + ", got " + given + ")");
+                         " (expected " + slot.type + ", got " + given + ")");
     };
-    if (tensor.dtype() != layout.dtype())
+    if (tensor.dtype() != slot.dtype)
       fail("has dtype " + toString(tensor.dtype()) + " but the graph expects " +
-           toString(layout.dtype()));
-    if (tensor.shape() != expected)
+           toString(slot.dtype));
+    if (tensor.shape() != slot.shape)
       fail("has shape " + shapeString(tensor.shape()) +
-           " but the graph expects " + shapeString(expected));
-    if (tensor.device() != layout.device())
+           " but the graph expects " + shapeString(slot.shape));
+    if (tensor.device() != slot.device)
       fail("is on " + tensor.device().str() + " but the graph expects " +
-           layout.device().str());
-    positions.emplace_back(argumentOf.lookup(name), tensor);
+           slot.device.str());
+    positions.emplace_back(slot.argument, tensor);
   }
   llvm::sort(positions,
              [](const auto &a, const auto &b) { return a.first < b.first; });

@@ -126,11 +126,31 @@ def collect_results(value: Any, visitor: Any, path: str = "output") -> None:
     map_tree(value, path, leaf)
 
 
+class ArtifactLeaf:
+    """Where a tensor leaf was, in the trees an exported artifact keeps
+    (pickled): the index of its input or result. Specs and traced tensors
+    do not pickle; load() puts the artifact's layouts (or the results) back
+    in their places."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __reduce__(self) -> tuple:
+        return (ArtifactLeaf, (self.index,))
+
+    def __repr__(self) -> str:
+        return f"ArtifactLeaf({self.index})"
+
+
 def replace_tensors(value: Any, tensors: Iterator[Any]) -> Any:
-    """`value` with its Tensor leaves replaced by `next(tensors)`, in order."""
+    """`value` with its Tensor (or ArtifactLeaf) leaves replaced by
+    `next(tensors)`, in order."""
     return map_tree(
         value, "output",
-        lambda item, _: next(tensors) if isinstance(item, Tensor) else item)
+        lambda item, _: next(tensors)
+        if isinstance(item, (Tensor, ArtifactLeaf)) else item)
 
 
 def _same_static(staged: Any, given: Any) -> bool:

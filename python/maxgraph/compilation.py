@@ -5,6 +5,8 @@
     run = compilation.compile(combine)({"a": spec, "b": spec}, 2.0)
     out = run({"a": Tensor.from_numpy(a), "b": Tensor.from_numpy(b)}, 2.0)
     out = run({"a": a, "b": b}, 2.0)   # numpy arrays directly, no copies
+    run.export("combine.mgart")        # the compiled code, to a file
+    run = compilation.load("combine.mgart")   # any process: no compiling
 
 The second call takes one spec (TensorLayout or BufferLayout) per tensor
 leaf of the arguments; every other leaf is static and baked into the graph.
@@ -13,20 +15,25 @@ leaf of the arguments; every other leaf is static and baked into the graph.
 from __future__ import annotations
 
 import inspect
+import os
+import pickle
 import re
 import threading
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import (Any, Callable, Iterable, Iterator, Optional, Sequence,
+                    Union)
 
 from . import _core, _trees
-from ._core import BufferLayout, Device, Layout, Tensor, TensorLayout
+from ._core import Buffer, BufferLayout, Device, Layout, Tensor, TensorLayout
 
 __all__ = [
     "CompiledCallable",
     "CompiledGraph",
     "StagedGraph",
+    "artifact_weights",
     "as_layout",
     "as_subgraph",
     "compile",
+    "load",
     "stage",
 ]
 
@@ -229,11 +236,91 @@ class CompiledCallable:
     once here (a missing, unknown, mis-typed or mis-shaped weight raises
     maxgraph.RuntimeError naming it). Arrays are used where they are, like
     inputs: the graph reads a C-contiguous array's memory at every call, so
-    storing into it later changes the results."""
+    storing into it later changes the results.
+
+    ``export(path)`` writes the compiled code to a file that ``load(path)``
+    runs in any process without staging or compiling; a loaded callable
+    has no ``staged`` (it is None) but the same trees, layouts and names."""
 
     def __init__(self, staged: StagedGraph, weights: Optional[dict] = None):
-        self.staged = staged
+        self.staged: Optional[StagedGraph] = staged
         self._executable = _core.Executable(staged._core, dict(weights or {}))
+        self._name = staged.name
+        self._args = staged._args
+        self._roots = staged._roots
+        self._kwargs = staged._kwargs
+        self._result = staged._result
+        self._statics = staged._statics
+        self._artifact: Optional[_core.Artifact] = None
+
+    @property
+    def name(self) -> str:
+        """The graph's symbol name."""
+        return self._name
+
+    @property
+    def input_layouts(self) -> list[Layout]:
+        """The specs of the graph's inputs, in argument order."""
+        if self.staged is not None:
+            return self.staged.input_layouts
+        return [layout for _, layout in self._artifact.inputs]
+
+    @property
+    def argument_names(self) -> list[str]:
+        """The tree path of each input (``kv.a``), in argument order."""
+        if self.staged is not None:
+            return self.staged.argument_names
+        return [path for path, _ in self._artifact.inputs]
+
+    @property
+    def output_layouts(self) -> list[TensorLayout]:
+        """The layouts of the graph's results, in result order."""
+        if self.staged is not None:
+            return self.staged.output_layouts
+        return [layout for _, layout in self._artifact.results]
+
+    @property
+    def result_names(self) -> list[str]:
+        """The tree path of each result (``output[0]``), in result order."""
+        if self.staged is not None:
+            return self.staged.result_names
+        return [path for path, _ in self._artifact.results]
+
+    @property
+    def weight_names(self) -> list[str]:
+        """The full name of each external weight, in argument order."""
+        if self.staged is not None:
+            return self.staged.weight_names
+        return [name for name, _ in self._artifact.weights]
+
+    @property
+    def weight_layouts(self) -> list[TensorLayout]:
+        """The layout of each external weight, in the same order."""
+        if self.staged is not None:
+            return self.staged.weight_layouts
+        return [layout for _, layout in self._artifact.weights]
+
+    @property
+    def static_arguments(self) -> dict[str, Any]:
+        """The static (baked-in) arguments by path."""
+        return dict(self._statics)
+
+    @property
+    def input_tree(self) -> tuple[list, dict]:
+        """The positional and keyword argument trees, specs at the leaves."""
+        return self._args, self._kwargs
+
+    @property
+    def output_tree(self) -> Any:
+        """The result tree, with the layout of each result at its leaf."""
+        return _trees.replace_tensors(self._result,
+                                      iter(self.output_layouts))
+
+    # MAX's names.
+    in_layouts = input_layouts
+    out_layouts = output_layouts
+    in_tree = input_tree
+    out_tree = output_tree
 
     @property
     def weights(self) -> dict[str, Any]:
@@ -250,27 +337,150 @@ class CompiledCallable:
         return views
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        staged = self.staged
-        if len(args) != len(staged._args):
+        if len(args) != len(self._args):
             raise TypeError(
-                f"compiled graph '{staged.name}' was staged with "
-                f"{len(staged._args)} positional arguments, got {len(args)}")
-        if set(kwargs) != set(staged._kwargs):
+                f"compiled graph '{self._name}' was staged with "
+                f"{len(self._args)} positional arguments, got {len(args)}")
+        if set(kwargs) != set(self._kwargs):
             raise TypeError(
-                f"compiled graph '{staged.name}' was staged with keyword "
-                f"arguments {sorted(staged._kwargs)}, got {sorted(kwargs)}")
+                f"compiled graph '{self._name}' was staged with keyword "
+                f"arguments {sorted(self._kwargs)}, got {sorted(kwargs)}")
         inputs: list = []
         try:
-            for spec, arg, path in zip(staged._args, args, staged._roots):
+            for spec, arg, path in zip(self._args, args, self._roots):
                 _trees.flatten_call(spec, arg, path, inputs)
-            for key, spec in staged._kwargs.items():
+            for key, spec in self._kwargs.items():
                 _trees.flatten_call(spec, kwargs[key], key, inputs)
         except TypeError as error:
             # Name the graph, as the C++ input checks do.
             raise TypeError(
-                f"compiled graph '{staged.name}': {error}") from None
+                f"compiled graph '{self._name}': {error}") from None
         outputs = self._executable.run(inputs)
-        return _trees.replace_tensors(staged._result, iter(outputs))
+        return _trees.replace_tensors(self._result, iter(outputs))
+
+    def execute_raw(self, *buffers: Any) -> list[Tensor]:
+        """Runs on one live Tensor (or CPU array) per input, in argument
+        order, without any check, as MAX's ``execute_raw``; returns the
+        results as a flat list in result order. Only the number of inputs
+        is checked: a tensor whose dtype, rank, dims or device does not fit
+        its argument is undefined behaviour (wrong results or a crash), as
+        in MAX. The weights are the bound ones."""
+        return self._executable.run_raw(list(buffers))
+
+    def export(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the compiled code and the signature (layouts, trees,
+        statics, weight names) to `path`, for ``load(path)`` in any
+        process; the code is not compiled again. The weights are not in
+        the file: pass them to load(). MAX's ``export_mef``.
+
+        The argument and result trees are pickled: their static values and
+        container types (dataclasses, named tuples) must pickle, and the
+        types must be importable where the artifact is loaded."""
+        path = os.fspath(path)
+        if self._artifact is not None:
+            self._executable.export(path, b"")
+            return
+        counter = iter(range(1 << 62))
+
+        def mark(value: Any, _path: str) -> Any:
+            if isinstance(value, (TensorLayout, BufferLayout, Tensor, Buffer)):
+                return _trees.ArtifactLeaf(next(counter))
+            return value
+
+        args = [_trees.map_tree(arg, root, mark)
+                for arg, root in zip(self._args, self._roots)]
+        kwargs = {key: _trees.map_tree(value, key, mark)
+                  for key, value in self._kwargs.items()}
+        results = iter(range(1 << 62))
+        result = _trees.replace_tensors(
+            self._result, (_trees.ArtifactLeaf(i) for i in results))
+        try:
+            frontend = pickle.dumps({
+                "version": _FRONTEND_VERSION, "args": args,
+                "roots": list(self._roots), "kwargs": kwargs,
+                "result": result, "statics": list(self._statics)})
+        except Exception as error:
+            raise _core.RuntimeError(
+                f"export '{self._name}': the argument and result trees must "
+                f"pickle to be rebuilt at load: {error}") from None
+        self._executable.export(path, frontend)
+
+    export_mef = export
+
+
+# The version of the frontend's section of an artifact (the pickled trees).
+_FRONTEND_VERSION = 1
+
+
+def artifact_weights(
+        path: Union[str, "os.PathLike[str]"]) -> dict[str, TensorLayout]:
+    """The external weights the artifact at `path` needs, name to layout,
+    in argument order: what to pick out of a checkpoint for ``load()``.
+    Reads and verifies the file as load() does."""
+    artifact = _core.Artifact.read(os.fspath(path))
+    return dict(artifact.weights)
+
+
+def load(path: Union[str, "os.PathLike[str]"],
+         weights: Optional[dict] = None) -> CompiledCallable:
+    """Loads an artifact that ``CompiledCallable.export`` wrote and returns
+    a CompiledCallable that runs its code: no staging, no MLIR, no
+    compiling, in any process. `weights` binds the external weights by full
+    name, checked as compile() checks them.
+
+    Raises maxgraph.RuntimeError naming the file for a missing file, one
+    that is not an artifact, one of another format version, a truncated or
+    corrupt one (checksum), one compiled for another CPU or MaxGraph
+    version, and for missing, unknown or mis-shaped weights; and when a type
+    of the pickled trees cannot be imported. Load only files you trust: the
+    trees are unpickled."""
+    path = os.fspath(path)
+    artifact = _core.Artifact.read(path)
+    executable = _core.Executable(artifact, dict(weights or {}))
+    layouts = [layout for _, layout in artifact.inputs]
+    if artifact.frontend:
+        try:
+            frontend = pickle.loads(artifact.frontend)
+        except (ImportError, AttributeError) as error:
+            raise _core.RuntimeError(
+                f"{path}: the artifact's argument or result trees need a "
+                f"type that cannot be imported here ({error}); import the "
+                f"module that defines it before load()") from None
+        if (not isinstance(frontend, dict)
+                or frontend.get("version") != _FRONTEND_VERSION):
+            raise _core.RuntimeError(
+                f"{path}: the artifact's Python trees are of another "
+                f"version; export it again")
+
+        def unmark(value: Any, _path: str) -> Any:
+            if isinstance(value, _trees.ArtifactLeaf):
+                return layouts[value.index]
+            return value
+
+        roots = frontend["roots"]
+        args = [_trees.map_tree(arg, root, unmark)
+                for arg, root in zip(frontend["args"], roots)]
+        kwargs = {key: _trees.map_tree(value, key, unmark)
+                  for key, value in frontend["kwargs"].items()}
+        result = frontend["result"]
+        statics = frontend["statics"]
+    else:
+        # Written from C++: flat inputs and results.
+        roots = [path for path, _ in artifact.inputs]
+        args, kwargs = layouts, {}
+        result = [_trees.ArtifactLeaf(i) for i in range(len(artifact.results))]
+        statics = list(artifact.statics)
+    loaded = CompiledCallable.__new__(CompiledCallable)
+    loaded.staged = None
+    loaded._executable = executable
+    loaded._name = artifact.name
+    loaded._args = args
+    loaded._roots = roots
+    loaded._kwargs = kwargs
+    loaded._result = result
+    loaded._statics = statics
+    loaded._artifact = artifact
+    return loaded
 
 
 # The name before MAX's: kept for existing code.

@@ -1,10 +1,14 @@
 //===- RuntimeBindings.cpp - running a staged graph on the CPU ------------===//
 
 #include "Bindings.h"
+#include "MaxGraph/Runtime/Artifact.h"
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Runtime/InputChecks.h"
+#include "llvm/ADT/StringExtras.h"
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -14,37 +18,160 @@ using namespace maxgraph;
 using namespace maxgraph::python;
 
 namespace {
+/// A dim an artifact printed (`4`, `batch`, `?`, `batch * 4`,
+/// `(n + 1) floordiv 2`) as a Dim again: the printed form's grammar, with
+/// Dim's own arithmetic, so the dim is the one staged (canonical forms
+/// compare equal). Only the layouts Python shows are made so; loading and
+/// running never parse.
+class DimText {
+public:
+  explicit DimText(llvm::StringRef text) : text(text) {}
+
+  Dim parse() {
+    Dim dim = sum();
+    skipSpaces();
+    if (at != text.size())
+      fail();
+    return dim;
+  }
+
+private:
+  void skipSpaces() {
+    while (at < text.size() && text[at] == ' ')
+      ++at;
+  }
+  bool accept(llvm::StringRef token) {
+    skipSpaces();
+    if (!text.substr(at).starts_with(token))
+      return false;
+    at += token.size();
+    return true;
+  }
+  [[noreturn]] void fail() const {
+    throw RuntimeError("internal error: the artifact's dim '" + text.str() +
+                       "' does not read back");
+  }
+  int64_t integer() {
+    skipSpaces();
+    size_t begin = at;
+    while (at < text.size() && llvm::isDigit(text[at]))
+      ++at;
+    int64_t value;
+    if (at == begin || text.substr(begin, at - begin).getAsInteger(10, value))
+      fail();
+    return value;
+  }
+  Dim primary() {
+    skipSpaces();
+    if (accept("(")) {
+      Dim inner = sum();
+      if (!accept(")"))
+        fail();
+      return inner;
+    }
+    if (at < text.size() && llvm::isDigit(text[at]))
+      return Dim(integer());
+    size_t begin = at;
+    while (at < text.size() && (llvm::isAlnum(text[at]) || text[at] == '_'))
+      ++at;
+    if (at == begin)
+      fail();
+    return Dim(text.substr(begin, at - begin).str());
+  }
+  /// Products and floordivs, left to right, as printed.
+  Dim product() {
+    Dim value = primary();
+    while (true) {
+      if (accept("*"))
+        value = value * primary();
+      else if (accept("floordiv"))
+        value = floordiv(value, integer());
+      else
+        return value;
+    }
+  }
+  Dim sum() {
+    Dim value = accept("-") ? Dim(0) - product() : product();
+    while (true) {
+      if (accept("+"))
+        value = value + product();
+      else if (accept("-"))
+        value = value - product();
+      else
+        return value;
+    }
+  }
+
+  llvm::StringRef text;
+  size_t at = 0;
+};
+
+/// An artifact's layout as the spec Python shows: a TensorLayout or a
+/// BufferLayout with the dims staged (symbolic ones still symbolic).
+nb::object specOf(const ArtifactLayout &layout) {
+  std::vector<Dim> dims;
+  for (const auto &[size, text] : layout.dims) {
+    if (size >= 0)
+      dims.emplace_back(size);
+    else if (text == "?")
+      dims.push_back(Dim::unknown());
+    else
+      dims.push_back(DimText(text).parse());
+  }
+  if (layout.isBuffer)
+    return nb::cast(BufferLayout(layout.dtype, std::move(dims), layout.device));
+  return nb::cast(TensorLayout(layout.dtype, std::move(dims), layout.device));
+}
+
 /// A staged graph's compiled code (shared with every other compile of the
-/// same module through the runtime's cache).
+/// same module through the runtime's cache), or an artifact's, loaded.
 struct PyExecutable {
   PyExecutable(const StagedGraph &staged, const nb::dict &weights)
-      : staged(staged), weights(staged, toWeights(staged, weights)),
-        executable(detail::compileCached(staged)) {}
+      : name(staged.name()), inputPaths(staged.inputPaths()),
+        slots(detail::BoundWeights::slotsOf(staged)),
+        weights(staged.name(),
+                staged.inputLayouts().size() + staged.weightNames().size(),
+                slots, toWeights(weights)),
+        executable(detail::compileCached(staged)), staged(staged) {
+    for (const TensorLayout &layout : staged.outputLayouts())
+      resultDevices.push_back(layout.device());
+  }
+
+  PyExecutable(const Artifact &loaded, const nb::dict &weights)
+      : name(loaded.signature().graphName), slots(loaded.weightSlots()),
+        weights(name, loaded.signature().arguments.size(), slots,
+                toWeights(weights)),
+        artifact(loaded) {
+    for (const ArtifactArgument *input : loaded.signature().inputs())
+      inputPaths.push_back(input->path);
+    for (const ArtifactResult &result : loaded.signature().results)
+      resultDevices.push_back(result.layout.device);
+    nb::gil_scoped_release released;
+    executable = loaded.load();
+  }
 
   /// The weights as HostTensors: live Tensors as they are, arrays without
   /// a copy (C-contiguous ones), tagged with their weight's device. A
   /// bfloat16 weight also takes a uint16 array of its bits (numpy has no
   /// bfloat16; load_safetensors returns BF16 so).
-  static WeightMap toWeights(const StagedGraph &staged,
-                             const nb::dict &weights) {
+  WeightMap toWeights(const nb::dict &weights) const {
     WeightMap tensors;
     for (auto [key, value] : weights) {
       if (!nb::isinstance<nb::str>(key))
-        throw nb::type_error(("compiled graph '" + staged.name() +
+        throw nb::type_error(("compiled graph '" + name +
                               "': weight names are strings, got " +
                               typeName(key))
                                  .c_str());
-      std::string name = nb::cast<std::string>(key);
+      std::string weightName = nb::cast<std::string>(key);
       std::string what =
-          "weight '" + name + "' of compiled graph '" + staged.name() + "'";
-      const TensorLayout *layout = nullptr;
-      for (auto [weight, weightLayout] :
-           llvm::zip_equal(staged.weightNames(), staged.weightLayouts()))
-        if (weight == name)
-          layout = &weightLayout;
-      Device device = layout ? layout->device() : CPU();
+          "weight '" + weightName + "' of compiled graph '" + name + "'";
+      const detail::WeightSlot *slot = nullptr;
+      for (const detail::WeightSlot &each : slots)
+        if (each.name == weightName)
+          slot = &each;
+      Device device = slot ? slot->device : CPU();
       if (nb::isinstance<PyTensor>(value)) {
-        tensors.emplace(name,
+        tensors.emplace(weightName,
                         nb::inst_ptr<PyTensor>(value)->live(what.c_str()));
         continue;
       }
@@ -52,22 +179,22 @@ struct PyExecutable {
         throw nb::type_error((what + ": None is not a Tensor").c_str());
       HostTensor tensor =
           hostTensorOfArray(value, device, ArrayUse::GraphInput, what);
-      if (layout && layout->dtype() == DType::BFloat16 &&
+      if (slot && slot->dtype == DType::BFloat16 &&
           tensor.dtype() == DType::UInt16)
         tensor =
             HostTensor::wrap(tensor.rawData(), DType::BFloat16, tensor.shape(),
                              tensor.storageOwner(), tensor.device());
-      tensors.emplace(name, std::move(tensor));
+      tensors.emplace(weightName, std::move(tensor));
     }
     return tensors;
   }
 
-  /// Runs on live tensors or CPU arrays, one per input in argument order.
-  /// Buffer inputs are updated in place: a HostTensor is a handle to shared
-  /// storage, and an array passed for a buffer is stored into (so it must
-  /// be writable and C-contiguous). Arrays for tensor inputs are read where
-  /// they are, or copied when not C-contiguous.
-  std::vector<PyTensor> run(const std::vector<nb::handle> &inputs) {
+  /// The inputs as HostTensors: live tensors as they are, CPU arrays over
+  /// their memory. Buffer inputs are updated in place: a HostTensor is a
+  /// handle to shared storage, and an array passed for a buffer is stored
+  /// into (so it must be writable and C-contiguous). Arrays for tensor
+  /// inputs are read where they are, or copied when not C-contiguous.
+  std::vector<HostTensor> toInputs(const std::vector<nb::handle> &inputs) {
     std::vector<HostTensor> tensors;
     tensors.reserve(inputs.size());
     const GraphInputs &arguments = executable->arguments();
@@ -80,10 +207,10 @@ struct PyExecutable {
           continue;
         }
       }
-      const std::vector<std::string> &paths = staged.inputPaths();
-      std::string what = "input '" +
-                         (i < paths.size() ? paths[i] : std::to_string(i)) +
-                         "' of compiled graph '" + staged.name() + "'";
+      std::string what =
+          "input '" +
+          (i < inputPaths.size() ? inputPaths[i] : std::to_string(i)) +
+          "' of compiled graph '" + name + "'";
       if (input.is_none())
         throw nb::type_error((what + ": None is not a Tensor").c_str());
       if (nb::isinstance<PyTensor>(input))
@@ -99,6 +226,21 @@ struct PyExecutable {
           input, device,
           isBuffer ? ArrayUse::GraphBuffer : ArrayUse::GraphInput, what));
     }
+    return tensors;
+  }
+
+  std::vector<PyTensor> results(std::vector<HostTensor> outputs) const {
+    detail::tagResultDevices(resultDevices, outputs);
+    std::vector<PyTensor> results;
+    results.reserve(outputs.size());
+    for (HostTensor &output : outputs)
+      results.emplace_back(std::move(output));
+    return results;
+  }
+
+  /// Runs on live tensors or CPU arrays, one per input in argument order.
+  std::vector<PyTensor> run(const std::vector<nb::handle> &inputs) {
+    std::vector<HostTensor> tensors = toInputs(inputs);
     std::vector<HostTensor> outputs;
     {
       nb::gil_scoped_release released;
@@ -107,25 +249,107 @@ struct PyExecutable {
       outputs = executable->run(weights.arguments(std::move(tensors)),
                                 detail::inputChecks());
     }
-    detail::tagResultDevices(staged, outputs);
-    std::vector<PyTensor> results;
-    results.reserve(outputs.size());
-    for (HostTensor &output : outputs)
-      results.emplace_back(std::move(output));
-    return results;
+    return results(std::move(outputs));
   }
 
-  StagedGraph staged;
+  /// Runs without the input checks (MAX's execute_raw): only the count is
+  /// checked, since the weights go among the inputs.
+  std::vector<PyTensor> runRaw(const std::vector<nb::handle> &inputs) {
+    if (inputs.size() != inputPaths.size())
+      throw RuntimeError("@" + name + " takes " +
+                         std::to_string(inputPaths.size()) +
+                         " inputs but got " + std::to_string(inputs.size()));
+    std::vector<HostTensor> tensors = toInputs(inputs);
+    std::vector<HostTensor> outputs;
+    {
+      nb::gil_scoped_release released;
+      outputs = executable->runUnchecked(weights.arguments(std::move(tensors)));
+    }
+    return results(std::move(outputs));
+  }
+
+  /// Writes the artifact of this executable with the frontend's bytes.
+  void exportTo(const std::string &path, const nb::bytes &frontend) const {
+    std::string bytes(frontend.c_str(), frontend.size());
+    if (staged) {
+      Artifact::of(*staged, *executable, std::move(bytes)).write(path);
+      return;
+    }
+    // Loaded: the artifact it was loaded from, frontend and all.
+    artifact->write(path);
+  }
+
+  std::string name;
+  std::vector<std::string> inputPaths;
+  std::vector<detail::WeightSlot> slots;
   detail::BoundWeights weights;
   std::shared_ptr<Executable> executable;
+  std::vector<Device> resultDevices;
+  std::optional<StagedGraph> staged;
+  std::optional<Artifact> artifact;
 };
 } // namespace
 
 void maxgraph::python::bindRuntime(nb::module_ &m) {
+  nb::class_<Artifact>(m, "Artifact",
+                       "A compiled graph's artifact file, read and verified.")
+      .def_static("read", &Artifact::read, nb::arg("path"),
+                  "Reads and verifies an artifact; raises RuntimeError naming "
+                  "the file when it is missing, not an artifact, of another "
+                  "format version, truncated, corrupt or for another CPU.")
+      .def_prop_ro(
+          "name",
+          [](const Artifact &self) { return self.signature().graphName; })
+      .def_prop_ro(
+          "inputs",
+          [](const Artifact &self) {
+            nb::list inputs;
+            for (const ArtifactArgument *input : self.signature().inputs())
+              inputs.append(nb::make_tuple(input->path, specOf(input->layout)));
+            return inputs;
+          },
+          "(path, layout) of each input, in argument order.")
+      .def_prop_ro(
+          "weights",
+          [](const Artifact &self) {
+            nb::list weights;
+            for (const ArtifactArgument *weight : self.signature().weights())
+              weights.append(
+                  nb::make_tuple(weight->path, specOf(weight->layout)));
+            return weights;
+          },
+          "(name, layout) of each external weight.")
+      .def_prop_ro(
+          "results",
+          [](const Artifact &self) {
+            nb::list results;
+            for (const ArtifactResult &result : self.signature().results)
+              results.append(
+                  nb::make_tuple(result.path, specOf(result.layout)));
+            return results;
+          },
+          "(path, layout) of each result.")
+      .def_prop_ro(
+          "statics",
+          [](const Artifact &self) { return self.signature().statics; },
+          "(path, printed value) of each static argument.")
+      .def_prop_ro(
+          "frontend",
+          [](const Artifact &self) {
+            return nb::bytes(self.frontend().data(), self.frontend().size());
+          },
+          "The frontend's own bytes (the Python trees).")
+      .def_prop_ro("object_size", [](const Artifact &self) {
+        return self.objectCode().size();
+      });
+
   nb::class_<PyExecutable>(m, "Executable",
                            "A staged graph compiled for the CPU (cached in "
-                           "memory by the module's content).")
+                           "memory by the module's content), or an artifact "
+                           "loaded.")
       .def(nb::init<const StagedGraph &, const nb::dict &>(), nb::arg("staged"),
+           nb::arg("weights"))
+      .def(nb::init<const Artifact &, const nb::dict &>(), nb::arg("artifact"),
            nb::arg("weights"))
       .def_prop_ro(
           "weights",
@@ -138,5 +362,12 @@ void maxgraph::python::bindRuntime(nb::module_ &m) {
           "The bound weights, by name, as live Tensors.")
       .def("run", &PyExecutable::run, nb::arg("inputs"),
            "Runs the graph on live tensors (or CPU arrays) in argument "
-           "order; returns the results in output order.");
+           "order; returns the results in output order.")
+      .def("run_raw", &PyExecutable::runRaw, nb::arg("inputs"),
+           "Runs without the input checks: inputs that do not fit are "
+           "undefined behaviour.")
+      .def("export", &PyExecutable::exportTo, nb::arg("path"),
+           nb::arg("frontend"),
+           "Writes the artifact: the object code, the signature and the "
+           "frontend's bytes.");
 }

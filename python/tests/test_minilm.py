@@ -141,3 +141,27 @@ def test_command_line_needs_a_sentence():
     run = run_command_line()
     assert run.returncode == 2
     assert "SENTENCE" in run.stderr
+
+
+def test_an_exported_encoder_embeds_in_a_fresh_process(encoder, tmp_path):
+    artifact = tmp_path / "minilm.mgart"
+    encoder.export(artifact)
+    output = tmp_path / "embeddings.npy"
+    env = dict(os.environ, MAXGRAPH_CACHE_DIR=str(tmp_path / "cache"))
+    package_parent = str(Path(maxgraph.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, str(ROOT)])
+    code = (
+        "import json, sys, numpy as np\n"
+        "from examples.minilm import encoder\n"
+        f"loaded = encoder.SentenceEncoder.from_artifact({str(artifact)!r})\n"
+        "assert loaded.staged is None\n"
+        f"sentences = json.load(open({str(REFERENCE / 'sentences.json')!r}))\n"
+        f"np.save({str(output)!r}, loaded(sentences['batch'])['embeddings'])\n"
+        "print(sorted(loaded.compiled.in_layouts[0].shape, key=str))\n")
+    run = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "['batch', 'seq']"
+    # Loaded, not compiled: a compile would have written the disk cache.
+    assert not (tmp_path / "cache").exists()
+    assert_embeddings_agree(np.load(output), reference("batch", "embeddings"))

@@ -25,6 +25,7 @@
 #ifndef MAXGRAPH_RUNTIME_COMPILEDGRAPH_H
 #define MAXGRAPH_RUNTIME_COMPILEDGRAPH_H
 
+#include "MaxGraph/Runtime/Artifact.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/InputChecks.h"
@@ -75,6 +76,10 @@ const InputCheckOptions &inputChecks();
 /// interpreter does.
 void tagResultDevices(const StagedGraph &staged,
                       std::vector<HostTensor> &outputs);
+
+/// Throws RuntimeError unless `count` is the number of inputs of `staged`
+/// (its arguments less its weights).
+void checkInputCount(const StagedGraph &staged, size_t count);
 
 /// The compiled code of `staged`, from the in-memory cache when the same
 /// module was compiled before.
@@ -239,6 +244,26 @@ public:
       return rebuildFlat(std::move(outputs));
     auto next = outputs.begin();
     return ResultTree<Result>::rebuild(*shape, next);
+  }
+
+  /// Runs without any check, as MAX's `execute_raw`: `inputs` are the
+  /// graph's inputs in argument order (weights are bound), and inputs that
+  /// do not fit them (dtype, rank, dims, device) are undefined behaviour.
+  /// Only their count is checked.
+  std::vector<HostTensor> executeRaw(std::vector<HostTensor> inputs) const {
+    detail::checkInputCount(staged, inputs.size());
+    std::vector<HostTensor> outputs =
+        executable->runUnchecked(weights.arguments(std::move(inputs)));
+    detail::tagResultDevices(staged, outputs);
+    return outputs;
+  }
+
+  /// Writes the compiled code and its signature to `path` (MAX's
+  /// `export_mef`), for loadCompiled() in any process; the code is not
+  /// compiled again. Throws RuntimeError when the file cannot be written
+  /// or the graph runs on a GPU.
+  void exportTo(const std::string &path) const {
+    Artifact::of(staged, *executable).write(path);
   }
 
   const StagedGraph &getStagedGraph() const { return staged; }

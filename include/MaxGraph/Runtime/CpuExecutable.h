@@ -18,6 +18,9 @@ class MemoryBufferRef;
 
 namespace maxgraph {
 class ObjectJIT;
+namespace detail {
+struct EntrySignature;
+} // namespace detail
 
 /// One graph of a module, lowered with `maxgraph-lower-to-cpu` and compiled
 /// for the host CPU, its object code loaded into a JIT. The object code is
@@ -60,6 +63,25 @@ public:
   /// The graph's arguments, as the input checks see them.
   const GraphInputs &arguments() const override;
 
+  /// Runs without the input checks (see Executable::runUnchecked).
+  std::vector<HostTensor>
+  runUnchecked(const std::vector<HostTensor> &inputs) const override;
+
+  /// Loads object code that compile() generated for the entry `signature`
+  /// describes (an exported artifact's, see Artifact.h): no MLIR, no pass,
+  /// no LLVM optimization. Throws RuntimeError naming `source` when a
+  /// symbol the code calls is undefined or the JIT refuses the object.
+  static std::unique_ptr<CpuExecutable>
+  load(const detail::EntrySignature &signature, llvm::StringRef object,
+       llvm::StringRef source);
+
+  /// The object code this executable runs: the bytes the compile cache
+  /// keeps, which an artifact holds (kept in memory for export).
+  llvm::StringRef objectCode() const;
+
+  /// What run() checks and unpacks, for an artifact.
+  const detail::EntrySignature &entrySignature() const;
+
   /// What `run` checks and unpacks: the graph's name and layouts.
   struct Signature;
 
@@ -70,6 +92,8 @@ private:
   llvm::Error load(llvm::MemoryBufferRef object);
 
   std::unique_ptr<ObjectJIT> jit;
+  /// The object code loaded into `jit`.
+  std::string object;
   /// The entry's packed wrapper (`void (void **)`), looked up once.
   void (*entry)(void **) = nullptr;
 };

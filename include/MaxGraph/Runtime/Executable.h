@@ -48,6 +48,16 @@ public:
   /// The graph's arguments, as the input checks see them.
   virtual const GraphInputs &arguments() const = 0;
 
+  /// Runs the graph without the input checks, as MAX's `execute_raw`: the
+  /// caller promises that `inputs` fit the arguments (count, dtype, rank,
+  /// dims); inputs that do not are undefined behaviour. Errors the code
+  /// reports still throw RuntimeError. Executables that cannot skip the
+  /// checks make the device-less ones.
+  virtual std::vector<HostTensor>
+  runUnchecked(const std::vector<HostTensor> &inputs) const {
+    return run(inputs, InputCheckOptions());
+  }
+
   /// Whether compile() loaded the code from the compile cache (no pass and
   /// no LLVM optimization ran).
   bool loadedFromCache() const { return fromCache; }

@@ -32,6 +32,19 @@ struct CompileOptions {
 };
 
 namespace detail {
+/// One external weight of a graph, as binding checks it: what a staged
+/// graph says of it, or an exported artifact (see Artifact.h).
+struct WeightSlot {
+  std::string name;
+  /// The index of its graph argument.
+  size_t argument = 0;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> shape;
+  Device device;
+  /// Its layout as the messages print it, e.g. `!maxgraph.tensor<[3], f32>`.
+  std::string type;
+};
+
 /// The weights of one compiled graph: checked against the graph once, when
 /// bound, then put among each call's inputs.
 class BoundWeights {
@@ -42,6 +55,13 @@ public:
   /// missing weight, one the graph does not declare, or one whose dtype,
   /// shape or device is not its layout's.
   BoundWeights(const StagedGraph &staged, const WeightMap &weights);
+  /// The same for graph `graphName` of `numArguments` arguments whose
+  /// weights are `slots` (in argument order): the same checks and messages.
+  BoundWeights(std::string graphName, size_t numArguments,
+               const std::vector<WeightSlot> &slots, const WeightMap &weights);
+
+  /// The weights of `staged`, in argument order.
+  static std::vector<WeightSlot> slotsOf(const StagedGraph &staged);
 
   /// The graph's full argument list: `inputs` (the caller's, in order)
   /// with the weights in their positions. Throws RuntimeError when the
