@@ -10,111 +10,159 @@
 using namespace mlir;
 using namespace maxgraph;
 
-/// The extent of every tile of `tile` elements over a dim of `size`, when
-/// all tiles have the same static one: the whole dim when it fits in one
-/// tile, `tile` when it divides the dim.
-static std::optional<int64_t> uniformTileExtent(int64_t size, int64_t tile) {
-  if (ShapedType::isDynamic(size))
-    return std::nullopt;
-  if (tile <= 0 || size <= tile)
-    return size;
-  if (size % tile == 0)
-    return tile;
-  return std::nullopt;
+/// Whether packing B pays for a matmul of loop ranges `shape` ([M, N, K]):
+/// N static, a multiple of `nr` and wider than it (narrower rows are one
+/// vector run already), and A with more than `mr` rows (else B is read
+/// once).
+static bool shouldPackRhs(ArrayRef<int64_t> shape,
+                          const MatmulTileSizes &sizes) {
+  int64_t m = shape[0], n = shape[1];
+  return !ShapedType::isDynamic(n) && sizes.nr > 0 && n % sizes.nr == 0 &&
+         n > sizes.nr && (ShapedType::isDynamic(m) || m > sizes.mr);
 }
 
-/// The B panel of `panel` (a Kc x Nc tile of a matmul of loop ranges
-/// `shape`, in blocks of `blockColumns` columns) copied into panels
-/// of `nr` columns, [Nc / nr, Kc, nr], each contiguous; null when packing
-/// would not pay or cannot be done: a dynamic Nc, Nc not a multiple of
-/// `nr` or no wider than it (its rows are then already one vector run), or
-/// A with at most `mr` rows (B read once). Packing turns the register tiles'
-/// reads of B, a row of `nr` elements per step at the stride of B's rows
-/// (rows a power-of-two multiple of 64 bytes apart share L1 sets and evict
-/// each other), into one sequential stream, and is paid once per panel for
-/// every row tile of the block. The copy is tiled to rows of `nr` and
-/// marked for vectorization.
-static Value packRhsPanel(RewriterBase &rewriter, linalg::MatmulOp panel,
-                          ArrayRef<int64_t> shape, int64_t blockColumns,
-                          const MatmulTileSizes &sizes) {
+/// The B panel of `panel` (one K panel of a matmul whose B has `n`
+/// columns) copied into panels of `nr` columns, [n / nr, Kc, nr], each
+/// contiguous. The register tiles then read B as one sequential stream
+/// instead of rows of `nr` elements at the stride of B's rows (rows a
+/// power-of-two multiple of 64 bytes apart share L1 sets and evict each
+/// other); the copy is made once per K panel for all blocks of C, spread
+/// over threads by panels, tiled to rows of `nr` and vectorized. When B is
+/// `linalg.transpose(W, [1, 0])` (torch.nn.Linear's `x @ weight.T`), the
+/// panels are copied from W and the transpose is left unused
+/// (TileAndVectorize drops it): one pass over the weight instead of three.
+static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp panel, int64_t n,
+                     const ThreadTiling &threads,
+                     const MatmulTileSizes &sizes) {
   Value rhs = panel.getDpsInputs()[1];
-  // The panel's sizes are values here (cleaning up folds the constant ones
-  // into the types later): take them from the matmul's [M, N, K] `shape`
-  // and the blocks' columns (0: one block).
-  std::optional<int64_t> n = uniformTileExtent(shape[1], blockColumns),
-                         staticK = uniformTileExtent(shape[2], sizes.kc);
-  std::optional<int64_t> rows = ShapedType::isDynamic(shape[0])
-                                    ? std::nullopt
-                                    : std::optional<int64_t>(shape[0]);
-  if (!n || sizes.nr <= 0 || *n % sizes.nr != 0 || *n <= sizes.nr ||
-      (rows && *rows <= sizes.mr))
-    return {};
   Location loc = panel.getLoc();
   rewriter.setInsertionPoint(panel);
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
-  Type element = rhsType.getElementType();
-  // K may be dynamic: the last panel of a K that is not a multiple of Kc.
-  OpFoldResult k = staticK ? rewriter.getIndexAttr(*staticK)
-                           : tensor::getMixedSize(rewriter, loc, rhs, 0);
-  int64_t kDim = staticK ? *staticK : ShapedType::kDynamic;
-  Value panelB = rhs;
-  auto staticType = RankedTensorType::get({kDim, *n}, element);
-  if (staticType != rhsType)
-    panelB = tensor::CastOp::create(rewriter, loc, staticType, rhs);
-  OpFoldResult panels = rewriter.getIndexAttr(*n / sizes.nr),
+  Type element = cast<RankedTensorType>(rhs.getType()).getElementType();
+  OpFoldResult panels = rewriter.getIndexAttr(n / sizes.nr),
                columns = rewriter.getIndexAttr(sizes.nr);
-  Value byColumns = tensor::ExpandShapeOp::create(
-      rewriter, loc,
-      RankedTensorType::get({kDim, *n / sizes.nr, sizes.nr}, element), panelB,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2}},
-      ArrayRef<OpFoldResult>{k, panels, columns});
+  // The panel's K: the size of the slice that makes it (a tensor.dim of it
+  // would keep a transpose read through alive).
+  auto panelSlice = rhs.getDefiningOp<tensor::ExtractSliceOp>();
+  OpFoldResult k = panelSlice ? panelSlice.getMixedSizes()[0]
+                              : tensor::getMixedSize(rewriter, loc, rhs, 0);
+  std::optional<int64_t> staticK = getConstantIntValue(k);
+  int64_t kDim = staticK ? *staticK : ShapedType::kDynamic;
   Value empty = tensor::EmptyOp::create(
       rewriter, loc, ArrayRef<OpFoldResult>{panels, k, columns}, element);
-  auto copy = linalg::TransposeOp::create(rewriter, loc, byColumns, empty,
-                                          ArrayRef<int64_t>{1, 0, 2});
-  FailureOr<scf::SCFTilingResult> tiled = tileWithForLoops(
-      rewriter, cast<TilingInterface>(copy.getOperation()), {1, 1, 0});
-  if (failed(tiled))
-    return {};
-  markForVectorization(tiled->tiledOps.back());
-  return tiled->replacements.front();
+  linalg::TransposeOp copy;
+  auto transpose =
+      panelSlice ? panelSlice.getSource().getDefiningOp<linalg::TransposeOp>()
+                 : linalg::TransposeOp();
+  if (transpose && transpose.hasPureTensorSemantics() &&
+      transpose.getPermutation() == ArrayRef<int64_t>{1, 0} &&
+      panelSlice.hasUnitStride()) {
+    // The panel is T[k0 .., 0 ..] of T = W^T: W[0 .., k0 ..] as [N / nr, nr,
+    // K], each [nr, K] transposed to [K, nr].
+    OpFoldResult one = rewriter.getIndexAttr(1);
+    Value weight = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({n, kDim}, element),
+        transpose.getInput(),
+        ArrayRef<OpFoldResult>{panelSlice.getMixedOffsets()[1],
+                               panelSlice.getMixedOffsets()[0]},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n), k},
+        ArrayRef<OpFoldResult>{one, one});
+    Value byPanels = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({n / sizes.nr, sizes.nr, kDim}, element), weight,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}},
+        ArrayRef<OpFoldResult>{panels, columns, k});
+    copy = linalg::TransposeOp::create(rewriter, loc, byPanels, empty,
+                                       ArrayRef<int64_t>{0, 2, 1});
+  } else {
+    auto type = RankedTensorType::get({kDim, n}, element);
+    Value matrix = rhs;
+    if (matrix.getType() != type)
+      matrix = tensor::CastOp::create(rewriter, loc, type, matrix);
+    Value byColumns = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({kDim, n / sizes.nr, sizes.nr}, element), matrix,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}},
+        ArrayRef<OpFoldResult>{k, panels, columns});
+    copy = linalg::TransposeOp::create(rewriter, loc, byColumns, empty,
+                                       ArrayRef<int64_t>{1, 0, 2});
+  }
+  // A use that tiling updates, to find the packed value by afterwards.
+  auto anchor = tensor::CastOp::create(rewriter, loc, copy.getResultTypes(),
+                                       copy->getResult(0));
+  FailureOr<TilingInterface> spread = tileForThreads(
+      rewriter, cast<linalg::LinalgOp>(copy.getOperation()), threads, {});
+  if (succeeded(spread)) {
+    FailureOr<scf::SCFTilingResult> rows =
+        tileWithForLoops(rewriter, *spread, {1, 1, 0});
+    if (succeeded(rows))
+      markForVectorization(rows->tiledOps.back());
+  }
+  Value packed = anchor.getSource();
+  rewriter.eraseOp(anchor);
+  return packed;
 }
 
-/// Makes `tile` (a register tile of a matmul whose B panel `packed` holds
-/// in panels of `nr` columns, as packRhsPanel makes it) read B from its
-/// packed panel instead of from a strided slice of the unpacked one.
+/// Makes `tile` (a register tile of a matmul whose B, `rhs`, `packed` holds
+/// in panels of `nr` columns, as packRhs makes it) read B from its packed
+/// panel instead of from a strided slice of `rhs`: the tile's B is a slice
+/// of slices of `rhs`, whose offsets add up to the tile's row and column.
 static void readPackedRhs(RewriterBase &rewriter, linalg::MatmulOp tile,
-                          Value packed, int64_t nr) {
-  OpOperand &rhs = tile->getOpOperand(1);
-  auto slice = rhs.get().getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice || !slice.hasUnitStride())
+                          Value rhs, Value packed, int64_t nr) {
+  OpOperand &operand = tile->getOpOperand(1);
+  auto tileSlice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!tileSlice)
     return;
-  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-  // Every tile has `nr` columns (packRhsPanel packs only panels of whole
-  // tiles), though its size may still be an affine.min here.
-  std::optional<int64_t> row = getConstantIntValue(offsets[0]);
-  if (!row || *row != 0)
-    return;
-  rewriter.setInsertionPoint(slice);
-  Location loc = slice.getLoc();
-  AffineExpr column;
-  bindDims(rewriter.getContext(), column);
+  rewriter.setInsertionPoint(tileSlice);
+  Location loc = tileSlice.getLoc();
+  AffineExpr a, b;
+  bindDims(rewriter.getContext(), a, b);
+  SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+  Value source = operand.get();
+  while (source != rhs) {
+    auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride() || slice.getType().getRank() != 2 ||
+        slice.getSourceType().getRank() != 2)
+      return;
+    for (unsigned i = 0; i < 2; ++i)
+      offsets[i] = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, a + b, {offsets[i], slice.getMixedOffsets()[i]});
+    source = slice.getSource();
+  }
+  // Every tile has `nr` columns (B is packed only when N is a multiple of
+  // `nr`), though its size may still be an affine.min here.
   OpFoldResult panel = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, column.floorDiv(nr), {offsets[1]});
+      rewriter, loc, a.floorDiv(nr), {offsets[1]});
   OpFoldResult one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
-  auto type = cast<RankedTensorType>(slice.getType());
-  OpFoldResult k = slice.getMixedSizes()[0];
+  auto type = cast<RankedTensorType>(tileSlice.getType());
+  OpFoldResult k = tileSlice.getMixedSizes()[0];
   std::optional<int64_t> staticK = getConstantIntValue(k);
   Value read = tensor::ExtractSliceOp::create(
       rewriter, loc,
       RankedTensorType::get({staticK ? *staticK : ShapedType::kDynamic, nr},
                             type.getElementType()),
-      packed, ArrayRef<OpFoldResult>{panel, zero, zero},
+      packed, ArrayRef<OpFoldResult>{panel, offsets[0], zero},
       ArrayRef<OpFoldResult>{one, k, rewriter.getIndexAttr(nr)},
       ArrayRef<OpFoldResult>{one, one, one});
   if (read.getType() != type)
     read = tensor::CastOp::create(rewriter, loc, type, read);
-  rewriter.modifyOpInPlace(tile, [&] { rhs.set(read); });
+  rewriter.modifyOpInPlace(tile, [&] { operand.set(read); });
+}
+
+/// Tiles `panel` (a block of C over one K panel) to register tiles, reading
+/// B from `packed` (the panels of `rhs`) when there is one, and marks them.
+static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
+                            Value rhs, Value packed,
+                            const MatmulTileSizes &sizes) {
+  FailureOr<scf::SCFTilingResult> registers =
+      tileWithForLoops(rewriter, cast<TilingInterface>(panel.getOperation()),
+                       {sizes.mr, sizes.nr, 0});
+  if (failed(registers))
+    return;
+  auto tile = cast<linalg::MatmulOp>(registers->tiledOps.back());
+  if (packed)
+    readPackedRhs(rewriter, tile, rhs, packed, sizes.nr);
+  markForVectorization(tile);
+  peelPartialIterations(rewriter, registers->loops);
 }
 
 void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
@@ -122,28 +170,34 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
                                          const MatmulTileSizes &sizes,
                                          const ThreadTiling &threads) {
   SmallVector<int64_t> shape = matmul.getStaticLoopRanges();
-  FailureOr<TilingInterface> block =
-      tileForThreads(rewriter, cast<linalg::LinalgOp>(matmul.getOperation()),
-                     threads, {sizes.mc, sizes.nc, 0});
-  if (failed(block))
+  if (!shouldPackRhs(shape, sizes)) {
+    FailureOr<TilingInterface> block =
+        tileForThreads(rewriter, cast<linalg::LinalgOp>(matmul.getOperation()),
+                       threads, {sizes.mc, sizes.nc, 0});
+    if (failed(block))
+      return;
+    FailureOr<scf::SCFTilingResult> panel =
+        tileWithForLoops(rewriter, *block, {0, 0, sizes.kc});
+    if (failed(panel))
+      return;
+    tileToRegisters(rewriter, cast<linalg::MatmulOp>(panel->tiledOps.back()),
+                    Value(), Value(), sizes);
     return;
-  FailureOr<scf::SCFTilingResult> panel =
-      tileWithForLoops(rewriter, *block, {0, 0, sizes.kc});
+  }
+  // Packed: the K panels outermost, each packed once (by all threads) and
+  // then used by every block of C, as GotoBLAS orders the loops.
+  FailureOr<scf::SCFTilingResult> panel = tileWithForLoops(
+      rewriter, cast<TilingInterface>(matmul.getOperation()), {0, 0, sizes.kc});
   if (failed(panel))
     return;
   auto panelMatmul = cast<linalg::MatmulOp>(panel->tiledOps.back());
-  int64_t blockColumns =
-      block->getOperation() == matmul.getOperation() ? 0 : sizes.nc;
-  Value packed =
-      packRhsPanel(rewriter, panelMatmul, shape, blockColumns, sizes);
-  FailureOr<scf::SCFTilingResult> registers = tileWithForLoops(
-      rewriter, cast<TilingInterface>(panelMatmul.getOperation()),
-      {sizes.mr, sizes.nr, 0});
-  if (failed(registers))
+  Value rhs = panelMatmul.getDpsInputs()[1];
+  Value packed = packRhs(rewriter, panelMatmul, shape[1], threads, sizes);
+  FailureOr<TilingInterface> block = tileForThreads(
+      rewriter, cast<linalg::LinalgOp>(panelMatmul.getOperation()), threads,
+      {sizes.mc, sizes.nc, 0});
+  if (failed(block))
     return;
-  auto tile = cast<linalg::MatmulOp>(registers->tiledOps.back());
-  if (packed)
-    readPackedRhs(rewriter, tile, packed, sizes.nr);
-  markForVectorization(tile);
-  peelPartialIterations(rewriter, registers->loops);
+  tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()), rhs,
+                  packed, sizes);
 }

@@ -50,6 +50,33 @@ bool isPlainMatmul(linalg::LinalgOp op) {
                        matmul.getDefaultIndexingMaps(op->getContext());
 }
 
+/// Whether every use of `value` is a slice whose value, in turn, has no use
+/// but such slices; collects those slices, each after the slices of it.
+bool collectDeadSlices(Value value, SmallVectorImpl<Operation *> &slices) {
+  for (Operation *user : value.getUsers()) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!slice || slice.getSource() != value ||
+        !collectDeadSlices(slice.getResult(), slices))
+      return false;
+    slices.push_back(slice);
+  }
+  return true;
+}
+
+/// Erases `op` (and the slices of it) when nothing reads its results but
+/// slices nothing reads: a transpose that a matmul's packing of B read
+/// through. Returns whether it did.
+bool eraseIfOnlySliced(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<Operation *> slices;
+  for (Value result : op->getResults())
+    if (!collectDeadSlices(result, slices))
+      return false;
+  for (Operation *slice : slices)
+    rewriter.eraseOp(slice);
+  rewriter.eraseOp(op);
+  return true;
+}
+
 /// Whether `op` has a static loop of size 0: it computes nothing, and
 /// tiling would divide by that size. convert-linalg-to-loops gives it loops
 /// that never run.
@@ -88,14 +115,23 @@ struct TileAndVectorizePass
         ops.push_back(linalgOp);
       return WalkResult::advance();
     });
+    // Matmuls first: packing B may read a transposed matrix directly
+    // (MatmulTiling.cpp), leaving the transpose unused, so that it is
+    // dropped rather than tiled. The list is split before rewriting, which
+    // erases the matmuls.
+    SmallVector<linalg::MatmulOp> matmuls;
+    SmallVector<linalg::LinalgOp> others;
     for (linalg::LinalgOp op : ops) {
       if (isPlainMatmul(op))
-        tileMatmulToRegisterTiles(rewriter,
-                                  cast<linalg::MatmulOp>(op.getOperation()),
-                                  sizes.matmul, sizes.threads);
+        matmuls.push_back(cast<linalg::MatmulOp>(op.getOperation()));
       else
-        tileToVectorRows(rewriter, op, sizes.vectorLength, sizes.threads);
+        others.push_back(op);
     }
+    for (linalg::MatmulOp matmul : matmuls)
+      tileMatmulToRegisterTiles(rewriter, matmul, sizes.matmul, sizes.threads);
+    for (linalg::LinalgOp op : others)
+      if (!eraseIfOnlySliced(rewriter, op))
+        tileToVectorRows(rewriter, op, sizes.vectorLength, sizes.threads);
     // Peeling made the main tiles' sizes constant: fold them into the types.
     (void)applyPatternsGreedily(function, cleanUp);
     vectorizeMarkedTiles(rewriter, function);

@@ -25,12 +25,13 @@ maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor
 // -----
 
 // 96 = 3 * 32 columns: each K panel of B (two of 128 and one of 44 rows) is
-// copied once into three contiguous [K, 32] panels, and every register
-// tile, the 5-row remainder too, reads B from its packed panel.
+// copied once, spread over threads, into three contiguous [K, 32] panels,
+// and every register tile, the 5-row remainder too, reads B from its packed
+// panel.
 // CHECK-LABEL: func.func @packed_matmul
 // CHECK: scf.for %{{.*}} = %c0 to %c300 step %c128
-// CHECK: %[[COLUMNS:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [%{{.*}}, 3, 32] : tensor<?x96xf32> into tensor<?x3x32xf32>
-// CHECK: %[[PACKED:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (tensor<3x?x32xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [%{{.*}}, 3, 32] : tensor<?x96xf32> into tensor<?x3x32xf32>
+// CHECK: %[[PACKED:.*]] = scf.forall {{.*}} -> (tensor<3x?x32xf32>)
 // CHECK: vector.transfer_read %{{.*}} : tensor<1x1x32xf32>, vector<1x1x32xf32>
 // CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, 0, 0] [1, %{{.*}}, 32] [1, 1, 1] : tensor<3x?x32xf32> to tensor<?x32xf32>
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
@@ -39,6 +40,22 @@ maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor
 maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32>
   maxgraph.output %0 : !maxgraph.tensor<[37, 96], f32>
+}
+
+// -----
+
+// x @ transpose(w): B's panels are packed from w (a [32, K] block of w
+// transposed per panel) and the transpose is not computed.
+// CHECK-LABEL: func.func @linear
+// CHECK-NOT: linalg.transpose
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [3, 32, %{{.*}}] : tensor<96x?xf32> into tensor<3x32x?xf32>
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x32x1xf32>, vector<1x1x32xf32>
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NOT: linalg.transpose
+maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.tensor<[96, 300], f32>) -> !maxgraph.tensor<[m, 96], f32> {
+  %t = maxgraph.transpose %w perm = [1, 0] : !maxgraph.tensor<[96, 300], f32> -> !maxgraph.tensor<[300, 96], f32>
+  %0 = maxgraph.matmul %x, %t : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[m, 96], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m, 96], f32>
 }
 
 // -----

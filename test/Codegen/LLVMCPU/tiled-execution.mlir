@@ -15,6 +15,12 @@
 // RUN: max-run %s --graph=packed --random-inputs --seed=4 --dims=m=131 --output=%t/packed-i --interpret
 // RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/packed-c %t/packed-i --rtol 1e-4 --atol 1e-4 | FileCheck %s --check-prefix=MATCH2
 // MATCH2: match 2
+// x @ transpose(w) (torch.nn.Linear's layout): B packed from w directly, the
+// transpose dropped; a K panel of 44 and symbolic rows.
+// RUN: max-run %s --graph=linear --random-inputs --seed=5 --dims=m=77 --output=%t/linear-c
+// RUN: max-run %s --graph=linear --random-inputs --seed=5 --dims=m=77 --output=%t/linear-i --interpret
+// RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/linear-c %t/linear-i --rtol 1e-4 --atol 1e-4 | FileCheck %s --check-prefix=MATCH3
+// MATCH3: match 2
 // RUN: max-run %s --graph=rows --random-inputs --seed=2 --dims=n=131 --output=%t/rows-c
 // RUN: max-run %s --graph=rows --random-inputs --seed=2 --dims=n=131 --output=%t/rows-i --interpret
 // RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/rows-c %t/rows-i --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=MATCH4
@@ -36,6 +42,14 @@ maxgraph.graph @packed<m>(%a: !maxgraph.tensor<[37, 300], f32>, %b: !maxgraph.te
   %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32>
   %1 = maxgraph.matmul %c, %d : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
   maxgraph.output %0, %1 : !maxgraph.tensor<[37, 96], f32>, !maxgraph.tensor<[m, 1536], f32>
+}
+
+maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.tensor<[96, 300], f32>, %v: !maxgraph.tensor<[1536, 300], f32>) -> (!maxgraph.tensor<[m, 96], f32>, !maxgraph.tensor<[m, 1536], f32>) {
+  %t = maxgraph.transpose %w perm = [1, 0] : !maxgraph.tensor<[96, 300], f32> -> !maxgraph.tensor<[300, 96], f32>
+  %0 = maxgraph.matmul %x, %t : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[m, 96], f32>
+  %u = maxgraph.transpose %v perm = [1, 0] : !maxgraph.tensor<[1536, 300], f32> -> !maxgraph.tensor<[300, 1536], f32>
+  %1 = maxgraph.matmul %x, %u : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[m, 96], f32>, !maxgraph.tensor<[m, 1536], f32>
 }
 
 // Row ops over n = 131 = 2 * 64 + 3 lanes: softmax (exp as a polynomial),

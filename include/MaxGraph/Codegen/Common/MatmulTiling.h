@@ -7,6 +7,15 @@
 //       scf.for over M by Mr, N by Nr          (register tiles, peeled)
 //         linalg.matmul on an Mr x Nr x Kc tile, marked for vectorization
 //
+// When B is worth packing (N a static multiple of Nr, wider than it), the
+// K panels go outermost and each is packed once, as GotoBLAS does:
+//
+//   scf.for over K in panels of Kc
+//     B's panel copied into [N / Nr, Kc, Nr]   (threads over the Nr panels;
+//                                               from W for B = W^T)
+//     scf.forall over Mc x Nc blocks of C
+//       register tiles reading B from the packed panel
+//
 // The sizes are the target's choice (MatmulTileSizes); this is the
 // mechanism.
 //
@@ -34,9 +43,11 @@ struct MatmulTileSizes {
 
 /// Tiles `matmul` (with the default indexing maps) as the file comment
 /// shows: thread blocks of `sizes.mc` x `sizes.nc` when `threads` says it is
-/// large enough, K panels of `sizes.kc`, register tiles of `sizes.mr` x
-/// `sizes.nr` with the partial tiles peeled. The register tiles are marked
-/// for `vectorizeMarkedTiles`.
+/// large enough, K panels of `sizes.kc`, B packed per K panel where that
+/// pays, register tiles of `sizes.mr` x `sizes.nr` with the partial tiles
+/// peeled. The register tiles (and the packing copies) are marked for
+/// `vectorizeMarkedTiles`. A transpose that B was packed from directly is
+/// left with no use but dead slices (TileAndVectorize erases it).
 void tileMatmulToRegisterTiles(mlir::RewriterBase &rewriter,
                                mlir::linalg::MatmulOp matmul,
                                const MatmulTileSizes &sizes,
