@@ -165,15 +165,37 @@ static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
   peelPartialIterations(rewriter, registers->loops);
 }
 
+/// The columns of a thread block of C for a matmul of M x N: `sizes.nc`,
+/// or, when that leaves fewer than `sizes.minColumnBlocks` blocks (rows of a
+/// dynamic M count as one block: M may be 128 tokens), the widest block of
+/// whole register tiles that divides a static N into enough (every block
+/// full, so that the register tiles keep their static sizes).
+static int64_t blockColumns(int64_t m, int64_t n,
+                            const MatmulTileSizes &sizes) {
+  int64_t rowBlocks = ShapedType::isDynamic(m) || sizes.mc <= 0
+                          ? 1
+                          : llvm::divideCeil(m, sizes.mc);
+  if (ShapedType::isDynamic(n) || sizes.nr <= 0 || n % sizes.nr != 0 ||
+      rowBlocks * llvm::divideCeil(n, sizes.nc) >= sizes.minColumnBlocks)
+    return sizes.nc;
+  int64_t tiles = n / sizes.nr;
+  for (int64_t perBlock = std::min(tiles, sizes.nc / sizes.nr); perBlock >= 1;
+       --perBlock)
+    if (tiles % perBlock == 0 &&
+        rowBlocks * (tiles / perBlock) >= sizes.minColumnBlocks)
+      return perBlock * sizes.nr;
+  return sizes.nc;
+}
+
 void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
                                          linalg::MatmulOp matmul,
                                          const MatmulTileSizes &sizes,
                                          const ThreadTiling &threads) {
   SmallVector<int64_t> shape = matmul.getStaticLoopRanges();
   if (!shouldPackRhs(shape, sizes)) {
-    FailureOr<TilingInterface> block =
-        tileForThreads(rewriter, cast<linalg::LinalgOp>(matmul.getOperation()),
-                       threads, {sizes.mc, sizes.nc, 0});
+    FailureOr<TilingInterface> block = tileForThreads(
+        rewriter, cast<linalg::LinalgOp>(matmul.getOperation()), threads,
+        {sizes.mc, blockColumns(shape[0], shape[1], sizes), 0});
     if (failed(block))
       return;
     FailureOr<scf::SCFTilingResult> panel =
@@ -195,7 +217,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   Value packed = packRhs(rewriter, panelMatmul, shape[1], threads, sizes);
   FailureOr<TilingInterface> block = tileForThreads(
       rewriter, cast<linalg::LinalgOp>(panelMatmul.getOperation()), threads,
-      {sizes.mc, sizes.nc, 0});
+      {sizes.mc, blockColumns(shape[0], shape[1], sizes), 0});
   if (failed(block))
     return;
   tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()), rhs,

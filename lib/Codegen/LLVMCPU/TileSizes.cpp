@@ -53,6 +53,7 @@ CPUTileSizes maxgraph::chooseCPUTileSizes(const CPUTarget &target) {
       powerOfTwoAtMost(target.l1CacheBytes / 2 / (matmul.nr * kElementBytes));
   matmul.mc = blockSize(matmul.mr, matmul.kc, target.l2CacheBytes / 4);
   matmul.nc = blockSize(matmul.nr, matmul.kc, target.l2CacheBytes / 2);
+  matmul.minColumnBlocks = std::max<int64_t>(1, target.cores);
   sizes.vectorLength = kVectorsPerRow * lanes;
   sizes.threads.minIterations = kVectorsPerThreadedOp * lanes;
   sizes.threads.numChunks = kChunksPerCore * std::max<int64_t>(1, target.cores);

@@ -60,6 +60,17 @@ maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.ten
 
 // -----
 
+// Symbolic rows may be a single block of 128: the 384 columns are cut into
+// two blocks of 192 (whole register tiles) so that both cores get one.
+// CHECK-LABEL: func.func @column_blocks
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 384) step (128, 192)
+maxgraph.graph @column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tensor<[64, 384], f32>) -> !maxgraph.tensor<[m, 384], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 384], f32>) -> !maxgraph.tensor<[m, 384], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m, 384], f32>
+}
+
+// -----
+
 // One register tile of columns (B's rows are one vector run already) or of
 // rows (B is read once): no packing.
 // CHECK-LABEL: func.func @unpacked_matmuls

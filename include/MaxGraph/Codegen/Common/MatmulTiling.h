@@ -39,6 +39,10 @@ struct MatmulTileSizes {
   /// The block of C each thread gets: `mc` rows by `nc` columns.
   int64_t mc = 0;
   int64_t nc = 0;
+  /// The column blocks a static N is cut into at least (narrower than `nc`
+  /// when needed, in whole register tiles), so that a matmul with a single
+  /// block of rows still spreads over this many threads: the cores.
+  int64_t minColumnBlocks = 1;
 };
 
 /// Tiles `matmul` (with the default indexing maps) as the file comment
