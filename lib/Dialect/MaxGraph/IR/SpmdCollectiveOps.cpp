@@ -31,8 +31,7 @@ verifySpmdOperand(std::optional<Location> loc, StringRef name, Value input,
       return OptionalDiag(loc, name) << "lists cpu:" << id << " twice";
   }
   DeviceAttr device = type.getDevice();
-  if (device.getKind() != DeviceKind::cpu ||
-      !seen.contains(device.getId())) {
+  if (device.getKind() != DeviceKind::cpu || !seen.contains(device.getId())) {
     std::string text;
     llvm::raw_string_ostream os(text);
     device.printBare(os);
@@ -76,8 +75,8 @@ LogicalResult SpmdAllGatherOp::inferReturnTypes(MLIRContext *context,
   SmallVector<DimAttr> dims(input->getDims());
   dims[*axis] = mulDims(
       dims[*axis], DimAttr::getStatic(context, adaptor.getDevices().size()));
-  types.push_back(TensorLayoutType::get(dims, input->getElementType(),
-                                        input->getDevice()));
+  types.push_back(
+      TensorLayoutType::get(dims, input->getElementType(), input->getDevice()));
   return success();
 }
 
@@ -101,8 +100,8 @@ LogicalResult SpmdReduceScatterOp::inferReturnTypes(
            << "axis " << *axis << " has size " << dims[*axis].getStaticSize()
            << ", which does not divide among " << devices << " devices";
   dims[*axis] = floorDivDim(dims[*axis], devices);
-  types.push_back(TensorLayoutType::get(dims, input->getElementType(),
-                                        input->getDevice()));
+  types.push_back(
+      TensorLayoutType::get(dims, input->getElementType(), input->getDevice()));
   return success();
 }
 
