@@ -52,6 +52,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <thread>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -383,6 +384,11 @@ int main(int argc, char **argv) {
       mpi::initialize();
       rank = mpi::rank();
       mpi::checkWorldSize(deviceCount(graph), "@" + graph.getSymName().str());
+      // A test hook: this rank starts late, so that the others' first
+      // collective times out (test/Tools/max-run/spmd-errors.test).
+      if (const char *late = std::getenv("MAXGRAPH_TEST_SPMD_DELAY_RANK"))
+        if (std::atoi(late) == rank)
+          std::this_thread::sleep_for(std::chrono::seconds(5));
       mpi::checkSameHash(runHash(*module), "graph or max-run binary");
     } catch (const maxgraph::Error &error) {
       if (!mpi::initialized())
