@@ -8,12 +8,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # ccache lets `pip install ./python` reuse the default build's objects
 # (CMakeLists.txt). The last line: GPU kernels on the CPU through OpenCL (PoCL, the ICD loader,
-# llvm-spirv-15 for SPIR bitcode), for the OpenCL runtime and its tests.
+# llvm-spirv-15 for SPIR bitcode), for the OpenCL runtime and its tests; MPICH
+# for the multi-process SPMD runs (`mpirun -np N max-run --spmd`) and their
+# tests (the runtime opens libmpich.so.12 with dlopen: nothing links it).
 packages=(cmake ninja-build python3 python3-venv python3-dev clang-22 lld-22 llvm-22-dev llvm-22-tools
           libmlir-22-dev mlir-22-tools libclang-rt-22-dev
           libgtest-dev libbenchmark-dev libopenblas-dev libomp-22-dev
           pocl-opencl-icd ocl-icd-libopencl1 opencl-c-headers llvm-spirv-15
-          spirv-tools ccache)
+          spirv-tools ccache mpich libmpich-dev)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |

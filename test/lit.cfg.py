@@ -98,6 +98,17 @@ def opencl_devices():
 if config.llvm_spirv and opencl_devices() > 0:
     config.available_features.add("opencl")
 
+# MPI: MPICH's launcher (Debian's `mpich`), for the multi-process SPMD tests
+# (`REQUIRES: mpi`); %mpirun runs it with the hydra launcher on this host.
+# MAXGRAPH_TEST_NO_MPI=1 hides it, to check the suite without MPI.
+mpirun = shutil.which("mpiexec.hydra") or shutil.which("mpirun")
+if mpirun and not os.environ.get("MAXGRAPH_TEST_NO_MPI"):
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpirun", mpirun))
+    for name in ["MAXGRAPH_MPI_TIMEOUT", "MAXGRAPH_MPI_LIBRARY"]:
+        if name in os.environ:
+            config.environment[name] = os.environ[name]
+
 if config.sanitizers:
     config.available_features.add("asan")
     # LLVM's inline allocators poison memory under ASan; libMLIR itself is not

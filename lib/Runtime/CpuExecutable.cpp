@@ -27,6 +27,7 @@
 #include "MaxGraph/Runtime/CodeAllocator.h"
 #include "MaxGraph/Runtime/CompileCache.h"
 #include "MaxGraph/Runtime/InputChecks.h"
+#include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "ObjectCode.h"
@@ -152,6 +153,9 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
       {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)},
       {"__truncsfbf2", reinterpret_cast<void *>(&truncFloatToBFloat16)}};
   for (auto [name, address] : code_allocator::symbols())
+    helpers.emplace_back(StringRef(name.data(), name.size()), address);
+  // The SPMD collectives (maxgraph.spmd_*) call the MPI layer.
+  for (auto [name, address] : mpi::symbols())
     helpers.emplace_back(StringRef(name.data(), name.size()), address);
   auto loaded = ObjectJIT::load(object, openMP, helpers);
   if (!loaded)

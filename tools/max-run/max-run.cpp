@@ -10,6 +10,13 @@
 // By default the graph is lowered with `maxgraph-lower-to-cpu` and run by
 // MLIR's JIT; `--interpret` runs the reference interpreter instead.
 //
+// `mpirun -np N max-run model.mlir --spmd` runs a graph on devices
+// cpu:0..N-1 as N processes: process r partitions the graph for cpu:r
+// (maxgraph-partition-by-device), takes the inputs placed on cpu:r (of the
+// same global random inputs, or --input files, as the single-process run),
+// and writes each result placed on cpu:r as DIR/rank<r>/result_<N>.npy, N
+// its index in the whole graph.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
@@ -18,19 +25,23 @@
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/Interpreter.h"
+#include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Runtime/Npy.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
+#include "MaxGraph/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,6 +52,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <thread>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -89,10 +101,80 @@ static cl::opt<std::string> gpuRuntime(
              "e.g. PoCL on the CPU) or cuda (default: MAXGRAPH_GPU_RUNTIME, "
              "else cuda)"));
 
+static cl::opt<bool> spmd(
+    "spmd", cl::cat(runCategory),
+    cl::desc("Run as one process of `mpirun -np N` (MPICH): process r runs "
+             "the part of the graph on cpu:r and writes its results under "
+             "DIR/rank<r>/"));
+
 namespace {
+/// Fails the run: in an SPMD run every other rank may wait in a collective
+/// for this one, so the whole run is aborted.
 [[noreturn]] void die(const std::string &message) {
+  if (mpi::initialized()) {
+    llvm::errs() << "max-run: error: rank " << mpi::rank() << ": " << message
+                 << "\n";
+    if (!mpi::lastError().empty())
+      llvm::errs() << "max-run: error: rank " << mpi::rank() << ": "
+                   << mpi::lastError() << "\n";
+    llvm::errs().flush();
+    mpi::abort(1);
+  }
   llvm::errs() << "max-run: error: " << message << "\n";
   std::exit(1);
+}
+
+/// Fails the run on a check that every rank makes alike (the world size, the
+/// hash): each rank reports it and ends normally, so that every rank's
+/// message is seen.
+[[noreturn]] void dieOnEveryRank(const std::string &message) {
+  llvm::errs() << "max-run: error: " << message << "\n";
+  llvm::errs().flush();
+  mpi::finalize();
+  std::exit(1);
+}
+
+/// The cpu id of a value's device, or -1 on another kind.
+int64_t cpuId(Type type) {
+  auto layout = dyn_cast<LayoutType>(type);
+  if (!layout || layout.getDevice().getKind() != DeviceKind::cpu)
+    return -1;
+  return layout.getDevice().getId();
+}
+
+/// The number of devices cpu:0..N-1 that `graph` spans.
+int64_t deviceCount(GraphOp graph) {
+  int64_t count = 1;
+  auto see = [&](Type type) { count = std::max(count, cpuId(type) + 1); };
+  for (Type type : graph.getArgumentTypes())
+    see(type);
+  for (Type type : graph.getResultTypes())
+    see(type);
+  graph.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      see(type);
+  });
+  return count;
+}
+
+/// FNV-1a over `bytes`, continuing from `hash`.
+uint64_t fnv1a(llvm::StringRef bytes, uint64_t hash = 14695981039346656037ull) {
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+/// A hash of the module and of this binary, which every rank must share.
+uint64_t runHash(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  uint64_t hash = fnv1a(text);
+  if (auto binary = llvm::MemoryBuffer::getFile("/proc/self/exe"))
+    hash = fnv1a((*binary)->getBuffer(), hash);
+  return hash;
 }
 
 GraphOp findGraph(ModuleOp module) {
@@ -291,6 +373,33 @@ int main(int argc, char **argv) {
       return 1;
     }
 
+  if (spmd && interpretFlag)
+    die("--spmd runs compiled code; it does not take --interpret");
+  // SPMD: this process's rank, checked against the graph's devices and the
+  // other ranks' graph and binary.
+  int rank = -1;
+  std::vector<int64_t> globalResults;
+  if (spmd) {
+    try {
+      mpi::initialize();
+      rank = mpi::rank();
+      mpi::checkWorldSize(deviceCount(graph), "@" + graph.getSymName().str());
+      // A test hook: this rank starts late, so that the others' first
+      // collective times out (test/Tools/max-run/spmd-errors.test).
+      if (const char *late = std::getenv("MAXGRAPH_TEST_SPMD_DELAY_RANK"))
+        if (std::atoi(late) == rank)
+          std::this_thread::sleep_for(std::chrono::seconds(5));
+      mpi::checkSameHash(runHash(*module), "graph or max-run binary");
+    } catch (const maxgraph::Error &error) {
+      if (!mpi::initialized())
+        die(std::string("--spmd needs MPI: ") + error.what());
+      dieOnEveryRank(error.what());
+    }
+    for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
+      if (cpuId(type) == rank)
+        globalResults.push_back(index);
+  }
+
   try {
     std::vector<HostTensor> arguments;
     if (!inputs.empty()) {
@@ -304,6 +413,25 @@ int main(int argc, char **argv) {
       die("@" + graph.getSymName().str() + " takes " +
           std::to_string(graph.getNumArguments()) +
           " arguments: pass one --input=FILE.npy each, or --random-inputs");
+    }
+
+    if (spmd) {
+      // This device's inputs, then its part of the graph.
+      std::vector<HostTensor> local;
+      for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
+        if (cpuId(type) == rank && index < arguments.size())
+          local.push_back(std::move(arguments[index]));
+      arguments = std::move(local);
+      std::string name = graph.getSymName().str();
+      PassManager pm(&context);
+      pm.addPass(createInlineSubgraphs());
+      PartitionByDeviceOptions options;
+      options.rank = rank;
+      pm.addNestedPass<GraphOp>(createPartitionByDevice(options));
+      if (failed(pm.run(*module)))
+        die("partitioning @" + name + " for cpu:" + std::to_string(rank) +
+            " failed");
+      graph = findGraph(*module);
     }
 
     std::unique_ptr<Executable> executable;
@@ -333,20 +461,24 @@ int main(int argc, char **argv) {
     }
 
     std::optional<ArrayAttr> names = graph.getResultNames();
-    for (auto [index, result] : llvm::enumerate(results)) {
+    for (auto [local, result] : llvm::enumerate(results)) {
+      size_t index = spmd ? globalResults[local] : local;
       if (print) {
+        if (spmd)
+          llvm::outs() << "rank " << rank << " ";
         llvm::outs() << "result " << index;
         if (names)
-          llvm::outs() << " (" << cast<StringAttr>((*names)[index]).getValue()
+          llvm::outs() << " (" << cast<StringAttr>((*names)[local]).getValue()
                        << ")";
-        llvm::outs() << ": " << graph.getResultTypes()[index] << "\n";
+        llvm::outs() << ": " << graph.getResultTypes()[local] << "\n";
         printTensor(llvm::outs(), result);
         llvm::outs() << "\n";
       }
       if (!outputDir.empty()) {
-        llvm::sys::fs::create_directories(outputDir);
-        writeNpy(outputDir + "/result_" + std::to_string(index) + ".npy",
-                 result);
+        std::string dir = spmd ? outputDir + "/rank" + std::to_string(rank)
+                               : std::string(outputDir);
+        llvm::sys::fs::create_directories(dir);
+        writeNpy(dir + "/result_" + std::to_string(index) + ".npy", result);
       }
     }
     if (timeRuns) {
@@ -359,5 +491,6 @@ int main(int argc, char **argv) {
   } catch (const maxgraph::Error &error) {
     die(error.what());
   }
+  mpi::finalize();
   return 0;
 }

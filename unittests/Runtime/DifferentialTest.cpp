@@ -1730,6 +1730,13 @@ INSTANTIATE_TEST_SUITE_P(Ops, DifferentialTest,
 TEST(DifferentialCoverage, EveryOpOfTheDialectHasAGenerator) {
   // Ops that every program has: graphs and their outputs.
   std::set<std::string> covered = {"maxgraph.graph", "maxgraph.output"};
+  // One process's part of a collective between processes: they need an MPI
+  // run, and are checked against the single-process collectives by the
+  // multi-process tests (test/Tools/max-run/spmd-*.test).
+  for (const char *spmd :
+       {"maxgraph.spmd_allreduce", "maxgraph.spmd_allgather",
+        "maxgraph.spmd_reduce_scatter", "maxgraph.spmd_broadcast"})
+    covered.insert(spmd);
   for (const auto &[name, generate] : generators()) {
     Rng rng(seedFor(name, 0));
     covered.insert(generate(rng).dialectOp);

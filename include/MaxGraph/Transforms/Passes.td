@@ -257,4 +257,30 @@ def OutlineRepeated : Pass<"maxgraph-outline-repeated", "mlir::ModuleOp"> {
   ];
 }
 
+def PartitionByDevice : Pass<"maxgraph-partition-by-device", "::maxgraph::GraphOp"> {
+  let summary = "Keeps the part of a multi-device graph that runs on one process";
+  let description = [{
+    For an SPMD run (`mpirun -np N max-run --spmd`), where process `r` runs
+    the ops placed on device `cpu:r`: keeps the arguments, ops and results on
+    `cpu:<rank>` (in their order), and rewrites each collective with an
+    operand on that device into its one-operand form (`maxgraph.spmd_*`,
+    with `devices` listing the cpu ids of the collective's operands in
+    order). Collectives and ops without a part on the device are dropped.
+
+    ```mlir
+    %r0, %r1 = maxgraph.allreduce sum %a, %b : (!maxgraph.tensor<[4], f32>,
+        !maxgraph.tensor<[4], f32, cpu:1>) -> (!maxgraph.tensor<[4], f32>,
+        !maxgraph.tensor<[4], f32, cpu:1>)
+    ```
+    becomes, with `rank=1`, `%r1 = maxgraph.spmd_allreduce sum %b devices =
+    [0, 1]`. Values cross devices only through collectives: a
+    `maxgraph.transfer` between two devices is an error at the transfer, and
+    so are `maxgraph.call` (inline subgraphs first) and values on gpu devices.
+  }];
+  let options = [
+    Option<"rank", "rank", "int64_t", /*default=*/"0",
+           "The process whose part is kept: device cpu:<rank>">,
+  ];
+}
+
 #endif // MAXGRAPH_TRANSFORMS_PASSES_TD

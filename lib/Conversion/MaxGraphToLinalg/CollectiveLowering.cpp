@@ -7,11 +7,23 @@
 // Signal buffers are ignored. Transfers between host devices are the
 // identity.
 //
+// The SPMD collectives (`maxgraph.spmd_*`, one process's part) call the MPI
+// layer of the runtime (MaxGraph/Runtime/MPI.h): `func.call` of the C entry
+// `maxgraphMpi<Op>` with the aligned pointers of an identity-layout input
+// buffer and a fresh result buffer, the sizes, the dtype and reduction codes
+// and a constant list of the devices (world ranks) taking part, all i64. The
+// entry returns a non-zero i32 after an MPI failure, which becomes a runtime
+// check of the op.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "MaxGraph/Support/DType.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -201,11 +213,215 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
     return success();
   }
 };
+
+/// The maxgraph::DType code of maxgraph element type `type` (-1: none).
+int64_t dtypeCode(Type type) {
+  std::optional<DType> dtype;
+  if (type.isF16())
+    dtype = DType::Float16;
+  else if (type.isBF16())
+    dtype = DType::BFloat16;
+  else if (type.isF32())
+    dtype = DType::Float32;
+  else if (type.isF64())
+    dtype = DType::Float64;
+  else if (type.isInteger(1))
+    dtype = DType::Bool;
+  else if (auto integer = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = integer.isUnsigned();
+    switch (integer.getWidth()) {
+    case 8:
+      dtype = isUnsigned ? DType::UInt8 : DType::Int8;
+      break;
+    case 16:
+      dtype = isUnsigned ? DType::UInt16 : DType::Int16;
+      break;
+    case 32:
+      dtype = isUnsigned ? DType::UInt32 : DType::Int32;
+      break;
+    case 64:
+      dtype = isUnsigned ? DType::UInt64 : DType::Int64;
+      break;
+    }
+  }
+  return dtype ? static_cast<int64_t>(*dtype) : -1;
+}
+
+/// MaxGraph/Runtime/MPI.h's ReduceKind.
+int64_t reduceCode(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::sum:
+    return 0;
+  case ReduceKind::max:
+    return 1;
+  case ReduceKind::min:
+    return 2;
+  case ReduceKind::prod:
+    return 3;
+  }
+  return 0;
+}
+
+/// Lowers one SPMD collective to a call of the MPI layer.
+template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  Value i64(OpBuilder &b, Location loc, int64_t value) const {
+    return arith::ConstantIntOp::create(b, loc, value, 64);
+  }
+  Value i64(OpBuilder &b, Location loc, Value index) const {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  }
+  /// The aligned pointer of `memref` as an i64.
+  Value pointer(OpBuilder &b, Location loc, Value memref) const {
+    return i64(b, loc,
+               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref)
+                   .getResult());
+  }
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    RankedTensorType resultType = convertTensorType(layoutOf(op.getResult()));
+    Type original = layoutOf(op.getInput()).getElementType();
+    int64_t rank = inputType.getRank();
+    int64_t elementBytes =
+        std::max<int64_t>(1, inputType.getElementTypeBitWidth() / 8);
+
+    // The input, contiguous.
+    Value inputBuffer = bufferization::ToBufferOp::create(
+        rewriter, loc,
+        MemRefType::get(inputType.getShape(), inputType.getElementType()),
+        input, /*read_only=*/true);
+    // The result's sizes: the input's, the axis scaled.
+    ArrayRef<int64_t> devices = op.getDevices();
+    auto count = static_cast<int64_t>(devices.size());
+    int64_t axis = 0;
+    if constexpr (std::is_same_v<OpTy, SpmdAllGatherOp> ||
+                  std::is_same_v<OpTy, SpmdReduceScatterOp>)
+      axis = normalizeAxis(op.getAxis(), rank);
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!resultType.isDynamicDim(d))
+        continue;
+      Value size = tensor::DimOp::create(rewriter, loc, input, d);
+      Value n = arith::ConstantIndexOp::create(rewriter, loc, count);
+      if constexpr (std::is_same_v<OpTy, SpmdAllGatherOp>)
+        if (d == axis)
+          size = arith::MulIOp::create(rewriter, loc, size, n);
+      if constexpr (std::is_same_v<OpTy, SpmdReduceScatterOp>)
+        if (d == axis)
+          size = arith::FloorDivSIOp::create(rewriter, loc, size, n);
+      sizes.push_back(size);
+    }
+    auto resultMemref =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    Value output = memref::AllocOp::create(rewriter, loc, resultMemref, sizes,
+                                           rewriter.getI64IntegerAttr(64));
+    // The devices taking part, a constant.
+    auto ranksType = RankedTensorType::get({count}, rewriter.getI64Type());
+    Value ranks = arith::ConstantOp::create(
+        rewriter, loc, DenseIntElementsAttr::get(ranksType, devices));
+    Value ranksBuffer = bufferization::ToBufferOp::create(
+        rewriter, loc, MemRefType::get({count}, rewriter.getI64Type()), ranks,
+        /*read_only=*/true);
+
+    Value in = pointer(rewriter, loc, inputBuffer);
+    Value out = pointer(rewriter, loc, output);
+    Value ranksPointer = pointer(rewriter, loc, ranksBuffer);
+    Value numRanks = i64(rewriter, loc, count);
+    Value dtype = i64(rewriter, loc, dtypeCode(original));
+    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    SmallVector<Value> arguments;
+    StringRef callee;
+    if constexpr (std::is_same_v<OpTy, SpmdAllReduceOp>) {
+      callee = "maxgraphMpiAllreduce";
+      arguments = {in,
+                   out,
+                   i64(rewriter, loc, sizeProduct(rewriter, loc, input, all)),
+                   dtype,
+                   i64(rewriter, loc, reduceCode(op.getKind())),
+                   ranksPointer,
+                   numRanks};
+    } else if constexpr (std::is_same_v<OpTy, SpmdAllGatherOp>) {
+      callee = "maxgraphMpiAllgather";
+      SmallVector<int64_t> outer(all.begin(), all.begin() + axis);
+      SmallVector<int64_t> inner(all.begin() + axis, all.end());
+      Value rowBytes = arith::MulIOp::create(
+          rewriter, loc, sizeProduct(rewriter, loc, input, inner),
+          arith::ConstantIndexOp::create(rewriter, loc, elementBytes));
+      arguments = {in,
+                   out,
+                   i64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
+                   i64(rewriter, loc, rowBytes),
+                   ranksPointer,
+                   numRanks};
+    } else if constexpr (std::is_same_v<OpTy, SpmdReduceScatterOp>) {
+      callee = "maxgraphMpiReduceScatter";
+      SmallVector<int64_t> outer(all.begin(), all.begin() + axis);
+      SmallVector<int64_t> inner(all.begin() + axis, all.end());
+      Value block = arith::FloorDivSIOp::create(
+          rewriter, loc, sizeProduct(rewriter, loc, input, inner),
+          arith::ConstantIndexOp::create(rewriter, loc, count));
+      arguments = {in,
+                   out,
+                   i64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
+                   i64(rewriter, loc, block),
+                   dtype,
+                   i64(rewriter, loc, reduceCode(op.getKind())),
+                   ranksPointer,
+                   numRanks};
+    } else {
+      callee = "maxgraphMpiBroadcast";
+      Value bytes = arith::MulIOp::create(
+          rewriter, loc, sizeProduct(rewriter, loc, input, all),
+          arith::ConstantIndexOp::create(rewriter, loc, elementBytes));
+      arguments = {in,
+                   out,
+                   i64(rewriter, loc, bytes),
+                   i64(rewriter, loc, op.getRoot()),
+                   ranksPointer,
+                   numRanks};
+    }
+
+    // The declaration of the entry, once per module.
+    auto module = op->template getParentOfType<ModuleOp>();
+    auto function = module.template lookupSymbol<func::FuncOp>(callee);
+    auto type = rewriter.getFunctionType(
+        SmallVector<Type>(arguments.size(), rewriter.getI64Type()),
+        {rewriter.getI32Type()});
+    if (!function) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      function = func::FuncOp::create(rewriter, loc, callee, type);
+      function.setPrivate();
+    }
+    Value status =
+        func::CallOp::create(rewriter, loc, function, arguments).getResult(0);
+    Value ok = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, status,
+        arith::ConstantIntOp::create(rewriter, loc, 0, 32));
+    emitRuntimeCheck(rewriter, loc, ok, op,
+                     "the MPI collective failed (the runtime reports why)");
+    Value result = bufferization::ToTensorOp::create(rewriter, loc, resultType,
+                                                     output, /*restrict=*/true,
+                                                     /*writable=*/true);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void maxgraph::populateMaxGraphCollectiveToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<TransferLowering, AllReduceLowering, AllGatherLowering,
-               ReduceScatterLowering, BroadcastLowering>(converter,
-                                                         patterns.getContext());
+  patterns
+      .add<TransferLowering, AllReduceLowering, AllGatherLowering,
+           ReduceScatterLowering, BroadcastLowering,
+           SpmdLowering<SpmdAllReduceOp>, SpmdLowering<SpmdAllGatherOp>,
+           SpmdLowering<SpmdReduceScatterOp>, SpmdLowering<SpmdBroadcastOp>>(
+          converter, patterns.getContext());
 }

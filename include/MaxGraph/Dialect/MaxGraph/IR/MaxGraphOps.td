@@ -792,4 +792,79 @@ def MaxGraph_BroadcastOp : MaxGraph_CollectiveOp<"broadcast",
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// SPMD collectives (one process per device)
+//===----------------------------------------------------------------------===//
+
+class MaxGraph_SpmdCollectiveOp<string mnemonic, dag extraArgs, string extraFormat>
+    : MaxGraph_InferOp<mnemonic, [
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let arguments = !con((ins MaxGraph_Tensor:$input), extraArgs,
+                       (ins DenseI64ArrayAttr:$devices));
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = extraFormat # [{
+    `devices` `=` $devices attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+}
+
+def MaxGraph_SpmdAllReduceOp : MaxGraph_SpmdCollectiveOp<"spmd_allreduce",
+    (ins MaxGraph_ReduceKind:$kind), "$kind $input"> {
+  let summary = "this process's part of an allreduce between processes";
+  let description = [{
+    The form of `maxgraph.allreduce` that `maxgraph-partition-by-device`
+    leaves in the graph of one process: `input` is this device's operand and
+    the result this device's result. `devices` lists the `cpu:N` ids of the
+    devices taking part, in the original operand order (process r runs
+    `cpu:r`); `input` is on one of them. Every process of the list runs the
+    same collective at the same point of its graph.
+
+    ```mlir
+    %r = maxgraph.spmd_allreduce sum %a devices = [0, 1]
+        : !maxgraph.tensor<[4], f32, cpu:1> -> !maxgraph.tensor<[4], f32, cpu:1>
+    ```
+  }];
+}
+
+def MaxGraph_SpmdAllGatherOp : MaxGraph_SpmdCollectiveOp<"spmd_allgather",
+    (ins I64Attr:$axis), "$input `axis` `=` $axis"> {
+  let summary = "this process's part of an allgather between processes";
+  let description = [{
+    The result concatenates every device's `input` along `axis`, in the order
+    of `devices`.
+
+    ```mlir
+    %r = maxgraph.spmd_allgather %a axis = 0 devices = [0, 1]
+        : !maxgraph.tensor<[2, 4], f32> -> !maxgraph.tensor<[4, 4], f32>
+    ```
+  }];
+}
+
+def MaxGraph_SpmdReduceScatterOp : MaxGraph_SpmdCollectiveOp<"spmd_reduce_scatter",
+    (ins MaxGraph_ReduceKind:$kind, I64Attr:$axis),
+    "$kind $input `axis` `=` $axis"> {
+  let summary = "this process's part of a reduce_scatter between processes";
+  let description = [{
+    Reduces every device's `input`, then keeps slice `i` of `axis`, where `i`
+    is this device's position in `devices`.
+
+    ```mlir
+    %r = maxgraph.spmd_reduce_scatter sum %a axis = 0 devices = [0, 1]
+        : !maxgraph.tensor<[4, 4], f32, cpu:1> -> !maxgraph.tensor<[2, 4], f32, cpu:1>
+    ```
+  }];
+}
+
+def MaxGraph_SpmdBroadcastOp : MaxGraph_SpmdCollectiveOp<"spmd_broadcast",
+    (ins I64Attr:$root), "$input `root` `=` $root"> {
+  let summary = "this process's part of a broadcast between processes";
+  let description = [{
+    The result is the `input` of device `devices[root]`.
+
+    ```mlir
+    %r = maxgraph.spmd_broadcast %a root = 0 devices = [0, 1]
+        : !maxgraph.tensor<[4], f32, cpu:1> -> !maxgraph.tensor<[4], f32, cpu:1>
+    ```
+  }];
+}
+
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD

@@ -1,0 +1,184 @@
+//===- PartitionByDevice.cpp - one process's part of a multi-device graph -===//
+//
+// Keeps what device cpu:<rank> runs: its arguments, ops and results, and its
+// operand and result of each collective in the one-operand SPMD form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Transforms/Passes.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace maxgraph {
+#define GEN_PASS_DEF_PARTITIONBYDEVICE
+#include "MaxGraph/Transforms/Passes.h.inc"
+} // namespace maxgraph
+
+using namespace mlir;
+using namespace maxgraph;
+
+namespace {
+std::string deviceText(DeviceAttr device) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  device.printBare(os);
+  return text;
+}
+
+DeviceAttr deviceOf(Type type) {
+  auto layout = dyn_cast<LayoutType>(type);
+  return layout ? layout.getDevice() : DeviceAttr();
+}
+
+/// The SPMD form of collective `op` for its operand `index`.
+Operation *createSpmd(OpBuilder &b, Operation *op, unsigned index,
+                      ArrayRef<int64_t> devices) {
+  Location loc = op->getLoc();
+  Value input = op->getOperand(index);
+  if (auto c = dyn_cast<AllReduceOp>(op))
+    return SpmdAllReduceOp::create(b, loc, input, c.getKind(), devices);
+  if (auto c = dyn_cast<AllGatherOp>(op))
+    return SpmdAllGatherOp::create(b, loc, input, c.getAxis(), devices);
+  if (auto c = dyn_cast<ReduceScatterOp>(op))
+    return SpmdReduceScatterOp::create(b, loc, input, c.getKind(), c.getAxis(),
+                                       devices);
+  auto c = cast<BroadcastOp>(op);
+  return SpmdBroadcastOp::create(b, loc, input, c.getRoot(), devices);
+}
+
+struct PartitionByDevice
+    : maxgraph::impl::PartitionByDeviceBase<PartitionByDevice> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    GraphOp graph = getOperation();
+    if (graph.getBody().empty())
+      return;
+    if (failed(partition(graph)))
+      signalPassFailure();
+  }
+
+  bool onRank(Type type) const {
+    DeviceAttr device = deviceOf(type);
+    return device && device.getKind() == DeviceKind::cpu &&
+           device.getId() == rank;
+  }
+
+  LogicalResult checkDevice(Operation *op, Type type) const {
+    DeviceAttr device = deviceOf(type);
+    if (device && device.getKind() != DeviceKind::cpu)
+      return op->emitOpError() << "has a value on " << deviceText(device)
+                               << "; an SPMD partition runs cpu:N devices "
+                                  "only, one process each";
+    return success();
+  }
+
+  LogicalResult partition(GraphOp graph) {
+    Block &body = graph.getBody().front();
+    OpBuilder builder(graph.getContext());
+    llvm::SetVector<Operation *> dropped;
+    for (Operation &op : body) {
+      if (isa<OutputOp>(op))
+        continue;
+      for (Type type : op.getResultTypes())
+        if (failed(checkDevice(&op, type)))
+          return failure();
+      if (isa<CallOp>(op))
+        return op.emitOpError()
+               << "calls a subgraph; inline subgraphs "
+                  "(maxgraph-inline-subgraphs) before partitioning by device";
+      if (auto transfer = dyn_cast<TransferOp>(op)) {
+        DeviceAttr from = deviceOf(transfer.getInput().getType());
+        DeviceAttr to = deviceOf(transfer.getType());
+        if (from != to)
+          return op.emitOpError()
+                 << "moves a value from " << deviceText(from) << " to "
+                 << deviceText(to)
+                 << "; in an SPMD partition values cross devices only "
+                    "through collectives";
+      }
+      if (isCollective(&op)) {
+        unsigned inputs = op.getNumResults();
+        SmallVector<int64_t> devices;
+        std::optional<unsigned> local;
+        for (unsigned i = 0; i < inputs; ++i) {
+          DeviceAttr device = deviceOf(op.getOperand(i).getType());
+          devices.push_back(device.getId());
+          if (onRank(op.getOperand(i).getType()))
+            local = i;
+        }
+        dropped.insert(&op);
+        if (!local)
+          continue;
+        builder.setInsertionPoint(&op);
+        Operation *spmd = createSpmd(builder, &op, *local, devices);
+        op.getResult(*local).replaceAllUsesWith(spmd->getResult(0));
+        continue;
+      }
+      bool keep = op.getNumResults()
+                      ? llvm::any_of(op.getResultTypes(),
+                                     [&](Type type) { return onRank(type); })
+                      : llvm::any_of(op.getOperandTypes(),
+                                     [&](Type type) { return onRank(type); });
+      if (!keep)
+        dropped.insert(&op);
+    }
+
+    // The results on the device, in order.
+    auto output = cast<OutputOp>(body.getTerminator());
+    llvm::BitVector droppedResults(output.getNumOperands());
+    SmallVector<Value> kept;
+    for (auto [index, value] : llvm::enumerate(output.getOperands())) {
+      if (onRank(value.getType()))
+        kept.push_back(value);
+      else
+        droppedResults.set(index);
+    }
+    output->setOperands(kept);
+
+    for (Operation *op : llvm::reverse(dropped)) {
+      for (Value result : op->getResults())
+        for (Operation *user : result.getUsers())
+          if (!dropped.contains(user))
+            return user->emitOpError()
+                   << "uses a value of another device than cpu:" << rank
+                   << " without a collective";
+      op->dropAllUses();
+      op->erase();
+    }
+
+    llvm::BitVector droppedArgs(graph.getNumArguments());
+    for (BlockArgument argument : body.getArguments()) {
+      if (onRank(argument.getType()))
+        continue;
+      for (Operation *user : argument.getUsers())
+        return user->emitOpError()
+               << "uses argument " << argument.getArgNumber()
+               << " of another device than cpu:" << rank
+               << " without a collective";
+      droppedArgs.set(argument.getArgNumber());
+    }
+    auto filter = [&](std::optional<ArrayAttr> names,
+                      const llvm::BitVector &drop) -> ArrayAttr {
+      if (!names)
+        return nullptr;
+      SmallVector<Attribute> left;
+      for (auto [index, name] : llvm::enumerate(*names))
+        if (!drop.test(index))
+          left.push_back(name);
+      return ArrayAttr::get(graph.getContext(), left);
+    };
+    ArrayAttr argumentNames = filter(graph.getArgumentNames(), droppedArgs);
+    ArrayAttr resultNames = filter(graph.getResultNames(), droppedResults);
+    if (failed(graph.eraseArguments(droppedArgs)) ||
+        failed(graph.eraseResults(droppedResults)))
+      return graph.emitOpError() << "cannot drop the other devices' arguments";
+    if (argumentNames)
+      graph.setArgumentNamesAttr(argumentNames);
+    if (resultNames)
+      graph.setResultNamesAttr(resultNames);
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,11 @@
+// Every collective between 2 devices (the SPMD tests' input).
+maxgraph.graph @collectives2(%a0: !maxgraph.tensor<[4, 6], f32>, %a1: !maxgraph.tensor<[4, 6], f32, cpu:1>)
+    -> (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>, !maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>, !maxgraph.tensor<[4, 12], f32>, !maxgraph.tensor<[4, 12], f32, cpu:1>, !maxgraph.tensor<[2, 6], f32>, !maxgraph.tensor<[2, 6], f32, cpu:1>, !maxgraph.tensor<[4, 3], f32>, !maxgraph.tensor<[4, 3], f32, cpu:1>, !maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>) {
+  %r0, %r1 = maxgraph.allreduce sum %a0, %a1 : (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>) -> (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>)
+  %m0, %m1 = maxgraph.allreduce max %a0, %a1 : (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>) -> (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>)
+  %g0, %g1 = maxgraph.allgather %a0, %a1 axis = 1 : (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>) -> (!maxgraph.tensor<[4, 12], f32>, !maxgraph.tensor<[4, 12], f32, cpu:1>)
+  %s0, %s1 = maxgraph.reduce_scatter sum %a0, %a1 axis = 0 : (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>) -> (!maxgraph.tensor<[2, 6], f32>, !maxgraph.tensor<[2, 6], f32, cpu:1>)
+  %t0, %t1 = maxgraph.reduce_scatter sum %a0, %a1 axis = 1 : (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>) -> (!maxgraph.tensor<[4, 3], f32>, !maxgraph.tensor<[4, 3], f32, cpu:1>)
+  %b0, %b1 = maxgraph.broadcast %a0, %a1 root = 1 : (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>) -> (!maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>)
+  maxgraph.output %r0, %r1, %m0, %m1, %g0, %g1, %s0, %s1, %t0, %t1, %b0, %b1 : !maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>, !maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>, !maxgraph.tensor<[4, 12], f32>, !maxgraph.tensor<[4, 12], f32, cpu:1>, !maxgraph.tensor<[2, 6], f32>, !maxgraph.tensor<[2, 6], f32, cpu:1>, !maxgraph.tensor<[4, 3], f32>, !maxgraph.tensor<[4, 3], f32, cpu:1>, !maxgraph.tensor<[4, 6], f32>, !maxgraph.tensor<[4, 6], f32, cpu:1>
+}
