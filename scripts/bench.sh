@@ -16,7 +16,7 @@ build=$root/build
 # Debian packages) and builds the default (Release) preset.
 "$root/scripts/setup.sh" default
 ninja -C "$build" maxgraph-cpu-benchmark maxgraph-compile-time-benchmark \
-  maxgraph-staging-benchmark
+  maxgraph-staging-benchmark maxgraph-mpi-benchmark
 
 # OpenBLAS 0.3.21 picks its kernels by CPU model and reads some CPUs (a
 # virtualised Xeon) as Prescott, an SSE3 kernel; give it its best kernel for
@@ -66,6 +66,14 @@ fi
 echo "== all-MiniLM-L6-v2 encoder against PyTorch eager (ratio = torch / ours)"
 PYTHONPATH="$build/python:$root" "$bench_venv/bin/python" \
   "$root/benchmarks/minilm_bench.py" $quick
+# Allreduce through the MPI layer that SPMD code calls, against
+# MPI_Allreduce called directly in the same processes (MPICH, loopback).
+if command -v mpiexec.hydra >/dev/null; then
+  for ranks in 2 4; do
+    echo "== allreduce on $ranks processes: MaxGraph's MPI layer against MPI_Allreduce"
+    mpiexec.hydra -np "$ranks" "$build/bin/maxgraph-mpi-benchmark"
+  done
+fi
 echo "== compiled code against its peers"
 "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
 
