@@ -100,9 +100,15 @@ if config.llvm_spirv and opencl_devices() > 0:
 
 # MPI: MPICH's launcher (Debian's `mpich`), for the multi-process SPMD tests
 # (`REQUIRES: mpi`); %mpirun runs it with the hydra launcher on this host.
-# MAXGRAPH_TEST_NO_MPI=1 hides it, to check the suite without MPI.
+# MAXGRAPH_TEST_NO_MPI=1 hides it, to check the suite without MPI. Not
+# under the sanitizers: MPICH's UCX transport patches mmap in the process
+# (libucm's "bistro"), which crashes against ASan's interceptors; with UCX's
+# hooks off (UCX_MEM_MMAP_HOOK_MODE=none UCX_MEM_MALLOC_HOOKS=no) the runs
+# pass but LeakSanitizer reports about 1 KB from frames it cannot name, not
+# explained yet. The release build runs the MPI tests.
 mpirun = shutil.which("mpiexec.hydra") or shutil.which("mpirun")
-if mpirun and not os.environ.get("MAXGRAPH_TEST_NO_MPI"):
+if (mpirun and not os.environ.get("MAXGRAPH_TEST_NO_MPI")
+        and not config.sanitizers):
     config.available_features.add("mpi")
     config.substitutions.append(("%mpirun", mpirun))
     for name in ["MAXGRAPH_MPI_TIMEOUT", "MAXGRAPH_MPI_LIBRARY"]:
