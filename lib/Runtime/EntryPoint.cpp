@@ -155,8 +155,7 @@ void maxgraph::detail::checkDefined(StringRef symbol, StringRef graph,
   if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
       symbol == "__truncsfbf2" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
       symbol.starts_with("_mlir_memref_to_llvm_") ||
-      symbol.starts_with("maxgraphMpi") ||
-      llvm::is_contained(provided, symbol))
+      symbol.starts_with("maxgraphMpi") || llvm::is_contained(provided, symbol))
     return;
   static bool loaded = [] {
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
