@@ -19,8 +19,8 @@ import os
 import pickle
 import re
 import threading
-from typing import (Any, Callable, Iterable, Iterator, Optional, Sequence,
-                    Union)
+from typing import (Any, Callable, Iterable, Iterator, NamedTuple, Optional,
+                    Sequence, Union)
 
 from . import _core, _trees
 from ._core import Buffer, BufferLayout, Device, Layout, Tensor, TensorLayout
@@ -217,6 +217,33 @@ class StagedGraph:
         return self._compiled
 
 
+class _Signature(NamedTuple):
+    """A compiled callable's layouts and names, from its staged graph or,
+    loaded, from its artifact (which holds them as (name, layout) pairs)."""
+    input_layouts: list
+    argument_names: list
+    output_layouts: list
+    result_names: list
+    weight_names: list
+    weight_layouts: list
+
+    @staticmethod
+    def of_staged(staged: "StagedGraph") -> "_Signature":
+        return _Signature(staged.input_layouts, staged.argument_names,
+                          staged.output_layouts, staged.result_names,
+                          staged.weight_names, staged.weight_layouts)
+
+    @staticmethod
+    def of_artifact(artifact: "_core.Artifact") -> "_Signature":
+        def unzip(pairs):
+            return [a for a, _ in pairs], [b for _, b in pairs]
+        argument_names, input_layouts = unzip(artifact.inputs)
+        result_names, output_layouts = unzip(artifact.results)
+        weight_names, weight_layouts = unzip(artifact.weights)
+        return _Signature(input_layouts, argument_names, output_layouts,
+                          result_names, weight_names, weight_layouts)
+
+
 class CompiledCallable:
     """A staged graph compiled for the CPU. Call it with the argument tree
     of the staged function, live Tensors in place of specs and the same
@@ -252,6 +279,7 @@ class CompiledCallable:
         self._result = staged._result
         self._statics = staged._statics
         self._artifact: Optional[_core.Artifact] = None
+        self._signature = _Signature.of_staged(staged)
 
     @property
     def name(self) -> str:
@@ -261,44 +289,32 @@ class CompiledCallable:
     @property
     def input_layouts(self) -> list[Layout]:
         """The specs of the graph's inputs, in argument order."""
-        if self.staged is not None:
-            return self.staged.input_layouts
-        return [layout for _, layout in self._artifact.inputs]
+        return list(self._signature.input_layouts)
 
     @property
     def argument_names(self) -> list[str]:
         """The tree path of each input (``kv.a``), in argument order."""
-        if self.staged is not None:
-            return self.staged.argument_names
-        return [path for path, _ in self._artifact.inputs]
+        return list(self._signature.argument_names)
 
     @property
     def output_layouts(self) -> list[TensorLayout]:
         """The layouts of the graph's results, in result order."""
-        if self.staged is not None:
-            return self.staged.output_layouts
-        return [layout for _, layout in self._artifact.results]
+        return list(self._signature.output_layouts)
 
     @property
     def result_names(self) -> list[str]:
         """The tree path of each result (``output[0]``), in result order."""
-        if self.staged is not None:
-            return self.staged.result_names
-        return [path for path, _ in self._artifact.results]
+        return list(self._signature.result_names)
 
     @property
     def weight_names(self) -> list[str]:
         """The full name of each external weight, in argument order."""
-        if self.staged is not None:
-            return self.staged.weight_names
-        return [name for name, _ in self._artifact.weights]
+        return list(self._signature.weight_names)
 
     @property
     def weight_layouts(self) -> list[TensorLayout]:
         """The layout of each external weight, in the same order."""
-        if self.staged is not None:
-            return self.staged.weight_layouts
-        return [layout for _, layout in self._artifact.weights]
+        return list(self._signature.weight_layouts)
 
     @property
     def static_arguments(self) -> dict[str, Any]:
@@ -480,6 +496,7 @@ def load(path: Union[str, "os.PathLike[str]"],
     loaded._result = result
     loaded._statics = statics
     loaded._artifact = artifact
+    loaded._signature = _Signature.of_artifact(artifact)
     return loaded
 
 
