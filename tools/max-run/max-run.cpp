@@ -108,19 +108,25 @@ static cl::opt<bool> spmd(
              "DIR/rank<r>/"));
 
 namespace {
+/// Writes `max-run: error: <message>` and a newline in one write, so that
+/// the lines of processes sharing a terminal or pipe (the ranks of an SPMD
+/// run) do not interleave within a line.
+void printError(const std::string &message) {
+  llvm::errs() << ("max-run: error: " + message + "\n");
+  llvm::errs().flush();
+}
+
 /// Fails the run: in an SPMD run every other rank may wait in a collective
 /// for this one, so the whole run is aborted.
 [[noreturn]] void die(const std::string &message) {
   if (mpi::initialized()) {
-    llvm::errs() << "max-run: error: rank " << mpi::rank() << ": " << message
-                 << "\n";
+    std::string rank = "rank " + std::to_string(mpi::rank()) + ": ";
+    printError(rank + message);
     if (!mpi::lastError().empty())
-      llvm::errs() << "max-run: error: rank " << mpi::rank() << ": "
-                   << mpi::lastError() << "\n";
-    llvm::errs().flush();
+      printError(rank + mpi::lastError());
     mpi::abort(1);
   }
-  llvm::errs() << "max-run: error: " << message << "\n";
+  printError(message);
   std::exit(1);
 }
 
@@ -128,8 +134,7 @@ namespace {
 /// hash): each rank reports it and ends normally, so that every rank's
 /// message is seen.
 [[noreturn]] void dieOnEveryRank(const std::string &message) {
-  llvm::errs() << "max-run: error: " << message << "\n";
-  llvm::errs().flush();
+  printError(message);
   mpi::finalize();
   std::exit(1);
 }
