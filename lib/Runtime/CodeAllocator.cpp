@@ -1,9 +1,11 @@
 //===- CodeAllocator.cpp - the allocator of compiled code -----------------===//
 //
 // Each block has a header just below the pointer handed out: its capacity
-// and the distance to the start of the underlying malloc block. Under
-// AddressSanitizer nothing is cached, so that a use after free is still
-// found.
+// and the distance to the start of the underlying malloc block. Small
+// blocks (a row's temporary in a parallel loop, allocated and freed once
+// per row) come in a few sizes and go back to a free list of the thread
+// that frees them, so that a row costs no malloc. Under AddressSanitizer
+// nothing is cached, so that a use after free is still found.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,14 @@ struct Header {
 };
 
 constexpr size_t kLargeBlock = size_t(1) << 20;
+
+/// Small blocks: capacities 64 << k for k below kSmallClasses (64 bytes to
+/// 4 KiB), aligned to 64; each thread keeps up to kSmallBlocksPerClass of
+/// each (at most about 128 KiB in all).
+constexpr unsigned kSmallClasses = 7;
+constexpr size_t kSmallAlignment = 64;
+constexpr size_t kLargestSmallBlock = kSmallAlignment << (kSmallClasses - 1);
+constexpr unsigned kSmallBlocksPerClass = 16;
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -51,6 +61,41 @@ struct Cache {
 #endif
   }();
 };
+
+/// The smallest class that holds `bytes` (at most kLargestSmallBlock).
+unsigned smallClass(size_t bytes) {
+  unsigned index = 0;
+  while ((kSmallAlignment << index) < bytes)
+    ++index;
+  return index;
+}
+
+void freeBlock(void *pointer);
+
+/// A thread's free lists of small blocks, linked through their first bytes.
+/// Freed blocks return to the list of the thread that frees them; the
+/// lists are freed when the thread ends.
+struct SmallBlocks {
+  void *heads[kSmallClasses] = {};
+  unsigned counts[kSmallClasses] = {};
+
+  ~SmallBlocks();
+};
+
+/// Whether this thread's SmallBlocks is gone (blocks freed after it, by
+/// later thread-local destructors, go straight to free).
+thread_local bool smallBlocksGone = false;
+thread_local SmallBlocks smallBlocks;
+
+SmallBlocks::~SmallBlocks() {
+  smallBlocksGone = true;
+  for (void *&head : heads)
+    while (head) {
+      void *next = *static_cast<void **>(head);
+      freeBlock(head);
+      head = next;
+    }
+}
 
 Cache &cache() {
   // Never destroyed: blocks may come back from other static destructors.
@@ -83,6 +128,21 @@ void *code_allocator::allocate(size_t bytes, size_t alignment) {
   if (alignment == 0 || alignment > 4096 || (alignment & (alignment - 1)))
     return nullptr;
   alignment = std::max<size_t>(alignment, alignof(std::max_align_t));
+#ifndef MAXGRAPH_NO_BLOCK_CACHE
+  if (bytes <= kLargestSmallBlock && alignment <= kSmallAlignment) {
+    unsigned index = smallClass(bytes);
+    if (!smallBlocksGone && smallBlocks.heads[index]) {
+      void *block = smallBlocks.heads[index];
+      smallBlocks.heads[index] = *static_cast<void **>(block);
+      --smallBlocks.counts[index];
+      return block;
+    }
+    // A fresh block of the class's size, so that it can serve any request
+    // of the class when it comes back.
+    bytes = kSmallAlignment << index;
+    alignment = kSmallAlignment;
+  }
+#endif
   if (bytes >= kLargeBlock && alignment <= 64) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
@@ -120,6 +180,20 @@ void code_allocator::release(void *pointer) {
   if (!pointer)
     return;
   size_t capacity = headerOf(pointer).capacity;
+#ifndef MAXGRAPH_NO_BLOCK_CACHE
+  if (capacity <= kLargestSmallBlock && !smallBlocksGone) {
+    unsigned index = smallClass(capacity);
+    // Only blocks made for a class have its exact capacity and alignment.
+    if ((kSmallAlignment << index) == capacity &&
+        reinterpret_cast<uintptr_t>(pointer) % kSmallAlignment == 0 &&
+        smallBlocks.counts[index] < kSmallBlocksPerClass) {
+      *static_cast<void **>(pointer) = smallBlocks.heads[index];
+      smallBlocks.heads[index] = pointer;
+      ++smallBlocks.counts[index];
+      return;
+    }
+  }
+#endif
   if (capacity >= kLargeBlock) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);

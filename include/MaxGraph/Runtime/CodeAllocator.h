@@ -5,8 +5,9 @@
 // the JIT binds to these functions). Large blocks return to a cache when
 // they are freed and serve the next allocation of about their size: a graph
 // called again reuses the pages of its last results instead of faulting in
-// fresh ones, which glibc's malloc hands out above its mmap threshold. Runtime
-// core: no MLIR.
+// fresh ones, which glibc's malloc hands out above its mmap threshold. Small
+// blocks (up to 4 KiB, a row's temporary in a parallel loop) return to a
+// free list of the thread that frees them. Runtime core: no MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,14 +22,17 @@
 namespace maxgraph::code_allocator {
 /// `bytes` of storage aligned to `alignment` (a power of two; at most 4096),
 /// or null when there is no memory. Blocks from 1 MiB on come from the cache
-/// when one of at least `bytes` and at most twice that is there.
+/// when one of at least `bytes` and at most twice that is there; blocks of
+/// at most 4 KiB (aligned to at most 64) from this thread's free list of
+/// their size class.
 void *allocate(size_t bytes, size_t alignment = 64);
 
 /// Gives back a block of `allocate` (null is ignored). Large blocks are kept
 /// while the cache holds less than its limit; the oldest go first.
 void release(void *pointer);
 
-/// The bytes of the blocks the cache holds.
+/// The bytes of the large blocks the cache holds (the threads' small blocks
+/// are not counted).
 size_t cachedBytes();
 
 /// Sets the cache's limit in bytes (0: keep nothing) and frees blocks above

@@ -219,10 +219,7 @@ SmallVector<Operation *> maxgraph::tileRowGroups(RewriterBase &rewriter,
   RewritePatternSet patterns(function.getContext());
   tensor::populateFoldTensorEmptyPatterns(patterns);
   FrozenRewritePatternSet foldEmpty(std::move(patterns));
-  ThreadTiling oneThread;
-  oneThread.minIterations = std::numeric_limits<int64_t>::max();
   for (Operation *loop : rowLoops) {
-    loop->removeAttr(kRowLoopAttr);
     SmallVector<Operation *> slices;
     loop->walk([&](tensor::ExtractSliceOp slice) {
       if (slice.getSource().getDefiningOp<tensor::EmptyOp>())
@@ -231,9 +228,25 @@ SmallVector<Operation *> maxgraph::tileRowGroups(RewriterBase &rewriter,
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     (void)applyOpPatternsGreedily(slices, foldEmpty, config);
-    // Producers that several ops of the row use were fused once for each.
-    DominanceInfo dominance;
-    eliminateCommonSubExpressions(rewriter, dominance, loop);
+  }
+  // Producers that several ops of a row use were fused once for each, their
+  // slices sized by dims taken inside the loop or above it: CSE over the
+  // whole function makes those one value and the copies one op (softmax's
+  // exp, read by its sum and its division, is computed once). The row loops
+  // are found again by their mark.
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, function);
+  rowLoops.clear();
+  function.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!op->hasAttr(kRowLoopAttr))
+      return WalkResult::advance();
+    op->removeAttr(kRowLoopAttr);
+    rowLoops.push_back(op);
+    return WalkResult::skip();
+  });
+  ThreadTiling oneThread;
+  oneThread.minIterations = std::numeric_limits<int64_t>::max();
+  for (Operation *loop : rowLoops) {
     SmallVector<linalg::LinalgOp> ops;
     loop->walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() &&

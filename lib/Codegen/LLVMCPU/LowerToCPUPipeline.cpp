@@ -35,6 +35,9 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<GraphOp>(createDecompose());
   pm.addPass(createLinkKernels());
   pm.addPass(createConvertMaxGraphToLinalg());
+  // The conversion sizes each result by `tensor.dim` of its producer; folding
+  // those leaves each producer with the one use that fusion asks for.
+  pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   // Reductions and their consumers meet without reshapes between them, which
   // the row groups of the tiling need.

@@ -4,7 +4,7 @@
 // scf.forall, one row per iteration, when large), each op of the row then
 // tiled to 64-lane vectors. The linalg is the pipeline's own up to the
 // tiling (maxgraph-lower-to-cpu), for a pinned AVX-512 CPU.
-// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(maxgraph.graph(maxgraph-decompose),convert-maxgraph-to-linalg,func.func(linalg-fuse-elementwise-ops,maxgraph-fold-unit-dims),canonicalize,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
+// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(maxgraph.graph(maxgraph-decompose),convert-maxgraph-to-linalg,canonicalize,func.func(linalg-fuse-elementwise-ops,maxgraph-fold-unit-dims),canonicalize,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
 // 512 x 512 = 262144 iterations: a row per iteration of an scf.forall. In
 // each row: the max (64 lanes at a time, reduced once), exp(x - max) into a
@@ -35,6 +35,31 @@
 maxgraph.graph @softmax(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[512, 512], f32> {
   %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[512, 512], f32>
   maxgraph.output %0 : !maxgraph.tensor<[512, 512], f32>
+}
+
+// -----
+
+// Attention's softmax, every dim but the heads symbolic: a forall over the
+// rows; x - max and its exp are one op (the conversion's `tensor.dim`s of
+// the subtraction, folded before fusion, leave it one use), computed once
+// per element: one vector and one scalar copy for the remainder, though
+// both the sum and the division read it.
+// CHECK-LABEL: func.func @attention_softmax
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, 12, %{{.*}})
+// CHECK: vector.multi_reduction <maximumf>
+// CHECK: arith.subf {{.*}} : vector<1x1x1x64xf32>
+// CHECK-NEXT: math.exp {{.*}} : vector<1x1x1x64xf32>
+// CHECK: arith.subf {{.*}} : f32
+// CHECK-NEXT: math.exp {{.*}} : f32
+// CHECK-NOT: math.exp
+// CHECK: vector.multi_reduction <add>
+// CHECK-NOT: math.exp
+// CHECK: arith.divf {{.*}} : vector<1x1x1x64xf32>
+// CHECK-NOT: math.exp
+// CHECK: scf.forall.in_parallel
+maxgraph.graph @attention_softmax<b, s>(%x: !maxgraph.tensor<[b, 12, s, s], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32> {
+  %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[b, 12, s, s], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[b, 12, s, s], f32>
 }
 
 // -----
