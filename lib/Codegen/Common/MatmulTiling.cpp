@@ -92,10 +92,22 @@ static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp panel, int64_t n,
   FailureOr<TilingInterface> spread = tileForThreads(
       rewriter, cast<linalg::LinalgOp>(copy.getOperation()), threads, {});
   if (succeeded(spread)) {
+    // From B: rows of `nr` elements, read and written whole. From W:
+    // squares of half a register tile's width, [nr / 2 of W's rows, nr / 2
+    // of its K], read row by row and transposed in registers (one vector
+    // load and store per row, not a load per element); partial squares
+    // peeled.
+    int64_t square = sizes.nr / 2;
+    bool fromWeight = copy.getPermutation() == ArrayRef<int64_t>{0, 2, 1};
+    SmallVector<int64_t> tiles = fromWeight && square > 1
+                                     ? SmallVector<int64_t>{1, square, square}
+                                     : SmallVector<int64_t>{1, 1, 0};
     FailureOr<scf::SCFTilingResult> rows =
-        tileWithForLoops(rewriter, *spread, {1, 1, 0});
-    if (succeeded(rows))
+        tileWithForLoops(rewriter, *spread, tiles);
+    if (succeeded(rows)) {
       markForVectorization(rows->tiledOps.back());
+      peelPartialIterations(rewriter, rows->loops);
+    }
   }
   Value packed = anchor.getSource();
   rewriter.eraseOp(anchor);

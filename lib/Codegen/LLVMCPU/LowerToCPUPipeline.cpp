@@ -94,6 +94,10 @@ void maxgraph::buildLowerToCPUPipeline(
   ConvertVectorToLLVMPassOptions vectors;
   vectors.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
   vectors.reassociateFPReductions = true;
+  // The 16 x 16 squares of packing B from a weight (MatmulTiling.cpp) in
+  // AVX-512's unpack and permute sequence; other sizes as one shuffle.
+  vectors.vectorTransposeLowering =
+      vector::VectorTransposeLowering::Shuffle16x16;
   pm.addPass(createConvertVectorToLLVMPass(vectors));
   // Math with an LLVM intrinsic (the fma and floor of the exp polynomial)
   // stays vector code; only the rest becomes libm calls.

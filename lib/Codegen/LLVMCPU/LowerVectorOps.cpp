@@ -3,10 +3,10 @@
 // `maxgraph-lower-vector-ops` runs after bufferization and lowers what the
 // generic vector-to-LLVM conversion does not: vector.multi_reduction,
 // transfer permutation maps, 0-d transfers and gathers on strided memrefs,
-// and math.rsqrt (which math-to-libm would turn into calls of a missing
-// rsqrtf); math.exp and math.erf become polynomials on whole vectors. The
-// math rewrites are for the host's libm, which is why this pass belongs to
-// the CPU strategy.
+// transposes of one matrix with unit dims around it, and math.rsqrt (which
+// math-to-libm would turn into calls of a missing rsqrtf); math.exp and
+// math.erf become polynomials on whole vectors. The math rewrites are for the
+// host's libm, which is why this pass belongs to the CPU strategy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,6 +119,45 @@ struct StridedScalarTransferWrite : OpRewritePattern<vector::TransferWriteOp> {
   }
 };
 
+/// A transpose that swaps the only two dims of more than one element (the
+/// 1 x 16 x 16 squares of packing B from a weight) as a 2-d transpose
+/// between shape casts: the shuffle lowerings of vector-to-llvm take 2-d
+/// transposes only, and would move the elements of any other one by one.
+struct TransposeOfOneMatrix : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    VectorType source = transpose.getSourceVectorType();
+    if (source.getRank() <= 2 || source.isScalable())
+      return failure();
+    SmallVector<int64_t> wide;
+    for (auto [dim, size] : llvm::enumerate(source.getShape()))
+      if (size != 1)
+        wide.push_back(dim);
+    if (wide.size() != 2)
+      return failure();
+    // The result lists the two dims in the other order: a real transpose.
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    int64_t first = llvm::find(permutation, wide[0]) - permutation.begin();
+    int64_t second = llvm::find(permutation, wide[1]) - permutation.begin();
+    if (first < second)
+      return failure();
+    Location loc = transpose.getLoc();
+    Type element = source.getElementType();
+    int64_t rows = source.getDimSize(wide[0]),
+            columns = source.getDimSize(wide[1]);
+    Value matrix = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({rows, columns}, element),
+        transpose.getVector());
+    Value transposed = vector::TransposeOp::create(rewriter, loc, matrix,
+                                                   ArrayRef<int64_t>{1, 0});
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(
+        transpose, transpose.getResultVectorType(), transposed);
+    return success();
+  }
+};
+
 struct LowerVectorOpsPass
     : maxgraph::impl::LowerVectorOpsBase<LowerVectorOpsPass> {
 
@@ -128,7 +167,7 @@ struct LowerVectorOpsPass
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     patterns.add<StridedScalarTransferRead, StridedScalarTransferWrite,
-                 StridedGather>(&getContext());
+                 StridedGather, TransposeOfOneMatrix>(&getContext());
     // libm has no rsqrtf for math-to-libm to call on vector lanes.
     math::populateExpansionPatterns(patterns, {"rsqrt"});
     // exp (softmax, sigmoid, silu) and erf (gelu) as polynomials on whole

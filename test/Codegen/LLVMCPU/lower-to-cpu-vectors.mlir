@@ -22,3 +22,19 @@ maxgraph.graph @large(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor
   %0 = maxgraph.mul %x, %x : !maxgraph.tensor<[512, 512], f32>
   maxgraph.output %0 : !maxgraph.tensor<[512, 512], f32>
 }
+
+// -----
+
+// Packing B from a weight (x @ transpose(w)) copies 16 x 16 squares: 16 row
+// loads, AVX-512's unpack-and-permute shuffles of 16 lanes, 16 row stores;
+// no element is moved alone.
+// CHECK-LABEL: llvm.func @linear
+// CHECK-NOT: llvm.insertelement {{.*}} : vector<16xf32>
+// CHECK: llvm.shufflevector {{.*}} : vector<16xf32>
+// CHECK-NOT: llvm.insertelement {{.*}} : vector<16xf32>
+// CHECK: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tensor<[64, 64], f32>) -> !maxgraph.tensor<[m, 64], f32> {
+  %t = maxgraph.transpose %w perm = [1, 0] : !maxgraph.tensor<[64, 64], f32> -> !maxgraph.tensor<[64, 64], f32>
+  %0 = maxgraph.matmul %x, %t : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 64], f32>) -> !maxgraph.tensor<[m, 64], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m, 64], f32>
+}

@@ -80,3 +80,23 @@ func.func @polynomials(%x: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>, v
   %2 = math.sin %x : vector<16xf32>
   return %0, %1, %2 : vector<16xf32>, vector<16xf32>, vector<16xf32>
 }
+
+// -----
+
+// A transpose of one matrix between unit dims is a 2-d transpose between
+// shape casts (vector-to-llvm's shuffle lowerings take 2-d ones only); one
+// that keeps the order of its two wide dims, or has three, is left alone.
+// CHECK-LABEL: func.func @transpose_of_one_matrix(
+// CHECK-SAME: %[[A:[^:]*]]: vector<1x16x8xf32>, %[[B:[^:]*]]: vector<2x1x3xf32>, %[[C:[^:]*]]: vector<2x3x4xf32>
+// CHECK: %[[M:.*]] = vector.shape_cast %[[A]] : vector<1x16x8xf32> to vector<16x8xf32>
+// CHECK: %[[T:.*]] = vector.transpose %[[M]], [1, 0] : vector<16x8xf32> to vector<8x16xf32>
+// CHECK: %[[R:.*]] = vector.shape_cast %[[T]] : vector<8x16xf32> to vector<1x8x16xf32>
+// CHECK: %[[K:.*]] = vector.transpose %[[B]], [1, 0, 2] : vector<2x1x3xf32> to vector<1x2x3xf32>
+// CHECK: %[[L:.*]] = vector.transpose %[[C]], [0, 2, 1] : vector<2x3x4xf32> to vector<2x4x3xf32>
+// CHECK: return %[[R]], %[[K]], %[[L]]
+func.func @transpose_of_one_matrix(%a: vector<1x16x8xf32>, %b: vector<2x1x3xf32>, %c: vector<2x3x4xf32>) -> (vector<1x8x16xf32>, vector<1x2x3xf32>, vector<2x4x3xf32>) {
+  %0 = vector.transpose %a, [0, 2, 1] : vector<1x16x8xf32> to vector<1x8x16xf32>
+  %1 = vector.transpose %b, [1, 0, 2] : vector<2x1x3xf32> to vector<1x2x3xf32>
+  %2 = vector.transpose %c, [0, 2, 1] : vector<2x3x4xf32> to vector<2x4x3xf32>
+  return %0, %1, %2 : vector<1x8x16xf32>, vector<1x2x3xf32>, vector<2x4x3xf32>
+}

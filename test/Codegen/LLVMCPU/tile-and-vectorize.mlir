@@ -45,13 +45,18 @@ maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgrap
 // -----
 
 // x @ transpose(w): B's panels are packed from w (a [32, K] block of w
-// transposed per panel) and the transpose is not computed.
+// transposed per panel) and the transpose is not computed. Each panel is
+// copied in 16 x 16 squares of w, read by rows and transposed as vectors;
+// the K panel of 44 rows ends in a partial square (12 of K), peeled.
 // CHECK-LABEL: func.func @linear
-// CHECK-NOT: linalg.transpose
+// CHECK-NOT: tensor<96x300xf32>) outs
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [3, 32, %{{.*}}] : tensor<96x?xf32> into tensor<3x32x?xf32>
-// CHECK: vector.transfer_read %{{.*}} : tensor<1x32x1xf32>, vector<1x1x32xf32>
+// CHECK: scf.for %{{.*}} step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: vector.transfer_read %{{.*}} {in_bounds = [true, true, true], permutation_map = #{{.*}}} : tensor<1x16x16xf32>, vector<1x16x16xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x16x?xf32>) outs(%{{.*}} : tensor<1x?x16xf32>) permutation = [0, 2, 1]
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
-// CHECK-NOT: linalg.transpose
+// CHECK-NOT: tensor<96x300xf32>) outs
 maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.tensor<[96, 300], f32>) -> !maxgraph.tensor<[m, 96], f32> {
   %t = maxgraph.transpose %w perm = [1, 0] : !maxgraph.tensor<[96, 300], f32> -> !maxgraph.tensor<[300, 96], f32>
   %0 = maxgraph.matmul %x, %t : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[m, 96], f32>
