@@ -2,10 +2,13 @@
 
 #include "MaxGraph/Codegen/Common/MatmulTiling.h"
 #include "MaxGraph/Codegen/Common/Peeling.h"
+#include "MaxGraph/Codegen/Common/RowTiling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "MaxGraph/Codegen/Common/Vectorization.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace maxgraph;
@@ -234,4 +237,93 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
     return;
   tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()), rhs,
                   packed, sizes);
+}
+
+/// `value` ([1, rows, columns], one matmul's operand in a batch) as the
+/// matrix [rows, columns]: a rank-reducing slice.
+static Value matrixOf(RewriterBase &rewriter, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  return tensor::ExtractSliceOp::create(
+      rewriter, loc,
+      RankedTensorType::get(type.getShape().drop_front(),
+                            type.getElementType()),
+      value, ArrayRef<OpFoldResult>{zero, zero, zero},
+      ArrayRef<OpFoldResult>{one, tensor::getMixedSize(rewriter, loc, value, 1),
+                             tensor::getMixedSize(rewriter, loc, value, 2)},
+      ArrayRef<OpFoldResult>{one, one, one});
+}
+
+void maxgraph::tileBatchMatmulToRegisterTiles(RewriterBase &rewriter,
+                                              linalg::BatchMatmulOp batch,
+                                              const MatmulTileSizes &sizes,
+                                              const ThreadTiling &threads,
+                                              int64_t vectorLength) {
+  MLIRContext *context = batch->getContext();
+  int64_t count = batch.getStaticLoopRanges().front();
+  bool byMatmuls =
+      estimateIterations(batch, threads.minIterations) >=
+          threads.minIterations &&
+      (ShapedType::isDynamic(count) || count >= sizes.minColumnBlocks);
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(context, {1, 0, 0, 0}));
+  if (byMatmuls)
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isa<linalg::FillOp>(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(batch);
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(batch.getOperation()), options);
+  if (failed(fused) || fused->loops.empty())
+    return;
+  for (OpResult result : batch->getResults()) {
+    auto replacement = fused->replacements.find(result);
+    if (replacement != fused->replacements.end())
+      rewriter.replaceAllUsesWith(result, replacement->second);
+  }
+  if (batch->use_empty())
+    rewriter.eraseOp(batch);
+  linalg::BatchMatmulOp tiled;
+  linalg::FillOp fill;
+  for (Operation *op : fused->tiledAndFusedOps) {
+    if (auto batchTile = dyn_cast<linalg::BatchMatmulOp>(op))
+      tiled = batchTile;
+    else if (auto fillTile = dyn_cast<linalg::FillOp>(op))
+      fill = fillTile;
+  }
+  if (!tiled)
+    return;
+  // The iteration's matmul on matrices: the register tiles are blocked for
+  // linalg.matmul.
+  Location loc = tiled.getLoc();
+  rewriter.setInsertionPoint(tiled);
+  Value init = tiled.getDpsInits()[0];
+  Value accumulator = matrixOf(rewriter, loc, init);
+  auto matmul = linalg::MatmulOp::create(
+      rewriter, loc, TypeRange{accumulator.getType()},
+      ValueRange{matrixOf(rewriter, loc, tiled.getDpsInputs()[0]),
+                 matrixOf(rewriter, loc, tiled.getDpsInputs()[1])},
+      ValueRange{accumulator});
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  Value back = tensor::InsertSliceOp::create(
+      rewriter, loc, matmul.getResult(0), init,
+      ArrayRef<OpFoldResult>{zero, zero, zero},
+      ArrayRef<OpFoldResult>{one, tensor::getMixedSize(rewriter, loc, init, 1),
+                             tensor::getMixedSize(rewriter, loc, init, 2)},
+      ArrayRef<OpFoldResult>{one, one, one});
+  rewriter.replaceOp(tiled, back);
+  ThreadTiling oneThread = ThreadTiling::none();
+  const ThreadTiling &inner = byMatmuls ? oneThread : threads;
+  tileMatmulToRegisterTiles(rewriter, matmul, sizes, inner);
+  if (fill)
+    tileToVectorRows(rewriter, cast<linalg::LinalgOp>(fill.getOperation()),
+                     vectorLength, inner);
 }

@@ -19,7 +19,6 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
-#include <limits>
 
 using namespace mlir;
 
@@ -27,8 +26,11 @@ namespace {
 /// Marks the loops of row groups until the pass that made them is done.
 constexpr StringLiteral kRowLoopAttr = "maxgraph.row_loop";
 
-/// How an operand of a row op of `loops` loops is indexed.
-enum class RowIndexing { Aligned, Invariant, Other };
+/// How an operand of a row op of `loops` loops is indexed: by every leading
+/// loop (a row of its own per row), by none (the same for every row), by
+/// some (a row shared by several, as attention's mask [batch, seq] is by
+/// the heads and rows of its scores), or otherwise.
+enum class RowIndexing { Aligned, Invariant, Partial, Other };
 
 RowIndexing classifyIndexing(AffineMap map, unsigned loops) {
   if (!map.isProjectedPermutation())
@@ -45,7 +47,7 @@ RowIndexing classifyIndexing(AffineMap map, unsigned loops) {
   }
   if (leading == loops - 1)
     return RowIndexing::Aligned;
-  return leading == 0 ? RowIndexing::Invariant : RowIndexing::Other;
+  return leading == 0 ? RowIndexing::Invariant : RowIndexing::Partial;
 }
 
 bool reducesRows(linalg::LinalgOp op) {
@@ -244,8 +246,7 @@ SmallVector<Operation *> maxgraph::tileRowGroups(RewriterBase &rewriter,
     rowLoops.push_back(op);
     return WalkResult::skip();
   });
-  ThreadTiling oneThread;
-  oneThread.minIterations = std::numeric_limits<int64_t>::max();
+  ThreadTiling oneThread = ThreadTiling::none();
   for (Operation *loop : rowLoops) {
     SmallVector<linalg::LinalgOp> ops;
     loop->walk([&](linalg::LinalgOp op) {

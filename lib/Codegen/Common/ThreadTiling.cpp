@@ -22,7 +22,7 @@ maxgraph::tileForThreads(RewriterBase &rewriter, linalg::LinalgOp op,
                          const ThreadTiling &tiling,
                          ArrayRef<int64_t> tileSizes) {
   auto untiled = cast<TilingInterface>(op.getOperation());
-  if (op.getNumLoops() == 0 ||
+  if (tiling.spreadsNothing() || op.getNumLoops() == 0 ||
       op.getIteratorTypesArray().front() != utils::IteratorType::parallel ||
       estimateIterations(op, tiling.minIterations) < tiling.minIterations)
     return untiled;

@@ -13,6 +13,9 @@
 //  - linalg.matmul (default maps): thread blocks, K panels and register
 //    tiles (tileMatmulToRegisterTiles); each register tile becomes a K loop
 //    of vector.contracts with the accumulators held in registers;
+//  - linalg.batch_matmul (default maps): a loop over its matmuls with their
+//    zero fill fused, threads taking whole matmuls when there are enough,
+//    each matmul blocked as above (tileBatchMatmulToRegisterTiles);
 //  - every other op: rows vectorized along the innermost dim
 //    (tileToVectorRows); a reduction over the innermost dim accumulates
 //    lane-wise into a partial vector kept in registers and reduces it once
@@ -48,6 +51,13 @@ bool isPlainMatmul(linalg::LinalgOp op) {
   auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
   return matmul && matmul.getIndexingMapsArray() ==
                        matmul.getDefaultIndexingMaps(op->getContext());
+}
+
+/// A batch_matmul with the default indexing maps.
+bool isPlainBatchMatmul(linalg::LinalgOp op) {
+  auto batch = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
+  return batch && batch.getIndexingMapsArray() ==
+                      batch.getDefaultIndexingMaps(op->getContext());
 }
 
 /// Whether every use of `value` is a slice whose value, in turn, has no use
@@ -120,18 +130,30 @@ struct TileAndVectorizePass
     // dropped rather than tiled. The list is split before rewriting, which
     // erases the matmuls.
     SmallVector<linalg::MatmulOp> matmuls;
+    SmallVector<linalg::BatchMatmulOp> batches;
     SmallVector<linalg::LinalgOp> others;
     for (linalg::LinalgOp op : ops) {
       if (isPlainMatmul(op))
         matmuls.push_back(cast<linalg::MatmulOp>(op.getOperation()));
+      else if (isPlainBatchMatmul(op))
+        batches.push_back(cast<linalg::BatchMatmulOp>(op.getOperation()));
       else
         others.push_back(op);
     }
     for (linalg::MatmulOp matmul : matmuls)
       tileMatmulToRegisterTiles(rewriter, matmul, sizes.matmul, sizes.threads);
-    for (linalg::LinalgOp op : others)
+    for (linalg::BatchMatmulOp batch : batches)
+      tileBatchMatmulToRegisterTiles(rewriter, batch, sizes.matmul,
+                                     sizes.threads, sizes.vectorLength);
+    for (linalg::LinalgOp op : others) {
+      // A fill fused into the matmuls of a batch has no use left.
+      if (op->use_empty()) {
+        rewriter.eraseOp(op);
+        continue;
+      }
       if (!eraseIfOnlySliced(rewriter, op))
         tileToVectorRows(rewriter, op, sizes.vectorLength, sizes.threads);
+    }
     // Peeling made the main tiles' sizes constant: fold them into the types.
     (void)applyPatternsGreedily(function, cleanUp);
     vectorizeMarkedTiles(rewriter, function);

@@ -2,9 +2,9 @@
 //
 // matmul of two matrices becomes linalg.matmul, and so does a batched lhs
 // times a matrix (the lhs's batch dims reshape into its rows); the same
-// batch dims on both operands become a loop of linalg.matmuls over the
-// batch. Those take the tiled and vectorized matmul code. Batch dims that
-// broadcast (numpy's rules) become a linalg.generic over loops
+// batch dims on both operands become one linalg.batch_matmul over them
+// reshaped into one. Those take the tiled and vectorized matmul code. Batch
+// dims that broadcast (numpy's rules) become a linalg.generic over loops
 // (batch..., m, n, k). All accumulate into a zero-filled result. Contracted
 // dims that the verifier could not match are checked at run time.
 //
@@ -13,7 +13,6 @@
 #include "LoweringUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
@@ -92,10 +91,11 @@ Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
 }
 
 /// `lhs [batch..., m, k] x rhs [batch..., k, n]` with the same batch dims
-/// on both: a loop over the batch (its dims reshaped into one) of
-/// linalg.matmuls, each tiled and vectorized like any matmul.
-Value loopOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
-                    RankedTensorType type, Value lhs, Value rhs, Value zero) {
+/// on both: one linalg.batch_matmul over the batch dims reshaped into one,
+/// then the dims back. The CPU strategy spreads its matmuls over threads
+/// (attention's heads are many matmuls, each too small to spread itself).
+Value batchOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
+                     RankedTensorType type, Value lhs, Value rhs, Value zero) {
   int64_t rank = type.getRank();
   auto sizeOf = [&](Value value, int64_t axis) {
     return sizeOfDim(rewriter, loc, value, axis);
@@ -143,48 +143,12 @@ Value loopOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
     productSizes.push_back(m);
   if (productType.isDynamicDim(2))
     productSizes.push_back(n);
-  Value init = createEmpty(rewriter, loc, productType, productSizes);
-  Value zeroIndex = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value oneIndex = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto loop = scf::ForOp::create(
-      rewriter, loc, zeroIndex, count, oneIndex, ValueRange{init},
-      [&](OpBuilder &b, Location nested, Value index, ValueRange carried) {
-        OpFoldResult one = b.getIndexAttr(1), zeroAttr = b.getIndexAttr(0);
-        SmallVector<OpFoldResult> strides(3, one);
-        auto slice = [&](Value source, int64_t rows, int64_t columns,
-                         Value rowSize, Value columnSize) -> Value {
-          return tensor::ExtractSliceOp::create(
-              b, nested, RankedTensorType::get({rows, columns}, element),
-              source, ArrayRef<OpFoldResult>{index, zeroAttr, zeroAttr},
-              ArrayRef<OpFoldResult>{one, getAsOpFoldResult(rowSize),
-                                     getAsOpFoldResult(columnSize)},
-              strides);
-        };
-        Value lhsMatrix = slice(lhs3, staticM, staticK, m, k);
-        Value rhsMatrix = slice(rhs3, rhsType.getDimSize(rank - 2), staticN,
-                                sizeOf(rhs3, 1), n);
-        auto matrixType = RankedTensorType::get({staticM, staticN}, element);
-        // Each product accumulates in its slice of the batched result, so
-        // that bufferization writes it in place rather than into a
-        // temporary copied in afterwards.
-        Value filled =
-            linalg::FillOp::create(b, nested, zero,
-                                   slice(carried[0], staticM, staticN, m, n))
-                .getResult(0);
-        Value product =
-            linalg::MatmulOp::create(b, nested, TypeRange{matrixType},
-                                     ValueRange{lhsMatrix, rhsMatrix},
-                                     ValueRange{filled})
-                .getResult(0);
-        Value inserted = tensor::InsertSliceOp::create(
-            b, nested, product, carried[0],
-            ArrayRef<OpFoldResult>{index, zeroAttr, zeroAttr},
-            ArrayRef<OpFoldResult>{one, getAsOpFoldResult(m),
-                                   getAsOpFoldResult(n)},
-            strides);
-        scf::YieldOp::create(b, nested, inserted);
-      });
-  return tensor::ReshapeOp::create(rewriter, loc, type, loop.getResult(0),
+  Value init = createFilled(rewriter, loc, productType, productSizes, zero);
+  Value product =
+      linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{productType},
+                                    ValueRange{lhs3, rhs3}, ValueRange{init})
+          .getResult(0);
+  return tensor::ReshapeOp::create(rewriter, loc, type, product,
                                    shapeOf(resultSizes));
 }
 
@@ -274,7 +238,7 @@ struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {
         llvm::none_of(lhs.getDims().drop_back(2),
                       [](DimAttr dim) { return dim.getUnknown(); })) {
       rewriter.replaceOp(
-          op, loopOfMatmuls(rewriter, loc, type, lhsValue, rhsValue, zero));
+          op, batchOfMatmuls(rewriter, loc, type, lhsValue, rhsValue, zero));
       return success();
     }
     Value init = createFilled(rewriter, loc, type, sizes, zero);

@@ -64,6 +64,28 @@ maxgraph.graph @attention_softmax<b, s>(%x: !maxgraph.tensor<[b, 12, s, s], f32>
 
 // -----
 
+// The scores' scale and the mask [b, s] (read by every head and row of a
+// batch: a row shared by several) are fused into the softmax's rows, not a
+// pass of their own.
+// CHECK-LABEL: func.func @masked_softmax
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, 12, %{{.*}})
+// CHECK: arith.mulf {{.*}} : vector<1x1x1x64xf32>
+// CHECK: arith.addf {{.*}} : vector<1x1x1x64xf32>
+// CHECK: vector.multi_reduction <maximumf>
+// CHECK: math.exp {{.*}} : vector<1x1x1x64xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+maxgraph.graph @masked_softmax<b, s>(%x: !maxgraph.tensor<[b, 12, s, s], f32>, %m: !maxgraph.tensor<[b, 1, 1, s], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32> {
+  %c = maxgraph.constant dense<0.125> : !maxgraph.tensor<[], f32>
+  %0 = maxgraph.mul %x, %c : (!maxgraph.tensor<[b, 12, s, s], f32>, !maxgraph.tensor<[], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32>
+  %1 = maxgraph.add %0, %m : (!maxgraph.tensor<[b, 12, s, s], f32>, !maxgraph.tensor<[b, 1, 1, s], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32>
+  %2 = maxgraph.softmax %1 axis = -1 : !maxgraph.tensor<[b, 12, s, s], f32>
+  maxgraph.output %2 : !maxgraph.tensor<[b, 12, s, s], f32>
+}
+
+// -----
+
 // Small: an scf.for over the 6 rows, no threads. 100 = 64 + 36 lanes (one
 // vector step and a static remainder); the mean, the variance and rsqrt
 // are computed once per row for each of the two.

@@ -154,3 +154,38 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
   %0 = maxgraph.cmp lt, %x, %y : (!maxgraph.tensor<[4, 5], f32>, !maxgraph.tensor<[4, 5], f32>) -> !maxgraph.tensor<[4, 5], i1>
   maxgraph.output %0 : !maxgraph.tensor<[4, 5], i1>
 }
+
+// -----
+
+// A batch of matmuls of a dynamic count (attention's batch x heads): an
+// scf.forall over the matmuls, each with its zero fill and its register
+// tiles inside, on the iteration's thread (no nested forall).
+// CHECK-LABEL: func.func @batch_of_matmuls
+// CHECK: scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?x?xf32>)
+// CHECK-NOT: scf.forall
+// CHECK: linalg.fill
+// CHECK-NOT: scf.forall
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NOT: scf.forall
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+maxgraph.graph @batch_of_matmuls<b, s>(%q: !maxgraph.tensor<[b, 12, s, 32], f32>, %k: !maxgraph.tensor<[b, 12, 32, s], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32> {
+  %0 = maxgraph.matmul %q, %k : (!maxgraph.tensor<[b, 12, s, 32], f32>, !maxgraph.tensor<[b, 12, 32, s], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[b, 12, s, s], f32>
+}
+
+// -----
+
+// A static batch of one large matmul (fewer matmuls than cores): the loop
+// over the batch (of one iteration, folded) is not the threads'; the
+// matmul's packing and blocks are.
+// CHECK-LABEL: func.func @batch_of_one
+// CHECK-NOT: scf.forall {{.*}} -> (tensor<1x512x512xf32>)
+// CHECK: scf.forall {{.*}} -> (tensor<16x128x32xf32>)
+// CHECK: scf.forall (%{{.*}}) = (0) to (512) step (128) shared_outs(%{{.*}}) -> (tensor<512x512xf32>)
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+maxgraph.graph @batch_of_one(%x: !maxgraph.tensor<[1, 512, 256], f32>, %y: !maxgraph.tensor<[1, 256, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32> {
+  %0 = maxgraph.matmul %x, %y : (!maxgraph.tensor<[1, 512, 256], f32>, !maxgraph.tensor<[1, 256, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[1, 512, 512], f32>
+}

@@ -31,6 +31,14 @@
 // RUN: max-run %s --graph=row_groups --random-inputs --seed=3 --dims=m=257,n=300 --output=%t/groups-i --interpret
 // RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/groups-c %t/groups-i --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=MATCH5
 // MATCH5: match 5
+// Attention: batches of matmuls (2 x 3 heads, a matmul per thread; a
+// static batch of one large one, spread over the threads) and a
+// softmax with the scale and a [batch, seq] mask fused into its rows;
+// seq = 77 = 2 * 32 + 13 columns of register tiles, 64 + 13 lanes.
+// RUN: max-run %s --graph=attention --random-inputs --seed=6 --dims=b=2,s=77 --output=%t/attention-c
+// RUN: max-run %s --graph=attention --random-inputs --seed=6 --dims=b=2,s=77 --output=%t/attention-i --interpret
+// RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/attention-c %t/attention-i --rtol 1e-4 --atol 1e-5 | FileCheck %s --check-prefix=MATCH6
+// MATCH6: match 4
 
 // 37 = 4 * 8 + 5 rows, 300 = 2 * 128 + 44 deep, 70 = 2 * 32 + 6 columns.
 maxgraph.graph @matmul(%a: !maxgraph.tensor<[37, 300], f32>, %b: !maxgraph.tensor<[300, 70], f32>) -> !maxgraph.tensor<[37, 70], f32> {
@@ -76,4 +84,17 @@ maxgraph.graph @row_groups<m, n>(%x: !maxgraph.tensor<[m, n], f32>, %g: !maxgrap
   %3 = maxgraph.rms_norm %x, %g epsilon = 1.0e-05 : !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[n], f32>
   %4 = maxgraph.softmax %s axis = 1 : !maxgraph.tensor<[300, 257], f32>
   maxgraph.output %0, %1, %2, %3, %4 : !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[m, n], f32>, !maxgraph.tensor<[300, 257], f32>
+}
+
+maxgraph.graph @attention<b, s>(%q: !maxgraph.tensor<[b, 3, s, 40], f32>, %k: !maxgraph.tensor<[b, 3, s, 40], f32>, %v: !maxgraph.tensor<[b, 3, s, 40], f32>, %m: !maxgraph.tensor<[b, 1, 1, s], f32>, %x: !maxgraph.tensor<[1, 300, 200], f32>, %y: !maxgraph.tensor<[1, 200, 130], f32>)
+    -> (!maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, 40], f32>, !maxgraph.tensor<[1, 300, 130], f32>) {
+  %kt = maxgraph.transpose %k perm = [0, 1, 3, 2] : !maxgraph.tensor<[b, 3, s, 40], f32> -> !maxgraph.tensor<[b, 3, 40, s], f32>
+  %0 = maxgraph.matmul %q, %kt : (!maxgraph.tensor<[b, 3, s, 40], f32>, !maxgraph.tensor<[b, 3, 40, s], f32>) -> !maxgraph.tensor<[b, 3, s, s], f32>
+  %c = maxgraph.constant dense<0.158113882> : !maxgraph.tensor<[], f32>
+  %1 = maxgraph.mul %0, %c : (!maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[], f32>) -> !maxgraph.tensor<[b, 3, s, s], f32>
+  %2 = maxgraph.add %1, %m : (!maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 1, 1, s], f32>) -> !maxgraph.tensor<[b, 3, s, s], f32>
+  %3 = maxgraph.softmax %2 axis = -1 : !maxgraph.tensor<[b, 3, s, s], f32>
+  %4 = maxgraph.matmul %3, %v : (!maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, 40], f32>) -> !maxgraph.tensor<[b, 3, s, 40], f32>
+  %5 = maxgraph.matmul %x, %y : (!maxgraph.tensor<[1, 300, 200], f32>, !maxgraph.tensor<[1, 200, 130], f32>) -> !maxgraph.tensor<[1, 300, 130], f32>
+  maxgraph.output %0, %3, %4, %5 : !maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, 40], f32>, !maxgraph.tensor<[1, 300, 130], f32>
 }

@@ -174,24 +174,18 @@ maxgraph.graph @matmuls<batch>(%a: !maxgraph.tensor<[8, 16], f32>, %b: !maxgraph
 
 // -----
 
-// The same batch dims on both operands: a loop over the batch (reshaped
-// into one dim) of linalg.matmuls on slices, each accumulating in its slice
-// of the result (written in place by bufferization), then the dims back.
+// The same batch dims on both operands: one linalg.batch_matmul over the
+// batch dims reshaped into one, into a zero-filled result, then the dims
+// back.
 // CHECK-LABEL: func.func @batched_matmul(
 // CHECK-SAME: %[[Q:.*]]: tensor<?x2x?x8xf32> {bufferization.writable = false}, %[[K:.*]]: tensor<?x2x8x?xf32> {bufferization.writable = false})
 // CHECK: %[[COUNT:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK: %[[Q3:.*]] = tensor.reshape %[[Q]](%{{.*}}) : (tensor<?x2x?x8xf32>, tensor<3xindex>) -> tensor<?x?x8xf32>
 // CHECK: %[[K3:.*]] = tensor.reshape %[[K]](%{{.*}}) : (tensor<?x2x8x?xf32>, tensor<3xindex>) -> tensor<?x8x?xf32>
 // CHECK: %[[INIT:.*]] = tensor.empty(%[[COUNT]], %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
-// CHECK: %[[LOOP:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<?x?x?xf32>)
-// CHECK: %[[QS:.*]] = tensor.extract_slice %[[Q3]][%[[I]], 0, 0] [1, %{{.*}}, 8] [1, 1, 1] : tensor<?x?x8xf32> to tensor<?x8xf32>
-// CHECK: %[[KS:.*]] = tensor.extract_slice %[[K3]][%[[I]], 0, 0] [1, 8, %{{.*}}] [1, 1, 1] : tensor<?x8x?xf32> to tensor<8x?xf32>
-// CHECK: %[[OS:.*]] = tensor.extract_slice %[[ACC]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : tensor<?x?x?xf32> to tensor<?x?xf32>
-// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OS]] : tensor<?x?xf32>)
-// CHECK: %[[P:.*]] = linalg.matmul ins(%[[QS]], %[[KS]] : tensor<?x8xf32>, tensor<8x?xf32>) outs(%[[Z]] : tensor<?x?xf32>)
-// CHECK: %[[IN:.*]] = tensor.insert_slice %[[P]] into %[[ACC]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
-// CHECK: scf.yield %[[IN]]
-// CHECK: %[[R:.*]] = tensor.reshape %[[LOOP]](%{{.*}}) : (tensor<?x?x?xf32>, tensor<4xindex>) -> tensor<?x2x?x?xf32>
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[INIT]] : tensor<?x?x?xf32>)
+// CHECK: %[[P:.*]] = linalg.batch_matmul ins(%[[Q3]], %[[K3]] : tensor<?x?x8xf32>, tensor<?x8x?xf32>) outs(%[[Z]] : tensor<?x?x?xf32>)
+// CHECK: %[[R:.*]] = tensor.reshape %[[P]](%{{.*}}) : (tensor<?x?x?xf32>, tensor<4xindex>) -> tensor<?x2x?x?xf32>
 // CHECK: return %[[R]]
 // CHECK-NOT: linalg.generic
 maxgraph.graph @batched_matmul<batch, seq>(%q: !maxgraph.tensor<[batch, 2, seq, 8], f32>, %k: !maxgraph.tensor<[batch, 2, 8, seq], f32>) -> !maxgraph.tensor<[batch, 2, seq, seq], f32> {

@@ -16,6 +16,11 @@
 //     scf.forall over Mc x Nc blocks of C
 //       register tiles reading B from the packed panel
 //
+// A batch of matmuls (linalg.batch_matmul) is a loop over its matmuls, each
+// blocked as above: an scf.forall that gives threads whole matmuls when
+// there are enough of them (attention's batch x heads), else an scf.for with
+// each matmul spread over the threads.
+//
 // The sizes are the target's choice (MatmulTileSizes); this is the
 // mechanism.
 //
@@ -56,6 +61,19 @@ void tileMatmulToRegisterTiles(mlir::RewriterBase &rewriter,
                                mlir::linalg::MatmulOp matmul,
                                const MatmulTileSizes &sizes,
                                const ThreadTiling &threads);
+
+/// Tiles `batch` (a linalg.batch_matmul with the default indexing maps) to
+/// one matmul per iteration, its zero fill fused in, and each of those as
+/// tileMatmulToRegisterTiles does; the fill's rows tiled to vectors of
+/// `vectorLength`. The iterations are threads' when `threads` finds the
+/// whole large enough and the batch has at least `sizes.minColumnBlocks`
+/// matmuls (a dynamic batch is taken to); the matmuls are then on one
+/// thread each. A fill left without a use is left for the caller.
+void tileBatchMatmulToRegisterTiles(mlir::RewriterBase &rewriter,
+                                    mlir::linalg::BatchMatmulOp batch,
+                                    const MatmulTileSizes &sizes,
+                                    const ThreadTiling &threads,
+                                    int64_t vectorLength);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CODEGEN_COMMON_MATMULTILING_H

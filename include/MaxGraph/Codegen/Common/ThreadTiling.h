@@ -13,6 +13,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
 
 namespace maxgraph {
 /// When and how an op is spread over threads.
@@ -24,6 +25,17 @@ struct ThreadTiling {
   /// The number of chunks the leading dim is cut into when no tile sizes
   /// are given.
   int64_t numChunks = 1;
+
+  /// Spreads nothing, whatever the sizes (work inside a thread's tile).
+  static ThreadTiling none() {
+    ThreadTiling tiling;
+    tiling.minIterations = kNever;
+    return tiling;
+  }
+  bool spreadsNothing() const { return minIterations == kNever; }
+
+private:
+  static constexpr int64_t kNever = INT64_MAX;
 };
 
 /// The number of iterations of `op`: the product of its static loop ranges
@@ -34,7 +46,8 @@ int64_t estimateIterations(mlir::linalg::LinalgOp op,
 
 /// Wraps `op` in an `scf.forall` whose tiles have sizes `tileSizes` (one per
 /// loop, 0 for untiled) or, with `tileSizes` empty, that cuts the leading
-/// dim into `tiling.numChunks` chunks. Ops with fewer than
+/// dim into `tiling.numChunks` chunks. Nothing is tiled under
+/// ThreadTiling::none(). Ops with fewer than
 /// `tiling.minIterations` iterations, ops whose leading loop is a
 /// reduction, and (without `tileSizes`) ops whose static leading dim is
 /// below 2 are returned untiled. Returns the op inside the `scf.forall`.
