@@ -34,6 +34,7 @@
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Codegen/LLVMCPU/TileSizes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace maxgraph {
@@ -87,6 +88,50 @@ bool eraseIfOnlySliced(RewriterBase &rewriter, linalg::LinalgOp op) {
   return true;
 }
 
+/// A copy of `value`'s producer chain of fills and empty tensors for one
+/// more destination, or null when `value` is not such a chain.
+Value cloneDestination(RewriterBase &rewriter, Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (isa_and_nonnull<tensor::EmptyOp>(producer))
+    return rewriter.clone(*producer)->getResult(0);
+  auto fill = dyn_cast_or_null<linalg::FillOp>(producer);
+  if (!fill || !fill.hasPureTensorSemantics())
+    return Value();
+  Value init = cloneDestination(rewriter, fill.getDpsInits()[0]);
+  if (!init)
+    return Value();
+  IRMapping mapping;
+  mapping.map(fill.getDpsInits()[0], init);
+  return rewriter.clone(*fill, mapping)->getResult(0);
+}
+
+/// Gives every op its own destination where several share one fill or
+/// empty tensor (CSE makes identical zero-filled accumulators, such as the
+/// query, key and value projections', one value): bufferization would copy
+/// a shared destination for each writer but the last, a copy of the whole
+/// result per matmul.
+void unshareDestinations(RewriterBase &rewriter, func::FuncOp function) {
+  SmallVector<OpOperand *> shared;
+  function.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics())
+      return;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Operation *producer = init.get().getDefiningOp();
+      if (isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(producer) &&
+          !init.get().hasOneUse())
+        shared.push_back(&init);
+    }
+  });
+  for (OpOperand *init : shared) {
+    // The last use keeps the original.
+    if (init->get().hasOneUse())
+      continue;
+    rewriter.setInsertionPoint(init->getOwner());
+    if (Value own = cloneDestination(rewriter, init->get()))
+      rewriter.modifyOpInPlace(init->getOwner(), [&] { init->set(own); });
+  }
+}
+
 /// Whether `op` has a static loop of size 0: it computes nothing, and
 /// tiling would divide by that size. convert-linalg-to-loops gives it loops
 /// that never run.
@@ -115,6 +160,7 @@ struct TileAndVectorizePass
     IRRewriter rewriter(&getContext());
     SmallVector<Operation *> rowLoops =
         tileRowGroups(rewriter, function, sizes.vectorLength, sizes.threads);
+    unshareDestinations(rewriter, function);
     SmallVector<linalg::LinalgOp> ops;
     function.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (llvm::is_contained(rowLoops, op))

@@ -38,3 +38,17 @@ maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tens
   %0 = maxgraph.matmul %x, %t : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 64], f32>) -> !maxgraph.tensor<[m, 64], f32>
   maxgraph.output %0 : !maxgraph.tensor<[m, 64], f32>
 }
+
+// -----
+
+// Two projections of one input: their zero-filled accumulators are alike
+// (CSE makes them one value) but each matmul gets its own, written in
+// place: no copy of a result.
+// CHECK-LABEL: llvm.func @projections
+// CHECK-NOT: memrefCopy
+// CHECK: llvm.return
+maxgraph.graph @projections<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tensor<[64, 64], f32>, %v: !maxgraph.tensor<[64, 64], f32>) -> (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[m, 64], f32>) {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 64], f32>) -> !maxgraph.tensor<[m, 64], f32>
+  %1 = maxgraph.matmul %x, %v : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 64], f32>) -> !maxgraph.tensor<[m, 64], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[m, 64], f32>
+}
