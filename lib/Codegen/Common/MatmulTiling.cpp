@@ -181,24 +181,35 @@ static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
 }
 
 /// The columns of a thread block of C for a matmul of M x N: `sizes.nc`,
-/// or, when that leaves fewer than `sizes.minColumnBlocks` blocks (rows of a
+/// or, when that leaves a number of blocks that the threads
+/// (`sizes.minColumnBlocks`, the cores) cannot share evenly (rows of a
 /// dynamic M count as one block: M may be 128 tokens), the widest block of
-/// whole register tiles that divides a static N into enough (every block
-/// full, so that the register tiles keep their static sizes).
+/// whole register tiles that divides a static N into a multiple of them
+/// (1536 columns on 2 cores: 4 blocks of 384, not 3 of 512, of which one
+/// thread would take two); failing that, into at least as many. Every block
+/// is full, so that the register tiles keep their static sizes.
 static int64_t blockColumns(int64_t m, int64_t n,
                             const MatmulTileSizes &sizes) {
   int64_t rowBlocks = ShapedType::isDynamic(m) || sizes.mc <= 0
                           ? 1
                           : llvm::divideCeil(m, sizes.mc);
+  int64_t threads = sizes.minColumnBlocks;
   if (ShapedType::isDynamic(n) || sizes.nr <= 0 || n % sizes.nr != 0 ||
-      rowBlocks * llvm::divideCeil(n, sizes.nc) >= sizes.minColumnBlocks)
+      threads <= 1)
+    return sizes.nc;
+  int64_t blocks = rowBlocks * llvm::divideCeil(n, sizes.nc);
+  // Many blocks share well enough whatever their count.
+  if (blocks % threads == 0 || blocks >= 4 * threads)
     return sizes.nc;
   int64_t tiles = n / sizes.nr;
-  for (int64_t perBlock = std::min(tiles, sizes.nc / sizes.nr); perBlock >= 1;
-       --perBlock)
-    if (tiles % perBlock == 0 &&
-        rowBlocks * (tiles / perBlock) >= sizes.minColumnBlocks)
-      return perBlock * sizes.nr;
+  int64_t widest = std::min(tiles, sizes.nc / sizes.nr);
+  for (bool evenly : {true, false})
+    for (int64_t perBlock = widest; perBlock >= 1; --perBlock) {
+      int64_t count = rowBlocks * (tiles / perBlock);
+      if (tiles % perBlock == 0 &&
+          (evenly ? count % threads == 0 : count >= threads))
+        return perBlock * sizes.nr;
+    }
   return sizes.nc;
 }
 

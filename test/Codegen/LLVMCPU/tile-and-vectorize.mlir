@@ -76,6 +76,17 @@ maxgraph.graph @column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgra
 
 // -----
 
+// 1536 columns are 3 blocks of 512, which 2 cores cannot share evenly: 4
+// blocks of 384.
+// CHECK-LABEL: func.func @even_column_blocks
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 1536) step (128, 384)
+maxgraph.graph @even_column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tensor<[64, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m, 1536], f32>
+}
+
+// -----
+
 // One register tile of columns (B's rows are one vector run already) or of
 // rows (B is read once): no packing.
 // CHECK-LABEL: func.func @unpacked_matmuls

@@ -44,9 +44,10 @@ struct MatmulTileSizes {
   /// The block of C each thread gets: `mc` rows by `nc` columns.
   int64_t mc = 0;
   int64_t nc = 0;
-  /// The column blocks a static N is cut into at least (narrower than `nc`
-  /// when needed, in whole register tiles), so that a matmul with a single
-  /// block of rows still spreads over this many threads: the cores.
+  /// The threads (the cores) that the blocks of C are shared by: a static N
+  /// is cut into a multiple of this many blocks, or at least this many
+  /// (narrower than `nc` when needed, in whole register tiles), so that a
+  /// matmul with a single block of rows still spreads over them evenly.
   int64_t minColumnBlocks = 1;
 };
 
