@@ -6,9 +6,12 @@
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "MaxGraph/Codegen/Common/Vectorization.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace maxgraph;
@@ -163,11 +166,31 @@ static void readPackedRhs(RewriterBase &rewriter, linalg::MatmulOp tile,
   rewriter.modifyOpInPlace(tile, [&] { operand.set(read); });
 }
 
+/// The empty tensor that `matmul` accumulates into zeros of, when its
+/// accumulator is a fill of 0 used by it alone and its K is static and not
+/// 0 (so that the first K panel runs, and its register tiles can start from
+/// zeros instead: see tileToRegisters).
+static Value zeroFilledDestination(linalg::MatmulOp matmul) {
+  auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  int64_t k = matmul.getStaticLoopRanges()[2];
+  if (!fill || !fill.hasPureTensorSemantics() ||
+      !fill->getResult(0).hasOneUse() || ShapedType::isDynamic(k) || k == 0 ||
+      !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+    return Value();
+  Value value = fill.getDpsInputs()[0];
+  if (!matchPattern(value, m_AnyZeroFloat()) && !matchPattern(value, m_Zero()))
+    return Value();
+  return fill.getDpsInits()[0];
+}
+
 /// Tiles `panel` (a block of C over one K panel) to register tiles, reading
 /// B from `packed` (the panels of `rhs`) when there is one, and marks them.
+/// With `kLoop` (the loop over the K panels of a matmul whose C starts
+/// empty), each register tile is zero-filled in the first panel before it
+/// accumulates: in registers and L1, instead of a pass of its own over C.
 static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
                             Value rhs, Value packed,
-                            const MatmulTileSizes &sizes) {
+                            const MatmulTileSizes &sizes, scf::ForOp kLoop) {
   FailureOr<scf::SCFTilingResult> registers =
       tileWithForLoops(rewriter, cast<TilingInterface>(panel.getOperation()),
                        {sizes.mr, sizes.nr, 0});
@@ -176,6 +199,31 @@ static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
   auto tile = cast<linalg::MatmulOp>(registers->tiledOps.back());
   if (packed)
     readPackedRhs(rewriter, tile, rhs, packed, sizes.nr);
+  if (kLoop) {
+    OpOperand &init = tile.getDpsInitsMutable()[0];
+    Location loc = tile.getLoc();
+    rewriter.setInsertionPoint(tile);
+    Value first =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              kLoop.getInductionVar(), kLoop.getLowerBound());
+    Type type = init.get().getType();
+    Value accumulator = init.get();
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getZeroAttr(cast<RankedTensorType>(type).getElementType()));
+    linalg::FillOp fill;
+    auto start = scf::IfOp::create(
+        rewriter, loc, first,
+        [&](OpBuilder &b, Location nested) {
+          fill = linalg::FillOp::create(b, nested, zero, accumulator);
+          scf::YieldOp::create(b, nested, fill.getResult(0));
+        },
+        [&](OpBuilder &b, Location nested) {
+          scf::YieldOp::create(b, nested, accumulator);
+        });
+    rewriter.modifyOpInPlace(tile, [&] { init.set(start.getResult(0)); });
+    markForVectorization(fill);
+  }
   markForVectorization(tile);
   peelPartialIterations(rewriter, registers->loops);
 }
@@ -218,6 +266,21 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
                                          const MatmulTileSizes &sizes,
                                          const ThreadTiling &threads) {
   SmallVector<int64_t> shape = matmul.getStaticLoopRanges();
+  // C starts empty and its register tiles zero themselves (the fill, left
+  // without a use, is the caller's to erase).
+  bool zeroTiles = false;
+  if (Value empty = zeroFilledDestination(matmul)) {
+    rewriter.modifyOpInPlace(
+        matmul, [&] { matmul.getDpsInitsMutable()[0].set(empty); });
+    zeroTiles = true;
+  }
+  auto kLoopOf = [&](const scf::SCFTilingResult &panel) {
+    scf::ForOp loop;
+    if (zeroTiles && !panel.loops.empty())
+      loop = dyn_cast<scf::ForOp>(
+          LoopLikeOpInterface(panel.loops.front()).getOperation());
+    return loop;
+  };
   if (!shouldPackRhs(shape, sizes)) {
     FailureOr<TilingInterface> block = tileForThreads(
         rewriter, cast<linalg::LinalgOp>(matmul.getOperation()), threads,
@@ -229,7 +292,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
     if (failed(panel))
       return;
     tileToRegisters(rewriter, cast<linalg::MatmulOp>(panel->tiledOps.back()),
-                    Value(), Value(), sizes);
+                    Value(), Value(), sizes, kLoopOf(*panel));
     return;
   }
   // Packed: the K panels outermost, each packed once (by all threads) and
@@ -247,7 +310,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   if (failed(block))
     return;
   tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()), rhs,
-                  packed, sizes);
+                  packed, sizes, kLoopOf(*panel));
 }
 
 /// `value` ([1, rows, columns], one matmul's operand in a batch) as the

@@ -7,11 +7,14 @@
 // RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
 // 20 = 2 * 8 + 4 rows and 40 = 32 + 8 columns: a full register tile and
-// three static remainders, each with the accumulator carried through K.
+// three static remainders, each with the accumulator carried through K. C
+// is not zero-filled first: K is one panel, so each register tile starts
+// from zeros in registers.
 // CHECK-LABEL: func.func @matmul
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-NOT: linalg.fill
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
-// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
 // CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
@@ -28,12 +31,18 @@ maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor
 // copied once, spread over threads, into three contiguous [K, 32] panels,
 // and every register tile, the 5-row remainder too, reads B from its packed
 // panel.
+// Each register tile zeroes itself in the first K panel (C starts empty,
+// no pass of its own fills it).
 // CHECK-LABEL: func.func @packed_matmul
-// CHECK: scf.for %{{.*}} = %c0 to %c300 step %c128
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %[[K:.*]] = %c0 to %c300 step %c128
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [%{{.*}}, 3, 32] : tensor<?x96xf32> into tensor<?x3x32xf32>
 // CHECK: %[[PACKED:.*]] = scf.forall {{.*}} -> (tensor<3x?x32xf32>)
 // CHECK: vector.transfer_read %{{.*}} : tensor<1x1x32xf32>, vector<1x1x32xf32>
 // CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, 0, 0] [1, %{{.*}}, 32] [1, 1, 1] : tensor<3x?x32xf32> to tensor<?x32xf32>
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0 : index
+// CHECK: scf.if %[[FIRST]]
+// CHECK-NEXT: vector.transfer_write %{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, 0, 0] [1, %{{.*}}, 32] [1, 1, 1] : tensor<3x?x32xf32> to tensor<?x32xf32>
 // CHECK: vector.contract {{.*}} : vector<5x1xf32>, vector<1x32xf32> into vector<5x32xf32>
