@@ -166,7 +166,7 @@ static void readPackedRhs(RewriterBase &rewriter, linalg::MatmulOp tile,
   rewriter.modifyOpInPlace(tile, [&] { operand.set(read); });
 }
 
-/// The empty tensor that `matmul` accumulates into zeros of, when its
+/// The tensor that `matmul` accumulates into zeros of, when its
 /// accumulator is a fill of 0 used by it alone and its K is static and not
 /// 0 (so that the first K panel runs, and its register tiles can start from
 /// zeros instead: see tileToRegisters).
@@ -174,8 +174,7 @@ static Value zeroFilledDestination(linalg::MatmulOp matmul) {
   auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   int64_t k = matmul.getStaticLoopRanges()[2];
   if (!fill || !fill.hasPureTensorSemantics() ||
-      !fill->getResult(0).hasOneUse() || ShapedType::isDynamic(k) || k == 0 ||
-      !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+      !fill->getResult(0).hasOneUse() || ShapedType::isDynamic(k) || k == 0)
     return Value();
   Value value = fill.getDpsInputs()[0];
   if (!matchPattern(value, m_AnyZeroFloat()) && !matchPattern(value, m_Zero()))
@@ -380,7 +379,21 @@ void maxgraph::tileBatchMatmulToRegisterTiles(RewriterBase &rewriter,
   Location loc = tiled.getLoc();
   rewriter.setInsertionPoint(tiled);
   Value init = tiled.getDpsInits()[0];
-  Value accumulator = matrixOf(rewriter, loc, init);
+  Value accumulator;
+  // The fused fill of zeros, on the matrix, is the matmul's to absorb
+  // (tileMatmulToRegisterTiles) where it can.
+  if (fill && init == fill.getResult(0) && fill->getResult(0).hasOneUse()) {
+    init = fill.getDpsInits()[0];
+    accumulator = linalg::FillOp::create(rewriter, loc, fill.getDpsInputs()[0],
+                                         matrixOf(rewriter, loc, init))
+                      .getResult(0);
+    rewriter.modifyOpInPlace(tiled,
+                             [&] { tiled.getDpsInitsMutable()[0].set(init); });
+    rewriter.eraseOp(fill);
+    fill = cast<linalg::FillOp>(accumulator.getDefiningOp());
+  } else {
+    accumulator = matrixOf(rewriter, loc, init);
+  }
   auto matmul = linalg::MatmulOp::create(
       rewriter, loc, TypeRange{accumulator.getType()},
       ValueRange{matrixOf(rewriter, loc, tiled.getDpsInputs()[0]),
@@ -397,7 +410,9 @@ void maxgraph::tileBatchMatmulToRegisterTiles(RewriterBase &rewriter,
   ThreadTiling oneThread = ThreadTiling::none();
   const ThreadTiling &inner = byMatmuls ? oneThread : threads;
   tileMatmulToRegisterTiles(rewriter, matmul, sizes, inner);
-  if (fill)
+  if (fill && fill->use_empty())
+    rewriter.eraseOp(fill);
+  else if (fill)
     tileToVectorRows(rewriter, cast<linalg::LinalgOp>(fill.getOperation()),
                      vectorLength, inner);
 }

@@ -178,14 +178,17 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // -----
 
 // A batch of matmuls of a dynamic count (attention's batch x heads): an
-// scf.forall over the matmuls, each with its zero fill and its register
-// tiles inside, on the iteration's thread (no nested forall).
+// scf.forall over the matmuls, each with its register tiles inside, on the
+// iteration's thread (no nested forall). K is one panel: the full tiles
+// start from zeros in registers, the dynamic remainders zero-fill theirs.
 // CHECK-LABEL: func.func @batch_of_matmuls
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
 // CHECK: scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?x?xf32>)
 // CHECK-NOT: scf.forall
-// CHECK: linalg.fill
-// CHECK-NOT: scf.forall
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NOT: scf.forall
+// CHECK: linalg.fill {{.*}} -> tensor<8x?xf32>
 // CHECK-NOT: scf.forall
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall
