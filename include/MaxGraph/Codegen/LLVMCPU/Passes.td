@@ -31,14 +31,21 @@ def TileAndVectorize
     an AVX-512 host. Matmuls are tiled into 128x512 blocks per thread (an
     outer `scf.forall`, later an OpenMP loop), K panels of 128 and 8x32
     register tiles; each register tile becomes a `vector.contract` per K
-    step with the accumulator held in registers. Row groups come first:
+    step with the accumulator held in registers. B is packed per K panel
+    into contiguous 32-column panels when that pays (from W directly, in
+    16x16 squares transposed by shuffles, for `x @ transpose(W)`); a C
+    that starts as zeros is not filled first, each register tile zeroes
+    itself in the first K panel. A `linalg.batch_matmul` is a loop over its
+    matmuls, an `scf.forall` giving each thread whole matmuls when there
+    are enough (attention's heads). Row groups come first:
     an elementwise op that consumes reductions over the innermost dim (as
     softmax, log_softmax, layer_norm and rms_norm decompose to) is tiled to
     one row per iteration (an `scf.forall` when large) with the
-    reductions and the ops between fused into the row, so that each row is
+    reductions and the ops between fused into the row (operands a row
+    shares with others, as attention's mask, included), so that each row is
     read from memory once and stays in L1 between its passes. Other linalg
-    ops, and the ops of a row, are tiled to rows of up to 64 lanes; row reductions add lane by lane and reduce
-    once per row. Large ops, and ops with a dynamic dim, get the outer
+    ops, and the ops of a row, are tiled to rows of up to 64 lanes; row
+    reductions add lane by lane and reduce once per row. Large ops, and ops with a dynamic dim, get the outer
     `scf.forall`. Partial tiles are peeled, so odd and dynamic sizes work;
     tiles of static shape are vectorized, the rest stay scalar. Ops with
     `i1` operands stay scalar: LLVM packs `vector<Nxi1>` into bits while an
