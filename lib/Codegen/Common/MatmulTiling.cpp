@@ -95,8 +95,13 @@ static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp panel, int64_t n,
   // A use that tiling updates, to find the packed value by afterwards.
   auto anchor = tensor::CastOp::create(rewriter, loc, copy.getResultTypes(),
                                        copy->getResult(0));
+  // Spread whatever its size (unless nothing is): a panel of B is read from
+  // memory (a weight is not in cache), and the other threads would wait.
+  ThreadTiling packing = threads;
+  if (!threads.spreadsNothing())
+    packing.minIterations = 0;
   FailureOr<TilingInterface> spread = tileForThreads(
-      rewriter, cast<linalg::LinalgOp>(copy.getOperation()), threads, {});
+      rewriter, cast<linalg::LinalgOp>(copy.getOperation()), packing, {});
   if (succeeded(spread)) {
     // From B: rows of `nr` elements, read and written whole. From W:
     // squares of half a register tile's width, [nr / 2 of W's rows, nr / 2

@@ -56,10 +56,12 @@ maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgrap
 // x @ transpose(w): B's panels are packed from w (a [32, K] block of w
 // transposed per panel) and the transpose is not computed. Each panel is
 // copied in 16 x 16 squares of w, read by rows and transposed as vectors;
-// the K panel of 44 rows ends in a partial square (12 of K), peeled.
+// the K panel of 44 rows ends in a partial square (12 of K), peeled. The
+// copy is spread over threads however small: the other threads would wait.
 // CHECK-LABEL: func.func @linear
 // CHECK-NOT: tensor<96x300xf32>) outs
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [3, 32, %{{.*}}] : tensor<96x?xf32> into tensor<3x32x?xf32>
+// CHECK: scf.forall {{.*}} -> (tensor<3x?x32xf32>)
 // CHECK: scf.for %{{.*}} step %c16
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
 // CHECK: vector.transfer_read %{{.*}} {in_bounds = [true, true, true], permutation_map = #{{.*}}} : tensor<1x16x16xf32>, vector<1x16x16xf32>
