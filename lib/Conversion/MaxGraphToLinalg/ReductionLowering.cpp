@@ -3,7 +3,9 @@
 // The ops that reduce along axes: reduce_sum/max/min/prod/mean become
 // linalg.reduce (mean then divides by the count), argmax/argmin a
 // linalg.generic that reduces into a value and an index, cumsum an scf.for
-// along the axis that carries the running sum of one slice.
+// along the axis that carries the running sum of one slice, top_k an
+// scf.for along the axis that inserts each element into sorted k-slot
+// buffers of every row at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -485,6 +487,213 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
     return success();
   }
 };
+
+/// top_k: per row, k slots kept sorted (best first) and each element of the
+/// axis inserted in turn, O(n * k) per row with all rows updated by one
+/// linalg.generic per element. The slot buffers have k + 1 places along the
+/// axis: place 0 is a sentinel that nothing beats (index -2), places 1..k the
+/// slots, empty while their index is -1 (value 0, what positions past a short
+/// symbolic axis keep). Element x (index j) goes to the first slot it beats
+/// (strictly greater, NaN above numbers, so that an equal earlier element
+/// stays first); the slots from there on move down by one. The new slot q is
+/// computed from the old slots q and q - 1, so the update reads one buffer
+/// and writes another: two buffers, and two elements per iteration (A to B,
+/// then B to A) so that the loop carries each buffer in place.
+struct TopKLowering : OpConversionPattern<TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    Type original = layoutOf(op.getInput()).getElementType();
+    Type element = inputType.getElementType();
+    bool isFloat = isa<FloatType>(element), isSigned = isSignedInt(original);
+    int64_t rank = inputType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    int64_t k = static_cast<int64_t>(op.getK());
+    MLIRContext *context = rewriter.getContext();
+    Type i64 = rewriter.getI64Type();
+    auto valuesType =
+        cast<RankedTensorType>(convertTensorType(layoutOf(op.getValues())));
+    auto indicesType =
+        cast<RankedTensorType>(convertTensorType(layoutOf(op.getIndices())));
+
+    auto [outerShape, dynamicSizes] = shapeWithout(rewriter, loc, input, axis);
+    auto withAxis = [&, &outerShape = outerShape](int64_t size) {
+      SmallVector<int64_t> shape(outerShape);
+      shape.insert(shape.begin() + axis, size);
+      return shape;
+    };
+    if (k == 0) {
+      rewriter.replaceOp(
+          op, {createEmpty(rewriter, loc, valuesType, dynamicSizes),
+               createEmpty(rewriter, loc, indicesType, dynamicSizes)});
+      return success();
+    }
+    // Views along the axis: `size` places from `offset`.
+    auto mixedSizes = [&](OpBuilder &b, Location at, Value of,
+                          OpFoldResult size) {
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(d == axis ? size : tensor::getMixedSize(b, at, of, d));
+      return sizes;
+    };
+    auto axisOffsets = [&](OpBuilder &b, OpFoldResult offset) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      offsets[axis] = offset;
+      return offsets;
+    };
+    SmallVector<OpFoldResult> unitStrides(rank, rewriter.getIndexAttr(1));
+    auto view = [&](OpBuilder &b, Location at, Value of, OpFoldResult offset,
+                    int64_t size) -> Value {
+      auto type = RankedTensorType::get(
+          withAxis(size),
+          cast<RankedTensorType>(of.getType()).getElementType());
+      return tensor::ExtractSliceOp::create(
+          b, at, type, of, axisOffsets(b, offset),
+          mixedSizes(b, at, of, b.getIndexAttr(size)), unitStrides);
+    };
+
+    // The buffers: values 0, indices -1 (empty), the sentinel place -2.
+    auto bufferValuesType = RankedTensorType::get(withAxis(k + 1), element);
+    auto bufferIndicesType = RankedTensorType::get(withAxis(k + 1), i64);
+    auto makeBuffers = [&]() -> std::pair<Value, Value> {
+      Value values =
+          createFilled(rewriter, loc, bufferValuesType, dynamicSizes,
+                       isFloat ? floatConstant(rewriter, loc, element, 0.0)
+                               : intConstant(rewriter, loc, element, 0));
+      Value indices =
+          createFilled(rewriter, loc, bufferIndicesType, dynamicSizes,
+                       intConstant(rewriter, loc, i64, -1));
+      Value sentinel =
+          createFilled(rewriter, loc, RankedTensorType::get(withAxis(1), i64),
+                       dynamicSizes, intConstant(rewriter, loc, i64, -2));
+      indices = tensor::InsertSliceOp::create(
+          rewriter, loc, sentinel, indices,
+          axisOffsets(rewriter, rewriter.getIndexAttr(0)),
+          mixedSizes(rewriter, loc, indices, rewriter.getIndexAttr(1)),
+          unitStrides);
+      return {values, indices};
+    };
+    auto [aValues, aIndices] = makeBuffers();
+    auto [bValues, bIndices] = makeBuffers();
+
+    // Whether x ranks above y: larger, NaN above every number.
+    auto greater = [&](OpBuilder &b, Location at, Value x, Value y) -> Value {
+      if (!isFloat)
+        return arith::CmpIOp::create(b, at,
+                                     isSigned ? arith::CmpIPredicate::sgt
+                                              : arith::CmpIPredicate::ugt,
+                                     x, y);
+      Value above =
+          arith::CmpFOp::create(b, at, arith::CmpFPredicate::OGT, x, y);
+      Value xNaN =
+          arith::CmpFOp::create(b, at, arith::CmpFPredicate::UNO, x, x);
+      Value yNumber =
+          arith::CmpFOp::create(b, at, arith::CmpFPredicate::ORD, y, y);
+      return arith::OrIOp::create(b, at, above,
+                                  arith::AndIOp::create(b, at, xNaN, yNumber));
+    };
+
+    // Inserts element `position` of the axis (when `valid`) into the slots of
+    // `from`, writing the slots of `to`.
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+    SmallVector<AffineExpr> elementExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      elementExprs.push_back(d == axis ? getAffineConstantExpr(0, context)
+                                       : getAffineDimExpr(d, context));
+    AffineMap elementMap = AffineMap::get(rank, 0, elementExprs, context);
+    SmallVector<AffineMap> maps = {elementMap, identity, identity, identity,
+                                   identity,   identity, identity};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto insertElement = [&](OpBuilder &b, Location at, Value position,
+                             Value valid, Value fromValues, Value fromIndices,
+                             Value toValues,
+                             Value toIndices) -> std::pair<Value, Value> {
+      Value x = view(b, at, input, position, 1);
+      Value j = arith::IndexCastOp::create(b, at, i64, position);
+      OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+      Value slotValues = view(b, at, toValues, one, k);
+      Value slotIndices = view(b, at, toIndices, one, k);
+      auto generic = linalg::GenericOp::create(
+          b, at, TypeRange{slotValues.getType(), slotIndices.getType()},
+          ValueRange{x, view(b, at, fromValues, one, k),
+                     view(b, at, fromIndices, one, k),
+                     view(b, at, fromValues, zero, k),
+                     view(b, at, fromIndices, zero, k)},
+          ValueRange{slotValues, slotIndices}, maps, iterators,
+          [&](OpBuilder &nb, Location where, ValueRange args) {
+            Value x = args[0], value = args[1], index = args[2],
+                  above = args[3], aboveIndex = args[4];
+            Value empty = intConstant(nb, where, i64, -1);
+            Value sentinel = intConstant(nb, where, i64, -2);
+            Value beats = arith::OrIOp::create(
+                nb, where,
+                arith::CmpIOp::create(nb, where, arith::CmpIPredicate::eq,
+                                      index, empty),
+                greater(nb, where, x, value));
+            beats = arith::AndIOp::create(nb, where, valid, beats);
+            Value beatsAbove = arith::AndIOp::create(
+                nb, where,
+                arith::CmpIOp::create(nb, where, arith::CmpIPredicate::ne,
+                                      aboveIndex, sentinel),
+                arith::OrIOp::create(
+                    nb, where,
+                    arith::CmpIOp::create(nb, where, arith::CmpIPredicate::eq,
+                                          aboveIndex, empty),
+                    greater(nb, where, x, above)));
+            Value newValue = arith::SelectOp::create(
+                nb, where, beats,
+                arith::SelectOp::create(nb, where, beatsAbove, above, x),
+                value);
+            Value newIndex = arith::SelectOp::create(
+                nb, where, beats,
+                arith::SelectOp::create(nb, where, beatsAbove, aboveIndex, j),
+                index);
+            linalg::YieldOp::create(nb, where, ValueRange{newValue, newIndex});
+          });
+      auto store = [&](Value slots, Value into) -> Value {
+        return tensor::InsertSliceOp::create(
+            b, at, slots, into, axisOffsets(b, one),
+            mixedSizes(b, at, into, b.getIndexAttr(k)), unitStrides);
+      };
+      return {store(generic.getResult(0), toValues),
+              store(generic.getResult(1), toIndices)};
+    };
+
+    Value count = tensor::DimOp::create(rewriter, loc, input, axis);
+    Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lower, count, two,
+        ValueRange{aValues, aIndices, bValues, bIndices},
+        [&](OpBuilder &b, Location at, Value step, ValueRange args) {
+          Value always = arith::ConstantIntOp::create(b, at, 1, 1);
+          auto [bV, bI] = insertElement(b, at, step, always, args[0], args[1],
+                                        args[2], args[3]);
+          // The second element of an odd axis's last pair is past the end:
+          // read the last element and keep the slots.
+          Value next = arith::AddIOp::create(b, at, step, one);
+          Value valid = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ult,
+                                              next, count);
+          Value last = arith::SubIOp::create(b, at, count, one);
+          Value position = arith::MinUIOp::create(b, at, next, last);
+          auto [aV, aI] =
+              insertElement(b, at, position, valid, bV, bI, args[0], args[1]);
+          scf::YieldOp::create(b, at, ValueRange{aV, aI, bV, bI});
+        });
+    OpFoldResult slotsAt = rewriter.getIndexAttr(1);
+    Value values = view(rewriter, loc, loop.getResult(0), slotsAt, k);
+    Value indices = view(rewriter, loc, loop.getResult(1), slotsAt, k);
+    rewriter.replaceOp(op, {values, indices});
+    return success();
+  }
+};
 } // namespace
 
 void maxgraph::populateMaxGraphReductionToLinalgPatterns(
@@ -492,6 +701,6 @@ void maxgraph::populateMaxGraphReductionToLinalgPatterns(
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMaxOp>,
                ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>,
                ReduceLowering<ReduceMeanOp>, ArgReduceLowering<ArgmaxOp>,
-               ArgReduceLowering<ArgminOp>, CumsumLowering>(
+               ArgReduceLowering<ArgminOp>, CumsumLowering, TopKLowering>(
       converter, patterns.getContext());
 }
