@@ -558,16 +558,18 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
     };
 
     // The buffers: values 0, indices -1 (empty), the sentinel place -2.
-    auto bufferValuesType = RankedTensorType::get(withAxis(k + 1), element);
-    auto bufferIndicesType = RankedTensorType::get(withAxis(k + 1), i64);
-    auto makeBuffers = [&]() -> std::pair<Value, Value> {
-      Value values =
-          createFilled(rewriter, loc, bufferValuesType, dynamicSizes,
-                       isFloat ? floatConstant(rewriter, loc, element, 0.0)
-                               : intConstant(rewriter, loc, element, 0));
-      Value indices =
-          createFilled(rewriter, loc, bufferIndicesType, dynamicSizes,
-                       intConstant(rewriter, loc, i64, -1));
+    auto makeBuffers = [&](int64_t places,
+                           bool withSentinel) -> std::pair<Value, Value> {
+      Value values = createFilled(
+          rewriter, loc, RankedTensorType::get(withAxis(places), element),
+          dynamicSizes,
+          isFloat ? floatConstant(rewriter, loc, element, 0.0)
+                  : intConstant(rewriter, loc, element, 0));
+      Value indices = createFilled(
+          rewriter, loc, RankedTensorType::get(withAxis(places), i64),
+          dynamicSizes, intConstant(rewriter, loc, i64, -1));
+      if (!withSentinel)
+        return {values, indices};
       Value sentinel =
           createFilled(rewriter, loc, RankedTensorType::get(withAxis(1), i64),
                        dynamicSizes, intConstant(rewriter, loc, i64, -2));
@@ -578,8 +580,6 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
           unitStrides);
       return {values, indices};
     };
-    auto [aValues, aIndices] = makeBuffers();
-    auto [bValues, bIndices] = makeBuffers();
 
     // Whether x ranks above y: larger, NaN above every number.
     auto greater = [&](OpBuilder &b, Location at, Value x, Value y) -> Value {
@@ -598,18 +598,57 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
                                   arith::AndIOp::create(b, at, xNaN, yNumber));
     };
 
-    // Inserts element `position` of the axis (when `valid`) into the slots of
-    // `from`, writing the slots of `to`.
     AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
     SmallVector<AffineExpr> elementExprs;
     for (int64_t d = 0; d < rank; ++d)
       elementExprs.push_back(d == axis ? getAffineConstantExpr(0, context)
                                        : getAffineDimExpr(d, context));
     AffineMap elementMap = AffineMap::get(rank, 0, elementExprs, context);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    Value count = tensor::DimOp::create(rewriter, loc, input, axis);
+    Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+
+    // k = 1 keeps one slot, updated in place (a running argmax): nothing
+    // moves down, so it needs neither the sentinel nor a second buffer (whose
+    // disjoint places loop-invariant subset hoisting would split apart).
+    if (k == 1) {
+      auto [values, indices] =
+          makeBuffers(/*places=*/1, /*withSentinel=*/false);
+      auto loop = scf::ForOp::create(
+          rewriter, loc, lower, count, one, ValueRange{values, indices},
+          [&](OpBuilder &b, Location at, Value position, ValueRange args) {
+            Value x = view(b, at, input, position, 1);
+            Value j = arith::IndexCastOp::create(b, at, i64, position);
+            auto generic = linalg::GenericOp::create(
+                b, at, TypeRange{args[0].getType(), args[1].getType()},
+                ValueRange{x}, args,
+                SmallVector<AffineMap>{elementMap, identity, identity},
+                parallel, [&](OpBuilder &nb, Location where, ValueRange xs) {
+                  Value empty = arith::CmpIOp::create(
+                      nb, where, arith::CmpIPredicate::eq, xs[2],
+                      intConstant(nb, where, i64, -1));
+                  Value beats = arith::OrIOp::create(
+                      nb, where, empty, greater(nb, where, xs[0], xs[1]));
+                  Value value =
+                      arith::SelectOp::create(nb, where, beats, xs[0], xs[1]);
+                  Value index =
+                      arith::SelectOp::create(nb, where, beats, j, xs[2]);
+                  linalg::YieldOp::create(nb, where, ValueRange{value, index});
+                });
+            scf::YieldOp::create(b, at, generic.getResults());
+          });
+      rewriter.replaceOp(op, loop.getResults());
+      return success();
+    }
+    auto [aValues, aIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
+    auto [bValues, bIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
+
+    // Inserts element `position` of the axis (when `valid`) into the slots of
+    // `from`, writing the slots of `to`.
     SmallVector<AffineMap> maps = {elementMap, identity, identity, identity,
                                    identity,   identity, identity};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
     auto insertElement = [&](OpBuilder &b, Location at, Value position,
                              Value valid, Value fromValues, Value fromIndices,
                              Value toValues,
@@ -625,7 +664,7 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
                      view(b, at, fromIndices, one, k),
                      view(b, at, fromValues, zero, k),
                      view(b, at, fromIndices, zero, k)},
-          ValueRange{slotValues, slotIndices}, maps, iterators,
+          ValueRange{slotValues, slotIndices}, maps, parallel,
           [&](OpBuilder &nb, Location where, ValueRange args) {
             Value x = args[0], value = args[1], index = args[2],
                   above = args[3], aboveIndex = args[4];
@@ -665,9 +704,6 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
               store(generic.getResult(1), toIndices)};
     };
 
-    Value count = tensor::DimOp::create(rewriter, loc, input, axis);
-    Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
     auto loop = scf::ForOp::create(
         rewriter, loc, lower, count, two,

@@ -602,10 +602,10 @@ maxgraph.graph @pad<n>(%x: !maxgraph.tensor<[n, 3], f32>, %y: !maxgraph.tensor<[
 // and q - 1 and writes slot q. Unsigned elements compare ugt.
 // CHECK-LABEL: func.func @top_k(
 // CHECK-SAME: %[[X:.*]]: tensor<?x5xi8> {bufferization.writable = false}) -> (tensor<?x2xi8>, tensor<?x2xi64>)
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c1
 // CHECK: linalg.fill ins(%c0_i8 : i8) outs(%{{.*}} : tensor<?x3xi8>)
 // CHECK: linalg.fill ins(%c-1_i64 : i64) outs(%{{.*}} : tensor<?x3xi64>)
 // CHECK: linalg.fill ins(%c-2_i64 : i64) outs(%{{.*}} : tensor<?x1xi64>)
-// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c1
 // CHECK: %[[LOOP:.*]]:4 = scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %c2 iter_args(%[[AV:.*]] = %{{.*}}, %[[AI:.*]] = %{{.*}}, %[[BV:.*]] = %{{.*}}, %[[BI:.*]] = %{{.*}}) -> (tensor<?x3xi8>, tensor<?x3xi64>, tensor<?x3xi8>, tensor<?x3xi64>)
 // CHECK: tensor.extract_slice %[[X]][0, %[[J]]] [%{{.*}}, 1] [1, 1] : tensor<?x5xi8> to tensor<?x1xi8>
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
@@ -621,4 +621,24 @@ maxgraph.graph @pad<n>(%x: !maxgraph.tensor<[n, 3], f32>, %y: !maxgraph.tensor<[
 maxgraph.graph @top_k<n>(%x: !maxgraph.tensor<[n, 5], ui8>) -> (!maxgraph.tensor<[n, 2], ui8>, !maxgraph.tensor<[n, 2], si64>) {
   %0:2 = maxgraph.top_k %x k = 2 axis = 1 : !maxgraph.tensor<[n, 5], ui8> -> !maxgraph.tensor<[n, 2], ui8>, !maxgraph.tensor<[n, 2], si64>
   maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[n, 2], ui8>, !maxgraph.tensor<[n, 2], si64>
+}
+
+// -----
+
+// top_k with k = 1: one slot per row, updated in place by a generic whose
+// outs are the loop's values (a running argmax; NaN ranks above numbers).
+// CHECK-LABEL: func.func @top_1(
+// CHECK-SAME: %[[X:.*]]: tensor<3x4xf32> {bufferization.writable = false}) -> (tensor<1x4xf32>, tensor<1x4xi64>)
+// CHECK: %[[V:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4xf32>)
+// CHECK: %[[I:.*]] = linalg.fill ins(%c-1_i64 : i64) outs(%{{.*}} : tensor<1x4xi64>)
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args(%[[AV:.*]] = %[[V]], %[[AI:.*]] = %[[I]]) -> (tensor<1x4xf32>, tensor<1x4xi64>)
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[X]][%[[J]], 0] [1, 4] [1, 1] : tensor<3x4xf32> to tensor<1x4xf32>
+// CHECK: %[[G:.*]]:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[S]] : tensor<1x4xf32>) outs(%[[AV]], %[[AI]] : tensor<1x4xf32>, tensor<1x4xi64>)
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf uno
+// CHECK: scf.yield %[[G]]#0, %[[G]]#1
+// CHECK: return %[[LOOP]]#0, %[[LOOP]]#1
+maxgraph.graph @top_1(%x: !maxgraph.tensor<[3, 4], f32>) -> (!maxgraph.tensor<[1, 4], f32>, !maxgraph.tensor<[1, 4], si64>) {
+  %0:2 = maxgraph.top_k %x k = 1 axis = 0 : !maxgraph.tensor<[3, 4], f32> -> !maxgraph.tensor<[1, 4], f32>, !maxgraph.tensor<[1, 4], si64>
+  maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[1, 4], f32>, !maxgraph.tensor<[1, 4], si64>
 }
