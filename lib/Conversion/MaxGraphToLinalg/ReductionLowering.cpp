@@ -527,7 +527,9 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
       shape.insert(shape.begin() + axis, size);
       return shape;
     };
-    if (k == 0) {
+    // Nothing to select (k = 0), or no rows (a static 0 among the other
+    // dims, whose slices MLIR's verifiers would reject): empty results.
+    if (k == 0 || llvm::is_contained(outerShape, 0)) {
       rewriter.replaceOp(
           op, {createEmpty(rewriter, loc, valuesType, dynamicSizes),
                createEmpty(rewriter, loc, indicesType, dynamicSizes)});
@@ -645,12 +647,14 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
     auto [aValues, aIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
     auto [bValues, bIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
 
-    // Inserts element `position` of the axis (when `valid`) into the slots of
+    // Inserts element `position` of the axis (when `next`, if given, is
+    // below the axis size: the flag is made in the body, since an i1 cannot
+    // be an OpenCL kernel argument) into the slots of
     // `from`, writing the slots of `to`.
     SmallVector<AffineMap> maps = {elementMap, identity, identity, identity,
                                    identity,   identity, identity};
     auto insertElement = [&](OpBuilder &b, Location at, Value position,
-                             Value valid, Value fromValues, Value fromIndices,
+                             Value next, Value fromValues, Value fromIndices,
                              Value toValues,
                              Value toIndices) -> std::pair<Value, Value> {
       Value x = view(b, at, input, position, 1);
@@ -675,7 +679,11 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
                 arith::CmpIOp::create(nb, where, arith::CmpIPredicate::eq,
                                       index, empty),
                 greater(nb, where, x, value));
-            beats = arith::AndIOp::create(nb, where, valid, beats);
+            if (next)
+              beats = arith::AndIOp::create(
+                  nb, where, beats,
+                  arith::CmpIOp::create(nb, where, arith::CmpIPredicate::ult,
+                                        next, count));
             Value beatsAbove = arith::AndIOp::create(
                 nb, where,
                 arith::CmpIOp::create(nb, where, arith::CmpIPredicate::ne,
@@ -709,18 +717,15 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
         rewriter, loc, lower, count, two,
         ValueRange{aValues, aIndices, bValues, bIndices},
         [&](OpBuilder &b, Location at, Value step, ValueRange args) {
-          Value always = arith::ConstantIntOp::create(b, at, 1, 1);
-          auto [bV, bI] = insertElement(b, at, step, always, args[0], args[1],
+          auto [bV, bI] = insertElement(b, at, step, Value(), args[0], args[1],
                                         args[2], args[3]);
           // The second element of an odd axis's last pair is past the end:
           // read the last element and keep the slots.
           Value next = arith::AddIOp::create(b, at, step, one);
-          Value valid = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ult,
-                                              next, count);
           Value last = arith::SubIOp::create(b, at, count, one);
           Value position = arith::MinUIOp::create(b, at, next, last);
           auto [aV, aI] =
-              insertElement(b, at, position, valid, bV, bI, args[0], args[1]);
+              insertElement(b, at, position, next, bV, bI, args[0], args[1]);
           scf::YieldOp::create(b, at, ValueRange{aV, aI, bV, bI});
         });
     OpFoldResult slotsAt = rewriter.getIndexAttr(1);

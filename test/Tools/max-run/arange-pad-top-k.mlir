@@ -70,3 +70,14 @@ maxgraph.graph @short<n>(%i: !maxgraph.tensor<[n, 2], f32>) -> (!maxgraph.tensor
   %0:2 = maxgraph.top_k %i k = 3 axis = 0 : !maxgraph.tensor<[n, 2], f32> -> !maxgraph.tensor<[3, 2], f32>, !maxgraph.tensor<[3, 2], si64>
   maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[3, 2], f32>, !maxgraph.tensor<[3, 2], si64>
 }
+
+// arange up to a symbolic stop below its start: the length `n - 3` is
+// negative, a run-time error of both sides.
+// RUN: %python %S/Inputs/npy.py write %t/n1.npy '<f4' 1 0
+// RUN: not max-run %s --graph=late_start --input=%t/n1.npy 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not max-run %s --graph=late_start --input=%t/n1.npy --interpret 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: dim `n - 3` is negative at run time
+maxgraph.graph @late_start<n>(%x: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n - 3], si64> {
+  %0 = maxgraph.arange start = 3 step = 1 : !maxgraph.tensor<[n - 3], si64>
+  maxgraph.output %0 : !maxgraph.tensor<[n - 3], si64>
+}
