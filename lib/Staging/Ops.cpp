@@ -682,6 +682,21 @@ Tensor ops::arange(double start, const Dim &stop, double step, DType dtype,
                                "integer step, got start " +
                                formatNumber(start) + " and step " +
                                formatNumber(step));
+  // A length must be one the caller's inputs size: its symbols are the
+  // graph's arguments'.
+  llvm::SetVector<StringAttr> named, bound;
+  stop.getAttr().collectSymbols(named);
+  Trace &trace = Trace::current(loc, ArangeOp::getOperationName());
+  for (Type type : trace.graph.getBody().front().getArgumentTypes())
+    if (auto layout = dyn_cast<LayoutType>(type))
+      for (DimAttr dim : layout.getDims())
+        dim.collectSymbols(bound);
+  for (StringAttr symbol : named)
+    if (!bound.contains(symbol))
+      throwStagingError(loc, "'maxgraph.arange' up to the dim `" + stop.str() +
+                                 "`: no input of the graph has the symbolic "
+                                 "dim `" +
+                                 symbol.str() + "`, so no call could size it");
   auto first = static_cast<int64_t>(start), by = static_cast<int64_t>(step);
   DimAttr span = subDims(stop.getAttr(), DimAttr::getStatic(ctx(), first));
   DimAttr length =

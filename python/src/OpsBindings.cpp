@@ -556,9 +556,17 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
         CallerLocation at;
         // Numbers are a range's end; a Dim or a name a length's.
         if (PyFloat_Check(stop.ptr()) ||
-            (PyLong_Check(stop.ptr()) && !PyBool_Check(stop.ptr())))
-          return PyTensor(ops::arange(start, PyFloat_AsDouble(stop.ptr()), step,
-                                      dtype, device));
+            (PyLong_Check(stop.ptr()) && !PyBool_Check(stop.ptr()))) {
+          double end = PyFloat_AsDouble(stop.ptr());
+          if (end == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            throw nb::value_error(("arange: stop " +
+                                   nb::cast<std::string>(nb::str(stop)) +
+                                   " does not fit in a double")
+                                      .c_str());
+          }
+          return PyTensor(ops::arange(start, end, step, dtype, device));
+        }
         return PyTensor(ops::arange(start, toDim(stop, "arange: stop"), step,
                                     dtype, device));
       },

@@ -385,6 +385,9 @@ def test_new_op_mistakes_are_located_at_the_users_line():
          "'maxgraph.arange' step must be nonzero"),
         (lambda x: ops.arange(0.5, 4, 1, DType.int32),
          "'maxgraph.arange' of si32 needs integer start and step"),
+        (lambda x: ops.arange(0, "m", 1, DType.int64),
+         "'maxgraph.arange' up to the dim `m`: no input of the graph has the "
+         "symbolic dim `m`"),
         (lambda x: ops.arange(0, "n", -1, DType.int64),
          "'maxgraph.arange' up to the dim `n` needs an integer start and a "
          "positive integer step"),
