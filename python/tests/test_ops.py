@@ -468,12 +468,13 @@ def test_pad_of_an_empty_tensor_is_all_value():
                                   np.full((2, 2), 3, np.float32))
 
 
-@pytest.mark.parametrize("k", [1, 3])
+# k up to 8 runs in registers, larger k through slot buffers.
+@pytest.mark.parametrize("k", [1, 3, 8, 11])
 @pytest.mark.parametrize("axis", [0, 1, -1])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 def test_top_k_matches_a_stable_descending_sort(k, axis, dtype, rng):
     # Small integers make ties; NaNs go first.
-    x = rng.integers(-3, 4, size=(4, 6)).astype(dtype)
+    x = rng.integers(-3, 4, size=(13, 12)).astype(dtype)
     if dtype in (np.float32, np.float64):
         x[1, 2] = x[2, 0] = x[0, 5] = np.nan
     values, indices = run(lambda a: ops.top_k(a, k, axis), x)
@@ -499,19 +500,36 @@ def test_top_k_signed_zeros_and_infinities_tie_by_index():
     np.testing.assert_array_equal(values, [np.inf, 0, 0, 0])
 
 
-def test_top_k_over_a_symbolic_batch_compiles_once(rng):
+@pytest.mark.parametrize("k", [2, 10])
+def test_top_k_over_a_symbolic_batch_compiles_once(k, rng):
     def fn(x):
-        return ops.top_k(x, 2, axis=-1)
-    spec = TensorLayout(DType.float32, ["batch", 7], CPU())
+        return ops.top_k(x, k, axis=-1)
+    spec = TensorLayout(DType.float32, ["batch", 17], CPU())
     staged = compilation.stage(fn)(spec)
-    assert "!maxgraph.tensor<[batch, 2], si64>" in str(staged)
+    assert f"!maxgraph.tensor<[batch, {k}], si64>" in str(staged)
     compiled = compilation.compile(fn)(spec)
     for batch in (3, 9):
-        x = rng.standard_normal((batch, 7)).astype(np.float32)
+        x = rng.standard_normal((batch, 17)).astype(np.float32)
         values, indices = compiled(Tensor.from_numpy(x))
-        expected_values, expected_indices = top_k_reference(x, 2, -1)
+        expected_values, expected_indices = top_k_reference(x, k, -1)
         np.testing.assert_array_equal(indices.to_numpy(), expected_indices)
         np.testing.assert_array_equal(values.to_numpy(), expected_values)
+
+
+@pytest.mark.parametrize("k", [3, 9])
+def test_top_k_along_a_symbolic_axis_shorter_than_k(k):
+    def fn(x):
+        return ops.top_k(x, k, axis=0)
+    compiled = compilation.compile(fn)(TensorLayout(DType.int32, ["n", 2]))
+    x = np.array([[5, -1], [7, -1]], np.int32)
+    values, indices = compiled(Tensor.from_numpy(x))
+    # Positions past the axis hold value 0 and index -1 (docs/Spec.md).
+    expected_values = np.zeros((k, 2), np.int32)
+    expected_values[:2] = [[7, -1], [5, -1]]
+    expected_indices = np.full((k, 2), -1, np.int64)
+    expected_indices[:2] = [[1, 0], [0, 1]]
+    np.testing.assert_array_equal(values.to_numpy(), expected_values)
+    np.testing.assert_array_equal(indices.to_numpy(), expected_indices)
 
 
 def test_top_k_f16(rng):

@@ -745,8 +745,9 @@ Program gatherProgram(Rng &rng) {
 }
 
 /// top_k along a random axis, k up to the axis size (any k up to 3 on a
-/// symbolic axis, which may be shorter at run time); floats with NaN,
-/// infinities, -0 and ties, small ints with ties.
+/// symbolic axis, which may be shorter at run time; above 8, the slot
+/// buffers' lowering, on long axes); floats with NaN, infinities, -0 and
+/// ties, small ints with ties.
 Program topKProgram(Rng &rng) {
   Program p;
   p.dialectOp = "maxgraph.top_k";
@@ -754,8 +755,13 @@ Program topKProgram(Rng &rng) {
   std::vector<Dim> shape = randomShape(rng, 1, 3);
   int64_t rank = shape.size();
   int64_t axis = rng.between(-rank, rank - 1);
-  const Dim &size = shape[axis < 0 ? axis + rank : axis];
+  Dim &size = shape[axis < 0 ? axis + rank : axis];
+  // A long axis sometimes, for a k above the 8 slots kept in registers.
+  if (rng.chance(0.3))
+    size = Dim(rng.between(9, 13));
   int64_t k = rng.between(0, size.isStatic() ? size.staticSize() : 3);
+  if (size.isStatic() && size.staticSize() > 8 && rng.chance(0.7))
+    k = rng.between(9, size.staticSize());
   p.addTensor(TensorLayout(p.dtype, shape),
               {isFloat(p.dtype) ? Fill::Specials : Fill::Small});
   p.what = "k " + std::to_string(k) + ", axis " + std::to_string(axis);

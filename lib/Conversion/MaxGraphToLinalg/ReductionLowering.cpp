@@ -489,17 +489,24 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 };
 
 /// top_k: per row, k slots kept sorted (best first) and each element of the
-/// axis inserted in turn, O(n * k) per row with all rows updated by one
-/// linalg.generic per element. The slot buffers have k + 1 places along the
-/// axis: place 0 is a sentinel that nothing beats (index -2), places 1..k the
-/// slots, empty while their index is -1 (value 0, what positions past a short
-/// symbolic axis keep). Element x (index j) goes to the first slot it beats
-/// (strictly greater, NaN above numbers, so that an equal earlier element
-/// stays first); the slots from there on move down by one. The new slot q is
-/// computed from the old slots q and q - 1, so the update reads one buffer
-/// and writes another: two buffers, and two elements per iteration (A to B,
-/// then B to A) so that the loop carries each buffer in place.
+/// axis inserted in turn, O(n * k) per row. Element x (index j) goes to the
+/// first slot it beats (strictly greater, NaN above numbers, so that an equal
+/// earlier element stays first); the slots from there on move down by one.
+/// Empty slots have index -1 and value 0 (what positions past a short
+/// symbolic axis keep).
+///
+/// For k up to kRegisterSlots, one linalg.generic over the rows walks the
+/// axis in its body with the slots as loop-carried scalars. For larger k the
+/// slots are tensors of k + 1 places along the axis (place 0 a sentinel that
+/// nothing beats, index -2), and an scf.for along the axis updates every row
+/// at once with one linalg.generic per element: the new slot q comes from the
+/// old slots q and q - 1, so the update reads one buffer and writes another:
+/// two buffers, and two elements per iteration (A to B, then B to A) so that
+/// the loop carries each buffer in place.
 struct TopKLowering : OpConversionPattern<TopKOp> {
+  /// The largest k kept in registers, one generic over the rows.
+  static constexpr int64_t kRegisterSlots = 8;
+
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
@@ -612,38 +619,98 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
     Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
-    // k = 1 keeps one slot, updated in place (a running argmax): nothing
-    // moves down, so it needs neither the sentinel nor a second buffer (whose
-    // disjoint places loop-invariant subset hoisting would split apart).
-    if (k == 1) {
-      auto [values, indices] =
-          makeBuffers(/*places=*/1, /*withSentinel=*/false);
-      auto loop = scf::ForOp::create(
-          rewriter, loc, lower, count, one, ValueRange{values, indices},
-          [&](OpBuilder &b, Location at, Value position, ValueRange args) {
-            Value x = view(b, at, input, position, 1);
-            Value j = arith::IndexCastOp::create(b, at, i64, position);
-            auto generic = linalg::GenericOp::create(
-                b, at, TypeRange{args[0].getType(), args[1].getType()},
-                ValueRange{x}, args,
-                SmallVector<AffineMap>{elementMap, identity, identity},
-                parallel, [&](OpBuilder &nb, Location where, ValueRange xs) {
-                  Value empty = arith::CmpIOp::create(
-                      nb, where, arith::CmpIPredicate::eq, xs[2],
-                      intConstant(nb, where, i64, -1));
-                  Value beats = arith::OrIOp::create(
-                      nb, where, empty, greater(nb, where, xs[0], xs[1]));
-                  Value value =
-                      arith::SelectOp::create(nb, where, beats, xs[0], xs[1]);
-                  Value index =
-                      arith::SelectOp::create(nb, where, beats, j, xs[2]);
-                  linalg::YieldOp::create(nb, where, ValueRange{value, index});
+    // Small k: one linalg.generic over the rows whose body walks the axis
+    // with the k slots as loop-carried scalars (registers): per element, k
+    // compares and selects, no memory but the input's element. Its 2k
+    // results, one tensor per slot, are put side by side along the axis.
+    if (k <= kRegisterSlots) {
+      int64_t rowRank = rank - 1;
+      auto rowValuesType = RankedTensorType::get(outerShape, element);
+      auto rowIndicesType = RankedTensorType::get(outerShape, i64);
+      SmallVector<Value> outs;
+      SmallVector<Type> outTypes;
+      for (int64_t q = 0; q < k; ++q) {
+        outs.push_back(createEmpty(rewriter, loc, rowValuesType, dynamicSizes));
+        outTypes.push_back(rowValuesType);
+      }
+      for (int64_t q = 0; q < k; ++q) {
+        outs.push_back(
+            createEmpty(rewriter, loc, rowIndicesType, dynamicSizes));
+        outTypes.push_back(rowIndicesType);
+      }
+      SmallVector<AffineMap> rowMaps(
+          2 * k, AffineMap::getMultiDimIdentityMap(rowRank, context));
+      SmallVector<utils::IteratorType> rowIterators(
+          rowRank, utils::IteratorType::parallel);
+      auto generic = linalg::GenericOp::create(
+          rewriter, loc, outTypes, ValueRange{}, outs, rowMaps, rowIterators,
+          [&](OpBuilder &b, Location at, ValueRange) {
+            SmallVector<Value> row;
+            for (int64_t d = 0; d < rowRank; ++d)
+              row.push_back(linalg::IndexOp::create(b, at, d));
+            SmallVector<Value> init;
+            Value zero = isFloat ? floatConstant(b, at, element, 0.0)
+                                 : intConstant(b, at, element, 0);
+            Value empty = intConstant(b, at, i64, -1);
+            init.append(k, zero);
+            init.append(k, empty);
+            auto walk = scf::ForOp::create(
+                b, at, lower, count, one, init,
+                [&](OpBuilder &nb, Location where, Value j, ValueRange slots) {
+                  SmallVector<Value> coordinates(row);
+                  coordinates.insert(coordinates.begin() + axis, j);
+                  Value x =
+                      tensor::ExtractOp::create(nb, where, input, coordinates);
+                  Value index = arith::IndexCastOp::create(nb, where, i64, j);
+                  ValueRange values = slots.take_front(k),
+                             indices = slots.drop_front(k);
+                  SmallVector<Value> beats;
+                  for (int64_t q = 0; q < k; ++q)
+                    beats.push_back(arith::OrIOp::create(
+                        nb, where,
+                        arith::CmpIOp::create(nb, where,
+                                              arith::CmpIPredicate::eq,
+                                              indices[q], empty),
+                        greater(nb, where, x, values[q])));
+                  SmallVector<Value> next(2 * k);
+                  for (int64_t q = 0; q < k; ++q) {
+                    Value value = x, at = index;
+                    if (q > 0) {
+                      value = arith::SelectOp::create(nb, where, beats[q - 1],
+                                                      values[q - 1], x);
+                      at = arith::SelectOp::create(nb, where, beats[q - 1],
+                                                   indices[q - 1], index);
+                    }
+                    next[q] = arith::SelectOp::create(nb, where, beats[q],
+                                                      value, values[q]);
+                    next[k + q] = arith::SelectOp::create(nb, where, beats[q],
+                                                          at, indices[q]);
+                  }
+                  scf::YieldOp::create(nb, where, next);
                 });
-            scf::YieldOp::create(b, at, generic.getResults());
+            linalg::YieldOp::create(b, at, walk.getResults());
           });
-      rewriter.replaceOp(op, loop.getResults());
+      // Slot q of every row becomes place q of the axis.
+      auto assemble = [&](RankedTensorType type, int64_t first) -> Value {
+        Value result = createEmpty(rewriter, loc, type, dynamicSizes);
+        auto placeType =
+            RankedTensorType::get(withAxis(1), type.getElementType());
+        for (int64_t q = 0; q < k; ++q) {
+          Value place = expandAxis(rewriter, loc, generic.getResult(first + q),
+                                   placeType, axis);
+          result = tensor::InsertSliceOp::create(
+              rewriter, loc, place, result,
+              axisOffsets(rewriter, rewriter.getIndexAttr(q)),
+              mixedSizes(rewriter, loc, result, rewriter.getIndexAttr(1)),
+              unitStrides);
+        }
+        return result;
+      };
+      rewriter.replaceOp(op,
+                         {assemble(valuesType, 0), assemble(indicesType, k)});
       return success();
     }
+
     auto [aValues, aIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
     auto [bValues, bIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
 

@@ -81,3 +81,20 @@ maxgraph.graph @late_start<n>(%x: !maxgraph.tensor<[n], f32>) -> !maxgraph.tenso
   %0 = maxgraph.arange start = 3 step = 1 : !maxgraph.tensor<[n - 3], si64>
   maxgraph.output %0 : !maxgraph.tensor<[n - 3], si64>
 }
+
+// top_k with k above 8 (slot buffers rather than registers), on a symbolic
+// axis longer and shorter than k.
+// RUN: %python %S/Inputs/npy.py write %t/l.npy '<i4' 11 3 9 -2 9 0 7 7 1 -5 4 2
+// RUN: %python %S/Inputs/npy.py write %t/l2.npy '<i4' 3 6 -1 6
+// RUN: max-run %s --graph=long --input=%t/l.npy --print | FileCheck %s --check-prefix=LONG
+// RUN: max-run %s --graph=long --input=%t/l.npy --print --interpret | FileCheck %s --check-prefix=LONG
+// RUN: max-run %s --graph=long --input=%t/l2.npy --print | FileCheck %s --check-prefix=LONG2
+// RUN: max-run %s --graph=long --input=%t/l2.npy --print --interpret | FileCheck %s --check-prefix=LONG2
+// LONG: [9, 9, 7, 7, 4, 3, 2, 1, 0]
+// LONG: [1, 3, 5, 6, 9, 0, 10, 7, 4]
+// LONG2: [6, 6, -1, 0, 0, 0, 0, 0, 0]
+// LONG2: [0, 2, 1, -1, -1, -1, -1, -1, -1]
+maxgraph.graph @long<n>(%x: !maxgraph.tensor<[n], si32>) -> (!maxgraph.tensor<[9], si32>, !maxgraph.tensor<[9], si64>) {
+  %0:2 = maxgraph.top_k %x k = 9 axis = 0 : !maxgraph.tensor<[n], si32> -> !maxgraph.tensor<[9], si32>, !maxgraph.tensor<[9], si64>
+  maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[9], si32>, !maxgraph.tensor<[9], si64>
+}
