@@ -853,8 +853,7 @@ maxgraph.graph @pad(%x: !t) -> (!maxgraph.tensor<[3, 4], f32>, !maxgraph.tensor<
   std::vector<HostTensor> r = run(text, {f32({2, 2}, {1, 2, 3, 4})});
   EXPECT_EQ(values<float>(r[0]),
             (std::vector<float>{9, 1, 2, 9, 9, 3, 4, 9, 9, 9, 9, 9}));
-  EXPECT_EQ(values<float>(r[1]),
-            (std::vector<float>{2, 1, 2, 1, 4, 3, 4, 3}));
+  EXPECT_EQ(values<float>(r[1]), (std::vector<float>{2, 1, 2, 1, 4, 3, 4, 3}));
   EXPECT_EQ(values<float>(r[2]), (std::vector<float>{1, 2, 1, 2, 1, 2, 3, 4}));
   EXPECT_EQ(values<float>(r[3]), (std::vector<float>{0.5f, 0.25f, 0}));
   // Integers wrap: 126, 127, -128, -127.
