@@ -1555,3 +1555,20 @@ maxgraph.graph @top_k_indices(%a: !maxgraph.tensor<[4], f32>) -> () {
   %0:2 = maxgraph.top_k %a k = 2 axis = 0 : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[2], f32>, !maxgraph.tensor<[2], si32>
   maxgraph.output
 }
+
+// -----
+
+// Sizes near 2^63 would overflow the arithmetic of the lowering.
+maxgraph.graph @top_k_huge<n>(%a: !maxgraph.tensor<[n], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.top_k' op k = 9223372036854775807 is too large}}
+  %0:2 = maxgraph.top_k %a k = 9223372036854775807 axis = 0 : !maxgraph.tensor<[n], f32> -> !maxgraph.tensor<[9223372036854775807], f32>, !maxgraph.tensor<[9223372036854775807], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_huge(%a: !maxgraph.tensor<[3], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op padding 9223372036854775807 of dim 0 is too large}}
+  %0 = maxgraph.pad %a paddings = [9223372036854775807, 1] constant 0 : !maxgraph.tensor<[3], f32> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output
+}

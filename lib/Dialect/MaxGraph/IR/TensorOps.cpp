@@ -336,6 +336,9 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
   int64_t k = adaptor.getK();
   if (k < 0)
     return OptionalDiag(loc, name) << "k must be non-negative, got " << k;
+  // Sizes near 2^63 would overflow the lowering's arithmetic.
+  if (k >= (int64_t(1) << 62))
+    return OptionalDiag(loc, name) << "k = " << k << " is too large";
   DimAttr size = input.getDims()[axis];
   if (size.isStatic() && k > size.getStaticSize())
     return OptionalDiag(loc, name)
@@ -714,6 +717,9 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
                << (width == before ? " before" : " after") << " dim " << index
                << " is negative; paddings are non-negative (crop with "
                   "maxgraph.slice)";
+      else if (width >= (int64_t(1) << 62))
+        return OptionalDiag(loc, name)
+               << "padding " << width << " of dim " << index << " is too large";
     if (mode != PadMode::constant && (before || after)) {
       StringRef modeName = stringifyPadMode(mode);
       if (!dim.isStatic())
