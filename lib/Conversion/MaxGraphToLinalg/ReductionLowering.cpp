@@ -567,8 +567,7 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
     };
 
     // The buffers: values 0, indices -1 (empty), the sentinel place -2.
-    auto makeBuffers = [&](int64_t places,
-                           bool withSentinel) -> std::pair<Value, Value> {
+    auto makeBuffers = [&](int64_t places) -> std::pair<Value, Value> {
       Value values = createFilled(
           rewriter, loc, RankedTensorType::get(withAxis(places), element),
           dynamicSizes,
@@ -577,8 +576,6 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
       Value indices = createFilled(
           rewriter, loc, RankedTensorType::get(withAxis(places), i64),
           dynamicSizes, intConstant(rewriter, loc, i64, -1));
-      if (!withSentinel)
-        return {values, indices};
       Value sentinel =
           createFilled(rewriter, loc, RankedTensorType::get(withAxis(1), i64),
                        dynamicSizes, intConstant(rewriter, loc, i64, -2));
@@ -711,8 +708,8 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
       return success();
     }
 
-    auto [aValues, aIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
-    auto [bValues, bIndices] = makeBuffers(k + 1, /*withSentinel=*/true);
+    auto [aValues, aIndices] = makeBuffers(k + 1);
+    auto [bValues, bIndices] = makeBuffers(k + 1);
 
     // Inserts element `position` of the axis (when `next`, if given, is
     // below the axis size: the flag is made in the body, since an i1 cannot
