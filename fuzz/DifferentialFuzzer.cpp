@@ -2,8 +2,9 @@
 //
 // Where unittests/Runtime/DifferentialTest.cpp checks one op per program,
 // this fuzzer stages random graphs of several ops (elementwise, compares,
-// select, casts, reductions, argmax/argmin, cumsum, matmul, reshape,
-// transpose, broadcast_to, concat, slice, gather) through the C++ staging
+// select, casts, reductions, argmax/argmin, cumsum, top_k, matmul, reshape,
+// transpose, broadcast_to, concat, slice, gather, pad, arange) through the
+// C++ staging
 // API, compiles each for the CPU (`StagedGraph::compile()`) and runs it on
 // random inputs against `interpret()`. Shapes are mutated towards 0 and 1
 // (static dims, symbolic dims bound to 0 or 1, `?` dims), and integer
@@ -157,7 +158,7 @@ std::vector<Tensor> body(Rng &rng, Program &p, const Options &options,
     int64_t rank = a.rank();
     int64_t axis = rank ? rng.between(-rank, rank - 1) : 0;
     try {
-      switch (rng.between(0, 15)) {
+      switch (rng.between(0, 18)) {
       case 0:
       case 1: {
         static const char *names[] = {"add",         "sub", "mul",
@@ -398,6 +399,42 @@ std::vector<Tensor> body(Rng &rng, Program &p, const Options &options,
         }
         pool.push_back(ops::slice(a, ranges));
         note("slice");
+        break;
+      }
+      case 15: {
+        // Constant pads of any dim (reflect and edge need static dims).
+        std::vector<int64_t> paddings;
+        for (int64_t d = 0; d < 2 * rank; ++d)
+          paddings.push_back(rng.pick(std::vector<int64_t>{0, 0, 1, 2}));
+        double value = a.dtype() == DType::Bool ? rng.between(0, 1)
+                       : isSignedInt(a.dtype()) || isFloat(a.dtype())
+                           ? rng.between(-3, 3)
+                           : rng.between(0, 3);
+        pool.push_back(ops::pad(a, paddings, "constant", value));
+        note("pad");
+        break;
+      }
+      case 16: {
+        if (rank == 0 || a.dtype() == DType::Bool)
+          break;
+        Dim dim = a.shape()[axis < 0 ? axis + rank : axis];
+        int64_t k = rng.between(0, dim.isStatic() ? dim.staticSize() : 3);
+        auto [values, indices] = ops::top_k(a, k, axis);
+        pool.push_back(rng.chance(0.5) ? values : indices);
+        note("top_k");
+        break;
+      }
+      case 17: {
+        // a + arange along its last dim (positions, as a model adds them).
+        if (rank == 0 || a.dtype() == DType::Bool ||
+            a.shape().back().isUnknown())
+          break;
+        Tensor range = ops::arange(rng.between(-2, 2), a.shape().back(),
+                                   rng.between(1, 2), a.dtype());
+        if (range.shape()[0] != a.shape().back())
+          range = ops::arange(0, a.shape().back(), 1, a.dtype());
+        pool.push_back(a + range);
+        note("arange");
         break;
       }
       default: {

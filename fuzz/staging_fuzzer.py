@@ -56,7 +56,8 @@ UNARY = ["neg", "abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos",
          "silu", "logical_not", "bitwise_not", "is_nan", "is_inf"]
 REDUCE = ["reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
           "reduce_mean"]
-AXIS_OPS = ["argmax", "argmin", "cumsum", "softmax", "log_softmax"]
+AXIS_OPS = ["argmax", "argmin", "cumsum", "softmax", "log_softmax", "top_k",
+            "pad"]
 COLLECTIVES = ["allreduce_sum", "allreduce_max", "allreduce_min",
                "allreduce_prod", "allgather", "reduce_scatter_sum",
                "broadcast"]
@@ -122,6 +123,17 @@ def op_call(draw):
                           reverse=draw(st.booleans()))
         elif name in ("argmax", "argmin"):
             kwargs["keep_dims"] = draw(st.booleans())
+        elif name == "top_k":
+            kwargs["k"] = draw(st.integers(-1, 5))
+        elif name == "pad":
+            # pad has no axis: paddings (some negative, some miscounted),
+            # a mode (some unknown) and a value.
+            del kwargs["axis"]
+            kwargs.update(
+                paddings=draw(st.lists(st.integers(-1, 3), max_size=8)),
+                mode=draw(st.sampled_from(["constant", "reflect", "edge",
+                                           "wrap"])),
+                value=draw(st.sampled_from([0.0, 1.0, -2.5, 300.0])))
         return (name, [draw(value)], kwargs)
     if kind == "operator":
         name = draw(st.sampled_from(OPERATORS))

@@ -121,9 +121,9 @@ def encoder_layer(x: Tensor, mask: Tensor) -> Tensor:
 
 def embeddings(input_ids: Tensor) -> Tensor:
     """Word + position + token type 0 embeddings, then LayerNorm."""
-    # Position ids 0 .. seq-1 on every row: an exclusive cumsum of ones.
-    ones = ops.broadcast_to(ops.constant(1, DType.int64), input_ids.shape)
-    positions = ops.cumsum(ones, axis=1, exclusive=True)
+    # Position ids 0 .. seq-1, the same for every row: their embeddings
+    # ([seq, HIDDEN]) broadcast over the batch.
+    positions = ops.arange(0, input_ids.shape[1], 1, DType.int64)
     token_type = ops.slice(
         _weight("embeddings.token_type_embeddings.weight"),
         [(0, 1, 1), (0, None, 1)])

@@ -1,6 +1,7 @@
 //===- Ops.cpp - staging functions for every maxgraph op ------------------===//
 
 #include "MaxGraph/Staging/Ops.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
 #include "StagingContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
@@ -461,6 +462,17 @@ Tensor ops::cumsum(const Tensor &x, int64_t axis, bool exclusive, bool reverse,
   return unary<CumsumOp>(x, loc, attributes);
 }
 
+std::pair<Tensor, Tensor> ops::top_k(const Tensor &x, int64_t k, int64_t axis,
+                                     Loc loc) {
+  StringRef name = TopKOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  auto op = trace.createInferred<TopKOp>(
+      loc, {input}, {i64Attr("k", k), i64Attr("axis", axis)},
+      /*numResults=*/2);
+  return {trace.wrap(op.getValues()), trace.wrap(op.getIndices())};
+}
+
 // Composites.
 Tensor ops::softmax(const Tensor &x, int64_t axis, Loc loc) {
   return unary<SoftmaxOp>(x, loc, {i64Attr("axis", axis)});
@@ -580,6 +592,116 @@ Tensor ops::gather(const Tensor &x, const Tensor &indices, int64_t axis,
   auto op =
       trace.createInferred<GatherOp>(loc, operands, {i64Attr("axis", axis)});
   return trace.wrap(op.getResult());
+}
+
+Tensor ops::pad(const Tensor &x, std::vector<int64_t> paddings,
+                const std::string &mode, double value, Loc loc) {
+  std::optional<PadMode> padMode = symbolizePadMode(mode);
+  if (!padMode)
+    throwStagingError(loc, "'maxgraph.pad' has no mode '" + mode +
+                               "'; expected 'constant', 'reflect' or 'edge'");
+  if (*padMode != PadMode::constant && value != 0)
+    throwStagingError(loc, "'maxgraph.pad' mode '" + mode +
+                               "' takes no value; only 'constant' pads with "
+                               "a value");
+  return unary<PadOp>(
+      x, loc,
+      {arrayAttr("paddings", paddings),
+       attr("mode", PadModeAttr::get(ctx(), *padMode)),
+       attr("value", FloatAttr::get(Float64Type::get(ctx()), value))});
+}
+
+/// `number` as messages show it: `0.5`, `3`.
+static std::string formatNumber(double number) {
+  std::ostringstream os;
+  os.precision(17);
+  os << number;
+  return os.str();
+}
+
+/// maxgraph.arange of `length` elements from `start` by `step`.
+static Tensor arangeOf(double start, double step, DimAttr length, DType dtype,
+                       Device device, const SourceLoc &loc) {
+  StringRef name = ArangeOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  auto type =
+      TensorLayoutType::get(ArrayRef<DimAttr>{length}, toMLIRType(dtype, ctx()),
+                            toDeviceAttr(device));
+  Type f64 = Float64Type::get(ctx());
+  auto op =
+      trace.createVerified<ArangeOp>(loc, {type}, {},
+                                     {attr("start", FloatAttr::get(f64, start)),
+                                      attr("step", FloatAttr::get(f64, step))});
+  return trace.wrap(op.getResult());
+}
+
+/// Checks what every arange takes: finite numbers, a nonzero step, integers
+/// for integer dtypes.
+static void checkArange(double start, double stop, double step, DType dtype,
+                        const SourceLoc &loc) {
+  if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step))
+    throwStagingError(loc, "'maxgraph.arange' needs finite bounds, got start " +
+                               formatNumber(start) + ", stop " +
+                               formatNumber(stop) + " and step " +
+                               formatNumber(step));
+  if (step == 0)
+    throwStagingError(loc, "'maxgraph.arange' step must be nonzero");
+  if (!isFloat(dtype) &&
+      (std::trunc(start) != start || std::trunc(step) != step))
+    throwStagingError(loc, "'maxgraph.arange' of " + toString(dtype) +
+                               " needs integer start and step, got start " +
+                               formatNumber(start) + " and step " +
+                               formatNumber(step));
+}
+
+Tensor ops::arange(double start, double stop, double step, DType dtype,
+                   Device device, Loc loc) {
+  checkArange(start, stop, step, dtype, loc);
+  double count = std::ceil((stop - start) / step);
+  if (!(count < 0x1p62))
+    throwStagingError(loc, "'maxgraph.arange' from " + formatNumber(start) +
+                               " to " + formatNumber(stop) + " by " +
+                               formatNumber(step) + " has too many elements");
+  int64_t length = count > 0 ? static_cast<int64_t>(count) : 0;
+  return arangeOf(start, step, DimAttr::getStatic(ctx(), length), dtype, device,
+                  loc);
+}
+
+Tensor ops::arange(double start, const Dim &stop, double step, DType dtype,
+                   Device device, Loc loc) {
+  if (stop.isStatic())
+    return arange(start, static_cast<double>(stop.staticSize()), step, dtype,
+                  device, loc);
+  checkArange(start, 0, step, dtype, loc);
+  if (stop.isUnknown())
+    throwStagingError(loc, "'maxgraph.arange' needs a known stop, got `?`");
+  if (std::trunc(start) != start || std::trunc(step) != step || step < 1 ||
+      std::abs(start) > 0x1p53 || step > 0x1p53)
+    throwStagingError(loc, "'maxgraph.arange' up to the dim `" + stop.str() +
+                               "` needs an integer start and a positive "
+                               "integer step, got start " +
+                               formatNumber(start) + " and step " +
+                               formatNumber(step));
+  // A length must be one the caller's inputs size: its symbols are the
+  // graph's arguments'.
+  llvm::SetVector<StringAttr> named, bound;
+  stop.getAttr().collectSymbols(named);
+  Trace &trace = Trace::current(loc, ArangeOp::getOperationName());
+  for (Type type : trace.graph.getBody().front().getArgumentTypes())
+    if (auto layout = dyn_cast<LayoutType>(type))
+      for (DimAttr dim : layout.getDims())
+        dim.collectSymbols(bound);
+  for (StringAttr symbol : named)
+    if (!bound.contains(symbol))
+      throwStagingError(loc, "'maxgraph.arange' up to the dim `" + stop.str() +
+                                 "`: no input of the graph has the symbolic "
+                                 "dim `" +
+                                 symbol.str() + "`, so no call could size it");
+  auto first = static_cast<int64_t>(start), by = static_cast<int64_t>(step);
+  DimAttr span = subDims(stop.getAttr(), DimAttr::getStatic(ctx(), first));
+  DimAttr length =
+      floorDivDim(addDims(span, DimAttr::getStatic(ctx(), by - 1)), by);
+  return arangeOf(start, step, length, dtype, device, loc);
 }
 
 Tensor ops::transfer(const Tensor &x, Device device, Loc loc) {

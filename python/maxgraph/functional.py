@@ -18,8 +18,9 @@ differ from ``maxgraph.ops``:
 - Collectives take the list of per-device tensors (MAX's
   ``max.graph.ops`` form): maxgraph has no distributed Tensor.
 
-``full``, ``ones``, ``zeros`` and ``constant`` outside a staged function
-make live host tensors, as MAX's do; inside, they stage constants.
+``full``, ``ones``, ``zeros``, ``constant`` and ``range`` (``arange``)
+outside a staged function make live host tensors, as MAX's do; inside, they
+stage constants (``range``: ``maxgraph.arange``).
 """
 
 from __future__ import annotations
@@ -204,6 +205,12 @@ def cumsum(x: Tensor, axis: int = -1, exclusive: bool = False,
     return _ops.cumsum(x, axis, exclusive, reverse)
 
 
+def top_k(input: Tensor, k: int, axis: int = -1) -> tuple[Tensor, Tensor]:
+    """The `k` largest elements along `axis` in descending order (NaN
+    first, equal elements by ascending index) and their int64 indices."""
+    return tuple(_ops.top_k(input, k, axis))
+
+
 def softmax(value: Tensor, axis: int = -1) -> Tensor:
     return _ops.softmax(value, axis)
 
@@ -355,6 +362,71 @@ def gather(input: Tensor, indices: Tensor, axis: int = 0) -> Tensor:
     return _ops.gather(input, indices, axis)
 
 
+def pad(input: Tensor, paddings: Sequence[int], mode: str = "constant",
+        value=0) -> Tensor:
+    """`input` padded by `paddings`, ``[before_0, after_0, before_1, ...]``
+    (non-negative): with `value` (mode ``"constant"``), mirrored without the
+    edge (``"reflect"``) or repeating the edge (``"edge"``)."""
+    if isinstance(value, Tensor):
+        raise TypeError("pad: the value is a number; maxgraph pads with a "
+                        "constant known when staging")
+    return _ops.pad(input, [int(p) for p in paddings], mode, float(value))
+
+
+def _live_creation(fn, key):
+    """The live tensor that `fn()`, which stages a creation op, makes: a
+    graph of `fn` alone, compiled once per `key`, run with no inputs."""
+    compiled = _EAGER_CACHE.get(key)
+    if compiled is None:
+        from . import compilation
+        compiled = compilation.compile(fn)()
+        _EAGER_CACHE[key] = compiled
+        if len(_EAGER_CACHE) > _EAGER_CACHE_SIZE:
+            _EAGER_CACHE.popitem(last=False)
+    else:
+        _EAGER_CACHE.move_to_end(key)
+    return compiled()
+
+
+def range(start, stop, step=1, out_dim=None, *,
+          dtype: Optional[DType] = None,
+          device: Optional[Device] = None) -> Tensor:
+    """`start, start + step, ...` below `stop` (float32 by default, as
+    MAX's): ``ceil((stop - start) / step)`` values, none for an empty range.
+    `stop` may be a dim (``x.shape[1]``, ``"seq"``) with an integer `start`
+    and a positive integer `step`. `out_dim`, when given, must be the
+    length. Outside a staged function the result is a live tensor."""
+    dtype = DType.float32 if dtype is None else dtype
+    device = CPU() if device is None else device
+    for name, bound in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(bound, Tensor):
+            raise TypeError(f"range: {name} is a number (stop may be a dim), "
+                            f"not a Tensor: maxgraph's lengths are known "
+                            f"when staging")
+    if isinstance(stop, (int, float)) and not isinstance(stop, bool):
+        stop = float(stop) if isinstance(stop, float) else stop
+
+    def create():
+        result = _ops.arange(float(start), stop, float(step), dtype, device)
+        if out_dim is not None and result.shape[0] != out_dim:
+            raise ValueError(f"range: the range has {result.shape[0]} "
+                             f"elements but out_dim is {out_dim}")
+        return result
+
+    if _in_trace():
+        return create()
+    create.__name__ = "range"
+    key = _call_key(("range", start, stop, step, out_dim, dtype, device))
+    if key is None:
+        from . import compilation
+        return compilation.compile(create)()()
+    return _live_creation(create, key)
+
+
+# MAX's name for the same function.
+arange = range
+
+
 def _dtype_of(value) -> DType:
     array = numpy.asarray(value)
     if array.dtype == numpy.float64 and not isinstance(value, numpy.ndarray):
@@ -478,7 +550,7 @@ def reduce_scatter(inputs: Sequence[Tensor], axis: int = 0) -> list[Tensor]:
 
 
 __all__ = [
-    "abs", "add", "allgather", "allreduce_sum", "argmax", "argmin",
+    "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
     "broadcast_to", "buffer_store", "cast", "ceil", "chunk", "clamp", "clip",
     "concat", "constant", "cos", "cumsum", "custom", "div",
     "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
@@ -486,10 +558,11 @@ __all__ = [
     "greater_equal", "is_inf", "is_nan", "layer_norm", "log", "log1p",
     "logical_and", "logical_not", "logical_or", "logical_xor", "logsoftmax",
     "matmul", "max", "mean", "min", "mod", "mul", "negate", "not_equal",
-    "ones", "ones_like", "outer", "permute", "pow", "prod", "reduce_scatter",
+    "ones", "ones_like", "outer", "pad", "permute", "pow", "prod", "range",
+    "reduce_scatter",
     "relu", "reshape", "rms_norm", "round", "rsqrt", "sigmoid", "silu",
     "sin", "slice_tensor", "softmax", "split", "sqrt", "squeeze", "stack",
-    "sub", "sum", "tanh", "tile", "transfer_to", "transpose", "trunc",
+    "sub", "sum", "tanh", "tile", "top_k", "transfer_to", "transpose", "trunc",
     "unsqueeze", "where", "zeros", "zeros_like",
 ]
 
@@ -572,7 +645,8 @@ def _eager(fn):
 # take what only a trace has.
 for _name in __all__:
     if _name not in ("constant", "full", "ones", "zeros", "full_like",
-                     "ones_like", "zeros_like", "custom", "buffer_store"):
+                     "ones_like", "zeros_like", "custom", "buffer_store",
+                     "arange", "range"):
         globals()[_name] = _eager(globals()[_name])
 del _name
 

@@ -172,6 +172,7 @@ def _define_methods() -> None:
     Tensor.ones = staticmethod(ones)
     Tensor.zeros = staticmethod(zeros)
     Tensor.constant = staticmethod(F.constant)
+    Tensor.arange = staticmethod(F.arange)
 
 
 _define_methods()

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -420,6 +421,18 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       nb::arg("reverse") = false);
 
   m.def(
+      "top_k",
+      [](const PyTensor &x, int64_t k, int64_t axis) {
+        CallerLocation at;
+        auto [values, indices] = ops::top_k(x.traced("top_k"), k, axis);
+        return std::make_pair(PyTensor(std::move(values)),
+                              PyTensor(std::move(indices)));
+      },
+      nb::arg("x"), nb::arg("k"), nb::arg("axis") = -1,
+      "The k largest elements along `axis` in descending order (NaN first, "
+      "equal elements by ascending index) and their int64 indices.");
+
+  m.def(
       "softmax",
       [](const PyTensor &x, int64_t axis) {
         CallerLocation at;
@@ -525,6 +538,43 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
             ops::gather(x.traced("gather"), indices.traced("gather"), axis));
       },
       nb::arg("x"), nb::arg("indices"), nb::arg("axis") = 0);
+  m.def(
+      "pad",
+      [](const PyTensor &x, const std::vector<int64_t> &paddings,
+         const std::string &mode, double value) {
+        CallerLocation at;
+        return PyTensor(ops::pad(x.traced("pad"), paddings, mode, value));
+      },
+      nb::arg("x"), nb::arg("paddings"), nb::arg("mode") = "constant",
+      nb::arg("value") = 0.0,
+      "Pads every dim by [before_0, after_0, before_1, after_1, ...]; mode "
+      "'constant' (with `value`), 'reflect' or 'edge'.");
+  m.def(
+      "arange",
+      [](double start, nb::handle stop, double step, DType dtype,
+         Device device) {
+        CallerLocation at;
+        // Numbers are a range's end; a Dim or a name a length's.
+        if (PyFloat_Check(stop.ptr()) ||
+            (PyLong_Check(stop.ptr()) && !PyBool_Check(stop.ptr()))) {
+          double end = PyFloat_AsDouble(stop.ptr());
+          if (end == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            throw nb::value_error(("arange: stop " +
+                                   nb::cast<std::string>(nb::str(stop)) +
+                                   " does not fit in a double")
+                                      .c_str());
+          }
+          return PyTensor(ops::arange(start, end, step, dtype, device));
+        }
+        return PyTensor(ops::arange(start, toDim(stop, "arange: stop"), step,
+                                    dtype, device));
+      },
+      nb::arg("start"), nb::arg("stop"), nb::arg("step") = 1.0,
+      nb::arg("dtype") = DType::Int64, nb::arg("device") = CPU(),
+      "start, start + step, ... below `stop` (numpy's arange). `stop` may be "
+      "a dim (a symbolic or algebraic length, with an integer start and a "
+      "positive integer step).");
   m.def(
       "transfer",
       [](const PyTensor &x, Device device) {

@@ -81,6 +81,8 @@ def good_arguments(x):
         "keep_dims": False, "exclusive": False, "reverse": False,
         "epsilon": 1e-5, "root": 0, "params": {},
         "layout": TensorLayout(DType.float32, [2]),
+        "start": 0, "stop": 4, "step": 1, "k": 1,
+        "paddings": [0, 0, 1, 0], "mode": "constant",
     }
 
 

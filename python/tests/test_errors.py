@@ -361,3 +361,44 @@ def test_wrongly_typed_arguments_are_type_errors_not_cpp_errors():
         return x
 
     compilation.stage(fn)(F32_2)
+
+
+def test_new_op_mistakes_are_located_at_the_users_line():
+    spec = TensorLayout(DType.float32, [3, 4])
+    cases = [
+        (lambda x: ops.top_k(x, 5, 1),
+         "'maxgraph.top_k' op k = 5 is larger than dim 1 (`4`) of operand 0"),
+        (lambda x: ops.top_k(x, 1, 2),
+         "'maxgraph.top_k' op axis 2 is out of range for an operand of rank 2"),
+        (lambda x: ops.pad(x, [1, 1]),
+         "'maxgraph.pad' op has 2 paddings for an operand of rank 2"),
+        (lambda x: ops.pad(x, [0, 0, -1, 0]),
+         "'maxgraph.pad' op padding -1 before dim 1 is negative"),
+        (lambda x: ops.pad(x, [0, 0, 4, 0], "reflect"),
+         "'maxgraph.pad' op mode reflect pads dim 1 of size 4 by 4"),
+        (lambda x: ops.pad(x, [0, 0, 1, 0], "wrap"),
+         "'maxgraph.pad' has no mode 'wrap'; expected 'constant', 'reflect' "
+         "or 'edge'"),
+        (lambda x: ops.pad(x, [0, 0, 1, 0], "edge", 2.0),
+         "'maxgraph.pad' mode 'edge' takes no value"),
+        (lambda x: ops.arange(0, 4, 0, DType.int32),
+         "'maxgraph.arange' step must be nonzero"),
+        (lambda x: ops.arange(0.5, 4, 1, DType.int32),
+         "'maxgraph.arange' of si32 needs integer start and step"),
+        (lambda x: ops.arange(0, "m", 1, DType.int64),
+         "'maxgraph.arange' up to the dim `m`: no input of the graph has the "
+         "symbolic dim `m`"),
+        (lambda x: ops.arange(0, "n", -1, DType.int64),
+         "'maxgraph.arange' up to the dim `n` needs an integer start and a "
+         "positive integer step"),
+    ]
+    for fn, expected in cases:
+        line = inspect.getsourcelines(fn)[1]
+        with pytest.raises(ValueError) as error:
+            compilation.stage(fn)(spec)
+        message = str(error.value)
+        assert isinstance(error.value, maxgraph.StagingError)
+        assert message.startswith(f"{__file__}:"), message
+        assert expected in message, message
+        located = int(message.split(":")[1])
+        assert line <= located <= line + 1, (line, message)

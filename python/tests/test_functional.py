@@ -215,3 +215,64 @@ def test_custom_names_where_extensions_go():
         compilation.stage(lambda t: F.custom(
             "k", CPU(), [t], [TensorLayout(DType.float32, [1])],
             custom_extensions="ops.so"))(TensorLayout(DType.float32, [1]))
+
+
+def test_range_and_arange_take_maxs_arguments(x):
+    out = run(lambda t: [F.range(0, 5), F.arange(4, 0, -1, dtype=DType.int32),
+                         F.range(0, t.shape[2], 1, out_dim=4,
+                                 dtype=DType.int64),
+                         F.range(0.5, 2, 0.5, dtype=DType.float64)], x)
+    assert out[0].dtype == np.float32  # MAX's default on the CPU
+    np.testing.assert_array_equal(out[0], np.arange(0, 5, dtype=np.float32))
+    np.testing.assert_array_equal(out[1], np.arange(4, 0, -1, dtype=np.int32))
+    np.testing.assert_array_equal(out[2], np.arange(4))
+    np.testing.assert_array_equal(out[3], np.arange(0.5, 2, 0.5))
+
+
+def test_range_out_dim_must_be_the_length():
+    with pytest.raises(ValueError, match="range: the range has 5 elements "
+                                         "but out_dim is 4"):
+        compilation.stage(lambda t: F.range(0, 5, out_dim=4))(
+            TensorLayout(DType.float32, [1]))
+
+
+def test_range_outside_a_trace_is_live():
+    t = F.arange(2, 11, 3, dtype=DType.int64)
+    assert t.is_live and t.dtype == DType.int64
+    np.testing.assert_array_equal(t.to_numpy(), np.arange(2, 11, 3))
+    assert F.range(3, 1).to_numpy().shape == (0,)
+    np.testing.assert_array_equal(Tensor.arange(0, 1, 0.25).to_numpy(),
+                                  np.arange(0, 1, 0.25, dtype=np.float32))
+
+
+def test_range_up_to_a_symbolic_dim_runs_at_two_sizes():
+    def positions(ids):
+        return F.arange(0, ids.shape[1], dtype=DType.int64)
+    spec = TensorLayout(DType.int64, ["batch", "seq"])
+    compiled = compilation.compile(positions)(spec)
+    for shape in ((2, 3), (1, 6)):
+        np.testing.assert_array_equal(
+            compiled(np.zeros(shape, np.int64)).to_numpy(),
+            np.arange(shape[1]))
+
+
+def test_pad_and_top_k_stage_and_run_eagerly(x):
+    padded = run(lambda t: F.pad(t, [0, 0, 1, 0, 2, 3], value=-1.5), x)
+    np.testing.assert_array_equal(
+        padded, np.pad(x, [(0, 0), (1, 0), (2, 3)], constant_values=-1.5))
+    reflected = run(lambda t: F.pad(t, [1, 1, 0, 0, 0, 0], mode="reflect"), x)
+    np.testing.assert_array_equal(
+        reflected, np.pad(x, [(1, 1), (0, 0), (0, 0)], mode="reflect"))
+    values, indices = run(lambda t: F.top_k(t, 2, axis=1), x)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :2]
+    np.testing.assert_array_equal(indices, order)
+    np.testing.assert_array_equal(values, np.take_along_axis(x, order, 1))
+    # Live tensors run eagerly, as MAX's functions do.
+    live = Tensor.from_numpy(x)
+    values, indices = F.top_k(live, 1)
+    np.testing.assert_array_equal(indices.to_numpy(),
+                                  np.argmax(x, axis=-1)[..., None])
+    np.testing.assert_array_equal(F.pad(live, [0, 0, 0, 0, 1, 1],
+                                        mode="edge").to_numpy(),
+                                  np.pad(x, [(0, 0), (0, 0), (1, 1)],
+                                         mode="edge"))

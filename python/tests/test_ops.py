@@ -352,3 +352,193 @@ def test_collectives_and_transfers_over_cpu_devices(rng):
     moved = run(lambda a, b: ops.transfer(a, CPU(1)) + b, *parts,
                 devices=devices)
     close(moved, parts[0] + parts[1])
+
+
+# arange, pad, top_k.
+
+def top_k_reference(x, k, axis):
+    """numpy's oracle: a stable sort by descending value, NaN first."""
+    moved = np.moveaxis(x, axis, -1)
+    rows = moved.reshape(-1, moved.shape[-1])
+    values, indices = [], []
+    for row in rows:
+        order = sorted(range(len(row)),
+                       key=lambda i: (not np.isnan(row[i]),
+                                      0 if np.isnan(row[i]) else -row[i], i))
+        order = order[:k]
+        indices.append(order)
+        values.append(row[order])
+    shape = moved.shape[:-1] + (k,)
+    return (np.moveaxis(np.array(values, x.dtype).reshape(shape), -1, axis),
+            np.moveaxis(np.array(indices, np.int64).reshape(shape), -1, axis))
+
+
+@pytest.mark.parametrize("start, stop, step", [
+    (0, 5, 1), (2, 11, 3), (5, 0, -1), (3, 1, 1), (0, 4, -1), (-4, 4, 3),
+    (0, 0, 1)])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32])
+def test_arange_matches_numpy(start, stop, step, dtype):
+    expected = np.arange(start, stop, step, dtype=dtype)
+    actual = run(lambda _: ops.arange(start, stop, step, DTYPES[dtype]),
+                 np.zeros(1, np.float32))
+    assert actual.dtype == expected.dtype
+    np.testing.assert_array_equal(actual, expected)
+
+
+def test_arange_float_steps_round_once():
+    # numpy's length: ceil((2.2 - 0.1) / 0.3) is 8 in doubles.
+    count = len(np.arange(0.1, 2.2, 0.3))
+    expected = np.array([0.1 + i * 0.3 for i in range(count)])
+    for dtype, rtol in ((np.float64, 0), (np.float32, 1e-7)):
+        actual = run(lambda _: ops.arange(0.1, 2.2, 0.3, DTYPES[dtype]),
+                     np.zeros(1, np.float32))
+        assert actual.shape == (count,)
+        np.testing.assert_allclose(actual, expected.astype(dtype), rtol=rtol)
+
+
+def test_arange_f16():
+    def fn(_):
+        return ops.arange(-1.0, 1.0, 0.5, DType.float16)
+    staged = compilation.stage(fn)(TensorLayout(DType.float32, [1]))
+    assert "!maxgraph.tensor<[4], f16>" in str(staged)
+    out = compilation.compile(fn)(TensorLayout(DType.float32, [1]))(
+        Tensor.from_numpy(np.zeros(1, np.float32)))
+    np.testing.assert_array_equal(out.to_numpy().astype(np.float32),
+                                  [-1, -0.5, 0, 0.5])
+
+
+def test_arange_up_to_a_symbolic_dim_compiles_once():
+    def fn(x):
+        seq = x.shape[1]
+        return ops.arange(0, seq, 1, DType.int64), ops.arange(1, seq, 2,
+                                                               DType.int32)
+    spec = TensorLayout(DType.float32, ["batch", "seq"], CPU())
+    staged = compilation.stage(fn)(spec)
+    assert "!maxgraph.tensor<[seq], si64>" in str(staged)
+    assert "!maxgraph.tensor<[seq floordiv 2], si32>" in str(staged)
+    compiled = compilation.compile(fn)(spec)
+    for batch, seq in ((2, 5), (3, 8)):
+        x = Tensor.from_numpy(np.zeros((batch, seq), np.float32))
+        positions, odd = compiled(x)
+        np.testing.assert_array_equal(positions.to_numpy(), np.arange(seq))
+        np.testing.assert_array_equal(odd.to_numpy(),
+                                      np.arange(1, seq, 2, dtype=np.int32))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "edge"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+def test_pad_matches_numpy(mode, dtype, rng):
+    x = (rng.standard_normal((3, 4)) * 10).astype(dtype)
+    widths = [(1, 2), (2, 0)]
+    flat = [w for pair in widths for w in pair]
+    value = 7 if mode == "constant" else 0
+    kwargs = {"constant_values": value} if mode == "constant" else {}
+    expected = np.pad(x, widths, mode=mode, **kwargs)
+    np.testing.assert_array_equal(
+        run(lambda a: ops.pad(a, flat, mode, value), x), expected)
+
+
+def test_pad_bool_and_negative_values():
+    x = np.array([True, False])
+    np.testing.assert_array_equal(run(lambda a: ops.pad(a, [1, 1], value=1), x),
+                                  [True, True, False, True])
+    y = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(
+        run(lambda a: ops.pad(a, [0, 1, 1, 0], value=-np.inf), y),
+        np.pad(y, [(0, 1), (1, 0)], constant_values=-np.inf))
+
+
+def test_pad_of_a_symbolic_dim_is_algebraic_and_compiles_once():
+    def fn(x):
+        return ops.pad(x, [2, 1, 0, 3], "constant", 0.5)
+    spec = TensorLayout(DType.float32, ["batch", 4], CPU())
+    staged = compilation.stage(fn)(spec)
+    assert "!maxgraph.tensor<[batch + 3, 7], f32>" in str(staged)
+    compiled = compilation.compile(fn)(spec)
+    for batch in (1, 5, 0):
+        x = np.arange(batch * 4, dtype=np.float32).reshape(batch, 4)
+        out = compiled(Tensor.from_numpy(x)).to_numpy()
+        np.testing.assert_array_equal(
+            out, np.pad(x, [(2, 1), (0, 3)], constant_values=0.5))
+
+
+def test_pad_of_an_empty_tensor_is_all_value():
+    x = np.zeros((0, 2), np.float32)
+    np.testing.assert_array_equal(run(lambda a: ops.pad(a, [1, 1, 0, 0], value=3), x),
+                                  np.full((2, 2), 3, np.float32))
+
+
+# k up to 8 runs in registers, larger k through slot buffers.
+@pytest.mark.parametrize("k", [1, 3, 8, 11])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_top_k_matches_a_stable_descending_sort(k, axis, dtype, rng):
+    # Small integers make ties; NaNs go first.
+    x = rng.integers(-3, 4, size=(13, 12)).astype(dtype)
+    if dtype in (np.float32, np.float64):
+        x[1, 2] = x[2, 0] = x[0, 5] = np.nan
+    values, indices = run(lambda a: ops.top_k(a, k, axis), x)
+    expected_values, expected_indices = top_k_reference(x, k, axis)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_array_equal(values, expected_values)
+    assert indices.dtype == np.int64 and values.dtype == dtype
+
+
+def test_top_k_all_and_none():
+    x = np.array([[2, 7, 7, -1, 0]], np.int32)
+    values, indices = run(lambda a: ops.top_k(a, 5), x)
+    np.testing.assert_array_equal(values, [[7, 7, 2, 0, -1]])
+    np.testing.assert_array_equal(indices, [[1, 2, 0, 4, 3]])
+    values, indices = run(lambda a: ops.top_k(a, 0), x)
+    assert values.shape == (1, 0) and indices.shape == (1, 0)
+
+
+def test_top_k_signed_zeros_and_infinities_tie_by_index():
+    x = np.array([0.0, -np.inf, -0.0, np.inf, 0.0], np.float32)
+    values, indices = run(lambda a: ops.top_k(a, 4), x)
+    np.testing.assert_array_equal(indices, [3, 0, 2, 4])
+    np.testing.assert_array_equal(values, [np.inf, 0, 0, 0])
+
+
+@pytest.mark.parametrize("k", [2, 10])
+def test_top_k_over_a_symbolic_batch_compiles_once(k, rng):
+    def fn(x):
+        return ops.top_k(x, k, axis=-1)
+    spec = TensorLayout(DType.float32, ["batch", 17], CPU())
+    staged = compilation.stage(fn)(spec)
+    assert f"!maxgraph.tensor<[batch, {k}], si64>" in str(staged)
+    compiled = compilation.compile(fn)(spec)
+    for batch in (3, 9):
+        x = rng.standard_normal((batch, 17)).astype(np.float32)
+        values, indices = compiled(Tensor.from_numpy(x))
+        expected_values, expected_indices = top_k_reference(x, k, -1)
+        np.testing.assert_array_equal(indices.to_numpy(), expected_indices)
+        np.testing.assert_array_equal(values.to_numpy(), expected_values)
+
+
+@pytest.mark.parametrize("k", [3, 9])
+def test_top_k_along_a_symbolic_axis_shorter_than_k(k):
+    def fn(x):
+        return ops.top_k(x, k, axis=0)
+    compiled = compilation.compile(fn)(TensorLayout(DType.int32, ["n", 2]))
+    x = np.array([[5, -1], [7, -1]], np.int32)
+    values, indices = compiled(Tensor.from_numpy(x))
+    # Positions past the axis hold value 0 and index -1 (docs/Spec.md).
+    expected_values = np.zeros((k, 2), np.int32)
+    expected_values[:2] = [[7, -1], [5, -1]]
+    expected_indices = np.full((k, 2), -1, np.int64)
+    expected_indices[:2] = [[1, 0], [0, 1]]
+    np.testing.assert_array_equal(values.to_numpy(), expected_values)
+    np.testing.assert_array_equal(indices.to_numpy(), expected_indices)
+
+
+def test_top_k_f16(rng):
+    x = rng.standard_normal((3, 8)).astype(np.float16)
+
+    def fn(a):
+        return ops.top_k(a, 3)
+    compiled = compilation.compile(fn)(TensorLayout(DType.float16, [3, 8]))
+    values, indices = compiled(Tensor.from_numpy(x))
+    expected_values, expected_indices = top_k_reference(x, 3, -1)
+    np.testing.assert_array_equal(indices.to_numpy(), expected_indices)
+    np.testing.assert_array_equal(values.to_numpy(), expected_values)

@@ -744,6 +744,105 @@ Program gatherProgram(Rng &rng) {
   return p;
 }
 
+/// top_k along a random axis, k up to the axis size (any k up to 3 on a
+/// symbolic axis, which may be shorter at run time; above 8, the slot
+/// buffers' lowering, on long axes); floats with NaN, infinities, -0 and
+/// ties, small ints with ties.
+Program topKProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.top_k";
+  p.dtype = rng.pick(kNumeric);
+  std::vector<Dim> shape = randomShape(rng, 1, 3);
+  int64_t rank = shape.size();
+  int64_t axis = rng.between(-rank, rank - 1);
+  Dim &size = shape[axis < 0 ? axis + rank : axis];
+  // A long axis sometimes, for a k above the 8 slots kept in registers.
+  if (rng.chance(0.3))
+    size = Dim(rng.between(9, 13));
+  int64_t k = rng.between(0, size.isStatic() ? size.staticSize() : 3);
+  if (size.isStatic() && size.staticSize() > 8 && rng.chance(0.7))
+    k = rng.between(9, size.staticSize());
+  p.addTensor(TensorLayout(p.dtype, shape),
+              {isFloat(p.dtype) ? Fill::Specials : Fill::Small});
+  p.what = "k " + std::to_string(k) + ", axis " + std::to_string(axis);
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+    auto [values, indices] = ops::top_k(x[0], k, axis);
+    return std::vector<Tensor>{values, indices};
+  };
+  return p;
+}
+
+/// pad by 0 to 2 before and after each dim: constant (a value of the dtype)
+/// on any dim; reflect and edge on the static dims they fit, the others
+/// left unpadded.
+Program padProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.pad";
+  p.dtype = rng.pick(kAll);
+  std::vector<Dim> shape = randomShape(rng, 0, 3);
+  p.addTensor(TensorLayout(p.dtype, shape),
+              {isFloat(p.dtype) ? Fill::Specials : Fill::Any});
+  std::string mode =
+      rng.pick(std::vector<std::string>{"constant", "reflect", "edge"});
+  std::vector<int64_t> paddings;
+  for (const Dim &dim : shape) {
+    int64_t limit = 2;
+    if (mode != "constant")
+      limit = !dim.isStatic()     ? 0
+              : mode == "reflect" ? std::min<int64_t>(2, dim.staticSize() - 1)
+                                  : 2;
+    paddings.push_back(rng.between(0, limit));
+    paddings.push_back(rng.between(0, limit));
+  }
+  double value = 0;
+  if (mode == "constant")
+    value = p.dtype == DType::Bool ? rng.between(0, 1)
+            : isFloat(p.dtype)     ? rng.between(-8, 8) / 4.0
+                                   : (isSignedInt(p.dtype) ? rng.between(-9, 9)
+                                                           : rng.between(0, 9));
+  p.what = mode + " " +
+           dimsText(std::vector<Dim>(paddings.begin(), paddings.end())) +
+           (mode == "constant" ? " value " + std::to_string(value) : "");
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+    return std::vector<Tensor>{ops::pad(x[0], paddings, mode, value)};
+  };
+  return p;
+}
+
+/// arange of a static length (0 to 6) or up to a symbolic dim that an input
+/// binds; integer or quarter-grid float starts and steps, negative ones too.
+Program arangeProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.arange";
+  p.dtype = rng.pick(kNumeric);
+  bool symbolic = rng.chance(0.5);
+  std::string symbol = rng.pick(kSymbols);
+  p.addTensor(TensorLayout(p.dtype, {symbolic ? Dim(symbol) : Dim(2)}));
+  bool fractional = isFloat(p.dtype) && rng.chance(0.5);
+  // Up to a symbol (at least 1 at run time) from 0 or 1: a start above the
+  // stop would make the length negative, a run-time error of both sides.
+  double start = symbolic     ? rng.between(0, 1)
+                 : fractional ? rng.between(-12, 12) / 4.0
+                              : rng.between(-5, 5);
+  double step = 0;
+  while (step == 0)
+    step = symbolic     ? rng.between(1, 3)
+           : fractional ? rng.between(-8, 8) / 4.0
+                        : rng.between(-3, 3);
+  double stop = start + step * rng.between(0, 6);
+  p.what = "start " + std::to_string(start) + ", step " + std::to_string(step) +
+           (symbolic ? ", up to " + symbol : ", stop " + std::to_string(stop));
+  DType dtype = p.dtype;
+  Device device = gProgramDevice;
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+    Tensor range =
+        symbolic ? ops::arange(start, x[0].shape()[0], step, dtype, device)
+                 : ops::arange(start, stop, step, dtype, device);
+    return std::vector<Tensor>{range};
+  };
+  return p;
+}
+
 Program transferProgram(Rng &rng) {
   Program p;
   p.dialectOp = "maxgraph.transfer";
@@ -1047,6 +1146,9 @@ const std::map<std::string, Generator> &generators() {
     g["split"] = splitProgram;
     g["slice"] = sliceProgram;
     g["gather"] = gatherProgram;
+    g["pad"] = padProgram;
+    g["arange"] = arangeProgram;
+    g["top_k"] = topKProgram;
     g["transfer"] = transferProgram;
     g["custom"] = customProgram;
     g["buffer_load"] = bufferLoadProgram;

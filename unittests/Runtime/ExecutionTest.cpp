@@ -163,6 +163,39 @@ maxgraph.graph @cumsum(%x: !maxgraph.tensor<[3], f32>) -> !maxgraph.tensor<[3], 
             (std::vector<float>{16777216.0f, 16777216.0f, 16777218.0f}));
 }
 
+TEST_F(ExecutionTest, TopKOrdersNaNFirstAndTiesByIndex) {
+  const char *text = R"mlir(
+maxgraph.graph @top_k<n>(%x: !maxgraph.tensor<[2, n], f32>) -> (!maxgraph.tensor<[2, 3], f32>, !maxgraph.tensor<[2, 3], si64>) {
+  %0:2 = maxgraph.top_k %x k = 3 axis = 1 : !maxgraph.tensor<[2, n], f32> -> !maxgraph.tensor<[2, 3], f32>, !maxgraph.tensor<[2, 3], si64>
+  maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[2, 3], f32>, !maxgraph.tensor<[2, 3], si64>
+}
+)mlir";
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<HostTensor> r = againstInterpreter(
+      text, {f32({2, 4}, {1, 5, nan, 5, -0.0f, 0.0f, -1, 0.0f})});
+  EXPECT_EQ(values<int64_t>(r[1]), (std::vector<int64_t>{2, 1, 3, 0, 1, 3}));
+  std::vector<float> top = values<float>(r[0]);
+  EXPECT_TRUE(std::isnan(top[0]));
+  EXPECT_EQ(std::vector<float>(top.begin() + 1, top.end()),
+            (std::vector<float>{5, 5, 0, 0, 0}));
+}
+
+TEST_F(ExecutionTest, PadAndArange) {
+  const char *text = R"mlir(
+maxgraph.graph @pad<n>(%x: !maxgraph.tensor<[n], si32>) -> (!maxgraph.tensor<[n + 3], si32>, !maxgraph.tensor<[n], si64>, !maxgraph.tensor<[5], si32>) {
+  %0 = maxgraph.pad %x paddings = [1, 2] constant -4 : !maxgraph.tensor<[n], si32> -> !maxgraph.tensor<[n + 3], si32>
+  %1 = maxgraph.arange start = 10 step = -2 : !maxgraph.tensor<[n], si64>
+  %c = maxgraph.constant dense<[7, 8, 9]> : !maxgraph.tensor<[3], si32>
+  %2 = maxgraph.pad %c paddings = [2, 0] reflect : !maxgraph.tensor<[3], si32> -> !maxgraph.tensor<[5], si32>
+  maxgraph.output %0, %1, %2 : !maxgraph.tensor<[n + 3], si32>, !maxgraph.tensor<[n], si64>, !maxgraph.tensor<[5], si32>
+}
+)mlir";
+  std::vector<HostTensor> r = againstInterpreter(text, {si32({2}, {5, 6})});
+  EXPECT_EQ(values<int32_t>(r[0]), (std::vector<int32_t>{-4, 5, 6, -4, -4}));
+  EXPECT_EQ(values<int64_t>(r[1]), (std::vector<int64_t>{10, 8}));
+  EXPECT_EQ(values<int32_t>(r[2]), (std::vector<int32_t>{9, 8, 7, 8, 9}));
+}
+
 TEST_F(ExecutionTest, GatherTakesAlongAnAxis) {
   const char *text = R"mlir(
 maxgraph.graph @gather<k>(%t: !maxgraph.tensor<[2, 3], f32>, %i: !maxgraph.tensor<[k], si64>) -> !maxgraph.tensor<[2, k], f32> {

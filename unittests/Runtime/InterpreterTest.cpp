@@ -812,6 +812,54 @@ maxgraph.graph @cumsum(%x: !t, %m: !m) -> (!t, !t, !t, !t, !m, !m) {
   EXPECT_EQ(values<int32_t>(r[5]), (std::vector<int32_t>{1, 3, 3, 7}));
 }
 
+TEST_F(InterpreterTest, TopK) {
+  const char *text = R"mlir(
+!t = !maxgraph.tensor<[2, 3], si32>
+maxgraph.graph @top_k<n>(%x: !t, %u: !maxgraph.tensor<[n], ui8>)
+    -> (!maxgraph.tensor<[2, 2], si32>, !maxgraph.tensor<[2, 2], si64>,
+        !maxgraph.tensor<[1, 3], si64>, !maxgraph.tensor<[3], ui8>, !maxgraph.tensor<[3], si64>) {
+  %0:2 = maxgraph.top_k %x k = 2 axis = 1 : !t -> !maxgraph.tensor<[2, 2], si32>, !maxgraph.tensor<[2, 2], si64>
+  %1:2 = maxgraph.top_k %x k = 1 axis = 0 : !t -> !maxgraph.tensor<[1, 3], si32>, !maxgraph.tensor<[1, 3], si64>
+  %2:2 = maxgraph.top_k %u k = 3 axis = 0 : !maxgraph.tensor<[n], ui8> -> !maxgraph.tensor<[3], ui8>, !maxgraph.tensor<[3], si64>
+  maxgraph.output %0#0, %0#1, %1#1, %2#0, %2#1 : !maxgraph.tensor<[2, 2], si32>, !maxgraph.tensor<[2, 2], si64>,
+      !maxgraph.tensor<[1, 3], si64>, !maxgraph.tensor<[3], ui8>, !maxgraph.tensor<[3], si64>
+}
+)mlir";
+  HostTensor u(DType::UInt8, {2});
+  u.data<uint8_t>()[0] = 7;
+  u.data<uint8_t>()[1] = 200;
+  std::vector<HostTensor> r =
+      run(text, {si32({2, 3}, {4, -9, 4, 0, 8, -1}), std::move(u)});
+  EXPECT_EQ(values<int32_t>(r[0]), (std::vector<int32_t>{4, 4, 8, 0}));
+  EXPECT_EQ(values<int64_t>(r[1]), (std::vector<int64_t>{0, 2, 1, 0}));
+  EXPECT_EQ(values<int64_t>(r[2]), (std::vector<int64_t>{0, 1, 0}));
+  // Unsigned order (200 above 7); past the short axis, 0 and -1.
+  EXPECT_EQ(values<uint8_t>(r[3]), (std::vector<uint8_t>{200, 7, 0}));
+  EXPECT_EQ(values<int64_t>(r[4]), (std::vector<int64_t>{1, 0, -1}));
+}
+
+TEST_F(InterpreterTest, PadAndArange) {
+  const char *text = R"mlir(
+!t = !maxgraph.tensor<[2, 2], f32>
+maxgraph.graph @pad(%x: !t) -> (!maxgraph.tensor<[3, 4], f32>, !maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[4, 2], f32>, !maxgraph.tensor<[3], f32>, !maxgraph.tensor<[4], si8>) {
+  %0 = maxgraph.pad %x paddings = [0, 1, 1, 1] constant 9 : !t -> !maxgraph.tensor<[3, 4], f32>
+  %1 = maxgraph.pad %x paddings = [0, 0, 1, 1] reflect : !t -> !maxgraph.tensor<[2, 4], f32>
+  %2 = maxgraph.pad %x paddings = [2, 0, 0, 0] edge : !t -> !maxgraph.tensor<[4, 2], f32>
+  %3 = maxgraph.arange start = 0.5 step = -0.25 : !maxgraph.tensor<[3], f32>
+  %4 = maxgraph.arange start = 126 step = 1 : !maxgraph.tensor<[4], si8>
+  maxgraph.output %0, %1, %2, %3, %4 : !maxgraph.tensor<[3, 4], f32>, !maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[4, 2], f32>, !maxgraph.tensor<[3], f32>, !maxgraph.tensor<[4], si8>
+}
+)mlir";
+  std::vector<HostTensor> r = run(text, {f32({2, 2}, {1, 2, 3, 4})});
+  EXPECT_EQ(values<float>(r[0]),
+            (std::vector<float>{9, 1, 2, 9, 9, 3, 4, 9, 9, 9, 9, 9}));
+  EXPECT_EQ(values<float>(r[1]), (std::vector<float>{2, 1, 2, 1, 4, 3, 4, 3}));
+  EXPECT_EQ(values<float>(r[2]), (std::vector<float>{1, 2, 1, 2, 1, 2, 3, 4}));
+  EXPECT_EQ(values<float>(r[3]), (std::vector<float>{0.5f, 0.25f, 0}));
+  // Integers wrap: 126, 127, -128, -127.
+  EXPECT_EQ(values<int8_t>(r[4]), (std::vector<int8_t>{126, 127, -128, -127}));
+}
+
 //===----------------------------------------------------------------------===//
 // Composites
 //===----------------------------------------------------------------------===//

@@ -54,6 +54,16 @@ def ConvertMaxGraphToLinalg
     * cumsum: an `scf.for` along the axis carrying the running sum of one
       slice (floats narrower than f64 sum in f64 and round once per element,
       like the interpreter);
+    * top_k: per row, k slots kept sorted, each element of the axis
+      inserted in turn (O(n * k) per row): for k up to 8 one
+      `linalg.generic` over the rows walking the axis with the slots as
+      loop-carried scalars; above, an `scf.for` along the axis updating
+      every row's slot tensors with one `linalg.generic` per element;
+    * arange: a `linalg.generic` over `linalg.index` (i64 or f64, then
+      truncated or rounded once to the element type);
+    * pad: `constant`, a `linalg.fill` and a `tensor.insert_slice`;
+      `reflect` and `edge`, a `linalg.generic` over the result reading the
+      mirrored or clamped index with `tensor.extract`;
     * gather: a `linalg.generic` over the result that reads the input with
       `tensor.extract`; negative indices count from the end; an index out of
       range fails a run-time check (below) and is clamped into the axis, so

@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace maxgraph::ops {
@@ -96,6 +97,16 @@ Tensor constant(llvm::ArrayRef<llvm::APSInt> values, DType dtype,
 /// a name again returns the same tensor (the layouts must match). Inside an
 /// as_subgraph() body the name is relative: the call's prefix is put in
 /// front of it in the enclosing graph.
+/// Evenly spaced values `start, start + step, ...` below `stop` (numpy's
+/// `arange`): `ceil((stop - start) / step)` of them, none for an empty range.
+/// Integer dtypes take integer `start` and `step`.
+Tensor arange(double start, double stop, double step, DType dtype,
+              Device device = CPU(), Loc loc = Loc::current());
+/// The same up to a dim: with a static `stop`, as above; with a symbolic or
+/// algebraic one (integer `start`, positive integer `step`), the length is
+/// `(stop - start + step - 1) floordiv step` (`stop` for `arange(0, seq, 1)`).
+Tensor arange(double start, const Dim &stop, double step, DType dtype,
+              Device device = CPU(), Loc loc = Loc::current());
 Tensor constant_external(const std::string &name, const TensorLayout &layout,
                          Loc loc = Loc::current());
 
@@ -119,6 +130,10 @@ Tensor argmin(const Tensor &x, int64_t axis, bool keepDims = false,
               Loc loc = Loc::current());
 Tensor cumsum(const Tensor &x, int64_t axis, bool exclusive = false,
               bool reverse = false, Loc loc = Loc::current());
+/// The `k` largest elements along `axis` in descending order (NaN first,
+/// equal elements by ascending index) and their int64 indices.
+std::pair<Tensor, Tensor> top_k(const Tensor &x, int64_t k, int64_t axis = -1,
+                                Loc loc = Loc::current());
 
 // Composites.
 Tensor softmax(const Tensor &x, int64_t axis = -1, Loc loc = Loc::current());
@@ -151,6 +166,11 @@ Tensor slice(const Tensor &x, std::vector<Range> ranges,
              Loc loc = Loc::current());
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
               Loc loc = Loc::current());
+/// Pads every dim: `paddings` is `[before_0, after_0, before_1, ...]`, all
+/// non-negative; `mode` is "constant" (with `value`), "reflect" or "edge".
+Tensor pad(const Tensor &x, std::vector<int64_t> paddings,
+           const std::string &mode = "constant", double value = 0,
+           Loc loc = Loc::current());
 
 // Devices.
 Tensor transfer(const Tensor &x, Device device, Loc loc = Loc::current());

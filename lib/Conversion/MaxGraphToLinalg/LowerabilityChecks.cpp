@@ -108,7 +108,8 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
              << " value has no CPU lowering yet";
   // Every dynamic result dim must come from an operand or from the symbols.
   if (isElementwise(op) || isReduction(op) ||
-      isa<MatmulOp, TransposeOp, BroadcastToOp, ReshapeOp, SliceOp>(op)) {
+      isa<MatmulOp, TransposeOp, BroadcastToOp, ReshapeOp, SliceOp, ArangeOp>(
+          op)) {
     for (auto [index, dim] :
          llvm::enumerate(layoutOf(op->getResult(0)).getDims())) {
       if (dim.isStatic() || canEvaluate(dim, symbols))

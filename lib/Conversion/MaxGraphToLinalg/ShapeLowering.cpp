@@ -4,7 +4,10 @@
 // linalg.transpose, broadcast_to a broadcasting linalg.generic, reshape
 // tensor.reshape, concat tensor.concat, slice and split
 // tensor.extract_slice, gather a linalg.generic that reads its input with
-// tensor.extract. Sizes that come from no operand are evaluated from the
+// tensor.extract, pad a fill and tensor.insert_slice (constant) or a
+// linalg.generic that reads the mirrored or clamped element (reflect, edge),
+// and arange, which makes its values from nothing, a linalg.generic over
+// linalg.index. Sizes that come from no operand are evaluated from the
 // graph's symbols.
 //
 //===----------------------------------------------------------------------===//
@@ -590,6 +593,160 @@ struct SplitLowering : GraphSymbolsPattern<SplitOp> {
     return success();
   }
 };
+
+/// pad, mode constant: the value everywhere, then the input inserted at the
+/// `before` offsets. Modes reflect and edge (static padded dims, checked by
+/// the verifier): a linalg.generic over the result that reads, per dim, the
+/// input element the mode maps the result index to.
+struct PadLowering : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    RankedTensorType type = convertedResultType(op);
+    Type element = type.getElementType();
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> paddings = op.getPaddings();
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      Value size = tensor::DimOp::create(rewriter, loc, input, d);
+      Value widths = arith::ConstantIndexOp::create(
+          rewriter, loc, paddings[2 * d] + paddings[2 * d + 1]);
+      dynamicSizes.push_back(
+          arith::AddIOp::create(rewriter, loc, size, widths));
+    }
+    if (op.getMode() == PadMode::constant) {
+      double number = op.getValue().convertToDouble();
+      Value value = isa<FloatType>(element)
+                        ? floatConstant(rewriter, loc, element, number)
+                        : intConstant(rewriter, loc, element,
+                                      static_cast<int64_t>(number));
+      Value result = createFilled(rewriter, loc, type, dynamicSizes, value);
+      if (!llvm::is_contained(inputType.getShape(), 0)) {
+        SmallVector<OpFoldResult> offsets, sizes,
+            strides(rank, rewriter.getIndexAttr(1));
+        for (int64_t d = 0; d < rank; ++d) {
+          offsets.push_back(rewriter.getIndexAttr(paddings[2 * d]));
+          sizes.push_back(tensor::getMixedSize(rewriter, loc, input, d));
+        }
+        result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                               offsets, sizes, strides);
+      }
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    bool reflect = op.getMode() == PadMode::reflect;
+    Value init = createEmpty(rewriter, loc, type, dynamicSizes);
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(rank, context)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location at, ValueRange) {
+          SmallVector<Value> coordinates;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value index = linalg::IndexOp::create(b, at, d);
+            int64_t before = paddings[2 * d], after = paddings[2 * d + 1];
+            if (!before && !after) {
+              coordinates.push_back(index);
+              continue;
+            }
+            // Padded dims are static and nonempty (the verifier).
+            int64_t size = inputType.getDimSize(d);
+            Value shifted = arith::SubIOp::create(
+                b, at, index, arith::ConstantIndexOp::create(b, at, before));
+            Value zero = arith::ConstantIndexOp::create(b, at, 0);
+            Value last = arith::ConstantIndexOp::create(b, at, size - 1);
+            if (reflect) {
+              // -i before the start, 2 * last - i past the end.
+              Value negated = arith::SubIOp::create(b, at, zero, shifted);
+              Value mirrored = arith::SubIOp::create(
+                  b, at, arith::ConstantIndexOp::create(b, at, 2 * (size - 1)),
+                  shifted);
+              Value low = arith::CmpIOp::create(
+                  b, at, arith::CmpIPredicate::slt, shifted, zero);
+              Value high = arith::CmpIOp::create(
+                  b, at, arith::CmpIPredicate::sgt, shifted, last);
+              shifted = arith::SelectOp::create(
+                  b, at, low, negated,
+                  arith::SelectOp::create(b, at, high, mirrored, shifted));
+            }
+            // Clamped in both modes: the edge, or (reflect) a safe bound.
+            shifted = arith::MaxSIOp::create(b, at, shifted, zero);
+            shifted = arith::MinSIOp::create(b, at, shifted, last);
+            coordinates.push_back(shifted);
+          }
+          linalg::YieldOp::create(
+              b, at,
+              tensor::ExtractOp::create(b, at, input, coordinates).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// arange: a linalg.generic over the result whose element i is
+/// start + i * step, in i64 (truncated to the element type) or in f64
+/// (rounded once), as the interpreter computes it.
+struct ArangeLowering : GraphSymbolsPattern<ArangeOp> {
+  using GraphSymbolsPattern::GraphSymbolsPattern;
+
+  LogicalResult
+  matchAndRewrite(ArangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = convertedResultType(op);
+    Type element = type.getElementType();
+    SmallVector<Value> sizes;
+    if (type.isDynamicDim(0))
+      sizes = dynamicResultSizes(rewriter, op, adaptor.getOperands(),
+                                 symbolsOf(op));
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    MLIRContext *context = rewriter.getContext();
+    double start = op.getStart().convertToDouble(),
+           step = op.getStep().convertToDouble();
+    bool isFloat = isa<FloatType>(element);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        {AffineMap::getMultiDimIdentityMap(1, context)},
+        {utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location at, ValueRange) {
+          Type i64 = b.getI64Type();
+          Value i = arith::IndexCastOp::create(
+              b, at, i64, linalg::IndexOp::create(b, at, 0));
+          Value value;
+          if (isFloat) {
+            Type f64 = b.getF64Type();
+            Value x = arith::SIToFPOp::create(b, at, f64, i);
+            value = arith::AddFOp::create(
+                b, at, floatConstant(b, at, f64, start),
+                arith::MulFOp::create(b, at, x,
+                                      floatConstant(b, at, f64, step)));
+            if (element != f64)
+              value = arith::TruncFOp::create(b, at, element, value);
+          } else {
+            value = arith::AddIOp::create(
+                b, at, intConstant(b, at, i64, static_cast<int64_t>(start)),
+                arith::MulIOp::create(
+                    b, at, i,
+                    intConstant(b, at, i64, static_cast<int64_t>(step))));
+            if (element != i64)
+              value = arith::TruncIOp::create(b, at, element, value);
+          }
+          linalg::YieldOp::create(b, at, value);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
 } // namespace
 
 void maxgraph::populateMaxGraphShapeToLinalgPatterns(
@@ -597,7 +754,7 @@ void maxgraph::populateMaxGraphShapeToLinalgPatterns(
     const GraphSymbols &graphSymbols) {
   MLIRContext *context = patterns.getContext();
   patterns.add<TransposeLowering, BroadcastToLowering, ConcatLowering,
-               ReshapeLowering, SliceLowering, SplitLowering>(
+               ReshapeLowering, SliceLowering, SplitLowering, ArangeLowering>(
       converter, context, graphSymbols);
-  patterns.add<GatherLowering>(converter, context);
+  patterns.add<GatherLowering, PadLowering>(converter, context);
 }

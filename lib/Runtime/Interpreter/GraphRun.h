@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace maxgraph::interpreter {
@@ -169,6 +170,8 @@ private:
   HostTensor argReduce(mlir::Operation *op, bool isMax, int64_t axis,
                        bool keepDims);
   HostTensor cumsum(CumsumOp op);
+  /// The values and the indices.
+  std::pair<HostTensor, HostTensor> topK(TopKOp op);
   HostTensor softmax(mlir::Operation *op, int64_t axis, bool isLog);
   HostTensor norm(mlir::Operation *op, const HostTensor &input,
                   const HostTensor &gamma, const HostTensor *beta,
@@ -182,6 +185,8 @@ private:
   void splitTensor(SplitOp op);
   HostTensor slice(SliceOp op);
   HostTensor gather(GatherOp op);
+  HostTensor pad(PadOp op);
+  HostTensor arange(ArangeOp op);
   void call(CallOp op);
   void collective(mlir::Operation *op);
 

@@ -150,6 +150,11 @@ void GraphRun::executeOp(Operation *op) {
                                op.getKeepDims()));
       })
       .Case([&](CumsumOp op) { setResult(0, cumsum(op)); })
+      .Case([&](TopKOp op) {
+        auto [values, indices] = topK(op);
+        setResult(0, std::move(values));
+        setResult(1, std::move(indices));
+      })
       .Case([&](SoftmaxOp op) {
         setResult(0, softmax(op, static_cast<int64_t>(op.getAxis()), false));
       })
@@ -178,6 +183,8 @@ void GraphRun::executeOp(Operation *op) {
       .Case([&](SplitOp op) { splitTensor(op); })
       .Case([&](SliceOp op) { setResult(0, slice(op)); })
       .Case([&](GatherOp op) { setResult(0, gather(op)); })
+      .Case([&](PadOp op) { setResult(0, pad(op)); })
+      .Case([&](ArangeOp op) { setResult(0, arange(op)); })
       .Case([&](BufferLoadOp op) {
         const HostTensor &buffer = get(op.getBuffer());
         setResult(0, retag(buffer, deviceOf(op.getType())));

@@ -1,6 +1,6 @@
 //===- ReductionOps.cpp - matmul, reductions and row ops ------------------===//
 //
-// Contractions and reductions: matmul, reduce_*, argmax/argmin, cumsum,
+// Contractions and reductions: matmul, reduce_*, argmax/argmin, top_k, cumsum,
 // softmax/log_softmax, layer_norm/rms_norm, each in double precision.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +10,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -215,6 +216,57 @@ HostTensor GraphRun::cumsum(CumsumOp op) {
     }
   }
   return result;
+}
+
+std::pair<HostTensor, HostTensor> GraphRun::topK(TopKOp op) {
+  const HostTensor &input = get(op.getInput());
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),
+                               input.shape().size(), "maxgraph.top_k");
+  int64_t k = static_cast<int64_t>(op.getK());
+  AxisSplit split = splitAt(input.shape(), axis);
+  Shape shape = input.shape();
+  shape[axis] = k;
+  HostTensor values = make(op.getValues().getType(), shape);
+  HostTensor indices = make(op.getIndices().getType(), shape);
+  bool floating = isFloat(input.dtype());
+  bool isSigned = isSignedInt(input.dtype());
+  // Whether element `a` comes before element `b`: larger first, NaN above
+  // every number; the stable sort keeps equal elements in index order.
+  auto before = [&](int64_t a, int64_t b) {
+    if (floating) {
+      double x = loadElementAsDouble(input, a),
+             y = loadElementAsDouble(input, b);
+      if (std::isnan(x) || std::isnan(y))
+        return std::isnan(x) && !std::isnan(y);
+      return x > y;
+    }
+    return compareInts(loadInt(input, a), loadInt(input, b), isSigned) > 0;
+  };
+  std::vector<int64_t> order(split.size);
+  for (int64_t o = 0; o < split.outer; ++o) {
+    for (int64_t i = 0; i < split.inner; ++i) {
+      for (int64_t j = 0; j < split.size; ++j)
+        order[j] = split.at(o, j, i);
+      std::stable_sort(order.begin(), order.end(), before);
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t out = (o * k + j) * split.inner + i;
+        // Past the axis's size (a symbolic axis smaller than k at run time):
+        // value 0 and index -1.
+        if (j >= split.size) {
+          if (floating)
+            storeElementAsFloat(values, out, 0.0);
+          else
+            storeInt(values, out, 0);
+          storeInt(indices, out, static_cast<uint64_t>(-1));
+          continue;
+        }
+        copyElement(values, out, input, order[j]);
+        storeInt(indices, out,
+                 static_cast<uint64_t>((order[j] / split.inner) % split.size));
+      }
+    }
+  }
+  return {std::move(values), std::move(indices)};
 }
 
 HostTensor GraphRun::softmax(Operation *op, int64_t axis, bool isLog) {

@@ -1,7 +1,7 @@
 //===- ShapeOps.cpp - shape ops -------------------------------------------===//
 //
-// reshape, transpose, broadcast_to, concat, split, slice and gather: element
-// moves, no arithmetic.
+// reshape, transpose, broadcast_to, concat, split, slice, gather and pad:
+// element moves, no arithmetic; and arange, which makes a tensor from nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -267,6 +267,79 @@ HostTensor GraphRun::gather(GatherOp op) {
         copyElement(result, (o * count + j) * in.inner + i, input,
                     in.at(o, index, i));
     }
+  }
+  return result;
+}
+
+HostTensor GraphRun::pad(PadOp op) {
+  const HostTensor &input = get(op.getInput());
+  const Shape &inShape = input.shape();
+  ArrayRef<int64_t> paddings = op.getPaddings();
+  if (paddings.size() != 2 * inShape.size())
+    fail("maxgraph.pad: " + std::to_string(paddings.size()) +
+         " paddings for an operand of rank " + std::to_string(inShape.size()));
+  Shape shape = inShape;
+  for (size_t d = 0; d < shape.size(); ++d)
+    shape[d] += paddings[2 * d] + paddings[2 * d + 1];
+  HostTensor result = make(op.getType(), shape);
+  PadMode mode = op.getMode();
+  double value = op.getValue().convertToDouble();
+  bool floating = isFloat(input.dtype());
+  Shape index(shape.size(), 0);
+  Shape strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * inShape[d + 1];
+  for (int64_t out = 0, count = result.numElements(); out < count; ++out) {
+    int64_t from = 0;
+    bool inside = true;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int64_t size = inShape[d], at = index[d] - paddings[2 * d];
+      if (at < 0 || at >= size) {
+        if (mode == PadMode::constant || size == 0) {
+          inside = false;
+          break;
+        }
+        if (mode == PadMode::edge)
+          at = at < 0 ? 0 : size - 1;
+        else
+          at = at < 0 ? -at : 2 * (size - 1) - at;
+        if (at < 0 || at >= size)
+          fail("maxgraph.pad: reflect pads dim " + std::to_string(d) +
+               " of size " + std::to_string(size) + " too far");
+      }
+      from += at * strides[d];
+    }
+    if (inside)
+      copyElement(result, out, input, from);
+    else if (floating)
+      storeElementAsFloat(result, out, value);
+    else
+      storeInt(result, out, static_cast<uint64_t>(static_cast<int64_t>(value)));
+    increment(index, shape);
+  }
+  return result;
+}
+
+HostTensor GraphRun::arange(ArangeOp op) {
+  Shape shape = evalShape(op.getType());
+  if (shape.size() != 1 || shape[0] < 0)
+    fail("maxgraph.arange: the length of " + str(op.getType()) +
+         " is not known at run time");
+  HostTensor result = make(op.getType(), shape);
+  double start = op.getStart().convertToDouble(),
+         step = op.getStep().convertToDouble();
+  bool floating = isFloat(result.dtype());
+  // Integers in 64-bit two's complement (wrapping), floats in double.
+  uint64_t intStart = floating
+                          ? 0
+                          : static_cast<uint64_t>(static_cast<int64_t>(start)),
+           intStep =
+               floating ? 0 : static_cast<uint64_t>(static_cast<int64_t>(step));
+  for (int64_t i = 0; i < shape[0]; ++i) {
+    if (floating)
+      storeElementAsFloat(result, i, start + static_cast<double>(i) * step);
+    else
+      storeInt(result, i, intStart + static_cast<uint64_t>(i) * intStep);
   }
   return result;
 }

@@ -533,3 +533,127 @@ maxgraph.graph @calls(%b: !maxgraph.buffer<[3], f32>, %x: !maxgraph.tensor<[3], 
   %0 = maxgraph.call @bump(%b, %x) : (!maxgraph.buffer<[3], f32>, !maxgraph.tensor<[3], f32>) -> !maxgraph.tensor<[3], f32>
   maxgraph.output %0 : !maxgraph.tensor<[3], f32>
 }
+
+// -----
+
+// arange: a generic over linalg.index, start + i * step in i64 (truncated)
+// or in f64 (rounded once); a symbolic length is read from the argument
+// that binds it.
+// CHECK-LABEL: func.func @arange(
+// CHECK-SAME: %[[X:.*]]: tensor<?xf32> {bufferization.writable = false}) -> (tensor<?xi32>, tensor<3xf16>)
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xi32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%[[E]] : tensor<?xi32>)
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: %[[MUL:.*]] = arith.muli %[[I64]], %c-3_i64 : i64
+// CHECK: %[[ADD:.*]] = arith.addi %c2_i64, %[[MUL]] : i64
+// CHECK: arith.trunci %[[ADD]] : i64 to i32
+// CHECK: linalg.generic
+// CHECK: arith.sitofp %{{.*}} : i64 to f64
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f16
+maxgraph.graph @arange<n>(%x: !maxgraph.tensor<[n], f32>) -> (!maxgraph.tensor<[n], si32>, !maxgraph.tensor<[3], f16>) {
+  %0 = maxgraph.arange start = 2 step = -3 : !maxgraph.tensor<[n], si32>
+  %1 = maxgraph.arange start = 0.5 step = 0.25 : !maxgraph.tensor<[3], f16>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[n], si32>, !maxgraph.tensor<[3], f16>
+}
+
+// -----
+
+// pad, constant: a fill of the padded size (d + before + after), then the
+// input inserted at the `before` offsets. reflect: a generic over the result
+// that reads the mirrored index of each padded dim, clamped into the input.
+// CHECK-LABEL: func.func @pad(
+// CHECK-SAME: %[[X:.*]]: tensor<?x3xf32> {bufferization.writable = false}, %[[Y:.*]]: tensor<2x3xi8> {bufferization.writable = false}) -> (tensor<?x3xf32>, tensor<2x6xi8>)
+// CHECK: %[[D:.*]] = tensor.dim %[[X]], %c0
+// CHECK: %[[P:.*]] = arith.addi %[[D]], %c3 : index
+// CHECK: %[[E:.*]] = tensor.empty(%[[P]]) : tensor<?x3xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%cst : f32) outs(%[[E]] : tensor<?x3xf32>)
+// CHECK: %[[INS:.*]] = tensor.insert_slice %[[X]] into %[[F]][1, 0] [%{{.*}}, 3] [1, 1] : tensor<?x3xf32> into tensor<?x3xf32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%{{.*}} : tensor<2x6xi8>)
+// CHECK: %[[R:.*]] = linalg.index 0 : index
+// CHECK: %[[C:.*]] = linalg.index 1 : index
+// CHECK: %[[S:.*]] = arith.subi %[[C]], %c2 : index
+// CHECK: arith.select
+// CHECK: arith.select
+// CHECK: arith.maxsi
+// CHECK: %[[AT:.*]] = arith.minsi
+// CHECK: tensor.extract %[[Y]][%[[R]], %[[AT]]] : tensor<2x3xi8>
+// CHECK: return %[[INS]]
+maxgraph.graph @pad<n>(%x: !maxgraph.tensor<[n, 3], f32>, %y: !maxgraph.tensor<[2, 3], si8>) -> (!maxgraph.tensor<[n + 3, 3], f32>, !maxgraph.tensor<[2, 6], si8>) {
+  %0 = maxgraph.pad %x paddings = [1, 2, 0, 0] constant 1.5 : !maxgraph.tensor<[n, 3], f32> -> !maxgraph.tensor<[n + 3, 3], f32>
+  %1 = maxgraph.pad %y paddings = [0, 0, 2, 1] reflect : !maxgraph.tensor<[2, 3], si8> -> !maxgraph.tensor<[2, 6], si8>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[n + 3, 3], f32>, !maxgraph.tensor<[2, 6], si8>
+}
+
+// -----
+
+// top_k with a small k: one generic over the rows whose body walks the axis
+// with the k slots as loop-carried scalars (empty: index -1, value 0); each
+// slot beats or keeps, and the slot below takes the one above or the new
+// element. Unsigned elements compare ugt. The per-slot results become the
+// places of the axis.
+// CHECK-LABEL: func.func @top_k(
+// CHECK-SAME: %[[X:.*]]: tensor<?x5xi8> {bufferization.writable = false}) -> (tensor<?x2xi8>, tensor<?x2xi64>)
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c1
+// CHECK: %[[G:.*]]:4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs({{.*}} : tensor<?xi8>, tensor<?xi8>, tensor<?xi64>, tensor<?xi64>)
+// CHECK: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK: %[[W:.*]]:4 = scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[V0:.*]] = %c0_i8, %[[V1:.*]] = %c0_i8, %[[I0:.*]] = %c-1_i64, %[[I1:.*]] = %c-1_i64) -> (i8, i8, i64, i64)
+// CHECK: %[[E:.*]] = tensor.extract %[[X]][%[[ROW]], %[[J]]] : tensor<?x5xi8>
+// CHECK: %[[AT:.*]] = arith.index_cast %[[J]] : index to i64
+// CHECK: arith.cmpi eq, %[[I0]], %c-1_i64 : i64
+// CHECK: arith.cmpi ugt, %[[E]], %[[V0]] : i8
+// CHECK: %[[B0:.*]] = arith.ori
+// CHECK: arith.cmpi ugt, %[[E]], %[[V1]] : i8
+// CHECK: %[[B1:.*]] = arith.ori
+// CHECK: %[[N0:.*]] = arith.select %[[B0]], %[[E]], %[[V0]] : i8
+// CHECK: %[[M0:.*]] = arith.select %[[B0]], %[[AT]], %[[I0]] : i64
+// CHECK: %[[DOWN:.*]] = arith.select %[[B0]], %[[V0]], %[[E]] : i8
+// CHECK: %[[DOWNI:.*]] = arith.select %[[B0]], %[[I0]], %[[AT]] : i64
+// CHECK: %[[N1:.*]] = arith.select %[[B1]], %[[DOWN]], %[[V1]] : i8
+// CHECK: %[[M1:.*]] = arith.select %[[B1]], %[[DOWNI]], %[[I1]] : i64
+// CHECK: scf.yield %[[N0]], %[[N1]], %[[M0]], %[[M1]] : i8, i8, i64, i64
+// CHECK: linalg.yield %[[W]]#0, %[[W]]#1, %[[W]]#2, %[[W]]#3
+// CHECK: tensor.expand_shape %[[G]]#0 {{\[\[}}0, 1]]
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 1] [1, 1] : tensor<?x1xi8> into tensor<?x2xi8>
+// CHECK: tensor.expand_shape %[[G]]#1 {{\[\[}}0, 1]]
+// CHECK: %[[VALUES:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1] [%{{.*}}, 1] [1, 1] : tensor<?x1xi8> into tensor<?x2xi8>
+// CHECK: %[[INDICES:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1] [%{{.*}}, 1] [1, 1] : tensor<?x1xi64> into tensor<?x2xi64>
+// CHECK: return %[[VALUES]], %[[INDICES]]
+maxgraph.graph @top_k<n>(%x: !maxgraph.tensor<[n, 5], ui8>) -> (!maxgraph.tensor<[n, 2], ui8>, !maxgraph.tensor<[n, 2], si64>) {
+  %0:2 = maxgraph.top_k %x k = 2 axis = 1 : !maxgraph.tensor<[n, 5], ui8> -> !maxgraph.tensor<[n, 2], ui8>, !maxgraph.tensor<[n, 2], si64>
+  maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[n, 2], ui8>, !maxgraph.tensor<[n, 2], si64>
+}
+
+// -----
+
+// top_k with k above 8: two k + 1 place slot buffers (place 0 a sentinel,
+// index -2) and an scf.for along the axis, two elements per iteration: A to
+// B, then B to A, each a generic over the rows and slots that reads slot q
+// and q - 1 and writes slot q; the second is skipped in its body past the
+// end of an odd axis. Floats: NaN ranks above numbers.
+// CHECK-LABEL: func.func @top_k_buffers(
+// CHECK-SAME: %[[X:.*]]: tensor<12x?xf32> {bufferization.writable = false}) -> (tensor<9x?xf32>, tensor<9x?xi64>)
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<10x?xf32>)
+// CHECK: linalg.fill ins(%c-1_i64 : i64) outs(%{{.*}} : tensor<10x?xi64>)
+// CHECK: linalg.fill ins(%c-2_i64 : i64) outs(%{{.*}} : tensor<1x?xi64>)
+// CHECK: %[[LOOP:.*]]:4 = scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %c2 iter_args(%[[AV:.*]] = %{{.*}}, %[[AI:.*]] = %{{.*}}, %[[BV:.*]] = %{{.*}}, %[[BI:.*]] = %{{.*}}) -> (tensor<10x?xf32>, tensor<10x?xi64>, tensor<10x?xf32>, tensor<10x?xi64>)
+// CHECK: tensor.extract_slice %[[X]][%[[J]], 0] [1, %{{.*}}] [1, 1] : tensor<12x?xf32> to tensor<1x?xf32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf uno
+// CHECK: tensor.insert_slice %{{.*}} into %[[BV]][1, 0] [9, %{{.*}}] [1, 1] : tensor<9x?xf32> into tensor<10x?xf32>
+// CHECK: linalg.generic
+// CHECK: arith.cmpi ult, %{{.*}}, %[[N]] : index
+// CHECK: tensor.insert_slice %{{.*}} into %[[AV]][1, 0] [9, %{{.*}}] [1, 1] : tensor<9x?xf32> into tensor<10x?xf32>
+// CHECK: scf.yield
+// CHECK: %[[V:.*]] = tensor.extract_slice %[[LOOP]]#0[1, 0] [9, %{{.*}}] [1, 1] : tensor<10x?xf32> to tensor<9x?xf32>
+// CHECK: %[[I:.*]] = tensor.extract_slice %[[LOOP]]#1[1, 0] [9, %{{.*}}] [1, 1] : tensor<10x?xi64> to tensor<9x?xi64>
+// CHECK: return %[[V]], %[[I]]
+maxgraph.graph @top_k_buffers<n>(%x: !maxgraph.tensor<[12, n], f32>) -> (!maxgraph.tensor<[9, n], f32>, !maxgraph.tensor<[9, n], si64>) {
+  %0:2 = maxgraph.top_k %x k = 9 axis = 0 : !maxgraph.tensor<[12, n], f32> -> !maxgraph.tensor<[9, n], f32>, !maxgraph.tensor<[9, n], si64>
+  maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[9, n], f32>, !maxgraph.tensor<[9, n], si64>
+}

@@ -1536,3 +1536,16 @@ maxgraph.graph @reshape_large_constant() -> !maxgraph.tensor<[2, 550], si32> {
   %0 = maxgraph.reshape %c : !maxgraph.tensor<[1100], si32> -> !maxgraph.tensor<[2, 550], si32>
   maxgraph.output %0 : !maxgraph.tensor<[2, 550], si32>
 }
+
+// -----
+
+// Padding by nothing is the input; any padding stays.
+// CHECK-LABEL: maxgraph.graph @pad_nothing<n>(
+// CHECK-SAME: %[[X:[a-z0-9_.]+]]: !maxgraph.tensor<[n, 3], f32>
+// CHECK-NEXT: %[[P:.*]] = maxgraph.pad %[[X]] paddings = [0, 0, 0, 1] constant 0
+// CHECK-NEXT: maxgraph.output %[[X]], %[[P]]
+maxgraph.graph @pad_nothing<n>(%x: !maxgraph.tensor<[n, 3], f32>) -> (!maxgraph.tensor<[n, 3], f32>, !maxgraph.tensor<[n, 4], f32>) {
+  %0 = maxgraph.pad %x paddings = [0, 0, 0, 0] edge : !maxgraph.tensor<[n, 3], f32> -> !maxgraph.tensor<[n, 3], f32>
+  %1 = maxgraph.pad %x paddings = [0, 0, 0, 1] constant 0 : !maxgraph.tensor<[n, 3], f32> -> !maxgraph.tensor<[n, 4], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[n, 3], f32>, !maxgraph.tensor<[n, 4], f32>
+}

@@ -1383,3 +1383,192 @@ maxgraph.graph @unbound_result<n>(%x: !maxgraph.tensor<[n], f32>) -> !maxgraph.t
   %0 = maxgraph.custom "k"(%x) : (!maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[m], f32>
   maxgraph.output %0 : !maxgraph.tensor<[m], f32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// maxgraph.arange
+//===----------------------------------------------------------------------===//
+
+maxgraph.graph @arange_rank() -> () {
+  // expected-error @+1 {{'maxgraph.arange' op result must have rank 1, got '!maxgraph.tensor<[2, 2], f32>'}}
+  %0 = maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[2, 2], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @arange_bool() -> () {
+  // expected-error @+1 {{'maxgraph.arange' op result has element type 'i1' but arange takes a numeric (non-bool) type}}
+  %0 = maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[2], i1>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @arange_unknown() -> () {
+  // expected-error @+1 {{'maxgraph.arange' op result length is `?`; arange needs a static, symbolic or algebraic length}}
+  %0 = maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[?], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @arange_zero_step() -> () {
+  // expected-error @+1 {{'maxgraph.arange' op step must be nonzero}}
+  %0 = maxgraph.arange start = 0 step = 0 : !maxgraph.tensor<[4], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @arange_fractional_int() -> () {
+  // expected-error @+1 {{'maxgraph.arange' op start 0.5 and step 1 must be integers of magnitude at most 2^53 for element type 'si32'}}
+  %0 = maxgraph.arange start = 0.5 step = 1 : !maxgraph.tensor<[4], si32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @arange_infinite() -> () {
+  // expected-error @+1 {{'maxgraph.arange' op start 0 and step inf must be finite}}
+  %0 = maxgraph.arange start = 0 step = inf : !maxgraph.tensor<[4], f64>
+  maxgraph.output
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// maxgraph.pad
+//===----------------------------------------------------------------------===//
+
+maxgraph.graph @pad_count(%a: !maxgraph.tensor<[3, 4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op has 2 paddings for an operand of rank 2; give a (before, after) pair per dim (4 values)}}
+  %0 = maxgraph.pad %a paddings = [1, 1] constant 0 : !maxgraph.tensor<[3, 4], f32> -> !maxgraph.tensor<[5, 4], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_negative(%a: !maxgraph.tensor<[3, 4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op padding -1 after dim 1 is negative; paddings are non-negative (crop with maxgraph.slice)}}
+  %0 = maxgraph.pad %a paddings = [0, 0, 0, -1] constant 0 : !maxgraph.tensor<[3, 4], f32> -> !maxgraph.tensor<[3, 3], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_result(%a: !maxgraph.tensor<[3, 4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op result 0 has type '!maxgraph.tensor<[3, 4], f32>' but its operands and attributes imply '!maxgraph.tensor<[4, 6], f32>'}}
+  %0 = maxgraph.pad %a paddings = [1, 0, 0, 2] constant 0 : !maxgraph.tensor<[3, 4], f32> -> !maxgraph.tensor<[3, 4], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_value_range(%a: !maxgraph.tensor<[3], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op pad value 256 is not a value of element type 'ui8'}}
+  %0 = maxgraph.pad %a paddings = [1, 0] constant 256 : !maxgraph.tensor<[3], ui8> -> !maxgraph.tensor<[4], ui8>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_value_fraction(%a: !maxgraph.tensor<[3], si32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op pad value 1.5 is not a value of element type 'si32' (integers pad with integers of magnitude at most 2^53)}}
+  %0 = maxgraph.pad %a paddings = [1, 0] constant 1.5 : !maxgraph.tensor<[3], si32> -> !maxgraph.tensor<[4], si32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_reflect_symbolic<n>(%a: !maxgraph.tensor<[n], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op mode reflect pads dim 0 (`n`), which must then be static}}
+  %0 = maxgraph.pad %a paddings = [1, 0] reflect : !maxgraph.tensor<[n], f32> -> !maxgraph.tensor<[n + 1], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_reflect_too_far(%a: !maxgraph.tensor<[3], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op mode reflect pads dim 0 of size 3 by 3; reflect pads by less than the dim's size}}
+  %0 = maxgraph.pad %a paddings = [0, 3] reflect : !maxgraph.tensor<[3], f32> -> !maxgraph.tensor<[6], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_edge_empty(%a: !maxgraph.tensor<[0], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op mode edge pads dim 0, which is empty and has no edge element}}
+  %0 = maxgraph.pad %a paddings = [1, 0] edge : !maxgraph.tensor<[0], f32> -> !maxgraph.tensor<[1], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_mode(%a: !maxgraph.tensor<[3], f32>) -> () {
+  // expected-error @+1 {{unknown pad mode 'wrap', expected constant, reflect or edge}}
+  %0 = maxgraph.pad %a paddings = [1, 0] wrap : !maxgraph.tensor<[3], f32> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// maxgraph.top_k
+//===----------------------------------------------------------------------===//
+
+maxgraph.graph @top_k_too_many(%a: !maxgraph.tensor<[3, 4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.top_k' op k = 5 is larger than dim 1 (`4`) of operand 0}}
+  %0:2 = maxgraph.top_k %a k = 5 axis = 1 : !maxgraph.tensor<[3, 4], f32> -> !maxgraph.tensor<[3, 5], f32>, !maxgraph.tensor<[3, 5], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @top_k_negative(%a: !maxgraph.tensor<[3, 4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.top_k' op k must be non-negative, got -1}}
+  %0:2 = maxgraph.top_k %a k = -1 axis = 1 : !maxgraph.tensor<[3, 4], f32> -> !maxgraph.tensor<[3, 1], f32>, !maxgraph.tensor<[3, 1], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @top_k_bool(%a: !maxgraph.tensor<[4], i1>) -> () {
+  // expected-error @+1 {{'maxgraph.top_k' op operand 0 has element type 'i1' but the op takes a numeric (non-bool) type}}
+  %0:2 = maxgraph.top_k %a k = 1 axis = 0 : !maxgraph.tensor<[4], i1> -> !maxgraph.tensor<[1], i1>, !maxgraph.tensor<[1], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @top_k_axis(%a: !maxgraph.tensor<[], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.top_k' op axis 0 is out of range for an operand of rank 0 (a rank-0 tensor has no axes)}}
+  %0:2 = maxgraph.top_k %a k = 1 axis = 0 : !maxgraph.tensor<[], f32> -> !maxgraph.tensor<[], f32>, !maxgraph.tensor<[], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @top_k_indices(%a: !maxgraph.tensor<[4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.top_k' op result 1 has type '!maxgraph.tensor<[2], si32>' but its operands and attributes imply '!maxgraph.tensor<[2], si64>'}}
+  %0:2 = maxgraph.top_k %a k = 2 axis = 0 : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[2], f32>, !maxgraph.tensor<[2], si32>
+  maxgraph.output
+}
+
+// -----
+
+// Sizes near 2^63 would overflow the arithmetic of the lowering.
+maxgraph.graph @top_k_huge<n>(%a: !maxgraph.tensor<[n], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.top_k' op k = 9223372036854775807 is too large}}
+  %0:2 = maxgraph.top_k %a k = 9223372036854775807 axis = 0 : !maxgraph.tensor<[n], f32> -> !maxgraph.tensor<[9223372036854775807], f32>, !maxgraph.tensor<[9223372036854775807], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @pad_huge(%a: !maxgraph.tensor<[3], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.pad' op padding 9223372036854775807 of dim 0 is too large}}
+  %0 = maxgraph.pad %a paddings = [9223372036854775807, 1] constant 0 : !maxgraph.tensor<[3], f32> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output
+}

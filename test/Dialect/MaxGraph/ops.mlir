@@ -275,3 +275,32 @@ maxgraph.graph @symbolic_slices<seq>(%x: !maxgraph.tensor<[seq], f32>, %y: !maxg
   %3 = maxgraph.slice %y [0:8:9223372036854775807] : !maxgraph.tensor<[8], f32> -> !maxgraph.tensor<[1], f32>
   maxgraph.output
 }
+
+// arange, pad and top_k: lengths static, symbolic and algebraic; numbers print
+// as integers when they are.
+// CHECK-LABEL: maxgraph.graph @arange_pad_top_k<seq>(
+maxgraph.graph @arange_pad_top_k<seq>(%x: !maxgraph.tensor<[seq, 4], f32>, %y: !maxgraph.tensor<[3, 4], si32>) -> () {
+  // CHECK: maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[seq], si64>
+  %0 = maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[seq], si64>
+  // CHECK: maxgraph.arange start = 1 step = -5.000000e-01 : !maxgraph.tensor<[4], f32>
+  %1 = maxgraph.arange start = 1.0 step = -0.5 : !maxgraph.tensor<[4], f32>
+  // CHECK: maxgraph.arange start = -3 step = 2 : !maxgraph.tensor<[(seq + 1) floordiv 2], si32>
+  %2 = maxgraph.arange start = -3 step = 2 : !maxgraph.tensor<[(seq + 1) floordiv 2], si32>
+  // CHECK: maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[0], f16>
+  %3 = maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[0], f16>
+  // CHECK: maxgraph.pad %{{[a-z0-9_.]+}} paddings = [1, 2, 0, 3] constant 0 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[seq + 3, 7], f32>
+  %4 = maxgraph.pad %x paddings = [1, 2, 0, 3] constant 0 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[seq + 3, 7], f32>
+  // CHECK: maxgraph.pad %{{[a-z0-9_.]+}} paddings = [0, 0, 1, 1] constant -2.500000e-01 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[seq, 6], f32>
+  %5 = maxgraph.pad %x paddings = [0, 0, 1, 1] constant -0.25 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[seq, 6], f32>
+  // CHECK: maxgraph.pad %{{[a-z0-9_.]+}} paddings = [2, 1, 3, 0] reflect : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[6, 7], si32>
+  %6 = maxgraph.pad %y paddings = [2, 1, 3, 0] reflect : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[6, 7], si32>
+  // CHECK: maxgraph.pad %{{[a-z0-9_.]+}} paddings = [0, 5, 0, 0] edge : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[8, 4], si32>
+  %7 = maxgraph.pad %y paddings = [0, 5, 0, 0] edge : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[8, 4], si32>
+  // CHECK: maxgraph.top_k %{{[a-z0-9_.]+}} k = 2 axis = -1 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[seq, 2], f32>, !maxgraph.tensor<[seq, 2], si64>
+  %8:2 = maxgraph.top_k %x k = 2 axis = -1 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[seq, 2], f32>, !maxgraph.tensor<[seq, 2], si64>
+  // CHECK: maxgraph.top_k %{{[a-z0-9_.]+}} k = 3 axis = 0 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[3, 4], f32>, !maxgraph.tensor<[3, 4], si64>
+  %9:2 = maxgraph.top_k %x k = 3 axis = 0 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[3, 4], f32>, !maxgraph.tensor<[3, 4], si64>
+  // CHECK: maxgraph.top_k %{{[a-z0-9_.]+}} k = 0 axis = 1 : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[3, 0], si32>, !maxgraph.tensor<[3, 0], si64>
+  %10:2 = maxgraph.top_k %y k = 0 axis = 1 : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[3, 0], si32>, !maxgraph.tensor<[3, 0], si64>
+  maxgraph.output
+}

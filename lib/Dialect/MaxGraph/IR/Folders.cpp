@@ -447,6 +447,14 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  // Padding by nothing leaves the input.
+  if (llvm::all_of(getPaddings(), [](int64_t width) { return width == 0; }) &&
+      getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
 OpFoldResult TransferOp::fold(FoldAdaptor) {
   // A transfer to the device the value is already on moves nothing.
   if (getInput().getType() == getType())

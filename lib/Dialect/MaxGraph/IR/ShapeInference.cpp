@@ -5,6 +5,8 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -344,4 +346,73 @@ ParseResult maxgraph::detail::parseDevice(OpAsmParser &parser,
 void maxgraph::detail::printDevice(OpAsmPrinter &printer, Operation *,
                                    DeviceAttr device) {
   device.printBare(printer.getStream());
+}
+
+ParseResult maxgraph::detail::parseNumber(OpAsmParser &parser,
+                                          FloatAttr &value) {
+  bool negative = succeeded(parser.parseOptionalMinus());
+  double number;
+  APInt integer;
+  if (succeeded(parser.parseOptionalKeyword("inf"))) {
+    number = std::numeric_limits<double>::infinity();
+  } else if (succeeded(parser.parseOptionalKeyword("nan"))) {
+    number = std::numeric_limits<double>::quiet_NaN();
+  } else if (OptionalParseResult parsed = parser.parseOptionalInteger(integer);
+             parsed.has_value()) {
+    if (failed(*parsed))
+      return failure();
+    number = integer.roundToDouble(/*isSigned=*/false);
+  } else if (parser.parseFloat(number)) {
+    return failure();
+  }
+  value = parser.getBuilder().getF64FloatAttr(negative ? -number : number);
+  return success();
+}
+
+void maxgraph::detail::printNumber(OpAsmPrinter &printer, Operation *,
+                                   FloatAttr value) {
+  double number = value.getValueAsDouble();
+  if (std::isnan(number)) {
+    printer << "nan";
+    return;
+  }
+  if (std::isinf(number)) {
+    printer << (number < 0 ? "-inf" : "inf");
+    return;
+  }
+  // Integers print as such (not -0.0, which would lose its sign).
+  if (number == std::trunc(number) && std::abs(number) < 0x1p53 &&
+      !(number == 0 && std::signbit(number))) {
+    printer << static_cast<int64_t>(number);
+    return;
+  }
+  printer.printFloat(value.getValue());
+}
+
+ParseResult maxgraph::detail::parsePadMode(OpAsmParser &parser,
+                                           PadModeAttr &mode,
+                                           FloatAttr &value) {
+  SMLoc at = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<PadMode> parsed = symbolizePadMode(keyword);
+  if (!parsed)
+    return parser.emitError(at) << "unknown pad mode '" << keyword
+                                << "', expected constant, reflect or edge";
+  mode = PadModeAttr::get(parser.getContext(), *parsed);
+  if (*parsed == PadMode::constant)
+    return parseNumber(parser, value);
+  return success();
+}
+
+void maxgraph::detail::printPadMode(OpAsmPrinter &printer, Operation *op,
+                                    PadModeAttr mode, FloatAttr value) {
+  printer << stringifyPadMode(mode.getValue());
+  if (mode.getValue() != PadMode::constant)
+    return;
+  printer << ' ';
+  if (!value)
+    value = FloatAttr::get(Float64Type::get(op->getContext()), 0.0);
+  printNumber(printer, op, value);
 }

@@ -5,6 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallSet.h"
+#include <cmath>
+#include <sstream>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -86,6 +88,56 @@ LogicalResult CastOp::verify() {
                          << "; a cast only converts the element type";
   if (input.getDevice() != result.getDevice())
     return emitOpError() << "changes the device; use maxgraph.transfer";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Arange
+//===----------------------------------------------------------------------===//
+
+/// Whether `value` is an integer that an f64 holds exactly (|value| <= 2^53).
+static bool isExactInteger(double value) {
+  return std::isfinite(value) && value == std::trunc(value) &&
+         std::abs(value) <= 0x1p53;
+}
+
+/// `value` as a message shows it: `0.5`, `1`, `inf`.
+static std::string formatNumber(double value) {
+  std::ostringstream os;
+  os.precision(17);
+  os << value;
+  return os.str();
+}
+
+LogicalResult ArangeOp::verify() {
+  TensorLayoutType result = getType();
+  if (result.getRank() != 1)
+    return emitOpError() << "result must have rank 1, got " << result;
+  Type element = result.getElementType();
+  if (!isNumericElementType(element))
+    return emitOpError() << "result has element type " << element
+                         << " but arange takes a numeric (non-bool) type";
+  DimAttr length = result.getDims()[0];
+  if (length.getUnknown())
+    return emitOpError() << "result length is `?`; arange needs a static, "
+                            "symbolic or algebraic length";
+  if (length.isStatic() && length.getStaticSize() < 0)
+    return emitOpError() << "result length " << length.getStaticSize()
+                         << " is negative";
+  double start = getStart().convertToDouble(),
+         step = getStep().convertToDouble();
+  if (!std::isfinite(start) || !std::isfinite(step))
+    return emitOpError() << "start " << formatNumber(start) << " and step "
+                         << formatNumber(step) << " must be finite";
+  if (step == 0)
+    return emitOpError() << "step must be nonzero";
+  if (isa<IntegerType>(element) &&
+      (!isExactInteger(start) || !isExactInteger(step)))
+    return emitOpError() << "start " << formatNumber(start) << " and step "
+                         << formatNumber(step)
+                         << " must be integers of magnitude at most 2^53 for "
+                            "element type "
+                         << element;
   return success();
 }
 
@@ -266,6 +318,40 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
   return inferAlongAxis(loc, getOperationName(), isFloatElementType,
                         "floating-point", adaptor.getInput().getType(),
                         adaptor.getAxis(), types);
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  SmallVector<Type> same;
+  if (failed(inferAlongAxis(loc, name, isNumericElementType,
+                            "numeric (non-bool)", adaptor.getInput().getType(),
+                            adaptor.getAxis(), same)))
+    return failure();
+  auto input = cast<TensorLayoutType>(same.front());
+  int64_t axis = *maxgraph::detail::normalizeAxis(
+      std::nullopt, name, adaptor.getAxis(), input.getRank());
+  int64_t k = adaptor.getK();
+  if (k < 0)
+    return OptionalDiag(loc, name) << "k must be non-negative, got " << k;
+  // Sizes near 2^63 would overflow the lowering's arithmetic.
+  if (k >= (int64_t(1) << 62))
+    return OptionalDiag(loc, name) << "k = " << k << " is too large";
+  DimAttr size = input.getDims()[axis];
+  if (size.isStatic() && k > size.getStaticSize())
+    return OptionalDiag(loc, name)
+           << "k = " << k << " is larger than dim " << axis << " (`"
+           << size.str() << "`) of operand 0";
+  SmallVector<DimAttr> dims(input.getDims());
+  dims[axis] = DimAttr::getStatic(context, k);
+  types.push_back(
+      TensorLayoutType::get(dims, input.getElementType(), input.getDevice()));
+  types.push_back(TensorLayoutType::get(
+      dims, IntegerType::get(context, 64, IntegerType::Signed),
+      input.getDevice()));
+  return success();
 }
 
 /// Checks that each of `params` spans the trailing dims of `input`.
@@ -579,6 +665,82 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   llvm::append_range(result, dims.drop_front(*axis + 1));
   types.push_back(
       TensorLayoutType::get(result, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  FailureOr<TensorLayoutType> inputType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getInput().getType(), 0);
+  if (failed(inputType))
+    return failure();
+  TensorLayoutType input = *inputType;
+  ArrayRef<int64_t> paddings = adaptor.getPaddings();
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(paddings.size()) != 2 * rank)
+    return OptionalDiag(loc, name)
+           << "has " << paddings.size() << " paddings for an operand of rank "
+           << rank << "; give a (before, after) pair per dim (" << 2 * rank
+           << " values)";
+  PadMode mode = adaptor.getMode();
+  Type element = input.getElementType();
+  if (mode == PadMode::constant) {
+    double value = adaptor.getValue().convertToDouble();
+    if (auto integer = dyn_cast<IntegerType>(element)) {
+      unsigned width = integer.getWidth();
+      double lo = integer.isUnsignedInteger() || width == 1
+                      ? 0
+                      : -std::ldexp(1.0, width - 1);
+      double hi = width == 1 ? 1
+                  : integer.isUnsignedInteger()
+                      ? std::ldexp(1.0, width) - 1
+                      : std::ldexp(1.0, width - 1) - 1;
+      if (!isExactInteger(value) || value < lo || value > hi)
+        return OptionalDiag(loc, name)
+               << "pad value " << formatNumber(value)
+               << " is not a value of element type " << element
+               << (isExactInteger(value) ? ""
+                                         : " (integers pad with integers "
+                                           "of magnitude at most 2^53)");
+    }
+  }
+  SmallVector<DimAttr> dims;
+  for (auto [index, dim] : llvm::enumerate(input.getDims())) {
+    int64_t before = paddings[2 * index], after = paddings[2 * index + 1];
+    for (int64_t width : {before, after})
+      if (width < 0)
+        return OptionalDiag(loc, name)
+               << "padding " << width
+               << (width == before ? " before" : " after") << " dim " << index
+               << " is negative; paddings are non-negative (crop with "
+                  "maxgraph.slice)";
+      else if (width >= (int64_t(1) << 62))
+        return OptionalDiag(loc, name)
+               << "padding " << width << " of dim " << index << " is too large";
+    if (mode != PadMode::constant && (before || after)) {
+      StringRef modeName = stringifyPadMode(mode);
+      if (!dim.isStatic())
+        return OptionalDiag(loc, name)
+               << "mode " << modeName << " pads dim " << index << " (`"
+               << dim.str() << "`), which must then be static";
+      int64_t size = dim.getStaticSize();
+      if (mode == PadMode::edge && size == 0)
+        return OptionalDiag(loc, name)
+               << "mode edge pads dim " << index
+               << ", which is empty and has no edge element";
+      if (mode == PadMode::reflect && std::max(before, after) >= size)
+        return OptionalDiag(loc, name)
+               << "mode reflect pads dim " << index << " of size " << size
+               << " by " << std::max(before, after)
+               << "; reflect pads by less than the dim's size";
+    }
+    MLIRContext *context = dim.getContext();
+    dims.push_back(addDims(dim, DimAttr::getStatic(context, before + after)));
+  }
+  types.push_back(TensorLayoutType::get(dims, element, input.getDevice()));
   return success();
 }
 

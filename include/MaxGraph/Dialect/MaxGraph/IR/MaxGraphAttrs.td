@@ -105,4 +105,10 @@ def MaxGraph_ReduceKind : I64EnumAttr<"ReduceKind", "collective reduction", [
   let cppNamespace = "::maxgraph";
 }
 
+def MaxGraph_PadMode : I64EnumAttr<"PadMode", "what maxgraph.pad fills with", [
+  I64EnumAttrCase<"constant", 0>, I64EnumAttrCase<"reflect", 1>,
+  I64EnumAttrCase<"edge", 2>]> {
+  let cppNamespace = "::maxgraph";
+}
+
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHATTRS_TD

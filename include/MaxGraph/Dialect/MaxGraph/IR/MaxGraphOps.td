@@ -159,6 +159,29 @@ def MaxGraph_ConstantOp : MaxGraph_InferOp<"constant", [ConstantLike, Pure]> {
   let hasFolder = 1;
 }
 
+def MaxGraph_ArangeOp : MaxGraph_Op<"arange", [Pure]> {
+  let summary = "evenly spaced values: start, start + step, start + 2 * step, ...";
+  let description = [{
+    A rank-1 tensor whose element `i` is `start + i * step`. The length is
+    the result's one dim: static, symbolic or algebraic (never `?`), so a
+    graph generic over `seq` can count `0 .. seq - 1`. Integer elements are
+    computed in 64-bit integers and wrapped to the element type, float
+    elements in f64 and rounded once (docs/Spec.md).
+
+    ```mlir
+    %p = maxgraph.arange start = 0 step = 1 : !maxgraph.tensor<[seq], si64>
+    %h = maxgraph.arange start = 1 step = -0.5 : !maxgraph.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins F64Attr:$start, F64Attr:$step);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    `start` `=` custom<Number>($start) `step` `=` custom<Number>($step)
+    attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise ops
 //===----------------------------------------------------------------------===//
@@ -437,6 +460,27 @@ def MaxGraph_CumsumOp : MaxGraph_InferOp<"cumsum", [Pure]> {
   }];
 }
 
+def MaxGraph_TopKOp : MaxGraph_InferOp<"top_k", [Pure]> {
+  let summary = "the k largest elements along one axis and their indices";
+  let description = [{
+    Along `axis`, the `k` largest elements in descending order (NaN above
+    every number; equal elements by ascending index) and their `si64`
+    indices. Both results have the operand's dims with `axis` replaced by
+    `k`.
+
+    ```mlir
+    %v, %i = maxgraph.top_k %x k = 2 axis = -1 : !maxgraph.tensor<[batch, 8], f32>
+        -> !maxgraph.tensor<[batch, 2], f32>, !maxgraph.tensor<[batch, 2], si64>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$k, I64Attr:$axis);
+  let results = (outs MaxGraph_Tensor:$values, MaxGraph_Tensor:$indices);
+  let assemblyFormat = [{
+    $input `k` `=` $k `axis` `=` $axis attr-dict `:` qualified(type($input))
+    `->` qualified(type($values)) `,` qualified(type($indices))
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Composites (decomposed by maxgraph-decompose before lowering)
 //===----------------------------------------------------------------------===//
@@ -636,6 +680,34 @@ def MaxGraph_GatherOp : MaxGraph_InferOp<"gather", [Pure, MaxGraph_ShapeFamily]>
   let assemblyFormat = [{
     $input `,` $indices `axis` `=` $axis attr-dict `:` functional-type(operands, results)
   }];
+}
+
+def MaxGraph_PadOp : MaxGraph_InferOp<"pad", [Pure, MaxGraph_ShapeFamily]> {
+  let summary = "widens every dim by padding before and after it";
+  let description = [{
+    `paddings` holds a (before, after) pair per dim, in dim order (MAX's
+    `[before_0, after_0, before_1, after_1, ...]`), all non-negative; dim
+    `d` grows to `d + before + after` (algebraic when `d` is symbolic).
+    `constant v` fills the new elements with `v`; `reflect` mirrors the
+    elements next to the edge, leaving out the edge (numpy's `reflect`);
+    `edge` repeats the edge element.
+
+    ```mlir
+    %p = maxgraph.pad %x paddings = [0, 0, 1, 2] constant 0
+        : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[seq, 7], f32>
+    %q = maxgraph.pad %x paddings = [1, 1, 0, 0] edge
+        : !maxgraph.tensor<[3, 4], f32> -> !maxgraph.tensor<[5, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, DenseI64ArrayAttr:$paddings,
+                       MaxGraph_PadMode:$mode,
+                       DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `paddings` `=` $paddings custom<PadMode>($mode, $value) attr-dict
+    `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

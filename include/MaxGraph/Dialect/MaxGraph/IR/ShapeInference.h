@@ -129,6 +129,17 @@ void printSliceRanges(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                       mlir::DenseI64ArrayAttr stops,
                       mlir::DenseI64ArrayAttr steps);
 mlir::ParseResult parseDevice(mlir::OpAsmParser &parser, DeviceAttr &device);
+/// A number held as an f64 attribute, printed as an integer when it is one
+/// (`start = 0`), else as MLIR prints floats.
+mlir::ParseResult parseNumber(mlir::OpAsmParser &parser,
+                              mlir::FloatAttr &value);
+void printNumber(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                 mlir::FloatAttr value);
+/// maxgraph.pad's mode with its fill value: `constant 0`, `reflect`, `edge`.
+mlir::ParseResult parsePadMode(mlir::OpAsmParser &parser, PadModeAttr &mode,
+                               mlir::FloatAttr &value);
+void printPadMode(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                  PadModeAttr mode, mlir::FloatAttr value);
 void printDevice(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                  DeviceAttr device);
 
@@ -138,10 +149,14 @@ void printDevice(mlir::OpAsmPrinter &printer, mlir::Operation *op,
 using detail::parseCompareTypes;
 using detail::parseDevice;
 using detail::parseElementwiseTypes;
+using detail::parseNumber;
+using detail::parsePadMode;
 using detail::parseSliceRanges;
 using detail::printCompareTypes;
 using detail::printDevice;
 using detail::printElementwiseTypes;
+using detail::printNumber;
+using detail::printPadMode;
 using detail::printSliceRanges;
 } // namespace maxgraph
 
