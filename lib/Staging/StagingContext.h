@@ -77,7 +77,12 @@ struct CachedWeight {
 /// the same identity, operand types and static arguments.
 struct CachedBody {
   GraphOp callee;
+  mlir::FlatSymbolRefAttr calleeRef;
   std::vector<CachedWeight> weights;
+  /// The operand and result types of the call that traced the body: a
+  /// call with these operand types has these result types.
+  llvm::SmallVector<mlir::Type> operandTypes;
+  llvm::SmallVector<mlir::Type> resultTypes;
   /// The first call's result tree, for its structure (C++ callers).
   std::any results;
   /// Keeps the identity that keys the body alive (and so unique) for the

@@ -122,7 +122,7 @@ struct SubgraphSession::Impl {
       operands.push_back(parent.declareWeight(prefix + weight.name,
                                               weight.layout, loc));
     }
-    emitCall(entry.callee);
+    emitCall(entry.callee, &entry);
     cached = index;
   }
 
@@ -227,6 +227,10 @@ struct SubgraphSession::Impl {
     entry->weights = std::move(weights);
     entry->results = std::move(resultTree);
     entry->owner = std::move(owner);
+    entry->calleeRef = FlatSymbolRefAttr::get(callee.getSymNameAttr());
+    entry->operandTypes = llvm::to_vector(ValueRange(operands).getTypes());
+    for (const Tensor &result : this->results)
+      entry->resultTypes.push_back(result.getValue(loc).getType());
     unsigned index = module.cachedBodies.size();
     module.cachedBodies.push_back(std::move(entry));
     module.cachedBodyIndex[*callKeyText] = index;
@@ -235,7 +239,14 @@ struct SubgraphSession::Impl {
 
   /// Emits the call to `callee` with `operands`; its results are this
   /// call's.
-  void emitCall(GraphOp callee) {
+  void emitCall(GraphOp callee, const CachedBody *entry = nullptr) {
+    // The operand types of the call that cached the body: its result types
+    // are this call's too, with nothing to bind.
+    if (entry && entry->operandTypes.size() == operands.size() &&
+        llvm::equal(entry->operandTypes, ValueRange(operands).getTypes())) {
+      createCall(entry->calleeRef, entry->resultTypes);
+      return;
+    }
     // Results: the callee's result types under this call's binding of its
     // symbolic dims.
     DenseMap<StringAttr, DimAttr> bindings;
@@ -260,8 +271,12 @@ struct SubgraphSession::Impl {
                                  : substituteDims(type, [&](StringAttr symbol) {
                                      return bindings.lookup(symbol);
                                    }));
+    createCall(FlatSymbolRefAttr::get(callee.getSymNameAttr()), resultTypes);
+  }
+
+  void createCall(FlatSymbolRefAttr callee, TypeRange resultTypes) {
     auto call = CallOp::create(parent.builder, toLocation(loc), resultTypes,
-                               callee.getSymName(), operands,
+                               callee, operands,
                                /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
     for (Value result : call.getResults())
       results.push_back(parent.wrap(result));
@@ -347,7 +362,8 @@ void SubgraphSession::visitStatic(const std::string &path, std::string value) {
   impl->statics.push_back(path + "=" + value);
 }
 
-bool SubgraphSession::reuse(const std::optional<std::string> &identity) {
+bool SubgraphSession::reuse(const std::optional<std::string> &identity,
+                            bool traceOnMiss) {
   if (!impl->probing)
     throw std::logic_error("SubgraphSession::reuse: called twice");
   if (identity && !impl->isInline) {
@@ -361,7 +377,8 @@ bool SubgraphSession::reuse(const std::optional<std::string> &identity) {
     }
     impl->callKeyText = std::move(callKey);
   }
-  impl->startTracing();
+  if (traceOnMiss)
+    impl->startTracing();
   return false;
 }
 

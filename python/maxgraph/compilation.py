@@ -681,41 +681,59 @@ def as_subgraph(fn: Callable, *, name: Optional[str] = None,
     signature = _trees.signature
     reuse_cached = _core.SubgraphSession.reuse_cached
     rebuild = _trees.rebuild_results
+    result_leaf = _trees.RESULT_LEAF
+    state = _trace_depth
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        if not _in_trace():
+        if not state.depth:
             return fn(*args, **kwargs)  # Outside a trace, as MAX: a call.
-        cache = _trace_depth.caches[-1]
-        leaves: list = []
+        cache = state.caches[-1]
+        leaves: Any = args
         identity = None
         try:
-            tree = []
-            for arg in args:
-                # Inlined for the common leaf: a traced tensor.
-                if type(arg) is Tensor and not arg.is_live:
-                    leaves.append(arg)
-                    tree.append(_TENSOR_LEAF)
+            call_key: Any = None
+            if not kwargs and not cells:
+                # The common call: tensors only, keyed by their count (the
+                # general keys are 4-tuples: no clash). A live one is a
+                # TypeError of reuse_cached() or of session.reuse(), and is
+                # then traced, which reports it.
+                for arg in args:
+                    if type(arg) is not Tensor:
+                        break
                 else:
-                    tree.append(signature(arg, leaves))
-            call_key = (base_identity,
-                        tuple(map(_cell_key, cells)) if cells else None,
-                        tuple(tree),
-                        tuple([(keyword, signature(value, leaves))
-                               for keyword, value in kwargs.items()])
-                        if kwargs else None)
+                    call_key = (base_identity, len(args))
+            if call_key is None:
+                leaves = []
+                tree = tuple([signature(arg, leaves) for arg in args])
+                call_key = (base_identity,
+                            tuple(map(_cell_key, cells)) if cells else None,
+                            tree,
+                            tuple([(keyword, signature(value, leaves))
+                                   for keyword, value in kwargs.items()])
+                            if kwargs else None)
             identity = cache.slots.get(call_key)
             if identity is None:
                 identity = cache.slots[call_key] = f"py:{len(cache.slots)}"
             else:
                 reused = reuse_cached(identity, leaves, key, prefix)
                 if reused is not None:
-                    return rebuild(cache.results[reused[0]], reused[1])
+                    template = cache.results[reused[0]]
+                    if template is result_leaf:
+                        return reused[1][0]
+                    return rebuild(template, reused[1])
         except (_trees.Uncacheable, TypeError):
             identity = None  # Traced; tracing reports what is wrong.
         session = _core.SubgraphSession(body_name, key, prefix)
         try:
-            if session.reuse(identity, leaves) is not None:
-                raise AssertionError("as_subgraph: a body cached twice")
+            try:
+                if session.reuse(identity, leaves) is not None:
+                    raise AssertionError("as_subgraph: a body cached twice")
+            except TypeError:
+                if identity is None:
+                    raise
+                session.close()  # A live tensor: traced, which reports it.
+                session = _core.SubgraphSession(body_name, key, prefix)
+                session.reuse(None, ())
             statics: list = []
             inner_args, inner_kwargs = _trace_arguments(
                 fn, session, args, kwargs, statics)

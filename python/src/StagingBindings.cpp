@@ -148,7 +148,7 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
            nb::arg("name"), nb::arg("key").none(), nb::arg("prefix") = "")
       .def_static(
           "reuse_cached",
-          [](const std::string &identity, const nb::list &leaves,
+          [](const std::string &identity, const nb::sequence &leaves,
              const std::optional<std::string> &key,
              const std::string &prefix) -> nb::object {
             // A hit needs no session object: one call, at the caller's line.
@@ -164,7 +164,7 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
                 session.visitBuffer(nb::cast<const PyBuffer &>(leaf).buffer,
                                     "");
             }
-            if (!session.reuse(identity))
+            if (!session.reuse(identity, /*traceOnMiss=*/false))
               return nb::none();
             nb::list results;
             for (size_t i = 0, e = session.resultCount(); i < e; ++i)
@@ -179,7 +179,7 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
       .def(
           "reuse",
           [](PySubgraphSession &self, const std::optional<std::string> &identity,
-             const nb::list &leaves) -> nb::object {
+             const nb::sequence &leaves) -> nb::object {
             auto at = self.where.scope();
             detail::SubgraphSession &session = open(self.session);
             if (identity) {

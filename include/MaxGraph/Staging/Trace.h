@@ -111,8 +111,11 @@ public:
   /// are one body), looks the call up: when a body traced under the same
   /// key is cached, emits the call to it (declaring its weights under this
   /// call's prefix) and returns true; results come from next(). Otherwise
-  /// (and always in inlined calls) switches to tracing and returns false.
-  bool reuse(const std::optional<std::string> &identity);
+  /// (and always in inlined calls) switches to tracing and returns false;
+  /// or, without `traceOnMiss`, returns false and the session can only be
+  /// dropped.
+  bool reuse(const std::optional<std::string> &identity,
+             bool traceOnMiss = true);
   /// The cached body's index in this staging (after a reuse() that
   /// returned true, or a finish() that cached the body).
   std::optional<size_t> cachedIndex() const;
