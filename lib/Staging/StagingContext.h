@@ -94,9 +94,10 @@ struct CachedBody {
 struct ModuleState {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   llvm::StringSet<> usedNames;
-  /// Bodies by sharing key (the key= or the IR, operand types, statics and
-  /// weight names): what traced bodies are shared by.
-  llvm::StringMap<GraphOp> bodiesByKey;
+  /// Bodies by sharing key (the key= or a hash of the IR, operand types,
+  /// statics and weight names): what traced bodies are shared by. Bodies
+  /// under one IR hash are compared before one is taken for another.
+  llvm::StringMap<llvm::SmallVector<GraphOp, 1>> bodiesByKey;
   /// Bodies by call key (the callable's identity, operand types, statics):
   /// what later calls reuse without tracing. Indexes into cachedBodies.
   llvm::StringMap<unsigned> cachedBodyIndex;

@@ -14,6 +14,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "StagingContext.h"
+#include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -160,26 +161,68 @@ struct SubgraphSession::Impl {
     return inner;
   }
 
-  /// The text that decides sharing: the key, or the body's IR with its
-  /// symbol name blanked, plus the operand types and static arguments.
+  /// The text that decides sharing: the key, or a hash of the body that
+  /// sees ops, attributes, types and dataflow but not names or locations
+  /// (bodies with one hash are then compared), plus the operand types,
+  /// static arguments and weight names.
   std::string sharingKey() {
     std::string text;
-    llvm::raw_string_ostream os(text);
     if (key) {
-      os << "key:" << *key << "\n";
+      text = "key:" + *key;
     } else {
-      graph.setSymName("");
-      graph->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
-      os << "\n";
+      DenseMap<Value, unsigned> numbers;
+      auto number = [&](Value value) -> llvm::hash_code {
+        return numbers.lookup(value);
+      };
+      llvm::hash_code hash = llvm::hash_combine(
+          graph.getFunctionType(), graph.getSymbolicDimsAttr(),
+          graph.getArgumentNamesAttr(), graph.getArgAttrsAttr());
+      graph.getBody().walk([&](Block *block) {
+        for (BlockArgument arg : block->getArguments())
+          numbers[arg] = numbers.size();
+        for (Operation &op : *block) {
+          hash = llvm::hash_combine(
+              hash, OperationEquivalence::computeHash(
+                        &op, number, OperationEquivalence::ignoreHashValue,
+                        OperationEquivalence::IgnoreLocations));
+          for (Value result : op.getResults())
+            numbers[result] = numbers.size();
+        }
+      });
+      text = "ir:" + std::to_string(static_cast<size_t>(hash));
     }
-    for (Value operand : operands)
-      os << operand.getType() << "\n";
-    for (const std::string &value : statics)
-      os << value << "\n";
+    text += '\0';
+    // Types are uniqued: their addresses stand for them.
+    for (Value operand : operands) {
+      const void *type = operand.getType().getAsOpaquePointer();
+      text.append(reinterpret_cast<const char *>(&type), sizeof(type));
+    }
+    for (const std::string &value : statics) {
+      text += value;
+      text += '\0';
+    }
     // Relative names only: calls with other prefixes share the body.
-    for (const auto &[index, weight] : weightArguments)
-      os << "weight " << index << ": " << weight << "\n";
+    for (const auto &[index, weight] : weightArguments) {
+      text += std::to_string(index) + ":" + weight;
+      text += '\0';
+    }
     return text;
+  }
+
+  /// Whether `candidate`, found under the same sharing key, is the body
+  /// just traced: the same key, or (hashes may collide) the same body.
+  bool isSameBody(GraphOp candidate) {
+    if (key)
+      return true;
+    return candidate.getFunctionType() == graph.getFunctionType() &&
+           candidate.getSymbolicDimsAttr() == graph.getSymbolicDimsAttr() &&
+           candidate.getArgumentNamesAttr() == graph.getArgumentNamesAttr() &&
+           candidate.getArgAttrsAttr() == graph.getArgAttrsAttr() &&
+           candidate.getResAttrsAttr() == graph.getResAttrsAttr() &&
+           candidate.getIsDeviceGraph() == graph.getIsDeviceGraph() &&
+           OperationEquivalence::isRegionEquivalentTo(
+               &candidate.getBody(), &graph.getBody(),
+               OperationEquivalence::IgnoreLocations);
   }
 
   GraphOp finishBody() {
@@ -205,13 +248,19 @@ struct SubgraphSession::Impl {
 
     std::string sharing = sharingKey();
     ModuleState &module = parent.module;
-    GraphOp callee = module.bodiesByKey.lookup(sharing);
+    SmallVector<GraphOp, 1> &candidates = module.bodiesByKey[sharing];
+    GraphOp callee;
+    for (GraphOp candidate : candidates)
+      if (isSameBody(candidate)) {
+        callee = candidate;
+        break;
+      }
     if (callee) {
       graph->erase();
     } else {
       callee = graph;
       callee.setSymName(module.uniqueName(name));
-      module.bodiesByKey[sharing] = callee;
+      candidates.push_back(callee);
     }
     graph = nullptr;
     emitCall(callee);

@@ -21,6 +21,7 @@ import pickle
 import re
 import threading
 import types
+import weakref
 from typing import (Any, Callable, Iterable, Iterator, NamedTuple, Optional,
                     Sequence, Union)
 
@@ -78,8 +79,32 @@ def _default_name(fn: Callable) -> str:
     return name
 
 
+# The root paths of each function by argument count: inspect.signature is
+# slow, and as_subgraph bodies and stage() functions are called again and
+# again. Weak keys: the cache keeps no function (or its closure) alive.
+_root_paths_cache: "weakref.WeakKeyDictionary[Any, dict[int, list[str]]]" = \
+    weakref.WeakKeyDictionary()
+
+
 def _root_paths(fn: Callable, count: int) -> list[str]:
     """The path of each positional argument: its parameter's name."""
+    try:
+        known = _root_paths_cache.get(fn)
+    except TypeError:  # Not weakly referable, or not hashable.
+        return _compute_root_paths(fn, count)
+    if known is None:
+        known = {}
+        try:
+            _root_paths_cache[fn] = known
+        except TypeError:
+            return _compute_root_paths(fn, count)
+    paths = known.get(count)
+    if paths is None:
+        paths = known[count] = _compute_root_paths(fn, count)
+    return list(paths)
+
+
+def _compute_root_paths(fn: Callable, count: int) -> list[str]:
     try:
         parameters = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
