@@ -22,8 +22,8 @@
 #include "llvm/ADT/StringSet.h"
 #include <any>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 
 namespace maxgraph::detail {
 /// The context every staged graph lives in. One per process, so that dims,

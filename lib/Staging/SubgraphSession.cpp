@@ -103,7 +103,8 @@ struct SubgraphSession::Impl {
     }
     int fresh = 0;
     for (Value operand : operands) {
-      const void *type = paramType(operand.getType(), fresh).getAsOpaquePointer();
+      const void *type =
+          paramType(operand.getType(), fresh).getAsOpaquePointer();
       text.append(reinterpret_cast<const char *>(&type), sizeof(type));
     }
     return text;
@@ -120,8 +121,8 @@ struct SubgraphSession::Impl {
       std::optional<ScopedSourceLocation> at;
       if (!weight.file.empty())
         at.emplace(weight.file.c_str(), weight.line, weight.column);
-      operands.push_back(parent.declareWeight(prefix + weight.name,
-                                              weight.layout, loc));
+      operands.push_back(
+          parent.declareWeight(prefix + weight.name, weight.layout, loc));
     }
     emitCall(entry.callee, &entry);
     cached = index;

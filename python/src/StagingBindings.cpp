@@ -178,7 +178,8 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
           "emitted) when no body is cached for them.")
       .def(
           "reuse",
-          [](PySubgraphSession &self, const std::optional<std::string> &identity,
+          [](PySubgraphSession &self,
+             const std::optional<std::string> &identity,
              const nb::sequence &leaves) -> nb::object {
             auto at = self.where.scope();
             detail::SubgraphSession &session = open(self.session);
@@ -187,10 +188,9 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
               // caller's key holds the tree and the static values).
               for (nb::handle leaf : leaves) {
                 if (nb::isinstance<PyTensor>(leaf))
-                  session.visitTensor(
-                      nb::cast<const PyTensor &>(leaf).traced(
-                          "subgraph argument"),
-                      "");
+                  session.visitTensor(nb::cast<const PyTensor &>(leaf).traced(
+                                          "subgraph argument"),
+                                      "");
                 else
                   session.visitBuffer(nb::cast<const PyBuffer &>(leaf).buffer,
                                       "");

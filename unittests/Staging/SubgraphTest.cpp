@@ -570,13 +570,12 @@ TEST(SubgraphReuseTest, RetracedForOtherLayoutsAndStatics) {
   std::vector<std::string> layouts;
   for (const TensorLayout &layout : graph.outputLayouts())
     layouts.push_back(layout.str());
-  EXPECT_EQ(layouts, (std::vector<std::string>{
-                         "!maxgraph.tensor<[2, 4], f32>",
-                         "!maxgraph.tensor<[n, 4], f32>",
-                         "!maxgraph.tensor<[2, 4], si32>",
-                         "!maxgraph.tensor<[2, 4], f32>",
-                         "!maxgraph.tensor<[2, 4], f32>",
-                         "!maxgraph.tensor<[n, 4], f32>"}));
+  EXPECT_EQ(
+      layouts,
+      (std::vector<std::string>{
+          "!maxgraph.tensor<[2, 4], f32>", "!maxgraph.tensor<[n, 4], f32>",
+          "!maxgraph.tensor<[2, 4], si32>", "!maxgraph.tensor<[2, 4], f32>",
+          "!maxgraph.tensor<[2, 4], f32>", "!maxgraph.tensor<[n, 4], f32>"}));
 }
 
 TEST(SubgraphReuseTest, StaticsAreTyped) {
@@ -688,16 +687,16 @@ TEST(SubgraphReuseTest, ReusedBodyBindsEachPrefixsWeights) {
   auto fn = [](const Tensor &x) {
     Tensor h = x;
     for (int i = 0; i < 4; ++i)
-      h = as_subgraph(countedWeightedBlock,
-                      {.name = "block",
-                       .prefix = "layers." + std::to_string(i) + "."})(h);
+      h = as_subgraph(
+          countedWeightedBlock,
+          {.name = "block", .prefix = "layers." + std::to_string(i) + "."})(h);
     return h;
   };
   StagedGraph graph = stage(fn, {.name = "model"})(f32({2, 4}));
   EXPECT_EQ(traces, 1);
   EXPECT_EQ(graph.weightNames(),
-            (std::vector<std::string>{"layers.0.w", "layers.1.w",
-                                      "layers.2.w", "layers.3.w"}));
+            (std::vector<std::string>{"layers.0.w", "layers.1.w", "layers.2.w",
+                                      "layers.3.w"}));
   std::string text = graph.str();
   EXPECT_EQ(count(text, "is_subgraph"), 1u) << text;
   EXPECT_TRUE(contains(text, "maxgraph.call @block(%2, %layers.3.w)")) << text;
@@ -706,8 +705,8 @@ TEST(SubgraphReuseTest, ReusedBodyBindsEachPrefixsWeights) {
 TEST(SubgraphReuseTest, ReusedWeightConflictIsLocatedAtTheBodyLine) {
   int line = 0, bodyLine = 0;
   auto body = [&line](const Tensor &x) {
-    return line = __LINE__, ops::matmul(x, ops::constant_external(
-                                               "w", f32({4, 4})));
+    return line = __LINE__,
+           ops::matmul(x, ops::constant_external("w", f32({4, 4})));
   };
   auto fn = [&](const Tensor &x) {
     ops::constant_external("layers.1.w", f32({4}));
@@ -720,7 +719,9 @@ TEST(SubgraphReuseTest, ReusedWeightConflictIsLocatedAtTheBodyLine) {
     return as_subgraph(body, {.key = "block", .prefix = "layers.1."})(y);
   };
   std::string message = expectStagingError(
-      [&] { stage(fn)(f32({2, 4})); },
+      [&] {
+        stage(fn)(f32({2, 4}));
+      },
       {"weight 'layers.1.w' was declared as"});
   EXPECT_EQ(line, 0); // Not traced again.
   EXPECT_TRUE(contains(message, at(bodyLine))) << message;
