@@ -705,8 +705,8 @@ TEST(SubgraphReuseTest, ReusedBodyBindsEachPrefixsWeights) {
 TEST(SubgraphReuseTest, ReusedWeightConflictIsLocatedAtTheBodyLine) {
   int line = 0, bodyLine = 0;
   auto body = [&line](const Tensor &x) {
-    return line = __LINE__,
-           ops::matmul(x, ops::constant_external("w", f32({4, 4})));
+    Tensor w = (line = __LINE__, ops::constant_external("w", f32({4, 4})));
+    return ops::matmul(x, w);
   };
   auto fn = [&](const Tensor &x) {
     ops::constant_external("layers.1.w", f32({4}));
