@@ -739,15 +739,17 @@ def as_subgraph(fn: Callable, *, name: Optional[str] = None,
             identity = cache.slots.get(call_key)
             if identity is None:
                 identity = cache.slots[call_key] = f"py:{len(cache.slots)}"
+                reused = None
             else:
                 reused = reuse_cached(identity, leaves, key, prefix)
-                if reused is not None:
-                    template = cache.results[reused[0]]
-                    if template is result_leaf:
-                        return reused[1][0]
-                    return rebuild(template, reused[1])
         except (_trees.Uncacheable, TypeError):
-            identity = None  # Traced; tracing reports what is wrong.
+            identity = reused = None  # Traced; tracing reports what is wrong.
+        if reused is not None:
+            # The call is emitted: rebuild the first call's result tree.
+            template = cache.results[reused[0]]
+            if template is result_leaf:
+                return reused[1][0]
+            return rebuild(template, reused[1])
         session = _core.SubgraphSession(body_name, key, prefix)
         try:
             try:
