@@ -144,12 +144,19 @@ int main(int argc, char **argv) {
   double parsing = bestSeconds([&] {
     auto module = mlir::parseSourceString<mlir::ModuleOp>(text, context);
   });
-  double inlined = bestSeconds([] { stageMlp(false); });
-  double shared = bestSeconds([] { stageMlp(true); });
+  // A staging of the MLP takes a fraction of a millisecond: best of many,
+  // alternating, so that a burst of load hits both alike.
+  double inlined = 1e30, shared = 1e30;
+  for (int i = 0; i < 20; ++i) {
+    inlined = std::min(inlined, bestSeconds([] { stageMlp(false); }, 1));
+    shared = std::min(shared, bestSeconds([] { stageMlp(true); }, 1));
+  }
   std::printf("\nstaging a %.0f-op chain: %.0f ops/s; parsing its IR: %.0f "
               "ops/s; staging/parsing speed ratio %.2f\n",
               ops, ops / staging, ops / parsing, parsing / staging);
-  std::printf("48-layer MLP: inline %.2f ms, as_subgraph %.2f ms (%.2fx)\n",
+  // Above 1: as_subgraph stages faster (its body is traced once).
+  std::printf("48-layer MLP: inline %.2f ms, as_subgraph %.2f ms "
+              "(inline/as_subgraph %.2fx)\n",
               inlined * 1e3, shared * 1e3, inlined / shared);
   return 0;
 }

@@ -20,8 +20,10 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <any>
 #include <functional>
 #include <map>
+#include <memory>
 
 namespace maxgraph::detail {
 /// The context every staged graph lives in. One per process, so that dims,
@@ -58,11 +60,48 @@ LayoutType toType(const Layout &layout);
 TensorLayout toTensorLayout(mlir::Type type);
 DeviceAttr toDeviceAttr(const Device &device);
 
+/// An external weight that a cached subgraph body declares: what a call
+/// that reuses the body declares in its caller, under its own prefix.
+struct CachedWeight {
+  /// Relative to the call's prefix.
+  std::string name;
+  TensorLayout layout;
+  /// Where the body declared it (constant_external), for the errors of a
+  /// call that reuses the body; empty when unknown.
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+};
+
+/// A body traced once and reused, without tracing, by the later calls with
+/// the same identity, operand types and static arguments.
+struct CachedBody {
+  GraphOp callee;
+  mlir::FlatSymbolRefAttr calleeRef;
+  std::vector<CachedWeight> weights;
+  /// The operand and result types of the call that traced the body: a
+  /// call with these operand types has these result types.
+  llvm::SmallVector<mlir::Type> operandTypes;
+  llvm::SmallVector<mlir::Type> resultTypes;
+  /// The first call's result tree, for its structure (C++ callers).
+  std::any results;
+  /// Keeps the identity that keys the body alive (and so unique) for the
+  /// life of the staging.
+  std::shared_ptr<const void> owner;
+};
+
 /// What a graph and the subgraphs it calls share: the module and its names.
 struct ModuleState {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   llvm::StringSet<> usedNames;
-  llvm::StringMap<GraphOp> bodiesByKey;
+  /// Bodies by sharing key (the key= or a hash of the IR, operand types,
+  /// statics and weight names): what traced bodies are shared by. Bodies
+  /// under one IR hash are compared before one is taken for another.
+  llvm::StringMap<llvm::SmallVector<GraphOp, 1>> bodiesByKey;
+  /// Bodies by call key (the callable's identity, operand types, statics):
+  /// what later calls reuse without tracing. Indexes into cachedBodies.
+  llvm::StringMap<unsigned> cachedBodyIndex;
+  std::vector<std::unique_ptr<CachedBody>> cachedBodies;
   bool allowSubgraphs = true;
   /// The kernels of the custom extensions, by name.
   llvm::StringMap<mlir::FunctionType> kernels;

@@ -218,3 +218,106 @@ def flatten_call(spec: Any, arg: Any, path: str, inputs: list) -> None:
         raise _RuntimeError(f"static argument '{path}' was staged as "
                             f"{spec!r}, got {arg!r}; stage the function "
                             f"again for a new value")
+
+
+class Uncacheable(Exception):
+    """A call whose arguments give no cache key (a spec, a live tensor, an
+    unhashable static): it is traced, as every call was before."""
+
+
+class Identity:
+    """Hashes and compares `value` by identity (and keeps it alive, so that
+    its id is not reused while a key holds it)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Identity) and other.value is self.value
+
+
+_EXACT_STATICS = (int, bool, str, bytes, type(None))
+TENSOR_LEAF = "T"
+BUFFER_LEAF = "B"
+
+
+def static_key(value: Any) -> Any:
+    """A static leaf for a cache key: typed (1, 1.0 and True differ), by
+    value where it hashes (floats by repr: 0.0 and -0.0 differ), else by
+    identity."""
+    kind = type(value)
+    if kind in _EXACT_STATICS:
+        return (kind, value)
+    if kind is float or kind is complex:
+        return (kind, repr(value))
+    try:
+        hash(value)
+    except TypeError:
+        return (kind, Identity(value))
+    # Equal and printed alike: the C++ side bakes the printed value in.
+    return (kind, value, repr(value))
+
+
+def signature(value: Any, leaves: list) -> Any:
+    """The structure of the argument tree `value` and its static leaves as a
+    hashable key, walking as map_tree does; appends the Tensor and Buffer
+    leaves to `leaves`. Raises Uncacheable for what tracing must refuse."""
+    kind = type(value)
+    if kind is Tensor:
+        if value.is_live:
+            raise Uncacheable()
+        leaves.append(value)
+        return TENSOR_LEAF
+    if isinstance(value, dict):
+        return (kind, tuple(((type(key), key), signature(item, leaves))
+                            for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        # Named tuples too: their type tells them apart.
+        return (kind, tuple(signature(item, leaves) for item in value))
+    if isinstance(value, Tensor):
+        if value.is_live:
+            raise Uncacheable()
+        leaves.append(value)
+        return TENSOR_LEAF
+    if isinstance(value, Buffer):
+        leaves.append(value)
+        return BUFFER_LEAF
+    if is_dataclass_instance(value):
+        return (kind, tuple(signature(getattr(value, field.name), leaves)
+                            for field in dataclasses.fields(value)))
+    if isinstance(value, (TensorLayout, BufferLayout)) or is_array(value):
+        raise Uncacheable()
+    return static_key(value)
+
+
+class ResultLeaf:
+    """Where a Tensor was in a cached body's result tree."""
+
+    __slots__ = ()
+
+
+RESULT_LEAF = ResultLeaf()
+
+
+def result_template(value: Any) -> Any:
+    """A result tree with its Tensor leaves marked, to rebuild later calls'
+    results from (the body's Tensors end with its trace)."""
+    if type(value) is Tensor:
+        return RESULT_LEAF
+    return map_tree(value, "output",
+                    lambda item, _: RESULT_LEAF
+                    if isinstance(item, Tensor) else item)
+
+
+def rebuild_results(template: Any, tensors: list) -> Any:
+    """`template` with its marked leaves replaced by `tensors`, in order."""
+    if template is RESULT_LEAF:
+        return tensors[0]
+    it = iter(tensors)
+    return map_tree(template, "output",
+                    lambda item, _: next(it) if item is RESULT_LEAF else item)

@@ -14,11 +14,14 @@ leaf of the arguments; every other leaf is static and baked into the graph.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import pickle
 import re
 import threading
+import types
+import weakref
 from typing import (Any, Callable, Iterable, Iterator, NamedTuple, Optional,
                     Sequence, Union)
 
@@ -41,6 +44,23 @@ __all__ = [
 class _TraceDepth(threading.local):
     depth = 0
 
+    def __init__(self) -> None:
+        # One _BodyCache per stage() call being traced, innermost last.
+        self.caches: list[_BodyCache] = []
+
+
+class _BodyCache:
+    """The as_subgraph bodies of one stage() call: Python's half of the
+    cache (the C++ session holds the bodies). `slots` numbers the call
+    identities (callable, argument tree, static values); `results` holds
+    the result tree of each cached body, by its index in the staging."""
+
+    __slots__ = ("slots", "results")
+
+    def __init__(self) -> None:
+        self.slots: dict = {}
+        self.results: dict = {}
+
 
 _trace_depth = _TraceDepth()
 
@@ -59,8 +79,32 @@ def _default_name(fn: Callable) -> str:
     return name
 
 
+# The root paths of each function by argument count: inspect.signature is
+# slow, and as_subgraph bodies and stage() functions are called again and
+# again. Weak keys: the cache keeps no function (or its closure) alive.
+_root_paths_cache: "weakref.WeakKeyDictionary[Any, dict[int, list[str]]]" = \
+    weakref.WeakKeyDictionary()
+
+
 def _root_paths(fn: Callable, count: int) -> list[str]:
     """The path of each positional argument: its parameter's name."""
+    try:
+        known = _root_paths_cache.get(fn)
+    except TypeError:  # Not weakly referable, or not hashable.
+        return _compute_root_paths(fn, count)
+    if known is None:
+        known = {}
+        try:
+            _root_paths_cache[fn] = known
+        except TypeError:
+            return _compute_root_paths(fn, count)
+    paths = known.get(count)
+    if paths is None:
+        paths = known[count] = _compute_root_paths(fn, count)
+    return list(paths)
+
+
+def _compute_root_paths(fn: Callable, count: int) -> list[str]:
     try:
         parameters = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -527,9 +571,11 @@ class _Staging:
                 self.fn, session, args, kwargs, statics)
             session.start_body()
             _trace_depth.depth += 1
+            _trace_depth.caches.append(_BodyCache())
             try:
                 result = self.fn(*traced_args, **traced_kwargs)
             finally:
+                _trace_depth.caches.pop()
                 _trace_depth.depth -= 1
             _trees.collect_results(result, session)
             core = session.finish()
@@ -578,32 +624,152 @@ def _results(session: _core.SubgraphSession) -> Iterator[Tensor]:
         yield session.next()
 
 
+_TENSOR_LEAF = _trees.TENSOR_LEAF
+
+
+def _cell_key(cell: Any) -> Any:
+    try:
+        value = cell.cell_contents
+    except ValueError:  # An empty cell.
+        return None
+    if type(value) in (int, bool, str, bytes, type(None)):
+        return (type(value), value)
+    if type(value) in (float, complex):
+        return (type(value), repr(value))
+    return _trees.Identity(value)
+
+
+def _code_identity(fn: Any) -> Any:
+    """What `fn` runs, whatever it is bound to or captured: its code."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = getattr(fn, "__func__", fn)
+    code = getattr(fn, "__code__", None)
+    if code is not None:
+        return code
+    if inspect.isbuiltin(fn) or isinstance(fn, type):
+        return _trees.Identity(fn)
+    return type(fn)  # A callable object: its class's __call__ runs.
+
+
+def _callable_identity(fn: Any, key: Optional[str]) -> tuple[Any, tuple]:
+    """The part of a call's cache identity that `fn` decides, and the
+    closure cells whose contents are read at each call.
+
+    Without a key: the function object itself (a bound method: its object
+    and function), and the contents of its closure cells, so closures over
+    other values, and a function whose captured variable was rebound, trace
+    again. With a key: the key and `fn`'s code, so that closures and bound
+    methods of one code under one key reuse one body whatever they capture
+    or are bound to (the key says that does not matter)."""
+    if key is not None:
+        return ("key", key, _code_identity(fn)), ()
+    if isinstance(fn, types.MethodType):
+        identity: Any = (_trees.Identity(fn.__self__), fn.__func__)
+        cells = getattr(fn.__func__, "__closure__", None)
+    elif inspect.isfunction(fn):
+        identity = fn  # Functions hash and compare by identity.
+        cells = fn.__closure__
+    else:
+        identity = _trees.Identity(fn)
+        cells = None
+    return identity, tuple(cells or ())
+
+
 def as_subgraph(fn: Callable, *, name: Optional[str] = None,
                 key: Optional[str] = None,
                 prefix: Optional[str] = None) -> Callable:
     """Makes `fn` a shared subgraph: each call inside a trace emits a
     ``maxgraph.call`` to one body instead of inlining `fn`'s ops.
 
-    Calls share a body when they have the same `key` (and operand types),
-    or without a key when their bodies trace to the same IR. Calls nested
-    in a body are inlined; ``stage(..., allow_subgraphs=False)`` inlines
-    every call. The body's weight names (``constant_external``) are relative:
-    `prefix` (``"layers.3."``) is put in front of them in the caller, so
-    one body serves every layer."""
+    The body is traced once per staging for each identity of the callable,
+    argument tree (containers, their types and keys), static argument
+    values (typed: ``1``, ``1.0`` and ``True`` differ) and operand types
+    (dtypes, dims, devices); later such calls emit a call to it without
+    running `fn`. The identity is `fn` itself (a bound method: its object
+    and function) and the values in its closure cells, so distinct
+    closures trace apart; with a `key`, it is the key and `fn`'s code, so
+    closures of one code under one key reuse one body whatever they
+    captured. State that `fn` reads otherwise (globals, attributes, a
+    mutated list) is not looked at: the body traced first is reused.
+
+    Bodies traced apart are still shared when they have the same `key`
+    (and operand types), or without a key when they trace to the same IR.
+    Calls nested in a body are inlined; ``stage(..., allow_subgraphs=False)``
+    inlines every call. The body's weight names (``constant_external``) are
+    relative: `prefix` (``"layers.3."``) is put in front of them in the
+    caller, so one body serves every layer; the prefix is not part of the
+    identity."""
     body_name = name or _default_name(fn)
+    base_identity, cells = _callable_identity(fn, key)
+    prefix = prefix or ""
+    signature = _trees.signature
+    reuse_cached = _core.SubgraphSession.reuse_cached
+    rebuild = _trees.rebuild_results
+    result_leaf = _trees.RESULT_LEAF
+    state = _trace_depth
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        if not _in_trace():
+        if not state.depth:
             return fn(*args, **kwargs)  # Outside a trace, as MAX: a call.
-        session = _core.SubgraphSession(body_name, key, prefix or "")
+        cache = state.caches[-1]
+        leaves: Any = args
+        identity = None
         try:
+            call_key: Any = None
+            if not kwargs and not cells:
+                # The common call: tensors only, keyed by their count (the
+                # general keys are 4-tuples: no clash). A live one is a
+                # TypeError of reuse_cached() or of session.reuse(), and is
+                # then traced, which reports it.
+                for arg in args:
+                    if type(arg) is not Tensor:
+                        break
+                else:
+                    call_key = (base_identity, len(args))
+            if call_key is None:
+                leaves = []
+                tree = tuple([signature(arg, leaves) for arg in args])
+                call_key = (base_identity,
+                            tuple(map(_cell_key, cells)) if cells else None,
+                            tree,
+                            tuple([(keyword, signature(value, leaves))
+                                   for keyword, value in kwargs.items()])
+                            if kwargs else None)
+            identity = cache.slots.get(call_key)
+            if identity is None:
+                identity = cache.slots[call_key] = f"py:{len(cache.slots)}"
+                reused = None
+            else:
+                reused = reuse_cached(identity, leaves, key, prefix)
+        except (_trees.Uncacheable, TypeError):
+            identity = reused = None  # Traced; tracing reports what is wrong.
+        if reused is not None:
+            # The call is emitted: rebuild the first call's result tree.
+            template = cache.results[reused[0]]
+            if template is result_leaf:
+                return reused[1][0]
+            return rebuild(template, reused[1])
+        session = _core.SubgraphSession(body_name, key, prefix)
+        try:
+            try:
+                if session.reuse(identity, leaves) is not None:
+                    raise AssertionError("as_subgraph: a body cached twice")
+            except TypeError:
+                if identity is None:
+                    raise
+                session.close()  # A live tensor: traced, which reports it.
+                session = _core.SubgraphSession(body_name, key, prefix)
+                session.reuse(None, ())
             statics: list = []
             inner_args, inner_kwargs = _trace_arguments(
                 fn, session, args, kwargs, statics)
             session.start_body()
             result = fn(*inner_args, **inner_kwargs)
             _trees.collect_results(result, session)
-            session.finish()
+            index = session.finish()
+            if index is not None:
+                cache.results[index] = _trees.result_template(result)
             return _trees.replace_tensors(result, _results(session))
         finally:
             session.close()

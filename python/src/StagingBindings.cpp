@@ -146,10 +146,72 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
       .def(nb::init<const std::string &, const std::optional<std::string> &,
                     const std::string &>(),
            nb::arg("name"), nb::arg("key").none(), nb::arg("prefix") = "")
+      .def_static(
+          "reuse_cached",
+          [](const std::string &identity, const nb::sequence &leaves,
+             const std::optional<std::string> &key,
+             const std::string &prefix) -> nb::object {
+            // A hit needs no session object: one call, at the caller's line.
+            CallerLocation at;
+            detail::SubgraphSession session("", key, SourceLoc::current(),
+                                            prefix);
+            for (nb::handle leaf : leaves) {
+              if (nb::isinstance<PyTensor>(leaf))
+                session.visitTensor(nb::cast<const PyTensor &>(leaf).traced(
+                                        "subgraph argument"),
+                                    "");
+              else
+                session.visitBuffer(nb::cast<const PyBuffer &>(leaf).buffer,
+                                    "");
+            }
+            if (!session.reuse(identity, /*traceOnMiss=*/false))
+              return nb::none();
+            nb::list results;
+            for (size_t i = 0, e = session.resultCount(); i < e; ++i)
+              results.append(PyTensor(session.next()));
+            return nb::make_tuple(*session.cachedIndex(), results);
+          },
+          nb::arg("identity"), nb::arg("leaves"), nb::arg("key").none(),
+          nb::arg("prefix"),
+          "Emits a call to the body cached for `identity` and the leaves' "
+          "types and returns (index, results), or returns None (nothing "
+          "emitted) when no body is cached for them.")
+      .def(
+          "reuse",
+          [](PySubgraphSession &self,
+             const std::optional<std::string> &identity,
+             const nb::sequence &leaves) -> nb::object {
+            auto at = self.where.scope();
+            detail::SubgraphSession &session = open(self.session);
+            if (identity) {
+              // The probe: the tensors and buffers, in tree order (the
+              // caller's key holds the tree and the static values).
+              for (nb::handle leaf : leaves) {
+                if (nb::isinstance<PyTensor>(leaf))
+                  session.visitTensor(nb::cast<const PyTensor &>(leaf).traced(
+                                          "subgraph argument"),
+                                      "");
+                else
+                  session.visitBuffer(nb::cast<const PyBuffer &>(leaf).buffer,
+                                      "");
+              }
+            }
+            if (!session.reuse(identity))
+              return nb::none();
+            nb::list results;
+            for (size_t i = 0, e = session.resultCount(); i < e; ++i)
+              results.append(PyTensor(session.next()));
+            return nb::make_tuple(*session.cachedIndex(), results);
+          },
+          nb::arg("identity").none(), nb::arg("leaves"),
+          "Ends probing: with an identity, emits a call to the body cached "
+          "for it and the leaves' types and returns (index, results); else "
+          "returns None and the arguments are walked again for tracing.")
       .def("finish",
-           [](PySubgraphSession &self) {
+           [](PySubgraphSession &self) -> std::optional<size_t> {
              auto at = self.where.scope();
              open(self.session).finish();
+             return open(self.session).cachedIndex();
            })
       .def("next", [](PySubgraphSession &self) {
         auto at = self.where.scope();

@@ -499,4 +499,241 @@ TEST(SubgraphTest, TensorOfReturnedBodyIsRefused) {
     EXPECT_EQ(count(graph.str(), "maxgraph.relu"), 1u) << graph.str();
   }
 }
+
+// Tracing once: a body is traced for the first call with an identity,
+// operand types, statics and tree, and reused by the later ones.
+int traces = 0;
+
+Tensor countedLayer(const Tensor &x, const Tensor &w) {
+  ++traces;
+  return ops::relu(ops::matmul(x, w)) + x;
+}
+
+TEST(SubgraphReuseTest, FunctionTracedOnceForNCalls) {
+  traces = 0;
+  auto fn = [](const Tensor &x, const std::vector<Tensor> &ws) {
+    Tensor h = x;
+    for (const Tensor &w : ws)
+      h = as_subgraph(countedLayer, {.name = "layer"})(h, w);
+    return h;
+  };
+  StagedGraph graph = stage(fn, {.name = "model"})(
+      f32({Dim("batch"), 4}), std::vector<TensorLayout>(8, f32({4, 4})));
+  std::string text = graph.str();
+  EXPECT_EQ(traces, 1);
+  EXPECT_EQ(count(text, "is_subgraph"), 1u) << text;
+  EXPECT_EQ(count(text, "maxgraph.call @layer("), 8u) << text;
+  EXPECT_EQ(count(text, "maxgraph.matmul"), 1u) << text;
+  // The cache lives in one staging: another traces again.
+  stage(fn, {.name = "model"})(f32({2, 4}),
+                               std::vector<TensorLayout>(2, f32({4, 4})));
+  EXPECT_EQ(traces, 2);
+}
+
+TEST(SubgraphReuseTest, CapturelessLambdaMadeInALoopTracedOnce) {
+  traces = 0;
+  auto fn = [](const Tensor &x) {
+    Tensor y = x;
+    for (int i = 0; i < 5; ++i)
+      y = as_subgraph(
+          [](const Tensor &x) {
+            ++traces;
+            return ops::relu(x) * 2.0f;
+          },
+          {.name = "block"})(y);
+    return y;
+  };
+  std::string text = stage(fn)(batch64()).str();
+  EXPECT_EQ(traces, 1);
+  EXPECT_EQ(count(text, "maxgraph.call @block("), 5u) << text;
+}
+
+TEST(SubgraphReuseTest, RetracedForOtherLayoutsAndStatics) {
+  traces = 0;
+  auto block = as_subgraph(
+      [](const Tensor &x, int repeat) {
+        ++traces;
+        Tensor y = x;
+        for (int i = 0; i < repeat; ++i)
+          y = y + y;
+        return y;
+      },
+      {.name = "block"});
+  auto fn = [&](const Tensor &a, const Tensor &b, const Tensor &c) {
+    return std::vector<Tensor>{block(a, 1), block(b, 1), block(c, 1),
+                               block(a, 2), block(a, 1), block(b, 1)};
+  };
+  StagedGraph graph = stage(fn)(f32({2, 4}), f32({Dim("n"), 4}),
+                                TensorLayout(DType::Int32, {2, 4}));
+  // a/1, b/1, c/1, a/2; the last two reuse.
+  EXPECT_EQ(traces, 4);
+  std::vector<std::string> layouts;
+  for (const TensorLayout &layout : graph.outputLayouts())
+    layouts.push_back(layout.str());
+  EXPECT_EQ(
+      layouts,
+      (std::vector<std::string>{
+          "!maxgraph.tensor<[2, 4], f32>", "!maxgraph.tensor<[n, 4], f32>",
+          "!maxgraph.tensor<[2, 4], si32>", "!maxgraph.tensor<[2, 4], f32>",
+          "!maxgraph.tensor<[2, 4], f32>", "!maxgraph.tensor<[n, 4], f32>"}));
+}
+
+TEST(SubgraphReuseTest, StaticsAreTyped) {
+  traces = 0;
+  auto fn = [](const Tensor &x) {
+    auto asInt = as_subgraph(
+        [](const Tensor &x, int scale) {
+          ++traces;
+          return x * static_cast<float>(scale);
+        },
+        {.name = "scaled"});
+    auto asFloat = as_subgraph(
+        [](const Tensor &x, double scale) {
+          ++traces;
+          return x * static_cast<float>(scale);
+        },
+        {.name = "scaled", .key = "same"});
+    auto alsoFloat = as_subgraph(
+        [](const Tensor &x, double scale) {
+          ++traces;
+          return x * static_cast<float>(scale);
+        },
+        {.name = "scaled", .key = "same"});
+    return asInt(x, 1) + asInt(x, 1) + asFloat(x, 1.0) + alsoFloat(x, 1.0) +
+           asFloat(x, 1.0);
+  };
+  std::string text = stage(fn)(batch64()).str();
+  // Three callables (two lambda types under one key are still two
+  // callables): each traced once. The keyed ones share by key; the int one
+  // (another argument type) is its own.
+  EXPECT_EQ(traces, 3);
+  EXPECT_EQ(count(text, "is_subgraph"), 2u) << text;
+  EXPECT_EQ(count(text, "maxgraph.call @scaled("), 2u) << text;
+  EXPECT_EQ(count(text, "maxgraph.call @scaled_1("), 3u) << text;
+}
+
+TEST(SubgraphReuseTest, StatefulCallableIsItsSubgraphObject) {
+  traces = 0;
+  auto fn = [](const Tensor &x) {
+    Tensor y = x;
+    float scale = 2.0f;
+    // One object (and its copies): traced once.
+    auto block = as_subgraph(
+        [scale](const Tensor &x) {
+          ++traces;
+          return x * scale;
+        },
+        {.name = "block"});
+    auto copy = block;
+    y = copy(block(block(y)));
+    EXPECT_EQ(traces, 1);
+    // A new as_subgraph() of a capturing lambda may capture other values:
+    // traced again (and shared by IR when it traces alike).
+    for (float other : {2.0f, 3.0f})
+      y = as_subgraph(
+          [other](const Tensor &x) {
+            ++traces;
+            return x * other;
+          },
+          {.name = "block"})(y);
+    EXPECT_EQ(traces, 3);
+    // Under a key, the captures do not matter: one trace for the type.
+    for (float other : {5.0f, 5.0f, 5.0f})
+      y = as_subgraph(
+          [other](const Tensor &x) {
+            ++traces;
+            return x * other;
+          },
+          {.name = "keyed", .key = "five"})(y);
+    EXPECT_EQ(traces, 4);
+    return y;
+  };
+  std::string text = stage(fn)(batch64()).str();
+  EXPECT_EQ(count(text, "is_subgraph"), 3u) << text;
+  EXPECT_EQ(count(text, "maxgraph.call @block("), 4u) << text;
+  EXPECT_EQ(count(text, "maxgraph.call @block_1("), 1u) << text;
+  EXPECT_EQ(count(text, "maxgraph.call @keyed("), 3u) << text;
+}
+
+TEST(SubgraphReuseTest, ResultTreeRebuiltOnReuse) {
+  traces = 0;
+  auto block = as_subgraph(
+      [](const Tensor &x) {
+        ++traces;
+        return std::make_pair(ops::relu(x),
+                              std::vector<Tensor>{x + 1.0f, x * 2.0f});
+      },
+      {.name = "block"});
+  auto fn = [&](const Tensor &x) {
+    auto [first, rest] = block(x);
+    auto [second, more] = block(first);
+    EXPECT_EQ(more.size(), 2u);
+    return std::vector<Tensor>{second, more[0], more[1], rest[1]};
+  };
+  StagedGraph graph = stage(fn)(f32({2, 4}));
+  EXPECT_EQ(traces, 1);
+  EXPECT_EQ(graph.outputLayouts().size(), 4u);
+  EXPECT_EQ(count(graph.str(), "maxgraph.call @block("), 2u) << graph.str();
+}
+
+Tensor countedWeightedBlock(const Tensor &x) {
+  ++traces;
+  return ops::relu(ops::matmul(x, ops::constant_external("w", f32({4, 4})))) +
+         x;
+}
+
+TEST(SubgraphReuseTest, ReusedBodyBindsEachPrefixsWeights) {
+  traces = 0;
+  auto fn = [](const Tensor &x) {
+    Tensor h = x;
+    for (int i = 0; i < 4; ++i)
+      h = as_subgraph(
+          countedWeightedBlock,
+          {.name = "block", .prefix = "layers." + std::to_string(i) + "."})(h);
+    return h;
+  };
+  StagedGraph graph = stage(fn, {.name = "model"})(f32({2, 4}));
+  EXPECT_EQ(traces, 1);
+  EXPECT_EQ(graph.weightNames(),
+            (std::vector<std::string>{"layers.0.w", "layers.1.w", "layers.2.w",
+                                      "layers.3.w"}));
+  std::string text = graph.str();
+  EXPECT_EQ(count(text, "is_subgraph"), 1u) << text;
+  EXPECT_TRUE(contains(text, "maxgraph.call @block(%2, %layers.3.w)")) << text;
+}
+
+TEST(SubgraphReuseTest, ReusedWeightConflictIsLocatedAtTheBodyLine) {
+  int line = 0, bodyLine = 0;
+  auto body = [&line](const Tensor &x) {
+    Tensor w = (line = __LINE__, ops::constant_external("w", f32({4, 4})));
+    return ops::matmul(x, w);
+  };
+  auto fn = [&](const Tensor &x) {
+    ops::constant_external("layers.1.w", f32({4}));
+    // The second call reuses the body (one lambda type, one key) and
+    // declares its weight under its prefix, where the caller declared
+    // another layout.
+    Tensor y = as_subgraph(body, {.key = "block", .prefix = "layers.0."})(x);
+    bodyLine = line;
+    line = 0;
+    return as_subgraph(body, {.key = "block", .prefix = "layers.1."})(y);
+  };
+  std::string message = expectStagingError(
+      [&] {
+        stage(fn)(f32({2, 4}));
+      },
+      {"weight 'layers.1.w' was declared as"});
+  EXPECT_EQ(line, 0); // Not traced again.
+  EXPECT_TRUE(contains(message, at(bodyLine))) << message;
+}
+
+TEST(SubgraphReuseTest, DisallowedSubgraphsTraceEveryCall) {
+  traces = 0;
+  auto fn = [](const Tensor &x) {
+    auto block = as_subgraph(countedLayer, {.name = "layer"});
+    return block(block(x, x), x);
+  };
+  stage(fn, {.allowSubgraphs = false})(f32({4, 4}));
+  EXPECT_EQ(traces, 2);
+}
 } // namespace

@@ -6,6 +6,7 @@
 #include "MaxGraph/Staging/Tree.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/TypeName.h"
+#include <any>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -158,7 +159,9 @@ struct SubgraphOptions {
   /// The body's symbol; empty derives it from the function.
   std::string name;
   /// Calls with the same key (and operand types) share one body; without a
-  /// key, bodies that trace to the same IR are shared.
+  /// key, bodies that trace to the same IR are shared. A key also lets
+  /// calls of callables of one type (lambdas with captures made in a loop)
+  /// reuse one traced body: the key says their captures do not matter.
   std::optional<std::string> key;
   /// Put in front of the weight names the body declares (MAX's prefix):
   /// calls with prefixes `layers.0.` and `layers.1.` share one body that
@@ -166,34 +169,89 @@ struct SubgraphOptions {
   std::string prefix;
 };
 
+namespace detail {
+/// One object per type: its address names the type.
+template <typename T> inline const char typeTag = 0;
+
+inline void appendPointer(std::string &text, const void *pointer) {
+  text.append(reinterpret_cast<const char *>(&pointer), sizeof(pointer));
+}
+} // namespace detail
+
 /// The callable that as_subgraph() returns; use it inside a staged function.
+///
+/// The body is traced once per identity, operand types (dtypes, dims,
+/// devices), static argument values and argument tree (its leaf paths) in a
+/// staging; later such calls emit a call to it without running `fn`. The
+/// identity: a function pointer's value; a stateless callable's type (a
+/// lambda without captures, wherever as_subgraph() is called); any other
+/// callable's Subgraph object and its copies, since its state (captures)
+/// may differ from one as_subgraph() to the next; plus the key if given,
+/// which for stateful callables replaces the object: calls of one callable
+/// type under one key reuse one body whatever they captured. State that
+/// `fn` reads by reference (globals, captured references) is not in the
+/// identity: the body traced first is reused even if that state changed.
 template <typename Fn> class Subgraph {
 public:
   Subgraph(Fn fn, SubgraphOptions options, SourceLoc loc)
-      : fn(std::move(fn)), options(std::move(options)), loc(loc) {}
+      : fn(std::move(fn)), options(std::move(options)), loc(loc) {
+    if constexpr (!isStateless)
+      token = std::make_shared<const char>(0);
+  }
 
   template <typename... Args> auto operator()(const Args &...args) const {
     return call(std::index_sequence_for<Args...>(), args...);
   }
 
 private:
+  static constexpr bool isStateless =
+      std::is_pointer_v<Fn> || std::is_empty_v<Fn>;
+
+  /// What the callable is, for the cache of traced bodies.
+  template <typename... Args> std::string identity() const {
+    std::string text;
+    detail::appendPointer(text, &detail::typeTag<Fn>);
+    detail::appendPointer(text,
+                          &detail::typeTag<std::tuple<std::decay_t<Args>...>>);
+    if constexpr (std::is_pointer_v<Fn>)
+      detail::appendPointer(text, reinterpret_cast<const void *>(fn));
+    else if constexpr (!isStateless)
+      if (!options.key)
+        detail::appendPointer(text, token.get());
+    if (options.key)
+      text += "key:" + *options.key;
+    return text;
+  }
+
   template <size_t... I, typename... Args>
   auto call(std::index_sequence<I...>, const Args &...args) const {
     detail::SubgraphSession session(
         options.name.empty() ? detail::defaultName(fn) : options.name,
         options.key, loc, options.prefix);
-    // Braced initialization traces the arguments left to right.
-    std::tuple<detail::Traced<Args>...> inner{
-        Tree<Args>::trace(args, session, detail::rootPath(I))...};
+    using Inner = std::tuple<detail::Traced<Args>...>;
+    using Result =
+        std::decay_t<decltype(std::apply(fn, std::declval<Inner &>()))>;
+    {
+      // Probe: the operands and statics. Braced initialization walks the
+      // arguments left to right.
+      Inner probed{Tree<Args>::trace(args, session, detail::rootPath(I))...};
+    }
+    if (session.reuse(identity<Args...>())) {
+      if constexpr (!std::is_void_v<Result>)
+        return Tree<Result>::rebuild(
+            std::any_cast<const Result &>(session.cachedResults()), session);
+      else
+        return;
+    }
+    Inner inner{Tree<Args>::trace(args, session, detail::rootPath(I))...};
     session.startBody();
-    using Result = std::decay_t<decltype(std::apply(fn, inner))>;
     if constexpr (std::is_void_v<Result>) {
       std::apply(fn, inner);
-      session.finish();
+      session.finish({}, token);
     } else {
       Result result = std::apply(fn, inner);
       Tree<Result>::collect(result, session, "output");
-      session.finish();
+      session.finish(std::any(result), token);
       return Tree<Result>::rebuild(result, session);
     }
   }
@@ -201,6 +259,8 @@ private:
   Fn fn;
   SubgraphOptions options;
   SourceLoc loc;
+  /// The identity of a stateful callable, shared by copies.
+  std::shared_ptr<const char> token;
 };
 
 /// Makes `fn` a shared subgraph: each call inside a trace emits a

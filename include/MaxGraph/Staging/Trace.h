@@ -9,6 +9,7 @@
 #define MAXGRAPH_STAGING_TRACE_H
 
 #include "MaxGraph/Staging/Tensor.h"
+#include <any>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,6 +77,14 @@ private:
 
 /// Records one call of an as_subgraph() function: the body is traced into a
 /// shared graph (or inlined), then called from the enclosing graph.
+///
+/// A session starts by probing: the argument tree is walked once to learn
+/// the operands and static values (visit* return the caller's values), and
+/// reuse() looks the call up in the staging's cache of traced bodies. On a
+/// hit the call is emitted at once and the function is not run; otherwise
+/// the session switches to tracing, the tree is walked again (visit* now
+/// return the body's values), the function runs, and finish() caches the
+/// body for the next calls.
 class SubgraphSession : public TreeVisitor,
                         public ResultCollector,
                         public ResultSource {
@@ -97,11 +106,33 @@ public:
   void collect(const std::string &path, const Tensor &tensor) override;
   Tensor next() override;
 
+  /// Ends probing. With an `identity` (what the callable is: it decides,
+  /// with the probed operand types, static values and paths, which calls
+  /// are one body), looks the call up: when a body traced under the same
+  /// key is cached, emits the call to it (declaring its weights under this
+  /// call's prefix) and returns true; results come from next(). Otherwise
+  /// (and always in inlined calls) switches to tracing and returns false;
+  /// or, without `traceOnMiss`, returns false and the session can only be
+  /// dropped.
+  bool reuse(const std::optional<std::string> &identity,
+             bool traceOnMiss = true);
+  /// The cached body's index in this staging (after a reuse() that
+  /// returned true, or a finish() that cached the body).
+  std::optional<size_t> cachedIndex() const;
+  /// The result tree that finish() stored with the body reused.
+  const std::any &cachedResults() const;
+  /// How many Tensors the call returns (once emitted).
+  size_t resultCount() const;
+
   /// Called once the arguments are traced: threads the caller's signal
   /// buffers into the body.
   void startBody();
-  /// Emits the call (or finishes inlining); results come from next().
-  void finish();
+  /// Emits the call (or finishes inlining); results come from next(). When
+  /// reuse() was given an identity, caches the body with `results` (the
+  /// result tree, for later calls to rebuild) and `owner` (kept alive with
+  /// the body: what the identity names).
+  void finish(std::any results = {},
+              std::shared_ptr<const void> owner = nullptr);
 
 private:
   struct Impl;

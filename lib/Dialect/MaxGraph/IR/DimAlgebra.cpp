@@ -131,6 +131,11 @@ DimAttr
 DimAttr::substitute(llvm::function_ref<DimAttr(StringAttr)> lookup) const {
   if (getUnknown() || isStatic())
     return *this;
+  if (isSymbol()) {
+    // The common case (a symbolic dim bound to a dim), without the algebra.
+    DimAttr value = lookup(cast<StringAttr>(getMonomials()[0][0]));
+    return value ? value : *this;
+  }
   MLIRContext *context = getContext();
   DimAttr result = getStatic(context, getConstant());
   for (auto [coeff, monomial] : llvm::zip_equal(getCoeffs(), getMonomials())) {

@@ -249,6 +249,11 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (params.size() != getNumOperands())
     return emitOpError() << "passes " << getNumOperands() << " operands but @"
                          << getCallee() << " takes " << params.size();
+  // The common call (a shared subgraph called again with the types it was
+  // traced for): each symbol binds to itself, nothing to substitute.
+  if (llvm::equal(params, getOperandTypes()) &&
+      llvm::equal(callee.getResultTypes(), getResultTypes()))
+    return success();
   DenseMap<StringAttr, DimAttr> bindings;
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(params, getOperandTypes()))) {
