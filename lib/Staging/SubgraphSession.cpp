@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Dialect/MaxGraph/IR/GraphHash.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "StagingContext.h"
@@ -171,25 +172,11 @@ struct SubgraphSession::Impl {
     if (key) {
       text = "key:" + *key;
     } else {
-      DenseMap<Value, unsigned> numbers;
-      auto number = [&](Value value) -> llvm::hash_code {
-        return numbers.lookup(value);
-      };
-      llvm::hash_code hash = llvm::hash_combine(
-          graph.getFunctionType(), graph.getSymbolicDimsAttr(),
-          graph.getArgumentNamesAttr(), graph.getArgAttrsAttr());
-      graph.getBody().walk([&](Block *block) {
-        for (BlockArgument arg : block->getArguments())
-          numbers[arg] = numbers.size();
-        for (Operation &op : *block) {
-          hash = llvm::hash_combine(
-              hash, OperationEquivalence::computeHash(
-                        &op, number, OperationEquivalence::ignoreHashValue,
-                        OperationEquivalence::IgnoreLocations));
-          for (Value result : op.getResults())
-            numbers[result] = numbers.size();
-        }
-      });
+      llvm::hash_code hash =
+          hashGraphBody(graph, llvm::hash_combine(graph.getFunctionType(),
+                                                  graph.getSymbolicDimsAttr(),
+                                                  graph.getArgumentNamesAttr(),
+                                                  graph.getArgAttrsAttr()));
       text = "ir:" + std::to_string(static_cast<size_t>(hash));
     }
     text += '\0';

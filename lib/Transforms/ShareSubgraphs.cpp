@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Dialect/MaxGraph/IR/GraphHash.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/IR/OperationSupport.h"
@@ -35,26 +36,10 @@ bool haveSameSignature(GraphOp lhs, GraphOp rhs) {
 
 /// A hash of `graph` that ignores its name, argument names and locations.
 llvm::hash_code hashBody(GraphOp graph) {
-  DenseMap<Value, unsigned> numbers;
-  auto number = [&](Value value) -> llvm::hash_code {
-    return numbers.lookup(value);
-  };
-  llvm::hash_code hash = llvm::hash_combine(
-      graph.getFunctionType(), graph.getSymbolicDimsAttr(),
-      graph.getIsDeviceGraph(), graph.getKernelLibrariesAttr());
-  graph.getBody().walk([&](Block *block) {
-    for (BlockArgument arg : block->getArguments())
-      numbers[arg] = numbers.size();
-    for (Operation &op : *block) {
-      hash = llvm::hash_combine(
-          hash, OperationEquivalence::computeHash(
-                    &op, number, OperationEquivalence::ignoreHashValue,
-                    OperationEquivalence::IgnoreLocations));
-      for (Value result : op.getResults())
-        numbers[result] = numbers.size();
-    }
-  });
-  return hash;
+  return hashGraphBody(
+      graph, llvm::hash_combine(
+                 graph.getFunctionType(), graph.getSymbolicDimsAttr(),
+                 graph.getIsDeviceGraph(), graph.getKernelLibrariesAttr()));
 }
 
 struct ShareSubgraphsPass
