@@ -79,6 +79,6 @@ void maxgraph::tileToVectorRows(RewriterBase &rewriter, linalg::LinalgOp op,
       tileWithForLoops(rewriter, *block, sizes);
   if (failed(rows))
     return;
-  markForVectorization(rows->tiledOps.back());
+  markForVectorization(rows->tiledOps.back(), sizes);
   peelPartialIterations(rewriter, rows->loops);
 }
