@@ -79,6 +79,6 @@ void maxgraph::tileToVectorRows(RewriterBase &rewriter, linalg::LinalgOp op,
       tileWithForLoops(rewriter, *block, sizes);
   if (failed(rows))
     return;
-  markForVectorization(rows->tiledOps.back(), sizes);
+  markForVectorization(rows->tiledOps.back());
   peelPartialIterations(rewriter, rows->loops);
 }

@@ -5,8 +5,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 using namespace mlir;
@@ -58,43 +56,22 @@ void vectorizeMatmulTile(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   hoistLoopInvariantSubsets(rewriter, loop);
 }
 
-/// Vectorizes any other tile: of static shape as it is; of dynamic shape
-/// (a peeled remainder, such as the 16 elements of a softmax row over 16
-/// tokens) as masked vectors of its `bounds` (the sizes it was tiled to)
-/// where every dynamic dim has one.
-void vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op,
-                   ArrayRef<int64_t> bounds) {
-  if (hasSubByteOperands(op))
+/// Vectorizes any other tile of static shape as it is.
+void vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (!hasStaticShape(op) || hasSubByteOperands(op))
     return;
-  SmallVector<int64_t> sizes;
-  if (!hasStaticShape(op)) {
-    sizes = op.getStaticLoopRanges();
-    if (bounds.size() != sizes.size())
-      return;
-    for (auto [size, bound] : llvm::zip_equal(sizes, bounds)) {
-      if (!ShapedType::isDynamic(size))
-        continue;
-      if (bound <= 0)
-        return;
-      size = bound;
-    }
-  }
-  if (failed(linalg::vectorizeOpPrecondition(op, sizes)))
+  if (failed(linalg::vectorizeOpPrecondition(op)))
     return;
   rewriter.setInsertionPoint(op);
-  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-      rewriter, op, sizes, SmallVector<bool>(sizes.size(), false));
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op);
   if (succeeded(result))
     rewriter.replaceOp(op, result->replacements);
 }
 } // namespace
 
-void maxgraph::markForVectorization(Operation *op, ArrayRef<int64_t> bounds) {
-  if (bounds.empty())
-    op->setAttr(kVectorTileAttr, UnitAttr::get(op->getContext()));
-  else
-    op->setAttr(kVectorTileAttr,
-                DenseI64ArrayAttr::get(op->getContext(), bounds));
+void maxgraph::markForVectorization(Operation *op) {
+  op->setAttr(kVectorTileAttr, UnitAttr::get(op->getContext()));
 }
 
 void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {
@@ -104,21 +81,12 @@ void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {
       tiles.push_back(op);
   });
   for (linalg::LinalgOp op : tiles) {
-    SmallVector<int64_t> bounds;
-    if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(kVectorTileAttr))
-      llvm::append_range(bounds, attr.asArrayRef());
     op->removeAttr(kVectorTileAttr);
     if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
       vectorizeMatmulTile(rewriter, matmul);
     else
-      vectorizeTile(rewriter, op, bounds);
+      vectorizeTile(rewriter, op);
   }
-}
-
-void maxgraph::lowerVectorMasks(Operation *root) {
-  RewritePatternSet patterns(root->getContext());
-  vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
-  (void)applyPatternsGreedily(root, std::move(patterns));
 }
 
 void maxgraph::hoistLoopInvariantAccumulators(RewriterBase &rewriter,

@@ -203,7 +203,6 @@ struct TileAndVectorizePass
     // Peeling made the main tiles' sizes constant: fold them into the types.
     (void)applyPatternsGreedily(function, cleanUp);
     vectorizeMarkedTiles(rewriter, function);
-    lowerVectorMasks(function);
     (void)applyPatternsGreedily(function, cleanUp);
     // Accumulators (a reduction's partial vector) read and written at the
     // same place in every iteration move into registers.

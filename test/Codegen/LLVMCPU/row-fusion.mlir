@@ -42,16 +42,15 @@ maxgraph.graph @softmax(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tens
 // Attention's softmax, every dim but the heads symbolic: a forall over the
 // rows; x - max and its exp are one op (the conversion's `tensor.dim`s of
 // the subtraction, folded before fusion, leave it one use), computed once
-// per element: one copy for whole vectors and one, masked, for the
-// remainder, though both the sum and the division read it.
+// per element: one vector and one scalar copy for the remainder, though
+// both the sum and the division read it.
 // CHECK-LABEL: func.func @attention_softmax
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, 12, %{{.*}})
 // CHECK: vector.multi_reduction <maximumf>
 // CHECK: arith.subf {{.*}} : vector<1x1x1x64xf32>
 // CHECK-NEXT: math.exp {{.*}} : vector<1x1x1x64xf32>
-// CHECK: vector.create_mask %c1, %c1, %c1, %{{.*}} : vector<1x1x1x64xi1>
-// CHECK: arith.subf {{.*}} : vector<1x1x1x64xf32>
-// CHECK-NEXT: math.exp {{.*}} : vector<1x1x1x64xf32>
+// CHECK: arith.subf {{.*}} : f32
+// CHECK-NEXT: math.exp {{.*}} : f32
 // CHECK-NOT: math.exp
 // CHECK: vector.multi_reduction <add>
 // CHECK-NOT: math.exp
@@ -112,13 +111,13 @@ maxgraph.graph @layer_norm(%x: !maxgraph.tensor<[6, 100], f32>, %g: !maxgraph.te
 // -----
 
 // Both dims symbolic: one scf.forall over the `?` rows; in each row
-// vectors up to the last multiple of 64 and a masked remainder, for the max
+// vectors up to the last multiple of 64 and a scalar remainder, for the max
 // (a linalg.reduce), the sum of exps and the result.
 // CHECK-LABEL: func.func @symbolic
 // CHECK: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?xf32>)
 // CHECK: vector.multi_reduction <maximumf>
 // CHECK: math.exp {{.*}} : vector<1x64xf32>
-// CHECK: math.exp {{.*}} : vector<1x64xf32>
+// CHECK: math.exp {{.*}} : f32
 // CHECK: vector.multi_reduction <add>
 // CHECK: math.log
 // CHECK: scf.forall.in_parallel

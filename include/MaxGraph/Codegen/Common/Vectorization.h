@@ -15,8 +15,7 @@
 
 namespace maxgraph {
 /// Marks `op` (a linalg op) as a tile for `vectorizeMarkedTiles`.
-void markForVectorization(mlir::Operation *op,
-                          llvm::ArrayRef<int64_t> bounds = {});
+void markForVectorization(mlir::Operation *op);
 
 /// Vectorizes the linalg ops marked under `root` and removes the marks. A
 /// matmul tile whose M and N are static becomes a K loop of one step with a
@@ -25,11 +24,6 @@ void markForVectorization(mlir::Operation *op,
 /// dynamic, and ops with `i1` (sub-byte) operands, stay scalar: LLVM packs
 /// `vector<Nxi1>` into bits while an `i1` memref uses a byte per element.
 void vectorizeMarkedTiles(mlir::RewriterBase &rewriter, mlir::Operation *root);
-
-/// Rewrites the `vector.mask`s that masked tiles were vectorized with into
-/// transfers that take the mask (buffer deallocation does not see into
-/// `vector.mask` regions).
-void lowerVectorMasks(mlir::Operation *root);
 
 /// Moves loop-invariant code out of every `scf.for` under `root` and hoists
 /// the subsets read and written at the same place in every iteration (an
