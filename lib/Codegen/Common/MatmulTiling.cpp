@@ -189,12 +189,14 @@ static Value zeroFilledDestination(linalg::MatmulOp matmul) {
 
 /// Tiles `panel` (a block of C over one K panel) to register tiles, reading
 /// B from `packed` (the panels of `rhs`) when there is one, and marks them.
-/// With `kLoop` (the loop over the K panels of a matmul whose C starts
-/// empty), each register tile is zero-filled in the first panel before it
-/// accumulates: in registers and L1, instead of a pass of its own over C.
+/// With `zeroFirst` (C starts empty), each register tile is zero-filled in
+/// the first iteration of `kLoop` (the loop over the K panels; every
+/// iteration is the first without one) before it accumulates: in registers
+/// and L1, instead of a pass of its own over C.
 static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
                             Value rhs, Value packed,
-                            const MatmulTileSizes &sizes, scf::ForOp kLoop) {
+                            const MatmulTileSizes &sizes, bool zeroFirst,
+                            scf::ForOp kLoop) {
   FailureOr<scf::SCFTilingResult> registers =
       tileWithForLoops(rewriter, cast<TilingInterface>(panel.getOperation()),
                        {sizes.mr, sizes.nr, 0});
@@ -203,13 +205,16 @@ static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
   auto tile = cast<linalg::MatmulOp>(registers->tiledOps.back());
   if (packed)
     readPackedRhs(rewriter, tile, rhs, packed, sizes.nr);
-  if (kLoop) {
+  if (zeroFirst) {
     OpOperand &init = tile.getDpsInitsMutable()[0];
     Location loc = tile.getLoc();
     rewriter.setInsertionPoint(tile);
     Value first =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                              kLoop.getInductionVar(), kLoop.getLowerBound());
+        kLoop ? arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      kLoop.getInductionVar(),
+                                      kLoop.getLowerBound())
+                    .getResult()
+              : arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult();
     Type type = init.get().getType();
     Value accumulator = init.get();
     Value zero = arith::ConstantOp::create(
@@ -280,7 +285,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   }
   auto kLoopOf = [&](const scf::SCFTilingResult &panel) {
     scf::ForOp loop;
-    if (zeroTiles && !panel.loops.empty())
+    if (!panel.loops.empty())
       loop = dyn_cast<scf::ForOp>(
           LoopLikeOpInterface(panel.loops.front()).getOperation());
     return loop;
@@ -296,7 +301,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
     if (failed(panel))
       return;
     tileToRegisters(rewriter, cast<linalg::MatmulOp>(panel->tiledOps.back()),
-                    Value(), Value(), sizes, kLoopOf(*panel));
+                    Value(), Value(), sizes, zeroTiles, kLoopOf(*panel));
     return;
   }
   // Packed: the K panels outermost, each packed once (by all threads) and
@@ -314,7 +319,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   if (failed(block))
     return;
   tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()), rhs,
-                  packed, sizes, kLoopOf(*panel));
+                  packed, sizes, zeroTiles, kLoopOf(*panel));
 }
 
 /// `value` ([1, rows, columns], one matmul's operand in a batch) as the
