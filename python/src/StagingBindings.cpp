@@ -138,6 +138,18 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
       });
   bindVisitor(stageSession);
 
+  // A call's tensors and buffers, in tree order, for a cache probe (the
+  // caller's key holds the tree and the static values).
+  auto visitLeaves = [](detail::SubgraphSession &session,
+                        const nb::sequence &leaves) {
+    for (nb::handle leaf : leaves) {
+      if (nb::isinstance<PyTensor>(leaf))
+        session.visitTensor(
+            nb::cast<const PyTensor &>(leaf).traced("subgraph argument"), "");
+      else
+        session.visitBuffer(nb::cast<const PyBuffer &>(leaf).buffer, "");
+    }
+  };
   auto subgraphSession = nb::class_<PySubgraphSession>(
       m, "SubgraphSession",
       "Records one call of an as_subgraph function (used by "
@@ -148,22 +160,14 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
            nb::arg("name"), nb::arg("key").none(), nb::arg("prefix") = "")
       .def_static(
           "reuse_cached",
-          [](const std::string &identity, const nb::sequence &leaves,
-             const std::optional<std::string> &key,
-             const std::string &prefix) -> nb::object {
+          [visitLeaves](const std::string &identity, const nb::sequence &leaves,
+                        const std::optional<std::string> &key,
+                        const std::string &prefix) -> nb::object {
             // A hit needs no session object: one call, at the caller's line.
             CallerLocation at;
             detail::SubgraphSession session("", key, SourceLoc::current(),
                                             prefix);
-            for (nb::handle leaf : leaves) {
-              if (nb::isinstance<PyTensor>(leaf))
-                session.visitTensor(nb::cast<const PyTensor &>(leaf).traced(
-                                        "subgraph argument"),
-                                    "");
-              else
-                session.visitBuffer(nb::cast<const PyBuffer &>(leaf).buffer,
-                                    "");
-            }
+            visitLeaves(session, leaves);
             if (!session.reuse(identity, /*traceOnMiss=*/false))
               return nb::none();
             nb::list results;
@@ -178,23 +182,15 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
           "emitted) when no body is cached for them.")
       .def(
           "reuse",
-          [](PySubgraphSession &self,
-             const std::optional<std::string> &identity,
-             const nb::sequence &leaves) -> nb::object {
+          [visitLeaves](PySubgraphSession &self,
+                        const std::optional<std::string> &identity,
+                        const nb::sequence &leaves) -> nb::object {
             auto at = self.where.scope();
             detail::SubgraphSession &session = open(self.session);
             if (identity) {
               // The probe: the tensors and buffers, in tree order (the
               // caller's key holds the tree and the static values).
-              for (nb::handle leaf : leaves) {
-                if (nb::isinstance<PyTensor>(leaf))
-                  session.visitTensor(nb::cast<const PyTensor &>(leaf).traced(
-                                          "subgraph argument"),
-                                      "");
-                else
-                  session.visitBuffer(nb::cast<const PyBuffer &>(leaf).buffer,
-                                      "");
-              }
+              visitLeaves(session, leaves);
             }
             if (!session.reuse(identity))
               return nb::none();
