@@ -3,6 +3,7 @@
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Runtime/Distributed.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
@@ -23,6 +24,42 @@ void detail::CallArguments::checkStatic(const std::string &path,
     throw RuntimeError("static argument '" + path + "' was staged as " +
                        stagedValue + " but the call passes " + value +
                        "; stage again to change it");
+}
+
+void detail::CallArguments::addTensor(const HostTensor &tensor) {
+  for (const DistributedLeaf &leaf : staged.distributedInputs()) {
+    if (leaf.first != inputs.size())
+      continue;
+    llvm::append_range(inputs,
+                       distribute(tensor, leaf.layout,
+                                  "graph '" + staged.name() + "' argument '" +
+                                      leaf.path + "'"));
+    return;
+  }
+  inputs.push_back(tensor);
+}
+
+void detail::gatherDistributedResults(const StagedGraph &staged,
+                                      std::vector<HostTensor> &outputs) {
+  const std::vector<DistributedLeaf> &leaves = staged.distributedOutputs();
+  if (leaves.empty())
+    return;
+  std::vector<HostTensor> joined;
+  size_t next = 0;
+  for (const DistributedLeaf &leaf : leaves) {
+    for (; next < leaf.first; ++next)
+      joined.push_back(outputs[next]);
+    size_t count = leaf.layout.mapping()->mesh().numDevices();
+    std::vector<HostTensor> shards(outputs.begin() + next,
+                                   outputs.begin() + next + count);
+    joined.push_back(
+        gather(shards, leaf.layout,
+               "graph '" + staged.name() + "' result '" + leaf.path + "'"));
+    next += count;
+  }
+  for (; next < outputs.size(); ++next)
+    joined.push_back(outputs[next]);
+  outputs = std::move(joined);
 }
 
 void detail::CallArguments::finish() const {

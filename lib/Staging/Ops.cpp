@@ -2,6 +2,7 @@
 
 #include "MaxGraph/Staging/Ops.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "ShardingRules.h"
 #include "StagingContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
@@ -118,9 +119,30 @@ Value withOperandConstants(Value l, Value r, const Operand &lhs,
   }
 }
 
+/// What an elementwise op does to a Partial (sum) operand on a mesh.
+template <typename OpTy> constexpr sharded::Linearity linearityOf() {
+  if constexpr (std::is_same_v<OpTy, AddOp> || std::is_same_v<OpTy, SubOp>)
+    return sharded::Linearity::Additive;
+  else if constexpr (std::is_same_v<OpTy, MulOp>)
+    return sharded::Linearity::Scaling;
+  else if constexpr (std::is_same_v<OpTy, DivOp>)
+    return sharded::Linearity::Dividend;
+  else if constexpr (std::is_same_v<OpTy, NegOp>)
+    return sharded::Linearity::Negation;
+  else
+    return sharded::Linearity::None;
+}
+
 template <typename OpTy> Tensor binary(const Operand &lhs, const Operand &rhs) {
   const SourceLoc &loc = binaryLoc(lhs, rhs);
   StringRef name = OpTy::getOperationName();
+  if (sharded::anyDistributed({&lhs, &rhs}))
+    return sharded::elementwise(
+        name, {&lhs, &rhs}, linearityOf<OpTy>(),
+        [](ArrayRef<Operand> local) {
+          return binary<OpTy>(local[0], local[1]);
+        },
+        loc);
   Trace &trace = Trace::current(loc, name);
   auto [l, r] = binaryOperands(trace, lhs, rhs, loc, name);
   return trace.wrap(withOperandConstants(l, r, lhs, rhs, [&] {
@@ -131,6 +153,13 @@ template <typename OpTy> Tensor binary(const Operand &lhs, const Operand &rhs) {
 Tensor compare(CmpPredicate predicate, const Operand &lhs, const Operand &rhs) {
   const SourceLoc &loc = binaryLoc(lhs, rhs);
   StringRef name = CmpOp::getOperationName();
+  if (sharded::anyDistributed({&lhs, &rhs}))
+    return sharded::elementwise(
+        name, {&lhs, &rhs}, sharded::Linearity::None,
+        [&](ArrayRef<Operand> local) {
+          return compare(predicate, local[0], local[1]);
+        },
+        loc);
   Trace &trace = Trace::current(loc, name);
   auto [l, r] = binaryOperands(trace, lhs, rhs, loc, name);
   return trace.wrap(withOperandConstants(l, r, lhs, rhs, [&] {
@@ -268,7 +297,16 @@ Tensor ops::greater_equal(const Operand &l, const Operand &r) {
 
 // Elementwise unary ops.
 #define MAXGRAPH_STAGE_UNARY(fn, OpTy)                                         \
-  Tensor ops::fn(const Tensor &x, Loc loc) { return unary<OpTy>(x, loc); }
+  Tensor ops::fn(const Tensor &x, Loc loc) {                                   \
+    if (x.isDistributed()) {                                                   \
+      Operand operand(x, loc);                                                 \
+      return sharded::elementwise(                                             \
+          OpTy::getOperationName(), {&operand}, linearityOf<OpTy>(),           \
+          [&](ArrayRef<Operand> local) { return fn(local[0].tensor, loc); },   \
+          loc);                                                                \
+    }                                                                          \
+    return unary<OpTy>(x, loc);                                                \
+  }
 MAXGRAPH_STAGE_UNARY(neg, NegOp)
 MAXGRAPH_STAGE_UNARY(abs, AbsOp)
 MAXGRAPH_STAGE_UNARY(exp, ExpOp)
@@ -301,6 +339,14 @@ Tensor ops::select(const Tensor &condition, const Operand &onTrue,
                    const Operand &onFalse) {
   const SourceLoc &loc = binaryLoc(onTrue, onFalse);
   StringRef name = SelectOp::getOperationName();
+  Operand cond(condition, loc);
+  if (sharded::anyDistributed({&cond, &onTrue, &onFalse}))
+    return sharded::elementwise(
+        name, {&cond, &onTrue, &onFalse}, sharded::Linearity::None,
+        [](ArrayRef<Operand> local) {
+          return select(local[0].tensor, local[1], local[2]);
+        },
+        loc);
   Trace &trace = Trace::current(loc, name);
   Value c = trace.use(condition, loc, name, 0);
   if (onTrue.isNumber && onFalse.isNumber)
@@ -319,6 +365,8 @@ Tensor ops::select(const Tensor &condition, const Operand &onTrue,
 }
 
 Tensor ops::cast(const Tensor &x, DType dtype, Loc loc) {
+  if (x.isDistributed())
+    return sharded::cast(x, dtype, loc);
   StringRef name = CastOp::getOperationName();
   Trace &trace = Trace::current(loc, name);
   Value input = trace.use(x, loc, name, 0);
@@ -416,6 +464,8 @@ Tensor ops::constant(ArrayRef<APSInt> values, DType dtype,
 }
 
 Tensor ops::matmul(const Tensor &lhs, const Tensor &rhs, Loc loc) {
+  if (sharded::anyDistributed({lhs, rhs}))
+    return sharded::matmul(lhs, rhs, loc);
   StringRef name = MatmulOp::getOperationName();
   Trace &trace = Trace::current(loc, name);
   Value l = trace.use(lhs, loc, name, 0), r = trace.use(rhs, loc, name, 1);
@@ -423,22 +473,30 @@ Tensor ops::matmul(const Tensor &lhs, const Tensor &rhs, Loc loc) {
 }
 
 // Reductions.
-#define MAXGRAPH_STAGE_REDUCE(fn, OpTy)                                        \
+#define MAXGRAPH_STAGE_REDUCE(fn, OpTy, reduction)                             \
   Tensor ops::fn(const Tensor &x, std::vector<int64_t> axes, bool keepDims,    \
                  Loc loc) {                                                    \
+    if (x.isDistributed())                                                     \
+      return sharded::reduce(OpTy::getOperationName(), x, axes, keepDims,      \
+                             sharded::Reduction::reduction, loc);              \
     SmallVector<NamedAttribute> attributes = {arrayAttr("axes", axes)};        \
     if (keepDims)                                                              \
       attributes.push_back(attr("keep_dims", UnitAttr::get(ctx())));           \
     return unary<OpTy>(x, loc, attributes);                                    \
   }
-MAXGRAPH_STAGE_REDUCE(reduce_sum, ReduceSumOp)
-MAXGRAPH_STAGE_REDUCE(reduce_max, ReduceMaxOp)
-MAXGRAPH_STAGE_REDUCE(reduce_min, ReduceMinOp)
-MAXGRAPH_STAGE_REDUCE(reduce_prod, ReduceProdOp)
-MAXGRAPH_STAGE_REDUCE(reduce_mean, ReduceMeanOp)
+MAXGRAPH_STAGE_REDUCE(reduce_sum, ReduceSumOp, Sum)
+MAXGRAPH_STAGE_REDUCE(reduce_max, ReduceMaxOp, Max)
+MAXGRAPH_STAGE_REDUCE(reduce_min, ReduceMinOp, Min)
+MAXGRAPH_STAGE_REDUCE(reduce_prod, ReduceProdOp, Prod)
+MAXGRAPH_STAGE_REDUCE(reduce_mean, ReduceMeanOp, Mean)
 #undef MAXGRAPH_STAGE_REDUCE
 
 Tensor ops::argmax(const Tensor &x, int64_t axis, bool keepDims, Loc loc) {
+  if (x.isDistributed())
+    return sharded::alongAxis(
+        ArgmaxOp::getOperationName(), x, axis, !keepDims,
+        [&](const Tensor &local) { return argmax(local, axis, keepDims, loc); },
+        loc);
   SmallVector<NamedAttribute> attributes = {i64Attr("axis", axis)};
   if (keepDims)
     attributes.push_back(attr("keep_dims", UnitAttr::get(ctx())));
@@ -446,6 +504,11 @@ Tensor ops::argmax(const Tensor &x, int64_t axis, bool keepDims, Loc loc) {
 }
 
 Tensor ops::argmin(const Tensor &x, int64_t axis, bool keepDims, Loc loc) {
+  if (x.isDistributed())
+    return sharded::alongAxis(
+        ArgminOp::getOperationName(), x, axis, !keepDims,
+        [&](const Tensor &local) { return argmin(local, axis, keepDims, loc); },
+        loc);
   SmallVector<NamedAttribute> attributes = {i64Attr("axis", axis)};
   if (keepDims)
     attributes.push_back(attr("keep_dims", UnitAttr::get(ctx())));
@@ -454,6 +517,13 @@ Tensor ops::argmin(const Tensor &x, int64_t axis, bool keepDims, Loc loc) {
 
 Tensor ops::cumsum(const Tensor &x, int64_t axis, bool exclusive, bool reverse,
                    Loc loc) {
+  if (x.isDistributed())
+    return sharded::alongAxis(
+        CumsumOp::getOperationName(), x, axis, /*dropsAxis=*/false,
+        [&](const Tensor &local) {
+          return cumsum(local, axis, exclusive, reverse, loc);
+        },
+        loc);
   SmallVector<NamedAttribute> attributes = {i64Attr("axis", axis)};
   if (exclusive)
     attributes.push_back(attr("exclusive", UnitAttr::get(ctx())));
@@ -475,16 +545,32 @@ std::pair<Tensor, Tensor> ops::top_k(const Tensor &x, int64_t k, int64_t axis,
 
 // Composites.
 Tensor ops::softmax(const Tensor &x, int64_t axis, Loc loc) {
+  if (x.isDistributed())
+    return sharded::alongAxis(
+        SoftmaxOp::getOperationName(), x, axis, /*dropsAxis=*/false,
+        [&](const Tensor &local) { return softmax(local, axis, loc); }, loc);
   return unary<SoftmaxOp>(x, loc, {i64Attr("axis", axis)});
 }
 
 Tensor ops::log_softmax(const Tensor &x, int64_t axis, Loc loc) {
+  if (x.isDistributed())
+    return sharded::alongAxis(
+        LogSoftmaxOp::getOperationName(), x, axis, /*dropsAxis=*/false,
+        [&](const Tensor &local) { return log_softmax(local, axis, loc); },
+        loc);
   return unary<LogSoftmaxOp>(x, loc, {i64Attr("axis", axis)});
 }
 
 Tensor ops::layer_norm(const Tensor &x, const Tensor &gamma, const Tensor &beta,
                        double epsilon, Loc loc) {
   StringRef name = LayerNormOp::getOperationName();
+  if (sharded::anyDistributed({x, gamma, beta}))
+    return sharded::normalization(
+        name, x, {gamma, beta},
+        [&](ArrayRef<Tensor> local) {
+          return layer_norm(local[0], local[1], local[2], epsilon, loc);
+        },
+        loc);
   Trace &trace = Trace::current(loc, name);
   Value operands[] = {trace.use(x, loc, name, 0),
                       trace.use(gamma, loc, name, 1),
@@ -498,6 +584,13 @@ Tensor ops::layer_norm(const Tensor &x, const Tensor &gamma, const Tensor &beta,
 Tensor ops::rms_norm(const Tensor &x, const Tensor &weight, double epsilon,
                      Loc loc) {
   StringRef name = RmsNormOp::getOperationName();
+  if (sharded::anyDistributed({x, weight}))
+    return sharded::normalization(
+        name, x, {weight},
+        [&](ArrayRef<Tensor> local) {
+          return rms_norm(local[0], local[1], epsilon, loc);
+        },
+        loc);
   Trace &trace = Trace::current(loc, name);
   Value operands[] = {trace.use(x, loc, name, 0),
                       trace.use(weight, loc, name, 1)};
@@ -524,11 +617,15 @@ static Tensor withDims(const Tensor &x, const std::vector<Dim> &shape,
 }
 
 Tensor ops::reshape(const Tensor &x, std::vector<Dim> shape, Loc loc) {
+  if (x.isDistributed())
+    return sharded::reshape(x, shape, loc);
   return withDims<ReshapeOp>(x, shape, loc);
 }
 
 Tensor ops::transpose(const Tensor &x, std::vector<int64_t> permutation,
                       Loc loc) {
+  if (x.isDistributed())
+    return sharded::transpose(x, permutation, loc);
   return unary<TransposeOp>(x, loc, {arrayAttr("permutation", permutation)});
 }
 
@@ -537,6 +634,8 @@ Tensor ops::broadcast_to(const Tensor &x, std::vector<Dim> shape, Loc loc) {
 }
 
 Tensor ops::concat(const std::vector<Tensor> &inputs, int64_t axis, Loc loc) {
+  if (sharded::anyDistributed(inputs))
+    return sharded::concat(inputs, axis, loc);
   StringRef name = ConcatOp::getOperationName();
   Trace &trace = Trace::current(loc, name);
   SmallVector<Value> operands;
@@ -572,6 +671,8 @@ std::vector<Tensor> ops::split(const Tensor &x, std::vector<Dim> sizes,
 }
 
 Tensor ops::slice(const Tensor &x, std::vector<Range> ranges, Loc loc) {
+  if (x.isDistributed())
+    return sharded::slice(x, ranges, loc);
   SmallVector<int64_t> starts, stops, steps;
   for (const Range &range : ranges) {
     starts.push_back(range.start);
@@ -706,6 +807,12 @@ Tensor ops::arange(double start, const Dim &stop, double step, DType dtype,
 
 Tensor ops::transfer(const Tensor &x, Device device, Loc loc) {
   return unary<TransferOp>(x, loc, {attr("device", toDeviceAttr(device))});
+}
+
+// Sharding.
+Tensor ops::reshard(const Tensor &x, const sharding::DeviceMapping &mapping,
+                    Loc loc) {
+  return sharded::reshard(x, mapping, loc);
 }
 
 // Collectives.

@@ -2,6 +2,7 @@
 
 #include "MaxGraph/Staging/Stage.h"
 #include "StagedGraphState.h"
+#include "Transitions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
@@ -263,6 +264,7 @@ struct StageSession::Impl {
   std::vector<std::pair<std::string, std::string>> statics;
   std::vector<std::string> outputPaths;
   SmallVector<Value> outputs;
+  std::vector<DistributedLeaf> distributedInputs, distributedOutputs;
   /// Every argument's name (input paths and weight names), in order.
   std::vector<std::string> argumentNames;
   /// Each weight's index in weightLayouts and its argument, by name.
@@ -281,7 +283,21 @@ StageSession::~StageSession() = default;
 
 Tensor StageSession::visitTensorSpec(const TensorLayout &spec,
                                      const std::string &path) {
-  return impl->trace->wrap(impl->addArgument(spec, path));
+  if (!spec.isDistributed())
+    return impl->trace->wrap(impl->addArgument(spec, path));
+  // One argument per device, its shard: `path._shard.<i>` in mesh order.
+  const sharding::DeviceMapping &mapping = *spec.mapping();
+  impl->distributedInputs.push_back(
+      DistributedLeaf{path, spec, impl->inputLayouts.size()});
+  std::vector<Tensor> shards;
+  for (auto [index, device] : llvm::enumerate(mapping.mesh().devices())) {
+    TensorLayout local(spec.dtype(), mapping.localShape(spec.shape(), index),
+                       device);
+    shards.push_back(impl->trace->wrap(
+        impl->addArgument(local, path + "._shard." + std::to_string(index))));
+  }
+  return sharded::assemble(mapping, std::move(shards), impl->loc,
+                           "argument '" + path + "'");
 }
 
 Buffer StageSession::visitBufferSpec(const BufferLayout &spec,
@@ -308,6 +324,13 @@ void StageSession::visitStatic(const std::string &path, std::string value) {
 }
 
 void StageSession::collect(const std::string &path, const Tensor &tensor) {
+  if (tensor.isDistributed()) {
+    impl->distributedOutputs.push_back(
+        DistributedLeaf{path, tensor.layout(impl->loc), impl->outputs.size()});
+    for (auto [index, shard] : llvm::enumerate(tensor.localShards(impl->loc)))
+      collect(path + "._shard." + std::to_string(index), shard);
+    return;
+  }
   impl->outputs.push_back(impl->trace->use(tensor, impl->loc, "maxgraph.output",
                                            impl->outputs.size()));
   impl->outputPaths.push_back(path);
@@ -422,5 +445,8 @@ StagedGraph StageSession::finish() {
   state->statics = std::move(s.statics);
   state->weightNames = std::move(s.weightNames);
   state->weightLayouts = std::move(s.weightLayouts);
+  state->distributedInputs = std::move(s.distributedInputs);
+  state->distributedOutputs = std::move(s.distributedOutputs);
+  state->reshardReport = std::move(s.state.reshardReport);
   return StagedGraph(std::move(state));
 }

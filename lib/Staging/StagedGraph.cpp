@@ -31,6 +31,16 @@ std::string StagedGraph::name() const {
 ModuleOp StagedGraph::getModule() const { return *state->module; }
 GraphOp StagedGraph::getGraph() const { return state->graph; }
 
+const std::vector<DistributedLeaf> &StagedGraph::distributedInputs() const {
+  return state->distributedInputs;
+}
+const std::vector<DistributedLeaf> &StagedGraph::distributedOutputs() const {
+  return state->distributedOutputs;
+}
+const std::vector<sharding::ReshardRecord> &StagedGraph::reshardReport() const {
+  return state->reshardReport;
+}
+
 const std::vector<Layout> &StagedGraph::inputLayouts() const {
   return state->inputLayouts;
 }

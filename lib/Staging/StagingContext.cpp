@@ -212,6 +212,15 @@ void Trace::checkOwned(uint64_t owner, Value value,
 
 Value Trace::use(const Tensor &tensor, const SourceLoc &loc, StringRef op,
                  int64_t index) {
+  // Ops with a sharding rule take distributed operands before they get
+  // here; the others refuse them rather than compute on one shard.
+  if (tensor.isDistributed())
+    throw sharding::ShardingError(
+        formatLoc(loc) + ": operand " + std::to_string(index) + " of '" +
+        op.str() + "' is distributed (" + tensor.layout(loc).str() +
+        "), and '" + op.str() +
+        "' has no sharding rule; reshard it to one device first "
+        "(ops::reshard to a Replicated mapping, then a local shard)");
   checkOwned(tensor.traceId, tensor.value, tensor.lifetime.get(), loc, op,
              index);
   return tensor.value;

@@ -12,6 +12,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Staging/Resharding.h"
 #include "MaxGraph/Staging/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -107,6 +108,8 @@ struct ModuleState {
   llvm::StringMap<mlir::FunctionType> kernels;
   /// Kernel libraries kept alive for `kernels`' types.
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> libraries;
+  /// The changes of mapping staged so far (Resharding.h).
+  std::vector<sharding::ReshardRecord> reshardReport;
 
   /// `name`, or `name_1`, `name_2`, ... if taken; marks the result taken.
   std::string uniqueName(const std::string &name);

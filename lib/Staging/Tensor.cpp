@@ -1,6 +1,7 @@
 //===- Tensor.cpp - traced values and their operators ---------------------===//
 
 #include "MaxGraph/Staging/Tensor.h"
+#include "Distribution.h"
 #include "MaxGraph/Staging/Ops.h"
 #include "StagingContext.h"
 
@@ -31,7 +32,26 @@ std::string maxgraph::detail::endedTraceAdvice() {
          "function, or read the StagedGraph's output layouts";
 }
 
+Tensor::Tensor(std::shared_ptr<const Distribution> distribution)
+    : traceId(distribution->shards.front().traceId),
+      lifetime(distribution->shards.front().lifetime),
+      distribution(std::move(distribution)) {}
+
+std::vector<Tensor> Tensor::localShards(SourceLoc loc) const {
+  if (!distribution)
+    return {*this};
+  checkAlive(distribution->shards.front().value, lifetime.get(), "Tensor",
+             "localShards()", loc);
+  return distribution->shards;
+}
+
 TensorLayout Tensor::layout(SourceLoc loc) const {
+  if (distribution) {
+    checkAlive(distribution->shards.front().value, lifetime.get(), "Tensor",
+               "layout()", loc);
+    return TensorLayout(distribution->dtype, distribution->shape,
+                        distribution->mapping, loc);
+  }
   checkAlive(value, lifetime.get(), "Tensor", "layout()", loc);
   return toTensorLayout(value.getType());
 }
@@ -43,6 +63,8 @@ Device Tensor::device(SourceLoc loc) const { return layout(loc).device(); }
 int64_t Tensor::rank(SourceLoc loc) const { return layout(loc).rank(); }
 
 bool Tensor::isAlive() const {
+  if (distribution)
+    return distribution->shards.front().isAlive();
   return value && lifetime && !lifetime->ended.load(std::memory_order_acquire);
 }
 
@@ -51,6 +73,11 @@ std::string Tensor::traceName() const {
 }
 
 Value Tensor::getValue(SourceLoc loc) const {
+  if (distribution)
+    throwStagingError(loc, "getValue() of a distributed tensor (" +
+                               layout(loc).str() +
+                               "): it has one value per device, take "
+                               "localShards()");
   checkAlive(value, lifetime.get(), "Tensor", "getValue()", loc);
   return value;
 }

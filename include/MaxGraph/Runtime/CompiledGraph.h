@@ -52,8 +52,10 @@ namespace detail {
 class CallArguments {
 public:
   explicit CallArguments(const StagedGraph &staged) : staged(staged) {}
-  /// Adds a handle to `tensor`'s storage (not a copy of its data).
-  void addTensor(const HostTensor &tensor) { inputs.push_back(tensor); }
+  /// Adds a handle to `tensor`'s storage (not a copy of its data); for an
+  /// input laid out over a device mesh, `tensor` is the global tensor and
+  /// its shards are added (distribute()).
+  void addTensor(const HostTensor &tensor);
   /// Throws RuntimeError when `value` differs from the staged value.
   void checkStatic(const std::string &path, const std::string &value);
   /// Checks that every staged static value was passed; throws RuntimeError.
@@ -76,6 +78,11 @@ const InputCheckOptions &inputChecks();
 /// interpreter does.
 void tagResultDevices(const StagedGraph &staged,
                       std::vector<HostTensor> &outputs);
+
+/// Replaces the shards of each result laid out over a device mesh by the
+/// global tensor they make (gather()).
+void gatherDistributedResults(const StagedGraph &staged,
+                              std::vector<HostTensor> &outputs);
 
 /// Throws RuntimeError unless `count` is the number of inputs of `staged`
 /// (its arguments less its weights).
@@ -230,7 +237,9 @@ public:
         executable(detail::compileCached(this->staged)) {}
 
   /// Runs the graph on a tree of HostTensors shaped like the specs (and the
-  /// same static values).
+  /// same static values). A spec laid out over a device mesh takes the
+  /// global tensor, and a result laid out so comes back global: the shards
+  /// are cut and joined here (executeRaw() takes and gives the shards).
   template <typename... Args>
   typename ResultTree<Result>::Type operator()(const Args &...args) const {
     detail::CallArguments call(staged);
@@ -240,6 +249,7 @@ public:
     std::vector<HostTensor> outputs = executable->run(
         weights.arguments(std::move(call.inputs)), detail::inputChecks());
     detail::tagResultDevices(staged, outputs);
+    detail::gatherDistributedResults(staged, outputs);
     if (!shape)
       return rebuildFlat(std::move(outputs));
     auto next = outputs.begin();

@@ -195,6 +195,15 @@ custom(const std::string &name, const std::vector<KernelInput> &inputs,
        const std::map<std::string, std::string> &params = {},
        Loc loc = Loc::current());
 
+// Sharding.
+/// `x` laid out as `mapping`, like MAX's `transfer_to(x, mapping)`: the
+/// collectives and local slices that change its placements, mesh axis by
+/// mesh axis (a tensor on one device is first replicated over the mesh).
+/// Ops on distributed tensors reshard their operands themselves where
+/// their placements do not fit (MaxGraph/Staging/Resharding.h).
+Tensor reshard(const Tensor &x, const sharding::DeviceMapping &mapping,
+               Loc loc = Loc::current());
+
 // Collectives: one operand per device, one result per device. When the
 // graph has signal buffers (it spans two or more GPUs), each collective
 // takes the buffers of its operands' devices.

@@ -3,6 +3,7 @@
 #ifndef MAXGRAPH_STAGING_STAGE_H
 #define MAXGRAPH_STAGING_STAGE_H
 
+#include "MaxGraph/Staging/Resharding.h"
 #include "MaxGraph/Staging/Tree.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/TypeName.h"
@@ -45,6 +46,17 @@ struct StageOptions {
 /// synchronization by the collective kernels.
 inline constexpr int64_t kSignalBufferBytes = 8192;
 
+/// A leaf of an argument or result tree laid out over a device mesh: its
+/// global layout (with the mapping) and where its shards are, one graph
+/// input (or result) per device of the mesh, consecutive, in mesh order,
+/// named `<path>._shard.<i>`.
+struct DistributedLeaf {
+  std::string path;
+  TensorLayout layout;
+  /// The index of the first shard among the inputs (or results).
+  size_t first = 0;
+};
+
 /// A staged program: an MLIR module holding the graph and its subgraphs.
 class StagedGraph {
 public:
@@ -66,6 +78,13 @@ public:
   /// inputs; a compiled graph binds them once, so calls do not pass them.
   const std::vector<std::string> &weightNames() const;
   const std::vector<TensorLayout> &weightLayouts() const;
+  /// The inputs and results laid out over device meshes; their shards are
+  /// among inputLayouts() and outputLayouts().
+  const std::vector<DistributedLeaf> &distributedInputs() const;
+  const std::vector<DistributedLeaf> &distributedOutputs() const;
+  /// The changes of mapping that staging made (ops on distributed tensors
+  /// whose placements did not fit, ops::reshard), in staging order.
+  const std::vector<sharding::ReshardRecord> &reshardReport() const;
   /// The static arguments, as (path, printed value).
   const std::vector<std::pair<std::string, std::string>> &
   staticArguments() const;

@@ -15,6 +15,7 @@
 namespace maxgraph {
 namespace detail {
 class Trace;
+struct Distribution;
 
 /// What a trace shares with the values it makes, so that a value can tell
 /// that its trace has ended (and its MLIR value may be gone with the
@@ -45,12 +46,21 @@ public:
   /// Whether this is a value of a trace that is still recording (false for
   /// an empty Tensor and once the trace has ended).
   bool isAlive() const;
+  /// Whether this tensor spans a device mesh: its layout() is then the
+  /// global layout with its mapping, and each device of the mesh holds one
+  /// of localShards(). Ops on distributed tensors stage one op per device
+  /// and the collectives their placements need (MaxGraph/Staging/Ops.h).
+  bool isDistributed() const { return distribution != nullptr; }
+  /// The shards of a distributed tensor, one per device in mesh order; a
+  /// tensor on one device is its own only shard.
+  std::vector<Tensor> localShards(SourceLoc loc = SourceLoc::current()) const;
   /// What made this tensor, for messages: `graph @main`, or empty for an
   /// empty Tensor.
   std::string traceName() const;
 
   /// The MLIR value (for code that builds IR by hand); a StagingError once
-  /// the trace has ended.
+  /// the trace has ended, and for a distributed tensor (one value per
+  /// device: take localShards()).
   mlir::Value getValue(SourceLoc loc = SourceLoc::current()) const;
   /// The trace (graph body) that made this value; never reused.
   uint64_t getTraceId() const { return traceId; }
@@ -58,11 +68,20 @@ public:
          std::shared_ptr<const detail::TraceLifetime> lifetime)
       : value(value), traceId(traceId), lifetime(std::move(lifetime)) {}
 
+  /// What a distributed tensor holds (null for a tensor on one device);
+  /// opaque outside the staging library.
+  const detail::Distribution *getDistribution() const {
+    return distribution.get();
+  }
+  /// A distributed tensor over `distribution`'s shards.
+  explicit Tensor(std::shared_ptr<const detail::Distribution> distribution);
+
 private:
   friend class detail::Trace;
   mlir::Value value;
   uint64_t traceId = 0;
   std::shared_ptr<const detail::TraceLifetime> lifetime;
+  std::shared_ptr<const detail::Distribution> distribution;
 };
 
 /// A traced buffer argument: the graph may load it and store into it.

@@ -1,0 +1,36 @@
+//===- Distributed.h - host tensors laid out over device meshes -*- C++ -*-===//
+//
+// The data side of sharding: a global HostTensor cut into the shards a
+// mapping gives each device, and shards joined back into the global tensor.
+// Compiled graphs use them for their distributed inputs and results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_RUNTIME_DISTRIBUTED_H
+#define MAXGRAPH_RUNTIME_DISTRIBUTED_H
+
+#include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Staging/Layout.h"
+#include <vector>
+
+namespace maxgraph {
+/// The shards of `global` for `layout` (a TensorLayout over a mapping), one
+/// per mesh device in mesh order, each tagged with its device: a Sharded
+/// axis cut as array_split does, Replicated copies shared (no copy), and a
+/// Partial axis holding `global` on the axis' first device and the
+/// reduction's neutral element (0 for sum, 1 for prod) on the others (max
+/// and min: `global` everywhere). Throws RuntimeError, naming `what`, when
+/// the dtype or shape does not fit the layout.
+std::vector<HostTensor> distribute(const HostTensor &global,
+                                   const TensorLayout &layout,
+                                   const std::string &what);
+
+/// The global tensor of `shards` (one per mesh device, in mesh order) laid
+/// out as `layout`: sharded axes concatenated, replicated ones taken from
+/// the first device. Throws RuntimeError for a Partial placement (reduce it
+/// in the graph: ops::reshard to Replicated) and for shards that do not fit.
+HostTensor gather(const std::vector<HostTensor> &shards,
+                  const TensorLayout &layout, const std::string &what);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_RUNTIME_DISTRIBUTED_H
