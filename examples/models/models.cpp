@@ -9,6 +9,10 @@
 //   custom KERNEL_LIBRARY  a custom kernel from a kernel library
 //   device-graph a graph recorded as a device graph on gpu:0
 //   weights      2 layers sharing one body of external weights (prefixes)
+//   sharded-mlp  a tensor-parallel MLP laid out over a mesh of cpu:0..1:
+//                W1 split by columns, W2 by rows (sharding propagation)
+//   sharded-dp   a data-parallel layer over a mesh of cpu:0..1 (batch split)
+//   sharded-mismatch  an add of a row-split and a column-split operand
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,11 +88,26 @@ std::vector<Tensor> tensorParallel(const std::vector<Tensor> &x,
   return ops::allreduce_sum(partial);
 }
 
+/// The tensor-parallel MLP written as for one device: the placements of
+/// its inputs imply one allreduce, for the second matmul's partial sums.
+Tensor shardedMlp(const Tensor &x, const Tensor &w1, const Tensor &w2) {
+  Tensor y = ops::matmul(ops::gelu(ops::matmul(x, w1)), w2);
+  return ops::reshard(
+      y, sharding::DeviceMapping::replicated(x.layout().mapping()->mesh()));
+}
+
+Tensor dataParallel(const Tensor &x, const Tensor &w, const Tensor &b) {
+  return ops::softmax(ops::matmul(x, w) + b);
+}
+
+Tensor mismatch(const Tensor &x, const Tensor &y) { return x + y; }
+
 namespace {
 int usage() {
   llvm::errs() << "usage: maxgraph-models "
                   "mlp|transformer|buffers|symbolic|collectives|"
-                  "custom LIBRARY|device-graph|weights\n";
+                  "custom LIBRARY|device-graph|weights|sharded-mlp|"
+                  "sharded-dp|sharded-mismatch\n";
   return 2;
 }
 } // namespace
@@ -144,6 +163,28 @@ int main(int argc, char **argv) {
           named("a", g), named("b", g));
     } else if (which == "weights") {
       llvm::outs() << stage(weightedLayers)(named("x", f32));
+    } else if (which.starts_with("sharded-")) {
+      using namespace sharding;
+      DeviceMesh mesh({CPU(0), CPU(1)}, "tp");
+      auto layout = [&](std::vector<Dim> shape, Placement placement) {
+        return TensorLayout(DType::Float32, std::move(shape),
+                            DeviceMapping(mesh, {placement}));
+      };
+      if (which == "sharded-mlp")
+        llvm::outs() << stage(shardedMlp)(
+            named("x", layout({4, 16}, Replicated{})),
+            named("w1", layout({16, 32}, Sharded{1})),
+            named("w2", layout({32, 8}, Sharded{0})));
+      else if (which == "sharded-dp")
+        llvm::outs() << stage(dataParallel)(
+            named("x", layout({Dim("batch"), 16}, Sharded{0})),
+            named("w", layout({16, 8}, Replicated{})),
+            named("b", layout({8}, Replicated{})));
+      else if (which == "sharded-mismatch")
+        llvm::outs() << stage(mismatch)(named("x", layout({8, 6}, Sharded{0})),
+                                        named("y", layout({8, 6}, Sharded{1})));
+      else
+        return usage();
     } else {
       return usage();
     }

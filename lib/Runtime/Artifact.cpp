@@ -325,6 +325,13 @@ Artifact Artifact::of(const StagedGraph &staged, const Executable &executable,
     throw RuntimeError("export @" + staged.name() +
                        ": only graphs compiled for the host CPU can be "
                        "exported, and this one runs on a GPU");
+  if (!staged.distributedInputs().empty() ||
+      !staged.distributedOutputs().empty())
+    throw RuntimeError("export @" + staged.name() +
+                       ": its inputs or results are laid out over a device "
+                       "mesh, and artifacts do not record mappings yet; "
+                       "export a graph whose inputs and results are on one "
+                       "device each");
   Artifact artifact;
   ArtifactSignature &sig = artifact.sig;
   sig.graphName = staged.name();

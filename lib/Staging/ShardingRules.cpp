@@ -150,6 +150,21 @@ Tensor run(llvm::StringRef op, std::vector<Tensor> operands,
   return assemble(out, std::move(shards), loc, op);
 }
 
+/// The choice of splitting result axis `axis` (of a result of `outRank`,
+/// numpy-broadcast from `operands`): each operand split on its own axis
+/// there, or replicated where it has none or broadcasts along it.
+Choice splitAlong(llvm::ArrayRef<Tensor> operands, int64_t axis,
+                  int64_t outRank, const SourceLoc &loc) {
+  Choice choice{{}, Sharded{axis}};
+  for (const Tensor &t : operands) {
+    int64_t own = axis - (outRank - t.rank(loc));
+    bool spans = own >= 0 && !isStaticOne(dist(t).shape[own]);
+    choice.required.push_back(spans ? Placement(Sharded{own})
+                                    : Placement(Replicated{}));
+  }
+  return choice;
+}
+
 /// The single choice of an op of one operand that keeps or maps its
 /// placement: `map` gives the result's placement for an operand placed
 /// as `p`, or none if the operand must be Replicated first.
@@ -204,16 +219,8 @@ sharded::elementwise(llvm::StringRef op,
     for (const Tensor &t : tensors)
       if (auto *shard = shardOf(placementOn(t, meshAxis)))
         outAxes.insert(shard->axis + outRank - t.rank(loc));
-    for (int64_t axis : outAxes) {
-      Choice choice{{}, Sharded{axis}};
-      for (const Tensor &t : tensors) {
-        int64_t own = axis - (outRank - t.rank(loc));
-        bool spans = own >= 0 && !isStaticOne(dist(t).shape[own]);
-        choice.required.push_back(spans ? Placement(Sharded{own})
-                                        : Placement(Replicated{}));
-      }
-      choices.push_back(std::move(choice));
-    }
+    for (int64_t axis : outAxes)
+      choices.push_back(splitAlong(tensors, axis, outRank, loc));
     // Partial sums that the op keeps.
     size_t partials = llvm::count_if(tensors, [&](const Tensor &t) {
       return isPartialSum(placementOn(t, meshAxis));
@@ -284,16 +291,8 @@ Tensor sharded::matmul(const Tensor &lhs, const Tensor &rhs,
       for (auto [placement, rank] : {std::pair{&l, lhsRank}, {&r, rhsRank}})
         if (auto *shard = shardOf(*placement); shard && shard->axis < rank - 2)
           batchAxes.insert(shard->axis + outRank - rank);
-      for (int64_t axis : batchAxes) {
-        Choice choice{{}, Sharded{axis}};
-        for (const Tensor &t : operands) {
-          int64_t own = axis - (outRank - t.rank(loc));
-          bool spans = own >= 0 && !isStaticOne(dist(t).shape[own]);
-          choice.required.push_back(spans ? Placement(Sharded{own})
-                                          : Placement(Replicated{}));
-        }
-        choices.push_back(std::move(choice));
-      }
+      for (int64_t axis : batchAxes)
+        choices.push_back(splitAlong(operands, axis, outRank, loc));
     }
     // Matmul is linear in each operand.
     if (isPartialSum(l))

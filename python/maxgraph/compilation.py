@@ -229,6 +229,14 @@ class StagedGraph:
         return dict(self._statics)
 
     @property
+    def reshard_report(self) -> list[str]:
+        """The changes of mapping staging made, one line each: where, for
+        which operand, from and to which placements, with which collectives,
+        the bytes per device they cost and the alternatives they beat (the
+        report of MAX's ``auto_reshard``)."""
+        return list(self._core.reshard_report)
+
+    @property
     def input_tree(self) -> tuple[list, dict]:
         """The positional and keyword argument trees, specs at the leaves."""
         return self._args, self._kwargs

@@ -34,6 +34,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 import numpy
 
 from . import ops as _ops
+from . import _core
 from ._core import CPU, Device, DType, Tensor, TensorLayout
 from .compilation import _in_trace
 
@@ -500,8 +501,13 @@ def zeros_like(like: Tensor) -> Tensor:
     return full_like(like, 0)
 
 
-def transfer_to(x: Tensor, device: Device) -> Tensor:
-    """`x` on `device` (the same tensor when it is already there)."""
+def transfer_to(x: Tensor, device: Any) -> Tensor:
+    """`x` on `device` (the same tensor when it is already there), or laid
+    out over a mesh when `device` is a DeviceMapping, NamedMapping or
+    DeviceMesh (``ops.reshard``)."""
+    if isinstance(device, (_core.DeviceMapping, _core.NamedMapping,
+                           _core.DeviceMesh)):
+        return _ops.reshard(x, device)
     return _ops.transfer(x, device)
 
 

@@ -22,6 +22,7 @@ dtype, ``numpy.array(t)`` and ``t.to_numpy().copy()`` copy.
 
 import numpy
 
+from . import _core
 from ._core import Buffer, Tensor
 
 
@@ -180,7 +181,12 @@ _define_methods()
 
 def _to(self: Tensor, device) -> Tensor:
     """`self` on `device`: a transfer when traced; a copy tagged with
-    `device` when live (itself when already there)."""
+    `device` when live (itself when already there). A DeviceMesh,
+    DeviceMapping or NamedMapping lays it out over a mesh: a reshard when
+    traced, its data cut into one shard per device when live."""
+    if isinstance(device, (_core.DeviceMesh, _core.DeviceMapping,
+                           _core.NamedMapping)):
+        return _core_to(self, device)
     if not self.is_live:
         return _ops_transfer(self, device)
     if self.device == device:
@@ -212,6 +218,7 @@ def _num_elements(self: Tensor):
 
 from .ops import transfer as _ops_transfer  # noqa: E402
 
+_core_to = Tensor.to
 Tensor.to = _to
 Tensor.item = _item
 Tensor.num_elements = property(_num_elements)

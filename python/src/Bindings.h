@@ -22,17 +22,30 @@ namespace maxgraph::python {
 /// A Python `Tensor`: a value being traced inside stage(), or a live tensor
 /// that holds data (made by `Tensor.from_numpy` or returned by a compiled
 /// graph). One class for both, as in MAX.
+/// A live tensor laid out over a device mesh: the global layout (with its
+/// mapping) and one HostTensor per device, in mesh order.
+struct DistributedHostTensor {
+  TensorLayout layout;
+  std::vector<HostTensor> shards;
+};
+
 struct PyTensor {
   explicit PyTensor(Tensor traced) : value(std::move(traced)) {}
   explicit PyTensor(HostTensor live) : value(std::move(live)) {}
+  explicit PyTensor(DistributedHostTensor live) : value(std::move(live)) {}
 
-  bool isLive() const { return std::holds_alternative<HostTensor>(value); }
+  bool isLive() const { return !std::holds_alternative<Tensor>(value); }
+  /// The shards of a live distributed tensor, or null.
+  const DistributedHostTensor *distributed() const {
+    return std::get_if<DistributedHostTensor>(&value);
+  }
   /// The traced value; a TypeError for live tensors, naming `what`.
   const Tensor &traced(const char *what) const;
-  /// The data of a live tensor; a TypeError for traced ones.
+  /// The data of a live tensor on one device; a TypeError for traced and
+  /// distributed ones.
   const HostTensor &live(const char *what) const;
 
-  std::variant<Tensor, HostTensor> value;
+  std::variant<Tensor, HostTensor, DistributedHostTensor> value;
 };
 
 /// A traced buffer argument (a BufferLayout spec inside stage()).
@@ -135,7 +148,12 @@ nanobind::object fromDim(const Dim &dim);
 /// The shape of a traced value: a list of `Dim` objects.
 nanobind::object tracedShape(const std::vector<Dim> &dims);
 
+/// A mapping over a device mesh from a DeviceMapping, a NamedMapping or a
+/// DeviceMesh (replicated), or none for anything else (a Device).
+std::optional<sharding::DeviceMapping> toMapping(nanobind::handle object);
+
 void bindTypes(nanobind::module_ &m);
+void bindSharding(nanobind::module_ &m, nanobind::handle stagingError);
 void bindTensor(nanobind::module_ &m);
 void bindOps(nanobind::module_ &m);
 void bindStaging(nanobind::module_ &m);

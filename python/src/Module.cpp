@@ -13,7 +13,7 @@ NB_MODULE(_core, m) {
   // is registered first: nanobind tries the newest translator first, so a
   // StagingError or RuntimeError becomes its own class, not the base.
   nb::exception<maxgraph::Error> error(m, "Error", PyExc_ValueError);
-  nb::exception<maxgraph::StagingError>(m, "StagingError", error);
+  nb::exception<maxgraph::StagingError> stagingError(m, "StagingError", error);
   nb::exception<maxgraph::RuntimeError>(m, "RuntimeError", error);
   // nanobind's cast_error is std::bad_cast, which would reach Python as
   // "RuntimeError: std::bad_cast". The bindings convert arguments with
@@ -33,6 +33,7 @@ NB_MODULE(_core, m) {
   m.def("_set_package_directory", &maxgraph::python::setPackageDirectory,
         nb::arg("directory"));
   maxgraph::python::bindTypes(m);
+  maxgraph::python::bindSharding(m, stagingError);
   maxgraph::python::bindTensor(m);
   maxgraph::python::bindOps(m);
   maxgraph::python::bindStaging(m);

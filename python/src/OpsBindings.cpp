@@ -582,6 +582,22 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
         return PyTensor(ops::transfer(x.traced("transfer"), device));
       },
       nb::arg("x"), nb::arg("device"));
+  m.def(
+      "reshard",
+      [](const PyTensor &x, nb::handle mapping) {
+        std::optional<sharding::DeviceMapping> target = toMapping(mapping);
+        if (!target)
+          throw nb::type_error(("reshard: mapping must be a DeviceMapping, "
+                                "NamedMapping or DeviceMesh, got " +
+                                typeName(mapping))
+                                   .c_str());
+        CallerLocation at;
+        return PyTensor(ops::reshard(x.traced("reshard"), *target));
+      },
+      nb::arg("x"), nb::arg("mapping"),
+      "`x` laid out as `mapping`: the collectives and local slices that "
+      "change its placements (a tensor on one device is first replicated "
+      "over the mesh).");
 
   m.def(
       "custom",

@@ -4,6 +4,7 @@
 #include "MaxGraph/Runtime/Artifact.h"
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/Distributed.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "llvm/ADT/StringExtras.h"
 #include <nanobind/stl/map.h>
@@ -194,18 +195,64 @@ struct PyExecutable {
   /// handle to shared storage, and an array passed for a buffer is stored
   /// into (so it must be writable and C-contiguous). Arrays for tensor
   /// inputs are read where they are, or copied when not C-contiguous.
+  /// An input laid out over a mesh takes its shards: a distributed live
+  /// tensor's own (of the same layout), or those cut from a global tensor
+  /// or array.
   std::vector<HostTensor> toInputs(const std::vector<nb::handle> &inputs) {
+    if (!staged || staged->distributedInputs().empty())
+      return toArgumentInputs(inputs);
+    std::vector<HostTensor> tensors;
+    size_t next = 0;
+    for (nb::handle input : inputs) {
+      const DistributedLeaf *leaf = nullptr;
+      for (const DistributedLeaf &each : staged->distributedInputs())
+        if (each.first == next)
+          leaf = &each;
+      if (!leaf) {
+        tensors.push_back(toArgumentInput(input, next++));
+        continue;
+      }
+      std::string what =
+          "input '" + leaf->path + "' of compiled graph '" + name + "'";
+      const PyTensor *tensor = nb::isinstance<PyTensor>(input)
+                                   ? nb::inst_ptr<PyTensor>(input)
+                                   : nullptr;
+      if (const DistributedHostTensor *live =
+              tensor ? tensor->distributed() : nullptr) {
+        if (!(live->layout.mapping() == leaf->layout.mapping()))
+          throw RuntimeError(what + " was staged as " + leaf->layout.str() +
+                             " but the call passes a tensor " +
+                             live->layout.str());
+        llvm::append_range(tensors, live->shards);
+      } else {
+        HostTensor global =
+            tensor && tensor->isLive()
+                ? tensor->live(what.c_str())
+                : hostTensorOfArray(input, CPU(), ArrayUse::GraphInput, what);
+        llvm::append_range(tensors, distribute(global, leaf->layout, what));
+      }
+      next += leaf->layout.mapping()->mesh().numDevices();
+    }
+    return tensors;
+  }
+
+  std::vector<HostTensor>
+  toArgumentInputs(const std::vector<nb::handle> &inputs) {
     std::vector<HostTensor> tensors;
     tensors.reserve(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i)
+      tensors.push_back(toArgumentInput(inputs[i], i));
+    return tensors;
+  }
+
+  /// The HostTensor for argument `i`.
+  HostTensor toArgumentInput(nb::handle input, size_t i) {
     const GraphInputs &arguments = executable->arguments();
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      nb::handle input = inputs[i];
+    {
       if (nb::isinstance<PyTensor>(input)) {
         const PyTensor *tensor = nb::inst_ptr<PyTensor>(input);
-        if (const HostTensor *live = std::get_if<HostTensor>(&tensor->value)) {
-          tensors.push_back(*live);
-          continue;
-        }
+        if (const HostTensor *live = std::get_if<HostTensor>(&tensor->value))
+          return *live;
       }
       std::string what =
           "input '" +
@@ -222,19 +269,35 @@ struct PyExecutable {
       Device device = i < arguments.arguments.size()
                           ? arguments.arguments[i].device
                           : CPU();
-      tensors.push_back(hostTensorOfArray(
+      return hostTensorOfArray(
           input, device,
-          isBuffer ? ArrayUse::GraphBuffer : ArrayUse::GraphInput, what));
+          isBuffer ? ArrayUse::GraphBuffer : ArrayUse::GraphInput, what);
     }
-    return tensors;
   }
 
+  /// The results, those laid out over a mesh as one distributed tensor
+  /// each.
   std::vector<PyTensor> results(std::vector<HostTensor> outputs) const {
     detail::tagResultDevices(resultDevices, outputs);
     std::vector<PyTensor> results;
     results.reserve(outputs.size());
-    for (HostTensor &output : outputs)
-      results.emplace_back(std::move(output));
+    for (size_t next = 0; next < outputs.size();) {
+      const DistributedLeaf *leaf = nullptr;
+      if (staged)
+        for (const DistributedLeaf &each : staged->distributedOutputs())
+          if (each.first == next)
+            leaf = &each;
+      if (!leaf) {
+        results.emplace_back(std::move(outputs[next++]));
+        continue;
+      }
+      size_t count = leaf->layout.mapping()->mesh().numDevices();
+      results.emplace_back(DistributedHostTensor{
+          leaf->layout,
+          std::vector<HostTensor>(outputs.begin() + next,
+                                  outputs.begin() + next + count)});
+      next += count;
+    }
     return results;
   }
 

@@ -249,5 +249,13 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
       .def_prop_ro("static_arguments", &StagedGraph::staticArguments)
       .def_prop_ro("weight_names", &StagedGraph::weightNames)
       .def_prop_ro("weight_layouts", &StagedGraph::weightLayouts)
+      .def_prop_ro("reshard_report",
+                   [](const StagedGraph &graph) {
+                     std::vector<std::string> lines;
+                     for (const sharding::ReshardRecord &record :
+                          graph.reshardReport())
+                       lines.push_back(record.str());
+                     return lines;
+                   })
       .def("write_bytecode", &StagedGraph::writeBytecode, nb::arg("path"));
 }

@@ -7,6 +7,7 @@
 
 #include "Bindings.h"
 #include "MaxGraph/Runtime/CompiledGraph.h"
+#include "MaxGraph/Runtime/Distributed.h"
 #include "MaxGraph/Staging/Ops.h"
 #include <cstring>
 #include <nanobind/ndarray.h>
@@ -32,6 +33,13 @@ const Tensor &PyTensor::traced(const char *what) const {
 const HostTensor &PyTensor::live(const char *what) const {
   if (const HostTensor *tensor = std::get_if<HostTensor>(&value))
     return *tensor;
+  if (const DistributedHostTensor *tensor = distributed())
+    throw nb::type_error(
+        (std::string(what) + ": this tensor is distributed (" +
+         tensor->layout.str() +
+         "); take one device's part from `.local_shards`, or the whole with "
+         "`.to_numpy()`")
+            .c_str());
   throw nb::type_error(
       (std::string(what) +
        ": this tensor is being traced and has no data yet; data exists only "
@@ -370,6 +378,11 @@ const HostTensor &exportable(const PyTensor &self, const char *what) {
 }
 
 nb::object toNumpy(const PyTensor &self) {
+  // A distributed tensor's shards are joined into a new array.
+  if (const DistributedHostTensor *tensor = self.distributed())
+    return exportArray<nb::numpy>(exportable(
+        PyTensor(gather(tensor->shards, tensor->layout, "Tensor.to_numpy")),
+        "Tensor.to_numpy"));
   // The array shares the tensor's storage and keeps it alive.
   return exportArray<nb::numpy>(exportable(self, "Tensor.to_numpy"));
 }
@@ -502,6 +515,8 @@ PyType_Slot tensorSlots[] = {
 TensorLayout tensorLayoutOf(const PyTensor &self) {
   if (const HostTensor *tensor = std::get_if<HostTensor>(&self.value))
     return maxgraph::layoutOf(*tensor);
+  if (const DistributedHostTensor *tensor = self.distributed())
+    return tensor->layout;
   // A StagingError at the caller's line once the trace has ended.
   CallerLocation at;
   return std::get<Tensor>(self.value).layout();
@@ -680,6 +695,94 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
           [](const PyTensor &self) { return tensorLayoutOf(self).rank(); })
       .def_prop_ro("is_live", &PyTensor::isLive,
                    "Whether this tensor holds data (else it is being traced).")
+      .def_prop_ro(
+          "is_distributed",
+          [](const PyTensor &self) {
+            return tensorLayoutOf(self).isDistributed();
+          },
+          "Whether this tensor spans a device mesh (one shard per device).")
+      .def_prop_ro(
+          "mapping",
+          [](const PyTensor &self) -> nb::object {
+            TensorLayout layout = tensorLayoutOf(self);
+            return layout.mapping() ? nb::cast(*layout.mapping()) : nb::none();
+          },
+          "The DeviceMapping of a distributed tensor, else None.")
+      .def_prop_ro(
+          "mesh",
+          [](const PyTensor &self) -> nb::object {
+            TensorLayout layout = tensorLayoutOf(self);
+            return layout.mapping() ? nb::cast(layout.mapping()->mesh())
+                                    : nb::none();
+          },
+          "The DeviceMesh of a distributed tensor, else None.")
+      .def_prop_ro(
+          "placements",
+          [](const PyTensor &self) -> nb::object {
+            TensorLayout layout = tensorLayoutOf(self);
+            if (!layout.mapping())
+              return nb::none();
+            return nb::cast(layout.mapping()->placements());
+          },
+          "One Placement per mesh axis of a distributed tensor, else None.")
+      .def_prop_ro(
+          "local_shards",
+          [](const PyTensor &self) {
+            std::vector<PyTensor> shards;
+            if (const DistributedHostTensor *live = self.distributed()) {
+              for (const HostTensor &shard : live->shards)
+                shards.emplace_back(shard);
+            } else if (const Tensor *traced =
+                           std::get_if<Tensor>(&self.value)) {
+              CallerLocation at;
+              for (const Tensor &shard : traced->localShards())
+                shards.emplace_back(shard);
+            } else {
+              shards.push_back(self);
+            }
+            return shards;
+          },
+          "The per-device tensors of a distributed tensor, in mesh order "
+          "(a tensor on one device is its own only shard).")
+      .def_prop_ro("num_shards",
+                   [](const PyTensor &self) {
+                     TensorLayout layout = tensorLayoutOf(self);
+                     return layout.mapping()
+                                ? layout.mapping()->mesh().numDevices()
+                                : int64_t(1);
+                   })
+      .def(
+          "to",
+          [](const PyTensor &self, nb::handle target) {
+            std::optional<sharding::DeviceMapping> mapping = toMapping(target);
+            if (const Tensor *traced = std::get_if<Tensor>(&self.value)) {
+              CallerLocation at;
+              if (mapping)
+                return PyTensor(ops::reshard(*traced, *mapping));
+              if (!nb::isinstance<Device>(target))
+                throw nb::type_error(("Tensor.to: takes a Device, DeviceMesh, "
+                                      "DeviceMapping or NamedMapping, got " +
+                                      typeName(target))
+                                         .c_str());
+              return PyTensor(ops::transfer(*traced, nb::cast<Device>(target)));
+            }
+            if (!mapping)
+              throw nb::type_error(
+                  "Tensor.to: a live tensor is laid out over a mesh here "
+                  "(DeviceMesh, DeviceMapping, NamedMapping); moving live "
+                  "data between devices is not supported");
+            const HostTensor &live = self.live("Tensor.to");
+            TensorLayout layout(
+                live.dtype(),
+                std::vector<Dim>(live.shape().begin(), live.shape().end()),
+                *mapping);
+            return PyTensor(DistributedHostTensor{
+                layout, distribute(live, layout, "Tensor.to")});
+          },
+          nb::arg("target"),
+          "Inside a staged function: this tensor on another device "
+          "(ops.transfer) or laid out over a mesh (ops.reshard). On a live "
+          "tensor: its data laid out over a mesh, one shard per device.")
       .def_prop_ro(
           "T",
           [](const PyTensor &self) {

@@ -320,6 +320,8 @@ static std::string layoutRepr(const Layout &layout) {
     text += i ? ", " : "";
     text += dim.isStatic() ? dim.str() : "'" + dim.str() + "'";
   }
+  if (layout.mapping())
+    return text + "], " + layout.mapping()->str() + ")";
   return text + "], " + deviceRepr(layout.device()) + ")";
 }
 
@@ -387,6 +389,12 @@ void maxgraph::python::bindTypes(nb::module_ &m) {
           [](const Layout &layout) { return shapeList(layout.shape()); })
       .def_prop_ro("device", &Layout::device)
       .def_prop_ro("rank", &Layout::rank)
+      .def_prop_ro("is_distributed", &Layout::isDistributed)
+      .def_prop_ro("mapping",
+                   [](const Layout &layout) -> nb::object {
+                     return layout.mapping() ? nb::cast(*layout.mapping())
+                                             : nb::none();
+                   })
       .def(
           "__eq__",
           [](const Layout &a, nb::handle b) {
@@ -407,11 +415,28 @@ void maxgraph::python::bindTypes(nb::module_ &m) {
       "device.")
       .def(
           "__init__",
-          [](TensorLayout *self, DType dtype, nb::handle shape, Device device) {
-            new (self) TensorLayout(
-                dtype, toDims(shape, "TensorLayout", "shape"), device);
+          [](TensorLayout *self, DType dtype, nb::handle shape,
+             nb::handle device) {
+            std::vector<Dim> dims = toDims(shape, "TensorLayout", "shape");
+            if (std::optional<sharding::DeviceMapping> mapping =
+                    toMapping(device)) {
+              CallerLocation at;
+              new (self) TensorLayout(dtype, std::move(dims), *mapping);
+              return;
+            }
+            if (!nb::isinstance<Device>(device))
+              throw nb::type_error(
+                  ("TensorLayout: device must be a Device, DeviceMesh, "
+                   "DeviceMapping or NamedMapping, got " +
+                   typeName(device))
+                      .c_str());
+            new (self)
+                TensorLayout(dtype, std::move(dims), nb::cast<Device>(device));
           },
-          nb::arg("dtype"), nb::arg("shape"), nb::arg("device") = CPU());
+          nb::arg("dtype"), nb::arg("shape"), nb::arg("device") = CPU(),
+          "`device` is a Device, or a DeviceMesh (replicated), DeviceMapping "
+          "or NamedMapping: a tensor over a mesh, whose `shape` is global; "
+          "the graph takes one argument per device, its shard.");
   nb::class_<BufferLayout, Layout>(
       m, "BufferLayout",
       "A buffer spec: storage the staged graph may also store through; the "

@@ -13,7 +13,7 @@ import pytest
 from maxgraph import compilation, ops
 from maxgraph.driver import CPU
 from maxgraph.dtype import DType
-from maxgraph.sharding import BufferLayout, TensorLayout
+from maxgraph.sharding import BufferLayout, DeviceMesh, TensorLayout
 from maxgraph.tensor import Tensor
 
 F32_2x3 = TensorLayout(DType.float32, [2, 3])
@@ -83,6 +83,7 @@ def good_arguments(x):
         "layout": TensorLayout(DType.float32, [2]),
         "start": 0, "stop": 4, "step": 1, "k": 1,
         "paddings": [0, 0, 1, 0], "mode": "constant",
+        "mapping": DeviceMesh([CPU(0), CPU(1)], (2,), ("x",)),
     }
 
 
