@@ -119,7 +119,9 @@ std::string sharding::str(const Placement &placement) {
     return "R";
   if (auto *sharded = std::get_if<Sharded>(&placement))
     return "S(" + std::to_string(sharded->axis) + ")";
-  return "P(" + str(std::get<Partial>(placement).reduceOp) + ")";
+  if (auto *partial = std::get_if<Partial>(&placement))
+    return "P(" + str(partial->reduceOp) + ")";
+  return "U";
 }
 
 DeviceMapping::DeviceMapping(DeviceMesh mesh, std::vector<Placement> placements,
@@ -131,6 +133,11 @@ DeviceMapping::DeviceMapping(DeviceMesh mesh, std::vector<Placement> placements,
                   "; give one placement per mesh axis");
   std::set<int64_t> sharded;
   for (auto [meshAxis, placement] : llvm::enumerate(placements_)) {
+    if (std::holds_alternative<Unknown>(placement))
+      fail(loc, "DeviceMapping: Unknown() on mesh axis '" +
+                    mesh_.axisNames()[meshAxis] +
+                    "': a layout's placements must be known (Replicated, "
+                    "Sharded or Partial)");
     auto *shard = std::get_if<Sharded>(&placement);
     if (!shard)
       continue;
@@ -206,7 +213,7 @@ std::vector<Dim> DeviceMapping::localShape(const std::vector<Dim> &shape,
     if (dim.isStatic())
       dim = Dim(shardSize(dim.staticSize(), parts, coordinates[meshAxis]));
     else
-      dim = Dim(dim.str() + "_" + mesh_.axisNames()[meshAxis] +
+      dim = Dim(dim.str() + "_" + mesh_.axisNames()[meshAxis] + "_" +
                 std::to_string(coordinates[meshAxis]));
   }
   return local;
@@ -240,6 +247,44 @@ NamedMapping::NamedMapping(DeviceMesh mesh,
   for (const std::string &name : unreduced)
     placements[axisOf(name)] = Partial{};
   mapping_ = DeviceMapping(std::move(mesh), std::move(placements), loc);
+}
+
+std::string sharding::visualize(const DeviceMapping &mapping,
+                                const std::vector<Dim> &shape) {
+  const DeviceMesh &mesh = mapping.mesh();
+  std::string text = "[";
+  for (auto [i, dim] : llvm::enumerate(shape))
+    text += (i ? ", " : "") + dim.str();
+  text += "] on " + mapping.str() + "\n";
+  for (int64_t index = 0; index < mesh.numDevices(); ++index) {
+    std::vector<int64_t> coordinates = mesh.coordinates(index);
+    text += "  " + mesh.devices()[index].str() + " ";
+    for (auto [axis, c] : llvm::enumerate(coordinates))
+      text += " " + mesh.axisNames()[axis] + "=" + std::to_string(c);
+    std::vector<Dim> local = mapping.localShape(shape, index);
+    text += "  [";
+    for (size_t axis = 0; axis < shape.size(); ++axis) {
+      text += axis ? ", " : "";
+      std::optional<int64_t> meshAxis = mapping.meshAxisSharding(axis);
+      if (!meshAxis) {
+        text += ":";
+      } else if (!shape[axis].isStatic()) {
+        text += local[axis].str();
+      } else {
+        int64_t parts = mesh.shape()[*meshAxis], c = coordinates[*meshAxis];
+        int64_t start = shardOffset(shape[axis].staticSize(), parts, c);
+        text += std::to_string(start) + ":" +
+                std::to_string(start + local[axis].staticSize());
+      }
+    }
+    text += "]";
+    for (auto [meshAxis, placement] : llvm::enumerate(mapping.placements()))
+      if (auto *partial = std::get_if<Partial>(&placement))
+        text += "  term " + std::to_string(coordinates[meshAxis]) + " of " +
+                str(partial->reduceOp) + " over " + mesh.axisNames()[meshAxis];
+    text += "\n";
+  }
+  return text;
 }
 
 int64_t sharding::shardSize(int64_t size, int64_t parts, int64_t index) {

@@ -36,6 +36,26 @@ bool isReplicated(const Placement &p) {
 }
 
 const Distribution &dist(const Tensor &x) { return *x.getDistribution(); }
+
+PlacementKind kindOf(const Placement &p) {
+  if (std::holds_alternative<Sharded>(p))
+    return PlacementKind::Sharded;
+  if (std::holds_alternative<Partial>(p))
+    return PlacementKind::Partial;
+  return PlacementKind::Replicated;
+}
+
+std::string kindName(PlacementKind kind) {
+  switch (kind) {
+  case PlacementKind::Replicated:
+    return "Replicated";
+  case PlacementKind::Sharded:
+    return "Sharded";
+  case PlacementKind::Partial:
+    return "Partial";
+  }
+  return "?";
+}
 const Placement &placementOn(const Tensor &x, int64_t meshAxis) {
   return dist(x).mapping.placements()[meshAxis];
 }
@@ -85,23 +105,40 @@ Tensor run(llvm::StringRef op, std::vector<Tensor> operands,
       operands.size(), std::vector<Placement>(mesh.rank()));
   std::vector<Placement> outs(mesh.rank());
   std::vector<std::pair<std::string, double>> alternatives;
+  const std::set<Transition> &allowed = AutoReshard::allowed();
   for (int64_t meshAxis = 0; meshAxis < mesh.rank(); ++meshAxis) {
     std::vector<Choice> choices = choicesOn(meshAxis);
     std::optional<size_t> best;
     double bestCost = kInfeasible;
     size_t bestChanges = 0;
     std::vector<double> costs;
+    // Feasible choices that need a transition the policy does not allow.
+    std::string refused;
     for (auto [index, choice] : llvm::enumerate(choices)) {
       double cost = 0;
       size_t changes = 0;
+      std::set<Transition> needs;
       for (auto [operand, placement] :
            llvm::zip_equal(operands, choice.required)) {
+        const Placement &current = placementOn(operand, meshAxis);
         cost += transitionCost(dist(operand), meshAxis, placement);
-        changes += placementOn(operand, meshAxis) != placement;
+        changes += current != placement;
+        if (current != placement)
+          needs.emplace(kindOf(current), kindOf(placement));
       }
       costs.push_back(cost);
       if (cost == kInfeasible)
         continue;
+      if (!std::includes(allowed.begin(), allowed.end(), needs.begin(),
+                         needs.end())) {
+        refused += (refused.empty() ? "" : "; ") + mesh.axisNames()[meshAxis] +
+                   "=" + sharding::str(choice.out) + " needs";
+        for (const Transition &t : needs)
+          if (!allowed.count(t))
+            refused +=
+                " (" + kindName(t.first) + ", " + kindName(t.second) + ")";
+        continue;
+      }
       if (!best || cost < bestCost ||
           (cost == bestCost && changes < bestChanges)) {
         best = index;
@@ -110,6 +147,11 @@ Tensor run(llvm::StringRef op, std::vector<Tensor> operands,
       }
     }
     const std::string &name = mesh.axisNames()[meshAxis];
+    if (!best && !refused.empty())
+      fail(loc, "'" + op.str() + "' on mesh axis '" + name +
+                    "': every placement of its result needs a transition "
+                    "that this region does not allow (auto_reshard): " +
+                    refused);
     if (!best) {
       // The last choice (all Replicated) says what stops it, where it is a
       // transition that cannot be staged.
@@ -134,11 +176,23 @@ Tensor run(llvm::StringRef op, std::vector<Tensor> operands,
       required[i][meshAxis] = choices[*best].required[i];
     outs[meshAxis] = choices[*best].out;
   }
-  for (auto [index, operand] : llvm::enumerate(operands))
-    operand = changeMapping(
-        operand, DeviceMapping(mesh, required[index], loc), loc,
-        "operand " + std::to_string(index) + " of '" + op.str() + "'",
-        alternatives);
+  ReshardMode mode = AutoReshard::mode();
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    DeviceMapping target(mesh, required[index], loc);
+    if (dist(operand).mapping == target)
+      continue;
+    std::string cause =
+        "operand " + std::to_string(index) + " of '" + op.str() + "'";
+    if (mode == ReshardMode::Raise)
+      fail(loc, cause + " needs a resharding, from " +
+                    dist(operand).mapping.str() + " to " + target.str() +
+                    ", and this region reshards nothing automatically "
+                    "(auto_reshard mode raise); write it as ops::reshard "
+                    "(Python: Tensor.to, F.transfer_to)");
+    operand = changeMapping(operand, target, loc, cause, alternatives);
+    if (mode == ReshardMode::Warn)
+      warnReshard(Trace::current(loc, op).module.reshardReport.back().str());
+  }
   DeviceMapping out(mesh, outs, loc);
   std::vector<Tensor> shards;
   for (int64_t index = 0; index < mesh.numDevices(); ++index) {

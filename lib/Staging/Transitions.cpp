@@ -385,7 +385,7 @@ Tensor sharded::assemble(const DeviceMapping &mapping,
       dim = Dim(total);
       continue;
     }
-    std::string suffix = "_" + name + "0";
+    std::string suffix = "_" + name + "_0";
     std::string text = dim.str();
     if (!dim.isSymbolic() || text.size() <= suffix.size() ||
         text.compare(text.size() - suffix.size(), suffix.size(), suffix) != 0)

@@ -7,7 +7,10 @@
 
 #include "Bindings.h"
 #include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Staging/Resharding.h"
+#include <memory>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
@@ -38,11 +41,10 @@ std::string placementRepr(const Placement &placement) {
   if (std::holds_alternative<Replicated>(placement))
     return "Replicated()";
   if (auto *shard = std::get_if<Sharded>(&placement))
-    return "Sharded(" + std::to_string(shard->axis) + ")";
-  std::string op = sharding::str(std::get<Partial>(placement).reduceOp);
-  for (char &c : op)
-    c = std::toupper(c);
-  return "Partial(ReduceOp." + op + ")";
+    return "Sharded(axis=" + std::to_string(shard->axis) + ")";
+  if (auto *partial = std::get_if<Partial>(&placement))
+    return "Partial(reduce_op='" + sharding::str(partial->reduceOp) + "')";
+  return "Unknown()";
 }
 
 template <typename T> void bindPlacement(nb::class_<T> &cls) {
@@ -69,9 +71,11 @@ std::vector<Placement> toPlacements(nb::handle sequence) {
       placements.push_back(nb::cast<Sharded>(item));
     else if (nb::isinstance<Partial>(item))
       placements.push_back(nb::cast<Partial>(item));
+    else if (nb::isinstance<Unknown>(item))
+      placements.push_back(nb::cast<Unknown>(item));
     else
       throw nb::type_error(("DeviceMapping: placements are Replicated(), "
-                            "Sharded(axis) or Partial(), got " +
+                            "Sharded(axis), Partial() or Unknown(), got " +
                             python::typeName(item))
                                .c_str());
   }
@@ -156,6 +160,65 @@ void maxgraph::python::bindSharding(nb::module_ &m, nb::handle stagingError) {
           nb::arg("reduce_op") = ReduceOp::Sum)
       .def_ro("reduce_op", &Partial::reduceOp);
   bindPlacement(partial);
+  auto unknown = nb::class_<Unknown>(
+      m, "Unknown",
+      "Per-device values with no known relation; no layout may hold it.");
+  unknown.def(nb::init<>());
+  bindPlacement(unknown);
+
+  nb::enum_<PlacementKind>(m, "_PlacementKind")
+      .value("Replicated", PlacementKind::Replicated)
+      .value("Sharded", PlacementKind::Sharded)
+      .value("Partial", PlacementKind::Partial);
+  nb::enum_<ReshardMode>(m, "_ReshardMode")
+      .value("silent", ReshardMode::Silent)
+      .value("warn", ReshardMode::Warn)
+      .value("raise_", ReshardMode::Raise);
+  // auto_reshard's scopes, opened and closed by the Python context manager
+  // (sharding.py) in strict nesting on one thread.
+  static std::vector<std::unique_ptr<AutoReshard>> scopes;
+  m.def(
+      "_push_reshard_policy",
+      [](std::optional<std::vector<std::pair<PlacementKind, PlacementKind>>>
+             allowed,
+         std::optional<ReshardMode> mode) {
+        std::optional<std::set<Transition>> set;
+        if (allowed)
+          set.emplace(allowed->begin(), allowed->end());
+        scopes.push_back(std::make_unique<AutoReshard>(set, mode));
+      },
+      nb::arg("allowed").none(), nb::arg("mode").none());
+  m.def("_pop_reshard_policy", [] {
+    if (!scopes.empty())
+      scopes.pop_back();
+  });
+  // Warnings of mode "warn" become Python UserWarnings at the user's line.
+  setReshardWarningHandler([](const std::string &message) {
+    nb::gil_scoped_acquire gil;
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0)
+      throw nb::python_error();
+  });
+  m.def(
+      "visualize",
+      [](nb::handle what, nb::handle shape) {
+        if (nb::isinstance<TensorLayout>(what)) {
+          const auto &layout = nb::cast<const TensorLayout &>(what);
+          if (!layout.mapping())
+            throw nb::type_error("visualize: this layout is on one device");
+          return visualize(*layout.mapping(), layout.shape());
+        }
+        std::optional<DeviceMapping> mapping = toMapping(what);
+        if (!mapping)
+          throw nb::type_error(("visualize: takes a TensorLayout over a mesh, "
+                                "or a DeviceMapping, NamedMapping or "
+                                "DeviceMesh with a shape, got " +
+                                typeName(what))
+                                   .c_str());
+        if (shape.is_none())
+          throw nb::type_error("visualize: a mapping needs the tensor's shape");
+        return visualize(*mapping, toDims(shape, "visualize", "shape"));
+      },
+      nb::arg("layout"), nb::arg("shape") = nb::none());
 
   nb::class_<DeviceMapping>(
       m, "DeviceMapping",

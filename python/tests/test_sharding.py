@@ -16,9 +16,13 @@ import maxgraph.functional as F
 from maxgraph import compilation, ops
 from maxgraph.driver import CPU
 from maxgraph.dtype import DType
-from maxgraph.sharding import (DeviceMapping, DeviceMesh, NamedMapping,
-                               Partial, ReduceOp, Replicated, Sharded,
-                               ShardingError, TensorLayout)
+import warnings
+
+from maxgraph.sharding import (ALL_TRANSITIONS, DEFAULT_TRANSITIONS,
+                               DeviceMapping, DeviceMesh, NamedMapping,
+                               Partial, Placement, ReduceOp, Replicated,
+                               Sharded, ShardingError, TensorLayout, Unknown,
+                               auto_reshard, visualize)
 from maxgraph.tensor import Tensor
 
 MESH2 = DeviceMesh([CPU(0), CPU(1)], (2,), ("tp",))
@@ -47,7 +51,8 @@ def test_mesh_and_placements():
     assert GRID.axis_names == ["dp", "tp"]
     assert GRID.num_devices == 4
     assert Sharded(1) == Sharded(1) and Sharded(1) != Sharded(0)
-    assert repr(Partial()) == "Partial(ReduceOp.SUM)"
+    assert repr(Partial()) == "Partial(reduce_op='sum')"
+    assert repr(Sharded(1)) == "Sharded(axis=1)"
     assert Partial(ReduceOp.MAX).reduce_op == ReduceOp.MAX
     mapping = DeviceMapping(GRID, [Sharded(0), Replicated()])
     assert mapping.placements == [Sharded(0), Replicated()]
@@ -106,7 +111,7 @@ def test_data_parallel_batch_needs_no_collective():
     text = repr(staged)
     for collective in ("allreduce", "allgather", "reduce_scatter"):
         assert collective not in text
-    assert "!maxgraph.tensor<[batch_tp1, 16], f32, cpu:1>" in text
+    assert "!maxgraph.tensor<[batch_tp_1, 16], f32, cpu:1>" in text
     assert staged.reshard_report == []
 
 
@@ -272,3 +277,93 @@ def test_distributed_graphs_do_not_export(tmp_path):
         layout([4], MESH2, Sharded(0)))
     with pytest.raises(ValueError, match="laid out over a device mesh"):
         run.export(tmp_path / "model.mgart")
+
+
+# auto_reshard, Unknown, visualize ------------------------------------------
+
+def row_plus_column(x, y):
+    return x + y
+
+
+ROW_COL = (layout([8, 6], MESH2, Sharded(0)), layout([8, 6], MESH2, Sharded(1)))
+
+
+def test_auto_reshard_modes():
+    with auto_reshard(mode="raise"):
+        with pytest.raises(ShardingError,
+                           match=r"test_sharding.py:\d+:.*operand 1 of "
+                                 r"'maxgraph.add' needs a resharding.*write "
+                                 r"it as ops::reshard"):
+            compilation.stage(row_plus_column)(*ROW_COL)
+        # An explicit move is always allowed.
+        explicit = compilation.stage(
+            lambda x, y: x + y.to(x.mapping))(*ROW_COL)
+        assert "allgather" in repr(explicit)
+    with auto_reshard(mode="warn"):
+        with pytest.warns(UserWarning, match="operand 1 of 'maxgraph.add'"):
+            compilation.stage(row_plus_column)(*ROW_COL)
+    # Silent, the default: no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compilation.stage(row_plus_column)(*ROW_COL)
+
+
+def test_auto_reshard_allowed_transitions():
+    # Only allreduces: a row split meeting a column split cannot move.
+    with auto_reshard({(Partial, Replicated)}):
+        with pytest.raises(ShardingError,
+                           match=r"does not allow \(auto_reshard\): "
+                                 r"tp=S\(0\) needs \(Sharded, Sharded\)"):
+            compilation.stage(row_plus_column)(*ROW_COL)
+
+    # A partial sum meeting a split: allreduce by default, reduce-scatter
+    # with ALL_TRANSITIONS.
+    def partial_plus_split(x, w, y):
+        return x @ w + y
+    specs = (layout([8, 4], MESH2, Sharded(1)), layout([4, 8], MESH2,
+                                                       Sharded(0)),
+             layout([8, 8], MESH2, Sharded(0)))
+    assert "allreduce" in repr(compilation.stage(partial_plus_split)(*specs))
+    with auto_reshard(ALL_TRANSITIONS):
+        text = repr(compilation.stage(partial_plus_split)(*specs))
+    assert "reduce_scatter" in text and "allreduce" not in text
+    assert DEFAULT_TRANSITIONS == ALL_TRANSITIONS - {(Partial, Sharded)}
+    with pytest.raises(TypeError, match="auto_reshard takes"):
+        auto_reshard({("a", "b")})
+    with pytest.raises(ValueError, match="mode must be one of"):
+        auto_reshard(mode="loud")
+
+
+def test_auto_reshard_is_a_decorator_and_nests():
+    @auto_reshard(mode="raise")
+    def strict():
+        with auto_reshard({(Sharded, Sharded)}):
+            # The inner block keeps the outer mode.
+            with pytest.raises(ShardingError, match="reshards nothing"):
+                compilation.stage(row_plus_column)(*ROW_COL)
+    strict()
+    compilation.stage(row_plus_column)(*ROW_COL)  # Back to silent.
+
+
+def test_unknown_placement_is_refused_in_layouts():
+    assert isinstance(Unknown(), Placement)
+    assert repr(Unknown()) == "Unknown()"
+    with pytest.raises(ShardingError, match="Unknown\\(\\) on mesh axis 'tp'"):
+        DeviceMapping(MESH2, [Unknown()])
+
+
+def test_visualize():
+    text = visualize(layout([8, 6], GRID, Sharded(0), Sharded(1)))
+    assert text.splitlines() == [
+        "[8, 6] on [S(0), S(1)] over mesh[dp=2, tp=2](cpu:0, cpu:1, cpu:2, "
+        "cpu:3)",
+        "  cpu:0  dp=0 tp=0  [0:4, 0:3]",
+        "  cpu:1  dp=0 tp=1  [0:4, 3:6]",
+        "  cpu:2  dp=1 tp=0  [4:8, 0:3]",
+        "  cpu:3  dp=1 tp=1  [4:8, 3:6]"]
+    partial = visualize(DeviceMapping(MESH2, [Partial()]), ["n", 3])
+    assert "  cpu:1  tp=1  [:, :]  term 1 of sum over tp" in partial
+    split = visualize(NamedMapping(MESH2, ("tp",)), ["n"])
+    assert "cpu:1  tp=1  [n_tp_1]" in split
+    live = Tensor.from_numpy(rand(5, 2)).to(DeviceMapping(MESH2, [Sharded(0)]))
+    assert "cpu:1  tp=1  [3:5, :]" in visualize(live)

@@ -96,7 +96,7 @@ TEST(ShardingTest, LocalShapesSplitLikeArraySplit) {
   EXPECT_EQ(mapping.localShape({7, 2}, 2), (std::vector<Dim>{2, 2}));
   // A symbolic dim: one symbol per piece.
   EXPECT_EQ(mapping.localShape({Dim("batch"), 2}, 2),
-            (std::vector<Dim>{Dim("batch_tp2"), 2}));
+            (std::vector<Dim>{Dim("batch_tp_2"), 2}));
 }
 
 TEST(ShardingTest, NamedMappingPlacesMeshAxes) {
@@ -187,7 +187,7 @@ TEST(ShardingTest, DataParallelBatchNeedsNoCollective) {
   std::string text = graph.str();
   for (const char *op : {"allreduce", "allgather", "reduce_scatter"})
     EXPECT_FALSE(contains(text, op)) << text;
-  EXPECT_TRUE(contains(text, "!maxgraph.tensor<[batch_dp1, 4], f32, cpu:1>"))
+  EXPECT_TRUE(contains(text, "!maxgraph.tensor<[batch_dp_1, 4], f32, cpu:1>"))
       << text;
   EXPECT_EQ(graph.distributedOutputs()[0].layout.str(),
             "!maxgraph.tensor<[batch, 4], f32> on [S(0)] over "
@@ -263,6 +263,81 @@ TEST(ShardingTest, InfeasibleTransitionsAreErrorsAtTheUsersLine) {
       },
       {at(line), "cannot gather axis 0 of dim `n`, sharded over mesh axis "
                  "'tp': its pieces have symbolic dims of their own"});
+}
+
+TEST(ShardingTest, AutoReshardRaiseRefusesMoves) {
+  DeviceMesh mesh = lineOf(2);
+  auto fn = [](const Tensor &x, const Tensor &y) { return x + y; };
+  TensorLayout rows = f32({8, 6}, on(mesh, {Sharded{0}}));
+  TensorLayout cols = f32({8, 6}, on(mesh, {Sharded{1}}));
+  {
+    AutoReshard strict(std::nullopt, ReshardMode::Raise);
+    expectStagingError([&] { stage(fn)(rows, cols); },
+                       {"operand 1 of 'maxgraph.add' needs a resharding",
+                        "auto_reshard mode raise"});
+    // Placements that fit need no move.
+    EXPECT_NO_THROW(stage(fn)(rows, rows));
+  }
+  EXPECT_NO_THROW(stage(fn)(rows, cols));
+}
+
+TEST(ShardingTest, AutoReshardWarnSendsTheRecord) {
+  DeviceMesh mesh = lineOf(2);
+  auto fn = [](const Tensor &x, const Tensor &y) { return x + y; };
+  std::vector<std::string> warnings;
+  auto previous = setReshardWarningHandler(
+      [&](const std::string &message) { warnings.push_back(message); });
+  {
+    AutoReshard warn(std::nullopt, ReshardMode::Warn);
+    stage(fn)(f32({8, 6}, on(mesh, {Sharded{0}})),
+              f32({8, 6}, on(mesh, {Sharded{1}})));
+  }
+  setReshardWarningHandler(previous);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(contains(warnings[0], "operand 1 of 'maxgraph.add': [S(1)]"))
+      << warnings[0];
+}
+
+TEST(ShardingTest, AutoReshardLimitsTheTransitions) {
+  DeviceMesh mesh = lineOf(2);
+  // A partial sum meeting a row split: allreduce by default,
+  // reduce-scatter once (Partial, Sharded) is allowed.
+  auto fn = [](const Tensor &x, const Tensor &w, const Tensor &y) {
+    return ops::matmul(x, w) + y;
+  };
+  TensorLayout x = f32({8, 4}, on(mesh, {Sharded{1}}));
+  TensorLayout w = f32({4, 8}, on(mesh, {Sharded{0}}));
+  TensorLayout y = f32({8, 8}, on(mesh, {Sharded{0}}));
+  std::string byDefault = stage(fn)(x, w, y).str();
+  EXPECT_TRUE(contains(byDefault, "maxgraph.allreduce")) << byDefault;
+  {
+    AutoReshard all(allTransitions());
+    std::string text = stage(fn)(x, w, y).str();
+    EXPECT_TRUE(contains(text, "maxgraph.reduce_scatter")) << text;
+    EXPECT_FALSE(contains(text, "maxgraph.allreduce")) << text;
+  }
+  AutoReshard onlyAllreduce(std::set<Transition>{
+      {PlacementKind::Partial, PlacementKind::Replicated}});
+  expectStagingError(
+      [&] {
+        stage([](const Tensor &a, const Tensor &b) { return a + b; })(
+            f32({8, 6}, on(mesh, {Sharded{0}})),
+            f32({8, 6}, on(mesh, {Sharded{1}})));
+      },
+      {"that this region does not allow (auto_reshard): tp=S(0) needs "
+       "(Sharded, Sharded)"});
+}
+
+TEST(ShardingTest, VisualizeNamesEachDevicesPiece) {
+  EXPECT_EQ(visualize(on(grid(), {Replicated{}, Sharded{0}}), {5, 2}),
+            "[5, 2] on [R, S(0)] over mesh[dp=2, tp=2](cpu:0, cpu:1, cpu:2, "
+            "cpu:3)\n"
+            "  cpu:0  dp=0 tp=0  [0:3, :]\n"
+            "  cpu:1  dp=0 tp=1  [3:5, :]\n"
+            "  cpu:2  dp=1 tp=0  [0:3, :]\n"
+            "  cpu:3  dp=1 tp=1  [3:5, :]\n");
+  expectStagingError([] { DeviceMapping(lineOf(2), {Unknown{}}); },
+                     {"Unknown() on mesh axis 'tp'"});
 }
 
 //===----------------------------------------------------------------------===//

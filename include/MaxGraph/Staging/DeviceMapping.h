@@ -86,9 +86,14 @@ struct Partial {
   ReduceOp reduceOp = ReduceOp::Sum;
   friend bool operator==(const Partial &, const Partial &) = default;
 };
-using Placement = std::variant<Replicated, Sharded, Partial>;
+/// Per-device values with no known relation (MAX's `Unknown`): a name for
+/// what no layout may hold; DeviceMapping refuses it.
+struct Unknown {
+  friend bool operator==(const Unknown &, const Unknown &) = default;
+};
+using Placement = std::variant<Replicated, Sharded, Partial, Unknown>;
 
-/// `R`, `S(1)`, `P(sum)`.
+/// `R`, `S(1)`, `P(sum)`, `U`.
 std::string str(const Placement &placement);
 /// `sum`, `max`, `min`, `prod`.
 std::string str(ReduceOp reduceOp);
@@ -97,8 +102,8 @@ std::string str(ReduceOp reduceOp);
 /// One tensor axis is split by at most one mesh axis.
 class DeviceMapping {
 public:
-  /// Throws ShardingError unless there is one placement per mesh axis and
-  /// no tensor axis is sharded by two mesh axes.
+  /// Throws ShardingError unless there is one placement per mesh axis, none
+  /// Unknown, and no tensor axis is sharded by two mesh axes.
   DeviceMapping(DeviceMesh mesh, std::vector<Placement> placements,
                 SourceLoc loc = SourceLoc::current());
   /// Every device of `mesh` holds the whole tensor.
@@ -121,7 +126,8 @@ public:
   /// The dims of the shard on device `index` (its position in the mesh's
   /// devices) of a tensor of global `shape`: a static dim split as Sharded
   /// says; a symbolic dim `n` sharded on mesh axis `tp` becomes the symbol
-  /// `n_tp<c>` of the device's coordinate `c` on `tp`, bound at run time.
+  /// `n_tp_<c>` of the device's coordinate `c` on `tp` (MAX's naming),
+  /// bound at run time.
   std::vector<Dim> localShape(const std::vector<Dim> &shape,
                               int64_t index) const;
   /// `[S(0), R] over mesh[dp=2, tp=2](cpu:0, cpu:1, cpu:2, cpu:3)`.
@@ -152,6 +158,16 @@ private:
   std::vector<std::optional<std::string>> spec_;
   DeviceMapping mapping_;
 };
+
+/// Which device holds which piece of a tensor of `shape` laid out as
+/// `mapping` (MAX's `visualize`), one line per device:
+///   [8, 6] on [S(0), S(1)] over mesh[dp=2, tp=2](cpu:0, ..., cpu:3)
+///     cpu:0  dp=0 tp=0  [0:4, 0:3]
+///     cpu:1  dp=0 tp=1  [0:4, 3:6]   ...
+/// A symbolic dim's piece prints as its symbol; a Partial axis adds
+/// `term <c> of sum over tp`.
+std::string visualize(const DeviceMapping &mapping,
+                      const std::vector<Dim> &shape);
 
 /// The size of piece `index` of `size` elements split over `parts` devices
 /// (numpy's `array_split`), and where it starts.

@@ -12,7 +12,11 @@
 #ifndef MAXGRAPH_STAGING_RESHARDING_H
 #define MAXGRAPH_STAGING_RESHARDING_H
 
+#include <functional>
+#include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace maxgraph::sharding {
@@ -39,6 +43,62 @@ struct ReshardRecord {
   /// [S(1)]: 4096)`.
   std::string str() const;
 };
+
+/// The kind of a placement, for naming transitions.
+enum class PlacementKind { Replicated, Sharded, Partial };
+/// A change of placement on one mesh axis, as (from, to) kinds (MAX's
+/// `Transition`): (Partial, Replicated) is an allreduce, (Sharded,
+/// Replicated) an allgather, (Replicated, Sharded) a local slice, (Sharded,
+/// Sharded) a split moved to another axis, (Partial, Sharded) a
+/// reduce-scatter.
+using Transition = std::pair<PlacementKind, PlacementKind>;
+/// Every transition an op may plan with (MAX's `ALL_TRANSITIONS`).
+const std::set<Transition> &allTransitions();
+/// All but (Partial, Sharded): partial sums resolve to Replicated by
+/// allreduce (MAX's `DEFAULT_TRANSITIONS`). The policy outside any
+/// AutoReshard.
+const std::set<Transition> &defaultTransitions();
+
+/// What an op does when the choice it takes moves an operand.
+enum class ReshardMode {
+  /// Moves it (and records it in the report).
+  Silent,
+  /// Moves it and warns (the warning handler: stderr, or Python's
+  /// `warnings.warn`).
+  Warn,
+  /// Refuses with a ShardingError at the op's line that names the move:
+  /// moves must be written as ops::reshard.
+  Raise,
+};
+
+/// Sets, for the ops staged on this thread while it lives, which
+/// transitions they may plan with and what a move does (MAX's
+/// `auto_reshard`). Scopes nest; what is not given keeps the enclosing
+/// scope's setting. ops::reshard is never restricted.
+class AutoReshard {
+public:
+  explicit AutoReshard(std::optional<std::set<Transition>> allowed = {},
+                       std::optional<ReshardMode> mode = {});
+  ~AutoReshard();
+  AutoReshard(const AutoReshard &) = delete;
+  AutoReshard &operator=(const AutoReshard &) = delete;
+
+  /// The innermost setting on this thread (the defaults outside any).
+  static const std::set<Transition> &allowed();
+  static ReshardMode mode();
+
+private:
+  std::set<Transition> allowed_;
+  ReshardMode mode_;
+  AutoReshard *previous;
+};
+
+/// Where ReshardMode::Warn's messages go; the default prints them to
+/// stderr. Returns the previous handler.
+std::function<void(const std::string &)>
+setReshardWarningHandler(std::function<void(const std::string &)> handler);
+/// Sends `message` to the warning handler.
+void warnReshard(const std::string &message);
 } // namespace maxgraph::sharding
 
 #endif // MAXGRAPH_STAGING_RESHARDING_H
