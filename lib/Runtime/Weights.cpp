@@ -3,6 +3,7 @@
 #include "MaxGraph/Runtime/Weights.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
+#include "MaxGraph/Runtime/Distributed.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
@@ -37,7 +38,30 @@ detail::BoundWeights::slotsOf(const StagedGraph &staged) {
 detail::BoundWeights::BoundWeights(const StagedGraph &staged,
                                    const WeightMap &weights)
     : BoundWeights(staged.name(), staged.getGraph().getNumArguments(),
-                   slotsOf(staged), weights) {}
+                   slotsOf(staged), expandDistributed(staged, weights)) {}
+
+WeightMap detail::BoundWeights::expandDistributed(const StagedGraph &staged,
+                                                  const WeightMap &weights) {
+  if (staged.distributedWeights().empty())
+    return weights;
+  WeightMap expanded;
+  for (const auto &[name, tensor] : weights) {
+    const DistributedLeaf *leaf = nullptr;
+    for (const DistributedLeaf &each : staged.distributedWeights())
+      if (each.path == name)
+        leaf = &each;
+    if (!leaf) {
+      expanded.emplace(name, tensor);
+      continue;
+    }
+    std::vector<HostTensor> shards = distribute(
+        tensor, leaf->layout,
+        "weight '" + name + "' of compiled graph '" + staged.name() + "'");
+    for (auto [index, shard] : llvm::enumerate(shards))
+      expanded.emplace(name + "._shard." + std::to_string(index), shard);
+  }
+  return expanded;
+}
 
 detail::BoundWeights::BoundWeights(std::string graphName, size_t numArguments,
                                    const std::vector<WeightSlot> &slots,

@@ -4,6 +4,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
 #include "ShardingRules.h"
 #include "StagingContext.h"
+#include "Transitions.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
 #include <cmath>
@@ -931,5 +932,29 @@ Tensor ops::constant_external(const std::string &name,
   Trace &trace = Trace::current(loc, "constant_external");
   if (!trace.declareWeight)
     throwStagingError(loc, "constant_external: this trace takes no weights");
-  return trace.wrap(trace.declareWeight(name, layout, loc));
+  if (!layout.isDistributed())
+    return trace.wrap(trace.declareWeight(name, layout, loc));
+  // Over a mesh: one weight per device, `name._shard.<i>` (MAX's names).
+  if (trace.parent)
+    throw sharding::ShardingError(
+        formatLoc(loc) + ": constant_external: weight '" + name +
+        "' is laid out over a device mesh inside an as_subgraph body; "
+        "subgraph bodies take tensors on one device each");
+  const sharding::DeviceMapping &mapping = *layout.mapping();
+  auto [known, isNew] =
+      trace.module.distributedWeights.try_emplace(name, layout);
+  if (!isNew && !(known->second == layout))
+    throwStagingError(loc, "constant_external: weight '" + name +
+                               "' was declared as " + known->second.str() +
+                               " and is declared here as " + layout.str() +
+                               "; one name is one weight");
+  std::vector<Tensor> shards;
+  for (auto [index, device] : llvm::enumerate(mapping.mesh().devices()))
+    shards.push_back(trace.wrap(trace.declareWeight(
+        name + "._shard." + std::to_string(index),
+        TensorLayout(layout.dtype(), mapping.localShape(layout.shape(), index),
+                     device),
+        loc)));
+  return sharded::assemble(mapping, std::move(shards), loc,
+                           "constant_external");
 }

@@ -448,5 +448,10 @@ StagedGraph StageSession::finish() {
   state->distributedInputs = std::move(s.distributedInputs);
   state->distributedOutputs = std::move(s.distributedOutputs);
   state->reshardReport = std::move(s.state.reshardReport);
+  for (const auto &[name, layout] : s.state.distributedWeights) {
+    auto first = llvm::find(state->weightNames, name + "._shard.0");
+    state->distributedWeights.push_back(DistributedLeaf{
+        name, layout, static_cast<size_t>(first - state->weightNames.begin())});
+  }
   return StagedGraph(std::move(state));
 }

@@ -37,6 +37,9 @@ const std::vector<DistributedLeaf> &StagedGraph::distributedInputs() const {
 const std::vector<DistributedLeaf> &StagedGraph::distributedOutputs() const {
   return state->distributedOutputs;
 }
+const std::vector<DistributedLeaf> &StagedGraph::distributedWeights() const {
+  return state->distributedWeights;
+}
 const std::vector<sharding::ReshardRecord> &StagedGraph::reshardReport() const {
   return state->reshardReport;
 }

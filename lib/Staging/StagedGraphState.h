@@ -17,7 +17,8 @@ struct StagedGraph::State {
   std::vector<std::pair<std::string, std::string>> statics;
   std::vector<std::string> weightNames;
   std::vector<TensorLayout> weightLayouts;
-  std::vector<DistributedLeaf> distributedInputs, distributedOutputs;
+  std::vector<DistributedLeaf> distributedInputs, distributedOutputs,
+      distributedWeights;
   std::vector<sharding::ReshardRecord> reshardReport;
 };
 } // namespace maxgraph

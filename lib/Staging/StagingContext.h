@@ -110,6 +110,9 @@ struct ModuleState {
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> libraries;
   /// The changes of mapping staged so far (Resharding.h).
   std::vector<sharding::ReshardRecord> reshardReport;
+  /// The external weights laid out over a mesh, by name (their shards are
+  /// the weights `<name>._shard.<i>`).
+  std::map<std::string, TensorLayout> distributedWeights;
 
   /// `name`, or `name_1`, `name_2`, ... if taken; marks the result taken.
   std::string uniqueName(const std::string &name);

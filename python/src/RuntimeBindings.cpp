@@ -132,7 +132,9 @@ struct PyExecutable {
         slots(detail::BoundWeights::slotsOf(staged)),
         weights(staged.name(),
                 staged.inputLayouts().size() + staged.weightNames().size(),
-                slots, toWeights(weights)),
+                slots,
+                detail::BoundWeights::expandDistributed(staged,
+                                                        toWeights(weights))),
         executable(detail::compileCached(staged)), staged(staged) {
     for (const TensorLayout &layout : staged.outputLayouts())
       resultDevices.push_back(layout.device());

@@ -367,3 +367,52 @@ def test_visualize():
     assert "cpu:1  tp=1  [n_tp_1]" in split
     live = Tensor.from_numpy(rand(5, 2)).to(DeviceMapping(MESH2, [Sharded(0)]))
     assert "cpu:1  tp=1  [3:5, :]" in visualize(live)
+
+
+# Weights over a mesh ---------------------------------------------------------
+
+W1 = layout([16, 12], MESH2, Sharded(1))
+W2 = layout([12, 3], MESH2, Sharded(0))
+
+
+def tp_mlp_weights(x):
+    h = F.gelu(x @ F.constant_external("w1", W1))
+    return (h @ F.constant_external("w2", W2)).to(replicated(x.mesh))
+
+
+def test_weights_over_a_mesh_bind_global_arrays_or_shards():
+    x, w1, w2 = rand(4, 16, seed=9), rand(16, 12, seed=10), rand(12, 3,
+                                                                  seed=11)
+    spec = layout([4, 16], MESH2, Replicated())
+    staged = compilation.stage(tp_mlp_weights)(spec)
+    assert staged.weight_names == ["w1._shard.0", "w1._shard.1",
+                                   "w2._shard.0", "w2._shard.1"]
+    assert repr(staged).count("maxgraph.allreduce") == 1
+    h = x @ w1
+    gelu = 0.5 * h * (1 + np.vectorize(__import__("math").erf)(h / np.sqrt(2)))
+    expected = gelu @ w2
+    run = compilation.compile(tp_mlp_weights, weights={"w1": w1, "w2": w2})(
+        spec)
+    np.testing.assert_allclose(run(x).to_numpy(), expected, rtol=1e-4,
+                               atol=1e-4)
+    # The shards by their own names (MAX's `name._shard.i`).
+    shards = {"w1._shard.0": w1[:, :6].copy(), "w1._shard.1": w1[:, 6:].copy(),
+              "w2._shard.0": w2[:6].copy(), "w2._shard.1": w2[6:].copy()}
+    run = compilation.compile(tp_mlp_weights, weights=shards)(spec)
+    np.testing.assert_allclose(run(x).to_numpy(), expected, rtol=1e-4,
+                               atol=1e-4)
+    with pytest.raises(ValueError, match="weight 'w1' of compiled graph"
+                                         ".*has shape \\[16, 11\\]"):
+        compilation.compile(tp_mlp_weights,
+                            weights={"w1": w1[:, :11], "w2": w2})(spec)
+    with pytest.raises(ValueError, match="w2._shard.0"):
+        compilation.compile(tp_mlp_weights, weights={"w1": w1})(spec)
+
+
+def test_weights_over_a_mesh_declared_twice_must_match():
+    def twice(x):
+        a = F.constant_external("w", W1)
+        b = F.constant_external("w", layout([16, 12], MESH2, Sharded(0)))
+        return a + b
+    with pytest.raises(ValueError, match="weight 'w' was declared as"):
+        compilation.stage(twice)(layout([4, 16], MESH2, Replicated()))

@@ -427,4 +427,27 @@ TEST(ShardingTest, PartialResultsAreRefusedOnTheHost) {
         << error.what();
   }
 }
+TEST(ShardingTest, WeightsOverAMeshBindTheGlobalTensor) {
+  DeviceMesh mesh = lineOf(2);
+  TensorLayout w1 = f32({8, 6}, on(mesh, {Sharded{1}}));
+  TensorLayout w2 = f32({6, 3}, on(mesh, {Sharded{0}}));
+  auto mlp = [&](const Tensor &x) {
+    Tensor h = ops::matmul(x, ops::constant_external("w1", w1));
+    return ops::reshard(
+        ops::matmul(h, ops::constant_external("w2", w2)),
+        DeviceMapping::replicated(x.layout().mapping()->mesh()));
+  };
+  StagedGraph graph = stage(mlp)(f32({2, 8}, on(mesh, {Replicated{}})));
+  EXPECT_EQ(graph.weightNames(),
+            (std::vector<std::string>{"w1._shard.0", "w1._shard.1",
+                                      "w2._shard.0", "w2._shard.1"}));
+  ASSERT_EQ(graph.distributedWeights().size(), 2u);
+  EXPECT_EQ(graph.distributedWeights()[1].path, "w2");
+  EXPECT_EQ(graph.distributedWeights()[1].first, 2u);
+  HostTensor x = randomTensor({2, 8}, 8), a = randomTensor({8, 6}, 9),
+             b = randomTensor({6, 3}, 10);
+  auto compiled = compile(graph, {.weights = {{"w1", a}, {"w2", b}}});
+  std::vector<HostTensor> results = compiled(x);
+  expectNear(results[0], matmulOf(HostTensor::from({2, 6}, matmulOf(x, a)), b));
+}
 } // namespace

@@ -60,6 +60,11 @@ public:
   BoundWeights(std::string graphName, size_t numArguments,
                const std::vector<WeightSlot> &slots, const WeightMap &weights);
 
+  /// `weights` with each global tensor of a weight laid out over a mesh
+  /// (StagedGraph::distributedWeights) replaced by its shards, named
+  /// `<name>._shard.<i>`; other entries as they are.
+  static WeightMap expandDistributed(const StagedGraph &staged,
+                                     const WeightMap &weights);
   /// The weights of `staged`, in argument order.
   static std::vector<WeightSlot> slotsOf(const StagedGraph &staged);
 

@@ -82,6 +82,11 @@ public:
   /// among inputLayouts() and outputLayouts().
   const std::vector<DistributedLeaf> &distributedInputs() const;
   const std::vector<DistributedLeaf> &distributedOutputs() const;
+  /// The external weights laid out over a mesh (constant_external of a
+  /// distributed layout): `path` is the weight's name, `first` the index of
+  /// its first shard `<name>._shard.0` among weightNames(). Compiling binds
+  /// either the global array under the name or each shard under its own.
+  const std::vector<DistributedLeaf> &distributedWeights() const;
   /// The changes of mapping that staging made (ops on distributed tensors
   /// whose placements did not fit, ops::reshard), in staging order.
   const std::vector<sharding::ReshardRecord> &reshardReport() const;
