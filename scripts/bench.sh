@@ -16,7 +16,7 @@ build=$root/build
 # Debian packages) and builds the default (Release) preset.
 "$root/scripts/setup.sh" default
 ninja -C "$build" maxgraph-cpu-benchmark maxgraph-compile-time-benchmark \
-  maxgraph-staging-benchmark maxgraph-mpi-benchmark
+  maxgraph-staging-benchmark maxgraph-mpi-benchmark maxgraph-models max-run
 
 # OpenBLAS 0.3.21 picks its kernels by CPU model and reads some CPUs (a
 # virtualised Xeon) as Prescott, an SSE3 kernel; give it its best kernel for
@@ -73,6 +73,21 @@ if command -v mpiexec.hydra >/dev/null; then
     echo "== allreduce on $ranks processes: MaxGraph's MPI layer against MPI_Allreduce"
     mpiexec.hydra -np "$ranks" "$build/bin/maxgraph-mpi-benchmark"
   done
+  # The same MLP layer staged for one device and, by sharding propagation,
+  # tensor parallel over cpu:0..1 (W1 by columns, W2 by rows, one
+  # allreduce): in one process (both threads), and as 2 processes of one
+  # thread each under MPI.
+  step=$(mktemp -d)
+  "$build/bin/maxgraph-models" mlp-step > "$step/one.mlir"
+  "$build/bin/maxgraph-models" sharded-mlp-step > "$step/tp.mlir"
+  echo "== MLP step x [64, 1024] W1 [1024, 4096] W2 [4096, 1024]: one device, one process"
+  "$build/bin/max-run" "$step/one.mlir" --random-inputs --time=20
+  echo "== the same, tensor parallel over cpu:0..1 in one process"
+  "$build/bin/max-run" "$step/tp.mlir" --random-inputs --time=20
+  echo "== the same, tensor parallel on 2 processes (mpirun -np 2, 1 thread each)"
+  OMP_NUM_THREADS=1 mpiexec.hydra -np 2 "$build/bin/max-run" "$step/tp.mlir" \
+    --spmd --random-inputs --time=20
+  rm -rf "$step"
 fi
 echo "== compiled code against its peers"
 "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"

@@ -13,6 +13,9 @@
 //                W1 split by columns, W2 by rows (sharding propagation)
 //   sharded-dp   a data-parallel layer over a mesh of cpu:0..1 (batch split)
 //   sharded-mismatch  an add of a row-split and a column-split operand
+//   mlp-step, sharded-mlp-step  one MLP layer of x [64, 1024], W1 [1024,
+//                4096], W2 [4096, 1024] on one device, and the same laid out
+//                tensor parallel over cpu:0..1 (the MPI benchmark's model)
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,7 +110,7 @@ int usage() {
   llvm::errs() << "usage: maxgraph-models "
                   "mlp|transformer|buffers|symbolic|collectives|"
                   "custom LIBRARY|device-graph|weights|sharded-mlp|"
-                  "sharded-dp|sharded-mismatch\n";
+                  "sharded-dp|sharded-mismatch|mlp-step|sharded-mlp-step\n";
   return 2;
 }
 } // namespace
@@ -163,6 +166,14 @@ int main(int argc, char **argv) {
           named("a", g), named("b", g));
     } else if (which == "weights") {
       llvm::outs() << stage(weightedLayers)(named("x", f32));
+    } else if (which == "mlp-step") {
+      auto step = [](const Tensor &x, const Tensor &w1, const Tensor &w2) {
+        return ops::matmul(ops::gelu(ops::matmul(x, w1)), w2);
+      };
+      llvm::outs() << stage(step, {.name = "mlpStep"})(
+          named("x", TensorLayout(DType::Float32, {64, 1024})),
+          named("w1", TensorLayout(DType::Float32, {1024, 4096})),
+          named("w2", TensorLayout(DType::Float32, {4096, 1024})));
     } else if (which.starts_with("sharded-")) {
       using namespace sharding;
       DeviceMesh mesh({CPU(0), CPU(1)}, "tp");
@@ -175,6 +186,11 @@ int main(int argc, char **argv) {
             named("x", layout({4, 16}, Replicated{})),
             named("w1", layout({16, 32}, Sharded{1})),
             named("w2", layout({32, 8}, Sharded{0})));
+      else if (which == "sharded-mlp-step")
+        llvm::outs() << stage(shardedMlp, {.name = "mlpStep"})(
+            named("x", layout({64, 1024}, Replicated{})),
+            named("w1", layout({1024, 4096}, Sharded{1})),
+            named("w2", layout({4096, 1024}, Sharded{0})));
       else if (which == "sharded-dp")
         llvm::outs() << stage(dataParallel)(
             named("x", layout({Dim("batch"), 16}, Sharded{0})),
