@@ -29,7 +29,8 @@ StagingError = _core.StagingError
 RuntimeError = _core.RuntimeError
 
 from . import (  # noqa: E402
-    compilation, driver, dtype, functional, ops, sharding, tensor, weights)
+    compilation, distributed, driver, dtype, functional, ops, sharding, tensor,
+    weights)
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
 # builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.
@@ -37,6 +38,7 @@ __all__ = [
     "Error",
     "StagingError",
     "compilation",
+    "distributed",
     "driver",
     "dtype",
     "functional",

@@ -6,6 +6,8 @@
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Runtime/Distributed.h"
 #include "MaxGraph/Runtime/InputChecks.h"
+#include "MaxGraph/Runtime/MPI.h"
+#include "MaxGraph/Runtime/Spmd.h"
 #include "llvm/ADT/StringExtras.h"
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
@@ -356,6 +358,58 @@ struct PyExecutable {
 } // namespace
 
 void maxgraph::python::bindRuntime(nb::module_ &m) {
+  // MPI (maxgraph.distributed): the runtime's MPI layer, opened at first use.
+  m.def("mpi_available", [] {
+    std::string reason;
+    bool available = mpi::available(&reason);
+    return std::make_pair(available, reason);
+  });
+  m.def("mpi_initialize", [] { mpi::initialize(); });
+  m.def("mpi_initialized", [] { return mpi::initialized(); });
+  m.def("mpi_finalize", [] { mpi::finalize(); });
+  m.def("mpi_rank", [] { return mpi::rank(); });
+  m.def("mpi_size", [] { return mpi::size(); });
+  nb::class_<spmd::RankGraph>(
+      m, "RankGraph",
+      "A staged graph over cpu:0..N-1 compiled for this MPI rank's part.")
+      .def(
+          "__init__",
+          [](spmd::RankGraph *self, const StagedGraph &staged) {
+            nb::gil_scoped_release released;
+            new (self) spmd::RankGraph(staged);
+          },
+          nb::arg("staged"))
+      .def_prop_ro("rank", &spmd::RankGraph::rank)
+      .def_prop_ro("world_size", &spmd::RankGraph::worldSize)
+      .def_prop_ro("local_inputs", &spmd::RankGraph::localInputs)
+      .def_prop_ro("local_results", &spmd::RankGraph::localResults)
+      .def(
+          "run",
+          [](const spmd::RankGraph &self, const std::vector<nb::handle> &inputs,
+             const std::vector<Device> &devices) {
+            std::vector<HostTensor> tensors;
+            for (auto [index, input] : llvm::enumerate(inputs)) {
+              std::string what = "local input " + std::to_string(index);
+              if (nb::isinstance<PyTensor>(input))
+                tensors.push_back(
+                    nb::inst_ptr<PyTensor>(input)->live(what.c_str()));
+              else
+                tensors.push_back(hostTensorOfArray(
+                    input, devices[index], ArrayUse::GraphInput, what));
+            }
+            std::vector<HostTensor> outputs;
+            {
+              nb::gil_scoped_release released;
+              outputs = self.run(std::move(tensors));
+            }
+            std::vector<PyTensor> results;
+            for (HostTensor &output : outputs)
+              results.emplace_back(std::move(output));
+            return results;
+          },
+          nb::arg("inputs"), nb::arg("devices"),
+          "Runs this rank's part on its local inputs (one per local input, "
+          "each on the device given); every rank must call it alike.");
   nb::class_<Artifact>(m, "Artifact",
                        "A compiled graph's artifact file, read and verified.")
       .def_static("read", &Artifact::read, nb::arg("path"),

@@ -249,6 +249,22 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
       .def_prop_ro("static_arguments", &StagedGraph::staticArguments)
       .def_prop_ro("weight_names", &StagedGraph::weightNames)
       .def_prop_ro("weight_layouts", &StagedGraph::weightLayouts)
+      .def_prop_ro(
+          "distributed_inputs",
+          [](const StagedGraph &graph) {
+            nb::list leaves;
+            for (const DistributedLeaf &leaf : graph.distributedInputs())
+              leaves.append(nb::make_tuple(leaf.path, leaf.layout, leaf.first));
+            return leaves;
+          })
+      .def_prop_ro(
+          "distributed_outputs",
+          [](const StagedGraph &graph) {
+            nb::list leaves;
+            for (const DistributedLeaf &leaf : graph.distributedOutputs())
+              leaves.append(nb::make_tuple(leaf.path, leaf.layout, leaf.first));
+            return leaves;
+          })
       .def_prop_ro("reshard_report",
                    [](const StagedGraph &graph) {
                      std::vector<std::string> lines;

@@ -27,6 +27,7 @@
 #include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Runtime/Npy.h"
+#include "MaxGraph/Runtime/Spmd.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
@@ -101,7 +102,7 @@ static cl::opt<std::string> gpuRuntime(
              "e.g. PoCL on the CPU) or cuda (default: MAXGRAPH_GPU_RUNTIME, "
              "else cuda)"));
 
-static cl::opt<bool> spmd(
+static cl::opt<bool> spmdFlag(
     "spmd", cl::cat(runCategory),
     cl::desc("Run as one process of `mpirun -np N` (MPICH): process r runs "
              "the part of the graph on cpu:r and writes its results under "
@@ -137,49 +138,6 @@ void printError(const std::string &message) {
   printError(message);
   mpi::finalize();
   std::exit(1);
-}
-
-/// The cpu id of a value's device, or -1 on another kind.
-int64_t cpuId(Type type) {
-  auto layout = dyn_cast<LayoutType>(type);
-  if (!layout || layout.getDevice().getKind() != DeviceKind::cpu)
-    return -1;
-  return layout.getDevice().getId();
-}
-
-/// The number of devices cpu:0..N-1 that `graph` spans.
-int64_t deviceCount(GraphOp graph) {
-  int64_t count = 1;
-  auto see = [&](Type type) { count = std::max(count, cpuId(type) + 1); };
-  for (Type type : graph.getArgumentTypes())
-    see(type);
-  for (Type type : graph.getResultTypes())
-    see(type);
-  graph.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      see(type);
-  });
-  return count;
-}
-
-/// FNV-1a over `bytes`, continuing from `hash`.
-uint64_t fnv1a(llvm::StringRef bytes, uint64_t hash = 14695981039346656037ull) {
-  for (unsigned char c : bytes) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
-/// A hash of the module and of this binary, which every rank must share.
-uint64_t runHash(ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module.print(os);
-  uint64_t hash = fnv1a(text);
-  if (auto binary = llvm::MemoryBuffer::getFile("/proc/self/exe"))
-    hash = fnv1a((*binary)->getBuffer(), hash);
-  return hash;
 }
 
 GraphOp findGraph(ModuleOp module) {
@@ -378,30 +336,31 @@ int main(int argc, char **argv) {
       return 1;
     }
 
-  if (spmd && interpretFlag)
+  if (spmdFlag && interpretFlag)
     die("--spmd runs compiled code; it does not take --interpret");
   // SPMD: this process's rank, checked against the graph's devices and the
   // other ranks' graph and binary.
   int rank = -1;
   std::vector<int64_t> globalResults;
-  if (spmd) {
+  if (spmdFlag) {
     try {
       mpi::initialize();
       rank = mpi::rank();
-      mpi::checkWorldSize(deviceCount(graph), "@" + graph.getSymName().str());
+      mpi::checkWorldSize(spmd::deviceCount(graph),
+                          "@" + graph.getSymName().str());
       // A test hook: this rank starts late, so that the others' first
       // collective times out (test/Tools/max-run/spmd-errors.test).
       if (const char *late = std::getenv("MAXGRAPH_TEST_SPMD_DELAY_RANK"))
         if (std::atoi(late) == rank)
           std::this_thread::sleep_for(std::chrono::seconds(5));
-      mpi::checkSameHash(runHash(*module), "graph or max-run binary");
+      mpi::checkSameHash(spmd::hash(*module), "graph or max-run binary");
     } catch (const maxgraph::Error &error) {
       if (!mpi::initialized())
         die(std::string("--spmd needs MPI: ") + error.what());
       dieOnEveryRank(error.what());
     }
     for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
-      if (cpuId(type) == rank)
+      if (spmd::cpuId(type) == rank)
         globalResults.push_back(index);
   }
 
@@ -420,22 +379,14 @@ int main(int argc, char **argv) {
           " arguments: pass one --input=FILE.npy each, or --random-inputs");
     }
 
-    if (spmd) {
+    if (spmdFlag) {
       // This device's inputs, then its part of the graph.
       std::vector<HostTensor> local;
       for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
-        if (cpuId(type) == rank && index < arguments.size())
+        if (spmd::cpuId(type) == rank && index < arguments.size())
           local.push_back(std::move(arguments[index]));
       arguments = std::move(local);
-      std::string name = graph.getSymName().str();
-      PassManager pm(&context);
-      pm.addPass(createInlineSubgraphs());
-      PartitionByDeviceOptions options;
-      options.rank = rank;
-      pm.addNestedPass<GraphOp>(createPartitionByDevice(options));
-      if (failed(pm.run(*module)))
-        die("partitioning @" + name + " for cpu:" + std::to_string(rank) +
-            " failed");
+      spmd::partition(*module, graph.getSymName(), rank);
       graph = findGraph(*module);
     }
 
@@ -467,9 +418,9 @@ int main(int argc, char **argv) {
 
     std::optional<ArrayAttr> names = graph.getResultNames();
     for (auto [local, result] : llvm::enumerate(results)) {
-      size_t index = spmd ? globalResults[local] : local;
+      size_t index = spmdFlag ? globalResults[local] : local;
       if (print) {
-        if (spmd)
+        if (spmdFlag)
           llvm::outs() << "rank " << rank << " ";
         llvm::outs() << "result " << index;
         if (names)
@@ -480,7 +431,7 @@ int main(int argc, char **argv) {
         llvm::outs() << "\n";
       }
       if (!outputDir.empty()) {
-        std::string dir = spmd ? outputDir + "/rank" + std::to_string(rank)
+        std::string dir = spmdFlag ? outputDir + "/rank" + std::to_string(rank)
                                : std::string(outputDir);
         llvm::sys::fs::create_directories(dir);
         writeNpy(dir + "/result_" + std::to_string(index) + ".npy", result);
