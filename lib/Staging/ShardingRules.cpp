@@ -231,6 +231,23 @@ follow(const Tensor &x, int64_t meshAxis,
   return {Choice{{Replicated{}}, Replicated{}}};
 }
 
+/// A one-operand op whose result's placement follows its operand's (`map`,
+/// as for follow()), staged by `local` on each device's shard (`index` in
+/// the mesh; `out` the result's mapping).
+Tensor
+followed(llvm::StringRef op, const Tensor &x,
+         llvm::function_ref<std::optional<Placement>(const Placement &)> map,
+         llvm::function_ref<Tensor(const Tensor &, int64_t index,
+                                   const DeviceMapping &out)>
+             local,
+         const SourceLoc &loc) {
+  return run(
+      op, {x}, [&](int64_t meshAxis) { return follow(x, meshAxis, map); },
+      [&](llvm::ArrayRef<Tensor> locals, int64_t index,
+          const DeviceMapping &out) { return local(locals[0], index, out); },
+      loc);
+}
+
 /// A negative axis counted from the end.
 int64_t fromEnd(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
@@ -367,8 +384,7 @@ Tensor sharded::matmul(const Tensor &lhs, const Tensor &rhs,
 Tensor sharded::reduce(llvm::StringRef op, const Tensor &x,
                        std::vector<int64_t> axes, bool keepDims,
                        Reduction reduction, const SourceLoc &loc) {
-  std::vector<Tensor> operands = onOneMesh({x}, op, loc);
-  const Distribution &d = dist(operands[0]);
+  const Distribution &d = dist(x);
   int64_t rank = d.shape.size();
   std::set<int64_t> reduced;
   for (int64_t axis : axes)
@@ -378,35 +394,29 @@ Tensor sharded::reduce(llvm::StringRef op, const Tensor &x,
                      : reduction == Reduction::Prod ? ReduceOp::Prod
                                                     : ReduceOp::Sum;
   bool splitsReduced = false;
-  auto choicesOn = [&](int64_t meshAxis) {
-    return follow(operands[0], meshAxis,
-                  [&](const Placement &p) -> std::optional<Placement> {
-                    if (auto *partial = std::get_if<Partial>(&p)) {
-                      if (partial->reduceOp == combine)
-                        return p;
-                      return std::nullopt;
-                    }
-                    auto *shard = shardOf(p);
-                    if (!shard)
-                      return p;
-                    if (reduced.count(shard->axis)) {
-                      splitsReduced = true;
-                      return Partial{combine};
-                    }
-                    int64_t before =
-                        keepDims
-                            ? 0
-                            : std::distance(reduced.begin(),
-                                            reduced.lower_bound(shard->axis));
-                    return Sharded{shard->axis - before};
-                  });
+  auto map = [&](const Placement &p) -> std::optional<Placement> {
+    if (auto *partial = std::get_if<Partial>(&p)) {
+      if (partial->reduceOp == combine)
+        return p;
+      return std::nullopt;
+    }
+    auto *shard = shardOf(p);
+    if (!shard)
+      return p;
+    if (reduced.count(shard->axis)) {
+      splitsReduced = true;
+      return Partial{combine};
+    }
+    int64_t before = keepDims ? 0
+                              : std::distance(reduced.begin(),
+                                              reduced.lower_bound(shard->axis));
+    return Sharded{shard->axis - before};
   };
   // A mean over split axes: a Partial sum of local sums, each scaled by the
   // global count.
   double scale = 1;
-  auto local = [&](llvm::ArrayRef<Tensor> locals, int64_t,
+  auto local = [&](const Tensor &part, int64_t,
                    const DeviceMapping &) -> Tensor {
-    const Tensor &part = locals[0];
     switch (reduction) {
     case Reduction::Sum:
       return ops::reduce_sum(part, axes, keepDims, loc);
@@ -441,32 +451,28 @@ Tensor sharded::reduce(llvm::StringRef op, const Tensor &x,
     }
     scale = 1 / count;
   }
-  return run(op, operands, choicesOn, local, loc);
+  return followed(op, x, map, local, loc);
 }
 
 Tensor sharded::alongAxis(llvm::StringRef op, const Tensor &x, int64_t axis,
                           bool dropsAxis,
                           llvm::function_ref<Tensor(const Tensor &)> local,
                           const SourceLoc &loc) {
-  std::vector<Tensor> operands = onOneMesh({x}, op, loc);
-  int64_t along = fromEnd(axis, operands[0].rank(loc));
-  return run(
-      op, operands,
-      [&](int64_t meshAxis) {
-        return follow(operands[0], meshAxis,
-                      [&](const Placement &p) -> std::optional<Placement> {
-                        if (isReplicated(p))
-                          return p;
-                        auto *shard = shardOf(p);
-                        if (!shard || shard->axis == along)
-                          return std::nullopt;
-                        if (dropsAxis && shard->axis > along)
-                          return Sharded{shard->axis - 1};
-                        return p;
-                      });
+  int64_t along = fromEnd(axis, x.rank(loc));
+  return followed(
+      op, x,
+      [&](const Placement &p) -> std::optional<Placement> {
+        if (isReplicated(p))
+          return p;
+        auto *shard = shardOf(p);
+        if (!shard || shard->axis == along)
+          return std::nullopt;
+        if (dropsAxis && shard->axis > along)
+          return Sharded{shard->axis - 1};
+        return p;
       },
-      [&](llvm::ArrayRef<Tensor> locals, int64_t, const DeviceMapping &) {
-        return local(locals[0]);
+      [&](const Tensor &part, int64_t, const DeviceMapping &) {
+        return local(part);
       },
       loc);
 }
@@ -501,24 +507,20 @@ Tensor sharded::transpose(const Tensor &x,
                           const std::vector<int64_t> &permutation,
                           const SourceLoc &loc) {
   llvm::StringRef op = "maxgraph.transpose";
-  std::vector<Tensor> operands = onOneMesh({x}, op, loc);
-  int64_t rank = operands[0].rank(loc);
-  return run(
-      op, operands,
-      [&](int64_t meshAxis) {
-        return follow(operands[0], meshAxis,
-                      [&](const Placement &p) -> std::optional<Placement> {
-                        auto *shard = shardOf(p);
-                        if (!shard)
-                          return p;
-                        for (auto [to, from] : llvm::enumerate(permutation))
-                          if (fromEnd(from, rank) == shard->axis)
-                            return Sharded{static_cast<int64_t>(to)};
-                        return std::nullopt;
-                      });
+  int64_t rank = x.rank(loc);
+  return followed(
+      op, x,
+      [&](const Placement &p) -> std::optional<Placement> {
+        auto *shard = shardOf(p);
+        if (!shard)
+          return p;
+        for (auto [to, from] : llvm::enumerate(permutation))
+          if (fromEnd(from, rank) == shard->axis)
+            return Sharded{static_cast<int64_t>(to)};
+        return std::nullopt;
       },
-      [&](llvm::ArrayRef<Tensor> locals, int64_t, const DeviceMapping &) {
-        return ops::transpose(locals[0], permutation, loc);
+      [&](const Tensor &part, int64_t, const DeviceMapping &) {
+        return ops::transpose(part, permutation, loc);
       },
       loc);
 }
@@ -526,8 +528,7 @@ Tensor sharded::transpose(const Tensor &x,
 Tensor sharded::reshape(const Tensor &x, const std::vector<Dim> &shape,
                         const SourceLoc &loc) {
   llvm::StringRef op = "maxgraph.reshape";
-  std::vector<Tensor> operands = onOneMesh({x}, op, loc);
-  const std::vector<Dim> &in = dist(operands[0]).shape;
+  const std::vector<Dim> &in = dist(x).shape;
   // The axis of `shape` that holds input axis `axis` whole: same dim, same
   // number of elements before it.
   auto survivor = [&](int64_t axis) -> std::optional<int64_t> {
@@ -542,22 +543,18 @@ Tensor sharded::reshape(const Tensor &x, const std::vector<Dim> &shape,
     }
     return std::nullopt;
   };
-  return run(
-      op, operands,
-      [&](int64_t meshAxis) {
-        return follow(operands[0], meshAxis,
-                      [&](const Placement &p) -> std::optional<Placement> {
-                        auto *shard = shardOf(p);
-                        if (!shard)
-                          return p;
-                        if (std::optional<int64_t> to = survivor(shard->axis))
-                          return Sharded{*to};
-                        return std::nullopt;
-                      });
+  return followed(
+      op, x,
+      [&](const Placement &p) -> std::optional<Placement> {
+        auto *shard = shardOf(p);
+        if (!shard)
+          return p;
+        if (std::optional<int64_t> to = survivor(shard->axis))
+          return Sharded{*to};
+        return std::nullopt;
       },
-      [&](llvm::ArrayRef<Tensor> locals, int64_t index,
-          const DeviceMapping &out) {
-        return ops::reshape(locals[0], out.localShape(shape, index), loc);
+      [&](const Tensor &part, int64_t index, const DeviceMapping &out) {
+        return ops::reshape(part, out.localShape(shape, index), loc);
       },
       loc);
 }
@@ -600,8 +597,7 @@ Tensor sharded::concat(const std::vector<Tensor> &inputs, int64_t axis,
 Tensor sharded::slice(const Tensor &x, const std::vector<ops::Range> &ranges,
                       const SourceLoc &loc) {
   llvm::StringRef op = "maxgraph.slice";
-  std::vector<Tensor> operands = onOneMesh({x}, op, loc);
-  const std::vector<Dim> &shape = dist(operands[0]).shape;
+  const std::vector<Dim> &shape = dist(x).shape;
   auto whole = [&](int64_t axis) {
     if (axis >= static_cast<int64_t>(ranges.size()))
       return true;
@@ -610,43 +606,36 @@ Tensor sharded::slice(const Tensor &x, const std::vector<ops::Range> &ranges,
                                  *range.stop >= shape[axis].staticSize());
     return range.start == 0 && range.step == 1 && toEnd;
   };
-  return run(
-      op, operands,
-      [&](int64_t meshAxis) {
-        return follow(operands[0], meshAxis,
-                      [&](const Placement &p) -> std::optional<Placement> {
-                        auto *shard = shardOf(p);
-                        if (shard && !whole(shard->axis))
-                          return std::nullopt;
-                        return p;
-                      });
+  return followed(
+      op, x,
+      [&](const Placement &p) -> std::optional<Placement> {
+        auto *shard = shardOf(p);
+        if (shard && !whole(shard->axis))
+          return std::nullopt;
+        return p;
       },
-      [&](llvm::ArrayRef<Tensor> locals, int64_t, const DeviceMapping &out) {
+      [&](const Tensor &part, int64_t, const DeviceMapping &out) {
         std::vector<ops::Range> local = ranges;
         for (const Placement &p : out.placements())
           if (auto *shard = shardOf(p);
               shard && shard->axis < static_cast<int64_t>(local.size()))
             local[shard->axis] = ops::Range{};
-        return ops::slice(locals[0], local, loc);
+        return ops::slice(part, local, loc);
       },
       loc);
 }
 
 Tensor sharded::cast(const Tensor &x, DType dtype, const SourceLoc &loc) {
   llvm::StringRef op = "maxgraph.cast";
-  std::vector<Tensor> operands = onOneMesh({x}, op, loc);
-  return run(
-      op, operands,
-      [&](int64_t meshAxis) {
-        return follow(operands[0], meshAxis,
-                      [&](const Placement &p) -> std::optional<Placement> {
-                        if (std::holds_alternative<Partial>(p))
-                          return std::nullopt;
-                        return p;
-                      });
+  return followed(
+      op, x,
+      [&](const Placement &p) -> std::optional<Placement> {
+        if (std::holds_alternative<Partial>(p))
+          return std::nullopt;
+        return p;
       },
-      [&](llvm::ArrayRef<Tensor> locals, int64_t, const DeviceMapping &) {
-        return ops::cast(locals[0], dtype, loc);
+      [&](const Tensor &part, int64_t, const DeviceMapping &) {
+        return ops::cast(part, dtype, loc);
       },
       loc);
 }

@@ -432,7 +432,7 @@ int main(int argc, char **argv) {
       }
       if (!outputDir.empty()) {
         std::string dir = spmdFlag ? outputDir + "/rank" + std::to_string(rank)
-                               : std::string(outputDir);
+                                   : std::string(outputDir);
         llvm::sys::fs::create_directories(dir);
         writeNpy(dir + "/result_" + std::to_string(index) + ".npy", result);
       }
