@@ -631,6 +631,8 @@ Tensor ops::transpose(const Tensor &x, std::vector<int64_t> permutation,
 }
 
 Tensor ops::broadcast_to(const Tensor &x, std::vector<Dim> shape, Loc loc) {
+  if (x.isDistributed())
+    return sharded::broadcastTo(x, shape, loc);
   return withDims<BroadcastToOp>(x, shape, loc);
 }
 

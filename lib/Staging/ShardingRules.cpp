@@ -559,6 +559,26 @@ Tensor sharded::reshape(const Tensor &x, const std::vector<Dim> &shape,
       loc);
 }
 
+Tensor sharded::broadcastTo(const Tensor &x, const std::vector<Dim> &shape,
+                            const SourceLoc &loc) {
+  const std::vector<Dim> &in = dist(x).shape;
+  int64_t offset = static_cast<int64_t>(shape.size()) - in.size();
+  return followed(
+      "maxgraph.broadcast_to", x,
+      [&](const Placement &p) -> std::optional<Placement> {
+        auto *shard = shardOf(p);
+        if (!shard)
+          return p; // Broadcasting is linear: Partial stays.
+        if (offset < 0 || isStaticOne(in[shard->axis]))
+          return std::nullopt;
+        return Sharded{shard->axis + offset};
+      },
+      [&](const Tensor &part, int64_t index, const DeviceMapping &out) {
+        return ops::broadcast_to(part, out.localShape(shape, index), loc);
+      },
+      loc);
+}
+
 Tensor sharded::concat(const std::vector<Tensor> &inputs, int64_t axis,
                        const SourceLoc &loc) {
   llvm::StringRef op = "maxgraph.concat";

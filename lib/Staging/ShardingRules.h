@@ -76,6 +76,10 @@ Tensor transpose(const Tensor &x, const std::vector<int64_t> &permutation,
                  const SourceLoc &loc);
 Tensor reshape(const Tensor &x, const std::vector<Dim> &shape,
                const SourceLoc &loc);
+/// broadcast_to: a split axis that is not broadcast stays split (numbered
+/// in the result); a split axis of size 1 (broadcast) is gathered first.
+Tensor broadcastTo(const Tensor &x, const std::vector<Dim> &shape,
+                   const SourceLoc &loc);
 Tensor concat(const std::vector<Tensor> &inputs, int64_t axis,
               const SourceLoc &loc);
 Tensor slice(const Tensor &x, const std::vector<ops::Range> &ranges,

@@ -243,6 +243,18 @@ def test_reduction_over_a_split_axis_is_partial_until_resharded():
         rand(8, 2).sum(axis=0, keepdims=True), rtol=1e-5)
 
 
+def test_broadcast_to_keeps_the_split():
+    def widen(x):
+        return F.broadcast_to(x, [3, 8, 4]).to(replicated(x.mesh))
+    spec = layout([8, 4], MESH2, Sharded(0))
+    staged = compilation.stage(widen)(spec)
+    assert "!maxgraph.tensor<[3, 4, 4], f32, cpu:1>" in repr(staged)
+    data = rand(8, 4, seed=12)
+    result = compilation.compile(widen)(spec)(data)
+    np.testing.assert_allclose(result.to_numpy(),
+                               np.broadcast_to(data, (3, 8, 4)))
+
+
 def test_distributed_inputs_from_tensor_to():
     def scale(x):
         return x * 3
