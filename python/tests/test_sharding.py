@@ -159,6 +159,14 @@ def test_ops_without_a_rule_refuse_distributed_operands():
         compilation.stage(padded)(layout([4, 6], MESH2, Sharded(1)))
 
 
+def test_subgraph_calls_refuse_distributed_operands():
+    body = compilation.as_subgraph(lambda x: x * 2)
+    with pytest.raises(ShardingError,
+                       match=r"test_sharding.py:\d+:.*operand 0 of "
+                             r"'maxgraph.call' is distributed"):
+        compilation.stage(lambda x: body(x))(layout([4], MESH2, Sharded(0)))
+
+
 def test_gathering_a_split_symbolic_dim_is_an_error_at_the_line():
     def normalize(x):
         return F.softmax(x, axis=0)
