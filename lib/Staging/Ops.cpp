@@ -689,6 +689,8 @@ Tensor ops::slice(const Tensor &x, std::vector<Range> ranges, Loc loc) {
 
 Tensor ops::gather(const Tensor &x, const Tensor &indices, int64_t axis,
                    Loc loc) {
+  if (sharded::anyDistributed({x, indices}))
+    return sharded::gather(x, indices, axis, loc);
   StringRef name = GatherOp::getOperationName();
   Trace &trace = Trace::current(loc, name);
   Value operands[] = {trace.use(x, loc, name, 0),

@@ -579,6 +579,37 @@ Tensor sharded::broadcastTo(const Tensor &x, const std::vector<Dim> &shape,
       loc);
 }
 
+Tensor sharded::gather(const Tensor &x, const Tensor &indices, int64_t axis,
+                       const SourceLoc &loc) {
+  llvm::StringRef op = "maxgraph.gather";
+  std::vector<Tensor> operands = onOneMesh({x, indices}, op, loc);
+  int64_t along = fromEnd(axis, operands[0].rank(loc));
+  int64_t indexRank = operands[1].rank(loc);
+  return run(
+      op, operands,
+      [&](int64_t meshAxis) {
+        std::vector<Choice> choices;
+        const Placement &p = placementOn(operands[0], meshAxis);
+        if (auto *shard = shardOf(p); shard && shard->axis != along) {
+          int64_t to =
+              shard->axis < along ? shard->axis : shard->axis - 1 + indexRank;
+          choices.push_back({{p, Replicated{}}, Sharded{to}});
+        }
+        const Placement &q = placementOn(operands[1], meshAxis);
+        if (auto *shard = shardOf(q))
+          choices.push_back({{Replicated{}, q}, Sharded{along + shard->axis}});
+        // Gathering is linear in `x`.
+        if (isPartialSum(p))
+          choices.push_back({{p, Replicated{}}, p});
+        choices.push_back({{Replicated{}, Replicated{}}, Replicated{}});
+        return choices;
+      },
+      [&](llvm::ArrayRef<Tensor> locals, int64_t, const DeviceMapping &) {
+        return ops::gather(locals[0], locals[1], axis, loc);
+      },
+      loc);
+}
+
 Tensor sharded::concat(const std::vector<Tensor> &inputs, int64_t axis,
                        const SourceLoc &loc) {
   llvm::StringRef op = "maxgraph.concat";

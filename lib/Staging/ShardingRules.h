@@ -80,6 +80,11 @@ Tensor reshape(const Tensor &x, const std::vector<Dim> &shape,
 /// in the result); a split axis of size 1 (broadcast) is gathered first.
 Tensor broadcastTo(const Tensor &x, const std::vector<Dim> &shape,
                    const SourceLoc &loc);
+/// gather: `x` split on an axis other than `axis` stays split (numbered in
+/// the result), `indices` split on an axis splits the result there (an
+/// embedding lookup of a split batch); the other operand is replicated.
+Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
+              const SourceLoc &loc);
 Tensor concat(const std::vector<Tensor> &inputs, int64_t axis,
               const SourceLoc &loc);
 Tensor slice(const Tensor &x, const std::vector<ops::Range> &ranges,

@@ -263,6 +263,28 @@ def test_broadcast_to_keeps_the_split():
                                np.broadcast_to(data, (3, 8, 4)))
 
 
+def test_embedding_lookup_of_a_split_batch_needs_no_collective():
+    def embed(table, ids):
+        return F.gather(table, ids, axis=0).to(replicated(ids.mesh))
+    specs = (layout([10, 4], MESH2, Replicated()),
+             TensorLayout(DType.int64, [6, 3],
+                          DeviceMapping(MESH2, [Sharded(0)])))
+    staged = compilation.stage(embed)(*specs)
+    assert repr(staged).count("maxgraph.gather ") == 2
+    assert repr(staged).count("maxgraph.allgather") == 1  # Only .to(R).
+    table = rand(10, 4, seed=13)
+    ids = np.random.default_rng(1).integers(0, 10, (6, 3))
+    result = compilation.compile(embed)(*specs)(table, ids)
+    np.testing.assert_allclose(result.to_numpy(), table[ids])
+    # The table split by columns: each device looks up its columns.
+    def by_columns(table, ids):
+        return F.gather(table, ids, axis=0).to(replicated(table.mesh))
+    specs = (layout([10, 4], MESH2, Sharded(1)),
+             TensorLayout(DType.int64, [6, 3], MESH2))
+    result = compilation.compile(by_columns)(*specs)(table, ids)
+    np.testing.assert_allclose(result.to_numpy(), table[ids])
+
+
 def test_distributed_inputs_from_tensor_to():
     def scale(x):
         return x * 3
