@@ -86,6 +86,8 @@ struct CachedBody {
   llvm::SmallVector<mlir::Type> resultTypes;
   /// The first call's result tree, for its structure (C++ callers).
   std::any results;
+  /// Per result leaf, its mapping if distributed (SubgraphSession).
+  std::vector<std::optional<sharding::DeviceMapping>> resultGroups;
   /// Keeps the identity that keys the body alive (and so unique) for the
   /// life of the staging.
   std::shared_ptr<const void> owner;

@@ -15,6 +15,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "StagingContext.h"
+#include "Transitions.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -115,6 +116,7 @@ struct SubgraphSession::Impl {
   /// caller's signal buffers and the body's weights under this prefix.
   void reuseBody(unsigned index) {
     CachedBody &entry = *parent.module.cachedBodies[index];
+    resultGroups = entry.resultGroups;
     for (auto [gpu, buffer] : parent.signalBuffers)
       operands.push_back(buffer);
     for (const CachedWeight &weight : entry.weights) {
@@ -263,6 +265,7 @@ struct SubgraphSession::Impl {
     entry->callee = callee;
     entry->weights = std::move(weights);
     entry->results = std::move(resultTree);
+    entry->resultGroups = resultGroups;
     entry->owner = std::move(owner);
     entry->calleeRef = FlatSymbolRefAttr::get(callee.getSymNameAttr());
     entry->operandTypes = llvm::to_vector(ValueRange(operands).getTypes());
@@ -334,6 +337,10 @@ struct SubgraphSession::Impl {
   SmallVector<Value> outputs;
   std::vector<Tensor> results;
   size_t nextResult = 0;
+  /// Per result leaf, its mapping if it is distributed (its shards are that
+  /// many consecutive results).
+  std::vector<std::optional<sharding::DeviceMapping>> resultGroups;
+  size_t nextLeaf = 0;
   int freshDims = 0;
   bool finished = false;
   /// Whether the arguments are being probed (before reuse()).
@@ -373,6 +380,27 @@ Buffer SubgraphSession::visitBufferSpec(const BufferLayout &,
 
 Tensor SubgraphSession::visitTensor(const Tensor &tensor,
                                     const std::string &path) {
+  if (const Distribution *distribution = tensor.getDistribution()) {
+    // One body argument per shard; the mapping is part of the call's key
+    // (placements with equal local types differ: R and P).
+    impl->statics.push_back(path + " on " + distribution->mapping.str());
+    std::vector<Tensor> shards;
+    for (auto [index, shard] : llvm::enumerate(distribution->shards)) {
+      Value outer = impl->parent.use(shard, impl->loc, "maxgraph.call",
+                                     impl->operands.size());
+      std::string shardPath = path + "._shard." + std::to_string(index);
+      if (impl->probing) {
+        impl->operands.push_back(outer);
+        impl->paths.push_back(shardPath);
+      } else {
+        shards.push_back(impl->body->wrap(impl->addOperand(outer, shardPath)));
+      }
+    }
+    if (impl->probing)
+      return tensor;
+    return sharded::assemble(distribution->mapping, std::move(shards),
+                             impl->loc, "argument '" + path + "'");
+  }
   Value outer = impl->parent.use(tensor, impl->loc, "maxgraph.call",
                                  impl->operands.size());
   if (impl->probing) {
@@ -430,9 +458,19 @@ const std::any &SubgraphSession::cachedResults() const {
   return impl->parent.module.cachedBodies[*impl->cached]->results;
 }
 
-size_t SubgraphSession::resultCount() const { return impl->results.size(); }
+size_t SubgraphSession::resultCount() const {
+  return impl->resultGroups.size();
+}
 
 void SubgraphSession::collect(const std::string &, const Tensor &tensor) {
+  if (const Distribution *distribution = tensor.getDistribution()) {
+    impl->resultGroups.push_back(distribution->mapping);
+    for (const Tensor &shard : distribution->shards)
+      impl->outputs.push_back(impl->body->use(
+          shard, impl->loc, "maxgraph.output", impl->outputs.size()));
+    return;
+  }
+  impl->resultGroups.push_back(std::nullopt);
   impl->outputs.push_back(impl->body->use(tensor, impl->loc, "maxgraph.output",
                                           impl->outputs.size()));
 }
@@ -467,4 +505,19 @@ void SubgraphSession::startBody() {
         buffer, "signal_buffers[" + std::to_string(index++) + "]");
 }
 
-Tensor SubgraphSession::next() { return impl->results.at(impl->nextResult++); }
+Tensor SubgraphSession::next() {
+  Impl &s = *impl;
+  if (s.nextLeaf < s.resultGroups.size() && s.resultGroups[s.nextLeaf]) {
+    const sharding::DeviceMapping &mapping = *s.resultGroups[s.nextLeaf++];
+    size_t count = mapping.mesh().numDevices();
+    if (s.nextResult + count > s.results.size())
+      throw std::out_of_range("SubgraphSession::next: no more results");
+    std::vector<Tensor> shards(s.results.begin() + s.nextResult,
+                               s.results.begin() + s.nextResult + count);
+    s.nextResult += count;
+    return sharded::assemble(mapping, std::move(shards), s.loc,
+                             "as_subgraph result");
+  }
+  ++s.nextLeaf;
+  return s.results.at(s.nextResult++);
+}

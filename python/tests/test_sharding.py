@@ -159,12 +159,49 @@ def test_ops_without_a_rule_refuse_distributed_operands():
         compilation.stage(padded)(layout([4, 6], MESH2, Sharded(1)))
 
 
-def test_subgraph_calls_refuse_distributed_operands():
-    body = compilation.as_subgraph(lambda x: x * 2)
-    with pytest.raises(ShardingError,
-                       match=r"test_sharding.py:\d+:.*operand 0 of "
-                             r"'maxgraph.call' is distributed"):
-        compilation.stage(lambda x: body(x))(layout([4], MESH2, Sharded(0)))
+def test_shared_tensor_parallel_layers_trace_once():
+    @compilation.as_subgraph
+    def block(x, w1, w2):
+        return (F.relu(x @ w1) @ w2).to(replicated(x.mesh))
+
+    def model(x, weights):
+        for w1, w2 in weights:
+            x = block(x, w1, w2)
+        return x
+    specs = (layout([4, 8], MESH2, Replicated()),
+             [(layout([8, 16], MESH2, Sharded(1)),
+               layout([16, 8], MESH2, Sharded(0)))] * 3)
+    text = repr(compilation.stage(model)(*specs))
+    # One body, holding the layer's one allreduce, called three times; its
+    # arguments are the shards.
+    assert text.count("maxgraph.graph") == 2
+    assert text.count("maxgraph.call ") == 3
+    assert text.count("maxgraph.allreduce") == 1
+    assert "%w1._shard.1: !maxgraph.tensor<[8, 8], f32, cpu:1>" in text
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    weights = [(rng.standard_normal((8, 16)).astype(np.float32),
+                rng.standard_normal((16, 8)).astype(np.float32))
+               for _ in range(3)]
+    result = compilation.compile(model)(*specs)(x, weights)
+    expected = x
+    for w1, w2 in weights:
+        expected = np.maximum(expected @ w1, 0) @ w2
+    np.testing.assert_allclose(result.to_numpy(), expected, rtol=1e-4,
+                               atol=1e-4)
+
+
+def test_subgraph_bodies_keyed_by_placement():
+    # Same local types, other placements (R and P): two bodies.
+    @compilation.as_subgraph
+    def double(x):
+        return x * 2
+
+    def both(a, b):
+        return double(a), double(b)
+    text = repr(compilation.stage(both)(layout([4], MESH2, Replicated()),
+                                        layout([4], MESH2, Partial())))
+    assert text.count("maxgraph.graph") == 3
 
 
 def test_gathering_a_split_symbolic_dim_is_an_error_at_the_line():

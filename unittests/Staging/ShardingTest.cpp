@@ -450,4 +450,44 @@ TEST(ShardingTest, WeightsOverAMeshBindTheGlobalTensor) {
   std::vector<HostTensor> results = compiled(x);
   expectNear(results[0], matmulOf(HostTensor::from({2, 6}, matmulOf(x, a)), b));
 }
+TEST(ShardingTest, SharedTensorParallelLayersTraceOnce) {
+  DeviceMesh mesh = lineOf(2);
+  int traced = 0;
+  auto block = as_subgraph(
+      [&traced](const Tensor &x, const Tensor &w1, const Tensor &w2) {
+        ++traced;
+        Tensor y = ops::matmul(ops::relu(ops::matmul(x, w1)), w2);
+        return ops::reshard(
+            y, DeviceMapping::replicated(x.layout().mapping()->mesh()));
+      });
+  auto model = [&](const Tensor &x, const std::vector<Tensor> &w) {
+    Tensor h = x;
+    for (size_t i = 0; i + 1 < w.size(); i += 2)
+      h = block(h, w[i], w[i + 1]);
+    return h;
+  };
+  TensorLayout w1 = f32({8, 6}, on(mesh, {Sharded{1}}));
+  TensorLayout w2 = f32({6, 8}, on(mesh, {Sharded{0}}));
+  StagedGraph graph = stage(model)(f32({2, 8}, on(mesh, {Replicated{}})),
+                                   std::vector<TensorLayout>{w1, w2, w1, w2});
+  EXPECT_EQ(traced, 1);
+  std::string text = graph.str();
+  EXPECT_EQ(count(text, "maxgraph.call "), 2u) << text;
+  EXPECT_EQ(count(text, "maxgraph.allreduce"), 1u) << text;
+  HostTensor x = randomTensor({2, 8}, 11);
+  std::vector<HostTensor> w = {
+      randomTensor({8, 6}, 12), randomTensor({6, 8}, 13),
+      randomTensor({8, 6}, 14), randomTensor({6, 8}, 15)};
+  std::vector<HostTensor> results = graph.compile()(x, w);
+  HostTensor expected = x;
+  for (size_t i = 0; i < 4; i += 2) {
+    std::vector<float> h = matmulOf(expected, w[i]);
+    for (float &v : h)
+      v = std::max(v, 0.0f);
+    expected = HostTensor::from(
+        {2, 8}, matmulOf(HostTensor::from({2, 6}, h), w[i + 1]));
+  }
+  expectNear(results[0], std::vector<float>(expected.data<float>(),
+                                            expected.data<float>() + 16));
+}
 } // namespace
