@@ -77,11 +77,16 @@ maxgraph.graph @attention_softmax<b, s>(%x: !maxgraph.tensor<[b, 12, s, s], f32>
 
 // The scores' scale and the mask [b, s] (read by every head and row of a
 // batch: a row shared by several) are fused into the softmax's rows, not a
-// pass of their own.
+// pass of their own, and computed once per row though both the max and the
+// exp read them (the two fused copies, sized by the dims of different
+// values of one size, are one).
 // CHECK-LABEL: func.func @masked_softmax
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, 12, %{{.*}})
 // CHECK: arith.mulf {{.*}} : vector<1x1x1x64xf32>
 // CHECK: arith.addf {{.*}} : vector<1x1x1x64xf32>
+// CHECK: arith.mulf {{.*}} : vector<1x1x1x16xf32>
+// CHECK: arith.mulf {{.*}} : f32
+// CHECK-NOT: arith.mulf
 // CHECK: vector.multi_reduction <maximumf>
 // CHECK: math.exp {{.*}} : vector<1x1x1x64xf32>
 // CHECK: scf.forall.in_parallel
