@@ -27,7 +27,12 @@ struct Header {
   size_t offset;
 };
 
-constexpr size_t kLargeBlock = size_t(1) << 20;
+/// Blocks from 64 KiB on are cached: glibc's malloc maps fresh pages for
+/// blocks above its mmap threshold (128 KiB at first) and unmaps them when
+/// they are freed, so that each call of a graph would fault its
+/// temporaries' pages in again (a 128-token MiniLM's activations are 200
+/// to 800 KiB: about 9000 page faults per call with a threshold of 1 MiB).
+constexpr size_t kLargeBlock = size_t(64) << 10;
 
 /// Small blocks: capacities 64 << k for k below kSmallClasses (64 bytes to
 /// 4 KiB), aligned to 64; each thread keeps up to kSmallBlocksPerClass of

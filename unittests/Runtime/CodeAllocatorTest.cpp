@@ -64,6 +64,21 @@ TEST_F(CodeAllocatorTest, LargeBlocksAreReusedForSimilarSizes) {
   code_allocator::release(smaller);
 }
 
+TEST_F(CodeAllocatorTest, BlocksFrom64KiBAreCached) {
+  // Above glibc's first mmap threshold (128 KiB): without the cache, its
+  // pages would be unmapped when it is freed and faulted in again.
+  void *first = code_allocator::allocate(256 * 1024);
+  code_allocator::release(first);
+  EXPECT_EQ(code_allocator::cachedBytes(), size_t(256 * 1024));
+  void *again = code_allocator::allocate(200 * 1024);
+  EXPECT_EQ(again, first);
+  code_allocator::release(again);
+  // Below 64 KiB: malloc's.
+  void *small = code_allocator::allocate(32 * 1024);
+  code_allocator::release(small);
+  EXPECT_EQ(code_allocator::cachedBytes(), size_t(256 * 1024));
+}
+
 TEST_F(CodeAllocatorTest, SmallBlocksAreReusedByTheThreadThatFreedThem) {
   if (kUnderAddressSanitizer)
     GTEST_SKIP() << "nothing is cached under AddressSanitizer";

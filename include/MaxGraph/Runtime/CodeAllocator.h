@@ -21,7 +21,7 @@
 
 namespace maxgraph::code_allocator {
 /// `bytes` of storage aligned to `alignment` (a power of two; at most 4096),
-/// or null when there is no memory. Blocks from 1 MiB on come from the cache
+/// or null when there is no memory. Blocks from 64 KiB on come from the cache
 /// when one of at least `bytes` and at most twice that is there; blocks of
 /// at most 4 KiB (aligned to at most 64) from this thread's free list of
 /// their size class.

@@ -11,6 +11,8 @@
 
 #include "MaxGraph/Codegen/Common/RowFusion.h"
 #include "MaxGraph/Codegen/Common/RowTiling.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -235,7 +237,21 @@ SmallVector<Operation *> maxgraph::tileRowGroups(RewriterBase &rewriter,
   // slices sized by dims taken inside the loop or above it: CSE over the
   // whole function makes those one value and the copies one op (softmax's
   // exp, read by its sum and its division, is computed once). The row loops
-  // are found again by their mark.
+  // are found again by their mark. The dims of one size are made one value
+  // first: a copy sized by the dims of a row loop's result and one sized
+  // by those of the fused producer's (attention's scaled and masked scores,
+  // read by the max and the exp) would stay two, each a pass over the row.
+  SmallVector<Operation *> dims;
+  function.walk([&](tensor::DimOp dim) { dims.push_back(dim); });
+  RewritePatternSet dimPatterns(function.getContext());
+  tensor::DimOp::getCanonicalizationPatterns(dimPatterns,
+                                             function.getContext());
+  scf::ForallOp::getCanonicalizationPatterns(dimPatterns,
+                                             function.getContext());
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(dimPatterns);
+  GreedyRewriteConfig dimConfig;
+  dimConfig.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(dims, std::move(dimPatterns), dimConfig);
   DominanceInfo dominance;
   eliminateCommonSubExpressions(rewriter, dominance, function);
   rowLoops.clear();

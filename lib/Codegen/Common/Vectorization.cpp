@@ -1,11 +1,16 @@
 //===- Vectorization.cpp - vectorizing the marked tiles -------------------===//
 
 #include "MaxGraph/Codegen/Common/Vectorization.h"
+#include "MaxGraph/Codegen/Common/Peeling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -24,6 +29,49 @@ bool hasSubByteOperands(linalg::LinalgOp op) {
     Type element = getElementTypeOrSelf(type);
     return element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0;
   });
+}
+
+/// The sizes that tileDynamicTiles tiles `op` to; all 0 when its shape is
+/// static as far as vectorizing goes.
+SmallVector<int64_t> dynamicTileSizes(linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  if (hasSubByteOperands(op))
+    return sizes;
+  // A matmul tile's K may stay dynamic (vectorizeMatmulTile steps through
+  // it).
+  unsigned tiled = isa<linalg::MatmulOp>(op.getOperation()) ? 2 : sizes.size();
+  for (unsigned dim = 0; dim < tiled; ++dim) {
+    if (!ShapedType::isDynamic(ranges[dim]))
+      continue;
+    bool columns = isa<linalg::MatmulOp>(op.getOperation())
+                       ? dim == 1
+                       : dim + 1 == ranges.size();
+    sizes[dim] = columns ? lanes : 1;
+  }
+  return sizes;
+}
+
+/// Computes the sizes of `op`'s operand slices that an affine.apply gives
+/// (a remainder's `ub - iv`) with arith ops instead. Tiling would compose
+/// the affine.apply into each tile's affine.min, in the values it reads
+/// (`min(16, ub - iv - j)`), and peeling could not match that to the new
+/// loop's bound (`ub - iv`) to prove its main tiles full; an opaque size
+/// is the same value in both.
+void expandSliceSizes(RewriterBase &rewriter, linalg::LinalgOp op) {
+  llvm::SetVector<affine::AffineApplyOp> applies;
+  for (Value operand : op->getOperands())
+    if (auto slice = operand.getDefiningOp<tensor::ExtractSliceOp>())
+      for (Value size : slice.getSizes())
+        if (auto apply = size.getDefiningOp<affine::AffineApplyOp>())
+          applies.insert(apply);
+  for (affine::AffineApplyOp apply : applies) {
+    rewriter.setInsertionPoint(apply);
+    std::optional<SmallVector<Value, 8>> expanded = affine::expandAffineMap(
+        rewriter, apply.getLoc(), apply.getAffineMap(), apply.getOperands());
+    if (expanded)
+      rewriter.replaceOp(apply, *expanded);
+  }
 }
 
 /// Vectorizes a register tile of a matmul whose M and N are static (K may
@@ -72,6 +120,29 @@ void vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op) {
 
 void maxgraph::markForVectorization(Operation *op) {
   op->setAttr(kVectorTileAttr, UnitAttr::get(op->getContext()));
+}
+
+void maxgraph::tileDynamicTiles(RewriterBase &rewriter, Operation *root,
+                                int64_t lanes) {
+  if (lanes < 2)
+    return;
+  SmallVector<linalg::LinalgOp> tiles;
+  root->walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kVectorTileAttr) && op.hasPureTensorSemantics())
+      tiles.push_back(op);
+  });
+  for (linalg::LinalgOp op : tiles) {
+    SmallVector<int64_t> sizes = dynamicTileSizes(op, lanes);
+    if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+      continue;
+    expandSliceSizes(rewriter, op);
+    FailureOr<scf::SCFTilingResult> tiled = maxgraph::tileWithForLoops(
+        rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+    if (failed(tiled))
+      continue;
+    markForVectorization(tiled->tiledOps.back());
+    peelPartialIterations(rewriter, tiled->loops);
+  }
 }
 
 void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {

@@ -79,6 +79,8 @@ void maxgraph::buildLowerToCPUPipeline(
   // Drops the memref.alloca_scope that wraps each parallel body (there are
   // no allocas in it); scf-to-cf would give it several blocks.
   pm.addPass(createCanonicalizerPass());
+  // A row's temporaries once per thread, not once per row.
+  pm.addNestedPass<func::FuncOp>(createHoistLoopAllocations());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

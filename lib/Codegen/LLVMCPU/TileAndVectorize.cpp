@@ -21,8 +21,10 @@
 //    lane-wise into a partial vector kept in registers and reduces it once
 //    per row.
 // Large ops get an outer `scf.forall` (the pipeline maps it to OpenMP
-// threads). Tiles whose shape stays dynamic (the peeled remainders) are left
-// to convert-linalg-to-loops.
+// threads). Tiles whose shape stays dynamic (the peeled remainders of a size
+// known at run time) are tiled again to one vector register's lanes
+// (tileDynamicTiles); what is left below that is left to
+// convert-linalg-to-loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,6 +203,10 @@ struct TileAndVectorizePass
         tileToVectorRows(rewriter, op, sizes.vectorLength, sizes.threads);
     }
     // Peeling made the main tiles' sizes constant: fold them into the types.
+    (void)applyPatternsGreedily(function, cleanUp);
+    // The remainders that stay dynamic (a row of `seq` elements) in vectors
+    // of one register; their peeled tiles' sizes folded in turn.
+    tileDynamicTiles(rewriter, function, sizes.remainderLength);
     (void)applyPatternsGreedily(function, cleanUp);
     vectorizeMarkedTiles(rewriter, function);
     (void)applyPatternsGreedily(function, cleanUp);

@@ -55,6 +55,7 @@ CPUTileSizes maxgraph::chooseCPUTileSizes(const CPUTarget &target) {
   matmul.nc = blockSize(matmul.nr, matmul.kc, target.l2CacheBytes / 2);
   matmul.minColumnBlocks = std::max<int64_t>(1, target.cores);
   sizes.vectorLength = kVectorsPerRow * lanes;
+  sizes.remainderLength = lanes > 1 ? lanes : 0;
   sizes.threads.minIterations = kVectorsPerThreadedOp * lanes;
   sizes.threads.numChunks = kChunksPerCore * std::max<int64_t>(1, target.cores);
   return sizes;

@@ -42,19 +42,30 @@ maxgraph.graph @softmax(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tens
 // Attention's softmax, every dim but the heads symbolic: a forall over the
 // rows; x - max and its exp are one op (the conversion's `tensor.dim`s of
 // the subtraction, folded before fusion, leave it one use), computed once
-// per element: one vector and one scalar copy for the remainder, though
-// both the sum and the division read it.
+// per element: one vector copy, and for the remainder (below 64, its size
+// known at run time) one in vectors of 16 and a scalar one, though both the
+// sum and the division read it. Each remainder of the row (of the max, the
+// exp, the sum and the division) takes vectors of 16 before its scalar
+// rest: a row of 16 tokens is one vector.
 // CHECK-LABEL: func.func @attention_softmax
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, 12, %{{.*}})
+// CHECK: arith.maximumf {{.*}} : vector<1x1x1x64xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c16
+// CHECK: arith.maximumf {{.*}} : vector<1x1x1x16xf32>
+// CHECK: arith.maximumf {{.*}} : f32
 // CHECK: vector.multi_reduction <maximumf>
 // CHECK: arith.subf {{.*}} : vector<1x1x1x64xf32>
 // CHECK-NEXT: math.exp {{.*}} : vector<1x1x1x64xf32>
+// CHECK: arith.subf {{.*}} : vector<1x1x1x16xf32>
+// CHECK-NEXT: math.exp {{.*}} : vector<1x1x1x16xf32>
 // CHECK: arith.subf {{.*}} : f32
 // CHECK-NEXT: math.exp {{.*}} : f32
 // CHECK-NOT: math.exp
+// CHECK: arith.addf {{.*}} : vector<1x1x1x16xf32>
 // CHECK: vector.multi_reduction <add>
 // CHECK-NOT: math.exp
 // CHECK: arith.divf {{.*}} : vector<1x1x1x64xf32>
+// CHECK: arith.divf {{.*}} : vector<1x1x1x16xf32>
 // CHECK-NOT: math.exp
 // CHECK: scf.forall.in_parallel
 maxgraph.graph @attention_softmax<b, s>(%x: !maxgraph.tensor<[b, 12, s, s], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32> {
@@ -66,11 +77,16 @@ maxgraph.graph @attention_softmax<b, s>(%x: !maxgraph.tensor<[b, 12, s, s], f32>
 
 // The scores' scale and the mask [b, s] (read by every head and row of a
 // batch: a row shared by several) are fused into the softmax's rows, not a
-// pass of their own.
+// pass of their own, and computed once per row though both the max and the
+// exp read them (the two fused copies, sized by the dims of different
+// values of one size, are one).
 // CHECK-LABEL: func.func @masked_softmax
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, 12, %{{.*}})
 // CHECK: arith.mulf {{.*}} : vector<1x1x1x64xf32>
 // CHECK: arith.addf {{.*}} : vector<1x1x1x64xf32>
+// CHECK: arith.mulf {{.*}} : vector<1x1x1x16xf32>
+// CHECK: arith.mulf {{.*}} : f32
+// CHECK-NOT: arith.mulf
 // CHECK: vector.multi_reduction <maximumf>
 // CHECK: math.exp {{.*}} : vector<1x1x1x64xf32>
 // CHECK: scf.forall.in_parallel

@@ -3,7 +3,10 @@
 // host; these are the host values of the machine the sizes were tuned on):
 // matmuls to 8x32 register tiles with a vector.contract per K step (the
 // static remainders too), other ops to rows of up to 64 lanes, large ops
-// under an scf.forall. Tiles that stay dynamic are left scalar.
+// under an scf.forall. Tiles that stay dynamic (a size known at run time)
+// are tiled again to one vector of 16 lanes (a matmul's to 1 x 16 register
+// tiles where M is dynamic, 8 x 16 where N is); only what is left below that
+// stays scalar.
 // RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
 // 20 = 2 * 8 + 4 rows and 40 = 32 + 8 columns: a full register tile and
@@ -56,8 +59,10 @@ maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgrap
 // x @ transpose(w): B's panels are packed from w (a [32, K] block of w
 // transposed per panel) and the transpose is not computed. Each panel is
 // copied in 16 x 16 squares of w, read by rows and transposed as vectors;
-// the K panel of 44 rows ends in a partial square (12 of K), peeled. The
-// copy is spread over threads however small: the other threads would wait.
+// the K panel of 44 rows ends in a partial square (12 of K), peeled and,
+// its size known at run time (the panel's K), copied one row of the packed
+// panel (16 of w's rows) at a time. The copy is spread over threads however
+// small: the other threads would wait.
 // CHECK-LABEL: func.func @linear
 // CHECK-NOT: tensor<96x300xf32>) outs
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [3, 32, %{{.*}}] : tensor<96x?xf32> into tensor<3x32x?xf32>
@@ -65,7 +70,7 @@ maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgrap
 // CHECK: scf.for %{{.*}} step %c16
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
 // CHECK: vector.transfer_read %{{.*}} {in_bounds = [true, true, true], permutation_map = #{{.*}}} : tensor<1x16x16xf32>, vector<1x16x16xf32>
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x16x?xf32>) outs(%{{.*}} : tensor<1x?x16xf32>) permutation = [0, 2, 1]
+// CHECK: vector.transfer_read %{{.*}} {in_bounds = [true, true, true], permutation_map = #{{.*}}} : tensor<1x16x1xf32>, vector<1x1x16xf32>
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK-NOT: tensor<96x300xf32>) outs
 maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.tensor<[96, 300], f32>) -> !maxgraph.tensor<[m, 96], f32> {
@@ -125,12 +130,16 @@ maxgraph.graph @rows(%x: !maxgraph.tensor<[3, 100], f32>, %y: !maxgraph.tensor<[
 // -----
 
 // A symbolic length: eight thread chunks, full vectors up to the last
-// multiple of 64 in each, then a scalar remainder.
+// multiple of 64 in each, then the remainder in vectors of 16 up to its last
+// multiple of 16, and what is left scalar.
 // CHECK-LABEL: func.func @symbolic
 // CHECK: scf.forall (%{{.*}}) in (8)
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c64
 // CHECK: arith.addf {{.*}} : vector<64xf32>
-// CHECK: scf.for
+// CHECK: scf.for %{{.*}} step %c64
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c16
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: scf.for %{{.*}} step %c16
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?xf32>)
 // CHECK: scf.forall.in_parallel
 maxgraph.graph @symbolic<n>(%x: !maxgraph.tensor<[n], f32>, %y: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n], f32> {
@@ -183,6 +192,9 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // scf.forall over the matmuls, each with its register tiles inside, on the
 // iteration's thread (no nested forall). K is one panel: the full tiles
 // start from zeros in registers, the dynamic remainders zero-fill theirs.
+// The remainders of N (below 32 columns: all of them for 16 tokens) are
+// 8 x 16 register tiles, those of M (below 8 rows) tiles of one row; only
+// fewer than 16 columns stay scalar.
 // CHECK-LABEL: func.func @batch_of_matmuls
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
 // CHECK: scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?x?xf32>)
@@ -190,7 +202,14 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK-NOT: scf.forall
+// CHECK: vector.transfer_write {{.*}} : vector<8x16xf32>, tensor<8x16xf32>
 // CHECK: linalg.fill {{.*}} -> tensor<8x?xf32>
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
+// CHECK: linalg.matmul {{.*}} -> tensor<8x?xf32>
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
+// CHECK: linalg.matmul {{.*}} -> tensor<1x?xf32>
+// CHECK-NOT: linalg.matmul
 // CHECK-NOT: scf.forall
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall

@@ -17,6 +17,19 @@ namespace maxgraph {
 /// Marks `op` (a linalg op) as a tile for `vectorizeMarkedTiles`.
 void markForVectorization(mlir::Operation *op);
 
+/// Tiles again each linalg op marked under `root` whose shape stays
+/// dynamic (the remainder of a tiled loop whose size is known at run time,
+/// such as a row of `seq` elements below a vector step of 64), so that most
+/// of it vectorizes: a matmul tile with M or N dynamic to tiles of 1 row and
+/// `lanes` columns, any other op to `lanes` in a dynamic innermost dim and
+/// 1 in its other dynamic dims. The new tiles are marked and their partial
+/// iterations peeled: only what is left below those sizes stays scalar. A
+/// row of 16 then takes one vector of 16 lanes. Nothing is tiled when
+/// `lanes` is below 2. Run after cleaning up, so that the remainders whose
+/// size folds to a constant are static by then (and left as they are).
+void tileDynamicTiles(mlir::RewriterBase &rewriter, mlir::Operation *root,
+                      int64_t lanes);
+
 /// Vectorizes the linalg ops marked under `root` and removes the marks. A
 /// matmul tile whose M and N are static becomes a K loop of one step with a
 /// `vector.contract` per step and the accumulator carried in registers; any

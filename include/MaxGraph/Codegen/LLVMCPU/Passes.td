@@ -82,6 +82,54 @@ def FoldUnitDims : Pass<"maxgraph-fold-unit-dims", "mlir::func::FuncOp"> {
   ];
 }
 
+def HoistLoopAllocations
+    : Pass<"maxgraph-hoist-loop-allocations", "mlir::func::FuncOp"> {
+  let summary = "Allocates the buffers that each iteration of a loop frees "
+                "once per loop (per thread of an OpenMP loop)";
+  let description = [{
+    Runs after `convert-scf-to-openmp` in `maxgraph-lower-to-cpu`. A
+    `memref.alloc` in the body of an `scf.for`, or of the `omp.loop_nest`
+    of an `omp.wsloop` directly in an `omp.parallel`, whose
+    `memref.dealloc` is in the same block after it and whose sizes are
+    defined outside the loop, moves in front of the loop (the `omp.wsloop`:
+    into each thread's part of the `omp.parallel` region) and its dealloc
+    after it, and on out of the loops around while that holds. The
+    temporaries of a row group (a softmax row has six) then cost one
+    allocation per thread instead of one per row: each was freed in its
+    iteration, and a fresh buffer's contents are undefined, so one buffer
+    serves every iteration of a thread.
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+          %row = memref.alloc(%s) : memref<?xf32>
+          ...
+          memref.dealloc %row : memref<?xf32>
+          omp.yield
+        }
+      }
+      omp.terminator
+    }
+    ```
+    becomes
+    ```mlir
+    omp.parallel {
+      %row = memref.alloc(%s) : memref<?xf32>
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+          ...
+          omp.yield
+        }
+      }
+      memref.dealloc %row : memref<?xf32>
+      omp.terminator
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   let summary = "Lowers vector reductions and math ops ahead of the "
                 "conversions to LLVM and libm";

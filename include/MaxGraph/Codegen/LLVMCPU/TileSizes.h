@@ -19,6 +19,10 @@ struct CPUTileSizes {
   MatmulTileSizes matmul;
   /// Every other linalg op: the innermost tile of a row.
   int64_t vectorLength = 0;
+  /// The lanes that a tile whose shape stays dynamic (a remainder of a size
+  /// known at run time) is tiled to before its scalar rest
+  /// (tileDynamicTiles).
+  int64_t remainderLength = 0;
   /// When an op is spread over threads, and into how many chunks.
   ThreadTiling threads;
 };
@@ -42,6 +46,10 @@ struct CPUTileSizes {
 ///   not counted on.
 /// - Rows of other ops: 4 L elements, four vectors per step (also the ops
 ///   of a row group, which are fused one row at a time: RowFusion.h).
+/// - Dynamic remainders (of a size known at run time) in tiles of L lanes: a
+///   row of 16 is one vector, not 16 scalar steps (a masked vector of 4 L
+///   cost more than those); a matmul's in register tiles of 1 row and L
+///   columns (attention's scores for 16 tokens: 8 x 16 tiles).
 /// - Threads: an op is spread when it has at least 4096 L iterations (4096
 ///   vectors of work, about what an OpenMP fork and join costs), into 4 x
 ///   cores chunks (four per core, which evens out uneven chunks); a row
@@ -49,7 +57,8 @@ struct CPUTileSizes {
 ///
 /// For an AVX-512 host (512 bits, 32 registers, 32 or 48 KiB L1, 1 or 2 MiB
 /// L2, 2 cores) that is Mr x Nr = 8 x 32, Kc = 128, Mc x Nc = 128 x 512,
-/// rows of 64, at least 65536 iterations for threads, 8 chunks.
+/// rows of 64, remainders by 16, at least 65536 iterations for threads, 8
+/// chunks.
 CPUTileSizes chooseCPUTileSizes(const CPUTarget &target);
 } // namespace maxgraph
 
