@@ -38,7 +38,7 @@ void maxgraph::buildLowerToCPUPipeline(
   // The conversion sizes each result by `tensor.dim` of its producer; folding
   // those leaves each producer with the one use that fusion asks for.
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
   // Reductions and their consumers meet without reshapes between them, which
   // the row groups of the tiling need.
   pm.addNestedPass<func::FuncOp>(createFoldUnitDims());

@@ -138,7 +138,7 @@ void maxgraph::buildLowerToGPUPipeline(
   // of dynamic shape cannot become caller buffers of a callee).
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
 
   // Buffers, with results in caller buffers. Empty tensors that become

@@ -4,7 +4,7 @@
 // scf.forall, one row per iteration, when large), each op of the row then
 // tiled to 64-lane vectors. The linalg is the pipeline's own up to the
 // tiling (maxgraph-lower-to-cpu), for a pinned AVX-512 CPU.
-// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(maxgraph.graph(maxgraph-decompose),convert-maxgraph-to-linalg,canonicalize,func.func(linalg-fuse-elementwise-ops,maxgraph-fold-unit-dims),canonicalize,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
+// RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(maxgraph.graph(maxgraph-decompose),convert-maxgraph-to-linalg,canonicalize,func.func(maxgraph-fuse-elementwise,maxgraph-fold-unit-dims),canonicalize,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
 // 512 x 512 = 262144 iterations: a row per iteration of an scf.forall. In
 // each row: the max (64 lanes at a time, reduced once), exp(x - max) into a

@@ -64,6 +64,24 @@ def TileAndVectorize
   ];
 }
 
+def FuseElementwise : Pass<"maxgraph-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Fuses elementwise linalg.generics into their consumers";
+  let description = [{
+    linalg's elementwise fusion (`linalg-fuse-elementwise-ops`: the same
+    patterns, each producer fused into its one use), except where fusing
+    would be wrong: a producer whose payload reads its own init (an
+    accumulation, like cumsum's serial step once its one-trip loop folds)
+    is not fused into a consumer that broadcasts it (a non-permutation
+    indexing map). The fused op would keep the producer's result as an
+    output written at the same element by every iteration along the
+    broadcast dims, each adding to what the previous one wrote.
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect"
+  ];
+}
+
 def FoldUnitDims : Pass<"maxgraph-fold-unit-dims", "mlir::func::FuncOp"> {
   let summary = "Drops the unit dims of the function's top-level linalg ops";
   let description = [{
