@@ -10,6 +10,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdio>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -84,8 +85,18 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged) {
   rank_ = mpi::rank();
   worldSize_ = mpi::size();
   OwningOpRef<ModuleOp> module = staged.getModule().clone();
-  mpi::checkWorldSize(deviceCount(graph), "@" + name);
-  mpi::checkSameHash(hash(*module), "graph @" + name + " or binary");
+  try {
+    mpi::checkWorldSize(deviceCount(graph), "@" + name);
+    mpi::checkSameHash(hash(*module), "graph @" + name + " or binary");
+  } catch (const Error &error) {
+    // Every rank fails these checks alike: each says so before any of them
+    // ends (MPI_Finalize waits for all), or the launcher, seeing the first
+    // exit, would kill the others before they speak.
+    std::fprintf(stderr, "maxgraph: %s\n", error.what());
+    std::fflush(stderr);
+    mpi::finalize();
+    throw;
+  }
   for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
     if (cpuId(type) == rank_ && index < staged.inputLayouts().size())
       localInputs_.push_back(index);

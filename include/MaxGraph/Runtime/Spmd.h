@@ -37,7 +37,8 @@ void partition(mlir::ModuleOp module, llvm::StringRef name, int rank);
 /// A staged graph over cpu:0..N-1, compiled for the part this process (an
 /// MPI rank) runs. Making one initializes MPI if needed and checks, with
 /// every other rank, the world size against the graph's devices and that
-/// all ranks compile the same graph with the same binary.
+/// all ranks compile the same graph with the same binary; a failed check is
+/// printed on every rank, MPI finalized and the RuntimeError thrown.
 class RankGraph {
 public:
   explicit RankGraph(const StagedGraph &staged);
