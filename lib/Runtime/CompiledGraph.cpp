@@ -27,13 +27,12 @@ void detail::CallArguments::checkStatic(const std::string &path,
 }
 
 void detail::CallArguments::addTensor(const HostTensor &tensor) {
-  for (const DistributedLeaf &leaf : staged.distributedInputs()) {
-    if (leaf.first != inputs.size())
-      continue;
+  if (const DistributedLeaf *leaf =
+          distributedLeafAt(staged.distributedInputs(), inputs.size())) {
     llvm::append_range(inputs,
-                       distribute(tensor, leaf.layout,
+                       distribute(tensor, leaf->layout,
                                   "graph '" + staged.name() + "' argument '" +
-                                      leaf.path + "'"));
+                                      leaf->path + "'"));
     return;
   }
   inputs.push_back(tensor);
@@ -41,24 +40,15 @@ void detail::CallArguments::addTensor(const HostTensor &tensor) {
 
 void detail::gatherDistributedResults(const StagedGraph &staged,
                                       std::vector<HostTensor> &outputs) {
-  const std::vector<DistributedLeaf> &leaves = staged.distributedOutputs();
-  if (leaves.empty())
+  if (staged.distributedOutputs().empty())
     return;
   std::vector<HostTensor> joined;
-  size_t next = 0;
-  for (const DistributedLeaf &leaf : leaves) {
-    for (; next < leaf.first; ++next)
-      joined.push_back(outputs[next]);
-    size_t count = leaf.layout.mapping()->mesh().numDevices();
-    std::vector<HostTensor> shards(outputs.begin() + next,
-                                   outputs.begin() + next + count);
-    joined.push_back(
-        gather(shards, leaf.layout,
-               "graph '" + staged.name() + "' result '" + leaf.path + "'"));
-    next += count;
-  }
-  for (; next < outputs.size(); ++next)
-    joined.push_back(outputs[next]);
+  for (ResultLeaf &group : groupResults(staged, std::move(outputs)))
+    joined.push_back(group.leaf
+                         ? gather(group.tensors, group.leaf->layout,
+                                  "graph '" + staged.name() + "' result '" +
+                                      group.leaf->path + "'")
+                         : std::move(group.tensors.front()));
   outputs = std::move(joined);
 }
 

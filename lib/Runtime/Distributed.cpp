@@ -1,6 +1,7 @@
 //===- Distributed.cpp - host tensors laid out over device meshes ---------===//
 
 #include "MaxGraph/Runtime/Distributed.h"
+#include "MaxGraph/Runtime/ElementAccess.h"
 #include "llvm/ADT/STLExtras.h"
 #include <cstring>
 
@@ -65,32 +66,12 @@ HostTensor concatAxis(const std::vector<HostTensor> &parts, int64_t axis) {
 /// A tensor like `x` full of ones.
 HostTensor ones(const HostTensor &x) {
   HostTensor result = HostTensor::uninitialized(x.dtype(), x.shape());
-  auto *bytes = static_cast<uint8_t *>(result.rawData());
-  size_t width = sizeInBytes(x.dtype());
-  // One, in the dtype's encoding, copied to every element.
-  std::vector<uint8_t> element(width);
-  switch (x.dtype()) {
-  case DType::Float32: {
-    float v = 1;
-    std::memcpy(element.data(), &v, width);
-    break;
+  for (int64_t i = 0; i < result.numElements(); ++i) {
+    if (isFloat(x.dtype()))
+      storeElementAsFloat(result, i, 1.0);
+    else
+      storeElementBits(result, i, 1);
   }
-  case DType::Float64: {
-    double v = 1;
-    std::memcpy(element.data(), &v, width);
-    break;
-  }
-  case DType::Float16:
-    element = {0x00, 0x3c};
-    break;
-  case DType::BFloat16:
-    element = {0x80, 0x3f};
-    break;
-  default:
-    element[0] = 1; // Integers and bools, little-endian.
-  }
-  for (int64_t i = 0; i < x.numElements(); ++i)
-    std::memcpy(bytes + i * width, element.data(), width);
   return result;
 }
 } // namespace
@@ -134,6 +115,32 @@ std::vector<HostTensor> maxgraph::distribute(const HostTensor &global,
     shards.push_back(shard.withDevice(mesh.devices()[index]));
   }
   return shards;
+}
+
+const DistributedLeaf *
+maxgraph::distributedLeafAt(const std::vector<DistributedLeaf> &leaves,
+                            size_t index) {
+  for (const DistributedLeaf &leaf : leaves)
+    if (leaf.first == index)
+      return &leaf;
+  return nullptr;
+}
+
+std::vector<ResultLeaf>
+maxgraph::groupResults(const StagedGraph &staged,
+                       std::vector<HostTensor> outputs) {
+  std::vector<ResultLeaf> groups;
+  for (size_t next = 0; next < outputs.size();) {
+    const DistributedLeaf *leaf =
+        distributedLeafAt(staged.distributedOutputs(), next);
+    size_t count = leaf ? leaf->layout.mapping()->mesh().numDevices() : 1;
+    groups.push_back(ResultLeaf{
+        leaf, std::vector<HostTensor>(
+                  std::make_move_iterator(outputs.begin() + next),
+                  std::make_move_iterator(outputs.begin() + next + count))});
+    next += count;
+  }
+  return groups;
 }
 
 HostTensor maxgraph::gather(const std::vector<HostTensor> &shards,

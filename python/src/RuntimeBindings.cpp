@@ -208,10 +208,8 @@ struct PyExecutable {
     std::vector<HostTensor> tensors;
     size_t next = 0;
     for (nb::handle input : inputs) {
-      const DistributedLeaf *leaf = nullptr;
-      for (const DistributedLeaf &each : staged->distributedInputs())
-        if (each.first == next)
-          leaf = &each;
+      const DistributedLeaf *leaf =
+          distributedLeafAt(staged->distributedInputs(), next);
       if (!leaf) {
         tensors.push_back(toArgumentInput(input, next++));
         continue;
@@ -285,22 +283,18 @@ struct PyExecutable {
     detail::tagResultDevices(resultDevices, outputs);
     std::vector<PyTensor> results;
     results.reserve(outputs.size());
-    for (size_t next = 0; next < outputs.size();) {
-      const DistributedLeaf *leaf = nullptr;
-      if (staged)
-        for (const DistributedLeaf &each : staged->distributedOutputs())
-          if (each.first == next)
-            leaf = &each;
-      if (!leaf) {
-        results.emplace_back(std::move(outputs[next++]));
-        continue;
-      }
-      size_t count = leaf->layout.mapping()->mesh().numDevices();
-      results.emplace_back(DistributedHostTensor{
-          leaf->layout,
-          std::vector<HostTensor>(outputs.begin() + next,
-                                  outputs.begin() + next + count)});
-      next += count;
+    // The common case, on every call: no result is distributed.
+    if (!staged || staged->distributedOutputs().empty()) {
+      for (HostTensor &output : outputs)
+        results.emplace_back(std::move(output));
+      return results;
+    }
+    for (ResultLeaf &group : groupResults(*staged, std::move(outputs))) {
+      if (group.leaf)
+        results.emplace_back(DistributedHostTensor{group.leaf->layout,
+                                                   std::move(group.tensors)});
+      else
+        results.emplace_back(std::move(group.tensors.front()));
     }
     return results;
   }

@@ -495,3 +495,19 @@ def test_weights_over_a_mesh_declared_twice_must_match():
         return a + b
     with pytest.raises(ValueError, match="weight 'w' was declared as"):
         compilation.stage(twice)(layout([4, 16], MESH2, Replicated()))
+
+
+@pytest.mark.parametrize("dtype,op", [(DType.float32, ReduceOp.PROD),
+                                      (DType.float16, ReduceOp.PROD),
+                                      (DType.int32, ReduceOp.PROD),
+                                      (DType.int32, ReduceOp.SUM)])
+def test_partial_inputs_hold_the_neutral_element_off_the_first_device(
+        dtype, op):
+    spec = TensorLayout(dtype, [3], DeviceMapping(MESH2, [Partial(op)]))
+    run = compilation.compile(lambda x: x.to(replicated(x.mesh)))(spec)
+    data = np.array([2, 3, 5], dtype=np.dtype(dtype.name))
+    live = Tensor.from_numpy(data).to(spec.mapping)
+    neutral = 1 if op == ReduceOp.PROD else 0
+    np.testing.assert_array_equal(live.local_shards[1].to_numpy(),
+                                  np.full(3, neutral, data.dtype))
+    np.testing.assert_array_equal(run(live).to_numpy(), data)

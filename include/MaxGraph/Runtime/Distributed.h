@@ -11,6 +11,7 @@
 
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Staging/Layout.h"
+#include "MaxGraph/Staging/Stage.h"
 #include <vector>
 
 namespace maxgraph {
@@ -31,6 +32,21 @@ std::vector<HostTensor> distribute(const HostTensor &global,
 /// in the graph: ops::reshard to Replicated) and for shards that do not fit.
 HostTensor gather(const std::vector<HostTensor> &shards,
                   const TensorLayout &layout, const std::string &what);
+
+/// The leaf among `leaves` whose first shard is input (result) `index`, or
+/// null when none starts there.
+const DistributedLeaf *
+distributedLeafAt(const std::vector<DistributedLeaf> &leaves, size_t index);
+
+/// One result leaf of a staged graph: its shards, in mesh order, when it is
+/// laid out over a mesh (`leaf` set), else its one tensor.
+struct ResultLeaf {
+  const DistributedLeaf *leaf = nullptr;
+  std::vector<HostTensor> tensors;
+};
+/// The results of `staged`, in result order, grouped by leaf.
+std::vector<ResultLeaf> groupResults(const StagedGraph &staged,
+                                     std::vector<HostTensor> outputs);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_RUNTIME_DISTRIBUTED_H
