@@ -97,17 +97,23 @@ std::string maxgraph::detail::describeFailure(const EntrySignature &signature,
 /// The binary that holds this compiler (an executable, or the Python
 /// extension): its path, size and modification time. A rebuilt compiler may
 /// generate other code, or call entries differently, under the same version
-/// number.
+/// number. For an executable, dladdr names the binary as it was invoked
+/// (`max-run` when found on PATH, which no stat finds in another directory,
+/// so a rebuilt binary kept its predecessor's keys): it is read from the
+/// process instead.
 static const std::string &compilerIdentity() {
   static const std::string identity = [] {
+    auto *self = reinterpret_cast<void *>(&compilerIdentity);
     Dl_info info;
-    if (!dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) ||
-        !info.dli_fname)
+    if (!dladdr(self, &info) || !info.dli_fname)
       return std::string("unknown");
+    std::string path = info.dli_fname;
+    if (!llvm::sys::path::is_absolute(path))
+      path = llvm::sys::fs::getMainExecutable(nullptr, self);
     struct stat file;
-    if (stat(info.dli_fname, &file) != 0)
-      return std::string(info.dli_fname);
-    return (Twine(info.dli_fname) + " " + Twine(file.st_size) + " " +
+    if (path.empty() || stat(path.c_str(), &file) != 0)
+      return "unknown " + std::string(info.dli_fname);
+    return (Twine(path) + " " + Twine(file.st_size) + " " +
             Twine(file.st_mtim.tv_sec) + "." + Twine(file.st_mtim.tv_nsec))
         .str();
   }();

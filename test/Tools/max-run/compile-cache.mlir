@@ -26,6 +26,16 @@
 // RUN: env MAXGRAPH_CACHE=0 MAXGRAPH_CACHE_DIR=%t/off max-run %S/interpret.mlir --input=%t/a.npy --input=%t/b.npy --print --cache-info 2>&1 | FileCheck %s --check-prefix=MISS
 // RUN: not ls %t/off
 
+// A rebuilt compiler is another key, also when it runs from PATH (dladdr
+// then names it as invoked, with no path): a byte appended to a copy of
+// max-run, run as `copied-run`, is a miss.
+// RUN: rm -rf %t/bin %t/rebuilt && mkdir -p %t/bin
+// RUN: cp max-run %t/bin/copied-run
+// RUN: sh -c 'cd %t && PATH=%t/bin:$PATH MAXGRAPH_CACHE_DIR=%t/rebuilt copied-run %S/interpret.mlir --input=%t/a.npy --input=%t/b.npy --print --cache-info' 2>&1 | FileCheck %s --check-prefix=MISS
+// RUN: sh -c 'cd %t && PATH=%t/bin:$PATH MAXGRAPH_CACHE_DIR=%t/rebuilt copied-run %S/interpret.mlir --input=%t/a.npy --input=%t/b.npy --print --cache-info' 2>&1 | FileCheck %s --check-prefix=HIT
+// RUN: sh -c 'printf x >> %t/bin/copied-run'
+// RUN: sh -c 'cd %t && PATH=%t/bin:$PATH MAXGRAPH_CACHE_DIR=%t/rebuilt copied-run %S/interpret.mlir --input=%t/a.npy --input=%t/b.npy --print --cache-info' 2>&1 | FileCheck %s --check-prefix=MISS
+
 // The key covers the kernel libraries a graph links: another library is a
 // miss.
 // RUN: cp %S/Inputs/cached-kernel.mlir %S/Inputs/kernels.mlir %t/
