@@ -17,10 +17,14 @@
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
 #include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace maxgraph {
@@ -45,6 +49,80 @@ spirv::TargetEnvAttr openCLTarget(MLIRContext *context) {
   return spirv::TargetEnvAttr::get(triple,
                                    spirv::getDefaultResourceLimits(context),
                                    spirv::ClientAPI::OpenCL);
+}
+
+/// The OpenCL storage class of a memory space: upstream's numeric and
+/// SPIR-V spaces, and the GPU dialect's (the strategies' shared memory is
+/// `#gpu.address_space<workgroup>`), which upstream's map leaves alone.
+std::optional<spirv::StorageClass> openCLStorageClass(Attribute memorySpace) {
+  if (auto gpuSpace = dyn_cast_if_present<gpu::AddressSpaceAttr>(memorySpace)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return spirv::StorageClass::CrossWorkgroup;
+    case gpu::AddressSpace::Workgroup:
+      return spirv::StorageClass::Workgroup;
+    case gpu::AddressSpace::Private:
+      return spirv::StorageClass::Function;
+    }
+  }
+  return spirv::mapMemorySpaceToOpenCLStorageClass(memorySpace);
+}
+
+/// Makes `kernel`'s workgroup attributions `memref.alloc`s of workgroup
+/// memory at its entry: SPIR-V's lowering of `gpu.func` drops attributions,
+/// and memref's makes such allocations Workgroup global variables. (NVVM
+/// keeps the attributions, which it lowers.)
+void attributionsToAllocations(gpu::GPUFuncOp kernel) {
+  unsigned count = kernel.getNumWorkgroupAttributions();
+  if (count == 0)
+    return;
+  Block &entry = kernel.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  unsigned first = kernel.getFirstWorkgroupAttributionIndex();
+  for (unsigned index = 0; index < count; ++index) {
+    BlockArgument attribution = entry.getArgument(first + index);
+    auto allocation = memref::AllocOp::create(
+        builder, attribution.getLoc(), cast<MemRefType>(attribution.getType()));
+    attribution.replaceAllUsesWith(allocation.getResult());
+  }
+  entry.eraseArguments(first, count);
+  kernel->setAttr(kernel.getNumWorkgroupAttributionsAttrName(),
+                  builder.getI64IntegerAttr(0));
+}
+
+/// Puts each `scf.for` of `kernel` that carries values and may run no
+/// iteration under an `scf.if` on its trip count, yielding the initial
+/// values otherwise: SPIR-V's lowering of `scf.for` keeps its results in
+/// variables that only the loop body's yield writes, so a loop that never
+/// ran would give uninitialized values (a block reduction's threads past a
+/// short row, a reduction over an empty axis).
+void guardEmptyLoops(gpu::GPUFuncOp kernel) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    if (loop.getNumResults() == 0)
+      return;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    if (lower && upper && *lower < *upper)
+      return;
+    loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    OpBuilder builder(loop);
+    Location loc = loop.getLoc();
+    Value runs =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                              loop.getLowerBound(), loop.getUpperBound());
+    auto guard = scf::IfOp::create(builder, loc, loop.getResultTypes(), runs,
+                                   /*withElseRegion=*/true);
+    loop.getResults().replaceAllUsesWith(guard.getResults());
+    builder.setInsertionPointToStart(guard.thenBlock());
+    loop->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+    builder.setInsertionPointAfter(loop);
+    scf::YieldOp::create(builder, loc, loop.getResults());
+    builder.setInsertionPointToStart(guard.elseBlock());
+    scf::YieldOp::create(builder, loc, loop.getInitArgs());
+  }
 }
 
 struct GPUKernelsToSPIRVPass
@@ -87,6 +165,8 @@ struct GPUKernelsToSPIRVPass
         }
         kernel->setAttr(spirv::getEntryPointABIAttrName(),
                         spirv::getEntryPointABIAttr(context, *blockSize));
+        attributionsToAllocations(kernel);
+        guardEmptyLoops(kernel);
       }
 
       // The launches pass host memrefs: the stubs keep the kernels' types
@@ -98,7 +178,7 @@ struct GPUKernelsToSPIRVPass
       // Memory spaces as OpenCL storage classes (global memory is
       // CrossWorkgroup), in the kernels only.
       spirv::MemorySpaceToStorageClassConverter storageClasses(
-          spirv::mapMemorySpaceToOpenCLStorageClass);
+          openCLStorageClass);
       spirv::convertMemRefTypesAndAttrs(gpuModule, storageClasses);
 
       // The kernels into a spirv.module inside the gpu.module.

@@ -1,11 +1,14 @@
 //===- MapToGPU.cpp - linalg ops on buffers to GPU kernel launches --------===//
 //
-// The portable GPU strategy: every linalg op of a host function (after
-// bufferization) becomes one `gpu.launch` with a thread per point of its
-// parallel iteration space, on a 1-D grid of `block-size` threads per block.
-// A thread splits its linear id into the op's parallel indices and runs the
-// reduction dims as sequential loops, with the outputs carried in registers.
-// `memref.copy` becomes a `linalg.copy` first.
+// The GPU strategies: every linalg op of a host function (after
+// bufferization) becomes one `gpu.launch`, on a 1-D grid, by one of three
+// kernel strategies chosen here per op family (`mapToKernel`): matmuls
+// (linalg's contraction dims m, n, k and batch) tiled through shared memory
+// (TiledMatmulKernel.cpp), reductions of rows of at least 32 elements with
+// an associative combiner a block per row (BlockReductionKernel.cpp), and
+// everything else a thread per point of the parallel space with the
+// reduction dims sequential (ThreadPerPointKernel.cpp). `memref.copy`
+// becomes a `linalg.copy` first.
 //
 // Kernels see memrefs flat: a 1-D identity memref over the buffer's base,
 // with the view's offset and strides as index values. A kernel's arguments
@@ -15,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelBuilding.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -36,6 +40,7 @@ namespace maxgraph {
 } // namespace maxgraph
 
 using namespace mlir;
+namespace kernels = maxgraph::gpu_kernels;
 
 namespace {
 /// The loop permutation of `op` that puts its parallel loops first, in
@@ -48,99 +53,25 @@ SmallVector<unsigned> parallelLoopsFirst(linalg::GenericOp op) {
   return parallel;
 }
 
-/// The indices that `map` gives for the loop indices `ivs`.
-SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                            ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      indices.push_back(ivs[dim.getPosition()]);
-    else if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-      indices.push_back(
-          arith::ConstantIndexOp::create(b, loc, constant.getValue()));
-    else
-      indices.push_back(affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
-  }
-  return indices;
+/// The sizes of `op`'s loops, in its loop order.
+SmallVector<Value> loopSizes(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<Value> sizes;
+  for (Range range : cast<linalg::LinalgOp>(op.getOperation())
+                         .createLoopRanges(rewriter, op.getLoc()))
+    sizes.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), range.size));
+  return sizes;
 }
 
-/// Emits `op` at the parallel point `parallelIvs`: the reduction loops
-/// (sizes `reductionSizes`) carrying the outputs' values, then the stores.
-LogicalResult emitPoint(OpBuilder &b, linalg::GenericOp op,
-                        ValueRange parallelIvs,
-                        ArrayRef<Value> reductionSizes) {
-  Location loc = op.getLoc();
-  unsigned parallel = parallelIvs.size();
-  for (OpOperand &init : op.getDpsInitsMutable())
-    for (AffineExpr expr : op.getMatchingIndexingMap(&init).getResults())
-      for (unsigned dim = parallel; dim < op.getNumLoops(); ++dim)
-        if (expr.isFunctionOfDim(dim))
-          return op.emitError()
-                 << "an output indexed by a reduction dim has no GPU mapping";
+/// Rows shorter than this stay on one thread each: a block per row would
+/// leave most of its threads idle.
+constexpr int64_t kMinBlockRow = 32;
 
-  // The outputs' values at this point: loaded when the body or a reduction
-  // needs them.
-  SmallVector<Value> outputs;
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    Type type = getElementTypeOrSelf(init.get().getType());
-    if (reductionSizes.empty() && !op.payloadUsesValueFromOperand(&init)) {
-      outputs.push_back(ub::PoisonOp::create(b, loc, type));
-      continue;
-    }
-    outputs.push_back(memref::LoadOp::create(
-        b, loc, init.get(),
-        applyMap(b, loc, op.getMatchingIndexingMap(&init), parallelIvs)));
-  }
-
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  SmallVector<Value> lowerBounds(reductionSizes.size(), zero);
-  SmallVector<Value> steps(reductionSizes.size(), one);
-  Block &body = *op.getBlock();
-  scf::LoopNest nest = scf::buildLoopNest(
-      b, loc, lowerBounds, reductionSizes, steps, outputs,
-      [&](OpBuilder &nested, Location loc, ValueRange reductionIvs,
-          ValueRange current) -> scf::ValueVector {
-        SmallVector<Value> ivs(parallelIvs);
-        llvm::append_range(ivs, reductionIvs);
-        IRMapping mapping;
-        for (OpOperand *input : op.getDpsInputOperands()) {
-          Value value = input->get();
-          if (isa<MemRefType>(value.getType()))
-            value = memref::LoadOp::create(
-                nested, loc, value,
-                applyMap(nested, loc, op.getMatchingIndexingMap(input), ivs));
-          mapping.map(op.getMatchingBlockArgument(input), value);
-        }
-        for (auto [init, value] :
-             llvm::zip_equal(op.getDpsInitsMutable(), current))
-          mapping.map(op.getMatchingBlockArgument(&init), value);
-        for (Operation &inner : body.without_terminator()) {
-          if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-            mapping.map(index.getResult(), ivs[index.getDim()]);
-            continue;
-          }
-          nested.clone(inner, mapping);
-        }
-        scf::ValueVector yielded;
-        for (Value value : body.getTerminator()->getOperands())
-          yielded.push_back(mapping.lookupOrDefault(value));
-        return yielded;
-      });
-  // Without reduction loops the body ran in place; either way
-  // `nest.results` holds the values it yielded last.
-  for (auto [init, value] :
-       llvm::zip_equal(op.getDpsInitsMutable(), nest.results))
-    memref::StoreOp::create(
-        b, loc, value, init.get(),
-        applyMap(b, loc, op.getMatchingIndexingMap(&init), parallelIvs));
-  return success();
-}
-
-/// Replaces `linalgOp` (on buffers) with a launch of one thread per point of
-/// its parallel iteration space.
-LogicalResult mapToLaunch(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
+/// Replaces `linalgOp` (on buffers) with a kernel launch. The strategy is
+/// chosen here, by op family: matmuls tiled through shared memory,
+/// reductions of long rows a block per row, everything else a thread per
+/// point of the parallel space.
+LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
                           int64_t blockSize) {
   if (!linalgOp.hasPureBufferSemantics())
     return linalgOp->emitError()
@@ -156,6 +87,23 @@ LogicalResult mapToLaunch(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
              << "'" << linalgOp->getName() << "' has no GPU mapping";
     generic = *generalized;
   }
+
+  rewriter.setInsertionPoint(generic);
+  SmallVector<Value> sizes = loopSizes(rewriter, generic);
+  SmallVector<Value> parallelSizes;
+  for (auto [size, type] :
+       llvm::zip_equal(sizes, generic.getIteratorTypesArray()))
+    if (linalg::isParallelIterator(type))
+      parallelSizes.push_back(size);
+  Value points = kernels::product(rewriter, generic.getLoc(), parallelSizes);
+  if (std::optional<int64_t> staticPoints = getConstantIntValue(points);
+      staticPoints && *staticPoints == 0) {
+    rewriter.eraseOp(generic);
+    return success();
+  }
+  if (kernels::isTiledMatmul(generic))
+    return kernels::mapToTiledMatmul(rewriter, generic, sizes);
+
   SmallVector<unsigned> order = parallelLoopsFirst(generic);
   if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
     FailureOr<linalg::GenericOp> interchanged =
@@ -163,72 +111,21 @@ LogicalResult mapToLaunch(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
     if (failed(interchanged))
       return generic.emitError() << "cannot order the loops for the GPU";
     generic = *interchanged;
+    sizes = llvm::to_vector(
+        llvm::map_range(order, [&](unsigned loop) { return sizes[loop]; }));
   }
-
-  Location loc = generic.getLoc();
   rewriter.setInsertionPoint(generic);
-  unsigned parallel = generic.getNumParallelLoops();
-  SmallVector<Value> sizes;
-  for (Range range : cast<linalg::LinalgOp>(generic.getOperation())
-                         .createLoopRanges(rewriter, loc))
-    sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
-  ArrayRef<Value> parallelSizes = ArrayRef<Value>(sizes).take_front(parallel);
-  ArrayRef<Value> reductionSizes = ArrayRef<Value>(sizes).drop_front(parallel);
-
-  Value total = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (Value size : parallelSizes)
-    total = rewriter.createOrFold<arith::MulIOp>(loc, total, size);
-  std::optional<int64_t> staticTotal = getConstantIntValue(total);
-  if (staticTotal && *staticTotal == 0) {
-    rewriter.eraseOp(generic);
-    return success();
+  if (std::optional<SmallVector<Operation *>> combiners =
+          kernels::treeCombiners(generic)) {
+    Value rowSize = kernels::product(
+        rewriter, generic.getLoc(),
+        ArrayRef<Value>(sizes).drop_front(generic.getNumParallelLoops()));
+    std::optional<int64_t> staticRow = getConstantIntValue(rowSize);
+    if (!staticRow || *staticRow >= kMinBlockRow)
+      return kernels::mapToBlockReduction(rewriter, generic, sizes, *combiners,
+                                          blockSize);
   }
-  // Small static ops take one block of exactly their size.
-  int64_t threads = staticTotal ? std::min(*staticTotal, blockSize) : blockSize;
-  Value threadCount = arith::ConstantIndexOp::create(rewriter, loc, threads);
-  Value blocks =
-      rewriter.createOrFold<arith::CeilDivUIOp>(loc, total, threadCount);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  if (!staticTotal) {
-    // A grid of no blocks is not a valid launch.
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                      total, zero);
-    auto ifOp = scf::IfOp::create(rewriter, loc, any, /*withElse=*/false);
-    rewriter.setInsertionPointToStart(ifOp.thenBlock());
-  }
-  auto launch = gpu::LaunchOp::create(rewriter, loc, blocks, one, one,
-                                      threadCount, one, one);
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToStart(&body);
-  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPoint(terminator);
-  Value id = arith::AddIOp::create(
-      rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, threadCount),
-      launch.getThreadIds().x);
-  if (!staticTotal || *staticTotal % threads != 0) {
-    Value inside = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::ult, id, total);
-    auto ifOp = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
-    rewriter.setInsertionPointToStart(ifOp.thenBlock());
-  }
-  // The linear id in row-major order of the parallel dims.
-  SmallVector<Value> ivs(parallel);
-  Value rest = id;
-  for (int64_t dim = static_cast<int64_t>(parallel) - 1; dim >= 0; --dim) {
-    if (dim == 0) {
-      ivs[dim] = rest;
-      break;
-    }
-    ivs[dim] =
-        rewriter.createOrFold<arith::RemUIOp>(loc, rest, parallelSizes[dim]);
-    rest = rewriter.createOrFold<arith::DivUIOp>(loc, rest, parallelSizes[dim]);
-  }
-  if (failed(emitPoint(rewriter, generic, ivs, reductionSizes)))
-    return failure();
-  rewriter.eraseOp(generic);
-  return success();
+  return kernels::mapToThreadPerPoint(rewriter, generic, sizes, blockSize);
 }
 
 /// The linear position in `flat` of `indices` into a view with `offset` and
@@ -332,7 +229,7 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
         linalgOps.push_back(op);
     });
     for (linalg::LinalgOp op : linalgOps)
-      if (failed(mapToLaunch(rewriter, op, blockSize)))
+      if (failed(mapToKernel(rewriter, op, blockSize)))
         return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(

@@ -32,30 +32,140 @@ func.func @elementwise(%a: memref<1000xf32>, %b: memref<1000xf32>) {
 
 // -----
 
-// A row reduction over a dynamic row count: a thread per row, launched only
-// when there is a row, summing the row in registers. The kernel reads the
-// input flat: row * 64 + column.
+// A row reduction over a dynamic row count, rows of 64: a block per row,
+// launched only when there is a row. Each of its 64 threads folds every
+// 64th element into a partial sum from 0 (the input read flat: row * 64 +
+// column), then the partials are added as a tree in shared memory, a
+// barrier between levels, and thread 0 adds the total to the output.
 // CHECK-LABEL: func.func @row_sum
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK:         %[[ROWS:.*]] = memref.dim
-// CHECK:         %[[ANY:.*]] = arith.cmpi ne, %[[ROWS]], %{{.*}} : index
+// CHECK:         %[[ANY:.*]] = arith.cmpi ne, %[[ROWS]], %[[C0]] : index
 // CHECK:         scf.if %[[ANY]] {
 // CHECK:           %[[FLAT:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<?x64xf32> to memref<?xf32>
-// CHECK:           gpu.launch
-// CHECK:             %[[ROW:.*]] = arith.addi
-// CHECK:             scf.if
-// CHECK:               %[[SUM:.*]] = scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
-// CHECK:                 %[[AT:.*]] = arith.muli %[[ROW]], %{{.*}} : index
-// CHECK:                 %[[POS:.*]] = arith.addi %[[AT]], %[[COL]] : index
-// CHECK:                 %[[X:.*]] = memref.load %[[FLAT]][%[[POS]]] : memref<?xf32>
-// CHECK:                 %[[NEXT:.*]] = arith.addf %[[X]], %[[ACC]] : f32
-// CHECK:                 scf.yield %[[NEXT]] : f32
-// CHECK:               memref.store %[[SUM]]
+// CHECK:           %[[OUT:.*]] = memref.reinterpret_cast %arg1
+// CHECK:           gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %[[C1]], %{{.*}} = %[[C1]]) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C64]], %{{.*}} = %[[C1]], %{{.*}} = %[[C1]]) workgroup(%[[PARTIALS:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK:             %[[PARTIAL:.*]] = scf.for %[[COL:.*]] = %[[TX]] to %[[C64]] step %[[C64]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK:               %[[AT:.*]] = arith.muli %[[ROW]], %[[C64]] : index
+// CHECK:               %[[POS:.*]] = arith.addi %[[AT]], %[[COL]] : index
+// CHECK:               %[[X:.*]] = memref.load %[[FLAT]][%[[POS]]] : memref<?xf32>
+// CHECK:               %[[NEXT:.*]] = arith.addf %[[X]], %[[ACC]] : f32
+// CHECK:               scf.yield %[[NEXT]] : f32
+// CHECK:             memref.store %[[PARTIAL]], %[[PARTIALS]][%[[TX]]]
+// CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:        %[[LOWER:.*]] = arith.cmpi ult, %[[TX]], %[[C32]] : index
+// CHECK-NEXT:        scf.if %[[LOWER]] {
+// CHECK-NEXT:          %[[PARTNER:.*]] = arith.addi %[[TX]], %[[C32]] : index
+// CHECK-NEXT:          %[[MINE:.*]] = memref.load %[[PARTIALS]][%[[TX]]]
+// CHECK-NEXT:          %[[THEIRS:.*]] = memref.load %[[PARTIALS]][%[[PARTNER]]]
+// CHECK-NEXT:          %[[BOTH:.*]] = arith.addf %[[MINE]], %[[THEIRS]] : f32
+// CHECK-NEXT:          memref.store %[[BOTH]], %[[PARTIALS]][%[[TX]]]
+// CHECK:             gpu.barrier
+// CHECK-COUNT-4:     gpu.barrier
+// CHECK-NOT:         gpu.barrier
+// CHECK:             arith.cmpi ult, %[[TX]], %[[C1]] : index
+// CHECK:             %[[FIRST:.*]] = arith.cmpi eq, %[[TX]], %[[C0]] : index
+// CHECK-NEXT:        scf.if %[[FIRST]] {
+// CHECK-NEXT:          %[[INIT:.*]] = memref.load %[[OUT]][%[[ROW]]] : memref<?xf32>
+// CHECK-NEXT:          %[[TOTAL:.*]] = memref.load %[[PARTIALS]][%[[C0]]]
+// CHECK-NEXT:          %[[SUM:.*]] = arith.addf %[[INIT]], %[[TOTAL]] : f32
+// CHECK-NEXT:          memref.store %[[SUM]], %[[OUT]][%[[ROW]]] : memref<?xf32>
+// BLOCK64-LABEL: func.func @row_sum
+// BLOCK64:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
 func.func @row_sum(%a: memref<?x64xf32>, %out: memref<?xf32>) {
   linalg.reduce ins(%a : memref<?x64xf32>) outs(%out : memref<?xf32>) dimensions = [1]
     (%x: f32, %acc: f32) {
       %s = arith.addf %x, %acc : f32
       linalg.yield %s : f32
     }
+  return
+}
+
+// -----
+
+// Rows of 8 stay a thread per row, summed in registers; so does a row of a
+// combiner without a neutral element (here a subtraction) whatever its
+// length.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT:     workgroup
+// CHECK:         gpu.launch
+// CHECK:           scf.for {{.*}} iter_args
+// CHECK:             arith.addf
+// CHECK-NOT:     workgroup
+// CHECK:         gpu.launch
+// CHECK:           scf.for {{.*}} iter_args
+// CHECK:             arith.subf
+// CHECK-NOT:     gpu.barrier
+func.func @short_rows(%a: memref<?x8xf32>, %out: memref<?xf32>, %b: memref<?x512xf32>, %out2: memref<?xf32>) {
+  linalg.reduce ins(%a : memref<?x8xf32>) outs(%out : memref<?xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.reduce ins(%b : memref<?x512xf32>) outs(%out2 : memref<?xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.subf %acc, %x : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// A max over dynamic rows, with the exp of each element fused in: the
+// partials start from -inf, the tree takes maxima, the block is 256 threads
+// (the option's size) because the row length is not known.
+// CHECK-LABEL: func.func @row_max
+// CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK:         gpu.launch {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], {{.*}} workgroup(%[[PARTIALS:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for %{{.*}} = %[[TX]] to %{{.*}} step %[[C256]] iter_args(%{{.*}} = %[[NEGINF]])
+// CHECK:             math.exp
+// CHECK:             arith.maximumf
+// CHECK:           scf.if
+// CHECK:             arith.maximumf
+// CHECK-COUNT-7:   gpu.barrier
+// BLOCK64-LABEL: func.func @row_max
+// BLOCK64:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @row_max(%a: memref<?x?xf32>, %out: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %e = math.exp %x : f32
+    %m = arith.maximumf %e, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// argmax's two outputs combine together (a compare and two selects): no
+// tree, a thread per row.
+// CHECK-LABEL: func.func @argmax_rows
+// CHECK-NOT:     workgroup
+// CHECK:         gpu.launch
+// CHECK:           scf.for {{.*}} iter_args({{.*}}, {{.*}}) -> (f32, i64)
+// CHECK-NOT:     gpu.barrier
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+func.func @argmax_rows(%a: memref<?x100xf32>, %max: memref<?xf32>, %at: memref<?xi64>) {
+  linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x100xf32>) outs(%max, %at : memref<?xf32>, memref<?xi64>) {
+  ^bb0(%x: f32, %m: f32, %i: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %x, %m : f32
+    %nm = arith.select %gt, %x, %m : f32
+    %ni = arith.select %gt, %ji, %i : i64
+    linalg.yield %nm, %ni : f32, i64
+  }
   return
 }
 
@@ -80,14 +190,16 @@ func.func @column_sum(%a: memref<16x8xf32>, %out: memref<8xf32>) {
 
 // -----
 
-// A full reduction to a 0-d result runs in one thread; a copy between
-// views is a kernel too, reading the strided view at offset + 2 * i of its
-// buffer.
+// A full reduction to a 0-d result is one block of 64 threads (the 64
+// elements, one each); a copy between views is a kernel too, reading the
+// strided view at offset + 2 * i of its buffer.
 // CHECK-LABEL: func.func @scalar_and_copy
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads({{.*}}) in (%{{.*}} = %[[ONE]],
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads({{.*}}) in (%{{.*}} = %[[C64]], {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
 // CHECK:           scf.for
+// CHECK-COUNT-5:   gpu.barrier
 // CHECK:         %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [39], strides: [1]
 // CHECK:         gpu.launch blocks({{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C16]],
 // CHECK:           %[[TWICE:.*]] = arith.muli %[[TX]], %{{.*}} : index
@@ -113,5 +225,56 @@ func.func @scalar_and_copy(%a: memref<64xf32>, %sum: memref<f32>, %part: memref<
 // CHECK:         return
 func.func @empty(%a: memref<0x4xf32>, %b: memref<0x4xf32>) {
   linalg.copy ins(%a : memref<0x4xf32>) outs(%b : memref<0x4xf32>)
+  return
+}
+
+// -----
+
+// A matmul, 100x50 times 50x70: blocks of 256 threads for 64x64 tiles of C
+// (2 x 2 = 4 blocks), staging 64x16 of A and 16x64 of B in shared memory
+// per step of K, each thread 4x4 results in registers; K's last step runs
+// to 50, and the stores are guarded at the edges.
+// CHECK-LABEL: func.func @matmul
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C50:.*]] = arith.constant 50 : index
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C4]], {{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], {{.*}}) workgroup(%[[AT:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>, %[[BT:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-16:  memref.load %{{.*}} : memref<7000xf32
+// CHECK:           %[[RESULTS:.*]]:16 = scf.for %[[K0:.*]] = %{{.*}} to %[[C50]] step %[[C16]] iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-4:     memref.store %{{.*}}, %[[AT]][%{{.*}}]
+// CHECK:             gpu.barrier
+// CHECK:             %[[LEFT:.*]] = arith.subi %[[C50]], %[[K0]] : index
+// CHECK:             %[[END:.*]] = arith.minui %[[LEFT]], %[[C16]] : index
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK-COUNT-4:       memref.load %[[AT]]
+// CHECK-COUNT-16:      arith.mulf
+// CHECK:             gpu.barrier
+// CHECK-NEXT:        scf.yield
+// CHECK-COUNT-16:  scf.if
+// CHECK-NOT:       scf.if
+// CHECK:           gpu.terminator
+func.func @matmul(%a: memref<100x50xf32>, %b: memref<50x70xf32>, %c: memref<100x70xf32>) {
+  linalg.matmul ins(%a, %b : memref<100x50xf32>, memref<50x70xf32>) outs(%c : memref<100x70xf32>)
+  return
+}
+
+// -----
+
+// A batch of dynamic matmuls in f16 over one grid: blocks for every tile of
+// every matmul, launched only when there is one.
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK:         %[[B:.*]] = memref.dim %arg0, %c0
+// CHECK:         %[[M:.*]] = memref.dim %arg0, %c1
+// CHECK:         %[[N:.*]] = memref.dim %arg1, %c2
+// CHECK:         %[[MT:.*]] = arith.ceildivui %[[M]], %c64
+// CHECK:         %[[NT:.*]] = arith.ceildivui %[[N]], %c64
+// CHECK:         %[[BM:.*]] = arith.muli %[[B]], %[[MT]]
+// CHECK:         %[[BLOCKS:.*]] = arith.muli %[[BM]], %[[NT]]
+// CHECK:         %[[ANY:.*]] = arith.cmpi ne, %[[BLOCKS]], %c0
+// CHECK:         scf.if %[[ANY]] {
+// CHECK:           gpu.launch blocks({{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} workgroup(%{{.*}} : memref<1024xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<1024xf16, #gpu.address_space<workgroup>>)
+func.func @batch_matmul(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16>) outs(%c : memref<?x?x?xf16>)
   return
 }

@@ -8,15 +8,33 @@ include "mlir/Pass/PassBase.td"
 def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Maps each linalg op on buffers to a GPU kernel launch";
   let description = [{
-    The portable GPU strategy of `maxgraph-lower-to-gpu`, after
-    bufferization: every linalg op (and `memref.copy`, as a `linalg.copy`)
-    of a host function becomes one `gpu.launch` with a thread per point of
-    its parallel iteration space, on a 1-D grid of `block-size` threads per
-    block (an op smaller than a block gets one block of its size). A thread
-    splits its linear id, row-major, into the op's parallel indices and runs
-    the reduction dims as sequential `scf.for` loops with the outputs in
-    registers, then stores them. An op with a dynamic iteration space is
-    launched only when it is not empty.
+    The GPU strategies of `maxgraph-lower-to-gpu`, after bufferization:
+    every linalg op (and `memref.copy`, as a `linalg.copy`) of a host
+    function becomes one `gpu.launch` on a 1-D grid, by a strategy chosen
+    per op family:
+
+    - Matmuls (linalg's contraction dims: one m, n and k loop, any batch
+      loops, two inputs, one output): a block of 256 threads per 64x64 tile
+      of C, for every matmul of the batch. Each thread keeps a 4x4 tile of
+      results in registers; K advances in steps of 16, the block staging
+      A's 64x16 and B's 16x64 slices in workgroup (shared) memory between
+      barriers. Each result sees its k in order through the op's body.
+    - Reductions whose rows (the product of the reduction dims) are dynamic
+      or at least 32 long, with one associative and commutative combiner
+      that has a neutral element per output (`arith.addf`, `maximumf`,
+      `minsi`, ...): a block per point of the parallel space, of the
+      smallest power of two of threads covering a static row (at most
+      `block-size`). Each thread folds every `blockDim`-th element into a
+      partial from the neutral element; the partials are combined as a tree
+      in workgroup memory, and thread 0 folds the total into the output.
+    - Everything else: a thread per point of the parallel space on blocks
+      of `block-size` threads (an op smaller than a block gets one block of
+      its size). A thread splits its linear id, row-major, into the op's
+      parallel indices and runs the reduction dims as sequential `scf.for`
+      loops with the outputs in registers, then stores them.
+
+    An op with a dynamic iteration space is launched only when its grid is
+    not empty; a static empty one launches nothing.
 
     Kernels use memrefs flat: each memref of the host that a kernel reads or
     writes is passed as a 1-D identity memref over its base buffer
@@ -41,7 +59,8 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
-           "Threads per block, in [1, 1024]">
+           "Threads per block of the thread-per-point and reduction "
+           "strategies, in [1, 1024]">
   ];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
@@ -90,6 +109,14 @@ def GPUKernelsToSPIRV
     i64), leaving an empty `func.func` stub per kernel with the kernel's
     signature for the launches, as upstream `convert-gpu-to-spirv` does for
     kernels. `maxgraph-gpu-module-to-opencl-binary` serializes the result.
+
+    Two things upstream's conversions get wrong for these kernels are
+    mended first: workgroup attributions (the strategies' shared memory),
+    which the `gpu.func` lowering drops, become `memref.alloc`s of
+    workgroup memory, i.e. Workgroup global variables; and an `scf.for`
+    that carries values and may run no iteration is put under an `scf.if`
+    on its trip count, since the SPIR-V loop keeps its results in
+    variables that only its body writes.
   }];
   let dependentDialects = ["mlir::spirv::SPIRVDialect",
                            "mlir::func::FuncDialect"];

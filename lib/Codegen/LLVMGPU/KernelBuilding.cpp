@@ -1,0 +1,113 @@
+//===- KernelBuilding.cpp - pieces shared by the GPU kernel strategies ----===//
+
+#include "KernelBuilding.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+
+namespace maxgraph::gpu_kernels {
+
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      indices.push_back(ivs[dim.getPosition()]);
+    else if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+      indices.push_back(
+          arith::ConstantIndexOp::create(b, loc, constant.getValue()));
+    else
+      indices.push_back(affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+  }
+  return indices;
+}
+
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<Value> sizes) {
+  SmallVector<Value> indices(sizes.size());
+  Value rest = linear;
+  for (int64_t dim = static_cast<int64_t>(sizes.size()) - 1; dim >= 0; --dim) {
+    if (dim == 0) {
+      indices[dim] = rest;
+      break;
+    }
+    indices[dim] = b.createOrFold<arith::RemUIOp>(loc, rest, sizes[dim]);
+    rest = b.createOrFold<arith::DivUIOp>(loc, rest, sizes[dim]);
+  }
+  return indices;
+}
+
+Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  Value total = arith::ConstantIndexOp::create(b, loc, 1);
+  for (Value size : sizes)
+    total = b.createOrFold<arith::MulIOp>(loc, total, size);
+  return total;
+}
+
+SmallVector<Value> emitBody(OpBuilder &b, linalg::GenericOp op, ValueRange ivs,
+                            ValueRange outputs, InputValueFn inputValue) {
+  Location loc = op.getLoc();
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value = input->get();
+    if (isa<MemRefType>(value.getType())) {
+      SmallVector<Value> indices =
+          applyMap(b, loc, op.getMatchingIndexingMap(input), ivs);
+      value = inputValue ? inputValue(*input, indices)
+                         : memref::LoadOp::create(b, loc, value, indices);
+    }
+    mapping.map(op.getMatchingBlockArgument(input), value);
+  }
+  for (auto [init, value] : llvm::zip_equal(op.getDpsInitsMutable(), outputs))
+    mapping.map(op.getMatchingBlockArgument(&init), value);
+  Block &body = *op.getBlock();
+  for (Operation &inner : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  SmallVector<Value> yielded;
+  for (Value value : body.getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(value));
+  return yielded;
+}
+
+gpu::LaunchOp openLaunch(RewriterBase &rewriter, Location loc, Value blocks,
+                         int64_t threads, TypeRange workgroup) {
+  if (!getConstantIntValue(blocks)) {
+    // A grid of no blocks is not a valid launch.
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                      blocks, zero);
+    auto ifOp = scf::IfOp::create(rewriter, loc, any, /*withElse=*/false);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  }
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value threadCount = arith::ConstantIndexOp::create(rewriter, loc, threads);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, blocks, one, one, threadCount, one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, workgroup);
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToStart(&body);
+  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(terminator);
+  return launch;
+}
+
+MemRefType workgroupBuffer(Type element, int64_t size) {
+  MLIRContext *context = element.getContext();
+  return MemRefType::get(
+      {size}, element, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+}
+
+} // namespace maxgraph::gpu_kernels

@@ -1,0 +1,95 @@
+//===- KernelBuilding.h - pieces shared by the GPU kernel strategies ------===//
+//
+// What every strategy of `maxgraph-map-to-gpu` does in a kernel: index
+// operands by their maps, split a linear id into loop indices, run a
+// linalg.generic's body at one point, and open a launch. The strategies
+// (one thread per point, a block per row reduction, shared-memory tiled
+// matmul) differ only in how they assign points to threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_LIB_CODEGEN_LLVMGPU_KERNELBUILDING_H
+#define MAXGRAPH_LIB_CODEGEN_LLVMGPU_KERNELBUILDING_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace maxgraph::gpu_kernels {
+
+/// The indices that `map` gives for the loop indices `ivs`.
+llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &b, mlir::Location loc,
+                                        mlir::AffineMap map,
+                                        mlir::ValueRange ivs);
+
+/// `linear` split row-major into indices of a space of `sizes`.
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b,
+                                           mlir::Location loc,
+                                           mlir::Value linear,
+                                           llvm::ArrayRef<mlir::Value> sizes);
+
+/// The product of `sizes` (folded where static).
+mlir::Value product(mlir::OpBuilder &b, mlir::Location loc,
+                    llvm::ArrayRef<mlir::Value> sizes);
+
+/// How a strategy gives the body an input's value at a point: by default a
+/// load through the operand's indexing map.
+using InputValueFn = llvm::function_ref<mlir::Value(
+    mlir::OpOperand &input, llvm::ArrayRef<mlir::Value> indices)>;
+
+/// Emits the body of `op` at the loop indices `ivs` (in the op's loop
+/// order), with the outputs' block arguments bound to `outputs`; returns the
+/// values the body yields. Inputs come from `inputValue` when given.
+llvm::SmallVector<mlir::Value>
+emitBody(mlir::OpBuilder &b, mlir::linalg::GenericOp op, mlir::ValueRange ivs,
+         mlir::ValueRange outputs, InputValueFn inputValue = nullptr);
+
+/// Opens a launch of `blocks` x `threads` (1-D) with `workgroup` buffers
+/// before `op`, guarded by `blocks != 0` when it is not static, and leaves
+/// the insertion point inside, before its terminator.
+mlir::gpu::LaunchOp openLaunch(mlir::RewriterBase &rewriter, mlir::Location loc,
+                               mlir::Value blocks, int64_t threads,
+                               mlir::TypeRange workgroup = {});
+
+/// A 1-D buffer of `size` elements in workgroup (shared) memory.
+mlir::MemRefType workgroupBuffer(mlir::Type element, int64_t size);
+
+/// Kernel strategies. Each replaces the generic `op` (on buffers, parallel
+/// loops first where it says so) with a launch; `sizes` are its loop sizes.
+
+/// One thread per point of the parallel space; reductions sequential per
+/// thread. Handles every generic whose outputs are indexed by parallel dims.
+mlir::LogicalResult mapToThreadPerPoint(mlir::RewriterBase &rewriter,
+                                        mlir::linalg::GenericOp op,
+                                        llvm::ArrayRef<mlir::Value> sizes,
+                                        int64_t blockSize);
+
+/// The combining ops of a reduction that a block can reduce as a tree: one
+/// associative, commutative op with a neutral element per output, or none
+/// when `op` is not such a reduction.
+std::optional<llvm::SmallVector<mlir::Operation *>>
+treeCombiners(mlir::linalg::GenericOp op);
+
+/// One block per point of the parallel space (parallel loops first): its
+/// threads stride over the reduction space, then combine their partial
+/// results in shared memory. `combiners` from `treeCombiners`.
+mlir::LogicalResult
+mapToBlockReduction(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                    llvm::ArrayRef<mlir::Value> sizes,
+                    llvm::ArrayRef<mlir::Operation *> combiners,
+                    int64_t blockSize);
+
+/// Whether `op` is a matmul the tiled strategy takes: two inputs, one
+/// output, one m, n and k loop and batch loops (linalg's contraction dims).
+bool isTiledMatmul(mlir::linalg::GenericOp op);
+
+/// A block per 64x64 tile of each matmul of the batch, 256 threads with a
+/// 4x4 tile each, K in steps of 16 staged in shared memory.
+mlir::LogicalResult mapToTiledMatmul(mlir::RewriterBase &rewriter,
+                                     mlir::linalg::GenericOp op,
+                                     llvm::ArrayRef<mlir::Value> sizes);
+
+} // namespace maxgraph::gpu_kernels
+
+#endif // MAXGRAPH_LIB_CODEGEN_LLVMGPU_KERNELBUILDING_H

@@ -1,0 +1,226 @@
+//===- TiledMatmulKernel.cpp - matmuls tiled through shared memory --------===//
+//
+// The portable matmul strategy (both back ends; tensor cores are NVVM's
+// own): a block of 256 threads computes a 64x64 tile of C, each thread a
+// 4x4 tile in registers, at rows `ty + 16 i` and columns `tx + 16 j` so
+// that neighbouring threads touch neighbouring columns. K advances in steps
+// of 16: the block stages A's 64x16 and B's 16x64 slices in shared memory
+// (each thread loads 4 elements of each, neighbours reading neighbouring
+// addresses), waits, and every thread runs its 16 products per k from
+// there. Each output still sees its k in order through the op's own body,
+// so the results are those of a sequential loop.
+//
+// Edges: loads clamp their indices into the operands (what they read for
+// rows or columns past the end feeds only outputs that are not stored), the
+// last K step runs only to K, and stores are guarded. The batch and both
+// tile indices share the grid's x dimension, which has no 65535 limit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilding.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+using namespace mlir;
+
+namespace maxgraph::gpu_kernels {
+namespace {
+constexpr int64_t kTile = 64;          // rows and columns of C per block
+constexpr int64_t kStep = 16;          // K per shared-memory stage
+constexpr int64_t kThreadsPerRow = 16; // threads along a tile's rows
+constexpr int64_t kPerThread = kTile / kThreadsPerRow; // 4x4 per thread
+constexpr int64_t kThreads = kThreadsPerRow * kThreadsPerRow;
+} // namespace
+
+bool isTiledMatmul(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!isa<MemRefType>(input->get().getType()))
+      return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(cast<linalg::LinalgOp>(op.getOperation()));
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() + 3 != op.getNumLoops())
+    return false;
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return output.isProjectedPermutation() &&
+         !output.isFunctionOfDim(dims->k.front());
+}
+
+LogicalResult mapToTiledMatmul(RewriterBase &rewriter, linalg::GenericOp op,
+                               ArrayRef<Value> sizes) {
+  Location loc = op.getLoc();
+  linalg::ContractionDimensions dims =
+      *linalg::inferContractionDims(cast<linalg::LinalgOp>(op.getOperation()));
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  OpOperand &out = *op.getDpsInitOperand(0);
+
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
+  };
+  Value tile = constant(kTile);
+  SmallVector<Value> gridSizes;
+  for (unsigned dim : dims.batch)
+    gridSizes.push_back(sizes[dim]);
+  gridSizes.push_back(
+      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[m], tile));
+  gridSizes.push_back(
+      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[n], tile));
+  Type lhsElement = getElementTypeOrSelf(lhs->get().getType());
+  Type rhsElement = getElementTypeOrSelf(rhs->get().getType());
+  gpu::LaunchOp launch =
+      openLaunch(rewriter, loc, product(rewriter, loc, gridSizes), kThreads,
+                 {workgroupBuffer(lhsElement, kTile * kStep),
+                  workgroupBuffer(rhsElement, kStep * kTile)});
+  Value lhsTile = launch.getWorkgroupAttributions()[0];
+  Value rhsTile = launch.getWorkgroupAttributions()[1];
+
+  SmallVector<Value> blockIvs =
+      delinearize(rewriter, loc, launch.getBlockIds().x, gridSizes);
+  Value thread = launch.getThreadIds().x;
+  Value threadsPerRow = constant(kThreadsPerRow);
+  Value tx = arith::RemUIOp::create(rewriter, loc, thread, threadsPerRow);
+  Value ty = arith::DivUIOp::create(rewriter, loc, thread, threadsPerRow);
+  Value row0 = arith::MulIOp::create(rewriter, loc, blockIvs.end()[-2], tile);
+  Value col0 = arith::MulIOp::create(rewriter, loc, blockIvs.back(), tile);
+  Value one = constant(1);
+  Value lastRow = arith::SubIOp::create(rewriter, loc, sizes[m], one);
+  Value lastCol = arith::SubIOp::create(rewriter, loc, sizes[n], one);
+  Value lastK = arith::SubIOp::create(rewriter, loc, sizes[k], one);
+  auto clamp = [&](OpBuilder &b, Value index, Value last) {
+    return arith::MinUIOp::create(b, loc, index, last).getResult();
+  };
+  // The op's loop indices at a point of C and a k.
+  Value zero = constant(0);
+  auto ivsAt = [&](Value row, Value col, Value kIndex) {
+    SmallVector<Value> ivs(op.getNumLoops(), zero);
+    for (auto [dim, index] : llvm::zip(dims.batch, blockIvs))
+      ivs[dim] = index;
+    ivs[m] = row;
+    ivs[n] = col;
+    ivs[k] = kIndex;
+    return ivs;
+  };
+
+  // This thread's points of C.
+  SmallVector<Value> rows, cols;
+  for (int64_t i = 0; i < kPerThread; ++i) {
+    rows.push_back(arith::AddIOp::create(
+        rewriter, loc, row0,
+        arith::AddIOp::create(rewriter, loc, ty,
+                              constant(i * kThreadsPerRow))));
+    cols.push_back(arith::AddIOp::create(
+        rewriter, loc, col0,
+        arith::AddIOp::create(rewriter, loc, tx,
+                              constant(i * kThreadsPerRow))));
+  }
+  AffineMap outMap = op.getMatchingIndexingMap(&out);
+  Type outElement = getElementTypeOrSelf(out.get().getType());
+  SmallVector<Value> initial;
+  for (Value row : rows)
+    for (Value col : cols) {
+      if (!op.payloadUsesValueFromOperand(&out)) {
+        initial.push_back(ub::PoisonOp::create(rewriter, loc, outElement));
+        continue;
+      }
+      SmallVector<Value> ivs = ivsAt(clamp(rewriter, row, lastRow),
+                                     clamp(rewriter, col, lastCol), zero);
+      initial.push_back(memref::LoadOp::create(
+          rewriter, loc, out.get(), applyMap(rewriter, loc, outMap, ivs)));
+    }
+
+  Value step = constant(kStep);
+  auto kLoop = scf::ForOp::create(
+      rewriter, loc, zero, sizes[k], step, initial,
+      [&](OpBuilder &b, Location, Value k0, ValueRange accumulators) {
+        // Stage A[row0 : +64, k0 : +16] and B[k0 : +16, col0 : +64].
+        for (int64_t part = 0; part < kTile * kStep / kThreads; ++part) {
+          Value element =
+              arith::AddIOp::create(b, loc, thread, constant(part * kThreads));
+          Value lhsRow = arith::DivUIOp::create(b, loc, element, step);
+          Value lhsK = arith::RemUIOp::create(b, loc, element, step);
+          SmallVector<Value> ivs = ivsAt(
+              clamp(b, arith::AddIOp::create(b, loc, row0, lhsRow), lastRow),
+              zero, clamp(b, arith::AddIOp::create(b, loc, k0, lhsK), lastK));
+          Value a = memref::LoadOp::create(
+              b, loc, lhs->get(),
+              applyMap(b, loc, op.getMatchingIndexingMap(lhs), ivs));
+          memref::StoreOp::create(b, loc, a, lhsTile, element);
+
+          Value rhsK = arith::DivUIOp::create(b, loc, element, tile);
+          Value rhsCol = arith::RemUIOp::create(b, loc, element, tile);
+          ivs = ivsAt(
+              zero,
+              clamp(b, arith::AddIOp::create(b, loc, col0, rhsCol), lastCol),
+              clamp(b, arith::AddIOp::create(b, loc, k0, rhsK), lastK));
+          Value bValue = memref::LoadOp::create(
+              b, loc, rhs->get(),
+              applyMap(b, loc, op.getMatchingIndexingMap(rhs), ivs));
+          memref::StoreOp::create(b, loc, bValue, rhsTile, element);
+        }
+        gpu::BarrierOp::create(b, loc);
+        Value left = arith::SubIOp::create(b, loc, sizes[k], k0);
+        Value stageEnd = arith::MinUIOp::create(b, loc, left, step);
+        auto inner = scf::ForOp::create(
+            b, loc, zero, stageEnd, one, accumulators,
+            [&](OpBuilder &b, Location, Value kk, ValueRange current) {
+              SmallVector<Value> as, bs;
+              for (int64_t i = 0; i < kPerThread; ++i) {
+                Value localRow = arith::AddIOp::create(
+                    b, loc, ty, constant(i * kThreadsPerRow));
+                as.push_back(memref::LoadOp::create(
+                    b, loc, lhsTile,
+                    ValueRange{arith::AddIOp::create(
+                        b, loc, arith::MulIOp::create(b, loc, localRow, step),
+                        kk)}));
+                Value localCol = arith::AddIOp::create(
+                    b, loc, tx, constant(i * kThreadsPerRow));
+                bs.push_back(memref::LoadOp::create(
+                    b, loc, rhsTile,
+                    ValueRange{arith::AddIOp::create(
+                        b, loc, arith::MulIOp::create(b, loc, kk, tile),
+                        localCol)}));
+              }
+              Value kIndex = arith::AddIOp::create(b, loc, k0, kk);
+              SmallVector<Value> next;
+              for (int64_t i = 0; i < kPerThread; ++i)
+                for (int64_t j = 0; j < kPerThread; ++j) {
+                  auto fromTile = [&](OpOperand &input, ArrayRef<Value>) {
+                    return &input == lhs ? as[i] : bs[j];
+                  };
+                  next.push_back(
+                      emitBody(b, op, ivsAt(rows[i], cols[j], kIndex),
+                               current[i * kPerThread + j], fromTile)[0]);
+                }
+              scf::YieldOp::create(b, loc, next);
+            });
+        // Nobody stages the next slices before everyone has used these.
+        gpu::BarrierOp::create(b, loc);
+        scf::YieldOp::create(b, loc, inner.getResults());
+      });
+
+  for (int64_t i = 0; i < kPerThread; ++i)
+    for (int64_t j = 0; j < kPerThread; ++j) {
+      Value inside = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                rows[i], sizes[m]),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                cols[j], sizes[n]));
+      auto ifOp = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(
+          rewriter, loc, kLoop.getResult(i * kPerThread + j), out.get(),
+          applyMap(rewriter, loc, outMap, ivsAt(rows[i], cols[j], zero)));
+    }
+  rewriter.eraseOp(op);
+  return success();
+}
+
+} // namespace maxgraph::gpu_kernels

@@ -1,0 +1,59 @@
+// The GPU kernel strategies executed through OpenCL (PoCL on the CPU)
+// against the interpreter: shared-memory tiled matmuls (tiles of 64 cut by
+// the edges, K not a multiple of 16, a batch, integers), block reductions
+// (softmax, layer_norm, a full sum, max and min over rows, rows shorter
+// and longer than a block, no rows), and argmax, which stays a thread per
+// row.
+// REQUIRES: opencl
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: max-run %s --graph=matmuls --gpu-runtime=opencl --random-inputs --seed=1 --dims=batch=70 --output=%t/mm-g
+// RUN: max-run %s --graph=matmuls --random-inputs --seed=1 --dims=batch=70 --output=%t/mm-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/mm-g %t/mm-i | FileCheck %s --check-prefix=MATMULS
+// RUN: max-run %s --graph=matmuls --gpu-runtime=opencl --random-inputs --seed=2 --dims=batch=1 --output=%t/mm1-g
+// RUN: max-run %s --graph=matmuls --random-inputs --seed=2 --dims=batch=1 --output=%t/mm1-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/mm1-g %t/mm1-i | FileCheck %s --check-prefix=MATMULS
+// MATMULS: match 3
+// RUN: max-run %s --graph=rows --gpu-runtime=opencl --random-inputs --seed=3 --dims=batch=70,n=777 --output=%t/rows-g
+// RUN: max-run %s --graph=rows --random-inputs --seed=3 --dims=batch=70,n=777 --output=%t/rows-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/rows-g %t/rows-i | FileCheck %s --check-prefix=ROWS
+// RUN: max-run %s --graph=rows --gpu-runtime=opencl --random-inputs --seed=4 --dims=batch=1,n=1 --output=%t/rows1-g
+// RUN: max-run %s --graph=rows --random-inputs --seed=4 --dims=batch=1,n=1 --output=%t/rows1-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/rows1-g %t/rows1-i | FileCheck %s --check-prefix=ROWS
+// RUN: max-run %s --graph=rows --gpu-runtime=opencl --random-inputs --seed=5 --dims=batch=2,n=5000 --output=%t/rows2-g
+// RUN: max-run %s --graph=rows --random-inputs --seed=5 --dims=batch=2,n=5000 --output=%t/rows2-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/rows2-g %t/rows2-i | FileCheck %s --check-prefix=ROWS
+// ROWS: match 6
+// No rows: the reductions to [batch] launch nothing, the full sum is 0.
+// RUN: max-run %s --graph=rows --gpu-runtime=opencl --random-inputs --seed=6 --dims=batch=0,n=3 --output=%t/rows0-g
+// RUN: max-run %s --graph=rows --random-inputs --seed=6 --dims=batch=0,n=3 --output=%t/rows0-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/rows0-g %t/rows0-i | FileCheck %s --check-prefix=ROWS
+
+maxgraph.graph @matmuls<batch>(%x: !maxgraph.tensor<[batch, 70], f32, gpu:0>,
+    %w: !maxgraph.tensor<[70, 130], f32, gpu:0>,
+    %a: !maxgraph.tensor<[3, batch, 20], f32, gpu:0>,
+    %b: !maxgraph.tensor<[3, 20, 66], f32, gpu:0>,
+    %i: !maxgraph.tensor<[batch, 17], si32, gpu:0>,
+    %j: !maxgraph.tensor<[17, 65], si32, gpu:0>)
+    -> (!maxgraph.tensor<[batch, 130], f32, gpu:0>, !maxgraph.tensor<[3, batch, 66], f32, gpu:0>,
+        !maxgraph.tensor<[batch, 65], si32, gpu:0>) {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[batch, 70], f32, gpu:0>, !maxgraph.tensor<[70, 130], f32, gpu:0>) -> !maxgraph.tensor<[batch, 130], f32, gpu:0>
+  %1 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[3, batch, 20], f32, gpu:0>, !maxgraph.tensor<[3, 20, 66], f32, gpu:0>) -> !maxgraph.tensor<[3, batch, 66], f32, gpu:0>
+  %2 = maxgraph.matmul %i, %j : (!maxgraph.tensor<[batch, 17], si32, gpu:0>, !maxgraph.tensor<[17, 65], si32, gpu:0>) -> !maxgraph.tensor<[batch, 65], si32, gpu:0>
+  maxgraph.output %0, %1, %2 : !maxgraph.tensor<[batch, 130], f32, gpu:0>, !maxgraph.tensor<[3, batch, 66], f32, gpu:0>, !maxgraph.tensor<[batch, 65], si32, gpu:0>
+}
+
+maxgraph.graph @rows<batch, n>(%x: !maxgraph.tensor<[batch, 300], f32, gpu:0>,
+    %g: !maxgraph.tensor<[300], f32, gpu:0>,
+    %y: !maxgraph.tensor<[batch, n], f32, gpu:0>,
+    %k: !maxgraph.tensor<[batch, 1000], si32, gpu:0>)
+    -> (!maxgraph.tensor<[batch, 300], f32, gpu:0>, !maxgraph.tensor<[batch, 300], f32, gpu:0>,
+        !maxgraph.tensor<[], f32, gpu:0>, !maxgraph.tensor<[batch], f32, gpu:0>,
+        !maxgraph.tensor<[batch], si32, gpu:0>, !maxgraph.tensor<[batch], si64, gpu:0>) {
+  %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[batch, 300], f32, gpu:0>
+  %1 = maxgraph.layer_norm %x, %g, %g epsilon = 1.0e-05 : !maxgraph.tensor<[batch, 300], f32, gpu:0>, !maxgraph.tensor<[300], f32, gpu:0>, !maxgraph.tensor<[300], f32, gpu:0>
+  %2 = maxgraph.reduce_sum %y axes = [0, 1] : !maxgraph.tensor<[batch, n], f32, gpu:0> -> !maxgraph.tensor<[], f32, gpu:0>
+  %3 = maxgraph.reduce_max %y axes = [1] : !maxgraph.tensor<[batch, n], f32, gpu:0> -> !maxgraph.tensor<[batch], f32, gpu:0>
+  %4 = maxgraph.reduce_min %k axes = [1] : !maxgraph.tensor<[batch, 1000], si32, gpu:0> -> !maxgraph.tensor<[batch], si32, gpu:0>
+  %5 = maxgraph.argmax %x axis = 1 : !maxgraph.tensor<[batch, 300], f32, gpu:0> -> !maxgraph.tensor<[batch], si64, gpu:0>
+  maxgraph.output %0, %1, %2, %3, %4, %5 : !maxgraph.tensor<[batch, 300], f32, gpu:0>, !maxgraph.tensor<[batch, 300], f32, gpu:0>, !maxgraph.tensor<[], f32, gpu:0>, !maxgraph.tensor<[batch], f32, gpu:0>, !maxgraph.tensor<[batch], si32, gpu:0>, !maxgraph.tensor<[batch], si64, gpu:0>
+}
