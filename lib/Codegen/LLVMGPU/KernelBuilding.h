@@ -90,6 +90,18 @@ mlir::LogicalResult mapToTiledMatmul(mlir::RewriterBase &rewriter,
                                      mlir::linalg::GenericOp op,
                                      llvm::ArrayRef<mlir::Value> sizes);
 
+/// Whether `op` is a tiled matmul (`isTiledMatmul`) of f16 operands into
+/// f16 or f32, with a multiply-add body: what NVIDIA's tensor cores
+/// compute.
+bool isTensorCoreMatmul(mlir::linalg::GenericOp op);
+
+/// NVVM only: a block of four warps per 64x64 tile of each matmul of the
+/// batch, each warp 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles, K in steps of
+/// 16 staged in shared memory.
+mlir::LogicalResult mapToTensorCoreMatmul(mlir::RewriterBase &rewriter,
+                                          mlir::linalg::GenericOp op,
+                                          llvm::ArrayRef<mlir::Value> sizes);
+
 } // namespace maxgraph::gpu_kernels
 
 #endif // MAXGRAPH_LIB_CODEGEN_LLVMGPU_KERNELBUILDING_H

@@ -164,6 +164,7 @@ void maxgraph::buildLowerToGPUPipeline(
   // Kernels, and host code that enqueues them on a stream.
   MapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
+  mapping.tensorCores = options.target == "nvvm" && options.tensorCores;
   pm.addNestedPass<func::FuncOp>(createMapToGPU(mapping));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -188,6 +189,8 @@ void maxgraph::buildLowerToGPUPipeline(
       nvvm.linkLibs.push_back(libdeviceOf(options.toolkit));
     pm.addPass(createGpuNVVMAttachTarget(nvvm));
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    // Tensor-core kernels' nvgpu.mma.sync.
+    kernels.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions toNVVM;
     toNVVM.indexBitwidth = 64;
     kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));

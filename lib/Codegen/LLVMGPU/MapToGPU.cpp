@@ -3,12 +3,13 @@
 // The GPU strategies: every linalg op of a host function (after
 // bufferization) becomes one `gpu.launch`, on a 1-D grid, by one of three
 // kernel strategies chosen here per op family (`mapToKernel`): matmuls
-// (linalg's contraction dims m, n, k and batch) tiled through shared memory
-// (TiledMatmulKernel.cpp), reductions of rows of at least 32 elements with
-// an associative combiner a block per row (BlockReductionKernel.cpp), and
-// everything else a thread per point of the parallel space with the
-// reduction dims sequential (ThreadPerPointKernel.cpp). `memref.copy`
-// becomes a `linalg.copy` first.
+// (linalg's contraction dims m, n, k and batch) on NVIDIA's tensor cores for
+// f16 operands where asked (TensorCoreMatmulKernel.cpp), else tiled through
+// shared memory (TiledMatmulKernel.cpp), reductions of rows of at least 32
+// elements with an associative combiner a block per row
+// (BlockReductionKernel.cpp), and everything else a thread per point of the
+// parallel space with the reduction dims sequential (ThreadPerPointKernel.cpp).
+// `memref.copy` becomes a `linalg.copy` first.
 //
 // Kernels see memrefs flat: a 1-D identity memref over the buffer's base,
 // with the view's offset and strides as index values. A kernel's arguments
@@ -68,11 +69,12 @@ SmallVector<Value> loopSizes(RewriterBase &rewriter, linalg::GenericOp op) {
 constexpr int64_t kMinBlockRow = 32;
 
 /// Replaces `linalgOp` (on buffers) with a kernel launch. The strategy is
-/// chosen here, by op family: matmuls tiled through shared memory,
+/// chosen here, by op family: f16 matmuls on tensor cores where the target
+/// has them (`tensorCores`), other matmuls tiled through shared memory,
 /// reductions of long rows a block per row, everything else a thread per
 /// point of the parallel space.
 LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
-                          int64_t blockSize) {
+                          int64_t blockSize, bool tensorCores) {
   if (!linalgOp.hasPureBufferSemantics())
     return linalgOp->emitError()
            << "'" << linalgOp->getName()
@@ -101,6 +103,8 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
     rewriter.eraseOp(generic);
     return success();
   }
+  if (tensorCores && kernels::isTensorCoreMatmul(generic))
+    return kernels::mapToTensorCoreMatmul(rewriter, generic, sizes);
   if (kernels::isTiledMatmul(generic))
     return kernels::mapToTiledMatmul(rewriter, generic, sizes);
 
@@ -229,7 +233,7 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
         linalgOps.push_back(op);
     });
     for (linalg::LinalgOp op : linalgOps)
-      if (failed(mapToKernel(rewriter, op, blockSize)))
+      if (failed(mapToKernel(rewriter, op, blockSize, tensorCores)))
         return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(

@@ -1,5 +1,6 @@
 // RUN: max-opt %s --maxgraph-map-to-gpu --canonicalize --split-input-file | FileCheck %s
 // RUN: max-opt %s --maxgraph-map-to-gpu="block-size=64" --canonicalize --split-input-file | FileCheck %s --check-prefix=BLOCK64
+// RUN: max-opt %s --maxgraph-map-to-gpu="tensor-cores" --canonicalize --split-input-file | FileCheck %s --check-prefix=TENSOR
 
 // An elementwise op: a thread per element, 1000 = 4 blocks of 256 with a
 // guard for the last one.
@@ -276,5 +277,31 @@ func.func @matmul(%a: memref<100x50xf32>, %b: memref<50x70xf32>, %c: memref<100x
 // CHECK:           gpu.launch blocks({{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} workgroup(%{{.*}} : memref<1024xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<1024xf16, #gpu.address_space<workgroup>>)
 func.func @batch_matmul(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
   linalg.batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16>) outs(%c : memref<?x?x?xf16>)
+  return
+}
+
+// -----
+
+// With tensor-cores, an f16 matmul takes NVIDIA's mma.sync: four warps per
+// 64x64 tile, shared-memory slices of 64x16 and 16x64 halves, 2 x 4
+// m16n8k16 tiles per warp and K step; an f32 matmul keeps the tiled kernel.
+// TENSOR-LABEL: func.func @tensor_cores
+// TENSOR-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// TENSOR:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %[[C128]], {{.*}} workgroup(%[[AT:.*]] : memref<1024xf16, #gpu.address_space<workgroup>>, %[[BT:.*]] : memref<1024xf16, #gpu.address_space<workgroup>>)
+// TENSOR:           scf.for {{.*}} -> (vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>)
+// TENSOR:             gpu.barrier
+// TENSOR:             vector.from_elements {{.*}} : vector<4x2xf16>
+// TENSOR-COUNT-8:     nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+// TENSOR:             gpu.barrier
+// TENSOR-COUNT-32:  vector.extract
+// TENSOR:         gpu.launch
+// TENSOR-NOT:       nvgpu.mma.sync
+// TENSOR:           workgroup(%{{.*}} : memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK-LABEL: func.func @tensor_cores
+// CHECK-NOT:     nvgpu.mma.sync
+func.func @tensor_cores(%a: memref<?x40xf16>, %b: memref<40x72xf16>, %c: memref<?x72xf16>,
+                        %x: memref<8x8xf32>, %y: memref<8x8xf32>, %z: memref<8x8xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x40xf16>, memref<40x72xf16>) outs(%c : memref<?x72xf16>)
+  linalg.matmul ins(%x, %y : memref<8x8xf32>, memref<8x8xf32>) outs(%z : memref<8x8xf32>)
   return
 }

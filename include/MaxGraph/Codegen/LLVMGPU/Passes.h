@@ -16,9 +16,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 #include <memory>
@@ -65,6 +67,11 @@ struct LowerToGPUPipelineOptions
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("Threads per block, in [1, 1024]"),
                             llvm::cl::init(256)};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("nvvm: f16 matmuls on tensor cores (mma.sync); off, "
+                     "they take the shared-memory kernel of every target"),
+      llvm::cl::init(true)};
 };
 
 /// The CUDA toolkit directory found at configure time

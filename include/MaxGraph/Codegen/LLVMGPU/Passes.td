@@ -13,6 +13,11 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
     function becomes one `gpu.launch` on a 1-D grid, by a strategy chosen
     per op family:
 
+    - With `tensor-cores` (NVVM), matmuls of f16 operands into f16 or f32
+      with a multiply-add body: a block of four warps per 64x64 tile of C,
+      each warp a 32x32 quarter as 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles
+      (PTX `mma.sync.aligned.m16n8k16.row.col`), K in steps of 16 staged
+      in shared memory with zeros past the operands' ends.
     - Matmuls (linalg's contraction dims: one m, n and k loop, any batch
       loops, two inputs, one output): a block of 256 threads per 64x64 tile
       of C, for every matmul of the batch. Each thread keeps a 4x4 tile of
@@ -60,12 +65,15 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block of the thread-per-point and reduction "
-           "strategies, in [1, 1024]">
+           "strategies, in [1, 1024]">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Map f16 matmuls to NVIDIA tensor cores (nvgpu.mma.sync)">
   ];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
     "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
-    "mlir::scf::SCFDialect", "mlir::ub::UBDialect"
+    "mlir::nvgpu::NVGPUDialect", "mlir::scf::SCFDialect",
+    "mlir::ub::UBDialect", "mlir::vector::VectorDialect"
   ];
 }
 

@@ -1,0 +1,270 @@
+//===- TensorCoreMatmulKernel.cpp - f16 matmuls on NVIDIA tensor cores ----===//
+//
+// NVVM's matmul strategy for f16 operands (f16 or f32 results): a block of
+// four warps computes a 64x64 tile of C, each warp a 32x32 quarter as 2 x 4
+// tiles of 16x8 accumulated by `nvgpu.mma.sync` (m16n8k16, PTX's
+// `mma.sync.aligned.m16n8k16.row.col`). K advances in steps of 16: the
+// block stages A's 64x16 and B's 16x64 slices in shared memory, zero where
+// they pass the operands' ends (a zero product adds nothing), and each lane
+// gathers its fragments from there in the layout PTX defines for this
+// shape, with g = lane / 4 and t = lane % 4:
+//   A (16x16, 4 registers of 2): row g + 8 (i % 2), column 2t + j + 8 (i / 2)
+//   B (16x8, 2 registers of 2):  row 2t + j + 8 i, column g
+//   C (16x8, 2 registers of 2):  row g + 8 i, column 2t + j
+// OpenCL has no such instruction: there the op takes the shared-memory
+// tiled kernel (TiledMatmulKernel.cpp), which the tests run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilding.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace maxgraph::gpu_kernels {
+namespace {
+constexpr int64_t kTile = 64;     // rows and columns of C per block
+constexpr int64_t kStep = 16;     // K per mma and per shared-memory stage
+constexpr int64_t kWarpTile = 32; // rows and columns of C per warp
+constexpr int64_t kThreads = 128; // four warps, 2 x 2 over the tile
+constexpr int64_t kMmaRows = 16, kMmaCols = 8;
+constexpr int64_t kRowTiles = kWarpTile / kMmaRows; // 2 per warp
+constexpr int64_t kColTiles = kWarpTile / kMmaCols; // 4 per warp
+} // namespace
+
+bool isTensorCoreMatmul(linalg::GenericOp op) {
+  if (!isTiledMatmul(op) || !linalg::isaContractionOpInterface(
+                                cast<linalg::LinalgOp>(op.getOperation())))
+    return false;
+  auto element = [&](OpOperand *operand) {
+    return getElementTypeOrSelf(operand->get().getType());
+  };
+  Type out = element(op.getDpsInitOperand(0));
+  return element(op.getDpsInputOperand(0)).isF16() &&
+         element(op.getDpsInputOperand(1)).isF16() &&
+         (out.isF16() || out.isF32());
+}
+
+LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
+                                    linalg::GenericOp op,
+                                    ArrayRef<Value> sizes) {
+  Location loc = op.getLoc();
+  linalg::ContractionDimensions dims =
+      *linalg::inferContractionDims(cast<linalg::LinalgOp>(op.getOperation()));
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  OpOperand &out = *op.getDpsInitOperand(0);
+  Type half = rewriter.getF16Type();
+  Type outElement = getElementTypeOrSelf(out.get().getType());
+
+  auto constant = [&](OpBuilder &b, int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value).getResult();
+  };
+  Value tile = constant(rewriter, kTile);
+  SmallVector<Value> gridSizes;
+  for (unsigned dim : dims.batch)
+    gridSizes.push_back(sizes[dim]);
+  gridSizes.push_back(
+      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[m], tile));
+  gridSizes.push_back(
+      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[n], tile));
+  gpu::LaunchOp launch =
+      openLaunch(rewriter, loc, product(rewriter, loc, gridSizes), kThreads,
+                 {workgroupBuffer(half, kTile * kStep),
+                  workgroupBuffer(half, kStep * kTile)});
+  Value lhsTile = launch.getWorkgroupAttributions()[0];
+  Value rhsTile = launch.getWorkgroupAttributions()[1];
+
+  SmallVector<Value> blockIvs =
+      delinearize(rewriter, loc, launch.getBlockIds().x, gridSizes);
+  Value thread = launch.getThreadIds().x;
+  Value warpSize = constant(rewriter, 32);
+  Value warp = arith::DivUIOp::create(rewriter, loc, thread, warpSize);
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, warpSize);
+  Value four = constant(rewriter, 4);
+  Value two = constant(rewriter, 2);
+  Value g = arith::DivUIOp::create(rewriter, loc, lane, four);
+  Value t = arith::RemUIOp::create(rewriter, loc, lane, four);
+  Value warpRow = arith::MulIOp::create(
+      rewriter, loc, arith::DivUIOp::create(rewriter, loc, warp, two),
+      constant(rewriter, kWarpTile));
+  Value warpCol = arith::MulIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, warp, two),
+      constant(rewriter, kWarpTile));
+  Value row0 = arith::MulIOp::create(rewriter, loc, blockIvs.end()[-2], tile);
+  Value col0 = arith::MulIOp::create(rewriter, loc, blockIvs.back(), tile);
+  Value one = constant(rewriter, 1);
+  Value zero = constant(rewriter, 0);
+  Value lastRow = arith::SubIOp::create(rewriter, loc, sizes[m], one);
+  Value lastCol = arith::SubIOp::create(rewriter, loc, sizes[n], one);
+  Value lastK = arith::SubIOp::create(rewriter, loc, sizes[k], one);
+
+  auto add = [&](OpBuilder &b, Value x, int64_t y) {
+    return arith::AddIOp::create(b, loc, x, constant(b, y)).getResult();
+  };
+  auto below = [&](OpBuilder &b, Value x, Value bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, bound)
+        .getResult();
+  };
+  // The op's loop indices at a point of C and a k.
+  auto ivsAt = [&](Value row, Value col, Value kIndex) {
+    SmallVector<Value> ivs(op.getNumLoops(), zero);
+    for (auto [dim, index] : llvm::zip(dims.batch, blockIvs))
+      ivs[dim] = index;
+    ivs[m] = row;
+    ivs[n] = col;
+    ivs[k] = kIndex;
+    return ivs;
+  };
+  // `operand` at (row, col, kIndex) where `inside`, else zero; the load
+  // itself is clamped into the operand.
+  auto loadOrZero = [&](OpBuilder &b, OpOperand *operand, Value inside,
+                        Value row, Value col, Value kIndex) {
+    SmallVector<Value> ivs =
+        ivsAt(arith::MinUIOp::create(b, loc, row, lastRow),
+              arith::MinUIOp::create(b, loc, col, lastCol),
+              arith::MinUIOp::create(b, loc, kIndex, lastK));
+    Type element = getElementTypeOrSelf(operand->get().getType());
+    Value value = memref::LoadOp::create(
+        b, loc, operand->get(),
+        applyMap(b, loc, op.getMatchingIndexingMap(operand), ivs));
+    Value none = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+    return arith::SelectOp::create(b, loc, inside, value, none).getResult();
+  };
+
+  // C's points of accumulator (rowTile, colTile), register i, element j.
+  auto accumulatorRow = [&](OpBuilder &b, int64_t rowTile, int64_t i) {
+    return arith::AddIOp::create(b, loc,
+                                 arith::AddIOp::create(b, loc, row0, warpRow),
+                                 add(b, g, rowTile * kMmaRows + 8 * i))
+        .getResult();
+  };
+  auto accumulatorCol = [&](OpBuilder &b, int64_t colTile, int64_t j) {
+    return arith::AddIOp::create(
+               b, loc, arith::AddIOp::create(b, loc, col0, warpCol),
+               add(b, arith::MulIOp::create(b, loc, t, two), colTile * 8 + j))
+        .getResult();
+  };
+  auto accumulatorType = VectorType::get({2, 2}, outElement);
+  SmallVector<Value> initial;
+  for (int64_t rowTile = 0; rowTile < kRowTiles; ++rowTile)
+    for (int64_t colTile = 0; colTile < kColTiles; ++colTile) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < 2; ++i)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value row = accumulatorRow(rewriter, rowTile, i);
+          Value col = accumulatorCol(rewriter, colTile, j);
+          Value inside = arith::AndIOp::create(rewriter, loc,
+                                               below(rewriter, row, sizes[m]),
+                                               below(rewriter, col, sizes[n]));
+          elements.push_back(
+              loadOrZero(rewriter, &out, inside, row, col, zero));
+        }
+      initial.push_back(vector::FromElementsOp::create(
+          rewriter, loc, accumulatorType, elements));
+    }
+
+  Value step = constant(rewriter, kStep);
+  auto kLoop = scf::ForOp::create(
+      rewriter, loc, zero, sizes[k], step, initial,
+      [&](OpBuilder &b, Location, Value k0, ValueRange accumulators) {
+        // Stage A[row0 : +64, k0 : +16] and B[k0 : +16, col0 : +64].
+        for (int64_t part = 0; part < kTile * kStep / kThreads; ++part) {
+          Value element = add(b, thread, part * kThreads);
+          Value lhsRow = arith::AddIOp::create(
+              b, loc, row0, arith::DivUIOp::create(b, loc, element, step));
+          Value lhsK = arith::AddIOp::create(
+              b, loc, k0, arith::RemUIOp::create(b, loc, element, step));
+          Value lhsInside = arith::AndIOp::create(
+              b, loc, below(b, lhsRow, sizes[m]), below(b, lhsK, sizes[k]));
+          memref::StoreOp::create(
+              b, loc, loadOrZero(b, lhs, lhsInside, lhsRow, zero, lhsK),
+              lhsTile, element);
+          Value rhsK = arith::AddIOp::create(
+              b, loc, k0, arith::DivUIOp::create(b, loc, element, tile));
+          Value rhsCol = arith::AddIOp::create(
+              b, loc, col0, arith::RemUIOp::create(b, loc, element, tile));
+          Value rhsInside = arith::AndIOp::create(
+              b, loc, below(b, rhsK, sizes[k]), below(b, rhsCol, sizes[n]));
+          memref::StoreOp::create(
+              b, loc, loadOrZero(b, rhs, rhsInside, zero, rhsCol, rhsK),
+              rhsTile, element);
+        }
+        gpu::BarrierOp::create(b, loc);
+
+        Value twoT = arith::MulIOp::create(b, loc, t, two);
+        SmallVector<Value> lhsFragments, rhsFragments;
+        for (int64_t rowTile = 0; rowTile < kRowTiles; ++rowTile) {
+          SmallVector<Value> elements;
+          for (int64_t i = 0; i < 4; ++i)
+            for (int64_t j = 0; j < 2; ++j) {
+              Value row = arith::AddIOp::create(
+                  b, loc, warpRow, add(b, g, rowTile * kMmaRows + 8 * (i % 2)));
+              Value col = add(b, twoT, j + 8 * (i / 2));
+              elements.push_back(memref::LoadOp::create(
+                  b, loc, lhsTile,
+                  ValueRange{arith::AddIOp::create(
+                      b, loc, arith::MulIOp::create(b, loc, row, step), col)}));
+            }
+          lhsFragments.push_back(vector::FromElementsOp::create(
+              b, loc, VectorType::get({4, 2}, half), elements));
+        }
+        for (int64_t colTile = 0; colTile < kColTiles; ++colTile) {
+          SmallVector<Value> elements;
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t j = 0; j < 2; ++j) {
+              Value kIndex = add(b, twoT, j + 8 * i);
+              Value col = arith::AddIOp::create(b, loc, warpCol,
+                                                add(b, g, colTile * kMmaCols));
+              elements.push_back(memref::LoadOp::create(
+                  b, loc, rhsTile,
+                  ValueRange{arith::AddIOp::create(
+                      b, loc, arith::MulIOp::create(b, loc, kIndex, tile),
+                      col)}));
+            }
+          rhsFragments.push_back(vector::FromElementsOp::create(
+              b, loc, VectorType::get({2, 2}, half), elements));
+        }
+        SmallVector<Value> next;
+        for (int64_t rowTile = 0; rowTile < kRowTiles; ++rowTile)
+          for (int64_t colTile = 0; colTile < kColTiles; ++colTile)
+            next.push_back(nvgpu::MmaSyncOp::create(
+                b, loc, lhsFragments[rowTile], rhsFragments[colTile],
+                accumulators[rowTile * kColTiles + colTile],
+                b.getI64ArrayAttr({kMmaRows, kMmaCols, kStep})));
+        // Nobody stages the next slices before everyone has used these.
+        gpu::BarrierOp::create(b, loc);
+        scf::YieldOp::create(b, loc, next);
+      });
+
+  AffineMap outMap = op.getMatchingIndexingMap(&out);
+  for (int64_t rowTile = 0; rowTile < kRowTiles; ++rowTile)
+    for (int64_t colTile = 0; colTile < kColTiles; ++colTile)
+      for (int64_t i = 0; i < 2; ++i)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value row = accumulatorRow(rewriter, rowTile, i);
+          Value col = accumulatorCol(rewriter, colTile, j);
+          Value inside = arith::AndIOp::create(rewriter, loc,
+                                               below(rewriter, row, sizes[m]),
+                                               below(rewriter, col, sizes[n]));
+          auto ifOp =
+              scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(ifOp.thenBlock());
+          Value value = vector::ExtractOp::create(
+              rewriter, loc, kLoop.getResult(rowTile * kColTiles + colTile),
+              ArrayRef<int64_t>{i, j});
+          memref::StoreOp::create(
+              rewriter, loc, value, out.get(),
+              applyMap(rewriter, loc, outMap, ivsAt(row, col, zero)));
+        }
+  rewriter.eraseOp(op);
+  return success();
+}
+
+} // namespace maxgraph::gpu_kernels

@@ -1,0 +1,19 @@
+// f16 matmuls on NVIDIA tensor cores: the PTX has mma.sync m16n8k16
+// (compile-only here: OpenCL has no such instruction, and these tests run
+// without a GPU; ptxas assembles it where the toolkit is found), and
+// `tensor-cores=false` keeps the shared-memory kernel.
+// RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa" | FileCheck %s
+// RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa tensor-cores=false" | FileCheck %s --check-prefix=OFF
+// RUN: %if ptxas %{ max-opt %s --maxgraph-lower-to-gpu="format=bin" | FileCheck %s --check-prefix=CUBIN %}
+// CUBIN: gpu.binary @mm_kernel_2  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
+// The fills, then each matmul's kernel.
+// CHECK:       gpu.binary @mm_kernel_0  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// CHECK:       gpu.binary @mm_kernel_2  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// OFF-NOT:     mma.sync
+maxgraph.graph @mm<m>(%a: !maxgraph.tensor<[m, 40], f16, gpu:0>, %b: !maxgraph.tensor<[40, 72], f16, gpu:0>,
+    %c: !maxgraph.tensor<[3, m, 24], f16, gpu:0>, %d: !maxgraph.tensor<[3, 24, 20], f16, gpu:0>)
+    -> (!maxgraph.tensor<[m, 72], f16, gpu:0>, !maxgraph.tensor<[3, m, 20], f16, gpu:0>) {
+  %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[m, 40], f16, gpu:0>, !maxgraph.tensor<[40, 72], f16, gpu:0>) -> !maxgraph.tensor<[m, 72], f16, gpu:0>
+  %1 = maxgraph.matmul %c, %d : (!maxgraph.tensor<[3, m, 24], f16, gpu:0>, !maxgraph.tensor<[3, 24, 20], f16, gpu:0>) -> !maxgraph.tensor<[3, m, 20], f16, gpu:0>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[m, 72], f16, gpu:0>, !maxgraph.tensor<[3, m, 20], f16, gpu:0>
+}
