@@ -20,6 +20,7 @@
 #include "MaxGraph/Runtime/Artifact.h"
 #include "MaxGraph/Runtime/CompiledGraph.h"
 #include "MaxGraph/Runtime/Distributed.h"
+#include "MaxGraph/Runtime/Eager.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/Weights.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
