@@ -110,4 +110,50 @@ MemRefType workgroupBuffer(Type element, int64_t size) {
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
 }
 
+MatmulBlock MatmulBlock::open(RewriterBase &rewriter, linalg::GenericOp op,
+                              ArrayRef<Value> sizes, int64_t tile,
+                              int64_t threads, TypeRange workgroup) {
+  Location loc = op.getLoc();
+  MatmulBlock block;
+  block.dims =
+      *linalg::inferContractionDims(cast<linalg::LinalgOp>(op.getOperation()));
+  block.numLoops = op.getNumLoops();
+  block.rows = sizes[block.dims.m.front()];
+  block.cols = sizes[block.dims.n.front()];
+  block.depth = sizes[block.dims.k.front()];
+  Value tileSize = arith::ConstantIndexOp::create(rewriter, loc, tile);
+  SmallVector<Value> gridSizes;
+  for (unsigned dim : block.dims.batch)
+    gridSizes.push_back(sizes[dim]);
+  gridSizes.push_back(
+      rewriter.createOrFold<arith::CeilDivUIOp>(loc, block.rows, tileSize));
+  gridSizes.push_back(
+      rewriter.createOrFold<arith::CeilDivUIOp>(loc, block.cols, tileSize));
+  block.launch = openLaunch(rewriter, loc, product(rewriter, loc, gridSizes),
+                            threads, workgroup);
+  SmallVector<Value> blockIvs =
+      delinearize(rewriter, loc, block.launch.getBlockIds().x, gridSizes);
+  block.row0 =
+      arith::MulIOp::create(rewriter, loc, blockIvs.end()[-2], tileSize);
+  block.col0 = arith::MulIOp::create(rewriter, loc, blockIvs.back(), tileSize);
+  blockIvs.resize(block.dims.batch.size());
+  block.batchIvs = std::move(blockIvs);
+  block.zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  block.one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  block.lastRow = arith::SubIOp::create(rewriter, loc, block.rows, block.one);
+  block.lastCol = arith::SubIOp::create(rewriter, loc, block.cols, block.one);
+  block.lastK = arith::SubIOp::create(rewriter, loc, block.depth, block.one);
+  return block;
+}
+
+SmallVector<Value> MatmulBlock::ivsAt(Value row, Value col, Value k) const {
+  SmallVector<Value> ivs(numLoops, zero);
+  for (auto [dim, index] : llvm::zip_equal(dims.batch, batchIvs))
+    ivs[dim] = index;
+  ivs[dims.m.front()] = row;
+  ivs[dims.n.front()] = col;
+  ivs[dims.k.front()] = k;
+  return ivs;
+}
+
 } // namespace maxgraph::gpu_kernels

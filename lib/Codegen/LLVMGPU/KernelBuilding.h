@@ -55,6 +55,34 @@ mlir::gpu::LaunchOp openLaunch(mlir::RewriterBase &rewriter, mlir::Location loc,
 /// A 1-D buffer of `size` elements in workgroup (shared) memory.
 mlir::MemRefType workgroupBuffer(mlir::Type element, int64_t size);
 
+/// The launch of both matmul strategies: a block per `tile` x `tile` square
+/// of C for every matmul of the batch (the batch and both tile indices on
+/// the grid's x, which has no 65535 limit), and what they index by.
+struct MatmulBlock {
+  /// Opens the launch before `op` (a tiled matmul, `isTiledMatmul`) with
+  /// `threads` threads and `workgroup` buffers, and leaves the insertion
+  /// point inside it.
+  static MatmulBlock open(mlir::RewriterBase &rewriter,
+                          mlir::linalg::GenericOp op,
+                          llvm::ArrayRef<mlir::Value> sizes, int64_t tile,
+                          int64_t threads, mlir::TypeRange workgroup);
+
+  /// The op's loop indices at a point (row, col) of C and a k.
+  llvm::SmallVector<mlir::Value> ivsAt(mlir::Value row, mlir::Value col,
+                                       mlir::Value k) const;
+
+  mlir::gpu::LaunchOp launch;
+  mlir::linalg::ContractionDimensions dims;
+  unsigned numLoops = 0;
+  /// The matmul's batch indices, and the first row and column of the tile.
+  llvm::SmallVector<mlir::Value> batchIvs;
+  mlir::Value row0, col0;
+  /// M, N and K, and the last index of each (loads clamp to them).
+  mlir::Value rows, cols, depth;
+  mlir::Value lastRow, lastCol, lastK;
+  mlir::Value zero, one;
+};
+
 /// Kernel strategies. Each replaces the generic `op` (on buffers, parallel
 /// loops first where it says so) with a launch; `sizes` are its loop sizes.
 

@@ -53,36 +53,22 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
                                     linalg::GenericOp op,
                                     ArrayRef<Value> sizes) {
   Location loc = op.getLoc();
-  linalg::ContractionDimensions dims =
-      *linalg::inferContractionDims(cast<linalg::LinalgOp>(op.getOperation()));
-  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
   OpOperand &out = *op.getDpsInitOperand(0);
   Type half = rewriter.getF16Type();
   Type outElement = getElementTypeOrSelf(out.get().getType());
+  MatmulBlock block = MatmulBlock::open(rewriter, op, sizes, kTile, kThreads,
+                                        {workgroupBuffer(half, kTile * kStep),
+                                         workgroupBuffer(half, kStep * kTile)});
 
   auto constant = [&](OpBuilder &b, int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value).getResult();
   };
   Value tile = constant(rewriter, kTile);
-  SmallVector<Value> gridSizes;
-  for (unsigned dim : dims.batch)
-    gridSizes.push_back(sizes[dim]);
-  gridSizes.push_back(
-      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[m], tile));
-  gridSizes.push_back(
-      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[n], tile));
-  gpu::LaunchOp launch =
-      openLaunch(rewriter, loc, product(rewriter, loc, gridSizes), kThreads,
-                 {workgroupBuffer(half, kTile * kStep),
-                  workgroupBuffer(half, kStep * kTile)});
-  Value lhsTile = launch.getWorkgroupAttributions()[0];
-  Value rhsTile = launch.getWorkgroupAttributions()[1];
-
-  SmallVector<Value> blockIvs =
-      delinearize(rewriter, loc, launch.getBlockIds().x, gridSizes);
-  Value thread = launch.getThreadIds().x;
+  Value lhsTile = block.launch.getWorkgroupAttributions()[0];
+  Value rhsTile = block.launch.getWorkgroupAttributions()[1];
+  Value thread = block.launch.getThreadIds().x;
   Value warpSize = constant(rewriter, 32);
   Value warp = arith::DivUIOp::create(rewriter, loc, thread, warpSize);
   Value lane = arith::RemUIOp::create(rewriter, loc, thread, warpSize);
@@ -96,13 +82,11 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
   Value warpCol = arith::MulIOp::create(
       rewriter, loc, arith::RemUIOp::create(rewriter, loc, warp, two),
       constant(rewriter, kWarpTile));
-  Value row0 = arith::MulIOp::create(rewriter, loc, blockIvs.end()[-2], tile);
-  Value col0 = arith::MulIOp::create(rewriter, loc, blockIvs.back(), tile);
-  Value one = constant(rewriter, 1);
-  Value zero = constant(rewriter, 0);
-  Value lastRow = arith::SubIOp::create(rewriter, loc, sizes[m], one);
-  Value lastCol = arith::SubIOp::create(rewriter, loc, sizes[n], one);
-  Value lastK = arith::SubIOp::create(rewriter, loc, sizes[k], one);
+  Value row0 = block.row0, col0 = block.col0, zero = block.zero;
+  Value lastRow = block.lastRow, lastCol = block.lastCol, lastK = block.lastK;
+  auto ivsAt = [&](Value row, Value col, Value kIndex) {
+    return block.ivsAt(row, col, kIndex);
+  };
 
   auto add = [&](OpBuilder &b, Value x, int64_t y) {
     return arith::AddIOp::create(b, loc, x, constant(b, y)).getResult();
@@ -110,16 +94,6 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
   auto below = [&](OpBuilder &b, Value x, Value bound) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, bound)
         .getResult();
-  };
-  // The op's loop indices at a point of C and a k.
-  auto ivsAt = [&](Value row, Value col, Value kIndex) {
-    SmallVector<Value> ivs(op.getNumLoops(), zero);
-    for (auto [dim, index] : llvm::zip(dims.batch, blockIvs))
-      ivs[dim] = index;
-    ivs[m] = row;
-    ivs[n] = col;
-    ivs[k] = kIndex;
-    return ivs;
   };
   // `operand` at (row, col, kIndex) where `inside`, else zero; the load
   // itself is clamped into the operand.
@@ -159,9 +133,9 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
         for (int64_t j = 0; j < 2; ++j) {
           Value row = accumulatorRow(rewriter, rowTile, i);
           Value col = accumulatorCol(rewriter, colTile, j);
-          Value inside = arith::AndIOp::create(rewriter, loc,
-                                               below(rewriter, row, sizes[m]),
-                                               below(rewriter, col, sizes[n]));
+          Value inside = arith::AndIOp::create(
+              rewriter, loc, below(rewriter, row, block.rows),
+              below(rewriter, col, block.cols));
           elements.push_back(
               loadOrZero(rewriter, &out, inside, row, col, zero));
         }
@@ -171,7 +145,7 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
 
   Value step = constant(rewriter, kStep);
   auto kLoop = scf::ForOp::create(
-      rewriter, loc, zero, sizes[k], step, initial,
+      rewriter, loc, zero, block.depth, step, initial,
       [&](OpBuilder &b, Location, Value k0, ValueRange accumulators) {
         // Stage A[row0 : +64, k0 : +16] and B[k0 : +16, col0 : +64].
         for (int64_t part = 0; part < kTile * kStep / kThreads; ++part) {
@@ -180,8 +154,9 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
               b, loc, row0, arith::DivUIOp::create(b, loc, element, step));
           Value lhsK = arith::AddIOp::create(
               b, loc, k0, arith::RemUIOp::create(b, loc, element, step));
-          Value lhsInside = arith::AndIOp::create(
-              b, loc, below(b, lhsRow, sizes[m]), below(b, lhsK, sizes[k]));
+          Value lhsInside =
+              arith::AndIOp::create(b, loc, below(b, lhsRow, block.rows),
+                                    below(b, lhsK, block.depth));
           memref::StoreOp::create(
               b, loc, loadOrZero(b, lhs, lhsInside, lhsRow, zero, lhsK),
               lhsTile, element);
@@ -189,8 +164,9 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
               b, loc, k0, arith::DivUIOp::create(b, loc, element, tile));
           Value rhsCol = arith::AddIOp::create(
               b, loc, col0, arith::RemUIOp::create(b, loc, element, tile));
-          Value rhsInside = arith::AndIOp::create(
-              b, loc, below(b, rhsK, sizes[k]), below(b, rhsCol, sizes[n]));
+          Value rhsInside =
+              arith::AndIOp::create(b, loc, below(b, rhsK, block.depth),
+                                    below(b, rhsCol, block.cols));
           memref::StoreOp::create(
               b, loc, loadOrZero(b, rhs, rhsInside, zero, rhsCol, rhsK),
               rhsTile, element);
@@ -249,9 +225,9 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
         for (int64_t j = 0; j < 2; ++j) {
           Value row = accumulatorRow(rewriter, rowTile, i);
           Value col = accumulatorCol(rewriter, colTile, j);
-          Value inside = arith::AndIOp::create(rewriter, loc,
-                                               below(rewriter, row, sizes[m]),
-                                               below(rewriter, col, sizes[n]));
+          Value inside = arith::AndIOp::create(
+              rewriter, loc, below(rewriter, row, block.rows),
+              below(rewriter, col, block.cols));
           auto ifOp =
               scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
           OpBuilder::InsertionGuard guard(rewriter);

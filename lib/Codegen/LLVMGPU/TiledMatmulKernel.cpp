@@ -53,58 +53,33 @@ bool isTiledMatmul(linalg::GenericOp op) {
 LogicalResult mapToTiledMatmul(RewriterBase &rewriter, linalg::GenericOp op,
                                ArrayRef<Value> sizes) {
   Location loc = op.getLoc();
-  linalg::ContractionDimensions dims =
-      *linalg::inferContractionDims(cast<linalg::LinalgOp>(op.getOperation()));
-  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
   OpOperand &out = *op.getDpsInitOperand(0);
-
+  MatmulBlock block = MatmulBlock::open(
+      rewriter, op, sizes, kTile, kThreads,
+      {workgroupBuffer(getElementTypeOrSelf(lhs->get().getType()),
+                       kTile * kStep),
+       workgroupBuffer(getElementTypeOrSelf(rhs->get().getType()),
+                       kStep * kTile)});
   auto constant = [&](int64_t value) {
     return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
   };
   Value tile = constant(kTile);
-  SmallVector<Value> gridSizes;
-  for (unsigned dim : dims.batch)
-    gridSizes.push_back(sizes[dim]);
-  gridSizes.push_back(
-      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[m], tile));
-  gridSizes.push_back(
-      rewriter.createOrFold<arith::CeilDivUIOp>(loc, sizes[n], tile));
-  Type lhsElement = getElementTypeOrSelf(lhs->get().getType());
-  Type rhsElement = getElementTypeOrSelf(rhs->get().getType());
-  gpu::LaunchOp launch =
-      openLaunch(rewriter, loc, product(rewriter, loc, gridSizes), kThreads,
-                 {workgroupBuffer(lhsElement, kTile * kStep),
-                  workgroupBuffer(rhsElement, kStep * kTile)});
-  Value lhsTile = launch.getWorkgroupAttributions()[0];
-  Value rhsTile = launch.getWorkgroupAttributions()[1];
-
-  SmallVector<Value> blockIvs =
-      delinearize(rewriter, loc, launch.getBlockIds().x, gridSizes);
-  Value thread = launch.getThreadIds().x;
+  Value lhsTile = block.launch.getWorkgroupAttributions()[0];
+  Value rhsTile = block.launch.getWorkgroupAttributions()[1];
+  Value thread = block.launch.getThreadIds().x;
   Value threadsPerRow = constant(kThreadsPerRow);
   Value tx = arith::RemUIOp::create(rewriter, loc, thread, threadsPerRow);
   Value ty = arith::DivUIOp::create(rewriter, loc, thread, threadsPerRow);
-  Value row0 = arith::MulIOp::create(rewriter, loc, blockIvs.end()[-2], tile);
-  Value col0 = arith::MulIOp::create(rewriter, loc, blockIvs.back(), tile);
-  Value one = constant(1);
-  Value lastRow = arith::SubIOp::create(rewriter, loc, sizes[m], one);
-  Value lastCol = arith::SubIOp::create(rewriter, loc, sizes[n], one);
-  Value lastK = arith::SubIOp::create(rewriter, loc, sizes[k], one);
+  Value row0 = block.row0, col0 = block.col0;
+  Value one = block.one, zero = block.zero;
+  Value lastRow = block.lastRow, lastCol = block.lastCol, lastK = block.lastK;
   auto clamp = [&](OpBuilder &b, Value index, Value last) {
     return arith::MinUIOp::create(b, loc, index, last).getResult();
   };
-  // The op's loop indices at a point of C and a k.
-  Value zero = constant(0);
   auto ivsAt = [&](Value row, Value col, Value kIndex) {
-    SmallVector<Value> ivs(op.getNumLoops(), zero);
-    for (auto [dim, index] : llvm::zip(dims.batch, blockIvs))
-      ivs[dim] = index;
-    ivs[m] = row;
-    ivs[n] = col;
-    ivs[k] = kIndex;
-    return ivs;
+    return block.ivsAt(row, col, kIndex);
   };
 
   // This thread's points of C.
@@ -136,7 +111,7 @@ LogicalResult mapToTiledMatmul(RewriterBase &rewriter, linalg::GenericOp op,
 
   Value step = constant(kStep);
   auto kLoop = scf::ForOp::create(
-      rewriter, loc, zero, sizes[k], step, initial,
+      rewriter, loc, zero, block.depth, step, initial,
       [&](OpBuilder &b, Location, Value k0, ValueRange accumulators) {
         // Stage A[row0 : +64, k0 : +16] and B[k0 : +16, col0 : +64].
         for (int64_t part = 0; part < kTile * kStep / kThreads; ++part) {
@@ -164,7 +139,7 @@ LogicalResult mapToTiledMatmul(RewriterBase &rewriter, linalg::GenericOp op,
           memref::StoreOp::create(b, loc, bValue, rhsTile, element);
         }
         gpu::BarrierOp::create(b, loc);
-        Value left = arith::SubIOp::create(b, loc, sizes[k], k0);
+        Value left = arith::SubIOp::create(b, loc, block.depth, k0);
         Value stageEnd = arith::MinUIOp::create(b, loc, left, step);
         auto inner = scf::ForOp::create(
             b, loc, zero, stageEnd, one, accumulators,
@@ -209,9 +184,9 @@ LogicalResult mapToTiledMatmul(RewriterBase &rewriter, linalg::GenericOp op,
       Value inside = arith::AndIOp::create(
           rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                rows[i], sizes[m]),
+                                rows[i], block.rows),
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                cols[j], sizes[n]));
+                                cols[j], block.cols));
       auto ifOp = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
