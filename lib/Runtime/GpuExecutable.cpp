@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/GpuExecutable.h"
+#include "CompilerHelpers.h"
 #include "EntryPoint.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "MaxGraph/Runtime/CompileCache.h"
@@ -265,6 +266,11 @@ GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
   std::vector<StringRef> provided;
   SmallVector<std::pair<StringRef, void *>> symbols;
   for (const auto &[symbol, address] : runtime.symbols) {
+    provided.push_back(symbol);
+    symbols.emplace_back(symbol, address);
+  }
+  // Host code may round to bf16 (a norm's epsilon) or copy strided memrefs.
+  for (auto [symbol, address] : compilerHelperSymbols()) {
     provided.push_back(symbol);
     symbols.emplace_back(symbol, address);
   }

@@ -42,7 +42,7 @@
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/ElementText.h"
 #include "MaxGraph/Runtime/Interpreter.h"
-#include "MaxGraph/Runtime/OpenCLRuntime.h"
+#include "OpenCLDevice.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
@@ -850,9 +850,12 @@ Program transferProgram(Rng &rng) {
   int from = rng.between(0, 2), to = rng.between(0, 2);
   p.addTensor(TensorLayout(p.dtype, randomShape(rng, 0, 3), CPU(from)));
   p.what = "cpu:" + std::to_string(from) + " to cpu:" + std::to_string(to);
-  p.body = [to](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+  // The GPU variant moves a program from cpu:0 to gpu:0, where a transfer
+  // to cpu:0 would leave the GPU: it stays on the program's device.
+  Device target = gProgramDevice.isHost() ? CPU(to) : gProgramDevice;
+  p.body = [target](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
     // Moved values feed another op on their new device.
-    Tensor moved = ops::transfer(x[0], CPU(to));
+    Tensor moved = ops::transfer(x[0], target);
     Tensor used =
         moved.dtype() == DType::Bool ? ops::bitwise_not(moved) : moved + moved;
     return std::vector<Tensor>{moved, used};
@@ -1688,19 +1691,9 @@ class GpuDifferentialTest : public testing::TestWithParam<std::string> {};
 /// of the OpenCL runs get 8 times the CPU test's tolerance.
 constexpr double kOpenCLToleranceFactor = 8;
 
-bool haveOpenCLDevice() {
-  static const bool have = [] {
-    llvm::Error error = opencl::selectDevice(0);
-    bool found = !error;
-    llvm::consumeError(std::move(error));
-    return found;
-  }();
-  return have;
-}
-
 TEST_P(GpuDifferentialTest, OpenCLKernelsMatchInterpreter) {
   const std::string &op = GetParam();
-  if (!haveOpenCLDevice())
+  if (!unittest::haveOpenCLDevice())
     GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
   ::setenv("MAXGRAPH_GPU_RUNTIME", "opencl", /*overwrite=*/1);
   const Generator &generate = generators().at(op);
@@ -1709,27 +1702,12 @@ TEST_P(GpuDifferentialTest, OpenCLKernelsMatchInterpreter) {
     count = std::strtoull(many, nullptr, 10);
   bool keepGoing = std::getenv("MAXGRAPH_DIFFERENTIAL_KEEP_GOING");
   int ran = 0;
-  std::vector<uint64_t> narrow;
   for (uint64_t seed = 0; seed < count; ++seed) {
     {
       Rng rng(seedFor(op, seed));
       Program p = generate(rng);
       if (!onHostOnly(p))
         continue;
-      // f16 and bf16 kernels have no OpenCL lowering yet (the NVVM test
-      // below compiles them).
-      auto isNarrow = [](DType dtype) {
-        return dtype == DType::Float16 || dtype == DType::BFloat16;
-      };
-      bool usesNarrow = isNarrow(p.dtype);
-      for (const TensorLayout &layout : p.tensors)
-        usesNarrow |= isNarrow(layout.dtype());
-      for (const BufferLayout &layout : p.buffers)
-        usesNarrow |= isNarrow(layout.dtype());
-      if (usesNarrow) {
-        narrow.push_back(seed);
-        continue;
-      }
     }
     ++ran;
     std::optional<SeedFailure> failure =
@@ -1742,13 +1720,6 @@ TEST_P(GpuDifferentialTest, OpenCLKernelsMatchInterpreter) {
   }
   if (HasFailure())
     return;
-  if (!narrow.empty()) {
-    std::string seeds;
-    for (uint64_t seed : narrow)
-      seeds += " " + std::to_string(seed);
-    GTEST_SKIP() << op << ": " << ran << " seeds passed; seeds" << seeds
-                 << " use f16 or bf16, which have no OpenCL lowering yet";
-  }
   if (!ran)
     GTEST_SKIP() << op
                  << " programs span several devices; graphs over "

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "NarrowFloatEmulation.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
@@ -37,8 +38,8 @@ using namespace mlir;
 namespace {
 /// SPIR-V 1.0 for OpenCL kernels with 64-bit physical addressing. Float64
 /// and the narrow integers are core OpenCL (cl_khr_fp64 on PoCL); Float16
-/// is not asked for, so that f16 kernels fail to convert instead of failing
-/// to build on devices without cl_khr_fp16.
+/// is not asked for, since devices without cl_khr_fp16 would not build it:
+/// the kernels hold f16 and bf16 as i16 (NarrowFloatEmulation.h).
 spirv::TargetEnvAttr openCLTarget(MLIRContext *context) {
   using spirv::Capability;
   auto triple = spirv::VerCapExtAttr::get(
@@ -137,26 +138,6 @@ struct GPUKernelsToSPIRVPass
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
       gpuModule.setTargetsAttr(builder.getArrayAttr({target}));
       gpuModule->setAttr(spirv::getTargetEnvAttrName(), target);
-      // 16-bit floats: PoCL and many OpenCL devices lack cl_khr_fp16, and
-      // SPIR-V 1.0 has no bf16.
-      WalkResult narrow = gpuModule.walk([&](Operation *op) {
-        auto narrowFloat = [](Type type) {
-          Type element = getElementTypeOrSelf(type);
-          return element.isF16() || element.isBF16();
-        };
-        if (llvm::any_of(op->getOperandTypes(), narrowFloat) ||
-            llvm::any_of(op->getResultTypes(), narrowFloat)) {
-          auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-          (kernel ? kernel.getOperation() : op)->emitError()
-              << "a kernel on f16 or bf16 data has no OpenCL lowering yet "
-                 "(SPIR-V 1.0 has no bf16, and OpenCL devices such as PoCL "
-                 "lack cl_khr_fp16); the NVVM back end compiles it";
-          return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
-      });
-      if (narrow.wasInterrupted())
-        return signalPassFailure();
       for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
         std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
         if (!kernel.isKernel() || !blockSize) {
@@ -184,6 +165,10 @@ struct GPUKernelsToSPIRVPass
       // The kernels into a spirv.module inside the gpu.module.
       builder.setInsertionPointToStart(gpuModule.getBody());
       Operation *copy = builder.clone(*gpuModule.getOperation());
+      // f16 and bf16 as i16 in the kernels; the stubs below keep the
+      // host's types.
+      if (failed(maxgraph::emulateNarrowFloats(copy)))
+        return signalPassFailure();
       std::unique_ptr<ConversionTarget> legal =
           SPIRVConversionTarget::get(target);
       SPIRVConversionOptions options;

@@ -11,7 +11,7 @@ import struct
 import sys
 
 FORMATS = {"<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q", "|b1": "?",
-           "|u1": "B", "<i2": "h", "<u4": "I"}
+           "|u1": "B", "<i2": "h", "<u4": "I", "<f2": "e"}
 
 
 def write(path, descr, shape, values):

@@ -1,0 +1,468 @@
+//===- NarrowFloatEmulation.cpp - f16 and bf16 kernels as i16 -------------===//
+//
+// The OpenCL back end's kernels on f16 and bf16 data: SPIR-V 1.0 has no
+// bf16, and OpenCL devices such as PoCL lack cl_khr_fp16, so the kernels
+// hold such data as i16 bit patterns and compute in f32. Each op still
+// rounds once to its own type, as docs/Spec.md says: f32 has more than
+// twice the precision of f16 and bf16, so an add, sub, mul, div or sqrt
+// done in f32 and rounded to the narrow type is the correctly rounded
+// result, and the conversions between the narrow types and f32 or f64 are
+// exact integer code (IEEE round to nearest even, subnormals, infinities,
+// NaN), not the device's conversion instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NarrowFloatEmulation.h"
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace maxgraph {
+#define GEN_PASS_DEF_GPUEMULATENARROWFLOATS
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h.inc"
+} // namespace maxgraph
+
+using namespace mlir;
+
+namespace {
+bool isNarrowFloat(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isF16() || element.isBF16();
+}
+
+/// `type` with `element` in place of its element type (a scalar, a vector,
+/// a tensor or a memref).
+Type withElement(Type type, Type element) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(element);
+  return element;
+}
+
+/// `type` with narrow float elements as i16, in function types too.
+Type bitsType(Type type) {
+  if (auto function = dyn_cast<FunctionType>(type)) {
+    auto convert = [](TypeRange types) {
+      return llvm::map_to_vector(types, [](Type t) { return bitsType(t); });
+    };
+    return FunctionType::get(type.getContext(), convert(function.getInputs()),
+                             convert(function.getResults()));
+  }
+  if (!isNarrowFloat(type))
+    return type;
+  return withElement(type, IntegerType::get(type.getContext(), 16));
+}
+
+/// Integer code of one shape (a scalar, or each lane of a vector) for the
+/// bit conversions: constants are splat to the shape.
+class BitCode {
+public:
+  BitCode(ImplicitLocOpBuilder &b, Type shapeOf) : b(b), shapeOf(shapeOf) {}
+
+  ImplicitLocOpBuilder &builder() const { return b; }
+
+  Type integer(unsigned width) const {
+    return withElement(shapeOf, b.getIntegerType(width));
+  }
+  Value constant(unsigned width, uint64_t value) const {
+    Type type = integer(width);
+    auto attr = b.getIntegerAttr(b.getIntegerType(width), value);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, attr));
+    return arith::ConstantOp::create(b, attr);
+  }
+  Value f32Constant(float value) const {
+    Type type = withElement(shapeOf, b.getF32Type());
+    auto attr = b.getF32FloatAttr(value);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, attr));
+    return arith::ConstantOp::create(b, attr);
+  }
+  unsigned width(Value value) const {
+    return getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
+  }
+  Value c(Value like, uint64_t value) const {
+    return constant(width(like), value);
+  }
+
+  Value andI(Value x, uint64_t mask) const {
+    return arith::AndIOp::create(b, x, c(x, mask));
+  }
+  Value orI(Value x, Value y) const { return arith::OrIOp::create(b, x, y); }
+  Value shl(Value x, uint64_t amount) const {
+    return arith::ShLIOp::create(b, x, c(x, amount));
+  }
+  Value lshr(Value x, uint64_t amount) const {
+    return arith::ShRUIOp::create(b, x, c(x, amount));
+  }
+  Value add(Value x, uint64_t value) const {
+    return arith::AddIOp::create(b, x, c(x, value));
+  }
+  Value cmp(arith::CmpIPredicate predicate, Value x, uint64_t value) const {
+    return arith::CmpIOp::create(b, predicate, x, c(x, value));
+  }
+  Value select(Value condition, Value x, Value y) const {
+    return arith::SelectOp::create(b, condition, x, y);
+  }
+
+  /// `x >> k` rounded to nearest, ties to even, for `k` in [1, width).
+  Value shiftRoundingToEven(Value x, Value k) const {
+    Value one = c(x, 1);
+    Value quotient = arith::ShRUIOp::create(b, x, k);
+    Value mask =
+        arith::SubIOp::create(b, arith::ShLIOp::create(b, one, k), one);
+    Value rest = arith::AndIOp::create(b, x, mask);
+    Value half =
+        arith::ShLIOp::create(b, one, arith::SubIOp::create(b, k, one));
+    Value above =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, rest, half);
+    Value tie = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, rest, half);
+    Value odd = cmp(arith::CmpIPredicate::ne, andI(quotient, 1), 0);
+    Value up =
+        arith::OrIOp::create(b, above, arith::AndIOp::create(b, tie, odd));
+    return arith::AddIOp::create(
+        b, quotient, arith::ExtUIOp::create(b, quotient.getType(), up));
+  }
+
+private:
+  ImplicitLocOpBuilder &b;
+  Type shapeOf;
+};
+
+/// An IEEE binary format by its field widths and exponent bias.
+struct Format {
+  unsigned width, exponentBits, mantissaBits;
+  int64_t bias;
+};
+
+Format formatOf(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isF16())
+    return {16, 5, 10, 15};
+  if (element.isBF16())
+    return {16, 8, 7, 127};
+  if (element.isF32())
+    return {32, 8, 23, 127};
+  return {64, 11, 52, 1023};
+}
+
+/// The f32 bits (i32) of the narrow float bits `bits` (i16) of format
+/// `from`: exact.
+Value extendToF32Bits(const BitCode &code, Value bits, Format from) {
+  ImplicitLocOpBuilder &b = code.builder();
+  Value wide = arith::ExtUIOp::create(b, code.integer(32), bits);
+  if (from.exponentBits == 8) // bf16 is the top half of an f32.
+    return code.shl(wide, 16);
+  // f16: rebias normal numbers; infinities and NaN keep their mantissa;
+  // subnormals and zeros are mantissa * 2^-24, which f32 holds exactly.
+  Value sign = code.shl(code.andI(wide, 0x8000), 16);
+  Value exponent = code.andI(code.lshr(wide, 10), 0x1f);
+  Value mantissa = code.andI(wide, 0x3ff);
+  Value mantissaBits = code.shl(mantissa, 13);
+  Value normal =
+      code.orI(code.shl(code.add(exponent, 127 - 15), 23), mantissaBits);
+  Value special = code.orI(code.c(wide, 0x7f800000), mantissaBits);
+  Value scaled = arith::MulFOp::create(
+      b,
+      arith::UIToFPOp::create(b, withElement(wide.getType(), b.getF32Type()),
+                              mantissa),
+      code.f32Constant(0x1p-24f));
+  Value small = arith::BitcastOp::create(b, code.integer(32), scaled);
+  Value magnitude = code.select(
+      code.cmp(arith::CmpIPredicate::eq, exponent, 0), small,
+      code.select(code.cmp(arith::CmpIPredicate::eq, exponent, 0x1f), special,
+                  normal));
+  return code.orI(sign, magnitude);
+}
+
+/// The narrow float bits (i16) of format `to` nearest to the f32 or f64
+/// bits `bits` of format `from`, ties to even: one rounding, also where
+/// the result is subnormal or overflows to infinity.
+Value truncateToBits(const BitCode &code, Value bits, Format from, Format to) {
+  ImplicitLocOpBuilder &b = code.builder();
+  unsigned w = from.width;
+  uint64_t magnitudeMask = (uint64_t(1) << (w - 1)) - 1;
+  uint64_t sourceInfinity = ((uint64_t(1) << from.exponentBits) - 1)
+                            << from.mantissaBits;
+  uint64_t maxExponent = (uint64_t(1) << to.exponentBits) - 1;
+  uint64_t infinity = maxExponent << to.mantissaBits;
+  uint64_t quietNaN = infinity | (uint64_t(1) << (to.mantissaBits - 1));
+  unsigned shift = from.mantissaBits - to.mantissaBits;
+
+  Value sign = code.andI(code.lshr(bits, w - 16), 0x8000);
+  Value magnitude = code.andI(bits, magnitudeMask);
+  Value isNaN = code.cmp(arith::CmpIPredicate::ugt, magnitude, sourceInfinity);
+  Value exponentField = code.lshr(magnitude, from.mantissaBits);
+  Value hasLeadingOne = code.cmp(arith::CmpIPredicate::ne, exponentField, 0);
+  // The unbiased exponent of subnormal sources is that of the smallest
+  // normal; `exponent` is biased for `to`.
+  Value exponent =
+      code.add(code.select(hasLeadingOne, exponentField, code.c(bits, 1)),
+               uint64_t(to.bias - from.bias));
+
+  // Normal results: rebias, then drop `shift` bits.
+  Value rebiased = arith::SubIOp::create(
+      b, magnitude,
+      code.c(bits, uint64_t(from.bias - to.bias) << from.mantissaBits));
+  Value normal = code.shiftRoundingToEven(rebiased, code.c(bits, shift));
+
+  // Subnormal results: the significand with its leading one, shifted by
+  // `1 - exponent` more; past `mantissaBits + 2` everything is below half
+  // of the smallest subnormal.
+  Value significand = code.orI(
+      code.andI(magnitude, (uint64_t(1) << from.mantissaBits) - 1),
+      code.select(hasLeadingOne, code.c(bits, uint64_t(1) << from.mantissaBits),
+                  code.c(bits, 0)));
+  Value amount = arith::SubIOp::create(b, code.c(bits, shift + 1), exponent);
+  uint64_t most = from.mantissaBits + 2;
+  amount = code.select(code.cmp(arith::CmpIPredicate::sgt, amount, most),
+                       code.c(bits, most), amount);
+  amount = code.select(code.cmp(arith::CmpIPredicate::slt, amount, 1),
+                       code.c(bits, 1), amount);
+  Value subnormal = code.shiftRoundingToEven(significand, amount);
+
+  Value result = code.select(code.cmp(arith::CmpIPredicate::sge, exponent, 1),
+                             normal, subnormal);
+  result =
+      code.select(code.cmp(arith::CmpIPredicate::sge, exponent, maxExponent),
+                  code.c(bits, infinity), result);
+  // NaN: quiet, with the top of its payload (as x86 and LLVM's folder do).
+  Value nan = code.orI(code.c(bits, quietNaN),
+                       code.andI(code.lshr(magnitude, shift),
+                                 (uint64_t(1) << to.mantissaBits) - 1));
+  result = code.select(isNaN, nan, result);
+  return arith::TruncIOp::create(b, code.integer(16), code.orI(sign, result));
+}
+
+/// The 64-bit integer `value` as the f64 nearest to it rounded to odd
+/// (truncated, with the last bit set where that was inexact), from which
+/// one more rounding to a type of at most 51 bits of precision is the
+/// correctly rounded conversion of the integer: the halves are exact in f64,
+/// their sum is rounded once, and its error (Knuth's TwoSum, exact) says
+/// which way to move an even result to the odd one.
+Value integerToOddF64(ImplicitLocOpBuilder &b, Value value, bool isSigned) {
+  BitCode code(b, value.getType());
+  Type f64 = withElement(value.getType(), b.getF64Type());
+  Value high = isSigned
+                   ? Value(arith::ShRSIOp::create(b, value, code.c(value, 32)))
+                   : code.lshr(value, 32);
+  Value highF64 = isSigned ? Value(arith::SIToFPOp::create(b, f64, high))
+                           : Value(arith::UIToFPOp::create(b, f64, high));
+  auto f64Constant = [&](double v) -> Value {
+    auto attr = b.getF64FloatAttr(v);
+    if (auto shaped = dyn_cast<ShapedType>(f64))
+      return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, attr));
+    return arith::ConstantOp::create(b, attr);
+  };
+  Value x = arith::MulFOp::create(b, highF64, f64Constant(0x1p32));
+  Value y = arith::UIToFPOp::create(b, f64, code.andI(value, 0xffffffff));
+  Value sum = arith::AddFOp::create(b, x, y);
+  Value xPart = arith::SubFOp::create(b, sum, y);
+  Value yPart = arith::SubFOp::create(b, sum, xPart);
+  Value error = arith::AddFOp::create(b, arith::SubFOp::create(b, x, xPart),
+                                      arith::SubFOp::create(b, y, yPart));
+  Value zero = f64Constant(0);
+  Value inexact =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::ONE, error, zero);
+  Value bits = arith::BitcastOp::create(b, code.integer(64), sum);
+  Value even = code.cmp(arith::CmpIPredicate::eq, code.andI(bits, 1), 0);
+  // Towards the integer: up in magnitude where the error has the sum's sign.
+  Value sameSign = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq,
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, error, zero),
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, sum, zero));
+  Value moved =
+      code.select(sameSign, code.add(bits, 1), code.add(bits, uint64_t(-1)));
+  Value odd = code.select(arith::AndIOp::create(b, inexact, even), moved, bits);
+  return arith::BitcastOp::create(b, f64, odd);
+}
+
+/// The operations that compute on narrow floats, in f32: their narrow
+/// operands extended, their narrow results rounded back (so each still
+/// rounds once to its own type). Integers become narrow floats through f32
+/// or f64 where those hold them exactly, 64-bit ones through an f64 rounded
+/// to odd, so that they too round once.
+void computeInF32(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp, arith::BitcastOp, arith::ExtFOp, arith::TruncFOp,
+            arith::SelectOp>(op))
+      return;
+    if (llvm::any_of(op->getOperandTypes(), isNarrowFloat) ||
+        llvm::any_of(op->getResultTypes(), isNarrowFloat))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    Type compute = b.getF32Type();
+    if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
+      Value integer = op->getOperand(0);
+      unsigned width =
+          getElementTypeOrSelf(integer.getType()).getIntOrFloatBitWidth();
+      if (width > 53) {
+        Value odd = integerToOddF64(b, integer, isa<arith::SIToFPOp>(op));
+        op->getResult(0).replaceAllUsesWith(
+            arith::TruncFOp::create(b, op->getResult(0).getType(), odd)
+                .getResult());
+        op->erase();
+        continue;
+      }
+      if (width > 24)
+        compute = b.getF64Type();
+    }
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      if (isNarrowFloat(operand.getType()))
+        operand = arith::ExtFOp::create(
+            b, withElement(operand.getType(), b.getF32Type()), operand);
+      operands.push_back(operand);
+    }
+    SmallVector<Type> resultTypes;
+    for (Type type : op->getResultTypes())
+      resultTypes.push_back(isNarrowFloat(type) ? withElement(type, compute)
+                                                : type);
+    // A clone keeps the op's properties (predicates, fastmath flags).
+    Operation *wide = b.clone(*op);
+    wide->setOperands(operands);
+    for (auto [result, type] : llvm::zip_equal(wide->getResults(), resultTypes))
+      result.setType(type);
+    SmallVector<Value> results;
+    for (auto [result, type] :
+         llvm::zip_equal(wide->getResults(), op->getResultTypes())) {
+      Value narrow = result;
+      if (type != result.getType())
+        narrow = arith::TruncFOp::create(b, type, result);
+      results.push_back(narrow);
+    }
+    op->replaceAllUsesWith(results);
+    op->erase();
+  }
+}
+
+/// Narrow float constants as integer constants of their bits, bitcast.
+void constantsToBits(Operation *root) {
+  SmallVector<arith::ConstantOp> constants;
+  root->walk([&](arith::ConstantOp constant) {
+    if (isNarrowFloat(constant.getType()))
+      constants.push_back(constant);
+  });
+  for (arith::ConstantOp constant : constants) {
+    ImplicitLocOpBuilder b(constant.getLoc(), constant);
+    Type bits = bitsType(constant.getType());
+    TypedAttr value;
+    if (auto scalar = dyn_cast<FloatAttr>(constant.getValue()))
+      value = b.getIntegerAttr(bits, scalar.getValue().bitcastToAPInt());
+    else
+      value = cast<DenseElementsAttr>(constant.getValue())
+                  .bitcast(b.getIntegerType(16));
+    Value integer = arith::ConstantOp::create(b, value);
+    constant.replaceAllUsesWith(
+        arith::BitcastOp::create(b, constant.getType(), integer).getResult());
+    constant.erase();
+  }
+}
+
+/// `arith.extf` from and `arith.truncf` to narrow floats as the integer
+/// code above, between bitcasts.
+LogicalResult conversionsToBits(Operation *root) {
+  SmallVector<Operation *> conversions;
+  root->walk([&](Operation *op) {
+    if ((isa<arith::ExtFOp>(op) && isNarrowFloat(op->getOperandTypes()[0])) ||
+        (isa<arith::TruncFOp>(op) && isNarrowFloat(op->getResultTypes()[0])))
+      conversions.push_back(op);
+  });
+  for (Operation *op : conversions) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    Value source = op->getOperand(0);
+    Type sourceType = source.getType();
+    Type resultType = op->getResult(0).getType();
+    BitCode code(b, sourceType);
+    Value result;
+    if (isa<arith::ExtFOp>(op)) {
+      Value bits =
+          arith::BitcastOp::create(b, code.integer(16), source).getResult();
+      Value f32Bits = extendToF32Bits(code, bits, formatOf(sourceType));
+      result = arith::BitcastOp::create(
+          b, withElement(sourceType, b.getF32Type()), f32Bits);
+      if (result.getType() != resultType)
+        result = arith::ExtFOp::create(b, resultType, result);
+    } else {
+      auto truncate = cast<arith::TruncFOp>(op);
+      if (truncate.getRoundingmode() &&
+          *truncate.getRoundingmode() != arith::RoundingMode::to_nearest_even)
+        return op->emitError()
+               << "only rounding to nearest even is emulated for f16 and "
+                  "bf16 on this target";
+      // The sources wider than 16 bits are f32 and f64.
+      Format from = formatOf(sourceType);
+      Value bits =
+          arith::BitcastOp::create(b, code.integer(from.width), source);
+      Value narrowBits = truncateToBits(code, bits, from, formatOf(resultType));
+      result = arith::BitcastOp::create(b, resultType, narrowBits);
+    }
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+  return success();
+}
+
+/// Gives every value and function type under `root` i16 in place of narrow
+/// floats, then drops the bitcasts that became i16 to i16.
+void retypeToBits(Operation *root) {
+  root->walk([](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          argument.setType(bitsType(argument.getType()));
+    for (OpResult result : op->getResults())
+      result.setType(bitsType(result.getType()));
+    if (auto function = dyn_cast<FunctionOpInterface>(op))
+      function.setType(bitsType(function.getFunctionType()));
+  });
+  root->walk([](arith::BitcastOp bitcast) {
+    if (bitcast.getIn().getType() == bitcast.getType()) {
+      bitcast.replaceAllUsesWith(bitcast.getIn());
+      bitcast.erase();
+    }
+  });
+}
+} // namespace
+
+LogicalResult maxgraph::emulateNarrowFloats(Operation *root) {
+  computeInF32(root);
+  constantsToBits(root);
+  if (failed(conversionsToBits(root)))
+    return failure();
+  // What is left on narrow floats only moves data (loads, stores, selects,
+  // loop-carried values, workgroup buffers), which bits do as well.
+  WalkResult unknown = root->walk([](Operation *op) {
+    for (NamedAttribute attribute : op->getAttrs()) {
+      auto type = dyn_cast<TypeAttr>(attribute.getValue());
+      if (type && !isa<FunctionOpInterface>(op) &&
+          bitsType(type.getValue()) != type.getValue()) {
+        op->emitError() << "'" << op->getName()
+                        << "' holds f16 or bf16 in an attribute, which "
+                           "the i16 emulation of this target cannot change";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (unknown.wasInterrupted())
+    return failure();
+  retypeToBits(root);
+  return success();
+}
+
+namespace {
+struct GPUEmulateNarrowFloatsPass
+    : maxgraph::impl::GPUEmulateNarrowFloatsBase<GPUEmulateNarrowFloatsPass> {
+  void runOnOperation() override {
+    if (failed(maxgraph::emulateNarrowFloats(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
