@@ -1,11 +1,13 @@
 //===- GpuExecutable.cpp - a graph compiled for a GPU ---------------------===//
 //
 // The entry point of a graph lowered by `maxgraph-lower-to-gpu` is
-// `_mlir_ciface_<name>(stream, inputs..., results..., status)`: the stream
-// handle, one memref descriptor pointer per input and per result (device
-// buffers the caller allocates: results are destination-passing), and the
-// status slot of `maxgraph-assertions-to-status`. The host code only
-// enqueues; the run waits for the stream once, after the copies back.
+// `_mlir_ciface_<name>(stream, inputs..., results..., device status,
+// status)`: the stream handle, one memref descriptor pointer per input and
+// per result (device buffers the caller allocates: results are
+// destination-passing), the descriptor of the device status word of
+// `maxgraph-gpu-device-checks` (checks on device data) and the status slot
+// of `maxgraph-assertions-to-status` (checks on host values). The host code
+// only enqueues; the run waits for the stream once, after the copies back.
 //
 // The kernels are loaded by the host module's constructors when the JIT
 // loads it (`mgpuModuleLoad`), on the device selected before. The `mgpu*`
@@ -429,15 +431,26 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
     }
     for (const HostTensor &output : outputs)
       add(output);
+    // The device status word (maxgraph-gpu-device-checks): zero, and the
+    // address of a failed check's message after the call.
+    int64_t deviceStatus = 0;
+    void *statusWord = buffers.allocate(sizeof(deviceStatus));
+    check();
+    rt.memcpy(statusWord, &deviceStatus, sizeof(deviceStatus), stream);
+    int64_t statusDescriptor[5];
+    fillDescriptor(statusDescriptor, statusWord, {1});
     check();
 
     llvm::SmallVector<void *, 16> packed;
     packed.push_back(&stream);
     for (void *&pointer : descriptorPointers)
       packed.push_back(&pointer);
+    void *statusDescriptorPointer = statusDescriptor;
+    packed.push_back(&statusDescriptorPointer);
     void *statusPointer = &status;
     packed.push_back(&statusPointer);
     callEntry(entry, packed.data());
+    rt.memcpy(&deviceStatus, statusWord, sizeof(deviceStatus), stream);
 
     for (auto [index, output] : llvm::enumerate(outputs))
       if (output.numBytes())
@@ -451,6 +464,8 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
                   input.numBytes(), stream);
     rt.streamSynchronize(stream);
     check();
+    if (!status && deviceStatus)
+      status = reinterpret_cast<const char *>(deviceStatus);
   }
   if (status)
     throw RuntimeError("run @" + s.name + ": " + describeFailure(s, status));

@@ -10,7 +10,9 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/GpuExecutable.h"
 #include "MaxGraph/Runtime/Interpreter.h"
+#include "OpenCLDevice.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Parser/Parser.h"
@@ -245,6 +247,36 @@ maxgraph.graph @gather(%t: !maxgraph.tensor<[3], si32>, %i: !maxgraph.tensor<[?]
   EXPECT_EQ(values<int32_t>(r[0]), (std::vector<int32_t>{10, 30, 30, 10}));
   r = executable->run({table, si64({0}, {})});
   EXPECT_EQ(r[0].shape(), (std::vector<int64_t>{0}));
+}
+
+/// The same on gpu:0 through OpenCL, where the check runs on the device and
+/// fails through the device status word, which each call zeroes.
+TEST_F(ExecutionTest, GatherIndicesOutOfRangeOnTheGpuAreReportedPerCall) {
+  if (!unittest::haveOpenCLDevice())
+    GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
+  const char *text = R"mlir(
+maxgraph.graph @gather<n>(%t: !maxgraph.tensor<[3], si32, gpu:0>, %i: !maxgraph.tensor<[n], si64, gpu:0>) -> !maxgraph.tensor<[n], si32, gpu:0> {
+  %0 = maxgraph.gather %t, %i axis = 0 : (!maxgraph.tensor<[3], si32, gpu:0>, !maxgraph.tensor<[n], si64, gpu:0>) -> !maxgraph.tensor<[n], si32, gpu:0>
+  maxgraph.output %0 : !maxgraph.tensor<[n], si32, gpu:0>
+}
+)mlir";
+  parse(text);
+  std::unique_ptr<GpuExecutable> executable =
+      GpuExecutable::compile(*module, "gather", "opencl");
+  HostTensor table = si32({3}, {10, 20, 30});
+  for (std::vector<int64_t> bad : {std::vector<int64_t>{3}, {-1, 2, -7}}) {
+    std::string message = runtimeErrorOf([&] {
+      executable->run({table, si64({static_cast<int64_t>(bad.size())}, bad)},
+                      {});
+    });
+    EXPECT_NE(message.find("run @gather: -:3:8: maxgraph.gather: an index is "
+                           "out of range of the axis"),
+              std::string::npos)
+        << "indices of size " << bad.size() << ": '" << message << "'";
+    std::vector<HostTensor> r =
+        executable->run({table, si64({4}, {-3, 2, -1, 0})}, {});
+    EXPECT_EQ(values<int32_t>(r[0]), (std::vector<int32_t>{10, 30, 30, 10}));
+  }
 }
 
 TEST_F(ExecutionTest, SplitPieces) {

@@ -10,13 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
-#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
+#include "MaxGraph/Codegen/LLVMCPU/StatusMessages.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_ASSERTIONSTOSTATUS
@@ -24,17 +23,6 @@ namespace maxgraph {
 } // namespace maxgraph
 
 using namespace mlir;
-
-/// How a message names where its assertion is: `@graph#ordinal: ` for a
-/// site of convert-maxgraph-to-linalg (a location fused with the op's
-/// ordinal in its graph, which the runtime resolves), else the first
-/// `file:line:col: ` in `loc`, else nothing.
-static std::string sitePrefix(Location loc, func::FuncOp func) {
-  if (std::optional<int64_t> site = maxgraph::checkSiteOf(loc))
-    return ("@" + func.getSymName() + "#" + Twine(*site) + ": ").str();
-  std::string file = maxgraph::fileLocationOf(loc);
-  return file.empty() ? file : file + ": ";
-}
 
 static bool asserts(func::FuncOp func) {
   return func.walk([](cf::AssertOp) { return WalkResult::interrupt(); })
@@ -90,24 +78,7 @@ struct AssertionsToStatus
                                      statusAttrs, func.getLoc())))
         return signalPassFailure();
 
-    // One private constant per distinct message, at the module's top.
-    llvm::StringMap<LLVM::GlobalOp> messages;
-    OpBuilder globals = OpBuilder::atBlockBegin(module.getBody());
-    auto messageGlobal = [&](Location loc, StringRef text) {
-      LLVM::GlobalOp &global = messages[text];
-      if (global)
-        return global;
-      std::string data = text.str();
-      data.push_back('\0');
-      auto type =
-          LLVM::LLVMArrayType::get(IntegerType::get(context, 8), data.size());
-      global = LLVM::GlobalOp::create(
-          globals, loc, type, /*isConstant=*/true, LLVM::Linkage::Private,
-          "__maxgraph_error", StringAttr::get(context, data));
-      symbols.insert(global); // Renames it unique.
-      return global;
-    };
-
+    maxgraph::StatusMessageGlobals messages(module);
     for (func::FuncOp func : defined) {
       if (!reporting.contains(func))
         continue;
@@ -122,7 +93,7 @@ struct AssertionsToStatus
       for (cf::AssertOp op : assertions) {
         Location loc = op.getLoc();
         LLVM::GlobalOp global =
-            messageGlobal(loc, sitePrefix(loc, func) + op.getMsg().str());
+            messages.get(loc, maxgraph::statusMessage(loc, func, op.getMsg()));
         OpBuilder b(op);
         Value isTrue = arith::ConstantIntOp::create(b, loc, 1, 1);
         Value failed = arith::XOrIOp::create(b, loc, op.getArg(), isTrue);

@@ -11,10 +11,10 @@
 //
 // Buffers that kernels or callees use are device memory; constants among
 // them are copied to the device at the function's start. The rest (shape
-// operands of `memref.reshape`) stay host memory. The host reads an element
-// of device memory (a run-time check on data) by copying it and waiting for
-// the stream, the one wait; it cannot write device memory. Allocations in
-// `scf.if` branches are hoisted to the function's level with their sizes.
+// operands of `memref.reshape`) stay host memory. The host cannot read or
+// write device memory (checks on device data run on the device,
+// GPUDeviceChecks.cpp). Allocations in `scf.if` branches are hoisted to the
+// function's level with their sizes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,11 +134,9 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
       if (!function.isExternal())
         functions.push_back(function);
 
-    // Which memory each function's buffers are in, and what the host reads
-    // of the device's: a load (a run-time check on data, say) copies the
-    // element to the host and waits for the stream.
+    // Which memory each function's buffers are in; the host touches only
+    // its own.
     llvm::DenseMap<func::FuncOp, llvm::DenseSet<Value>> deviceBuffers;
-    llvm::DenseMap<func::FuncOp, SmallVector<memref::LoadOp>> deviceReads;
     bool failed = false;
     for (func::FuncOp function : functions) {
       hoistBranchAllocations(function);
@@ -151,10 +149,6 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
       function.walk([&](Operation *op) {
         if (!llvm::any_of(touchedBuffers(op), onDevice))
           return;
-        if (auto load = dyn_cast<memref::LoadOp>(op)) {
-          deviceReads[function].push_back(load);
-          return;
-        }
         op->emitError() << "'" << op->getName()
                         << "' reads or writes device buffer data on the host; "
                            "on a GPU only kernels can";
@@ -173,47 +167,8 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
     }
 
     IRRewriter rewriter(context);
-    // The host waits for the stream through the runtime's
-    // `mgpuStreamSynchronize`, declared on the token (which lowers to the
-    // stream handle), not `gpu.wait`, which would destroy the stream.
-    func::FuncOp synchronize;
-    auto getSynchronize = [&] {
-      if (synchronize)
-        return synchronize;
-      OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-      synchronize = func::FuncOp::create(builder, module.getLoc(),
-                                         "mgpuStreamSynchronize",
-                                         builder.getFunctionType({token}, {}));
-      synchronize.setPrivate();
-      return synchronize;
-    };
     for (func::FuncOp function : functions) {
       Value stream = function.getArgument(0);
-      for (memref::LoadOp load : deviceReads[function]) {
-        rewriter.setInsertionPoint(load);
-        Location loc = load.getLoc();
-        MemRefType type = load.getMemRefType();
-        // The element, as a one-element view, into host memory.
-        SmallVector<OpFoldResult> offsets(load.getIndices().begin(),
-                                          load.getIndices().end());
-        SmallVector<OpFoldResult> ones(type.getRank(),
-                                       rewriter.getIndexAttr(1));
-        Value element = load.getMemref();
-        if (type.getRank() > 0)
-          element = memref::SubViewOp::create(rewriter, loc, element, offsets,
-                                              ones, ones);
-        auto staging = memref::AllocaOp::create(
-            rewriter, loc,
-            MemRefType::get(SmallVector<int64_t>(type.getRank(), 1),
-                            type.getElementType()));
-        gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{stream}, staging,
-                              element);
-        func::CallOp::create(rewriter, loc, getSynchronize(),
-                             ValueRange{stream});
-        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-        rewriter.replaceOpWithNewOp<memref::LoadOp>(
-            load, staging, SmallVector<Value>(type.getRank(), zero));
-      }
       llvm::DenseSet<Value> &device = deviceBuffers[function];
       SmallVector<Value> temporaries, hostTemporaries;
       WalkResult walk = function.walk<WalkOrder::PreOrder>([&](Operation *op)
@@ -289,8 +244,6 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
           return WalkResult::skip();
         }
         if (auto call = dyn_cast<func::CallOp>(op)) {
-          if (synchronize && call.getCallee() == synchronize.getSymName())
-            return WalkResult::advance();
           if (!streamed.contains(call.getCallee()))
             return call.emitError()
                    << "calls '" << call.getCallee()

@@ -161,7 +161,9 @@ void maxgraph::buildLowerToGPUPipeline(
   // allow (those of a run-time check's branch, say), and freed at its end.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferHoistingPass());
 
-  // Kernels, and host code that enqueues them on a stream.
+  // Kernels, and host code that enqueues them on a stream. Checks on
+  // device data run on the device, so that the host never waits.
+  pm.addPass(createGPUDeviceChecks());
   MapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
   mapping.tensorCores = options.target == "nvvm" && options.tensorCores;

@@ -77,6 +77,32 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
   ];
 }
 
+def GPUDeviceChecks : Pass<"maxgraph-gpu-device-checks", "mlir::ModuleOp"> {
+  let summary = "Runs the run-time checks on device data on the device";
+  let description = [{
+    Before `maxgraph-map-to-gpu`, on bufferized host code: a `cf.assert`
+    whose condition is computed, in its block and without other side
+    effects, from `memref.load`s (device data: gather's indices against
+    their axis) becomes a one-thread `gpu.launch` that computes the
+    condition and, where it fails, stores the address of the check's
+    message (a private string constant, named as
+    `maxgraph-assertions-to-status` names its own) into the device status
+    word unless that holds one already. The host never reads device data,
+    so it never waits for the stream (a CUDA graph can capture the call).
+    i1 values the condition takes from the host travel as i8.
+
+    The status word is a trailing `memref<1xi64>` argument,
+    `maxgraph.device_status`, of every entry point (`llvm.emit_c_interface`),
+    of every function that checks, and of their callers; calls pass theirs
+    on. The runtime zeroes it before a call and raises its message after
+    the call's wait. Kernels on one stream run in order: the first failure
+    wins. Checks on host values stay `cf.assert`s for
+    `maxgraph-assertions-to-status`.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
   let summary = "Makes host functions enqueue their GPU work on a stream "
                 "they take as their first argument";
@@ -92,11 +118,10 @@ def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
 
     Buffers that kernels or callees use are device memory: constants among
     them are copied to the device first; the others (shape operands of
-    `memref.reshape`) stay host memory. A host read of device memory (a
-    run-time check on data) copies the element to the host and waits for
-    the stream (`mgpuStreamSynchronize`), the one wait. Allocations inside
-    `scf.if` branches move before the branch with their sizes. Writing
-    device memory from the host is an error, as are a device buffer
+    `memref.reshape`) stay host memory. Allocations inside `scf.if`
+    branches move before the branch with their sizes. Reading or writing
+    device memory from the host is an error (checks on device data run on
+    the device: `maxgraph-gpu-device-checks`), as are a device buffer
     allocated inside a loop, a call of a function without a body and a
     function that returns a buffer (results are caller buffers after
     `buffer-results-to-out-params`).

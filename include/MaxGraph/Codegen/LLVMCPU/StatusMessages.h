@@ -1,0 +1,45 @@
+//===- StatusMessages.h - the messages of run-time checks -------*- C++ -*-===//
+//
+// A failed run-time check reports the address of its message, a private
+// string constant of the module: on the host through the status slot
+// (`maxgraph-assertions-to-status`), on a GPU through the device status word
+// (`maxgraph-gpu-device-checks`). Both name messages alike, here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_CODEGEN_LLVMCPU_STATUSMESSAGES_H
+#define MAXGRAPH_CODEGEN_LLVMCPU_STATUSMESSAGES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+#include <string>
+
+namespace maxgraph {
+/// The message of the check `message` at `loc` in `func`, starting with
+/// where it is: `@graph#N: ` for a site of convert-maxgraph-to-linalg
+/// (which the runtime resolves to the op's source line), else the first
+/// `file:line:col: ` in `loc`, else nothing.
+std::string statusMessage(mlir::Location loc, mlir::func::FuncOp func,
+                          llvm::StringRef message);
+
+/// One private, NUL-terminated string constant per distinct message, made
+/// on demand at the top of a module.
+class StatusMessageGlobals {
+public:
+  explicit StatusMessageGlobals(mlir::ModuleOp module)
+      : module(module), symbols(module) {}
+
+  /// The constant holding `text`.
+  mlir::LLVM::GlobalOp get(mlir::Location loc, llvm::StringRef text);
+
+private:
+  mlir::ModuleOp module;
+  mlir::SymbolTable symbols;
+  llvm::StringMap<mlir::LLVM::GlobalOp> globals;
+};
+} // namespace maxgraph
+
+#endif // MAXGRAPH_CODEGEN_LLVMCPU_STATUSMESSAGES_H
