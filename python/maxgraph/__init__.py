@@ -31,12 +31,14 @@ RuntimeError = _core.RuntimeError
 from . import (  # noqa: E402
     compilation, distributed, driver, dtype, functional, ops, sharding, tensor,
     weights)
+from .tensor import Tensor  # noqa: E402  (MAX's max.experimental.Tensor)
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
 # builtin RuntimeError there. Use it as `maxgraph.RuntimeError`.
 __all__ = [
     "Error",
     "StagingError",
+    "Tensor",
     "compilation",
     "distributed",
     "driver",

@@ -15,8 +15,11 @@ differ from ``maxgraph.ops``:
 - ``max(x, y)`` and ``min(x, y)`` with two tensors are elementwise.
 - ``permute(x, dims)`` reorders all axes; ``transpose(x, a, b)`` swaps two.
 - ``where(condition, x, y)`` selects; ``negate`` is ``-x``.
-- Collectives take the list of per-device tensors (MAX's
-  ``max.graph.ops`` form): maxgraph has no distributed Tensor.
+- ``div`` is true division, as MAX's: two integer operands divide as
+  float64 (``maxgraph.ops.div`` floors them; ``floor_div`` is ``//``).
+- Collectives take a distributed Tensor and a mesh axis, as MAX's
+  (``allreduce_sum(t, mesh_axis)`` turns ``Partial`` into ``Replicated``),
+  or the list of per-device tensors (the ``max.graph.ops`` form).
 
 ``full``, ``ones``, ``zeros``, ``constant`` and ``range`` (``arange``)
 outside a staged function make live host tensors, as MAX's do; inside, they
@@ -35,7 +38,10 @@ import numpy
 
 from . import ops as _ops
 from . import _core
-from ._core import CPU, Device, DType, Tensor, TensorLayout
+from . import dtype as _dtype  # noqa: F401  (DType's is_float, ...)
+from ._core import (CPU, Device, DeviceMapping, DeviceMesh, DType,
+                    NamedMapping, Partial, ReduceOp, Replicated, Sharded,
+                    ShardingError, Tensor, TensorLayout)
 from .compilation import _in_trace
 
 Axis = Optional[int]
@@ -71,7 +77,6 @@ abs = _ops.abs
 add = _ops.add
 sub = _ops.sub
 mul = _ops.mul
-div = _ops.div
 mod = _ops.mod
 pow = _ops.pow
 negate = _ops.neg
@@ -105,6 +110,26 @@ elementwise_max = _ops.max
 elementwise_min = _ops.min
 cast = _ops.cast
 matmul = _ops.matmul
+
+
+def _integral(value) -> bool:
+    """Whether `value` is an integer tensor (not bool) or a Python or numpy
+    int (bools included: MAX promotes a Python bool as an int)."""
+    if isinstance(value, Tensor):
+        return value.dtype.is_integral()
+    return isinstance(value, (int, numpy.integer, numpy.bool_))
+
+
+def div(lhs, rhs) -> Tensor:
+    """``lhs / rhs``, true division as Python's and MAX's: when both
+    operands are integers (tensors or numbers) they are cast to float64
+    first, so the result is float64 (``7 / 2 = 3.5``). Floats divide in
+    their dtype. (``maxgraph.ops.div`` keeps integers and floors.)"""
+    if _integral(lhs) and _integral(rhs):
+        lhs, rhs = (_ops.cast(value, DType.float64)
+                    if isinstance(value, Tensor) else value
+                    for value in (lhs, rhs))
+    return _ops.div(lhs, rhs)
 
 
 def floor_div(lhs, rhs) -> Tensor:
@@ -212,6 +237,24 @@ def top_k(input: Tensor, k: int, axis: int = -1) -> tuple[Tensor, Tensor]:
     return tuple(_ops.top_k(input, k, axis))
 
 
+def bottom_k(input: Tensor, k: int, axis: int = -1) -> tuple[Tensor, Tensor]:
+    """The `k` smallest elements along `axis` in ascending order (equal
+    elements by ascending index; NaN first, as top_k's) and their int64
+    indices: ``top_k`` of the input turned around, by negation for floats
+    and by bitwise not for integers (``~x``, which cannot overflow as
+    ``-x`` does at the minimum of a signed type or for unsigned types)."""
+    dtype = input.dtype
+    if dtype.is_float():
+        flip = _ops.neg
+    elif dtype.is_integral():
+        flip = _ops.bitwise_not
+    else:
+        raise TypeError(f"bottom_k: takes a numeric (non-bool) tensor, as "
+                        f"top_k does, got {dtype.name}")
+    values, indices = _ops.top_k(flip(input), k, axis)
+    return flip(values), indices
+
+
 def softmax(value: Tensor, axis: int = -1) -> Tensor:
     return _ops.softmax(value, axis)
 
@@ -233,6 +276,46 @@ def rms_norm(input: Tensor, weight: Tensor, epsilon: float = 1e-6,
     if weight_offset:
         weight = _ops.add(weight, weight_offset)
     return _ops.rms_norm(input, weight, epsilon)
+
+
+def group_norm(input: Tensor, gamma: Tensor, beta: Tensor, num_groups: int,
+               epsilon: float) -> Tensor:
+    """Group normalization of ``input`` (``[batch, channels, ...]``): the
+    channels split into `num_groups` groups, each group normalized by its
+    mean and (biased) variance over its channels and the remaining axes,
+    then scaled by the per-channel `gamma` and shifted by `beta` (both
+    ``[channels]``). float16 and bfloat16 are normalized in float32."""
+    if _rank(input) < 2:
+        raise ValueError(f"group_norm: expected an input with at least 2 "
+                         f"dims ([batch, channels, ...]), got shape "
+                         f"{list(input.shape)}")
+    channels = _static(input.shape[1])
+    if channels is None:
+        raise ValueError(f"group_norm: the channel dim must be static, got "
+                         f"{input.shape[1]}")
+    if isinstance(num_groups, bool) or not isinstance(num_groups, int) \
+            or num_groups <= 0 or channels % num_groups:
+        raise ValueError(f"group_norm: num_groups must be a positive int "
+                         f"that divides the {channels} channels, got "
+                         f"{num_groups!r}")
+    shape = list(input.shape)
+    x = input
+    if input.dtype in (DType.float16, DType.bfloat16):
+        x = _ops.cast(x, DType.float32)
+    group = functools.reduce(operator.mul, shape[2:], channels // num_groups)
+    grouped = _ops.reshape(x, [shape[0], num_groups, group])
+    mean = _ops.reduce_mean(grouped, 2, keep_dims=True)
+    centered = _ops.sub(grouped, mean)
+    variance = _ops.reduce_mean(_ops.mul(centered, centered), 2,
+                                keep_dims=True)
+    normalized = _ops.mul(centered,
+                          _ops.rsqrt(_ops.add(variance, float(epsilon))))
+    normalized = _ops.reshape(normalized, shape)
+    if normalized.dtype != input.dtype:
+        normalized = _ops.cast(normalized, input.dtype)
+    per_channel = [channels] + [1] * (len(shape) - 2)
+    return _ops.add(_ops.mul(normalized, _ops.reshape(gamma, per_channel)),
+                    _ops.reshape(beta, per_channel))
 
 
 def outer(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -354,6 +437,89 @@ def tile(x: Tensor, repeats: Sequence[int]) -> Tensor:
     return x
 
 
+def band_part(x: Tensor, num_lower: Optional[int] = None,
+              num_upper: Optional[int] = None,
+              exclude: bool = False) -> Tensor:
+    """`x` with everything outside a band around the diagonal of its last
+    two axes (each matrix) set to zero: `num_lower` diagonals below the
+    main one and `num_upper` above (None or -1: the whole triangle).
+    ``exclude=True`` zeroes the band instead. ``band_part(x, -1, 0)`` keeps
+    the lower triangle (a causal mask)."""
+    num_lower = -1 if num_lower is None else num_lower
+    num_upper = -1 if num_upper is None else num_upper
+    for name, count in (("num_lower", num_lower), ("num_upper", num_upper)):
+        if isinstance(count, bool) or not isinstance(count, int) \
+                or count < -1:
+            raise ValueError(f"band_part: {name} must be None, -1 or a "
+                             f"non-negative int, got {count!r}")
+    if _rank(x) < 2:
+        raise ValueError(f"band_part: the input must have at least 2 dims, "
+                         f"got shape {list(x.shape)}")
+    rows, cols = x.shape[-2], x.shape[-1]
+    for name, count, dim in (("num_lower", num_lower, rows),
+                             ("num_upper", num_upper, cols)):
+        size = _static(dim)
+        if size is not None and count >= size:
+            raise ValueError(f"band_part: {name}={count} is out of bounds "
+                             f"for dimension size {size}")
+    row = _ops.reshape(_ops.arange(0.0, rows, 1.0, DType.int64, x.device),
+                       [rows, 1])
+    col = _ops.reshape(_ops.arange(0.0, cols, 1.0, DType.int64, x.device),
+                       [1, cols])
+    below = _ops.sub(row, col)  # i - j: how far below the diagonal.
+    in_band = None
+    if num_lower >= 0:
+        in_band = _ops.less_equal(below, num_lower)
+    if num_upper >= 0:
+        above = _ops.greater_equal(below, -num_upper)
+        in_band = above if in_band is None else _ops.logical_and(in_band,
+                                                                 above)
+    if in_band is None:  # The whole matrix is the band.
+        return _ops.select(_ops.equal(below, below), 0, x) if exclude else x
+    if exclude:
+        in_band = _ops.logical_not(in_band)
+    return _ops.select(in_band, x, 0)
+
+
+def repeat_interleave(x: Tensor, repeats: int, axis: Optional[int] = None,
+                      out_dim=None) -> Tensor:
+    """Each element of `x` repeated `repeats` times in a row along `axis`
+    (None: of `x` flattened), as ``torch.repeat_interleave``: ``[a, b]``
+    with 2 is ``[a, a, b, b]``. `repeats` is an int here (MAX also takes a
+    tensor of per-element counts, whose total is data-dependent); `out_dim`,
+    when given, must be the result's length along `axis`."""
+    if isinstance(repeats, Tensor):
+        raise TypeError("repeat_interleave: repeats must be an int: a "
+                        "tensor of per-element repeats gives a length that "
+                        "depends on its data, which maxgraph's shapes "
+                        "cannot hold")
+    if isinstance(repeats, bool) or not isinstance(repeats, int):
+        raise TypeError(f"repeat_interleave: repeats must be an int, got "
+                        f"{type(repeats).__name__}")
+    if repeats < 0:
+        raise ValueError(f"repeat_interleave: repeats must be non-negative, "
+                         f"got {repeats}")
+    if axis is None:
+        x = _ops.reshape(x, [_elements(x)])
+        axis = 0
+    elif not -_rank(x) <= axis < _rank(x):
+        raise ValueError(f"repeat_interleave: axis {axis} is out of range "
+                         f"for a tensor of rank {_rank(x)}")
+    axis = axis % _rank(x)
+    shape = list(x.shape)
+    length = shape[axis] * repeats
+    if out_dim is not None and not length == out_dim:
+        raise ValueError(f"repeat_interleave: the result has {length} "
+                         f"elements along axis {axis}, but out_dim is "
+                         f"{out_dim}")
+    if repeats == 1:
+        return x
+    before, after = shape[:axis + 1], shape[axis + 1:]
+    spread = _ops.broadcast_to(_ops.reshape(x, before + [1] + after),
+                               before + [repeats] + after)
+    return _ops.reshape(spread, shape[:axis] + [length] + after)
+
+
 def slice_tensor(x: Tensor, indices: Sequence[Any]) -> Tensor:
     """``x[indices]``: ints (which drop their axis), slices and ``...``."""
     return x[tuple(indices)]
@@ -361,6 +527,80 @@ def slice_tensor(x: Tensor, indices: Sequence[Any]) -> Tensor:
 
 def gather(input: Tensor, indices: Tensor, axis: int = 0) -> Tensor:
     return _ops.gather(input, indices, axis)
+
+
+def gather_nd(input: Tensor, indices: Tensor, batch_dims: int = 0) -> Tensor:
+    """Elements of `input` chosen by index vectors, the last axis of
+    `indices` (of static length k): each vector indexes the k axes of
+    `input` after its first `batch_dims`, which `indices` shares. The result
+    has shape ``input.shape[:batch_dims] + indices.shape[batch_dims:-1] +
+    input.shape[batch_dims + k:]``. It is one ``gather`` of the flattened
+    index over those axes flattened, so they must be static (the first may
+    be symbolic when ``batch_dims`` is 0); each component is checked against
+    its own axis, negative ones counting from its end."""
+    if isinstance(batch_dims, bool) or not isinstance(batch_dims, int) \
+            or batch_dims < 0:
+        raise ValueError(f"gather_nd: batch_dims must be a non-negative "
+                         f"int, got {batch_dims!r}")
+    if not indices.dtype.is_integral():
+        raise ValueError(f"gather_nd: indices must be an integer tensor, "
+                         f"got {indices.dtype.name}")
+    if _rank(indices) == 0:
+        raise ValueError("gather_nd: indices must have at least one axis, "
+                         "the index vectors")
+    size = _static(indices.shape[-1])
+    if size is None:
+        raise ValueError(f"gather_nd: the last dim of indices (the index "
+                         f"vector) must be static, got {indices.shape[-1]}")
+    if batch_dims > _rank(indices) - 1:
+        raise ValueError(f"gather_nd: batch_dims={batch_dims} leaves no "
+                         f"gather dims in indices of rank {_rank(indices)}")
+    if size == 0 or batch_dims + size > _rank(input):
+        raise ValueError(f"gather_nd: index vectors of length {size} after "
+                         f"{batch_dims} batch dims do not fit an input of "
+                         f"rank {_rank(input)}")
+    shape = list(input.shape)
+    batch = shape[:batch_dims]
+    if list(indices.shape[:batch_dims]) != batch:
+        raise ValueError(f"gather_nd: input {shape} and indices "
+                         f"{list(indices.shape)} must match in their first "
+                         f"{batch_dims} dims")
+    indexed, rest = (shape[batch_dims:batch_dims + size],
+                     shape[batch_dims + size:])
+    # The row-major stride of each indexed axis.
+    strides, stride = [], 1
+    for j in builtins.range(size - 1, -1, -1):
+        strides.insert(0, stride)
+        if j == 0 and batch_dims == 0:
+            break
+        dim = _static(indexed[j])
+        if dim is None:
+            raise ValueError(f"gather_nd: axis {batch_dims + j} of input "
+                             f"must be static, got {indexed[j]}")
+        stride *= dim
+    if indices.dtype != DType.int64:
+        indices = _ops.cast(indices, DType.int64)
+    flat = None
+    for j in builtins.range(size):
+        # Each component is checked against its own axis (a negative one
+        # counts from the end) by a gather of that axis's positions, so that
+        # no out-of-range component lands on another element.
+        positions = _ops.arange(0.0, indexed[j], 1.0, DType.int64,
+                                input.device)
+        term = _ops.gather(positions, indices[..., j], 0)
+        if strides[j] != 1:
+            term = _ops.mul(term, strides[j])
+        flat = term if flat is None else _ops.add(flat, term)
+    count = functools.reduce(operator.mul, indexed, 1)
+    if batch_dims:
+        # Batch b's rows start at b * count in the flattened input.
+        batches = functools.reduce(operator.mul, batch, 1)
+        start = _ops.mul(_ops.arange(0.0, batches, 1.0, DType.int64,
+                                     input.device), count)
+        ones = [1] * (_rank(indices) - 1 - batch_dims)
+        flat = _ops.add(flat, _ops.reshape(start, batch + ones))
+        count = batches * count
+    return _ops.gather(_ops.reshape(input, [count] + rest), flat, 0)
 
 
 def pad(input: Tensor, paddings: Sequence[int], mode: str = "constant",
@@ -428,6 +668,54 @@ def range(start, stop, step=1, out_dim=None, *,
 arange = range
 
 
+def hann_window(window_length: int, *, periodic: bool = True,
+                dtype: Optional[DType] = None, device=None) -> Tensor:
+    """A Hann window of `window_length` points (float32 by default):
+    ``0.5 * (1 - cos(2 * pi * n / N))`` with ``N = window_length`` when
+    `periodic` (for spectral analysis) and ``window_length - 1`` otherwise
+    (symmetric); length 0 is empty and length 1 is ``[1]``. Outside a staged
+    function the result is a live tensor. `device` may be a DeviceMapping,
+    NamedMapping or DeviceMesh that shards no axis."""
+    if isinstance(window_length, bool) or not isinstance(window_length, int):
+        raise TypeError(f"hann_window: window_length must be an int, got "
+                        f"{type(window_length).__name__}")
+    if window_length < 0:
+        raise ValueError(f"hann_window: window_length must be non-negative, "
+                         f"got {window_length}")
+    if isinstance(device, _MAPPINGS):
+        mapping = device
+        placements = [] if isinstance(mapping, DeviceMesh) else (
+            mapping.to_device_mapping() if isinstance(mapping, NamedMapping)
+            else mapping).placements
+        if any(isinstance(p, Sharded) for p in placements):
+            raise ValueError(f"hann_window: cannot create with a sharded "
+                             f"placement ({mapping}); create it Replicated "
+                             f"and shard it after")
+        return hann_window(window_length, periodic=periodic, dtype=dtype,
+                           device=_first_device(mapping)).to(mapping)
+    dtype = DType.float32 if dtype is None else dtype
+    device = CPU() if device is None else device
+    compute = dtype if dtype in (DType.float32, DType.float64) \
+        else DType.float32
+
+    def create():
+        if window_length == 1:
+            window = _ops.broadcast_to(_ops.constant(1.0, compute, device),
+                                       [1])
+        else:
+            period = window_length if periodic else window_length - 1
+            n = _ops.arange(0.0, window_length, 1.0, compute, device)
+            angle = _ops.mul(n, 2 * numpy.pi / builtins.max(period, 1))
+            window = _ops.sub(0.5, _ops.mul(_ops.cos(angle), 0.5))
+        return window if compute == dtype else _ops.cast(window, dtype)
+
+    if _in_trace():
+        return create()
+    create.__name__ = "hann_window"
+    return _live_creation(create, ("hann_window", window_length, periodic,
+                                   dtype, device))
+
+
 def _dtype_of(value) -> DType:
     array = numpy.asarray(value)
     if array.dtype == numpy.float64 and not isinstance(value, numpy.ndarray):
@@ -461,30 +749,51 @@ def _numpy_dtype(dtype: DType):
     return numpy.dtype(dtype.name)
 
 
+_MAPPINGS = (DeviceMapping, DeviceMesh, NamedMapping)
+
+
+def _first_device(mapping) -> Device:
+    """The first device of a DeviceMesh, DeviceMapping or NamedMapping."""
+    mesh = mapping if isinstance(mapping, DeviceMesh) else mapping.mesh
+    return mesh.devices[0]
+
+
 def full(shape, value, *, dtype: Optional[DType] = None,
-         device: Optional[Device] = None) -> Tensor:
+         device=None) -> Tensor:
     """A tensor of `shape` with every element `value` (float32 by
-    default): live outside a staged function, staged inside."""
+    default): live outside a staged function, staged inside. `device` may
+    be a DeviceMapping, NamedMapping or DeviceMesh (replicated): the result
+    is then distributed, `shape` being the global shape (each device holds
+    its shard of the filled tensor; a Partial axis holds the value once in
+    its sum, as ``Tensor.to`` lays it out)."""
+    if isinstance(device, _MAPPINGS):
+        return full(shape, value, dtype=dtype,
+                    device=_first_device(device)).to(device)
     dtype = DType.float32 if dtype is None else dtype
     device = CPU() if device is None else device
+    if not isinstance(device, Device):
+        raise TypeError(f"full: device must be a Device, DeviceMapping, "
+                        f"NamedMapping or DeviceMesh, got "
+                        f"{type(device).__name__}")
     if not _in_trace():
         return Tensor.from_numpy(
             numpy.full(list(shape), value, dtype=_numpy_dtype(dtype)), device)
     return _ops.broadcast_to(_ops.constant(value, dtype, device), shape)
 
 
-def ones(shape, *, dtype: Optional[DType] = None,
-         device: Optional[Device] = None) -> Tensor:
+def ones(shape, *, dtype: Optional[DType] = None, device=None) -> Tensor:
     return full(shape, 1, dtype=dtype, device=device)
 
 
-def zeros(shape, *, dtype: Optional[DType] = None,
-          device: Optional[Device] = None) -> Tensor:
+def zeros(shape, *, dtype: Optional[DType] = None, device=None) -> Tensor:
     return full(shape, 0, dtype=dtype, device=device)
 
 
 def full_like(like: Tensor, value) -> Tensor:
-    """A tensor of `like`'s shape, dtype and device filled with `value`."""
+    """A tensor of `like`'s shape, dtype and device (for a distributed
+    `like`, its mapping) filled with `value`."""
+    if like.is_distributed:
+        return full(like.shape, value, dtype=like.dtype, device=like.mapping)
     if not like.is_live:
         return _ops.broadcast_to(
             _ops.constant(value, like.dtype, like.device), like.shape)
@@ -538,38 +847,126 @@ def custom(name: str, device: Device, values: Sequence[Any],
     return _ops.custom(name, list(values), list(out_types), params)
 
 
-def allreduce_sum(inputs: Sequence[Tensor]) -> list[Tensor]:
-    """The sum of the per-device `inputs`, on every device."""
+def _allreduce_list(inputs: Sequence[Tensor]) -> list[Tensor]:
     return _ops.allreduce_sum(list(inputs))
 
 
-def allgather(inputs: Sequence[Tensor], axis: int = 0) -> list[Tensor]:
-    """The per-device `inputs` concatenated along `axis`, on every
-    device."""
+def _allgather_list(inputs: Sequence[Tensor], axis: int) -> list[Tensor]:
     return _ops.allgather(list(inputs), axis)
 
 
-def reduce_scatter(inputs: Sequence[Tensor], axis: int = 0) -> list[Tensor]:
-    """The sum of the per-device `inputs`, split along `axis`: device i
-    gets piece i."""
+def _reduce_scatter_list(inputs: Sequence[Tensor],
+                         axis: int) -> list[Tensor]:
     return _ops.reduce_scatter_sum(list(inputs), axis)
+
+
+def _sum_partial(placement) -> bool:
+    return isinstance(placement, Partial) and \
+        placement.reduce_op == ReduceOp.SUM
+
+
+def _collective(t: Tensor, mesh_axis: int, what: str, takes, wants: str,
+                target) -> Tensor:
+    """`t` after collective `what` on its `mesh_axis`: the placement there,
+    which must satisfy `takes` (described by `wants`), becomes `target` (a
+    reshard, staged or run eagerly). A tensor on one device is a group of
+    one and comes back as it is."""
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{what}: takes a distributed Tensor, or the list "
+                        f"of per-device tensors, got {type(t).__name__}")
+    if isinstance(mesh_axis, bool) or not isinstance(mesh_axis, int):
+        raise TypeError(f"{what}: mesh_axis must be an int, got "
+                        f"{type(mesh_axis).__name__}")
+    if not t.is_distributed:
+        if mesh_axis not in (0, -1):
+            raise IndexError(f"{what}: mesh_axis {mesh_axis} is out of "
+                             f"range: the tensor is on one device "
+                             f"({t.device}), a mesh of one axis")
+        return t
+    mesh = t.mesh
+    if not -mesh.ndim <= mesh_axis < mesh.ndim:
+        raise IndexError(f"{what}: mesh_axis {mesh_axis} is out of range "
+                         f"for {mesh}, which has {mesh.ndim} axes")
+    axis = mesh_axis % mesh.ndim
+    placements = list(t.placements)
+    if not takes(placements[axis]):
+        raise ShardingError(
+            f"{what}: mesh axis {axis} ('{mesh.axis_names[axis]}') of the "
+            f"tensor is {placements[axis]!r}, but {what} takes {wants} "
+            f"there; other changes of placement are t.to(mapping)")
+    placements[axis] = target
+    return transfer_to(t, DeviceMapping(mesh, placements))
+
+
+def allreduce_sum(t, mesh_axis: int = 0):
+    """The sum of a distributed tensor's partial values along `mesh_axis`,
+    on every device of that axis (MAX's: ``Partial(SUM)`` there becomes
+    ``Replicated``). Given the list of per-device tensors (the
+    ``max.graph.ops`` form), the list of their sums."""
+    if isinstance(t, (list, tuple)):
+        return _allreduce_list(t)
+    return _collective(t, mesh_axis, "allreduce_sum", _sum_partial,
+                       "Partial(reduce_op='sum')", Replicated())
+
+
+def allgather(t, tensor_axis: int = 0, mesh_axis: int = 0):
+    """A distributed tensor's shards along `mesh_axis` joined along
+    `tensor_axis`, on every device of that axis (MAX's: ``Sharded(
+    tensor_axis)`` there becomes ``Replicated``). Given the list of
+    per-device tensors, each device's copy of their concatenation."""
+    if isinstance(t, (list, tuple)):
+        return _allgather_list(t, tensor_axis)
+    if isinstance(t, Tensor):
+        tensor_axis = _axis(t, tensor_axis, "allgather")
+    return _collective(t, mesh_axis, "allgather",
+                       lambda p: p == Sharded(tensor_axis),
+                       f"Sharded(axis={tensor_axis}) (tensor_axis)",
+                       Replicated())
+
+
+def reduce_scatter(t, scatter_axis: int = 0, mesh_axis: int = 0):
+    """The sum of a distributed tensor's partial values along `mesh_axis`,
+    split along `scatter_axis` among that axis' devices (MAX's:
+    ``Partial(SUM)`` there becomes ``Sharded(scatter_axis)``). Given the
+    list of per-device tensors, device i gets piece i of their sum."""
+    if isinstance(t, (list, tuple)):
+        return _reduce_scatter_list(t, scatter_axis)
+    if isinstance(t, Tensor):
+        scatter_axis = _axis(t, scatter_axis, "reduce_scatter")
+    return _collective(t, mesh_axis, "reduce_scatter", _sum_partial,
+                       "Partial(reduce_op='sum')", Sharded(scatter_axis))
+
+
+def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
+    """A tensor on one device replicated on every device of `mesh` (MAX's:
+    ``Replicated`` on each mesh axis)."""
+    if not isinstance(mesh, DeviceMesh):
+        raise TypeError(f"distributed_broadcast: mesh must be a DeviceMesh, "
+                        f"got {type(mesh).__name__}")
+    if t.is_distributed and t.num_shards > 1:
+        raise builtins.RuntimeError(
+            f"distributed_broadcast: the source tensor must be on one "
+            f"device, but it is distributed over {t.mesh}; use "
+            f"t.to(mapping) to change its placements")
+    return t.to(DeviceMapping(mesh, [Replicated()] * mesh.ndim))
 
 
 __all__ = [
     "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
-    "broadcast_to", "buffer_store", "cast", "ceil", "chunk", "clamp", "clip",
-    "concat", "constant", "cos", "cumsum", "custom", "div",
-    "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
-    "floor", "floor_div", "full", "full_like", "gather", "gelu", "greater",
-    "greater_equal", "is_inf", "is_nan", "layer_norm", "log", "log1p",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "logsoftmax",
-    "matmul", "max", "mean", "min", "mod", "mul", "negate", "not_equal",
-    "ones", "ones_like", "outer", "pad", "permute", "pow", "prod", "range",
-    "reduce_scatter",
-    "relu", "reshape", "rms_norm", "round", "rsqrt", "sigmoid", "silu",
-    "sin", "slice_tensor", "softmax", "split", "sqrt", "squeeze", "stack",
-    "sub", "sum", "tanh", "tile", "top_k", "transfer_to", "transpose", "trunc",
-    "unsqueeze", "where", "zeros", "zeros_like",
+    "band_part", "bottom_k", "broadcast_to", "buffer_store", "cast", "ceil",
+    "chunk", "clamp", "clip", "concat", "constant", "cos", "cumsum",
+    "custom", "distributed_broadcast", "div", "elementwise_max",
+    "elementwise_min", "equal", "erf", "exp", "flatten", "floor",
+    "floor_div", "full", "full_like", "gather", "gather_nd", "gelu",
+    "greater", "greater_equal", "group_norm", "hann_window", "is_inf",
+    "is_nan", "layer_norm", "log", "log1p", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "logsoftmax", "matmul", "max", "mean",
+    "min", "mod", "mul", "negate", "not_equal", "ones", "ones_like", "outer",
+    "pad", "permute", "pow", "prod", "range", "reduce_scatter", "relu",
+    "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt", "sigmoid",
+    "silu", "sin", "slice_tensor", "softmax", "split", "sqrt", "squeeze",
+    "stack", "sub", "sum", "tanh", "tile", "top_k", "transfer_to",
+    "transpose", "trunc", "unsqueeze", "where", "zeros", "zeros_like",
 ]
 
 def _is_live(value) -> bool:
@@ -624,6 +1021,12 @@ def _eager(fn):
     def call(*args, **kwargs):
         if _in_trace() or not _has_live(args, kwargs):
             return fn(*args, **kwargs)
+        # A numpy scalar (np.float32(2)) is a static number, as in a trace,
+        # not an array to pass as data.
+        args = tuple(a.item() if isinstance(a, numpy.generic) else a
+                     for a in args)
+        kwargs = {name: value.item() if isinstance(value, numpy.generic)
+                  else value for name, value in kwargs.items()}
         key = _call_key((fn, args, tuple(sorted(kwargs.items()))))
         compiled = _EAGER_CACHE.get(key) if key is not None else None
         if compiled is None:
@@ -648,12 +1051,16 @@ def _eager(fn):
 
 
 # Creation functions make live tensors themselves; custom and buffer_store
-# take what only a trace has.
+# take what only a trace has; the collectives and distributed_broadcast go
+# through transfer_to, Tensor.to and the list helpers, which run eagerly.
 for _name in __all__:
     if _name not in ("constant", "full", "ones", "zeros", "full_like",
                      "ones_like", "zeros_like", "custom", "buffer_store",
-                     "arange", "range"):
+                     "arange", "range", "hann_window", "allreduce_sum",
+                     "allgather", "reduce_scatter", "distributed_broadcast"):
         globals()[_name] = _eager(globals()[_name])
+for _name in ("_allreduce_list", "_allgather_list", "_reduce_scatter_list"):
+    globals()[_name] = _eager(globals()[_name])
 del _name
 
 # A weight declared by name, bound by compile(..., weights=) (MAX's

@@ -29,6 +29,12 @@ from ._core import (BufferLayout, DeviceMapping, DeviceMesh, Layout,
 #: Any of the placements (for ``isinstance`` and ``issubclass``).
 Placement = (Replicated, Sharded, Partial, Unknown)
 
+#: MAX's error for a mapping that cannot be converted (``NamedMapping``
+#: naming a mesh axis twice). maxgraph raises ``ShardingError`` there, so
+#: this is that class: ``except ConversionError`` catches it (and every
+#: other ShardingError).
+ConversionError = ShardingError
+
 #: A change of placement on one mesh axis, as ``(from, to)`` placement
 #: types: ``(Partial, Replicated)`` is an allreduce, ``(Sharded,
 #: Replicated)`` an allgather, ``(Replicated, Sharded)`` a local slice,
@@ -103,8 +109,8 @@ def visualize(x: Any, shape: Optional[Iterable] = None) -> str:
     return _core.visualize(x, None if shape is None else list(shape))
 
 
-__all__ = ["ALL_TRANSITIONS", "BufferLayout", "DEFAULT_TRANSITIONS",
-           "DeviceMapping", "DeviceMesh", "Layout", "NamedMapping", "Partial",
-           "Placement", "ReduceOp", "Replicated", "Sharded", "ShardingError",
-           "TensorLayout", "Transition", "Unknown", "auto_reshard",
-           "visualize"]
+__all__ = ["ALL_TRANSITIONS", "BufferLayout", "ConversionError",
+           "DEFAULT_TRANSITIONS", "DeviceMapping", "DeviceMesh", "Layout",
+           "NamedMapping", "Partial", "Placement", "ReduceOp", "Replicated",
+           "Sharded", "ShardingError", "TensorLayout", "Transition",
+           "Unknown", "auto_reshard", "visualize"]

@@ -20,6 +20,8 @@ maxgraph lacks are a TypeError. ``numpy.asarray(t, dtype=...)`` of another
 dtype, ``numpy.array(t)`` and ``t.to_numpy().copy()`` copy.
 """
 
+import inspect
+
 import numpy
 
 from . import _core
@@ -135,7 +137,33 @@ def _eager(fn, name: str):
 
     method.__name__ = name
     method.__doc__ = fn.__doc__
+    method.__wrapped__ = fn  # inspect.signature shows fn's parameters.
     return method
+
+
+def _reduction(method, name: str, elementwise: str):
+    """MAX's ``Tensor.max``/``min(axis=-1)`` over the eager `method`: a
+    reduction only. An axis that is a tensor, or a number other than an
+    int, is a TypeError that points to the elementwise function."""
+    def reduction(self: Tensor, axis=-1, **numpy_keywords):
+        if not numpy_keywords and axis is not None and (
+                isinstance(axis, bool) or not isinstance(axis, int)):
+            raise TypeError(
+                f"Tensor.{name}: axis must be an int or None, got "
+                f"{type(axis).__name__}: Tensor.{name} reduces along one "
+                f"axis, as MAX's does; for the elementwise {elementwise} of "
+                f"two tensors use F.{name}(x, y)")
+        return method(self, axis=axis, **numpy_keywords)
+
+    reduction.__name__ = name
+    reduction.__doc__ = (f"The {elementwise} along `axis`, kept with size 1 "
+                         f"(None: of all elements, shape [1]).")
+    # MAX's parameters; numpy's keywords (numpy.max(t)) are taken too.
+    reduction.__signature__ = inspect.Signature([
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("axis", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          default=-1)])
+    return reduction
 
 
 def _define_methods() -> None:
@@ -147,13 +175,16 @@ def _define_methods() -> None:
         "squeeze": F.squeeze, "unsqueeze": F.unsqueeze, "split": F.split,
         "sum": F.sum, "mean": F.mean, "prod": F.prod, "argmax": F.argmax,
         "argmin": F.argmin,
-        # Reductions only: x.max(y) is F.max(x, y) in MAX too, but a
-        # method reads better as a reduction; use F.elementwise_max.
-        "max": lambda x, axis=-1: F.max(x, axis=axis),
-        "min": lambda x, axis=-1: F.min(x, axis=axis),
     }
     for name, fn in methods.items():
         setattr(Tensor, name, _eager(fn, name))
+    # Reductions only, as MAX's Tensor.max(axis=-1) and min.
+    Tensor.max = _reduction(
+        _eager(lambda x, axis=-1: F.max(x, axis=axis), "max"), "max",
+        "maximum")
+    Tensor.min = _reduction(
+        _eager(lambda x, axis=-1: F.min(x, axis=axis), "min"), "min",
+        "minimum")
     traced_t = Tensor.T
     Tensor.T = property(_eager(lambda x: traced_t.fget(x), "T"),
                         doc="The tensor with its last two dims swapped.")
@@ -169,11 +200,34 @@ def _define_methods() -> None:
     def zeros(shape, *, dtype=None, device=None) -> Tensor:
         return F.full(shape, 0, dtype=dtype, device=device)
 
+    def full_like(input: Tensor, value) -> Tensor:
+        """A tensor of `input`'s shape, dtype and device (or mapping)
+        filled with `value`."""
+        return F.full_like(input, value)
+
+    def ones_like(input: Tensor) -> Tensor:
+        return F.full_like(input, 1)
+
+    def zeros_like(input: Tensor) -> Tensor:
+        return F.full_like(input, 0)
+
+    def arange(start=0, stop=None, step=1, out_dim=None, *, dtype=None,
+               device=None) -> Tensor:
+        """`start, start + step, ...` below `stop`, as ``F.arange``; with
+        one bound, ``Tensor.arange(n)`` counts from 0 to n (MAX's)."""
+        if stop is None:
+            start, stop = 0, start
+        return F.arange(start, stop, step, out_dim, dtype=dtype,
+                        device=device)
+
     Tensor.full = staticmethod(full)
     Tensor.ones = staticmethod(ones)
     Tensor.zeros = staticmethod(zeros)
+    Tensor.full_like = staticmethod(full_like)
+    Tensor.ones_like = staticmethod(ones_like)
+    Tensor.zeros_like = staticmethod(zeros_like)
     Tensor.constant = staticmethod(F.constant)
-    Tensor.arange = staticmethod(F.arange)
+    Tensor.arange = staticmethod(arange)
 
 
 _define_methods()

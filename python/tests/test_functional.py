@@ -186,8 +186,8 @@ def test_collectives_take_per_device_tensors():
     spec0 = TensorLayout(DType.float32, [4], CPU(0))
     spec1 = TensorLayout(DType.float32, [4], CPU(1))
     compiled = compilation.compile(
-        lambda p, q: [F.allreduce_sum([p, q]), F.allgather([p, q], axis=0),
-                      F.reduce_scatter([p, q], axis=0)])(spec0, spec1)
+        lambda p, q: [F.allreduce_sum([p, q]), F.allgather([p, q], 0),
+                      F.reduce_scatter([p, q], 0)])(spec0, spec1)
     sums, gathered, scattered = compiled(
         Tensor.from_numpy(a, CPU(0)), Tensor.from_numpy(a * 10, CPU(1)))
     np.testing.assert_array_equal(sums[1].to_numpy(), a * 11)
