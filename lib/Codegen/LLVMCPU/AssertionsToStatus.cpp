@@ -10,12 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
-#include "MaxGraph/Codegen/LLVMCPU/StatusMessages.h"
+#include "MaxGraph/Codegen/LLVMCPU/StatusReporting.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_ASSERTIONSTOSTATUS
@@ -34,60 +32,19 @@ struct AssertionsToStatus
     : maxgraph::impl::AssertionsToStatusBase<AssertionsToStatus> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    MLIRContext *context = &getContext();
+    auto pointer = LLVM::LLVMPointerType::get(&getContext());
 
     // The functions that report: entries, those that assert, and their
-    // callers, to a fixpoint (graphs do not recurse, but this would not
-    // loop if they did).
-    llvm::DenseSet<Operation *> reporting;
-    SmallVector<func::FuncOp> defined;
-    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      defined.push_back(func);
-      if (func->hasAttr("llvm.emit_c_interface") || asserts(func))
-        reporting.insert(func);
-    }
-    auto callsReporting = [&](func::FuncOp func) {
-      return func
-          .walk([&](func::CallOp call) {
-            Operation *callee = symbols.lookup(call.getCallee());
-            return callee && reporting.contains(callee)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          })
-          .wasInterrupted();
-    };
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (func::FuncOp func : defined)
-        if (!reporting.contains(func) && callsReporting(func)) {
-          reporting.insert(func);
-          changed = true;
-        }
-    }
-
-    auto pointer = LLVM::LLVMPointerType::get(context);
-    auto statusAttrs = DictionaryAttr::get(
-        context, {NamedAttribute(StringAttr::get(context, "maxgraph.status"),
-                                 UnitAttr::get(context))});
-    for (func::FuncOp func : defined)
-      if (reporting.contains(func) &&
-          failed(func.insertArgument(func.getNumArguments(), pointer,
-                                     statusAttrs, func.getLoc())))
-        return signalPassFailure();
+    // callers.
+    FailureOr<SmallVector<func::FuncOp>> reporting =
+        maxgraph::threadStatusArgument(module, pointer, "maxgraph.status",
+                                       asserts);
+    if (failed(reporting))
+      return signalPassFailure();
 
     maxgraph::StatusMessageGlobals messages(module);
-    for (func::FuncOp func : defined) {
-      if (!reporting.contains(func))
-        continue;
+    for (func::FuncOp func : *reporting) {
       Value status = func.getArgument(func.getNumArguments() - 1);
-      func.walk([&](func::CallOp call) {
-        Operation *callee = symbols.lookup(call.getCallee());
-        if (callee && reporting.contains(callee))
-          call.getOperandsMutable().append(status);
-      });
       SmallVector<cf::AssertOp> assertions;
       func.walk([&](cf::AssertOp op) { assertions.push_back(op); });
       for (cf::AssertOp op : assertions) {

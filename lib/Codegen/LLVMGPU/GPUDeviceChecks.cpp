@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Codegen/LLVMCPU/StatusMessages.h"
+#include "MaxGraph/Codegen/LLVMCPU/StatusReporting.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -128,18 +128,13 @@ struct GPUDeviceChecksPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    SymbolTable symbols(module);
 
     // The checks on device data, per host function.
     llvm::MapVector<
         func::FuncOp,
         SmallVector<std::pair<cf::AssertOp, SmallVector<Operation *>>>>
         checks;
-    SmallVector<func::FuncOp> defined;
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      defined.push_back(func);
       func.walk([&](cf::AssertOp assertion) {
         if (assertion->getParentOfType<gpu::LaunchOp>())
           return;
@@ -149,56 +144,20 @@ struct GPUDeviceChecksPass
       });
     }
 
-    // The functions that take the status word: entries (so that the
-    // runtime's calling convention does not depend on the graph), those
-    // that check, and their callers, to a fixpoint.
-    llvm::DenseSet<Operation *> reporting;
-    for (func::FuncOp func : defined)
-      if (func->hasAttr("llvm.emit_c_interface") || checks.contains(func))
-        reporting.insert(func);
-    auto callsReporting = [&](func::FuncOp func) {
-      return func
-          .walk([&](func::CallOp call) {
-            Operation *callee = symbols.lookup(call.getCallee());
-            return callee && reporting.contains(callee)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          })
-          .wasInterrupted();
-    };
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (func::FuncOp func : defined)
-        if (!reporting.contains(func) && callsReporting(func)) {
-          reporting.insert(func);
-          changed = true;
-        }
-    }
-
-    auto statusType = MemRefType::get({1}, IntegerType::get(context, 64));
-    auto statusAttrs = DictionaryAttr::get(
-        context, {NamedAttribute(StringAttr::get(context, kDeviceStatus),
-                                 UnitAttr::get(context))});
-    for (func::FuncOp func : defined)
-      if (reporting.contains(func) &&
-          failed(func.insertArgument(func.getNumArguments(), statusType,
-                                     statusAttrs, func.getLoc())))
-        return signalPassFailure();
+    // The functions that take the status word: entries, those that check,
+    // and their callers.
+    FailureOr<SmallVector<func::FuncOp>> reporting =
+        maxgraph::threadStatusArgument(
+            module, MemRefType::get({1}, IntegerType::get(context, 64)),
+            kDeviceStatus,
+            [&](func::FuncOp func) { return checks.contains(func); });
+    if (failed(reporting))
+      return signalPassFailure();
 
     maxgraph::StatusMessageGlobals messages(module);
-    for (func::FuncOp func : defined) {
-      if (!reporting.contains(func))
-        continue;
+    for (auto &[func, funcChecks] : checks) {
       Value status = func.getArgument(func.getNumArguments() - 1);
-      func.walk([&](func::CallOp call) {
-        Operation *callee = symbols.lookup(call.getCallee());
-        if (callee && reporting.contains(callee))
-          call.getOperandsMutable().append(status);
-      });
-      auto found = checks.find(func);
-      if (found == checks.end())
-        continue;
-      for (auto &[assertion, slice] : found->second) {
+      for (auto &[assertion, slice] : funcChecks) {
         Location loc = assertion.getLoc();
         LLVM::GlobalOp message = messages.get(
             loc, maxgraph::statusMessage(loc, func, assertion.getMsg()));

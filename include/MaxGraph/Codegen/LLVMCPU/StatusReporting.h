@@ -1,4 +1,5 @@
-//===- StatusMessages.h - the messages of run-time checks -------*- C++ -*-===//
+//===- StatusReporting.h - the messages of run-time checks -------*- C++
+//-*-===//
 //
 // A failed run-time check reports the address of its message, a private
 // string constant of the module: on the host through the status slot
@@ -7,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MAXGRAPH_CODEGEN_LLVMCPU_STATUSMESSAGES_H
-#define MAXGRAPH_CODEGEN_LLVMCPU_STATUSMESSAGES_H
+#ifndef MAXGRAPH_CODEGEN_LLVMCPU_STATUSREPORTING_H
+#define MAXGRAPH_CODEGEN_LLVMCPU_STATUSREPORTING_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,6 +19,18 @@
 #include <string>
 
 namespace maxgraph {
+/// Appends an argument of `type` with the unit attribute `name` to every
+/// function of `module` with a body that is an entry point
+/// (`llvm.emit_c_interface`, so that the runtime's calling convention does
+/// not depend on the graph), for which `checks` holds, or that calls one of
+/// those (to a fixpoint; graphs do not recurse, but this would not loop if
+/// they did); their calls of each other pass it on. Returns those functions,
+/// or failure if an argument cannot be added.
+mlir::FailureOr<llvm::SmallVector<mlir::func::FuncOp>>
+threadStatusArgument(mlir::ModuleOp module, mlir::Type type,
+                     llvm::StringRef name,
+                     llvm::function_ref<bool(mlir::func::FuncOp)> checks);
+
 /// The message of the check `message` at `loc` in `func`, starting with
 /// where it is: `@graph#N: ` for a site of convert-maxgraph-to-linalg
 /// (which the runtime resolves to the op's source line), else the first
@@ -42,4 +55,4 @@ private:
 };
 } // namespace maxgraph
 
-#endif // MAXGRAPH_CODEGEN_LLVMCPU_STATUSMESSAGES_H
+#endif // MAXGRAPH_CODEGEN_LLVMCPU_STATUSREPORTING_H
