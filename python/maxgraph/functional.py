@@ -481,6 +481,17 @@ def band_part(x: Tensor, num_lower: Optional[int] = None,
     return _ops.select(in_band, x, 0)
 
 
+def _check_count(function: str, name: str, value) -> None:
+    """Raises unless `value` is a non-negative int (a count), naming
+    `function`'s argument `name`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{function}: {name} must be an int, got "
+                        f"{type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{function}: {name} must be non-negative, got "
+                         f"{value}")
+
+
 def repeat_interleave(x: Tensor, repeats: int, axis: Optional[int] = None,
                       out_dim=None) -> Tensor:
     """Each element of `x` repeated `repeats` times in a row along `axis`
@@ -493,12 +504,7 @@ def repeat_interleave(x: Tensor, repeats: int, axis: Optional[int] = None,
                         "tensor of per-element repeats gives a length that "
                         "depends on its data, which maxgraph's shapes "
                         "cannot hold")
-    if isinstance(repeats, bool) or not isinstance(repeats, int):
-        raise TypeError(f"repeat_interleave: repeats must be an int, got "
-                        f"{type(repeats).__name__}")
-    if repeats < 0:
-        raise ValueError(f"repeat_interleave: repeats must be non-negative, "
-                         f"got {repeats}")
+    _check_count("repeat_interleave", "repeats", repeats)
     if axis is None:
         x = _ops.reshape(x, [_elements(x)])
         axis = 0
@@ -676,12 +682,7 @@ def hann_window(window_length: int, *, periodic: bool = True,
     (symmetric); length 0 is empty and length 1 is ``[1]``. Outside a staged
     function the result is a live tensor. `device` may be a DeviceMapping,
     NamedMapping or DeviceMesh that shards no axis."""
-    if isinstance(window_length, bool) or not isinstance(window_length, int):
-        raise TypeError(f"hann_window: window_length must be an int, got "
-                        f"{type(window_length).__name__}")
-    if window_length < 0:
-        raise ValueError(f"hann_window: window_length must be non-negative, "
-                         f"got {window_length}")
+    _check_count("hann_window", "window_length", window_length)
     if isinstance(device, _MAPPINGS):
         mapping = device
         placements = [] if isinstance(mapping, DeviceMesh) else (
