@@ -145,17 +145,36 @@ int main(int argc, char **argv) {
        {{m, m}, {m, m}},
        3.0 * m * m * 4},
   };
-  std::printf("\n%-34s %12s %12s %10s %10s %8s %10s\n", "graph", "compile cpu",
+  // 16-bit matmuls, on f32 data cast in the graph (the inputs are f32):
+  // OpenCL holds them as i16 and computes in f32.
+  for (DType narrow : {DType::Float16, DType::BFloat16}) {
+    cases.push_back({narrow == DType::Float16
+                         ? "matmul f16 [256, 256] (cast in, out)"
+                         : "matmul bf16 [256, 256] (cast in, out)",
+                     [m, narrow](Device device) {
+                       TensorLayout mat(DType::Float32, {m, m}, device);
+                       return stage(
+                           [narrow](const Tensor &a, const Tensor &b) {
+                             return ops::cast(ops::matmul(ops::cast(a, narrow),
+                                                          ops::cast(b, narrow)),
+                                              DType::Float32);
+                           },
+                           {.name = "matmul16"})(mat, mat);
+                     },
+                     {{m, m}, {m, m}},
+                     3.0 * m * m * 4});
+  }
+  std::printf("\n%-38s %12s %12s %10s %10s %8s %10s\n", "graph", "compile cpu",
               "compile ocl", "call cpu", "call ocl", "ocl/cpu", "ocl GB/s");
   for (const Case &c : cases) {
     try {
       auto [cpuCompile, cpuCall] = measure(c, CPU(), 5);
       auto [gpuCompile, gpuCall] = measure(c, GPU(0), 5);
-      std::printf("%-34s %9.1f ms %9.1f ms %7.2f ms %7.2f ms %7.2fx %10.2f\n",
+      std::printf("%-38s %9.1f ms %9.1f ms %7.2f ms %7.2f ms %7.2fx %10.2f\n",
                   c.name, cpuCompile, gpuCompile, cpuCall, gpuCall,
                   gpuCall / cpuCall, c.bytesMoved / gpuCall / 1e6);
     } catch (const Error &error) {
-      std::printf("%-34s failed: %s\n", c.name, error.what());
+      std::printf("%-38s failed: %s\n", c.name, error.what());
     }
   }
   return 0;
