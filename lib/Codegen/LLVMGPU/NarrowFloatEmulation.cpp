@@ -15,6 +15,7 @@
 #include "NarrowFloatEmulation.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -67,18 +68,16 @@ public:
     return withElement(shapeOf, b.getIntegerType(width));
   }
   Value constant(unsigned width, uint64_t value) const {
-    Type type = integer(width);
-    auto attr = b.getIntegerAttr(b.getIntegerType(width), value);
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, attr));
-    return arith::ConstantOp::create(b, attr);
+    return mlir::createScalarOrSplatConstant(b, b.getLoc(), integer(width),
+                                             APInt(width, value));
   }
-  Value f32Constant(float value) const {
-    Type type = withElement(shapeOf, b.getF32Type());
-    auto attr = b.getF32FloatAttr(value);
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, attr));
-    return arith::ConstantOp::create(b, attr);
+  Value floatConstant(Type element, double value) const {
+    Type type = withElement(shapeOf, element);
+    bool losesInfo;
+    APFloat converted(value);
+    converted.convert(cast<FloatType>(element).getFloatSemantics(),
+                      APFloat::rmNearestTiesToEven, &losesInfo);
+    return mlir::createScalarOrSplatConstant(b, b.getLoc(), type, converted);
   }
   unsigned width(Value value) const {
     return getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
@@ -168,7 +167,7 @@ Value extendToF32Bits(const BitCode &code, Value bits, Format from) {
       b,
       arith::UIToFPOp::create(b, withElement(wide.getType(), b.getF32Type()),
                               mantissa),
-      code.f32Constant(0x1p-24f));
+      code.floatConstant(b.getF32Type(), 0x1p-24));
   Value small = arith::BitcastOp::create(b, code.integer(32), scaled);
   Value magnitude = code.select(
       code.cmp(arith::CmpIPredicate::eq, exponent, 0), small,
@@ -250,11 +249,8 @@ Value integerToOddF64(ImplicitLocOpBuilder &b, Value value, bool isSigned) {
                    : code.lshr(value, 32);
   Value highF64 = isSigned ? Value(arith::SIToFPOp::create(b, f64, high))
                            : Value(arith::UIToFPOp::create(b, f64, high));
-  auto f64Constant = [&](double v) -> Value {
-    auto attr = b.getF64FloatAttr(v);
-    if (auto shaped = dyn_cast<ShapedType>(f64))
-      return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, attr));
-    return arith::ConstantOp::create(b, attr);
+  auto f64Constant = [&](double v) {
+    return code.floatConstant(b.getF64Type(), v);
   };
   Value x = arith::MulFOp::create(b, highF64, f64Constant(0x1p32));
   Value y = arith::UIToFPOp::create(b, f64, code.andI(value, 0xffffffff));
