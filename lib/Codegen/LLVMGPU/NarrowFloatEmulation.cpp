@@ -67,9 +67,12 @@ public:
   Type integer(unsigned width) const {
     return withElement(shapeOf, b.getIntegerType(width));
   }
+  /// `value` modulo 2^width (the routines pass negative offsets as bits).
   Value constant(unsigned width, uint64_t value) const {
     return mlir::createScalarOrSplatConstant(b, b.getLoc(), integer(width),
-                                             APInt(width, value));
+                                             APInt(width, value,
+                                                   /*isSigned=*/false,
+                                                   /*implicitTrunc=*/true));
   }
   Value floatConstant(Type element, double value) const {
     Type type = withElement(shapeOf, element);
