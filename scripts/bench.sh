@@ -66,6 +66,20 @@ fi
 echo "== all-MiniLM-L6-v2 encoder against PyTorch eager (ratio = torch / ours)"
 PYTHONPATH="$build/python:$root" "$bench_venv/bin/python" \
   "$root/benchmarks/minilm_bench.py" $quick
+# JAX and IREE as peers (benchmarks/peers.py): the elementwise chain,
+# softmax, layer_norm and matmul on 1 and 2 pinned threads, and the 32-layer
+# model's time to first result, each framework in its own child process. From
+# the same benchmark-only virtual environment (PyPI jax, iree-base-compiler,
+# iree-base-runtime), never needed by the tests.
+if ! "$bench_venv/bin/python" -c "import jax, iree.compiler, iree.runtime" \
+    2>/dev/null; then
+  echo "bench: installing jax, iree-base-compiler, iree-base-runtime into $bench_venv"
+  "$bench_venv/bin/python" -m pip install -q --disable-pip-version-check \
+    jax iree-base-compiler iree-base-runtime
+fi
+echo "== MaxGraph against JAX and IREE (ratio = peer / ours)"
+PYTHONPATH="$build/python:$root" "$bench_venv/bin/python" \
+  "$root/benchmarks/peers.py" $quick
 # Allreduce through the MPI layer that SPMD code calls, against
 # MPI_Allreduce called directly in the same processes (MPICH, loopback).
 if command -v mpiexec.hydra >/dev/null; then
