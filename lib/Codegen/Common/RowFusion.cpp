@@ -28,6 +28,11 @@ namespace {
 /// Marks the loops of row groups until the pass that made them is done.
 constexpr StringLiteral kRowLoopAttr = "maxgraph.row_loop";
 
+/// How many copies of one producer a row group may fuse before CSE merges
+/// them: enough for two norms in a row (36 copies of the first one's
+/// input), not for every path through a longer chain of them.
+constexpr uint64_t kMaxFusedCopies = 64;
+
 /// How an operand of a row op of `loops` loops is indexed: by every leading
 /// loop (a row of its own per row), by none (the same for every row), by
 /// some (a row shared by several, as attention's mask [batch, seq] is by
@@ -120,6 +125,71 @@ void eraseDeadProducers(RewriterBase &rewriter,
   }
 }
 
+/// The producers that the row group `last` ends may fuse: the row ops and
+/// fills it reads through row-aligned operands (or as inits), directly or
+/// through each other, less
+/// - those with a use outside the group: such a producer is computed whole
+///   anyway (for a matmul, or the next layer's residual add), so each row
+///   reads its row of it rather than computing it again, and a group does
+///   not reach back through the residual stream into the layers before;
+/// - those that would be copied more than kMaxFusedCopies times: each use
+///   in the row fuses a copy of its producer, and each copy fuses its own
+///   operands again, so through a chain of norms (each reading its input
+///   six times) the copies grow as 6^norms before CSE merges them.
+/// Either way all the producer's producers are left out too (they have a
+/// use outside), so every copy of an op in the row reads the same values
+/// and CSE makes the copies one.
+llvm::SmallPtrSet<Operation *, 16> fusableProducers(linalg::LinalgOp last) {
+  unsigned loops = last.getNumLoops();
+  auto readsRows = [&](linalg::LinalgOp consumer, OpOperand &operand) {
+    return consumer.isDpsInit(&operand) ||
+           classifyIndexing(consumer.getMatchingIndexingMap(&operand), loops) ==
+               RowIndexing::Aligned;
+  };
+  llvm::SetVector<Operation *> group;
+  SmallVector<linalg::LinalgOp> worklist{last};
+  while (!worklist.empty()) {
+    linalg::LinalgOp current = worklist.pop_back_val();
+    for (OpOperand &operand : current->getOpOperands()) {
+      if (!readsRows(current, operand))
+        continue;
+      auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+      if (producer && producer->getBlock() == last->getBlock() &&
+          (isa<linalg::FillOp>(producer) ||
+           maxgraph::isRowOp(producer, loops)) &&
+          group.insert(producer))
+        worklist.push_back(producer);
+    }
+  }
+  // Users come after their producers in the block: deciding from the last
+  // op up, each producer's users have been decided.
+  SmallVector<Operation *> order = group.takeVector();
+  llvm::sort(order,
+             [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+  llvm::SmallPtrSet<Operation *, 16> fusable;
+  llvm::DenseMap<Operation *, uint64_t> copies{{last.getOperation(), 1}};
+  for (Operation *producer : order) {
+    uint64_t count = 0;
+    bool inside = true;
+    for (OpOperand &use : producer->getUses()) {
+      Operation *user = use.getOwner();
+      // A dim is answered by the producer's operands, not its data.
+      if (isa<tensor::DimOp>(user))
+        continue;
+      if (user != last.getOperation() && !fusable.contains(user)) {
+        inside = false;
+        break;
+      }
+      count += copies.lookup(user);
+    }
+    if (!inside || count > kMaxFusedCopies)
+      continue;
+    fusable.insert(producer);
+    copies[producer] = count;
+  }
+  return fusable;
+}
+
 /// Tiles the group that `last` ends to rows and fuses it; returns the row
 /// loop.
 FailureOr<Operation *> tileRowGroup(RewriterBase &rewriter,
@@ -136,13 +206,11 @@ FailureOr<Operation *> tileRowGroup(RewriterBase &rewriter,
     tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
+  llvm::SmallPtrSet<Operation *, 16> fusable = fusableProducers(last);
   options.setFusionControlFn(
-      [loops](tensor::ExtractSliceOp slice, OpResult producer, bool)
+      [loops, &fusable](tensor::ExtractSliceOp slice, OpResult producer, bool)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        auto op = dyn_cast<linalg::LinalgOp>(producer.getOwner());
-        if (!op ||
-            (!isa<linalg::FillOp>(op) && !maxgraph::isRowOp(op, loops)) ||
-            !isOneRow(slice, loops))
+        if (!fusable.contains(producer.getOwner()) || !isOneRow(slice, loops))
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });

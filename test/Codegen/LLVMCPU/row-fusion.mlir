@@ -174,3 +174,87 @@ maxgraph.graph @columns(%x: !maxgraph.tensor<[64, 128], f32>) -> !maxgraph.tenso
   %0 = maxgraph.softmax %x axis = 0 : !maxgraph.tensor<[64, 128], f32>
   maxgraph.output %0 : !maxgraph.tensor<[64, 128], f32>
 }
+
+// -----
+
+// A norm of a norm whose result is also returned: the second row group
+// reads the first's rows instead of computing the first norm again (it is
+// computed whole anyway). Two row loops, two reductions in each.
+// CHECK-LABEL: func.func @norm_of_returned_norm
+// CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK-COUNT-2: vector.multi_reduction <add>, {{.*}} : vector<1x64xf32> to vector<1xf32>
+// CHECK-NOT: vector.multi_reduction
+// CHECK: scf.yield
+// CHECK: %[[SECOND:.*]] = scf.for %[[ROW:.*]] = %c0 to %c6 step %c1
+// CHECK-NEXT: tensor.extract_slice %[[FIRST]][%[[ROW]], 0] [1, 100] [1, 1]
+// CHECK-COUNT-2: vector.multi_reduction <add>, {{.*}} : vector<1x64xf32> to vector<1xf32>
+// CHECK-NOT: vector.multi_reduction
+// CHECK: return %[[FIRST]], %[[SECOND]]
+maxgraph.graph @norm_of_returned_norm(%x: !maxgraph.tensor<[6, 100], f32>, %g: !maxgraph.tensor<[100], f32>, %b: !maxgraph.tensor<[100], f32>) -> (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>) {
+  %0 = maxgraph.layer_norm %x, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %1 = maxgraph.layer_norm %0, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>
+}
+
+// -----
+
+// The residual stream of inlined layers: each layer's input is a norm that
+// the next layer's matmul also reads, so a row group stops there and does
+// not reach back through every layer before it (whose copies, fused once
+// per use, grew as 6^norms). Within a layer, h (read only by the
+// layer's own ops) is fused into the second norm's rows: one loop per
+// layer, four reductions in each, and the compile time is linear in the
+// number of layers.
+// CHECK-LABEL: func.func @residual_layers
+// CHECK-COUNT-3: scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK-NOT: scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK: return
+maxgraph.graph @residual_layers(%x: !maxgraph.tensor<[6, 100], f32>, %w: !maxgraph.tensor<[100, 100], f32>, %g: !maxgraph.tensor<[100], f32>, %b: !maxgraph.tensor<[100], f32>) -> !maxgraph.tensor<[6, 100], f32> {
+  %m0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %r0 = maxgraph.add %x, %m0 : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %h0 = maxgraph.layer_norm %r0, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %a0 = maxgraph.gelu %h0 : !maxgraph.tensor<[6, 100], f32>
+  %s0 = maxgraph.add %h0, %a0 : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %y0 = maxgraph.layer_norm %s0, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %m1 = maxgraph.matmul %y0, %w : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %r1 = maxgraph.add %y0, %m1 : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %h1 = maxgraph.layer_norm %r1, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %a1 = maxgraph.gelu %h1 : !maxgraph.tensor<[6, 100], f32>
+  %s1 = maxgraph.add %h1, %a1 : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %y1 = maxgraph.layer_norm %s1, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %m2 = maxgraph.matmul %y1, %w : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %r2 = maxgraph.add %y1, %m2 : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %h2 = maxgraph.layer_norm %r2, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %a2 = maxgraph.gelu %h2 : !maxgraph.tensor<[6, 100], f32>
+  %s2 = maxgraph.add %h2, %a2 : (!maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[6, 100], f32>) -> !maxgraph.tensor<[6, 100], f32>
+  %y2 = maxgraph.layer_norm %s2, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  maxgraph.output %y2 : !maxgraph.tensor<[6, 100], f32>
+}
+
+// -----
+
+// Six norms in a chain, each read only by the next: a row group fuses
+// copies of a producer only while they stay few (each norm reads its input
+// six times, so the copies of the first of k norms grow as 6^k). The last
+// group takes the last two norms and the variance of the one before,
+// reading that norm's centred input whole; so does the next; the first
+// takes the first norm. Each of the 12 reductions is computed once.
+// CHECK-LABEL: func.func @norm_chain
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK-COUNT-2: vector.multi_reduction <add>, {{.*}} : vector<1x64xf32> to vector<1xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK-COUNT-5: vector.multi_reduction <add>, {{.*}} : vector<1x64xf32> to vector<1xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK-COUNT-5: vector.multi_reduction <add>, {{.*}} : vector<1x64xf32> to vector<1xf32>
+// CHECK-NOT: vector.multi_reduction <add>, {{.*}} : vector<1x64xf32>
+// CHECK-NOT: scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK: return
+maxgraph.graph @norm_chain(%x: !maxgraph.tensor<[6, 100], f32>, %g: !maxgraph.tensor<[100], f32>, %b: !maxgraph.tensor<[100], f32>) -> !maxgraph.tensor<[6, 100], f32> {
+  %n0 = maxgraph.layer_norm %x, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %n1 = maxgraph.layer_norm %n0, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %n2 = maxgraph.layer_norm %n1, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %n3 = maxgraph.layer_norm %n2, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %n4 = maxgraph.layer_norm %n3, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  %n5 = maxgraph.layer_norm %n4, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[6, 100], f32>, !maxgraph.tensor<[100], f32>, !maxgraph.tensor<[100], f32>
+  maxgraph.output %n5 : !maxgraph.tensor<[6, 100], f32>
+}

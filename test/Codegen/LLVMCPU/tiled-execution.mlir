@@ -39,6 +39,14 @@
 // RUN: max-run %s --graph=attention --random-inputs --seed=6 --dims=b=2,s=77 --output=%t/attention-i --interpret
 // RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/attention-c %t/attention-i --rtol 1e-4 --atol 1e-5 | FileCheck %s --check-prefix=MATCH6
 // MATCH6: match 4
+// Row groups cut where a producer has a use outside the group (a norm
+// returned and read by a matmul) or would be copied too often (a chain of
+// six norms: a group ends inside a norm, reading its centred input whole),
+// rows symbolic and 300 = 4 * 64 + 44 wide.
+// RUN: max-run %s --graph=norm_chains --random-inputs --seed=7 --dims=m=67 --output=%t/chains-c
+// RUN: max-run %s --graph=norm_chains --random-inputs --seed=7 --dims=m=67 --output=%t/chains-i --interpret
+// RUN: %python %maxgraph_src/test/Tools/max-run/Inputs/compare.py %t/chains-c %t/chains-i --rtol 1e-4 --atol 1e-4 | FileCheck %s --check-prefix=MATCH7
+// MATCH7: match 3
 
 // 37 = 4 * 8 + 5 rows, 300 = 2 * 128 + 44 deep, 70 = 2 * 32 + 6 columns.
 maxgraph.graph @matmul(%a: !maxgraph.tensor<[37, 300], f32>, %b: !maxgraph.tensor<[300, 70], f32>) -> !maxgraph.tensor<[37, 70], f32> {
@@ -97,4 +105,20 @@ maxgraph.graph @attention<b, s>(%q: !maxgraph.tensor<[b, 3, s, 40], f32>, %k: !m
   %4 = maxgraph.matmul %3, %v : (!maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, 40], f32>) -> !maxgraph.tensor<[b, 3, s, 40], f32>
   %5 = maxgraph.matmul %x, %y : (!maxgraph.tensor<[1, 300, 200], f32>, !maxgraph.tensor<[1, 200, 130], f32>) -> !maxgraph.tensor<[1, 300, 130], f32>
   maxgraph.output %0, %3, %4, %5 : !maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, s], f32>, !maxgraph.tensor<[b, 3, s, 40], f32>, !maxgraph.tensor<[1, 300, 130], f32>
+}
+
+maxgraph.graph @norm_chains<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.tensor<[300, 300], f32>, %g: !maxgraph.tensor<[300], f32>, %b: !maxgraph.tensor<[300], f32>) -> (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[m, 300], f32>) {
+  %n0 = maxgraph.layer_norm %x, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  %n1 = maxgraph.layer_norm %n0, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  %n2 = maxgraph.layer_norm %n1, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  %n3 = maxgraph.layer_norm %n2, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  %n4 = maxgraph.layer_norm %n3, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  %n5 = maxgraph.layer_norm %n4, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  %m = maxgraph.matmul %n1, %w : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300, 300], f32>) -> !maxgraph.tensor<[m, 300], f32>
+  %r = maxgraph.add %n1, %m : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[m, 300], f32>) -> !maxgraph.tensor<[m, 300], f32>
+  %h = maxgraph.layer_norm %r, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  %a = maxgraph.gelu %h : !maxgraph.tensor<[m, 300], f32>
+  %s = maxgraph.add %h, %a : (!maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[m, 300], f32>) -> !maxgraph.tensor<[m, 300], f32>
+  %y = maxgraph.layer_norm %s, %g, %b epsilon = 1.0e-05 : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[300], f32>, !maxgraph.tensor<[300], f32>
+  maxgraph.output %n5, %n1, %y : !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[m, 300], f32>, !maxgraph.tensor<[m, 300], f32>
 }
