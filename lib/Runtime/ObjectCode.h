@@ -40,8 +40,9 @@ inline constexpr llvm::StringLiteral kModuleFiniSymbol =
     "__maxgraph_module_fini";
 
 /// Translates `module` (the LLVM dialect) to LLVM IR for the host CPU, adds
-/// for every defined external function `f` the packed wrapper `_mlir_f`
-/// (`void (void **)`, as MLIR's ExecutionEngine does), optimizes it at
+/// for every defined external C-interface function `f` (`_mlir_ciface_*`)
+/// the packed wrapper `_mlir_f` (`void (void **)`, as MLIR's
+/// ExecutionEngine does), optimizes it at
 /// kObjectOptLevel and emits an ELF (or the host's) object file, with its
 /// global constructors and destructors behind kModuleInitSymbol and
 /// kModuleFiniSymbol.

@@ -62,17 +62,29 @@ std::string maxgraph::describeHostTarget() {
   return text;
 }
 
-/// For every defined function `f` with external linkage, `_mlir_f(void
-/// **args)`: calls `f` with `*args[i]` for its i-th argument and stores a
-/// result through `args[n]`, like ExecutionEngine's packFunctionArguments.
+/// For every defined C-interface function `_mlir_ciface_f` with external
+/// linkage, `_mlir__mlir_ciface_f(void **args)`: calls it with `*args[i]`
+/// for its i-th argument and stores a result through `args[n]`, like
+/// ExecutionEngine's packFunctionArguments. Those are the entry points the
+/// runtime looks up; other functions get no wrapper. An `f` that is always
+/// inlined into its C interface (an entry: GraphLowering.cpp) becomes
+/// internal, so that its code is generated once, inlined there, and not
+/// again for its own symbol.
 static void packFunctionArguments(llvm::Module &module) {
+  constexpr llvm::StringLiteral cInterface = "_mlir_ciface_";
   llvm::LLVMContext &context = module.getContext();
   llvm::IRBuilder<> builder(context);
   llvm::DenseSet<llvm::Function *> wrappers;
   for (llvm::Function &function : llvm::make_early_inc_range(module)) {
     if (function.isDeclaration() || function.hasLocalLinkage() ||
-        wrappers.contains(&function))
+        wrappers.contains(&function) ||
+        !function.getName().starts_with(cInterface))
       continue;
+    if (llvm::Function *inlined = module.getFunction(
+            function.getName().drop_front(cInterface.size()));
+        inlined && !inlined->isDeclaration() &&
+        inlined->hasFnAttribute(llvm::Attribute::AlwaysInline))
+      inlined->setLinkage(llvm::GlobalValue::InternalLinkage);
     auto *type =
         llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(), false);
     llvm::FunctionCallee callee =

@@ -2,6 +2,7 @@
 
 #include "ErrorMessage.h"
 #include "MaxGraph/MaxGraph.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -10,6 +11,8 @@
 #include "llvm/Support/xxhash.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -97,7 +100,7 @@ protected:
 
 TEST_F(ArtifactTest, RoundTripRunsTheSameCode) {
   std::string path = file("affine.mgart");
-  CompiledGraph<> compiled = exportAffine(path);
+  auto compiled = exportAffine(path);
   LoadedGraph loaded = loadCompiled(path, {.weights = weights()});
   // A symbolic dim stays symbolic: any n runs.
   for (int64_t n : {1, 4}) {
@@ -133,6 +136,41 @@ TEST_F(ArtifactTest, RoundTripRunsTheSameCode) {
                 .objectCode());
 }
 
+// The object code defines one entry point, the packed C interface the
+// runtime calls, and the entry's code only there: the entry (always
+// inlined into its C interface) is no symbol of its own, and neither it
+// nor a shared body gets a packed wrapper, so their code is generated once.
+TEST(ObjectCodeTest, OnlyTheEntryPointIsExported) {
+  auto layer = as_subgraph([](const Tensor &x) { return ops::exp(x) + x; },
+                           {.name = "layer"});
+  auto compiled = compile([&](const Tensor &x) { return layer(layer(x)); },
+                          {.name = "twice"})(f32({4}));
+  auto &executable = dynamic_cast<const CpuExecutable &>(
+      *detail::compileCached(compiled.getStagedGraph()));
+  auto object = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(executable.objectCode(), "twice"));
+  ASSERT_TRUE(static_cast<bool>(object)) << llvm::toString(object.takeError());
+  std::vector<std::string> exported;
+  for (const llvm::object::SymbolRef &symbol : (*object)->symbols()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<llvm::StringRef> name = symbol.getName();
+    ASSERT_TRUE(flags && name);
+    if ((*flags & llvm::object::SymbolRef::SF_Global) &&
+        !(*flags & llvm::object::SymbolRef::SF_Undefined) &&
+        (name->starts_with("_mlir_") || name->contains("twice")))
+      exported.push_back(name->str());
+  }
+  std::sort(exported.begin(), exported.end());
+  EXPECT_EQ(exported,
+            (std::vector<std::string>{"_mlir__mlir_ciface___maxgraph_twice",
+                                      "_mlir_ciface___maxgraph_twice"}))
+      << "the object exports other wrappers";
+  HostTensor x = HostTensor::from<float>({4}, {0, 1, -1, 2});
+  HostTensor got = compiled(x);
+  float first = std::exp(2.0f) + 2.0f;
+  EXPECT_NEAR(got.data<float>()[3], std::exp(first) + first, 1e-2f);
+}
+
 TEST_F(ArtifactTest, StaticsAndTreePathsAreKept) {
   auto scaled = [](const std::map<std::string, Tensor> &kv, float factor) {
     return kv.at("a") * factor + kv.at("b");
@@ -156,7 +194,7 @@ TEST_F(ArtifactTest, StaticsAndTreePathsAreKept) {
 
 TEST_F(ArtifactTest, ExecuteRawEqualsTheCheckedCall) {
   std::string path = file("affine.mgart");
-  CompiledGraph<> compiled = exportAffine(path);
+  auto compiled = exportAffine(path);
   LoadedGraph loaded = loadCompiled(path, {.weights = weights()});
   HostTensor x = HostTensor::from<float>({2, 3}, {1, 2, 3, 4, 5, 6});
   EXPECT_EQ(values(loaded.executeRaw({x})[0]), values(loaded(x)[0]));
