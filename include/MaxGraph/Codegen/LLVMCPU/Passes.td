@@ -167,6 +167,28 @@ def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   ];
 }
 
+def EmulateBFloat16 : Pass<"maxgraph-emulate-bf16", "mlir::func::FuncOp"> {
+  let summary = "Computes bf16 arithmetic in f32 and expands bf16 "
+                "conversions to integer code";
+  let description = [{
+    Runs on vector code, before it is lowered to LLVM, in
+    `maxgraph-lower-to-cpu`. Each arith or math op, vector contraction,
+    reduction, outer product or FMA on bf16 (scalars or vectors) extends its
+    operands to f32, computes in f32 and truncates its results to bf16
+    (upstream's float emulation); loads, stores and shuffles keep bf16.
+    Values that `scf` loops carry (a register tile's accumulator over K)
+    are carried in f32 and rounded once after the loop.
+    Then `arith.extf` from bf16 and `arith.truncf` from f32 to bf16 become
+    shifts and integer rounding to nearest even (upstream's bf16
+    expansion), vectorized, instead of LLVM's per-lane `__truncsfbf2`
+    calls on CPUs without AVX512-BF16.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::vector::VectorDialect",
+  ];
+}
+
 def AssertionsToStatus
     : Pass<"maxgraph-assertions-to-status", "mlir::ModuleOp"> {
   let summary = "Turns cf.assert into a status that compiled code reports "

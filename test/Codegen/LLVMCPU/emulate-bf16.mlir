@@ -1,0 +1,79 @@
+// maxgraph-emulate-bf16: bf16 arithmetic computed in f32 and rounded back
+// once per op; the conversions are integer code on the same vectors.
+// RUN: max-opt %s --split-input-file --maxgraph-emulate-bf16 | FileCheck %s
+
+// An elementwise op and a math op: operands widened by a 16-bit shift
+// (extf), the ops in f32 (the sum passed on in f32: the truncation and
+// extension between them are marked `contract` and fold), the result
+// rounded to nearest even by integer code, NaN kept a NaN (truncf); no
+// bf16 arithmetic and no truncf left.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-SAME: (%[[A:.*]]: vector<16xbf16>, %[[B:.*]]: vector<16xbf16>)
+// CHECK: arith.bitcast %[[A]] : vector<16xbf16> to vector<16xi16>
+// CHECK: arith.shli {{.*}} : vector<16xi32>
+// CHECK: %[[SUM:.*]] = arith.addf {{.*}} : vector<16xf32>
+// CHECK: math.exp {{.*}} : vector<16xf32>
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: : vector<16xbf16>{{$}}
+// CHECK: arith.cmpf une
+// CHECK: return {{.*}} : vector<16xbf16>
+func.func @elementwise(%a: vector<16xbf16>, %b: vector<16xbf16>) -> vector<16xbf16> {
+  %0 = arith.addf %a, %b : vector<16xbf16>
+  %1 = math.exp %0 : vector<16xbf16>
+  return %1 : vector<16xbf16>
+}
+
+// -----
+
+// A register tile's contraction accumulates in f32 over the K step and is
+// rounded once; reading and writing the tiles stays bf16.
+// CHECK-LABEL: func.func @register_tile
+// CHECK: vector.transfer_read {{.*}} : memref<8x4xbf16>, vector<8x4xbf16>
+// CHECK: vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8x32xbf16>, memref<8x32xbf16>
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @register_tile(%x: memref<8x4xbf16>, %y: memref<4x32xbf16>, %z: memref<8x32xbf16>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : bf16
+  %lhs = vector.transfer_read %x[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x4xbf16>, vector<8x4xbf16>
+  %rhs = vector.transfer_read %y[%c0, %c0], %pad {in_bounds = [true, true]} : memref<4x32xbf16>, vector<4x32xbf16>
+  %acc = vector.transfer_read %z[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x32xbf16>, vector<8x32xbf16>
+  %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %acc : vector<8x4xbf16>, vector<4x32xbf16> into vector<8x32xbf16>
+  vector.transfer_write %r, %z[%c0, %c0] {in_bounds = [true, true]} : vector<8x32xbf16>, memref<8x32xbf16>
+  return
+}
+
+// -----
+
+// f32 and f16 are left alone.
+// CHECK-LABEL: func.func @other_floats
+// CHECK-NEXT: arith.addf %{{.*}}, %{{.*}} : vector<16xf16>
+// CHECK-NEXT: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+func.func @other_floats(%a: vector<16xf16>, %b: vector<16xf32>) -> (vector<16xf16>, vector<16xf32>) {
+  %0 = arith.addf %a, %a : vector<16xf16>
+  %1 = arith.mulf %b, %b : vector<16xf32>
+  return %0, %1 : vector<16xf16>, vector<16xf32>
+}
+
+// -----
+
+// A loop-carried accumulator is carried in f32: widened once before the
+// loop, rounded once after it (LLVM would otherwise round it by a call in
+// every iteration).
+// CHECK-LABEL: func.func @carried
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (vector<16xf32>)
+// CHECK-NEXT: arith.addf %[[ACC]], %{{.*}} : vector<16xf32>
+// CHECK-NOT: arith.shrui
+// CHECK: scf.yield %{{.*}} : vector<16xf32>
+// CHECK: arith.bitcast %[[SUM]] : vector<16xf32> to vector<16xi32>
+func.func @carried(%init: vector<16xbf16>, %x: vector<16xbf16>, %n: index) -> vector<16xbf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (vector<16xbf16>) {
+    %s = arith.addf %acc, %x : vector<16xbf16>
+    scf.yield %s : vector<16xbf16>
+  }
+  return %r : vector<16xbf16>
+}
