@@ -19,7 +19,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -53,13 +52,11 @@ struct EmulateBFloat16Pass
     // in an f32 register and round it by a call on every iteration.
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    auto computesInF32 = [&](Operation *op) -> std::optional<bool> {
-      return converter.isLegal(op);
-    };
-    target.addDynamicallyLegalDialect<math::MathDialect>(computesInF32);
-    target.addDynamicallyLegalOp<vector::ContractionOp, vector::ReductionOp,
-                                 vector::MultiDimReductionOp, vector::FMAOp,
-                                 vector::OuterProductOp>(computesInF32);
+    // Upstream's legality covers arith and vector's arithmetic; math too.
+    target.addDynamicallyLegalDialect<math::MathDialect>(
+        [&](Operation *op) -> std::optional<bool> {
+          return converter.isLegal(op);
+        });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -1,8 +1,8 @@
-// Compiled f32 -> bf16 casts (and bf16 arithmetic, computed in f32) call
-// __truncsfbf2, which the JIT's process need not define (libgcc has it
-// from GCC 13 on): the runtime provides it, rounded to nearest-even as the
-// interpreter does (1 + 2^-8 and 1 + 3 * 2^-8 are ties; 3.4e38 overflows),
-// NaN kept a NaN.
+// Compiled f32 -> bf16 casts (and bf16 arithmetic, computed in f32) round
+// by inline integer code (maxgraph-emulate-bf16), to nearest-even as the
+// interpreter does (1 + 2^-8 and 1 + 3 * 2^-8 are ties; 3.4e38
+// overflows), NaN kept a NaN. (Code that still calls __truncsfbf2, which
+// the JIT's process need not define, gets the runtime's.)
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/npy.py write %t/x.npy '<f4' 7 1.00390625 1.01171875 -2.5 3.4e38 0.1 3.0000001 nan
 // RUN: max-run %s --graph=cast --input=%t/x.npy --print | FileCheck %s --check-prefix=CAST
