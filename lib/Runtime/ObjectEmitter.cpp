@@ -10,7 +10,6 @@
 #include "ObjectCode.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/IRBuilder.h"
@@ -74,10 +73,9 @@ static void packFunctionArguments(llvm::Module &module) {
   constexpr llvm::StringLiteral cInterface = "_mlir_ciface_";
   llvm::LLVMContext &context = module.getContext();
   llvm::IRBuilder<> builder(context);
-  llvm::DenseSet<llvm::Function *> wrappers;
   for (llvm::Function &function : llvm::make_early_inc_range(module)) {
+    // The wrappers made here (`_mlir__mlir_ciface_*`) are never wrapped.
     if (function.isDeclaration() || function.hasLocalLinkage() ||
-        wrappers.contains(&function) ||
         !function.getName().starts_with(cInterface))
       continue;
     if (llvm::Function *inlined = module.getFunction(
@@ -90,7 +88,6 @@ static void packFunctionArguments(llvm::Module &module) {
     llvm::FunctionCallee callee =
         module.getOrInsertFunction(("_mlir_" + function.getName()).str(), type);
     auto *wrapper = llvm::cast<llvm::Function>(callee.getCallee());
-    wrappers.insert(wrapper);
     auto *block = llvm::BasicBlock::Create(context, "entry", wrapper);
     builder.SetInsertPoint(block);
     llvm::Value *list = wrapper->arg_begin();
