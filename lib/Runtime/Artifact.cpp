@@ -574,14 +574,16 @@ LoadedGraph::LoadedGraph(Artifact loaded, const WeightMap &weights)
               artifact.signature().arguments.size(), artifact.weightSlots(),
               weights),
       executable(artifact.load()) {
+  this->weights.prepare(*executable);
   for (const ArtifactResult &result : artifact.signature().results)
     resultDevices.push_back(result.layout.device);
 }
 
 std::vector<HostTensor>
 LoadedGraph::operator()(std::vector<HostTensor> inputs) const {
-  std::vector<HostTensor> outputs = executable->run(
-      weights.arguments(std::move(inputs)), detail::inputChecks());
+  std::vector<HostTensor> outputs =
+      executable->run(weights.arguments(std::move(inputs)),
+                      weights.callChecks(detail::inputChecks()));
   detail::tagResultDevices(resultDevices, outputs);
   return outputs;
 }

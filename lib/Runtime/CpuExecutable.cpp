@@ -32,6 +32,7 @@
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "ObjectCode.h"
+#include "PackedWeights.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
@@ -84,6 +85,15 @@ llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
       (*loaded)->lookup("_mlir__mlir_ciface_" + jitSymbol(signature->name));
   if (!address)
     return address.takeError();
+  // The arguments the code reads in packed panels (maxgraph-pack-weights);
+  // no list, none.
+  packed.clear();
+  if (auto list =
+          (*loaded)->lookup(packedWeightsSymbol(jitSymbol(signature->name)))) {
+    packed = readPackedArguments(static_cast<const int64_t *>(*list));
+  } else {
+    llvm::consumeError(list.takeError());
+  }
   jit = std::move(*loaded);
   entry = reinterpret_cast<void (*)(void **)>(*address);
   this->object = object.getBuffer().str();
@@ -220,9 +230,30 @@ CpuExecutable::run(const std::vector<HostTensor> &inputs,
   return runUnchecked(inputs);
 }
 
+HostTensor CpuExecutable::prepareBoundArgument(size_t index,
+                                               const HostTensor &tensor) const {
+  for (const PackedArgument &packing : packed)
+    if (packing.index == index)
+      return packWeightPanels(tensor, packing);
+  return tensor;
+}
+
 std::vector<HostTensor>
-CpuExecutable::runUnchecked(const std::vector<HostTensor> &inputs) const {
+CpuExecutable::runUnchecked(const std::vector<HostTensor> &given) const {
   const Signature &s = *signature;
+  // A weight passed as it is, not prepared when bound (max-run, a caller
+  // of run() with every argument), is packed for this call.
+  std::vector<HostTensor> packedForCall;
+  bool unprepared = llvm::any_of(packed, [&](const PackedArgument &each) {
+    return each.index < given.size() && given[each.index].shape().size() == 2;
+  });
+  if (unprepared) {
+    packedForCall = given;
+    for (const PackedArgument &each : packed)
+      if (each.index < given.size() && given[each.index].shape().size() == 2)
+        packedForCall[each.index] = packWeightPanels(given[each.index], each);
+  }
+  const std::vector<HostTensor> &inputs = unprepared ? packedForCall : given;
 
   // Inputs: descriptors over the HostTensors' own (dense, row-major)
   // storage, not copies: a BufferLayout argument is a memref that the code

@@ -4,6 +4,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "MaxGraph/Runtime/Distributed.h"
+#include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
@@ -107,6 +108,13 @@ detail::BoundWeights::BoundWeights(std::string graphName, size_t numArguments,
   }
   llvm::sort(positions,
              [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (const auto &position : positions)
+    indices.push_back(position.first);
+}
+
+void detail::BoundWeights::prepare(const Executable &executable) {
+  for (auto &[index, tensor] : positions)
+    tensor = executable.prepareBoundArgument(index, tensor);
 }
 
 std::vector<HostTensor>

@@ -138,6 +138,7 @@ struct PyExecutable {
                 detail::BoundWeights::expandDistributed(staged,
                                                         toWeights(weights))),
         executable(detail::compileCached(staged)), staged(staged) {
+    this->weights.prepare(*executable);
     for (const TensorLayout &layout : staged.outputLayouts())
       resultDevices.push_back(layout.device());
   }
@@ -153,6 +154,7 @@ struct PyExecutable {
       resultDevices.push_back(result.layout.device);
     nb::gil_scoped_release released;
     executable = loaded.load();
+    this->weights.prepare(*executable);
   }
 
   /// The weights as HostTensors: live Tensors as they are, arrays without
@@ -308,7 +310,7 @@ struct PyExecutable {
       // The only input checks of the call, with devices (as CompiledGraph
       // checks them in C++): the caller made these tensors.
       outputs = executable->run(weights.arguments(std::move(tensors)),
-                                detail::inputChecks());
+                                weights.callChecks(detail::inputChecks()));
     }
     return results(std::move(outputs));
   }

@@ -234,7 +234,9 @@ public:
                 const WeightMap &weights = {})
       : staged(std::move(staged)), shape(std::move(shape)),
         weights(this->staged, weights),
-        executable(detail::compileCached(this->staged)) {}
+        executable(detail::compileCached(this->staged)) {
+    this->weights.prepare(*executable);
+  }
 
   /// Runs the graph on a tree of HostTensors shaped like the specs (and the
   /// same static values). A spec laid out over a device mesh takes the
@@ -246,8 +248,9 @@ public:
     size_t index = 0;
     (CallTree<Args>::flatten(args, call, detail::rootPath(index++)), ...);
     call.finish();
-    std::vector<HostTensor> outputs = executable->run(
-        weights.arguments(std::move(call.inputs)), detail::inputChecks());
+    std::vector<HostTensor> outputs =
+        executable->run(weights.arguments(std::move(call.inputs)),
+                        weights.callChecks(detail::inputChecks()));
     detail::tagResultDevices(staged, outputs);
     detail::gatherDistributedResults(staged, outputs);
     if (!shape)

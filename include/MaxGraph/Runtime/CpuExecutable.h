@@ -20,6 +20,7 @@ namespace maxgraph {
 class ObjectJIT;
 namespace detail {
 struct EntrySignature;
+struct PackedArgument;
 } // namespace detail
 
 /// One graph of a module, lowered with `maxgraph-lower-to-cpu` and compiled
@@ -67,6 +68,12 @@ public:
   std::vector<HostTensor>
   runUnchecked(const std::vector<HostTensor> &inputs) const override;
 
+  /// A weight in the layout the code reads it in: the packed panels of B
+  /// for a weight that matmuls read as B (maxgraph-pack-weights), else the
+  /// tensor itself. run() takes either form.
+  HostTensor prepareBoundArgument(size_t index,
+                                  const HostTensor &tensor) const override;
+
   /// Loads object code that compile() generated for the entry `signature`
   /// describes (an exported artifact's, see Artifact.h): no MLIR, no pass,
   /// no LLVM optimization. Throws RuntimeError naming `source` when a
@@ -94,6 +101,8 @@ private:
   std::unique_ptr<ObjectJIT> jit;
   /// The object code loaded into `jit`.
   std::string object;
+  /// The arguments the code reads in packed panels, from the object code.
+  std::vector<detail::PackedArgument> packed;
   /// The entry's packed wrapper (`void (void **)`), looked up once.
   void (*entry)(void **) = nullptr;
 };

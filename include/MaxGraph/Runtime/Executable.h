@@ -58,6 +58,19 @@ public:
     return run(inputs, InputCheckOptions());
   }
 
+  /// `tensor`, bound to argument `index` once for many calls (a weight), in
+  /// the layout the code reads it in; run() and runUnchecked() take the
+  /// result in that position (with InputCheckOptions::checkedWhenBound
+  /// naming it), and also the tensor as it is. The CPU code reads weights
+  /// that matmuls read as B in B's packed panels (maxgraph-pack-weights):
+  /// packed here, once, instead of in every call. Others are returned as
+  /// they are (shared storage, no copy).
+  virtual HostTensor prepareBoundArgument(size_t index,
+                                          const HostTensor &tensor) const {
+    (void)index;
+    return tensor;
+  }
+
   /// Whether compile() loaded the code from the compile cache (no pass and
   /// no LLVM optimization ran).
   bool loadedFromCache() const { return fromCache; }

@@ -54,6 +54,11 @@ struct InputCheckOptions {
   bool checkDevices = false;
   /// Put in front of every message, e.g. "interpret: ".
   std::string prefix;
+  /// Arguments checked once, when they were bound (weights, see
+  /// BoundWeights), and not again: their tensors may be in the layout the
+  /// executable prepared them in (Executable::prepareBoundArgument).
+  /// Ascending; the caller keeps the indices alive.
+  llvm::ArrayRef<size_t> checkedWhenBound;
 };
 
 /// Checks that `inputs` fit `graph`: their count, and per argument its

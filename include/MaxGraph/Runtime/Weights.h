@@ -12,17 +12,21 @@
 #define MAXGRAPH_RUNTIME_WEIGHTS_H
 
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Runtime/InputChecks.h"
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace maxgraph {
+class Executable;
 class StagedGraph;
 
 /// Weights by full name. HostTensors are handles: binding shares the
 /// caller's storage (HostTensor::wrap memory it owns, e.g. a memory-mapped
-/// file, to bind it without a copy).
+/// file, to bind it without a copy), except for a weight that the CPU code
+/// reads as a matmul's B, which is packed into B's panels once, when bound
+/// (maxgraph-pack-weights): later writes to its storage are not seen.
 using WeightMap = std::map<std::string, HostTensor>;
 
 /// The options of compile() beyond staging.
@@ -73,6 +77,19 @@ public:
   /// number of inputs is wrong.
   std::vector<HostTensor> arguments(std::vector<HostTensor> inputs) const;
 
+  /// Puts each weight in the layout `executable`'s code reads it in
+  /// (Executable::prepareBoundArgument), once; arguments() then passes
+  /// those. The tensors() stay the caller's.
+  void prepare(const Executable &executable);
+
+  /// `checks` for calls with these weights: the weights, checked here,
+  /// are not checked again (InputCheckOptions::checkedWhenBound).
+  InputCheckOptions callChecks(const InputCheckOptions &checks) const {
+    InputCheckOptions options = checks;
+    options.checkedWhenBound = indices;
+    return options;
+  }
+
   /// The bound weights, by name.
   const WeightMap &tensors() const { return bound; }
 
@@ -81,6 +98,7 @@ private:
   size_t numArguments = 0;
   /// Argument index and tensor of each weight, by increasing index.
   std::vector<std::pair<size_t, HostTensor>> positions;
+  std::vector<size_t> indices;
   WeightMap bound;
 };
 } // namespace detail

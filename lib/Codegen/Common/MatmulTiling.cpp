@@ -16,15 +16,26 @@
 using namespace mlir;
 using namespace maxgraph;
 
-/// Whether packing B pays for a matmul of loop ranges `shape` ([M, N, K]):
-/// N static, a multiple of `nr` and wider than it (narrower rows are one
-/// vector run already), and A with more than `mr` rows (else B is read
-/// once).
-static bool shouldPackRhs(ArrayRef<int64_t> shape,
-                          const MatmulTileSizes &sizes) {
+bool maxgraph::packsRhs(ArrayRef<int64_t> shape, const MatmulTileSizes &sizes) {
   int64_t m = shape[0], n = shape[1];
   return !ShapedType::isDynamic(n) && sizes.nr > 0 && n % sizes.nr == 0 &&
          n > sizes.nr && (ShapedType::isDynamic(m) || m > sizes.mr);
+}
+
+Value maxgraph::packedPanelsOf(Value matrix, int64_t nr) {
+  auto collapse = matrix.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || collapse.getReassociationIndices() !=
+                       SmallVector<ReassociationIndices>{{0}, {1, 2}})
+    return Value();
+  auto transpose = collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || !transpose.hasPureTensorSemantics() ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
+    return Value();
+  Value panels = transpose.getInput();
+  auto type = cast<RankedTensorType>(panels.getType());
+  if (type.getDimSize(2) != nr || !isa<BlockArgument>(panels))
+    return Value();
+  return panels;
 }
 
 /// The B panel of `panel` (one K panel of a matmul whose B has `n`
@@ -53,6 +64,20 @@ static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp panel, int64_t n,
                               : tensor::getMixedSize(rewriter, loc, rhs, 0);
   std::optional<int64_t> staticK = getConstantIntValue(k);
   int64_t kDim = staticK ? *staticK : ShapedType::kDynamic;
+  // B already in panels (a weight that maxgraph-pack-weights packed when
+  // it was bound): the K panel is a slice of them, no copy.
+  if (Value prepacked =
+          packedPanelsOf(panelSlice ? panelSlice.getSource() : rhs, sizes.nr)) {
+    OpFoldResult zero = rewriter.getIndexAttr(0),
+                 one = rewriter.getIndexAttr(1);
+    OpFoldResult k0 = panelSlice ? panelSlice.getMixedOffsets()[0] : zero;
+    return tensor::ExtractSliceOp::create(
+        rewriter, loc,
+        RankedTensorType::get({n / sizes.nr, kDim, sizes.nr}, element),
+        prepacked, ArrayRef<OpFoldResult>{zero, k0, zero},
+        ArrayRef<OpFoldResult>{panels, k, columns},
+        ArrayRef<OpFoldResult>{one, one, one});
+  }
   Value empty = tensor::EmptyOp::create(
       rewriter, loc, ArrayRef<OpFoldResult>{panels, k, columns}, element);
   linalg::TransposeOp copy;
@@ -290,7 +315,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
           LoopLikeOpInterface(panel.loops.front()).getOperation());
     return loop;
   };
-  if (!shouldPackRhs(shape, sizes)) {
+  if (!packsRhs(shape, sizes)) {
     FailureOr<TilingInterface> block = tileForThreads(
         rewriter, cast<linalg::LinalgOp>(matmul.getOperation()), threads,
         {sizes.mc, blockColumns(shape[0], shape[1], sizes), 0});

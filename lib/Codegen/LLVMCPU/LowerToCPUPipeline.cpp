@@ -49,6 +49,13 @@ void maxgraph::buildLowerToCPUPipeline(
   target.l1CacheBytes = options.l1CacheBytes;
   target.l2CacheBytes = options.l2CacheBytes;
   target.cores = options.cores;
+  PackWeightsOptions packing;
+  packing.vectorBits = options.vectorBits;
+  packing.vectorRegisters = options.vectorRegisters;
+  packing.l1CacheBytes = options.l1CacheBytes;
+  packing.l2CacheBytes = options.l2CacheBytes;
+  packing.cores = options.cores;
+  pm.addPass(createPackWeights(packing));
   pm.addNestedPass<func::FuncOp>(createTileAndVectorize(target));
 
   bufferization::OneShotBufferizePassOptions bufferize;

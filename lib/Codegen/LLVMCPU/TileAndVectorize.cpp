@@ -63,15 +63,16 @@ bool isPlainBatchMatmul(linalg::LinalgOp op) {
                       batch.getDefaultIndexingMaps(op->getContext());
 }
 
-/// Whether every use of `value` is a slice whose value, in turn, has no use
-/// but such slices; collects those slices, each after the slices of it.
+/// Whether every use of `value` is a slice (or a collapse_shape: the
+/// unpacking of a packed weight) whose value, in turn, has no use but such
+/// views; collects those views, each after the views of it.
 bool collectDeadSlices(Value value, SmallVectorImpl<Operation *> &slices) {
   for (Operation *user : value.getUsers()) {
-    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-    if (!slice || slice.getSource() != value ||
-        !collectDeadSlices(slice.getResult(), slices))
+    if (!isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp>(user) ||
+        user->getOperand(0) != value ||
+        !collectDeadSlices(user->getResult(0), slices))
       return false;
-    slices.push_back(slice);
+    slices.push_back(user);
   }
   return true;
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -60,6 +61,11 @@ struct GraphLowering : OpConversionPattern<GraphOp> {
       func->setAttr("argument_names", names);
     if (auto names = op.getResultNamesAttr())
       func->setAttr("result_names", names);
+    // Weights stay marked: the CPU code reads them in the layout
+    // maxgraph-pack-weights gives them when they are bound.
+    for (unsigned index = 0, e = op.getNumArguments(); index < e; ++index)
+      if (Attribute weight = op.getArgAttr(index, kWeightAttrName))
+        func.setArgAttr(index, kWeightAttrName, weight);
     if (!op.getIsSubgraph()) {
       func->setAttr("llvm.emit_c_interface", rewriter.getUnitAttr());
       // The entry is called once, by its C-interface wrapper, with every

@@ -16,6 +16,9 @@
 //     scf.forall over Mc x Nc blocks of C
 //       register tiles reading B from the packed panel
 //
+// A weight packed when it was bound (maxgraph-pack-weights) is sliced into
+// its K panels instead of copied.
+//
 // A batch of matmuls (linalg.batch_matmul) is a loop over its matmuls, each
 // blocked as above: an scf.forall that gives threads whole matmuls when
 // there are enough of them (attention's batch x heads), else an scf.for with
@@ -50,6 +53,18 @@ struct MatmulTileSizes {
   /// matmul with a single block of rows still spreads over them evenly.
   int64_t minColumnBlocks = 1;
 };
+
+/// Whether tileMatmulToRegisterTiles packs B for a matmul of loop ranges
+/// `shape` ([M, N, K]): N static, a multiple of `sizes.nr` and wider than
+/// it (narrower rows are one vector run already), and A with more than
+/// `sizes.mr` rows (else B is read once).
+bool packsRhs(llvm::ArrayRef<int64_t> shape, const MatmulTileSizes &sizes);
+
+/// The panels [N / nr, K, nr] that `matrix` ([K, N]) is unpacked from, when
+/// it is `collapse_shape(linalg.transpose(P, [1, 0, 2]))` of a function
+/// argument P whose panels are `nr` wide (a weight maxgraph-pack-weights
+/// packed); null otherwise. Packing B then slices P instead of copying.
+mlir::Value packedPanelsOf(mlir::Value matrix, int64_t nr);
 
 /// Tiles `matmul` (with the default indexing maps) as the file comment
 /// shows: thread blocks of `sizes.mc` x `sizes.nc` when `threads` says it is

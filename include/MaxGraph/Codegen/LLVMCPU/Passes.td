@@ -64,6 +64,35 @@ def TileAndVectorize
   ];
 }
 
+def PackWeights : Pass<"maxgraph-pack-weights", "mlir::ModuleOp"> {
+  let summary = "Gives weights that matmuls read as B the layout of B's "
+                "packed panels, for the runtime to pack once";
+  let description = [{
+    Runs on linalg on tensors, right before `maxgraph-tile-and-vectorize`,
+    in `maxgraph-lower-to-cpu`. A weight argument (`maxgraph.weight`) of
+    static shape that is read only as B by matmuls whose B the tiling packs
+    (see `packsRhs`), either directly (B, [K, N]) or through a
+    `linalg.transpose` [1, 0] (W of `x @ W^T`, [N, K]: torch.nn.Linear's
+    weight), or that is passed to such arguments of called bodies, becomes
+    `tensor<N/Nr x K x Nr>`: the panels of Nr columns that packing makes,
+    each contiguous. The function unpacks it for the matmuls
+    (`collapse_shape(linalg.transpose(P, [1, 0, 2]))`), and the tiling
+    slices the panels instead of packing B again; nothing is copied per
+    call. Arguments that calls join (a shared layer's weight and the
+    weights passed to it) are packed together or not at all.
+
+    The entry's packed arguments are listed in the global
+    `@"<entry>.packed_weights"` (`[1, count, (argument, Nr, transposed) x
+    count]`), which the runtime reads from the object code to pack bound
+    weights once (`Executable::prepareBoundArgument`).
+  }];
+  let options = CPUTargetOptions;
+  let dependentDialects = [
+    "mlir::LLVM::LLVMDialect", "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect"
+  ];
+}
+
 def FuseElementwise : Pass<"maxgraph-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Fuses elementwise linalg.generics into their consumers";
   let description = [{
