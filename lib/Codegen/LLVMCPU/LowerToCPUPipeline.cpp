@@ -30,6 +30,19 @@
 
 using namespace mlir;
 
+/// The CPU target options of a pass, as the pipeline's `options` set them.
+template <typename PassOptions>
+static PassOptions
+targetOptions(const maxgraph::LowerToCPUPipelineOptions &options) {
+  PassOptions target;
+  target.vectorBits = options.vectorBits;
+  target.vectorRegisters = options.vectorRegisters;
+  target.l1CacheBytes = options.l1CacheBytes;
+  target.l2CacheBytes = options.l2CacheBytes;
+  target.cores = options.cores;
+  return target;
+}
+
 void maxgraph::buildLowerToCPUPipeline(
     OpPassManager &pm, const LowerToCPUPipelineOptions &options) {
   pm.addNestedPass<GraphOp>(createDecompose());
@@ -43,20 +56,9 @@ void maxgraph::buildLowerToCPUPipeline(
   // the row groups of the tiling need.
   pm.addNestedPass<func::FuncOp>(createFoldUnitDims());
   pm.addPass(createCanonicalizerPass());
-  TileAndVectorizeOptions target;
-  target.vectorBits = options.vectorBits;
-  target.vectorRegisters = options.vectorRegisters;
-  target.l1CacheBytes = options.l1CacheBytes;
-  target.l2CacheBytes = options.l2CacheBytes;
-  target.cores = options.cores;
-  PackWeightsOptions packing;
-  packing.vectorBits = options.vectorBits;
-  packing.vectorRegisters = options.vectorRegisters;
-  packing.l1CacheBytes = options.l1CacheBytes;
-  packing.l2CacheBytes = options.l2CacheBytes;
-  packing.cores = options.cores;
-  pm.addPass(createPackWeights(packing));
-  pm.addNestedPass<func::FuncOp>(createTileAndVectorize(target));
+  pm.addPass(createPackWeights(targetOptions<PackWeightsOptions>(options)));
+  pm.addNestedPass<func::FuncOp>(
+      createTileAndVectorize(targetOptions<TileAndVectorizeOptions>(options)));
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

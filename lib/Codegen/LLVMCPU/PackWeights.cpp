@@ -150,15 +150,6 @@ struct PackWeightsPass : maxgraph::impl::PackWeightsBase<PackWeightsPass> {
         if (!function.getArgAttr(index, kWeightAttrName))
           continue;
         Argument argument{function, index};
-        auto allReadsAgree = [&]() -> bool {
-          Value value = function.getArgument(index);
-          for (Operation *user : value.getUsers())
-            if (!isa<func::CallOp, linalg::MatmulOp, linalg::TransposeOp>(user))
-              return false;
-          return true;
-        };
-        if (!allReadsAgree())
-          continue;
         std::optional<Reading> reading = localReading(argument);
         bool onlyCalls = llvm::all_of(
             function.getArgument(index).getUsers(),
