@@ -86,7 +86,8 @@ void checkWorldSize(int64_t devices, const std::string &what);
 /// throws a RuntimeError on every rank if any two differ, naming the ranks.
 void checkSameHash(uint64_t hash, const std::string &what);
 
-/// Ends every process of the run with `code` (MPI_Abort).
+/// Ends every process of the run with `code` (MPI_Abort), once the launcher
+/// has had a moment to forward what this process printed.
 [[noreturn]] void abort(int code);
 
 /// The message of the last MPI failure of a collective called from compiled

@@ -4,10 +4,13 @@
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Support/Error.h"
 #include "Watchdog.h"
+#include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <unistd.h>
 
 using namespace maxgraph;
@@ -279,7 +282,14 @@ void maxgraph::mpi::checkSameHash(uint64_t hash, const std::string &what) {
 }
 
 void maxgraph::mpi::abort(int code) {
-  if (const Library *l = loadLibrary(nullptr); l && initialized())
+  std::fflush(stdout);
+  std::fflush(stderr);
+  if (const Library *l = loadLibrary(nullptr); l && initialized()) {
+    // The launcher forwards a rank's output from a pipe, and on MPI_Abort it
+    // kills the ranks, dropping what it has not read yet (the error that
+    // says why): give it a moment to read it first.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     l->Abort(kCommWorld, code);
+  }
   _exit(code);
 }

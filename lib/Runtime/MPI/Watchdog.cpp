@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Watchdog.h"
-#include "MPILibrary.h"
+#include "MaxGraph/Runtime/MPI.h"
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <mutex>
 #include <thread>
-#include <unistd.h>
 
 using namespace maxgraph::mpi::detail;
 using Clock = std::chrono::steady_clock;
@@ -69,10 +68,7 @@ void watch() {
                  "%g s (MAXGRAPH_MPI_TIMEOUT); aborting the run\n",
                  s.rank.load(), call ? call : "an MPI collective",
                  s.bytes.load(), timeout);
-    std::fflush(stderr);
-    if (const Library *l = loadLibrary(nullptr))
-      l->Abort(kCommWorld, 124);
-    _exit(124);
+    maxgraph::mpi::abort(124);
   }
 }
 } // namespace
