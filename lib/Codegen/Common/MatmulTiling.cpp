@@ -38,63 +38,52 @@ Value maxgraph::packedPanelsOf(Value matrix, int64_t nr) {
   return panels;
 }
 
-/// The B panel of `panel` (one K panel of a matmul whose B has `n`
-/// columns) copied into panels of `nr` columns, [n / nr, Kc, nr], each
-/// contiguous. The register tiles then read B as one sequential stream
-/// instead of rows of `nr` elements at the stride of B's rows (rows a
-/// power-of-two multiple of 64 bytes apart share L1 sets and evict each
-/// other); the copy is made once per K panel for all blocks of C, spread
-/// over threads by panels, tiled to rows of `nr` and vectorized. When B is
-/// `linalg.transpose(W, [1, 0])` (torch.nn.Linear's `x @ weight.T`), the
-/// panels are copied from W and the transpose is left unused
-/// (TileAndVectorize drops it): one pass over the weight instead of three.
-static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp panel, int64_t n,
-                     const ThreadTiling &threads,
+/// The B of `matmul` (a whole matmul, or with `kPanel` one K panel of one,
+/// whose B is a slice of K rows; B has `n` columns) copied into panels of
+/// `nr` columns, [n / nr, K, nr], each contiguous. The register tiles then
+/// read B as one sequential stream instead of rows of `nr` elements at the
+/// stride of B's rows (rows a power-of-two multiple of 64 bytes apart share
+/// L1 sets and evict each other); the copy is made once for all blocks of
+/// C, spread over threads by panels, tiled to rows of `nr` and vectorized.
+/// When B is `linalg.transpose(W, [1, 0])` (torch.nn.Linear's `x @
+/// weight.T`), the panels are copied from W and the transpose is left
+/// unused (TileAndVectorize drops it): one pass over the weight instead of
+/// three.
+static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp matmul,
+                     bool kPanel, int64_t n, const ThreadTiling &threads,
                      const MatmulTileSizes &sizes) {
-  Value rhs = panel.getDpsInputs()[1];
-  Location loc = panel.getLoc();
-  rewriter.setInsertionPoint(panel);
+  Value rhs = matmul.getDpsInputs()[1];
+  Location loc = matmul.getLoc();
+  rewriter.setInsertionPoint(matmul);
   Type element = cast<RankedTensorType>(rhs.getType()).getElementType();
   OpFoldResult panels = rewriter.getIndexAttr(n / sizes.nr),
                columns = rewriter.getIndexAttr(sizes.nr);
   // The panel's K: the size of the slice that makes it (a tensor.dim of it
   // would keep a transpose read through alive).
-  auto panelSlice = rhs.getDefiningOp<tensor::ExtractSliceOp>();
+  auto panelSlice =
+      kPanel ? rhs.getDefiningOp<tensor::ExtractSliceOp>() : nullptr;
   OpFoldResult k = panelSlice ? panelSlice.getMixedSizes()[0]
                               : tensor::getMixedSize(rewriter, loc, rhs, 0);
   std::optional<int64_t> staticK = getConstantIntValue(k);
   int64_t kDim = staticK ? *staticK : ShapedType::kDynamic;
-  // B already in panels (a weight that maxgraph-pack-weights packed when
-  // it was bound): the K panel is a slice of them, no copy.
-  if (Value prepacked =
-          packedPanelsOf(panelSlice ? panelSlice.getSource() : rhs, sizes.nr)) {
-    OpFoldResult zero = rewriter.getIndexAttr(0),
-                 one = rewriter.getIndexAttr(1);
-    OpFoldResult k0 = panelSlice ? panelSlice.getMixedOffsets()[0] : zero;
-    return tensor::ExtractSliceOp::create(
-        rewriter, loc,
-        RankedTensorType::get({n / sizes.nr, kDim, sizes.nr}, element),
-        prepacked, ArrayRef<OpFoldResult>{zero, k0, zero},
-        ArrayRef<OpFoldResult>{panels, k, columns},
-        ArrayRef<OpFoldResult>{one, one, one});
-  }
   Value empty = tensor::EmptyOp::create(
       rewriter, loc, ArrayRef<OpFoldResult>{panels, k, columns}, element);
   linalg::TransposeOp copy;
-  auto transpose =
-      panelSlice ? panelSlice.getSource().getDefiningOp<linalg::TransposeOp>()
-                 : linalg::TransposeOp();
+  auto transpose = (panelSlice ? panelSlice.getSource() : rhs)
+                       .getDefiningOp<linalg::TransposeOp>();
   if (transpose && transpose.hasPureTensorSemantics() &&
       transpose.getPermutation() == ArrayRef<int64_t>{1, 0} &&
-      panelSlice.hasUnitStride()) {
+      (!panelSlice || panelSlice.hasUnitStride())) {
     // The panel is T[k0 .., 0 ..] of T = W^T: W[0 .., k0 ..] as [N / nr, nr,
     // K], each [nr, K] transposed to [K, nr].
-    OpFoldResult one = rewriter.getIndexAttr(1);
+    OpFoldResult zero = rewriter.getIndexAttr(0),
+                 one = rewriter.getIndexAttr(1);
     Value weight = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({n, kDim}, element),
         transpose.getInput(),
-        ArrayRef<OpFoldResult>{panelSlice.getMixedOffsets()[1],
-                               panelSlice.getMixedOffsets()[0]},
+        ArrayRef<OpFoldResult>{
+            panelSlice ? panelSlice.getMixedOffsets()[1] : zero,
+            panelSlice ? panelSlice.getMixedOffsets()[0] : zero},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n), k},
         ArrayRef<OpFoldResult>{one, one});
     Value byPanels = tensor::ExpandShapeOp::create(
@@ -315,10 +304,25 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
           LoopLikeOpInterface(panel.loops.front()).getOperation());
     return loop;
   };
-  if (!packsRhs(shape, sizes)) {
-    FailureOr<TilingInterface> block = tileForThreads(
-        rewriter, cast<linalg::LinalgOp>(matmul.getOperation()), threads,
+  // With B packed when it was bound (maxgraph-pack-weights), or packed
+  // whole up front when C has several row blocks (a static M above `mc`),
+  // each thread block of C loops over the K panels itself and stays in L2
+  // across them, instead of going out to memory and back once per panel (C
+  // of a [1024 x 1536] layer is 6 MB).
+  auto blockByThreads = [&](linalg::MatmulOp op) {
+    return tileForThreads(
+        rewriter, cast<linalg::LinalgOp>(op.getOperation()), threads,
         {sizes.mc, blockColumns(shape[0], shape[1], sizes), 0});
+  };
+  Value rhs = matmul.getDpsInputs()[1];
+  bool packs = packsRhs(shape, sizes);
+  Value packed = packs ? packedPanelsOf(rhs, sizes.nr) : Value();
+  if (packs && !packed && !ShapedType::isDynamic(shape[0]) &&
+      shape[0] > sizes.mc)
+    packed =
+        packRhs(rewriter, matmul, /*kPanel=*/false, shape[1], threads, sizes);
+  if (!packs || packed) {
+    FailureOr<TilingInterface> block = blockByThreads(matmul);
     if (failed(block))
       return;
     FailureOr<scf::SCFTilingResult> panel =
@@ -326,21 +330,23 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
     if (failed(panel))
       return;
     tileToRegisters(rewriter, cast<linalg::MatmulOp>(panel->tiledOps.back()),
-                    Value(), Value(), sizes, zeroTiles, kLoopOf(*panel));
+                    packed ? rhs : Value(), packed, sizes, zeroTiles,
+                    kLoopOf(*panel));
     return;
   }
-  // Packed: the K panels outermost, each packed once (by all threads) and
-  // then used by every block of C, as GotoBLAS orders the loops.
+  // Otherwise (one row block of C, or a dynamic M) the K panels go
+  // outermost, each packed once (by all threads) and then used by every
+  // block of C, as GotoBLAS orders the loops: a packed panel stays in
+  // cache.
   FailureOr<scf::SCFTilingResult> panel = tileWithForLoops(
       rewriter, cast<TilingInterface>(matmul.getOperation()), {0, 0, sizes.kc});
   if (failed(panel))
     return;
   auto panelMatmul = cast<linalg::MatmulOp>(panel->tiledOps.back());
-  Value rhs = panelMatmul.getDpsInputs()[1];
-  Value packed = packRhs(rewriter, panelMatmul, shape[1], threads, sizes);
-  FailureOr<TilingInterface> block = tileForThreads(
-      rewriter, cast<linalg::LinalgOp>(panelMatmul.getOperation()), threads,
-      {sizes.mc, blockColumns(shape[0], shape[1], sizes), 0});
+  rhs = panelMatmul.getDpsInputs()[1];
+  packed =
+      packRhs(rewriter, panelMatmul, /*kPanel=*/true, shape[1], threads, sizes);
+  FailureOr<TilingInterface> block = blockByThreads(panelMatmul);
   if (failed(block))
     return;
   tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()), rhs,

@@ -18,8 +18,22 @@
 // CHECK: linalg.matmul ins(%[[H]], %[[BM]] : tensor<64x512xf32>, tensor<512x64xf32>)
 // CHECK-NOT: permutation = [1, 0]{{$}}
 // CHECK: llvm.mlir.global external constant @linear.packed_weights(dense<[1, 2, 1, 32, 1, 2, 32, 0]> : tensor<8xi64>)
-// The tiling slices the panels: no copy of either weight is left.
+// The tiling slices the panels: no copy of either weight is left. With
+// nothing to pack per K panel, each thread's block of C loops over the K
+// panels itself (its block stays in cache), and each register tile reads
+// its [K panel, 32] slice of one panel.
 // TILED-LABEL: func.func @linear
+// TILED-SAME: %[[X:[^:]*]]: tensor<64x256xf32>
+// TILED-SAME: %[[W:[^:]*]]: tensor<16x256x32xf32>
+// TILED-NOT: linalg.transpose
+// TILED-NOT: vector.transpose
+// TILED: scf.forall (%{{.*}}) = (0) to (512) step (256)
+// TILED: scf.for %[[K:.*]] = %c0 to %c256 step %c128
+// TILED: tensor.extract_slice %[[X]][0, %[[K]]] [64, 128] [1, 1]
+// TILED: tensor.extract_slice %[[W]][%{{.*}}, %[[K]], 0] [1, 128, 32] [1, 1, 1] : tensor<16x256x32xf32> to tensor<128x32xf32>
+// TILED: vector.contract
+// TILED: scf.forall (%{{.*}}) = (0) to (64) step (32)
+// TILED: scf.for %{{.*}} = %c0 to %c512 step %c128
 // TILED-NOT: linalg.transpose
 // TILED-NOT: vector.transpose
 // TILED: return

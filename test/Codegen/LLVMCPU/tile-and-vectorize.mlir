@@ -223,11 +223,13 @@ maxgraph.graph @batch_of_matmuls<b, s>(%q: !maxgraph.tensor<[b, 12, s, 32], f32>
 
 // A static batch of one large matmul (fewer matmuls than cores): the loop
 // over the batch (of one iteration, folded) is not the threads'; the
-// matmul's packing and blocks are.
+// matmul's packing and blocks are. With more rows than one block, all of B
+// is packed first and each block walks the K panels itself.
 // CHECK-LABEL: func.func @batch_of_one
 // CHECK-NOT: scf.forall {{.*}} -> (tensor<1x512x512xf32>)
-// CHECK: scf.forall {{.*}} -> (tensor<16x128x32xf32>)
+// CHECK: scf.forall {{.*}} -> (tensor<16x256x32xf32>)
 // CHECK: scf.forall (%{{.*}}) = (0) to (512) step (128) shared_outs(%{{.*}}) -> (tensor<512x512xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c128
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 maxgraph.graph @batch_of_one(%x: !maxgraph.tensor<[1, 512, 256], f32>, %y: !maxgraph.tensor<[1, 256, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32> {
   %0 = maxgraph.matmul %x, %y : (!maxgraph.tensor<[1, 512, 256], f32>, !maxgraph.tensor<[1, 256, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32>

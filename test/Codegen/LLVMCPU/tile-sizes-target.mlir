@@ -38,21 +38,22 @@ maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor
 
 // -----
 
-// A matmul large enough for threads: K panels of Kc, each with B packed
-// into panels of Nr columns (spread over threads) and then thread blocks of
-// Mc x Nc, register tiles inside.
+// A matmul large enough for threads, with more rows than one thread block:
+// B is packed whole into panels of Nr columns (spread over threads), then
+// each thread block of Mc x Nc walks the K panels of Kc, register tiles
+// inside, so a block's C stays in cache across the K panels.
 // AVX2-LABEL: func.func @blocked
-// AVX2: scf.for %{{.*}} = %c0 to %c512 step %c256
-// AVX2: tensor.expand_shape {{.*}} output_shape [256, 32, 16] : tensor<256x512xf32> into tensor<256x32x16xf32>
+// AVX2: tensor.expand_shape {{.*}} output_shape [512, 32, 16] : tensor<512x512xf32> into tensor<512x32x16xf32>
 // AVX2: scf.forall (%{{.*}}) in (32)
 // AVX2: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 512) step (64, 256)
+// AVX2: scf.for %{{.*}} = %c0 to %c512 step %c256
 // AVX2: scf.for %{{.*}} = %c0 to %c64 step %c4
 // AVX2: scf.for %{{.*}} = %c0 to %c256 step %c16
 // AVX2: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
 // SMALL-LABEL: func.func @blocked
-// SMALL: scf.for %{{.*}} = %c0 to %c512 step %c64
-// SMALL: tensor.expand_shape {{.*}} output_shape [64, 16, 32] : tensor<64x512xf32> into tensor<64x16x32xf32>
+// SMALL: tensor.expand_shape {{.*}} output_shape [512, 16, 32] : tensor<512x512xf32> into tensor<512x16x32xf32>
 // SMALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 512) step (64, 128)
+// SMALL: scf.for %{{.*}} = %c0 to %c512 step %c64
 // SMALL: scf.for %{{.*}} = %c0 to %c64 step %c8
 // SMALL: scf.for %{{.*}} = %c0 to %c128 step %c32
 // SMALL: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
