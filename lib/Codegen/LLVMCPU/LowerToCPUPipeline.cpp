@@ -93,6 +93,8 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
   // A row's temporaries once per thread, not once per row.
   pm.addNestedPass<func::FuncOp>(createHoistLoopAllocations());
+  // One synchronization per parallel loop (the region's end), not two.
+  pm.addNestedPass<func::FuncOp>(createOmitLoopBarriers());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -57,6 +57,13 @@ maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor
 // SMALL: scf.for %{{.*}} = %c0 to %c64 step %c8
 // SMALL: scf.for %{{.*}} = %c0 to %c128 step %c32
 // SMALL: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// Each parallel loop synchronizes its threads once, at the end of its
+// region (maxgraph-omit-loop-barriers).
+// AVX2-LLVM-LABEL: llvm.func @blocked
+// AVX2-LLVM: omp.parallel {
+// AVX2-LLVM-NEXT: omp.wsloop nowait {
+// AVX2-LLVM: omp.parallel {
+// AVX2-LLVM-NEXT: omp.wsloop nowait {
 maxgraph.graph @blocked(%x: !maxgraph.tensor<[256, 512], f32>, %w: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[256, 512], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[256, 512], f32>, !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[256, 512], f32>
   maxgraph.output %0 : !maxgraph.tensor<[256, 512], f32>

@@ -177,6 +177,35 @@ def HoistLoopAllocations
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def OmitLoopBarriers
+    : Pass<"maxgraph-omit-loop-barriers", "mlir::func::FuncOp"> {
+  let summary = "Drops the barrier of an OpenMP loop that ends its parallel "
+                "region";
+  let description = [{
+    Runs after `maxgraph-hoist-loop-allocations` in `maxgraph-lower-to-cpu`.
+    An `omp.wsloop` directly in an `omp.parallel` region, without
+    reductions, that is followed there only by `memref.dealloc`s of
+    buffers allocated in that region (each thread's own, hoisted out of the
+    loop) and the terminator, gets `nowait`: the threads meet at the end of
+    the parallel region anyway, so the loop's own barrier is a second
+    synchronization of every thread per parallel loop, with nothing between
+    the two that another thread could see.
+
+    ```mlir
+    omp.parallel {
+      %row = memref.alloc(%s) : memref<?xf32>
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) { ... }
+      }
+      memref.dealloc %row : memref<?xf32>
+      omp.terminator
+    }
+    ```
+    becomes the same with `omp.wsloop nowait`.
+  }];
+  let dependentDialects = ["mlir::omp::OpenMPDialect"];
+}
+
 def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   let summary = "Lowers vector reductions and math ops ahead of the "
                 "conversions to LLVM and libm";
