@@ -304,16 +304,17 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
           LoopLikeOpInterface(panel.loops.front()).getOperation());
     return loop;
   };
-  // With B packed when it was bound (maxgraph-pack-weights), or packed
-  // whole up front when C has several row blocks (a static M above `mc`),
-  // each thread block of C loops over the K panels itself and stays in L2
-  // across them, instead of going out to memory and back once per panel (C
-  // of a [1024 x 1536] layer is 6 MB).
   auto blockByThreads = [&](linalg::MatmulOp op) {
     return tileForThreads(
         rewriter, cast<linalg::LinalgOp>(op.getOperation()), threads,
         {sizes.mc, blockColumns(shape[0], shape[1], sizes), 0});
   };
+  // When B is read as it is, or its panels exist whole before the loops
+  // (packed when it was bound, maxgraph-pack-weights; or packed whole here
+  // when C has several row blocks, a static M above `mc`), each thread
+  // block of C loops over the K panels itself and stays in L2 across them,
+  // instead of going out to memory and back once per panel (C of a [1024 x
+  // 1536] layer is 6 MB).
   Value rhs = matmul.getDpsInputs()[1];
   bool packs = packsRhs(shape, sizes);
   Value packed = packs ? packedPanelsOf(rhs, sizes.nr) : Value();
@@ -330,8 +331,7 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
     if (failed(panel))
       return;
     tileToRegisters(rewriter, cast<linalg::MatmulOp>(panel->tiledOps.back()),
-                    packed ? rhs : Value(), packed, sizes, zeroTiles,
-                    kLoopOf(*panel));
+                    rhs, packed, sizes, zeroTiles, kLoopOf(*panel));
     return;
   }
   // Otherwise (one row block of C, or a dynamic M) the K panels go
