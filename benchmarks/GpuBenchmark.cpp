@@ -6,18 +6,19 @@
 // run copies inputs in and results out). Printed per graph: compile times
 // and the best of several calls on each path, and their ratio.
 //
-// On a machine with a CUDA device this is where the CUDA runtime's figures
-// will go (elementwise bandwidth against the device's peak, matmul against
-// cuBLAS, softmax and layer_norm against hand-written kernels); until the
-// CUDA runtime lands it says what it found. Without one, the GPU path runs
-// through the OpenCL runtime (PoCL's CPU device here): a test path, not a
-// fast one, reported beside the CPU JIT so that its cost is plain.
+// On a machine with a CUDA device the GPU path is the CUDA runtime, and a
+// last case compares a device graph of 100 small kernels, replayed as one
+// CUDA graph, with the same graph launched kernel by kernel. Without one,
+// the GPU path runs through the OpenCL runtime (PoCL's CPU device here): a
+// test path, not a fast one, reported beside the CPU JIT so that its cost
+// is plain. (Against cuBLAS and hand-written kernels: not yet.)
 //
 //   build/bin/maxgraph-gpu-benchmark [--size-scale=N]
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/MaxGraph.h"
+#include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 
 #include <algorithm>
@@ -25,7 +26,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,21 +40,9 @@ double millisecondsSince(Clock::time_point start) {
       .count();
 }
 
-/// What the machine's CUDA driver says, in a line.
-std::string describeCudaDevice() {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!driver)
-    return std::string("no CUDA device (") + dlerror() + ")";
-  using Init = int (*)(unsigned);
-  using Count = int (*)(int *);
-  auto init = reinterpret_cast<Init>(dlsym(driver, "cuInit"));
-  auto count = reinterpret_cast<Count>(dlsym(driver, "cuDeviceGetCount"));
-  int devices = 0;
-  if (!init || !count || init(0) != 0 || count(&devices) != 0 || !devices)
-    return "no CUDA device (the driver reports none)";
-  return std::to_string(devices) +
-         " CUDA device(s), but the CUDA runtime is not built yet: no CUDA "
-         "figures";
+/// The CUDA devices the runtime sees, or why there are none.
+llvm::Expected<std::vector<std::string>> cudaDevices() {
+  return cuda::deviceNames();
 }
 
 struct Case {
@@ -103,16 +91,25 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--size-scale=", 13) == 0)
       scale = std::max<int64_t>(1, std::atoll(argv[i] + 13));
-  std::printf("CUDA: %s\n", describeCudaDevice().c_str());
-
-  ::setenv("MAXGRAPH_GPU_RUNTIME", "opencl", /*overwrite=*/0);
-  auto devices = opencl::deviceNames();
-  if (!devices) {
-    std::printf("OpenCL: %s\n", llvm::toString(devices.takeError()).c_str());
-    return 0;
+  const char *gpu = "ocl";
+  auto cudaNames = cudaDevices();
+  if (cudaNames && !cudaNames->empty()) {
+    std::printf("CUDA: gpu:0 is '%s'\n", cudaNames->front().c_str());
+    ::setenv("MAXGRAPH_GPU_RUNTIME", "cuda", /*overwrite=*/0);
+    gpu = "cuda";
+  } else {
+    std::printf("CUDA: %s\n",
+                cudaNames ? "no CUDA device"
+                          : llvm::toString(cudaNames.takeError()).c_str());
+    ::setenv("MAXGRAPH_GPU_RUNTIME", "opencl", /*overwrite=*/0);
+    auto devices = opencl::deviceNames();
+    if (!devices) {
+      std::printf("OpenCL: %s\n", llvm::toString(devices.takeError()).c_str());
+      return 0;
+    }
+    std::printf("OpenCL: gpu:0 is '%s' (the test path)\n",
+                devices->empty() ? "?" : devices->front().c_str());
   }
-  std::printf("OpenCL: gpu:0 is '%s' (the test path)\n",
-              devices->empty() ? "?" : devices->front().c_str());
 
   int64_t n = (1 << 20) * scale, rows = 256 * scale, m = 256;
   std::vector<Case> cases = {
@@ -164,8 +161,13 @@ int main(int argc, char **argv) {
                      {{m, m}, {m, m}},
                      3.0 * m * m * 4});
   }
+  std::string compileGpu = std::string("compile ") + gpu;
+  std::string callGpu = std::string("call ") + gpu;
+  std::string ratio = std::string(gpu) + "/cpu";
+  std::string bandwidth = std::string(gpu) + " GB/s";
   std::printf("\n%-38s %12s %12s %10s %10s %8s %10s\n", "graph", "compile cpu",
-              "compile ocl", "call cpu", "call ocl", "ocl/cpu", "ocl GB/s");
+              compileGpu.c_str(), "call cpu", callGpu.c_str(), ratio.c_str(),
+              bandwidth.c_str());
   for (const Case &c : cases) {
     try {
       auto [cpuCompile, cpuCall] = measure(c, CPU(), 5);
@@ -175,6 +177,40 @@ int main(int argc, char **argv) {
                   gpuCall / cpuCall, c.bytesMoved / gpuCall / 1e6);
     } catch (const Error &error) {
       std::printf("%-38s failed: %s\n", c.name, error.what());
+    }
+  }
+
+  // 100 small kernels (softmaxes over [8, 64]: a block reduction each),
+  // replayed as one graph against launched one by one, end to end per call.
+  if (std::string(gpu) == "cuda") {
+    auto stageSoftmaxes = [](bool deviceGraph) {
+      TensorLayout x(DType::Float32, {8, 64}, GPU(0));
+      return stage(
+          [](const Tensor &input) {
+            Tensor value = input;
+            for (int i = 0; i < 100; ++i)
+              value = ops::softmax(value, -1);
+            return value;
+          },
+          {.name = "softmaxes", .isDeviceGraph = deviceGraph})(x);
+    };
+    Case launched{"100 softmaxes [8, 64], launched",
+                  [&](Device) { return stageSoftmaxes(false); },
+                  {{8, 64}},
+                  2.0 * 8 * 64 * 4};
+    Case replayed{"100 softmaxes [8, 64], device graph",
+                  [&](Device) { return stageSoftmaxes(true); },
+                  {{8, 64}},
+                  2.0 * 8 * 64 * 4};
+    try {
+      auto [launchCompile, launchCall] = measure(launched, GPU(0), 20);
+      auto [replayCompile, replayCall] = measure(replayed, GPU(0), 20);
+      std::printf("\n%-38s %9.1f ms %7.3f ms\n%-38s %9.1f ms %7.3f ms "
+                  "(%.1fx faster per call)\n",
+                  launched.name, launchCompile, launchCall, replayed.name,
+                  replayCompile, replayCall, launchCall / replayCall);
+    } catch (const Error &error) {
+      std::printf("device graph case failed: %s\n", error.what());
     }
   }
   return 0;

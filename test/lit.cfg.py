@@ -98,6 +98,44 @@ def opencl_devices():
 if config.llvm_spirv and opencl_devices() > 0:
     config.available_features.add("opencl")
 
+
+def cuda_devices():
+    """The CUDA devices of compute capability 9.0 or later that the driver
+    (libcuda.so.1) shows, probed the way the runtime loads it."""
+    import ctypes
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return 0
+    count = ctypes.c_int(0)
+    if driver.cuInit(0) != 0 or driver.cuDeviceGetCount(ctypes.byref(count)):
+        return 0
+    usable = 0
+    for ordinal in range(count.value):
+        device, major = ctypes.c_int(0), ctypes.c_int(0)
+        # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+        if (driver.cuDeviceGet(ctypes.byref(device), ordinal) == 0 and
+                driver.cuDeviceGetAttribute(ctypes.byref(major), 75,
+                                            device) == 0 and major.value >= 9):
+            usable += 1
+    return usable
+
+
+# `cuda-device`: an NVIDIA GPU the CUDA runtime can run MaxGraph's sm_90
+# kernels on (scripts/gpu-check.sh runs these tests on such a machine).
+# %cuda_standin: the test stand-in of the CUDA driver, which records calls
+# and runs no kernels (unittests/Runtime/CUDAStandIn); %cuda_standin_env
+# points the runtime at it, for the driver and for NCCL (the same library
+# stands in for libnccl.so.2, computing collectives on its host memory).
+if cuda_devices() > 0:
+    config.available_features.add("cuda-device")
+if config.cuda_standin:
+    config.substitutions.append(("%cuda_standin_env", (
+        "env MAXGRAPH_CUDA_DRIVER_LIBRARY=" + config.cuda_standin +
+        " MAXGRAPH_NCCL_LIBRARY=" + config.cuda_standin +
+        " MAXGRAPH_CUDA_STANDIN=1")))
+    config.substitutions.append(("%cuda_standin", config.cuda_standin))
+
 # MPI: MPICH's launcher (Debian's `mpich`), for the multi-process SPMD tests
 # (`REQUIRES: mpi`); %mpirun runs it with the hydra launcher on this host.
 # MAXGRAPH_TEST_NO_MPI=1 hides it, to check the suite without MPI. Not

@@ -39,6 +39,9 @@ std::string maxgraph::shapeText(const std::vector<int64_t> &shape) {
 }
 
 std::string maxgraph::tensorText(const HostTensor &tensor, int64_t limit) {
+  // Elements in a GPU's memory are read from a copy on the host.
+  if (tensor.isOnDevice())
+    return tensorText(tensor.to(CPU()).withDevice(tensor.device()), limit);
   std::string text = toString(tensor.dtype()) + shapeText(tensor.shape()) +
                      " on " + tensor.device().str() + " {";
   int64_t count = tensor.numElements();

@@ -18,8 +18,10 @@
 
 #include "MaxGraph/Runtime/GpuExecutable.h"
 #include "CompilerHelpers.h"
+#include "DeviceRuntime.h"
 #include "EntryPoint.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Runtime/CompileCache.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "MaxGraph/Support/Error.h"
@@ -49,12 +51,21 @@ struct GpuRuntime {
   std::vector<std::pair<std::string, void *>> symbols;
   std::function<llvm::Error(int)> selectDevice;
   std::function<std::optional<std::string>()> takeError;
+  /// Its memory functions, for tensors in device memory.
+  const DeviceRuntime *memory = nullptr;
   // The exact types of MLIR's ABI (GPU.md): -fsanitize=function checks them.
   void *(*memAlloc)(uint64_t bytes, void *stream, uint8_t hostShared) = nullptr;
   void (*memFree)(void *pointer, void *stream) = nullptr;
   void (*memcpy)(void *to, void *from, size_t bytes, void *stream) = nullptr;
   void *(*streamCreate)() = nullptr;
   void (*streamSynchronize)(void *stream) = nullptr;
+  /// Stream capture into a replayable graph (CUDARuntime.h's functions);
+  /// null for a runtime without graphs, which runs a device graph's kernels
+  /// one by one on each call.
+  llvm::Error (*beginCapture)(void *stream) = nullptr;
+  llvm::Expected<void *> (*endCapture)(void *stream) = nullptr;
+  llvm::Error (*launchGraph)(void *graph, void *stream) = nullptr;
+  llvm::Error (*destroyGraph)(void *graph) = nullptr;
 };
 } // namespace maxgraph::detail
 
@@ -70,6 +81,21 @@ lookupSymbol(const std::vector<std::pair<std::string, void *>> &symbols,
   throw RuntimeError("internal error: the GPU runtime has no " + name.str());
 }
 
+/// Fills the functions that GpuExecutable calls directly from the runtime's
+/// host interface symbols.
+void bindHostInterface(GpuRuntime &runtime) {
+  runtime.memAlloc =
+      lookupSymbol<decltype(runtime.memAlloc)>(runtime.symbols, "mgpuMemAlloc");
+  runtime.memFree =
+      lookupSymbol<decltype(runtime.memFree)>(runtime.symbols, "mgpuMemFree");
+  runtime.memcpy =
+      lookupSymbol<decltype(runtime.memcpy)>(runtime.symbols, "mgpuMemcpy");
+  runtime.streamCreate = lookupSymbol<decltype(runtime.streamCreate)>(
+      runtime.symbols, "mgpuStreamCreate");
+  runtime.streamSynchronize = lookupSymbol<decltype(runtime.streamSynchronize)>(
+      runtime.symbols, "mgpuStreamSynchronize");
+}
+
 const GpuRuntime &openCLRuntime() {
   static const GpuRuntime runtime = [] {
     GpuRuntime runtime;
@@ -81,17 +107,28 @@ const GpuRuntime &openCLRuntime() {
       return opencl::selectDevice(index);
     };
     runtime.takeError = [] { return opencl::takeError(); };
-    runtime.memAlloc = lookupSymbol<decltype(runtime.memAlloc)>(runtime.symbols,
-                                                                "mgpuMemAlloc");
-    runtime.memFree =
-        lookupSymbol<decltype(runtime.memFree)>(runtime.symbols, "mgpuMemFree");
-    runtime.memcpy =
-        lookupSymbol<decltype(runtime.memcpy)>(runtime.symbols, "mgpuMemcpy");
-    runtime.streamCreate = lookupSymbol<decltype(runtime.streamCreate)>(
-        runtime.symbols, "mgpuStreamCreate");
-    runtime.streamSynchronize =
-        lookupSymbol<decltype(runtime.streamSynchronize)>(
-            runtime.symbols, "mgpuStreamSynchronize");
+    runtime.memory = &deviceRuntime("opencl");
+    bindHostInterface(runtime);
+    return runtime;
+  }();
+  return runtime;
+}
+
+const GpuRuntime &cudaRuntime() {
+  static const GpuRuntime runtime = [] {
+    GpuRuntime runtime;
+    runtime.name = "cuda";
+    runtime.backend = "nvvm";
+    for (auto [name, address] : cuda::hostInterfaceSymbols())
+      runtime.symbols.emplace_back(name, address);
+    runtime.selectDevice = [](int index) { return cuda::selectDevice(index); };
+    runtime.takeError = [] { return cuda::takeError(); };
+    runtime.memory = &deviceRuntime("cuda");
+    bindHostInterface(runtime);
+    runtime.beginCapture = &cuda::beginCapture;
+    runtime.endCapture = &cuda::endCapture;
+    runtime.launchGraph = &cuda::launchGraph;
+    runtime.destroyGraph = &cuda::destroyGraph;
     return runtime;
   }();
   return runtime;
@@ -102,11 +139,7 @@ const GpuRuntime &gpuRuntime(StringRef name, StringRef graph) {
   if (name == "opencl")
     return openCLRuntime();
   if (name == "cuda")
-    throw RuntimeError(
-        "compile: @" + graph.str() +
-        " is on a GPU, and the CUDA runtime is not built yet; set "
-        "MAXGRAPH_GPU_RUNTIME=opencl (max-run --gpu-runtime=opencl) to run "
-        "its kernels on an OpenCL device such as PoCL's CPU device");
+    return cudaRuntime();
   throw RuntimeError("compile: unknown GPU runtime '" + name.str() + "' for @" +
                      graph.str() + ", expected opencl or cuda");
 }
@@ -221,7 +254,64 @@ void fillDescriptor(int64_t *words, void *data, ArrayRef<int64_t> shape) {
 }
 } // namespace
 
-GpuExecutable::~GpuExecutable() = default;
+namespace maxgraph::detail {
+/// The arguments of one call of the compiled entry: the memref descriptors
+/// of its inputs and results (device buffers), in order.
+struct EntryArguments {
+  /// Descriptor words, in blocks that never move (the packed arguments
+  /// point at them).
+  std::vector<std::unique_ptr<int64_t[]>> descriptors;
+  std::vector<void *> devicePointers;
+
+  void add(void *device, ArrayRef<int64_t> shape) {
+    auto words = std::make_unique<int64_t[]>(3 + 2 * shape.size());
+    fillDescriptor(words.get(), device, shape);
+    descriptors.push_back(std::move(words));
+    devicePointers.push_back(device);
+  }
+
+  /// Calls `entry(stream, descriptors..., device status, status)`.
+  void call(void (*entry)(void **), void *stream, void *statusWord,
+            const char **status) const {
+    llvm::SmallVector<void *, 16> descriptorPointers;
+    for (const std::unique_ptr<int64_t[]> &words : descriptors)
+      descriptorPointers.push_back(words.get());
+    int64_t statusDescriptor[5];
+    fillDescriptor(statusDescriptor, statusWord, {1});
+    void *statusDescriptorPointer = statusDescriptor;
+    void *statusPointer = status;
+    llvm::SmallVector<void *, 16> packed;
+    packed.push_back(&stream);
+    for (void *&pointer : descriptorPointers)
+      packed.push_back(&pointer);
+    packed.push_back(&statusDescriptorPointer);
+    packed.push_back(&statusPointer);
+    callEntry(entry, packed.data());
+  }
+};
+
+/// A device graph recorded for one binding of the symbolic dims: the
+/// buffers its inputs are copied into and its results read from, and the
+/// runtime's replayable graph.
+struct DeviceGraphRecording {
+  EntryArguments arguments;
+  void *statusWord = nullptr;
+  void *graph = nullptr;
+};
+} // namespace maxgraph::detail
+
+GpuExecutable::~GpuExecutable() {
+  if (!runtime || recordings.empty())
+    return;
+  for (auto &[key, recording] : recordings) {
+    llvm::consumeError(runtime->destroyGraph(recording->graph));
+    for (void *pointer : recording->arguments.devicePointers)
+      runtime->memFree(pointer, stream);
+    runtime->memFree(recording->statusWord, stream);
+  }
+  runtime->streamSynchronize(stream);
+  (void)runtime->takeError();
+}
 
 const GraphInputs &GpuExecutable::arguments() const {
   return signature->arguments;
@@ -237,6 +327,7 @@ GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
   const GpuRuntime &runtime = gpuRuntime(runtimeName, signature.name);
   executable->runtime = &runtime;
   executable->deviceIndex = gpuOf(graph);
+  executable->deviceGraph = graph.getIsDeviceGraph();
   // Results are allocated before the run, from the sizes the inputs bind.
   llvm::StringSet<> bound;
   for (const GraphInputs::Argument &argument : signature.arguments.arguments)
@@ -367,14 +458,21 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
     check();
   }
 
-  // Device buffers, given back on every way out.
+  // Device buffers, given back on every way out: ordered on the stream
+  // before the run's one wait, or after a failure, waited for here.
   struct Buffers {
     const GpuRuntime &rt;
     void *stream;
     std::vector<void *> pointers;
-    ~Buffers() {
+    void release() {
       for (void *pointer : pointers)
         rt.memFree(pointer, stream);
+      pointers.clear();
+    }
+    ~Buffers() {
+      if (pointers.empty())
+        return;
+      release();
       rt.streamSynchronize(stream);
       (void)rt.takeError();
     }
@@ -399,69 +497,66 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
                            " for these inputs");
       shape.push_back(*size);
     }
-    outputs.push_back(HostTensor::uninitialized(param.dtype, shape));
+    // Results stay in device memory until the caller asks for them. They
+    // are allocated on the run's stream, and freed on the device's default
+    // stream when the last handle goes (the run has waited for its stream
+    // by then).
+    size_t bytes = sizeInBytes(param.dtype);
+    for (int64_t size : shape)
+      bytes *= static_cast<size_t>(size);
+    void *data = rt.memAlloc(bytes, stream, /*hostShared=*/false);
+    check();
+    const DeviceRuntime *memory = rt.memory;
+    std::shared_ptr<void> owner(data, [memory](void *pointer) {
+      llvm::consumeError(memory->deallocate(pointer, nullptr));
+    });
+    outputs.push_back(HostTensor::wrapOnDevice(
+        data, param.dtype, std::move(shape), GPU(deviceIndex), owner, rt.name));
   }
+  // Inputs in device memory are taken as they are: they must be in this
+  // runtime's memory of this GPU.
+  for (auto [index, input] : llvm::enumerate(inputs))
+    if (input.isOnDevice() && (input.memoryRuntime() != rt.name ||
+                               input.device() != GPU(deviceIndex)))
+      throw RuntimeError(
+          "run @" + s.name + ": " + s.arguments.arguments[index].label +
+          " is in the memory of " + input.device().str() + " (" +
+          input.memoryRuntime() +
+          "), but the graph runs on gpu:" + std::to_string(deviceIndex) + " (" +
+          rt.name + "); copy it with to()");
 
-  size_t words = 0;
-  for (const HostTensor &input : inputs)
-    words += 3 + 2 * input.shape().size();
-  for (const HostTensor &output : outputs)
-    words += 3 + 2 * output.shape().size();
-  llvm::SmallVector<int64_t, 64> descriptors(std::max<size_t>(words, 1), 0);
-  llvm::SmallVector<void *, 16> descriptorPointers;
-  llvm::SmallVector<void *, 16> devicePointers;
+  if (deviceGraph && rt.beginCapture)
+    return replay(inputs, std::move(outputs), bindings);
+
+  EntryArguments arguments;
   const char *status = nullptr;
   {
     Buffers buffers{rt, stream, {}};
-    size_t at = 0;
-    auto add = [&](const HostTensor &tensor) {
-      void *device = buffers.allocate(tensor.numBytes());
-      check();
-      fillDescriptor(descriptors.data() + at, device, tensor.shape());
-      descriptorPointers.push_back(descriptors.data() + at);
-      devicePointers.push_back(device);
-      at += 3 + 2 * tensor.shape().size();
-      return device;
-    };
     for (const HostTensor &input : inputs) {
-      void *device = add(input);
+      if (input.isOnDevice()) {
+        arguments.add(input.deviceData(), input.shape());
+        continue;
+      }
+      void *device = buffers.allocate(input.numBytes());
+      check();
+      arguments.add(device, input.shape());
       if (input.numBytes())
         rt.memcpy(device, const_cast<void *>(input.rawData()), input.numBytes(),
                   stream);
     }
     for (const HostTensor &output : outputs)
-      add(output);
+      arguments.add(output.deviceData(), output.shape());
     // The device status word (maxgraph-gpu-device-checks): zero, and the
     // address of a failed check's message after the call.
     int64_t deviceStatus = 0;
     void *statusWord = buffers.allocate(sizeof(deviceStatus));
     check();
     rt.memcpy(statusWord, &deviceStatus, sizeof(deviceStatus), stream);
-    int64_t statusDescriptor[5];
-    fillDescriptor(statusDescriptor, statusWord, {1});
     check();
-
-    llvm::SmallVector<void *, 16> packed;
-    packed.push_back(&stream);
-    for (void *&pointer : descriptorPointers)
-      packed.push_back(&pointer);
-    void *statusDescriptorPointer = statusDescriptor;
-    packed.push_back(&statusDescriptorPointer);
-    void *statusPointer = &status;
-    packed.push_back(&statusPointer);
-    callEntry(entry, packed.data());
+    arguments.call(entry, stream, statusWord, &status);
     rt.memcpy(&deviceStatus, statusWord, sizeof(deviceStatus), stream);
-
-    for (auto [index, output] : llvm::enumerate(outputs))
-      if (output.numBytes())
-        rt.memcpy(output.rawData(), devicePointers[inputs.size() + index],
-                  output.numBytes(), stream);
-    // What the graph stored into buffer arguments lands in the caller's
-    // tensors, as on the CPU.
-    for (auto [index, input] : llvm::enumerate(inputs))
-      if (s.arguments.arguments[index].isBuffer && input.numBytes())
-        rt.memcpy(const_cast<void *>(input.rawData()), devicePointers[index],
-                  input.numBytes(), stream);
+    copyBack(rt, inputs, arguments.devicePointers);
+    buffers.release();
     rt.streamSynchronize(stream);
     check();
     if (!status && deviceStatus)
@@ -470,4 +565,125 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
   if (status)
     throw RuntimeError("run @" + s.name + ": " + describeFailure(s, status));
   return outputs;
+}
+
+void GpuExecutable::copyBack(const GpuRuntime &rt,
+                             const std::vector<HostTensor> &inputs,
+                             ArrayRef<void *> devicePointers) const {
+  // What the graph stored into buffer arguments lands in the caller's
+  // tensors, as on the CPU (in place for those in device memory).
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    if (!signature->arguments.arguments[index].isBuffer || !input.numBytes())
+      continue;
+    void *storage = input.isOnDevice() ? input.deviceData()
+                                       : const_cast<void *>(input.rawData());
+    if (storage != devicePointers[index])
+      rt.memcpy(storage, devicePointers[index], input.numBytes(), stream);
+  }
+}
+
+std::vector<HostTensor>
+GpuExecutable::replay(const std::vector<HostTensor> &inputs,
+                      std::vector<HostTensor> outputs,
+                      const llvm::StringMap<int64_t> &bindings) const {
+  const EntrySignature &s = *signature;
+  const GpuRuntime &rt = *runtime;
+  auto check = [&] {
+    if (std::optional<std::string> error = rt.takeError())
+      throw RuntimeError("run @" + s.name + ": " + *error);
+  };
+  // One recording per binding of the symbolic dims: the sizes of the
+  // buffers and launches are baked into it.
+  std::vector<std::pair<std::string, int64_t>> sorted;
+  for (const auto &entry : bindings)
+    sorted.emplace_back(entry.getKey().str(), entry.getValue());
+  llvm::sort(sorted);
+  std::vector<int64_t> key;
+  for (const auto &entry : sorted)
+    key.push_back(entry.second);
+  auto found = recordings.find(key);
+  if (found == recordings.end())
+    found = recordings.emplace(key, record(inputs, outputs)).first;
+
+  DeviceGraphRecording &r = *found->second;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    if (input.numBytes())
+      rt.memcpy(r.arguments.devicePointers[index],
+                input.isOnDevice() ? input.deviceData()
+                                   : const_cast<void *>(input.rawData()),
+                input.numBytes(), stream);
+  int64_t deviceStatus = 0;
+  rt.memcpy(r.statusWord, &deviceStatus, sizeof(deviceStatus), stream);
+  check();
+  if (llvm::Error error = rt.launchGraph(r.graph, stream))
+    throw RuntimeError("run @" + s.name + ": " +
+                       llvm::toString(std::move(error)));
+  rt.memcpy(&deviceStatus, r.statusWord, sizeof(deviceStatus), stream);
+  // The recording's buffers are the next replay's: results get their own.
+  for (auto [index, output] : llvm::enumerate(outputs))
+    if (output.numBytes())
+      rt.memcpy(output.deviceData(),
+                r.arguments.devicePointers[inputs.size() + index],
+                output.numBytes(), stream);
+  copyBack(rt, inputs, r.arguments.devicePointers);
+  rt.streamSynchronize(stream);
+  check();
+  if (deviceStatus)
+    throw RuntimeError(
+        "run @" + s.name + ": " +
+        describeFailure(s, reinterpret_cast<const char *>(deviceStatus)));
+  return outputs;
+}
+
+std::unique_ptr<DeviceGraphRecording>
+GpuExecutable::record(const std::vector<HostTensor> &inputs,
+                      const std::vector<HostTensor> &outputs) const {
+  const EntrySignature &s = *signature;
+  const GpuRuntime &rt = *runtime;
+  auto recording = std::make_unique<DeviceGraphRecording>();
+  DeviceGraphRecording &r = *recording;
+  // The buffers the graph reads and writes stay for its life: a replay
+  // bakes in their addresses.
+  auto release = [&] {
+    if (r.graph)
+      llvm::consumeError(rt.destroyGraph(r.graph));
+    for (void *pointer : r.arguments.devicePointers)
+      rt.memFree(pointer, stream);
+    rt.memFree(r.statusWord, stream);
+    rt.streamSynchronize(stream);
+  };
+  auto fail =
+      [&](const std::string &message) -> std::unique_ptr<DeviceGraphRecording> {
+    (void)rt.takeError();
+    release();
+    (void)rt.takeError();
+    throw RuntimeError("run @" + s.name + ": " + message);
+  };
+  for (const HostTensor &tensor : inputs)
+    r.arguments.add(rt.memAlloc(tensor.numBytes(), stream, false),
+                    tensor.shape());
+  for (const HostTensor &tensor : outputs)
+    r.arguments.add(rt.memAlloc(tensor.numBytes(), stream, false),
+                    tensor.shape());
+  r.statusWord = rt.memAlloc(sizeof(int64_t), stream, false);
+  if (std::optional<std::string> error = rt.takeError())
+    return fail(*error);
+  if (llvm::Error error = rt.beginCapture(stream))
+    return fail(llvm::toString(std::move(error)));
+  const char *status = nullptr;
+  r.arguments.call(entry, stream, r.statusWord, &status);
+  llvm::Expected<void *> graph = rt.endCapture(stream);
+  if (!graph)
+    return fail("recording the device graph failed: " +
+                llvm::toString(graph.takeError()));
+  r.graph = *graph;
+  // Host checks ran once, on the sizes: they hold for every replay.
+  if (status)
+    return fail(describeFailure(s, status));
+  return recording;
+}
+
+size_t GpuExecutable::recordedGraphs() const {
+  std::lock_guard<std::mutex> lock(running);
+  return recordings.size();
 }

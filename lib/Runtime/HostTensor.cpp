@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "DeviceRuntime.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
 #include <algorithm>
@@ -107,7 +108,64 @@ HostTensor HostTensor::wrap(void *data, DType dtype, std::vector<int64_t> shape,
   return tensor;
 }
 
+/// Throws "<what>: <error>" for a failed runtime call.
+static void checkRuntime(llvm::Error error, const std::string &what) {
+  if (error)
+    throw RuntimeError(what + ": " + llvm::toString(std::move(error)));
+}
+
+HostTensor HostTensor::uninitializedOnDevice(DType dtype,
+                                             std::vector<int64_t> shape,
+                                             Device device,
+                                             const std::string &runtime) {
+  size_t bytes = checkedBytes(dtype, shape, "HostTensor");
+  if (device.kind != Device::Kind::GPU)
+    throw std::invalid_argument(
+        "HostTensor::uninitializedOnDevice: " + device.str() + " is not a GPU");
+  const detail::DeviceRuntime &rt = detail::deviceRuntime(runtime);
+  std::string what = "HostTensor: " + std::to_string(bytes) + " bytes on " +
+                     device.str() + " (" + rt.name + ")";
+  checkRuntime(rt.selectDevice(device.id), what);
+  llvm::Expected<void *> data = rt.allocate(bytes, nullptr);
+  if (!data)
+    checkRuntime(data.takeError(), what);
+  HostTensor tensor;
+  // Freed ordered on the device's default stream, after what the runtime
+  // enqueued on it; an error then has nobody to go to.
+  tensor.owner_ = std::shared_ptr<void>(*data, [&rt](void *pointer) {
+    llvm::consumeError(rt.deallocate(pointer, nullptr));
+  });
+  tensor.dtype_ = dtype;
+  tensor.shape_ = std::move(shape);
+  tensor.device_ = device;
+  tensor.data_ = *data;
+  tensor.runtime_ = &rt;
+  return tensor;
+}
+
+HostTensor HostTensor::wrapOnDevice(void *data, DType dtype,
+                                    std::vector<int64_t> shape, Device device,
+                                    std::shared_ptr<void> owner,
+                                    const std::string &runtime) {
+  if (device.kind != Device::Kind::GPU)
+    throw std::invalid_argument("HostTensor::wrapOnDevice: " + device.str() +
+                                " is not a GPU");
+  const detail::DeviceRuntime &rt = detail::deviceRuntime(runtime);
+  HostTensor tensor =
+      wrap(data, dtype, std::move(shape), std::move(owner), device);
+  tensor.runtime_ = &rt;
+  return tensor;
+}
+
 HostTensor HostTensor::clone() const {
+  if (runtime_) {
+    HostTensor copy =
+        uninitializedOnDevice(dtype_, shape_, device_, runtime_->name);
+    std::string what = "HostTensor::clone on " + device_.str();
+    checkRuntime(runtime_->copy(copy.data_, data_, numBytes(), nullptr), what);
+    checkRuntime(runtime_->synchronize(nullptr), what);
+    return copy;
+  }
   HostTensor copy = uninitialized(dtype_, shape_, device_);
   if (size_t bytes = numBytes())
     std::memcpy(copy.data_, data_, bytes);
@@ -115,9 +173,60 @@ HostTensor HostTensor::clone() const {
 }
 
 HostTensor HostTensor::withDevice(Device device) const {
+  if (runtime_ && device != device_)
+    throw std::invalid_argument("HostTensor::withDevice(" + device.str() +
+                                ") of a tensor in the memory of " +
+                                device_.str() + ": copy it with to()");
   HostTensor tagged = *this;
   tagged.device_ = device;
   return tagged;
+}
+
+HostTensor HostTensor::to(Device device, const std::string &runtime) const {
+  if (device.kind != Device::Kind::GPU) {
+    if (!runtime_)
+      return withDevice(device);
+    HostTensor copy = uninitialized(dtype_, shape_, device);
+    std::string what = "HostTensor::to(" + device.str() + ") from " +
+                       device_.str() + " (" + runtime_->name + ")";
+    checkRuntime(runtime_->selectDevice(device_.id), what);
+    if (size_t bytes = numBytes())
+      checkRuntime(runtime_->copy(copy.data_, data_, bytes, nullptr), what);
+    checkRuntime(runtime_->synchronize(nullptr), what);
+    return copy;
+  }
+  const detail::DeviceRuntime &rt = detail::deviceRuntime(runtime);
+  if (runtime_ == &rt && device == device_)
+    return *this;
+  // From another GPU or runtime: through the host.
+  if (runtime_)
+    return to(CPU()).to(device, rt.name);
+  HostTensor copy = uninitializedOnDevice(dtype_, shape_, device, rt.name);
+  std::string what = "HostTensor::to(" + device.str() + ")";
+  if (size_t bytes = numBytes())
+    checkRuntime(rt.copy(copy.data_, data_, bytes, nullptr), what);
+  checkRuntime(rt.synchronize(nullptr), what);
+  return copy;
+}
+
+void *HostTensor::deviceData() const {
+  if (!runtime_)
+    throw std::logic_error("HostTensor::deviceData of a tensor in host memory");
+  return data_;
+}
+
+std::string HostTensor::memoryRuntime() const {
+  return runtime_ ? runtime_->name : "";
+}
+
+void HostTensor::throwOnDevice() const {
+  detail::throwDataOnDevice(device_, runtime_->name);
+}
+
+void detail::throwDataOnDevice(Device device, const char *runtime) {
+  throw RuntimeError("HostTensor: the elements are in the memory of " +
+                     device.str() + " (" + runtime +
+                     "), not readable on the host; copy them with to(CPU())");
 }
 
 int64_t HostTensor::numElements() const {

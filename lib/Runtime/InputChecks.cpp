@@ -91,6 +91,11 @@ maxgraph::checkGraphInputs(const GraphInputs &graph,
     if (options.checkDevices && input.device() != argument.device)
       fail("is on " + input.device().str() + " but the graph expects " +
            argument.device.str());
+    // Whatever the tags say, host code cannot read a GPU's memory.
+    if (input.isOnDevice() && argument.device.kind != Device::Kind::GPU)
+      fail("is in the memory of " + input.device().str() + " (" +
+           input.memoryRuntime() + ") but the graph runs on " +
+           argument.device.str() + "; copy it with to(CPU())");
     for (auto [d, dim] : llvm::enumerate(argument.dims)) {
       auto [staticSize, symbol] = dim;
       int64_t size = input.shape()[d];

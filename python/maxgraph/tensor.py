@@ -234,15 +234,23 @@ _define_methods()
 
 
 def _to(self: Tensor, device) -> Tensor:
-    """`self` on `device`: a transfer when traced; a copy tagged with
-    `device` when live (itself when already there). A DeviceMesh,
-    DeviceMapping or NamedMapping lays it out over a mesh: a reshard when
-    traced, its data cut into one shard per device when live."""
+    """`self` on `device`: a transfer when traced. When live: for a GPU, its
+    elements copied into the GPU's memory (through MAXGRAPH_GPU_RUNTIME's
+    runtime, else CUDA), where a graph compiled for that GPU takes them
+    without a copy; for a CPU, copied to host memory; itself when already
+    there. A DeviceMesh, DeviceMapping or NamedMapping lays it out over a
+    mesh: a reshard when traced, its data cut into one shard per device when
+    live."""
     if isinstance(device, (_core.DeviceMesh, _core.DeviceMapping,
                            _core.NamedMapping)):
         return _core_to(self, device)
     if not self.is_live:
         return _ops_transfer(self, device)
+    on_gpu = isinstance(device, _core.Device) and device.kind == "gpu"
+    if on_gpu or not self.is_host:
+        if self.device == device and self.is_host != on_gpu:
+            return self
+        return self._move_to(device)
     if self.device == device:
         return self
     return Tensor.from_numpy(self.to_numpy().copy(), device)

@@ -377,22 +377,38 @@ const HostTensor &exportable(const PyTensor &self, const char *what) {
   return tensor;
 }
 
+/// The message of an export that needs the elements in host memory.
+std::string onDeviceMessage(const char *what, const HostTensor &tensor) {
+  return std::string(what) + ": the elements are in the memory of " +
+         tensor.device().str() + " (" + tensor.memoryRuntime() +
+         "); copy them to the host with .to(CPU())";
+}
+
 nb::object toNumpy(const PyTensor &self) {
   // A distributed tensor's shards are joined into a new array.
   if (const DistributedHostTensor *tensor = self.distributed())
     return exportArray<nb::numpy>(exportable(
         PyTensor(gather(tensor->shards, tensor->layout, "Tensor.to_numpy")),
         "Tensor.to_numpy"));
+  const HostTensor &tensor = exportable(self, "Tensor.to_numpy");
+  // Elements in a GPU's memory are copied to the host.
+  if (tensor.isOnDevice())
+    return exportArray<nb::numpy>(tensor.to(CPU()));
   // The array shares the tensor's storage and keeps it alive.
-  return exportArray<nb::numpy>(exportable(self, "Tensor.to_numpy"));
+  return exportArray<nb::numpy>(tensor);
 }
 
 /// `__array__(dtype=None, copy=None)` as numpy 2 calls it.
 nb::object asArray(const PyTensor &self, nb::handle dtype, nb::handle copy) {
-  nb::object array = toNumpy(self);
   bool mustCopy =
       toOptionalBool(copy, "Tensor.__array__", "copy").value_or(false);
   bool mayCopy = copy.is_none() || mustCopy;
+  const HostTensor *live = std::get_if<HostTensor>(&self.value);
+  if (live && live->isOnDevice() && !mayCopy)
+    throw nb::value_error((onDeviceMessage("Tensor.__array__", *live) +
+                           ", which is a copy, and copy=False was passed")
+                              .c_str());
+  nb::object array = toNumpy(self);
   if (!dtype.is_none() &&
       !array.attr("dtype").equal(
           nb::module_::import_("numpy").attr("dtype")(dtype))) {
@@ -408,6 +424,9 @@ nb::object asArray(const PyTensor &self, nb::handle dtype, nb::handle copy) {
 /// the tensor's storage (a copy's with copy=True).
 nb::object toDLPackCapsule(const PyTensor &self, nb::kwargs kwargs) {
   HostTensor tensor = self.live("Tensor.__dlpack__");
+  if (tensor.isOnDevice())
+    throw nb::buffer_error(
+        onDeviceMessage("Tensor.__dlpack__", tensor).c_str());
   if (kwargs.contains("copy")) {
     nb::object copy = kwargs["copy"];
     if (toOptionalBool(copy, "Tensor.__dlpack__", "copy").value_or(false))
@@ -477,6 +496,11 @@ int getBuffer(PyObject *object, Py_buffer *view, int flags) {
     return -1;
   }
   size_t rank = tensor->shape().size();
+  if (tensor->isOnDevice()) {
+    PyErr_SetString(PyExc_BufferError,
+                    onDeviceMessage("the buffer protocol", *tensor).c_str());
+    return -1;
+  }
   auto *dims = static_cast<Py_ssize_t *>(
       PyMem_Malloc(sizeof(Py_ssize_t) * std::max<size_t>(2 * rank, 1)));
   if (!dims) {
@@ -653,7 +677,22 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
            "A numpy array over this live tensor's memory (no copy): writes "
            "through either are seen by the other, and the array keeps the "
            "memory alive after the Tensor is gone. Use `.copy()` on it for "
-           "an independent array.")
+           "an independent array. A tensor in a GPU's memory (`is_host` "
+           "False) is copied to the host.")
+      .def(
+          "_move_to",
+          [](const PyTensor &self, Device device) {
+            return PyTensor(self.live("Tensor.to").to(device));
+          },
+          nb::arg("device"),
+          "HostTensor::to: the elements copied into a GPU's memory, or from "
+          "it to the host (Tensor.to calls it).")
+      .def_prop_ro(
+          "is_host",
+          [](const PyTensor &self) {
+            return !self.live("Tensor.is_host").isOnDevice();
+          },
+          "Whether the elements are in host memory (else in a GPU's).")
       .def("__array__", &asArray, nb::arg("dtype") = nb::none(),
            nb::arg("copy") = nb::none(),
            "numpy's conversion: shares memory unless a dtype conversion or "
@@ -664,10 +703,16 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
       .def(
           "__dlpack_device__",
           [](const PyTensor &self) {
-            self.live("Tensor.__dlpack_device__");
-            return nb::make_tuple(1, 0); // kDLCPU, device 0.
+            const HostTensor &tensor = self.live("Tensor.__dlpack_device__");
+            if (!tensor.isOnDevice())
+              return nb::make_tuple(1, 0); // kDLCPU, device 0.
+            // kDLCUDA or kDLOpenCL, the GPU's index.
+            return nb::make_tuple(tensor.memoryRuntime() == "cuda" ? 2 : 4,
+                                  tensor.device().id);
           },
-          "DLPack's device of the data: the host CPU, (1, 0).")
+          "DLPack's device of the data: the host CPU, (1, 0), or the GPU's "
+          "memory ((2, n) for CUDA, (4, n) for OpenCL; `__dlpack__` then "
+          "asks for a copy to the host first).")
       .def_prop_ro("layout", &tensorLayoutOf,
                    "The TensorLayout of this tensor (for a live tensor, "
                    "every dim fixed to its size).")

@@ -1,15 +1,18 @@
 """Graphs staged on GPU(0) compile for a GPU runtime: through the OpenCL
 runtime (PoCL's CPU device on machines without a GPU) they agree with numpy;
-without a runtime to run them, compile() says so."""
+without a CUDA driver, compile() on the default runtime says so."""
 
 import ctypes
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import maxgraph
 from maxgraph import compilation, ops
-from maxgraph.driver import GPU
+from maxgraph.driver import CPU, GPU
 from maxgraph.dtype import DType
 from maxgraph.sharding import BufferLayout, TensorLayout
 
@@ -81,9 +84,63 @@ def test_opencl_stores_into_buffers(monkeypatch):
     np.testing.assert_array_equal(doubled.to_numpy(), [0, 2, 4, 6])
 
 
-def test_without_a_gpu_runtime_compile_says_which_is_missing(monkeypatch):
-    monkeypatch.delenv("MAXGRAPH_GPU_RUNTIME", raising=False)
-    spec = TensorLayout(DType.float32, [4], GPU(0))
-    with pytest.raises(maxgraph.RuntimeError, match="the CUDA runtime is not built "
-                       "yet; set MAXGRAPH_GPU_RUNTIME=opencl"):
-        compilation.compile(lambda x: -x)(spec)
+def test_without_a_cuda_driver_compile_says_so(tmp_path):
+    # CUDA is the default runtime. The driver is loaded once per process, so
+    # the check runs in a fresh one, pointed at a driver that does not exist.
+    missing = tmp_path / "libcuda.so.1"
+    code = (
+        "import maxgraph\n"
+        "from maxgraph import compilation\n"
+        "from maxgraph.driver import GPU\n"
+        "from maxgraph.dtype import DType\n"
+        "from maxgraph.sharding import TensorLayout\n"
+        "spec = TensorLayout(DType.float32, [4], GPU(0))\n"
+        "try:\n"
+        "    compilation.compile(lambda x: -x)(spec)\n"
+        "except maxgraph.RuntimeError as error:\n"
+        "    print(error)\n")
+    env = {key: value for key, value in os.environ.items()
+           if key != "MAXGRAPH_GPU_RUNTIME"}
+    env["MAXGRAPH_CUDA_DRIVER_LIBRARY"] = str(missing)
+    result = subprocess.run([sys.executable, "-c", code], env=env,
+                            capture_output=True, text=True, check=True)
+    assert result.stdout.strip().endswith(
+        f"no CUDA driver: {missing}: cannot open shared object file: "
+        "No such file or directory"), result.stdout + result.stderr
+
+
+
+@needs_opencl
+def test_tensors_move_to_the_gpu_and_results_stay_there(monkeypatch):
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    x = maxgraph.Tensor.from_numpy(np.arange(4, dtype=np.float32))
+    on_gpu = x.to(GPU(0))
+    assert x.is_host
+    assert not on_gpu.is_host and on_gpu.device == GPU(0)
+    assert on_gpu.to(GPU(0)) is on_gpu
+    # What needs host memory says so, or copies where it may.
+    on_device = (r"the elements are in the memory of gpu:0 \(opencl\); copy "
+                 r"them to the host with \.to\(CPU\(\)\)")
+    with pytest.raises(BufferError, match="the buffer protocol: " + on_device):
+        memoryview(on_gpu)
+    with pytest.raises(BufferError, match="Tensor.__dlpack__: " + on_device):
+        on_gpu.__dlpack__()
+    assert on_gpu.__dlpack_device__() == (4, 0)  # kDLOpenCL, gpu:0
+    with pytest.raises(ValueError, match="copy=False was passed"):
+        on_gpu.__array__(copy=False)
+    np.testing.assert_array_equal(on_gpu.to_numpy(), [0, 1, 2, 3])
+    back = on_gpu.to(CPU())
+    assert back.is_host and back.device == CPU()
+    np.testing.assert_array_equal(back.to_numpy(), [0, 1, 2, 3])
+
+    # A graph on the GPU takes tensors in its memory and leaves its results
+    # there, for the next call.
+    run = compilation.compile(lambda t: t * 2)(
+        TensorLayout(DType.float32, [4], GPU(0)))
+    doubled = run(on_gpu)
+    assert not doubled.is_host
+    again = run(doubled)
+    assert not again.is_host
+    np.testing.assert_array_equal(np.asarray(again), [0, 4, 8, 12])
+    np.testing.assert_array_equal(run(np.ones(4, np.float32)).to_numpy(),
+                                  [2, 2, 2, 2])

@@ -416,6 +416,10 @@ int main(int argc, char **argv) {
                             .count());
     }
 
+    // Results of a GPU stay in its memory until read: copy them out.
+    for (HostTensor &result : results)
+      if (result.isOnDevice())
+        result = result.to(CPU()).withDevice(result.device());
     std::optional<ArrayAttr> names = graph.getResultNames();
     for (auto [local, result] : llvm::enumerate(results)) {
       size_t index = spmdFlag ? globalResults[local] : local;

@@ -1555,6 +1555,10 @@ std::optional<SeedFailure> runSeed(const std::string &op,
                                    << error.what())
                                       .str()};
     }
+    // Results of a GPU stay in its memory: read on the host, same tag.
+    for (HostTensor &result : results)
+      if (result.isOnDevice())
+        result = result.to(CPU()).withDevice(result.device());
     if (results.size() != interpreted.size()) {
       return SeedFailure{
           p.dtype, (Message() << context << "\ncompiled " << results.size()

@@ -21,6 +21,10 @@
 
 namespace maxgraph {
 namespace detail {
+struct DeviceRuntime;
+/// Throws the RuntimeError of a host access to elements in device memory.
+[[noreturn]] void throwDataOnDevice(Device device, const char *runtime);
+
 template <typename T> constexpr DType dtypeOf() {
   if constexpr (std::is_same_v<T, float>)
     return DType::Float32;
@@ -70,6 +74,13 @@ template <typename T> constexpr DType dtypeOf() {
 /// returns a const pointer, but a copy of that handle may still write the
 /// shared storage.
 ///
+/// Its elements are in host memory, or in the memory of its device, a GPU
+/// (isOnDevice()): a copy by to(GPU(n)), or the result of a graph compiled
+/// for a GPU, which stays there until asked for. Elements in device memory
+/// are not readable on the host: rawData() and data<T>() throw, and
+/// to(CPU()) copies them back. A compiled graph on the same GPU takes them
+/// without a copy.
+///
 /// Every constructor refuses a negative dim (std::invalid_argument) and a
 /// shape whose byte count does not fit in 63 bits, and the allocating ones
 /// storage that cannot be allocated, both as a maxgraph::RuntimeError that
@@ -117,12 +128,46 @@ public:
     return tensor;
   }
 
-  /// A deep copy: same dtype, shape, device and values, in new storage.
+  /// A deep copy: same dtype, shape, device and values, in new storage (in
+  /// the same memory: host or device).
   HostTensor clone() const;
 
   /// A handle to the same storage tagged with `device` (the data stays in
-  /// host memory, as for every HostTensor).
+  /// host memory; a tensor in device memory cannot be retagged and throws
+  /// std::invalid_argument).
   HostTensor withDevice(Device device) const;
+
+  /// The elements on `device`: for a GPU, copied into its memory through
+  /// the GPU runtime `runtime` ("cuda" or "opencl"; empty: the one
+  /// MAXGRAPH_GPU_RUNTIME names, else "cuda"); for CPU(), copied into host
+  /// memory. A handle to the same storage when they are there already. It
+  /// waits for the copy. Throws RuntimeError when the runtime cannot (no
+  /// driver, no such device, out of memory), naming why.
+  HostTensor to(Device device, const std::string &runtime = "") const;
+
+  /// A tensor whose uninitialized elements are in the memory of GPU
+  /// `device`, through `runtime` (as for to()). Throws as to() does.
+  static HostTensor uninitializedOnDevice(DType dtype,
+                                          std::vector<int64_t> shape,
+                                          Device device,
+                                          const std::string &runtime = "");
+
+  /// A tensor over device memory it does not own, without a copy: `data`
+  /// holds the elements dense and row-major in the memory of GPU `device`
+  /// of `runtime` (as for to()), kept alive by `owner` as for wrap().
+  static HostTensor wrapOnDevice(void *data, DType dtype,
+                                 std::vector<int64_t> shape, Device device,
+                                 std::shared_ptr<void> owner,
+                                 const std::string &runtime = "");
+
+  /// Whether the elements are in the memory of device(), a GPU.
+  bool isOnDevice() const { return runtime_ != nullptr; }
+  /// The device address of the elements of a tensor in device memory;
+  /// throws std::logic_error for one in host memory.
+  void *deviceData() const;
+  /// The GPU runtime whose memory holds the elements ("cuda", "opencl"), or
+  /// empty for host memory.
+  std::string memoryRuntime() const;
 
   DType dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
@@ -134,15 +179,24 @@ public:
   /// Typed access to the elements, row-major; T must match the dtype.
   template <typename T> T *data() {
     checkType(detail::dtypeOf<T>());
-    return static_cast<T *>(data_);
+    return static_cast<T *>(rawData());
   }
   template <typename T> const T *data() const {
     checkType(detail::dtypeOf<T>());
-    return static_cast<const T *>(data_);
+    return static_cast<const T *>(rawData());
   }
-  /// The first element's address; may be null for a tensor of no elements.
-  void *rawData() { return data_; }
-  const void *rawData() const { return data_; }
+  /// The first element's address in host memory; may be null for a tensor
+  /// of no elements. Throws RuntimeError for a tensor in device memory.
+  void *rawData() {
+    if (runtime_)
+      throwOnDevice();
+    return data_;
+  }
+  const void *rawData() const {
+    if (runtime_)
+      throwOnDevice();
+    return data_;
+  }
   /// What keeps the storage alive, shared by every handle to it: hold a
   /// copy to keep the data valid without a HostTensor (null for a wrap()
   /// of memory the caller keeps alive).
@@ -157,6 +211,7 @@ private:
                              Device device, bool zeroFilled);
   HostTensor() = default;
   void checkType(DType requested) const;
+  [[noreturn]] void throwOnDevice() const;
   DType dtype_ = DType::Float32;
   std::vector<int64_t> shape_;
   Device device_ = CPU();
@@ -164,6 +219,8 @@ private:
   void *data_ = nullptr;
   /// Keeps `data_` alive; shared by every copy of this handle.
   std::shared_ptr<void> owner_;
+  /// The GPU runtime whose memory `data_` is in; null for host memory.
+  const detail::DeviceRuntime *runtime_ = nullptr;
 };
 } // namespace maxgraph
 

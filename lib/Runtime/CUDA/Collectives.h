@@ -1,0 +1,20 @@
+//===- Collectives.h - collectives between GPUs through NCCL ----*- C++ -*-===//
+//
+// The entries that compiled code calls for the SPMD collectives of gpu
+// devices (maxgraphNcclAllreduce and the others, Collectives.cpp), for
+// hostInterfaceSymbols() to list.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_LIB_RUNTIME_CUDA_COLLECTIVES_H
+#define MAXGRAPH_LIB_RUNTIME_CUDA_COLLECTIVES_H
+
+#include <utility>
+#include <vector>
+
+namespace maxgraph::cuda {
+/// The maxgraphNccl* entries by symbol name, with their addresses.
+std::vector<std::pair<const char *, void *>> collectiveSymbols();
+} // namespace maxgraph::cuda
+
+#endif // MAXGRAPH_LIB_RUNTIME_CUDA_COLLECTIVES_H

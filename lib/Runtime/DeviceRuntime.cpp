@@ -1,0 +1,32 @@
+//===- DeviceRuntime.cpp - the memory functions of the GPU runtimes -------===//
+
+#include "DeviceRuntime.h"
+#include "MaxGraph/Runtime/CUDARuntime.h"
+#include "MaxGraph/Runtime/OpenCLRuntime.h"
+#include "MaxGraph/Support/Error.h"
+#include <cstdlib>
+
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+std::string detail::defaultGpuRuntimeName() {
+  const char *fromEnvironment = std::getenv("MAXGRAPH_GPU_RUNTIME");
+  return fromEnvironment && *fromEnvironment ? fromEnvironment : "cuda";
+}
+
+const DeviceRuntime &detail::deviceRuntime(llvm::StringRef name) {
+  static const DeviceRuntime cudaRuntime{"cuda",          &cuda::selectDevice,
+                                         &cuda::allocate, &cuda::deallocate,
+                                         &cuda::copy,     &cuda::synchronize};
+  static const DeviceRuntime openCLRuntime{
+      "opencl",          &opencl::selectDevice,
+      &opencl::allocate, &opencl::deallocate,
+      &opencl::copy,     &opencl::synchronize};
+  std::string chosen = name.empty() ? defaultGpuRuntimeName() : name.str();
+  if (chosen == "cuda")
+    return cudaRuntime;
+  if (chosen == "opencl")
+    return openCLRuntime;
+  throw RuntimeError("unknown GPU runtime '" + chosen +
+                     "', expected opencl or cuda");
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The checks that need an NVIDIA GPU, in one command, for a machine that has
+# one (scripts/gpu-check.sh; about 5 minutes on a 16-core machine with an
+# H200):
+#   1. builds only what they need (max-run, the CUDA executable tests' binary
+#      and the GPU benchmark) into build-gpu/, with every core;
+#   2. runs every lit test that REQUIRES: cuda-device (the execution tests'
+#      kernels through the CUDA runtime against the interpreter, a device
+#      graph) and the GoogleTest tests that need a device;
+#   3. runs the GPU benchmark (maxgraph-gpu-benchmark);
+#   4. prints a summary: `gpu-check: N passed, N failed, N unsupported`.
+# On a machine without a CUDA device (no libcuda.so.1, no GPU, or one older
+# than sm_90) it builds nothing, reports every such test as unsupported and
+# exits 0. It installs nothing: the machine must have what scripts/setup.sh
+# installs (it says what is missing).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${MAXGRAPH_GPU_CHECK_BUILD:-$root/build-gpu}
+cd "$root"
+
+# The tests that need a device, by their REQUIRES line.
+mapfile -t tests < <(grep -rl --include='*.mlir' --include='*.test' \
+  -E '^// REQUIRES:.*\bcuda-device\b' test | sort)
+
+# What the driver shows, probed as lit's `cuda-device` feature is.
+probe=$(python3 - <<'PY'
+import ctypes
+try:
+    driver = ctypes.CDLL("libcuda.so.1")
+except OSError as error:
+    print(f"none: no CUDA driver ({error})")
+    raise SystemExit
+count = ctypes.c_int(0)
+status = driver.cuInit(0)
+if status != 0 or driver.cuDeviceGetCount(ctypes.byref(count)) != 0:
+    print(f"none: no CUDA device (cuInit returned {status})")
+    raise SystemExit
+names = []
+for ordinal in range(count.value):
+    device, major, minor = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)
+    name = ctypes.create_string_buffer(256)
+    driver.cuDeviceGet(ctypes.byref(device), ordinal)
+    driver.cuDeviceGetName(name, 255, device)
+    driver.cuDeviceGetAttribute(ctypes.byref(major), 75, device)
+    driver.cuDeviceGetAttribute(ctypes.byref(minor), 76, device)
+    if major.value >= 9:
+        names.append(f"gpu:{ordinal} {name.value.decode()} "
+                     f"(sm_{major.value}{minor.value})")
+print(f"{len(names)}: " + "; ".join(names) if names else
+      f"none: {count.value} CUDA device(s), none of sm_90 or later")
+PY
+)
+echo "gpu-check: $probe"
+if [[ $probe == none:* ]]; then
+  for test in "${tests[@]}"; do echo "UNSUPPORTED: $test (needs cuda-device)"; done
+  echo "UNSUPPORTED: MaxGraphCUDAExecutableTests --gtest_filter='*CudaDevice*'"
+  echo "gpu-check: 0 passed, 0 failed, $((${#tests[@]} + 1)) unsupported"
+  exit 0
+fi
+
+missing=()
+for tool in cmake ninja clang++-22 /usr/lib/llvm-22/bin/lit \
+    /usr/lib/llvm-22/bin/FileCheck; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+[ -f /usr/lib/llvm-22/lib/cmake/mlir/MLIRConfig.cmake ] ||
+  missing+=("libmlir-22-dev")
+if ((${#missing[@]})); then
+  echo "gpu-check: missing ${missing[*]} (scripts/setup.sh installs them)"
+  exit 1
+fi
+
+start=$(date +%s)
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+  -DMAXGRAPH_ENABLE_PYTHON=OFF >"$build.configure.log" 2>&1 ||
+  { tail -30 "$build.configure.log"; exit 1; }
+cmake --build "$build" --target max-run maxgraph-gpu-benchmark \
+  MaxGraphCUDAExecutableTests -j "$(nproc)" >"$build.build.log" 2>&1 ||
+  { tail -40 "$build.build.log"; exit 1; }
+echo "gpu-check: built in $(( $(date +%s) - start )) s"
+
+status=0 passed=0 failed=0
+log=$(mktemp)
+/usr/lib/llvm-22/bin/lit -v "${tests[@]/#/$build/}" 2>&1 | tee "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
+passed=$(( passed + $(count Passed || echo 0) ))
+failed=$(( failed + ${status} * $(count Failed || echo 0) ))
+# GoogleTest tests that need the device.
+MAXGRAPH_TEST_CUDA_DEVICE=1 \
+  "$build/unittests/Runtime/bin/MaxGraphCUDAExecutableTests" \
+  --gtest_filter='*CudaDevice*' 2>&1 | tee "$log"
+if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+  passed=$(( passed + $(sed -n 's/^\[  PASSED  \] \([0-9]*\).*/\1/p' "$log") ))
+else
+  status=1
+  failed=$(( failed + $(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log") ))
+fi
+rm -f "$log"
+
+echo "== maxgraph-gpu-benchmark =="
+timeout 150 "$build/bin/maxgraph-gpu-benchmark" || status=1
+echo "gpu-check: $passed passed, $failed failed, 0 unsupported"
+exit $status
