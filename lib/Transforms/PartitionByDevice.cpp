@@ -1,7 +1,9 @@
-//===- PartitionByDevice.cpp - one process's part of a multi-device graph -===//
+//===- PartitionByDevice.cpp - one device's part of a multi-device graph --===//
 //
-// Keeps what device cpu:<rank> runs: its arguments, ops and results, and its
-// operand and result of each collective in the one-operand SPMD form.
+// Keeps what device <kind>:<rank> runs (a process of an SPMD run on cpu:N,
+// or a host thread of a graph over several GPUs): its arguments, ops and
+// results, and its operand and result of each collective in the one-operand
+// SPMD form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,26 +55,44 @@ struct PartitionByDevice
 
   void runOnOperation() override {
     GraphOp graph = getOperation();
+    std::optional<DeviceKind> parsed = symbolizeDeviceKind(kind);
+    if (!parsed) {
+      graph.emitError() << "maxgraph-partition-by-device: kind '" << kind
+                        << "' is neither cpu nor gpu";
+      return signalPassFailure();
+    }
+    deviceKind = *parsed;
     if (graph.getBody().empty())
       return;
     if (failed(partition(graph)))
       signalPassFailure();
   }
 
+  /// The device whose part is kept, as messages name it.
+  std::string keptDevice() const {
+    return (stringifyDeviceKind(deviceKind) + ":" + llvm::Twine(rank)).str();
+  }
+
   bool onRank(Type type) const {
     DeviceAttr device = deviceOf(type);
-    return device && device.getKind() == DeviceKind::cpu &&
-           device.getId() == rank;
+    return device && device.getKind() == deviceKind && device.getId() == rank;
   }
 
   LogicalResult checkDevice(Operation *op, Type type) const {
     DeviceAttr device = deviceOf(type);
-    if (device && device.getKind() != DeviceKind::cpu)
+    if (!device || device.getKind() == deviceKind)
+      return success();
+    if (deviceKind == DeviceKind::cpu)
       return op->emitOpError() << "has a value on " << deviceText(device)
                                << "; an SPMD partition runs cpu:N devices "
                                   "only, one process each";
-    return success();
+    return op->emitOpError() << "has a value on " << deviceText(device)
+                             << "; a graph over several GPUs keeps all its "
+                                "values on GPUs (host data comes in as "
+                                "arguments)";
   }
+
+  DeviceKind deviceKind = DeviceKind::cpu;
 
   LogicalResult partition(GraphOp graph) {
     Block &body = graph.getBody().front();
@@ -95,8 +115,8 @@ struct PartitionByDevice
           return op.emitOpError()
                  << "moves a value from " << deviceText(from) << " to "
                  << deviceText(to)
-                 << "; in an SPMD partition values cross devices only "
-                    "through collectives";
+                 << "; between the parts of a graph over several devices "
+                    "values cross only through collectives";
       }
       if (isCollective(&op)) {
         unsigned inputs = op.getNumResults();
@@ -142,7 +162,7 @@ struct PartitionByDevice
         for (Operation *user : result.getUsers())
           if (!dropped.contains(user))
             return user->emitOpError()
-                   << "uses a value of another device than cpu:" << rank
+                   << "uses a value of another device than " << keptDevice()
                    << " without a collective";
       op->dropAllUses();
       op->erase();
@@ -155,7 +175,7 @@ struct PartitionByDevice
       for (Operation *user : argument.getUsers())
         return user->emitOpError()
                << "uses argument " << argument.getArgNumber()
-               << " of another device than cpu:" << rank
+               << " of another device than " << keptDevice()
                << " without a collective";
       droppedArgs.set(argument.getArgNumber());
     }

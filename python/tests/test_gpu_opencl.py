@@ -109,6 +109,73 @@ def test_without_a_cuda_driver_compile_says_so(tmp_path):
         "No such file or directory"), result.stdout + result.stderr
 
 
+@needs_opencl
+def test_a_graph_over_two_gpus_runs_a_part_on_each(tmp_path):
+    # PoCL shows two devices with POCL_DEVICES, read when OpenCL loads: a
+    # fresh process. Without collectives the parts run on any runtime; with
+    # them, compile() says they need NCCL (the cuda runtime).
+    code = (
+        "import numpy as np\n"
+        "import maxgraph\n"
+        "from maxgraph import compilation, ops\n"
+        "from maxgraph.driver import GPU\n"
+        "from maxgraph.dtype import DType\n"
+        "from maxgraph.sharding import TensorLayout\n"
+        "def two(x, y, w):\n"
+        "    return ops.relu(x), ops.matmul(y, w)\n"
+        "specs = (TensorLayout(DType.float32, ['n', 4], GPU(0)),\n"
+        "         TensorLayout(DType.float32, ['n', 4], GPU(1)),\n"
+        "         TensorLayout(DType.float32, [4, 3], GPU(1)))\n"
+        "run = compilation.compile(two)(*specs)\n"
+        "rng = np.random.default_rng(7)\n"
+        "x = rng.standard_normal((5, 4), dtype=np.float32)\n"
+        "y = rng.standard_normal((5, 4), dtype=np.float32)\n"
+        "w = rng.standard_normal((4, 3), dtype=np.float32)\n"
+        "r, m = run(x, y, w)\n"
+        "print(r.device, m.device)\n"
+        "np.testing.assert_allclose(r.to_numpy(), np.maximum(x, 0))\n"
+        "np.testing.assert_allclose(m.to_numpy(), y @ w, rtol=1e-5,\n"
+        "                           atol=1e-6)\n"
+        "def summed(a, b):\n"
+        "    return ops.allreduce_sum([a, b])\n"
+        "try:\n"
+        "    compilation.compile(summed)(\n"
+        "        TensorLayout(DType.float32, [4], GPU(0)),\n"
+        "        TensorLayout(DType.float32, [4], GPU(1)))\n"
+        "except maxgraph.RuntimeError as error:\n"
+        "    print(error)\n")
+    env = dict(os.environ, MAXGRAPH_GPU_RUNTIME="opencl",
+               POCL_DEVICES="pthread pthread")
+    result = subprocess.run([sys.executable, "-c", code], env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "gpu:0 gpu:1", result.stdout
+    assert lines[1].endswith(
+        "has collectives between GPUs, which run through NCCL on the cuda "
+        "runtime, not on the opencl runtime"), result.stdout
+
+
+@needs_opencl
+def test_host_data_moved_to_the_gpu_in_the_graph_runs_there(monkeypatch):
+    # MAX's pattern: host inputs, transfer_to(GPU) inside, the result moved
+    # back: the graph runs on the GPU and the result is a host tensor.
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    from maxgraph import functional as F
+
+    def on_gpu(x):
+        y = ops.softmax(F.transfer_to(x, GPU(0)) * 2.0, axis=-1)
+        return F.transfer_to(y, CPU())
+
+    run = compilation.compile(on_gpu)(
+        TensorLayout(DType.float32, ["n", 5], CPU()))
+    x = np.random.default_rng(3).standard_normal((4, 5), dtype=np.float32)
+    out = run(x)
+    assert out.is_host and out.device == CPU()
+    z = np.exp(2 * x - (2 * x).max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(out.to_numpy(), z / z.sum(-1, keepdims=True),
+                               rtol=1e-5, atol=1e-6)
+
 
 @needs_opencl
 def test_tensors_move_to_the_gpu_and_results_stay_there(monkeypatch):

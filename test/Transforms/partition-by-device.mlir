@@ -40,7 +40,7 @@ maxgraph.graph @order(%a: !maxgraph.tensor<[6], f32>, %b: !maxgraph.tensor<[6], 
 
 // Values cross devices only through collectives.
 maxgraph.graph @transfer(%a: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32, cpu:1> {
-  // expected-error @+1 {{'maxgraph.transfer' op moves a value from cpu:0 to cpu:1; in an SPMD partition values cross devices only through collectives}}
+  // expected-error @+1 {{'maxgraph.transfer' op moves a value from cpu:0 to cpu:1; between the parts of a graph over several devices values cross only through collectives}}
   %t = maxgraph.transfer %a to cpu:1 : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[4], f32, cpu:1>
   maxgraph.output %t : !maxgraph.tensor<[4], f32, cpu:1>
 }

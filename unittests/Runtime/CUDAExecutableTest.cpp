@@ -8,12 +8,15 @@
 // once per binding of the symbolic dims and replayed, errors reported and
 // recovered from, nothing leaked. Results are not checked here: the stand-in
 // runs no kernel (the OpenCL tests and, on a GPU, scripts/gpu-check.sh do).
+// A graph over two GPUs is the exception: its collectives are NCCL calls,
+// which the stand-in of NCCL (in the same library) computes on host memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Runtime/GpuExecutable.h"
+#include "MaxGraph/Runtime/MultiGpuExecutable.h"
 #include "MaxGraph/Support/Error.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -45,7 +48,10 @@ const bool standInChosen = [] {
   if (onRealDevice())
     return false;
   ::setenv("MAXGRAPH_CUDA_DRIVER_LIBRARY", MAXGRAPH_CUDA_STANDIN_PATH, 1);
+  ::setenv("MAXGRAPH_NCCL_LIBRARY", MAXGRAPH_CUDA_STANDIN_PATH, 1);
   ::setenv("MAXGRAPH_CUDA_STANDIN", "1", 1);
+  // Two GPUs, for the graphs over several GPUs.
+  ::setenv("MAXGRAPH_CUDA_STANDIN_DEVICES", "2", 1);
   return true;
 }();
 
@@ -337,18 +343,80 @@ TEST_F(CUDAExecutableTest, AFailedCaptureRecordsNothingAndTheNextRunRecords) {
 }
 
 TEST_F(CUDAExecutableTest, AnotherDeviceThanTheDriverHasIsAnError) {
-  const char *onGpu1 = R"mlir(
-maxgraph.graph @neg(%x: !maxgraph.tensor<[4], f32, gpu:1>) -> !maxgraph.tensor<[4], f32, gpu:1> {
-  %0 = maxgraph.neg %x : !maxgraph.tensor<[4], f32, gpu:1>
-  maxgraph.output %0 : !maxgraph.tensor<[4], f32, gpu:1>
+  const char *onGpu2 = R"mlir(
+maxgraph.graph @neg(%x: !maxgraph.tensor<[4], f32, gpu:2>) -> !maxgraph.tensor<[4], f32, gpu:2> {
+  %0 = maxgraph.neg %x : !maxgraph.tensor<[4], f32, gpu:2>
+  maxgraph.output %0 : !maxgraph.tensor<[4], f32, gpu:2>
 }
 )mlir";
   try {
-    compile(onGpu1, "neg");
-    FAIL() << "a graph on gpu:1 compiled with one device";
+    compile(onGpu2, "neg");
+    FAIL() << "a graph on gpu:2 compiled with two devices";
   } catch (const RuntimeError &error) {
     EXPECT_STREQ(error.what(),
-                 "compile: @neg: gpu:1: no CUDA device 1 (1 found)");
+                 "compile: @neg: gpu:2: no CUDA device 2 (2 found)");
+  }
+}
+
+/// Collectives only (whose results NCCL writes straight into the result
+/// buffers, so that the stand-in, which runs no kernel, computes them all),
+/// with signal buffers as staging makes them.
+const char *kTwoGpus = R"mlir(
+maxgraph.graph @shards(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgraph.tensor<[4, 6], f32, gpu:1>,
+    %s0: !maxgraph.buffer<[64], ui8, gpu:0>, %s1: !maxgraph.buffer<[64], ui8, gpu:1>)
+    -> (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[4, 12], f32, gpu:0>)
+    attributes {argument_names = ["a", "b", "signal_buffers[0]", "signal_buffers[1]"]} {
+  %r0, %r1 = maxgraph.allreduce sum %a, %b : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>)
+  %g0, %g1 = maxgraph.allgather %a, %b axis = 1 : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 12], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>)
+  maxgraph.output %r0, %r1, %g0 : !maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[4, 12], f32, gpu:0>
+}
+)mlir";
+
+TEST_F(CUDAExecutableTest, AGraphOverTwoGpusRunsAPartPerGpuThroughNccl) {
+  module = mlir::parseSourceString<mlir::ModuleOp>(kTwoGpus, &context);
+  ASSERT_TRUE(module);
+  ExecutableOptions options;
+  options.gpuRuntime = "cuda";
+  std::unique_ptr<Executable> executable =
+      Executable::compile(*module, "shards", options);
+  auto *multi = dynamic_cast<MultiGpuExecutable *>(executable.get());
+  ASSERT_NE(multi, nullptr);
+  EXPECT_EQ(multi->devices(), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(multi->threaded());
+  for (int run = 0; run < 2; ++run) {
+    standIn().clearLog();
+    // The signal buffers are the runtime's.
+    std::vector<HostTensor> results =
+        executable->run({f32({4, 6}, 1), f32({4, 6}, 100)}, {});
+    ASSERT_EQ(results.size(), 3u);
+    EXPECT_EQ(results[0].device(), GPU(0));
+    EXPECT_EQ(results[1].device(), GPU(1));
+    EXPECT_EQ(results[2].device(), GPU(0));
+    HostTensor sum0 = results[0].to(CPU()), sum1 = results[1].to(CPU());
+    HostTensor gathered = results[2].to(CPU());
+    for (int64_t i = 0; i < 24; ++i) {
+      float expected = (1.0f + i) + (100.0f + i);
+      EXPECT_EQ(sum0.data<float>()[i], expected) << i;
+      EXPECT_EQ(sum1.data<float>()[i], expected) << i;
+    }
+    // Along axis 1: each row is a's row, then b's.
+    for (int64_t row = 0; row < 4; ++row)
+      for (int64_t column = 0; column < 12; ++column) {
+        float expected = column < 6 ? 1.0f + row * 6 + column
+                                    : 100.0f + row * 6 + (column - 6);
+        EXPECT_EQ(gathered.data<float>()[row * 12 + column], expected)
+            << row << ", " << column;
+      }
+    std::vector<std::string> lines = logLines();
+    // One communicator set for the two GPUs, made at the first run.
+    EXPECT_EQ(callsOf(lines, "ncclCommInitAll").size(), run == 0 ? 1u : 0u)
+        << standIn().log();
+    // Each GPU's part enqueues its collectives on its own stream.
+    std::vector<std::string> allReduces = callsOf(lines, "ncclAllReduce");
+    ASSERT_EQ(allReduces.size(), 2u) << standIn().log();
+    EXPECT_NE(field(allReduces[0], "stream"), field(allReduces[1], "stream"))
+        << standIn().log();
+    EXPECT_EQ(callsOf(lines, "ncclAllGather").size(), 2u) << standIn().log();
   }
 }
 /// On an NVIDIA GPU (scripts/gpu-check.sh sets MAXGRAPH_TEST_CUDA_DEVICE=1;

@@ -40,16 +40,22 @@
 // `maxgraphNcclAllgather`, `maxgraphNcclReduceScatter` and
 // `maxgraphNcclBroadcast`, also in hostInterfaceSymbols()) go through NCCL,
 // opened with dlopen as the driver is (`libnccl.so.2`, or the library that
-// MAXGRAPH_NCCL_LIBRARY names). They take the mgpu stream first, then the
-// arguments of the MPI layer's entries of the same name (MPI.h's symbols():
-// device pointers as i64s, `ranks` a host pointer to the GPU ids in rank
-// order), and enqueue the collective on the stream without waiting. They
-// are called from one host thread per GPU (NCCL's one-thread-per-GPU mode),
-// concurrently: the lock is not held while NCCL runs. One set of
-// communicators per ordered device list is made at its first use
-// (ncclCommInitAll) and kept. They return 0, or 1 with the error pending as
-// for the mgpu functions: "maxgraphNcclAllreduce on gpu:1 (NVIDIA H200):
-// ncclAllReduce: unhandled cuda error ...".
+// MAXGRAPH_NCCL_LIBRARY names). They take the mgpu stream first (null: the
+// current device's default stream), then the arguments of the MPI layer's
+// entries (`maxgraphMpiAllreduce` and the others, MPI.h's symbols()): device
+// pointers as i64s, `ranks` a host pointer to the GPU ids in rank order. The
+// calling GPU is the stream's. They enqueue the collective (and the copies
+// and temporary of a gather or scatter along an inner axis) on the stream
+// without waiting, so they can be captured into a CUDA graph. They are called
+// from one host thread per GPU (NCCL's one-thread-per-GPU mode),
+// concurrently: the lock is not held while NCCL runs. Every GPU of the list
+// makes the same calls in the same order; one whose call fails before NCCL
+// runs leaves its peers' collective waiting, so a failure is fatal to the
+// whole run. One set of communicators per ordered device list is made at its
+// first use (ncclCommInitAll) and kept. They return 0, or 1 with the error
+// pending as for the mgpu functions (a no-op returning 1 while one is):
+// "maxgraphNcclAllreduce on gpu:1 (NVIDIA H200): ncclAllReduce: unhandled
+// cuda error ...".
 //
 //===----------------------------------------------------------------------===//
 

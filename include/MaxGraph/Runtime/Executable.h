@@ -34,7 +34,8 @@ public:
 
   /// Compiles graph `name` of `module` (the first non-subgraph graph when
   /// empty) for the device its tensors are on: a CpuExecutable for host
-  /// graphs, a GpuExecutable for graphs on `gpu:N`. Throws RuntimeError.
+  /// graphs, a GpuExecutable for graphs on `gpu:N`, a MultiGpuExecutable for
+  /// graphs over several GPUs. Throws RuntimeError.
   static std::unique_ptr<Executable>
   compile(mlir::ModuleOp module, llvm::StringRef name = {},
           const ExecutableOptions &options = ExecutableOptions());

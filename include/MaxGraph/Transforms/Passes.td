@@ -257,15 +257,45 @@ def OutlineRepeated : Pass<"maxgraph-outline-repeated", "mlir::ModuleOp"> {
   ];
 }
 
+def AbsorbBoundaryTransfers : Pass<"maxgraph-absorb-boundary-transfers",
+                                   "::maxgraph::GraphOp"> {
+  let summary = "Moves host-GPU transfers at a graph's edges into its signature";
+  let description = [{
+    A graph that takes host data and moves it to a GPU (`transfer_to`), or
+    moves its results back to the host, is a GPU graph whose caller's data
+    is copied in and out: the runtime copies a GPU graph's host inputs to
+    the device anyway, and copies a result to the host when its layout says
+    so. So an argument on a cpu device whose every use is a
+    `maxgraph.transfer` to one GPU becomes an argument on that GPU, and a
+    result that a `maxgraph.transfer` from a GPU to a cpu device makes
+    becomes a result on that GPU (the transfer is dropped when nothing else
+    uses it). Other transfers stay. Subgraphs (`is_subgraph`) are left
+    alone: their signature is their callers'.
+
+    ```mlir
+    maxgraph.graph @g(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32> {
+      %0 = maxgraph.transfer %x to gpu:0 : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[4], f32, gpu:0>
+      %1 = maxgraph.relu %0 : !maxgraph.tensor<[4], f32, gpu:0>
+      %2 = maxgraph.transfer %1 to cpu:0 : !maxgraph.tensor<[4], f32, gpu:0> -> !maxgraph.tensor<[4], f32>
+      maxgraph.output %2 : !maxgraph.tensor<[4], f32>
+    }
+    ```
+    becomes `@g(%x: !maxgraph.tensor<[4], f32, gpu:0>) ->
+    !maxgraph.tensor<[4], f32, gpu:0>` with the `maxgraph.relu` alone.
+  }];
+}
+
 def PartitionByDevice : Pass<"maxgraph-partition-by-device", "::maxgraph::GraphOp"> {
-  let summary = "Keeps the part of a multi-device graph that runs on one process";
+  let summary = "Keeps the part of a multi-device graph that one device runs";
   let description = [{
     For an SPMD run (`mpirun -np N max-run --spmd`), where process `r` runs
-    the ops placed on device `cpu:r`: keeps the arguments, ops and results on
-    `cpu:<rank>` (in their order), and rewrites each collective with an
-    operand on that device into its one-operand form (`maxgraph.spmd_*`,
-    with `devices` listing the cpu ids of the collective's operands in
-    order). Collectives and ops without a part on the device are dropped.
+    the ops placed on device `cpu:r`, and for a graph over several GPUs in
+    one process, where one host thread runs each `gpu:r`'s part: keeps the
+    arguments, ops and results on `<kind>:<rank>` (in their order), and
+    rewrites each collective with an operand on that device into its
+    one-operand form (`maxgraph.spmd_*`, with `devices` listing the device
+    ids of the collective's operands in order). Collectives and ops without a
+    part on the device are dropped.
 
     ```mlir
     %r0, %r1 = maxgraph.allreduce sum %a, %b : (!maxgraph.tensor<[4], f32>,
@@ -275,11 +305,15 @@ def PartitionByDevice : Pass<"maxgraph-partition-by-device", "::maxgraph::GraphO
     becomes, with `rank=1`, `%r1 = maxgraph.spmd_allreduce sum %b devices =
     [0, 1]`. Values cross devices only through collectives: a
     `maxgraph.transfer` between two devices is an error at the transfer, and
-    so are `maxgraph.call` (inline subgraphs first) and values on gpu devices.
+    so are `maxgraph.call` (inline subgraphs first) and values on devices of
+    another kind than `kind`.
   }];
   let options = [
     Option<"rank", "rank", "int64_t", /*default=*/"0",
-           "The process whose part is kept: device cpu:<rank>">,
+           "The device whose part is kept: <kind>:<rank>">,
+    Option<"kind", "kind", "std::string", /*default=*/"\"cpu\"",
+           "The kind of the devices taking part: cpu (one process each) "
+           "or gpu (one thread each)">,
   ];
 }
 

@@ -16,9 +16,15 @@
 // GPUDeviceChecks.cpp). Allocations in `scf.if` branches are hoisted to the
 // function's level with their sizes.
 //
+// Runtime entries that enqueue work themselves (declarations marked
+// `maxgraph.enqueues`: the NCCL collectives) take the stream first too; the
+// buffers whose pointers their calls list in `maxgraph.device_pointers` are
+// device memory.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,6 +52,17 @@ Value rootOf(Value value) {
   return value;
 }
 
+/// The buffer whose aligned pointer `value` is (an i64 or index of
+/// memref.extract_aligned_pointer_as_index), or null.
+Value pointedBuffer(Value value) {
+  if (auto cast = value.getDefiningOp<arith::IndexCastOp>())
+    value = cast.getIn();
+  if (auto pointer =
+          value.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>())
+    return rootOf(pointer.getSource());
+  return nullptr;
+}
+
 /// The allocations and constants of `function` whose data kernels or
 /// callees use: device buffers. Other allocations and constants (the shape
 /// operands of `memref.reshape`, say) are host memory, which the host reads
@@ -58,6 +75,12 @@ llvm::DenseSet<Value> deviceAllocations(func::FuncOp function) {
     for (Value operand : op->getOperands())
       if (isa<BaseMemRefType>(operand.getType()))
         device.insert(rootOf(operand));
+    if (auto pointers =
+            op->getAttrOfType<DenseI64ArrayAttr>(maxgraph::kDevicePointersAttr))
+      for (int64_t index : pointers.asArrayRef())
+        if (index >= 0 && index < static_cast<int64_t>(op->getNumOperands()))
+          if (Value buffer = pointedBuffer(op->getOperand(index)))
+            device.insert(buffer);
   });
   return device;
 }
@@ -165,6 +188,16 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
         return signalPassFailure();
       streamed.insert(function.getSymName());
     }
+    // Runtime entries that enqueue on the stream they are given.
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (!function.isExternal() || !function->hasAttr(maxgraph::kEnqueuesAttr))
+        continue;
+      SmallVector<Type> inputs{token};
+      llvm::append_range(inputs, function.getArgumentTypes());
+      function.setType(
+          FunctionType::get(context, inputs, function.getResultTypes()));
+      streamed.insert(function.getSymName());
+    }
 
     IRRewriter rewriter(context);
     for (func::FuncOp function : functions) {
@@ -254,6 +287,8 @@ struct GPUStreamPass : maxgraph::impl::GPUStreamBase<GPUStreamPass> {
               rewriter, loc, call.getCallee(), call.getResultTypes(), operands);
           streamedCall->setDiscardableAttrs(
               call->getDiscardableAttrDictionary());
+          // Its operand indices no longer hold, and it has done its work.
+          streamedCall->removeAttr(maxgraph::kDevicePointersAttr);
           rewriter.replaceOp(call, streamedCall.getResults());
           return WalkResult::skip();
         }

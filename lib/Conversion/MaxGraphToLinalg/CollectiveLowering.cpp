@@ -15,6 +15,15 @@
 // entry returns a non-zero i32 after an MPI failure, which becomes a runtime
 // check of the op.
 //
+// On a GPU (a part of a graph over several GPUs, each run by a host thread)
+// the same calls go to the NCCL layer of the CUDA runtime
+// (`maxgraphNccl<Op>`, MaxGraph/Runtime/CUDARuntime.h), which enqueues the
+// collective on the stream: the declaration is marked `maxgraph.enqueues`
+// (maxgraph-gpu-stream passes the host function's stream first) and the
+// call lists in `maxgraph.device_pointers` which operands are device
+// buffers' pointers, so that the buffers behind them are device memory. The
+// list of devices stays a host constant.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
@@ -330,6 +339,7 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
         rewriter, loc, MemRefType::get({count}, rewriter.getI64Type()), ranks,
         /*read_only=*/true);
 
+    bool onGpu = layoutOf(op.getInput()).getDevice().isGpu();
     Value in = pointer(rewriter, loc, inputBuffer);
     Value out = pointer(rewriter, loc, output);
     Value ranksPointer = pointer(rewriter, loc, ranksBuffer);
@@ -388,6 +398,14 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
                    numRanks};
     }
 
+    // On a GPU, the NCCL layer's entry of the same name and arguments.
+    std::string entry =
+        onGpu
+            ? ("maxgraphNccl" + callee.substr(StringRef("maxgraphMpi").size()))
+                  .str()
+            : callee.str();
+    callee = entry;
+
     // The declaration of the entry, once per module.
     auto module = op->template getParentOfType<ModuleOp>();
     auto function = module.template lookupSymbol<func::FuncOp>(callee);
@@ -399,14 +417,19 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
       rewriter.setInsertionPointToStart(module.getBody());
       function = func::FuncOp::create(rewriter, loc, callee, type);
       function.setPrivate();
+      if (onGpu)
+        function->setAttr(kEnqueuesAttr, rewriter.getUnitAttr());
     }
-    Value status =
-        func::CallOp::create(rewriter, loc, function, arguments).getResult(0);
+    auto call = func::CallOp::create(rewriter, loc, function, arguments);
+    if (onGpu)
+      call->setAttr(kDevicePointersAttr, rewriter.getDenseI64ArrayAttr({0, 1}));
     Value ok = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, status,
+        rewriter, loc, arith::CmpIPredicate::eq, call.getResult(0),
         arith::ConstantIntOp::create(rewriter, loc, 0, 32));
-    emitRuntimeCheck(rewriter, loc, ok, op,
-                     "the MPI collective failed (the runtime reports why)");
+    emitRuntimeCheck(
+        rewriter, loc, ok, op,
+        onGpu ? "the NCCL collective failed (the runtime reports why)"
+              : "the MPI collective failed (the runtime reports why)");
     Value result = bufferization::ToTensorOp::create(rewriter, loc, resultType,
                                                      output, /*restrict=*/true,
                                                      /*writable=*/true);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Collectives.h"
 #include "MaxGraph/Runtime/CUDARuntime.h"
 #include "RuntimeState.h"
 #include "llvm/ADT/StringExtras.h"
@@ -637,11 +638,8 @@ static llvm::Error pendingError() {
 }
 
 std::vector<std::pair<const char *, void *>> cuda::hostInterfaceSymbols() {
-#define MAXGRAPH_SYMBOL(name)                                                  \
-  {                                                                            \
-    #name, reinterpret_cast<void *>(&name)                                     \
-  }
-  return {
+#define MAXGRAPH_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
+  std::vector<std::pair<const char *, void *>> symbols = {
       MAXGRAPH_SYMBOL(mgpuModuleLoad),
       MAXGRAPH_SYMBOL(mgpuModuleUnload),
       MAXGRAPH_SYMBOL(mgpuModuleGetFunction),
@@ -666,6 +664,10 @@ std::vector<std::pair<const char *, void *>> cuda::hostInterfaceSymbols() {
       MAXGRAPH_SYMBOL(mgpuSetDefaultDevice),
   };
 #undef MAXGRAPH_SYMBOL
+  // The NCCL collectives of the SPMD ops on gpu devices.
+  for (auto symbol : collectiveSymbols())
+    symbols.push_back(symbol);
+  return symbols;
 }
 
 llvm::Expected<void *> cuda::allocate(size_t bytes, void *stream) {

@@ -67,14 +67,12 @@ inline constexpr ncclRedOp_t ncclMin = 3;
 struct NCCLLibrary {
   ncclResult_t (*GetVersion)(int *version);
   const char *(*GetErrorString)(ncclResult_t);
-  ncclResult_t (*CommInitAll)(ncclComm_t *comms, int count,
-                              const int *devices);
+  ncclResult_t (*CommInitAll)(ncclComm_t *comms, int count, const int *devices);
   ncclResult_t (*CommDestroy)(ncclComm_t);
   ncclResult_t (*GroupStart)();
   ncclResult_t (*GroupEnd)();
   ncclResult_t (*AllReduce)(const void *send, void *receive, size_t count,
-                            ncclDataType_t, ncclRedOp_t, ncclComm_t,
-                            CUstream);
+                            ncclDataType_t, ncclRedOp_t, ncclComm_t, CUstream);
   ncclResult_t (*AllGather)(const void *send, void *receive, size_t sendCount,
                             ncclDataType_t, ncclComm_t, CUstream);
   ncclResult_t (*ReduceScatter)(const void *send, void *receive,

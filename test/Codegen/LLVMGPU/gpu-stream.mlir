@@ -160,3 +160,51 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A runtime entry that enqueues on the stream (maxgraph.enqueues: the NCCL
+// collectives) takes the stream first. The buffers whose pointers the call
+// lists in maxgraph.device_pointers are device memory (gpu.alloc, freed on
+// the stream); the list of devices stays a host constant.
+// CHECK-LABEL: func.func private @maxgraphNcclAllreduce
+// CHECK-SAME:    (!gpu.async.token, i64, i64, i64, i64, i64, i64, i64) -> i32
+// CHECK-SAME:    maxgraph.enqueues
+// CHECK-LABEL: func.func @collective
+// CHECK-SAME:    (%[[S:.*]]: !gpu.async.token, %[[A:.*]]: memref<4xf32>)
+// CHECK:         %[[OUT:.*]], %{{.*}} = gpu.alloc async [%[[S]]] () : memref<4xf32>
+// CHECK:         %[[RANKS:.*]] = memref.get_global @ranks : memref<2xi64>
+// CHECK-NOT:     gpu.memcpy
+// CHECK:         %[[STATUS:.*]] = call @maxgraphNcclAllreduce(%[[S]],
+// CHECK-NOT:     maxgraph.device_pointers
+// CHECK:         gpu.launch_func async [%[[S]]] @k::@use {{.*}} args(%[[A]] : memref<4xf32>)
+// CHECK:         gpu.dealloc async [%[[S]]] %[[OUT]] : memref<4xf32>
+module attributes {gpu.container_module} {
+  memref.global "private" constant @ranks : memref<2xi64> = dense<[0, 1]>
+  func.func private @maxgraphNcclAllreduce(i64, i64, i64, i64, i64, i64, i64) -> i32 attributes {maxgraph.enqueues}
+  func.func @collective(%a: memref<4xf32>) -> i32 {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %n = arith.constant 4 : i64
+    %dtype = arith.constant 2 : i64
+    %kind = arith.constant 0 : i64
+    %two = arith.constant 2 : i64
+    %out = memref.alloc() : memref<4xf32>
+    %ranks = memref.get_global @ranks : memref<2xi64>
+    %pa = memref.extract_aligned_pointer_as_index %a : memref<4xf32> -> index
+    %pi = arith.index_cast %pa : index to i64
+    %po = memref.extract_aligned_pointer_as_index %out : memref<4xf32> -> index
+    %pot = arith.index_cast %po : index to i64
+    %pr = memref.extract_aligned_pointer_as_index %ranks : memref<2xi64> -> index
+    %prt = arith.index_cast %pr : index to i64
+    %status = call @maxgraphNcclAllreduce(%pi, %pot, %n, %dtype, %kind, %prt, %two) {maxgraph.device_pointers = array<i64: 0, 1>} : (i64, i64, i64, i64, i64, i64, i64) -> i32
+    gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%a : memref<4xf32>)
+    memref.dealloc %out : memref<4xf32>
+    return %status : i32
+  }
+  gpu.module @k {
+    gpu.func @use(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}

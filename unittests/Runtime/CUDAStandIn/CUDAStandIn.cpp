@@ -8,7 +8,9 @@
 // `maxgraphCudaStandIn`, and the runtime refuses a library that does unless
 // MAXGRAPH_CUDA_STANDIN=1.
 //
-// It runs no kernels, and it is never installed: it is no driver.
+// It runs no kernels, and it is never installed: it is no driver. The same
+// library stands in for NCCL (NCCLStandIn.cpp, MAXGRAPH_NCCL_LIBRARY), over
+// the same state and log.
 //
 //  * Devices: MAXGRAPH_CUDA_STANDIN_DEVICES of them (1 by default; with 0,
 //    cuInit fails with CUDA_ERROR_NO_DEVICE as a driver does on a machine
@@ -34,14 +36,16 @@
 //  * Control (the maxgraphCudaStandIn* functions, for tests): a log of the
 //    calls, one line each, with stable names for the handles in the order
 //    they were made (modules M1, functions F1, streams S1, events V1, graphs
-//    G1, instantiated graphs E1, device and managed allocations P1; other
-//    pointers print as `pinned`, page-locked host memory, or `host`); the
-//    next call of an entry point made to fail; the allocations still live.
+//    G1, instantiated graphs E1, device and managed allocations P1, NCCL
+//    communicators N1; other pointers print as `pinned`, page-locked host
+//    memory, or `host`); the next call of an entry point (the driver's or
+//    NCCL's) made to fail; the allocations still live.
 //
-// All of its state is guarded by one mutex.
+// All of its state is guarded by one mutex (StandInState.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "StandInState.h"
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -69,6 +73,27 @@ using CUevent = struct CUevent_st *;
 using CUgraph = struct CUgraph_st *;
 using CUgraphExec = struct CUgraphExec_st *;
 using CUmemoryPool = struct CUmemPoolHandle_st *;
+
+/// CUDA_MEMCPY2D, as cuda.h declares it (arrays, which the stand-in does not
+/// have, as void pointers).
+struct CUDA_MEMCPY2D {
+  size_t srcXInBytes;
+  size_t srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+};
 
 static_assert(sizeof(void *) == 8, "handles are 32-bit kinds and numbers");
 
@@ -144,6 +169,10 @@ constexpr int kAttributeComputeCapabilityMinor = 76;
 constexpr int kAttributeMemoryPoolsSupported = 115;
 /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
 constexpr int kFunctionAttributeMaxDynamicShared = 8;
+/// CUmemorytype values.
+constexpr int kMemoryTypeHost = 1;
+constexpr int kMemoryTypeDevice = 2;
+constexpr int kMemoryTypeUnified = 4;
 /// CU_STREAM_CAPTURE_STATUS_*.
 constexpr int kCaptureStatusNone = 0;
 constexpr int kCaptureStatusActive = 1;
@@ -196,6 +225,7 @@ constexpr const char *kEntryPoints[] = {
     "cuMemHostRegister_v2",
     "cuMemHostUnregister",
     "cuMemcpyAsync",
+    "cuMemcpy2DAsync_v2",
     "cuMemsetD32Async",
     "cuMemsetD16Async",
     "cuGraphInstantiateWithFlags",
@@ -816,6 +846,58 @@ CUresult fillAsync(const char *name, CUdeviceptr destination, unsigned value,
   return CUDA_SUCCESS;
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// What the NCCL stand-in sees (StandInState.h)
+//===----------------------------------------------------------------------===//
+
+std::mutex &standin::mutex() { return StandIn::get().mutex; }
+
+void standin::logLine(const std::string &line) { StandIn::get().logLine(line); }
+
+int standin::takeFailure(const std::string &entryPoint) {
+  StandIn &state = StandIn::get();
+  auto found = state.failures.find(entryPoint);
+  if (found == state.failures.end())
+    return 0;
+  int result = found->second;
+  state.failures.erase(found);
+  return result;
+}
+
+int standin::deviceCount() {
+  StandIn &state = StandIn::get();
+  return state.initialized ? state.deviceCount : 0;
+}
+
+std::string standin::streamName(CUstream stream) {
+  return StandIn::get().streamName(stream);
+}
+
+bool standin::liveStream(CUstream stream, bool &capturing) {
+  capturing = false;
+  if (!stream)
+    return true;
+  StandIn &state = StandIn::get();
+  auto found = state.streams.find(handleId(stream, HandleKind::Stream));
+  if (found == state.streams.end())
+    return false;
+  capturing = found->second.capture != nullptr;
+  return true;
+}
+
+std::string standin::pointerName(uintptr_t pointer) {
+  return StandIn::get().pointerName(pointer);
+}
+
+bool standin::inDeviceMemory(uintptr_t pointer, size_t bytes) {
+  StandIn &state = StandIn::get();
+  auto found = state.block(pointer);
+  return found != state.memory.end() &&
+         (found->second.kind == MemoryKind::Device ||
+          found->second.kind == MemoryKind::Managed) &&
+         state.fits(pointer, bytes);
+}
 
 //===----------------------------------------------------------------------===//
 // The entry points
@@ -1570,6 +1652,80 @@ CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source,
   return CUDA_SUCCESS;
 }
 
+/// The address that one side of a 2-D copy starts at; 0 for a kind of memory
+/// the stand-in does not have (arrays).
+static uintptr_t copyStart(int type, const void *host, CUdeviceptr device,
+                           size_t x, size_t y, size_t pitch) {
+  uintptr_t base = 0;
+  if (type == kMemoryTypeHost)
+    base = reinterpret_cast<uintptr_t>(host);
+  else if (type == kMemoryTypeDevice || type == kMemoryTypeUnified)
+    base = static_cast<uintptr_t>(device);
+  return base ? base + x + y * pitch : 0;
+}
+
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *copy, CUstream stream) {
+  Call call("cuMemcpy2DAsync");
+  StandIn &state = call.state;
+  std::string line = "cuMemcpy2DAsync";
+  uintptr_t to = 0, from = 0;
+  size_t width = 0, rows = 0, toPitch = 0, fromPitch = 0;
+  if (copy) {
+    width = copy->WidthInBytes;
+    rows = copy->Height;
+    toPitch = copy->dstPitch;
+    fromPitch = copy->srcPitch;
+    to = copyStart(copy->dstMemoryType, copy->dstHost, copy->dstDevice,
+                   copy->dstXInBytes, copy->dstY, toPitch);
+    from = copyStart(copy->srcMemoryType, copy->srcHost, copy->srcDevice,
+                     copy->srcXInBytes, copy->srcY, fromPitch);
+    line +=
+        " width=" + std::to_string(width) + " height=" + std::to_string(rows) +
+        " dst=" + state.pointerName(to) + " dpitch=" + std::to_string(toPitch) +
+        " src=" + state.pointerName(from) +
+        " spitch=" + std::to_string(fromPitch);
+  }
+  line += " stream=" + state.streamName(stream);
+  if (CUresult imposed = call.imposed())
+    return state.logError(line, imposed);
+  Capture *capture = nullptr;
+  if (CUresult status = state.enqueueOn(stream, capture))
+    return state.logError(line, status);
+  if (!copy || !to || !from ||
+      (rows > 1 && (toPitch < width || fromPitch < width)))
+    return state.logError(line, CUDA_ERROR_INVALID_VALUE);
+  // Every row inside the block its first byte is in.
+  if (rows && width &&
+      (!state.fits(to, (rows - 1) * toPitch + width) ||
+       !state.fits(from, (rows - 1) * fromPitch + width)))
+    return state.logError(line, CUDA_ERROR_INVALID_VALUE);
+  if (capture) {
+    if (state.block(to) == state.memory.end() ||
+        state.block(from) == state.memory.end()) {
+      capture->invalidated = true;
+      return state.logError(line, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    }
+    // A copy node per row.
+    for (size_t row = 0; row < rows && width; ++row) {
+      Node node{Node::Kind::Copy};
+      node.destination = to + row * toPitch;
+      node.source = from + row * fromPitch;
+      node.destinationSerial = state.serialOf(to);
+      node.sourceSerial = state.serialOf(from);
+      node.size = width;
+      capture->nodes.push_back(node);
+    }
+    line += " captured";
+  } else {
+    for (size_t row = 0; row < rows && width; ++row)
+      std::memmove(reinterpret_cast<void *>(to + row * toPitch),
+                   reinterpret_cast<const void *>(from + row * fromPitch),
+                   width);
+  }
+  state.logLine(line);
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemsetD32Async(CUdeviceptr destination, unsigned value, size_t count,
                           CUstream stream) {
   return fillAsync("cuMemsetD32Async", destination, value, count, 4, stream);
@@ -1690,8 +1846,9 @@ void maxgraphCudaStandInClearLog(void) {
 }
 
 /// Makes the next call of `function` (an entry point's name, with or
-/// without its `_v2`) return `result` without doing anything; a `result` of
-/// CUDA_SUCCESS takes back such a failure.
+/// without its `_v2`, the driver's or NCCL's) return `result` without doing
+/// anything; a `result` of CUDA_SUCCESS (ncclSuccess) takes back such a
+/// failure.
 void maxgraphCudaStandInFailNext(const char *function, int result) {
   std::string name = function ? function : "";
   if (name.size() > 3 && name.compare(name.size() - 3, 3, "_v2") == 0)
@@ -1703,6 +1860,7 @@ void maxgraphCudaStandInFailNext(const char *function, int result) {
       base.remove_suffix(3);
     known |= base == name;
   }
+  known |= standin::isNcclEntryPoint(name);
   if (!known) {
     std::fprintf(stderr,
                  "CUDA stand-in: maxgraphCudaStandInFailNext: %s is not an "

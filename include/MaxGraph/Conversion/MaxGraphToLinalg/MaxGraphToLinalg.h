@@ -16,11 +16,24 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
 
 namespace maxgraph {
 class GraphOp;
+
+/// On the declaration of a runtime entry that enqueues work on a GPU stream
+/// (the NCCL collectives): maxgraph-gpu-stream passes the calling host
+/// function's stream as its first argument.
+inline constexpr llvm::StringLiteral kEnqueuesAttr = "maxgraph.enqueues";
+
+/// On a call of such an entry: the indices of the i64 operands that are
+/// aligned pointers of device buffers (memref.extract_aligned_pointer_as_index
+/// cast to i64), so that maxgraph-gpu-stream places those buffers in device
+/// memory. Other pointer operands point at host memory.
+inline constexpr llvm::StringLiteral kDevicePointersAttr =
+    "maxgraph.device_pointers";
 
 /// The types of the conversion: `!maxgraph.tensor` becomes a ranked `tensor`
 /// with `?` for every non-static dim, `!maxgraph.buffer` an identity-layout

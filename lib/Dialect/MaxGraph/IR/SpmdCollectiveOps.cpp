@@ -2,8 +2,9 @@
 //
 // `maxgraph.spmd_*` ops: this device's operand of a collective between the
 // processes of an SPMD run, and this device's result. The contract shared
-// by all four: a non-empty `devices` list of distinct cpu ids, and an
-// operand on a cpu device of the list.
+// by all four: a non-empty `devices` list of distinct ids, and an operand
+// on a device of the list (cpu ids for the processes of an SPMD run, gpu
+// ids for the threads of a graph over several GPUs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,24 +21,28 @@ static FailureOr<TensorLayoutType>
 verifySpmdOperand(std::optional<Location> loc, StringRef name, Value input,
                   ArrayRef<int64_t> devices, bool (*accepts)(Type)) {
   auto type = cast<TensorLayoutType>(input.getType());
+  DeviceAttr device = type.getDevice();
+  // The ids are of the operand's kind: cpu (processes) or gpu (threads).
+  StringRef kind = stringifyDeviceKind(device.getKind());
   if (devices.empty())
     return OptionalDiag(loc, name) << "lists no devices";
   llvm::SmallDenseSet<int64_t> seen;
   for (int64_t id : devices) {
     if (id < 0)
       return OptionalDiag(loc, name)
-             << "lists device " << id << "; devices are cpu ids from 0";
+             << "lists device " << id << "; devices are " << kind
+             << " ids from 0";
     if (!seen.insert(id).second)
-      return OptionalDiag(loc, name) << "lists cpu:" << id << " twice";
+      return OptionalDiag(loc, name)
+             << "lists " << kind << ":" << id << " twice";
   }
-  DeviceAttr device = type.getDevice();
-  if (device.getKind() != DeviceKind::cpu || !seen.contains(device.getId())) {
+  if (!seen.contains(device.getId())) {
     std::string text;
     llvm::raw_string_ostream os(text);
     device.printBare(os);
     return OptionalDiag(loc, name)
-           << "operand is on " << text
-           << ", which is not one of the listed cpu devices";
+           << "operand is on " << text << ", which is not one of the listed "
+           << kind << " devices";
   }
   if (!accepts(type.getElementType()))
     return OptionalDiag(loc, name)

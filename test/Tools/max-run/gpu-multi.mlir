@@ -1,0 +1,63 @@
+// Graphs over several GPUs run as one part per GPU (MultiGpuExecutable):
+// each part is the graph partitioned for its GPU, compiled on its own.
+//
+// Without collectives the parts run one after the other, on any runtime:
+// through OpenCL (PoCL with two CPU devices, gpu:0 and gpu:1) they agree
+// with the reference interpreter.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %if opencl %{ env POCL_DEVICES="pthread pthread" max-run %s --graph=independent --gpu-runtime=opencl --random-inputs --seed=4 --dims=n=6 --output=%t/ind-g %}
+// RUN: max-run %s --graph=independent --random-inputs --seed=4 --dims=n=6 --output=%t/ind-i --interpret
+// RUN: %if opencl %{ %python %S/Inputs/compare.py %t/ind-g %t/ind-i | FileCheck %s --check-prefix=MATCH3 %}
+// MATCH3: match 3
+//
+// Collectives between GPUs go through NCCL on the CUDA runtime; the test
+// stand-in of the driver and of NCCL computes them on host memory (and runs
+// no kernels: these graphs are collectives only, whose results NCCL writes
+// straight into the result buffers), one host thread per GPU. They agree
+// with the interpreter exactly.
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_CACHE=0 max-run %s --graph=collectives --gpu-runtime=cuda --random-inputs --seed=5 --output=%t/col-c
+// RUN: max-run %s --graph=collectives --random-inputs --seed=5 --output=%t/col-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/col-c %t/col-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH7
+// MATCH7: match 7
+//
+// The OpenCL runtime has no NCCL:
+// RUN: %if opencl %{ not max-run %s --graph=collectives --gpu-runtime=opencl --random-inputs 2>&1 | FileCheck %s --check-prefix=NONCCL %}
+// NONCCL: max-run: error: compile: @collectives has collectives between GPUs, which run through NCCL on the cuda runtime, not on the opencl runtime
+//
+// Two GPUs where the driver has one:
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=1 MAXGRAPH_CACHE=0 not max-run %s --graph=collectives --gpu-runtime=cuda --random-inputs 2>&1 | FileCheck %s --check-prefix=ONEGPU
+// ONEGPU: max-run: error: compile: @collectives: gpu:1: no CUDA device 1 (1 found)
+//
+// Values cross GPUs only through collectives:
+// RUN: not max-run %s --graph=transfer --gpu-runtime=cuda --random-inputs 2>&1 | FileCheck %s --check-prefix=TRANSFER
+// TRANSFER: max-run: error: compile: partitioning @transfer for gpu:0 failed:
+// TRANSFER-NEXT: gpu-multi.mlir:{{[0-9]+}}:{{[0-9]+}}: 'maxgraph.transfer' op moves a value from gpu:0 to gpu:1; between the parts of a graph over several devices values cross only through collectives
+
+maxgraph.graph @independent<n>(%x: !maxgraph.tensor<[n, 4], f32, gpu:0>,
+    %y: !maxgraph.tensor<[n, 4], f32, gpu:1>, %w: !maxgraph.tensor<[4, 3], f32, gpu:1>)
+    -> (!maxgraph.tensor<[n, 4], f32, gpu:0>, !maxgraph.tensor<[n, 3], f32, gpu:1>, !maxgraph.tensor<[n, 4], f32, gpu:0>) {
+  %r = maxgraph.relu %x : !maxgraph.tensor<[n, 4], f32, gpu:0>
+  %m = maxgraph.matmul %y, %w : (!maxgraph.tensor<[n, 4], f32, gpu:1>, !maxgraph.tensor<[4, 3], f32, gpu:1>) -> !maxgraph.tensor<[n, 3], f32, gpu:1>
+  %e = maxgraph.exp %x : !maxgraph.tensor<[n, 4], f32, gpu:0>
+  maxgraph.output %r, %m, %e : !maxgraph.tensor<[n, 4], f32, gpu:0>, !maxgraph.tensor<[n, 3], f32, gpu:1>, !maxgraph.tensor<[n, 4], f32, gpu:0>
+}
+
+maxgraph.graph @collectives(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgraph.tensor<[4, 6], f32, gpu:1>,
+    %i: !maxgraph.tensor<[3], si32, gpu:0>, %j: !maxgraph.tensor<[3], si32, gpu:1>)
+    -> (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>,
+        !maxgraph.tensor<[3], si32, gpu:1>,
+        !maxgraph.tensor<[8, 6], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>,
+        !maxgraph.tensor<[4, 3], f32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:0>) {
+  %s0, %s1 = maxgraph.allreduce sum %a, %b : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>)
+  %m0, %m1 = maxgraph.allreduce max %i, %j : (!maxgraph.tensor<[3], si32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:1>) -> (!maxgraph.tensor<[3], si32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:1>)
+  %g0, %g1 = maxgraph.allgather %a, %b axis = 0 : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[8, 6], f32, gpu:0>, !maxgraph.tensor<[8, 6], f32, gpu:1>)
+  %h0, %h1 = maxgraph.allgather %a, %b axis = 1 : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 12], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>)
+  %r0, %r1 = maxgraph.reduce_scatter sum %a, %b axis = 1 : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 3], f32, gpu:0>, !maxgraph.tensor<[4, 3], f32, gpu:1>)
+  %c0, %c1 = maxgraph.broadcast %i, %j root = 1 : (!maxgraph.tensor<[3], si32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:1>) -> (!maxgraph.tensor<[3], si32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:1>)
+  maxgraph.output %s0, %s1, %m1, %g0, %h1, %r0, %c0 : !maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[3], si32, gpu:1>, !maxgraph.tensor<[8, 6], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>, !maxgraph.tensor<[4, 3], f32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:0>
+}
+
+maxgraph.graph @transfer(%x: !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[4], f32, gpu:1> {
+  %t = maxgraph.transfer %x to gpu:1 : !maxgraph.tensor<[4], f32, gpu:0> -> !maxgraph.tensor<[4], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[4], f32, gpu:1>
+}

@@ -1,0 +1,39 @@
+// RUN: max-opt %s -maxgraph-partition-by-device="kind=gpu rank=1" -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: not max-opt %s -maxgraph-partition-by-device="kind=tpu" -split-input-file 2>&1 | FileCheck %s --check-prefix=KIND
+
+// KIND: error: maxgraph-partition-by-device: kind 'tpu' is neither cpu nor gpu
+
+// A graph over several GPUs: gpu:1's thread keeps gpu:1's arguments, ops and
+// results and its part of each collective, in operand order.
+// CHECK-LABEL: maxgraph.graph @shards(
+// CHECK-SAME: %[[X:[^:]+]]: !maxgraph.tensor<[4, 8], f32, gpu:1>) -> (!maxgraph.tensor<[4, 8], f32, gpu:1>, !maxgraph.tensor<[4, 16], f32, gpu:1>)
+// CHECK-NEXT: %[[H:.*]] = maxgraph.relu %[[X]]
+// CHECK-NEXT: %[[Y:.*]] = maxgraph.spmd_allreduce sum %[[H]] devices = [1, 0] : !maxgraph.tensor<[4, 8], f32, gpu:1> -> !maxgraph.tensor<[4, 8], f32, gpu:1>
+// CHECK-NEXT: %[[G:.*]] = maxgraph.spmd_allgather %[[H]] axis = 1 devices = [0, 1] : !maxgraph.tensor<[4, 8], f32, gpu:1> -> !maxgraph.tensor<[4, 16], f32, gpu:1>
+// CHECK-NEXT: maxgraph.output %[[Y]], %[[G]]
+maxgraph.graph @shards(%x0: !maxgraph.tensor<[4, 8], f32, gpu:0>, %x1: !maxgraph.tensor<[4, 8], f32, gpu:1>)
+    -> (!maxgraph.tensor<[4, 8], f32, gpu:0>, !maxgraph.tensor<[4, 8], f32, gpu:1>, !maxgraph.tensor<[4, 16], f32, gpu:1>) {
+  %h0 = maxgraph.relu %x0 : !maxgraph.tensor<[4, 8], f32, gpu:0>
+  %h1 = maxgraph.relu %x1 : !maxgraph.tensor<[4, 8], f32, gpu:1>
+  %y1, %y0 = maxgraph.allreduce sum %h1, %h0 : (!maxgraph.tensor<[4, 8], f32, gpu:1>, !maxgraph.tensor<[4, 8], f32, gpu:0>) -> (!maxgraph.tensor<[4, 8], f32, gpu:1>, !maxgraph.tensor<[4, 8], f32, gpu:0>)
+  %g0, %g1 = maxgraph.allgather %h0, %h1 axis = 1 : (!maxgraph.tensor<[4, 8], f32, gpu:0>, !maxgraph.tensor<[4, 8], f32, gpu:1>) -> (!maxgraph.tensor<[4, 16], f32, gpu:0>, !maxgraph.tensor<[4, 16], f32, gpu:1>)
+  maxgraph.output %y0, %y1, %g1 : !maxgraph.tensor<[4, 8], f32, gpu:0>, !maxgraph.tensor<[4, 8], f32, gpu:1>, !maxgraph.tensor<[4, 16], f32, gpu:1>
+}
+
+// -----
+
+// Host values have no place in a GPU part.
+maxgraph.graph @host(%a: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32> {
+  // expected-error @+1 {{'maxgraph.relu' op has a value on cpu:0; a graph over several GPUs keeps all its values on GPUs (host data comes in as arguments)}}
+  %r = maxgraph.relu %a : !maxgraph.tensor<[4], f32>
+  maxgraph.output %r : !maxgraph.tensor<[4], f32>
+}
+
+// -----
+
+// Values cross GPUs only through collectives.
+maxgraph.graph @transfer(%a: !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[4], f32, gpu:1> {
+  // expected-error @+1 {{'maxgraph.transfer' op moves a value from gpu:0 to gpu:1; between the parts of a graph over several devices values cross only through collectives}}
+  %t = maxgraph.transfer %a to gpu:1 : !maxgraph.tensor<[4], f32, gpu:0> -> !maxgraph.tensor<[4], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[4], f32, gpu:1>
+}
