@@ -8,7 +8,8 @@
 //
 // On a machine with a CUDA device the GPU path is the CUDA runtime, and a
 // last case compares a device graph of 100 small kernels, replayed as one
-// CUDA graph, with the same graph launched kernel by kernel. Without one,
+// CUDA graph, with the same graph launched kernel by kernel, and with two
+// GPUs an allreduce through NCCL is measured as bus bandwidth. Without one,
 // the GPU path runs through the OpenCL runtime (PoCL's CPU device here): a
 // test path, not a fast one, reported beside the CPU JIT so that its cost
 // is plain. (Against cuBLAS and hand-written kernels: not yet.)
@@ -212,6 +213,44 @@ int main(int argc, char **argv) {
     } catch (const Error &error) {
       std::printf("device graph case failed: %s\n", error.what());
     }
+  }
+
+  // An allreduce over two GPUs through NCCL, end to end per call (the
+  // inputs live on their GPUs), as bus bandwidth: 2 (n - 1) / n of the
+  // bytes per GPU move, n = 2.
+  if (std::string(gpu) == "cuda" && cudaNames->size() >= 2) {
+    int64_t elements = (64ll << 20) / 4 * scale;
+    try {
+      StagedGraph staged =
+          stage([](const Tensor &a,
+                   const Tensor &b) { return ops::allreduce_sum({a, b}); },
+                {.name = "allreduce"})(
+              TensorLayout(DType::Float32, {elements}, GPU(0)),
+              TensorLayout(DType::Float32, {elements}, GPU(1)));
+      CompiledGraph<> compiled = staged.compile();
+      std::vector<HostTensor> inputs = {
+          HostTensor(DType::Float32, {elements}).to(GPU(0)),
+          HostTensor(DType::Float32, {elements}).to(GPU(1))};
+      (void)compiled(inputs);
+      double best = 1e30;
+      for (int run = 0; run < 10; ++run) {
+        auto begin = Clock::now();
+        (void)compiled(inputs);
+        best = std::min(best, millisecondsSince(begin));
+      }
+      double bytes = static_cast<double>(elements) * 4;
+      llvm::Expected<std::string> version = cuda::ncclVersion();
+      std::string nccl =
+          version ? *version : llvm::toString(version.takeError());
+      std::printf("\nNCCL %s allreduce of %lld MiB over gpu:0, gpu:1: "
+                  "%.3f ms, bus bandwidth %.1f GB/s\n",
+                  nccl.c_str(), static_cast<long long>(bytes / (1 << 20)), best,
+                  bytes / (best * 1e6));
+    } catch (const Error &error) {
+      std::printf("NCCL allreduce case failed: %s\n", error.what());
+    }
+  } else if (std::string(gpu) == "cuda") {
+    std::printf("\nNCCL allreduce: needs two GPUs, this machine has one\n");
   }
   return 0;
 }

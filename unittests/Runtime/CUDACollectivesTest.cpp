@@ -11,45 +11,27 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CUDAStandInTesting.h"
 #include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Support/DType.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "gtest/gtest.h"
-#include <cctype>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <dlfcn.h>
 #include <functional>
-#include <map>
-#include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
 using namespace maxgraph;
-
-#ifndef MAXGRAPH_CUDA_STANDIN_PATH
-#error "MAXGRAPH_CUDA_STANDIN_PATH must name the stand-in of the CUDA driver"
-#endif
+using namespace maxgraph::unittest;
 
 namespace {
-/// NCCL is the stand-in too (the driver's variables are set as in
+/// The whole program runs over the stand-in, NCCL's too (set as in
 /// CUDARuntimeTest.cpp, whichever initialization runs first).
-[[maybe_unused]] const bool kNcclEnvironment = [] {
-  setenv("MAXGRAPH_CUDA_DRIVER_LIBRARY", MAXGRAPH_CUDA_STANDIN_PATH, 1);
-  setenv("MAXGRAPH_NCCL_LIBRARY", MAXGRAPH_CUDA_STANDIN_PATH, 1);
-  setenv("MAXGRAPH_CUDA_STANDIN", "1", 1);
-  unsetenv("MAXGRAPH_NCCL_STANDIN_TIMEOUT");
-  return true;
-}();
+[[maybe_unused]] const bool kStandInEnvironment = useTheStandIn();
 
 constexpr const char *kGpu0 = "gpu:0 (MaxGraph CUDA stand-in)";
 constexpr const char *kGpu1 = "gpu:1 (MaxGraph CUDA stand-in)";
@@ -62,7 +44,7 @@ constexpr int64_t kSum = static_cast<int64_t>(mpi::ReduceKind::Sum);
 constexpr int64_t kMax = static_cast<int64_t>(mpi::ReduceKind::Max);
 
 //===----------------------------------------------------------------------===//
-// The entries and the stand-in
+// The entries
 //===----------------------------------------------------------------------===//
 
 /// The collective entries, typed as the lowering of the SPMD ops declares
@@ -80,70 +62,14 @@ struct Entries {
 
 const Entries &entries() {
   static const Entries bound = [] {
-    llvm::StringMap<void *> symbols;
-    for (auto [name, address] : cuda::hostInterfaceSymbols())
-      symbols[name] = address;
     Entries bound;
-    auto bind = [&](auto &slot, const char *name) {
-      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-          symbols.lookup(name));
-    };
-    bind(bound.allreduce, "maxgraphNcclAllreduce");
-    bind(bound.allgather, "maxgraphNcclAllgather");
-    bind(bound.reduceScatter, "maxgraphNcclReduceScatter");
-    bind(bound.broadcast, "maxgraphNcclBroadcast");
+    bindHostInterface(bound.allreduce, "maxgraphNcclAllreduce");
+    bindHostInterface(bound.allgather, "maxgraphNcclAllgather");
+    bindHostInterface(bound.reduceScatter, "maxgraphNcclReduceScatter");
+    bindHostInterface(bound.broadcast, "maxgraphNcclBroadcast");
     return bound;
   }();
   return bound;
-}
-
-/// The stand-in's control functions, and its NCCL entry points (for the
-/// test of NCCL's group mode).
-struct StandIn {
-  const char *(*log)() = nullptr;
-  void (*clearLog)() = nullptr;
-  void (*failNext)(const char *, int) = nullptr;
-  int (*liveAllocations)() = nullptr;
-  int (*commInitAll)(void **, int, const int *) = nullptr;
-  int (*groupStart)() = nullptr;
-  int (*groupEnd)() = nullptr;
-  int (*allReduce)(const void *, void *, size_t, int, int, void *,
-                   void *) = nullptr;
-};
-
-/// The stand-in, once the runtime has opened it; null functions where it
-/// did not.
-const StandIn &standIn() {
-  static const StandIn bound = [] {
-    llvm::Expected<std::vector<std::string>> names = cuda::deviceNames();
-    if (!names)
-      llvm::consumeError(names.takeError());
-    StandIn bound;
-    void *library = dlopen(MAXGRAPH_CUDA_STANDIN_PATH, RTLD_NOW | RTLD_NOLOAD);
-    if (!library)
-      return bound;
-    auto bind = [&](auto &slot, const char *name) {
-      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-          dlsym(library, name));
-    };
-    bind(bound.log, "maxgraphCudaStandInLog");
-    bind(bound.clearLog, "maxgraphCudaStandInClearLog");
-    bind(bound.failNext, "maxgraphCudaStandInFailNext");
-    bind(bound.liveAllocations, "maxgraphCudaStandInLiveAllocations");
-    bind(bound.commInitAll, "ncclCommInitAll");
-    bind(bound.groupStart, "ncclGroupStart");
-    bind(bound.groupEnd, "ncclGroupEnd");
-    bind(bound.allReduce, "ncclAllReduce");
-    return bound;
-  }();
-  return bound;
-}
-
-/// The stand-in's log since it was last cleared, a line each.
-std::vector<std::string> logLines() {
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(standIn().log()).split(lines, '\n', -1, false);
-  return {lines.begin(), lines.end()};
 }
 
 /// The lines of `lines` with the token `token` (e.g. "stream=S2").
@@ -159,44 +85,6 @@ std::vector<std::string> withToken(const std::vector<std::string> &lines,
   return found;
 }
 
-std::string message(llvm::Error error) {
-  if (!error)
-    return "(no error)";
-  return llvm::toString(std::move(error));
-}
-
-template <typename T> std::string message(llvm::Expected<T> value) {
-  if (value)
-    return "(no error)";
-  return llvm::toString(value.takeError());
-}
-
-/// The pending error of the calling thread (taken), or "(none)".
-std::string pendingError() {
-  std::optional<std::string> error = cuda::takeError();
-  return error ? *error : "(none)";
-}
-
-std::string hex(const void *pointer) {
-  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(pointer));
-}
-
-template <typename T> std::string text(const std::vector<T> &values) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    os << (i ? ", " : "") << +values[i];
-  os << "]";
-  return os.str();
-}
-
-std::string text(const std::vector<std::string> &lines) {
-  std::string listing;
-  for (const std::string &line : lines)
-    listing += "\n    " + line;
-  return listing;
-}
-
 int64_t address(const void *pointer) {
   return static_cast<int64_t>(reinterpret_cast<uintptr_t>(pointer));
 }
@@ -205,122 +93,13 @@ int64_t address(const void *pointer) {
 // Checks in a child process
 //===----------------------------------------------------------------------===//
 
-/// What differed from the expected, collected in a child process (where a
-/// gtest assertion would not reach the parent).
-class Differences {
-public:
-  void equal(const std::string &what, const std::string &actual,
-             const std::string &expected) {
-    if (actual != expected)
-      report += what + ": " + actual + "\n  expected: " + expected + "\n";
-  }
-  template <typename T>
-  void equal(const std::string &what, const std::vector<T> &actual,
-             const std::vector<T> &expected) {
-    equal(what, text(actual), text(expected));
-  }
-  void add(const std::string &difference) { report += difference + "\n"; }
-
-  /// Expects `lines` to match `patterns`, in which `$x` (x a letter) stands
-  /// for a handle's name (P3, S2, N1): the same wherever `$x` recurs in
-  /// this and later calls, and another than the other letters'.
-  void lines(const std::string &what, const std::vector<std::string> &lines,
-             const std::vector<std::string> &patterns) {
-    bool ok = lines.size() == patterns.size();
-    for (size_t i = 0; ok && i < lines.size(); ++i)
-      ok = matches(patterns[i], lines[i]);
-    if (!ok)
-      report +=
-          what + ":" + text(lines) + "\n  expected:" + text(patterns) + "\n";
-  }
-
-  /// Forgets what the `$x` stood for.
-  void forget() { names.clear(); }
-
-  /// The name that `$letter` stood for.
-  std::string operator[](char letter) const {
-    auto found = names.find(letter);
-    return found == names.end() ? "" : found->second;
-  }
-
-  /// The differences found, a line (or a few) each.
-  std::string report;
-
-private:
-  bool matches(llvm::StringRef pattern, llvm::StringRef line) {
-    std::map<char, std::string> bound = names;
-    while (!pattern.empty()) {
-      if (pattern.size() >= 2 && pattern[0] == '$' &&
-          std::isalpha(static_cast<unsigned char>(pattern[1]))) {
-        char letter = pattern[1];
-        pattern = pattern.drop_front(2);
-        size_t length = 1;
-        while (length < line.size() &&
-               std::isdigit(static_cast<unsigned char>(line[length])))
-          ++length;
-        if (line.empty() ||
-            !std::isupper(static_cast<unsigned char>(line[0])) || length == 1)
-          return false;
-        std::string name = line.take_front(length).str();
-        line = line.drop_front(length);
-        auto found = bound.find(letter);
-        if (found != bound.end()) {
-          if (found->second != name)
-            return false;
-          continue;
-        }
-        for (const auto &other : bound)
-          if (other.second == name)
-            return false;
-        bound[letter] = name;
-        continue;
-      }
-      if (line.empty() || line[0] != pattern[0])
-        return false;
-      pattern = pattern.drop_front();
-      line = line.drop_front();
-    }
-    if (!line.empty())
-      return false;
-    names = std::move(bound);
-    return true;
-  }
-
-  std::map<char, std::string> names;
-};
-
-/// Runs `body` in a child process (this program again) whose environment has
-/// two stand-in GPUs and `settings` (a null value unsets the variable), and
-/// expects it to return "" (what differed from the expected, otherwise).
-void expectInChild(std::vector<std::pair<const char *, const char *>> settings,
-                   const std::function<std::string()> &body) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
+/// Runs `body` as expectInChild() does, in an environment with two stand-in
+/// GPUs and `settings`.
+void expectOnTwoGpus(
+    std::vector<std::pair<const char *, const char *>> settings,
+    const std::function<std::string()> &body) {
   settings.insert(settings.begin(), {"MAXGRAPH_CUDA_STANDIN_DEVICES", "2"});
-  // The child inherits the variables; it sets them again itself, after this
-  // program's initialization has set the stand-in's.
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved;
-  for (auto [name, value] : settings) {
-    const char *old = std::getenv(name);
-    saved.emplace_back(name,
-                       old ? std::optional<std::string>(old) : std::nullopt);
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  EXPECT_EXIT(
-      {
-        std::string differences = body();
-        std::fprintf(stderr, "%s\n", differences.c_str());
-        std::_Exit(differences.empty() ? 0 : 1);
-      },
-      testing::ExitedWithCode(0), "");
-  for (const auto &[name, value] : saved) {
-    if (value)
-      setenv(name.c_str(), value->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
+  expectInChild(settings, body);
 }
 
 /// The two stand-in GPUs of a child process, each with a stream of its own,
@@ -331,7 +110,7 @@ public:
   /// Opens both GPUs and makes their streams; false (with `check` told why)
   /// if it cannot.
   bool setUp(Differences &check) {
-    if (!standIn().log) {
+    if (!standIn().loaded()) {
       check.add("the stand-in was not loaded");
       return false;
     }
@@ -466,7 +245,7 @@ TEST(CUDACollectivesTest, VersionOfTheStandIn) {
 }
 
 TEST(CUDACollectivesTest, AllreduceSumAndMaxFromAThreadPerGpu) {
-  expectInChild({}, [] {
+  expectOnTwoGpus({}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -552,7 +331,7 @@ TEST(CUDACollectivesTest, AllreduceSumAndMaxFromAThreadPerGpu) {
 TEST(CUDACollectivesTest, StandInGroupModeFromOneThread) {
   // NCCL's other mode, which the runtime does not use: one thread calls for
   // every rank inside ncclGroupStart/ncclGroupEnd, which does the work.
-  expectInChild({}, [] {
+  expectOnTwoGpus({}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -566,7 +345,7 @@ TEST(CUDACollectivesTest, StandInGroupModeFromOneThread) {
       out[gpu] = gpus.upload(check, gpu, std::vector<uint16_t>(3, 0));
     }
     standIn().clearLog();
-    void *comms[2] = {nullptr, nullptr};
+    ncclComm *comms[2] = {nullptr, nullptr};
     int devices[2] = {0, 1};
     check.equal("ncclCommInitAll",
                 std::to_string(standIn().commInitAll(comms, 2, devices)), "0");
@@ -597,7 +376,7 @@ TEST(CUDACollectivesTest, StandInGroupModeFromOneThread) {
 }
 
 TEST(CUDACollectivesTest, AllgatherInterleavesRowsAlongAnInnerAxis) {
-  expectInChild({}, [] {
+  expectOnTwoGpus({}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -665,7 +444,7 @@ TEST(CUDACollectivesTest, AllgatherInterleavesRowsAlongAnInnerAxis) {
 }
 
 TEST(CUDACollectivesTest, ReduceScatterPacksBlocksAlongAnInnerAxis) {
-  expectInChild({}, [] {
+  expectOnTwoGpus({}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -736,7 +515,7 @@ TEST(CUDACollectivesTest, ReduceScatterPacksBlocksAlongAnInnerAxis) {
 }
 
 TEST(CUDACollectivesTest, BroadcastFromRootInRankOrder) {
-  expectInChild({}, [] {
+  expectOnTwoGpus({}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -793,7 +572,7 @@ TEST(CUDACollectivesTest, BroadcastFromRootInRankOrder) {
 }
 
 TEST(CUDACollectivesTest, ErrorsNameTheEntryTheDeviceAndTheCall) {
-  expectInChild({}, [] {
+  expectOnTwoGpus({}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -888,7 +667,7 @@ TEST(CUDACollectivesTest, ErrorsNameTheEntryTheDeviceAndTheCall) {
 
 TEST(CUDACollectivesTest, AStandInCollectiveWithoutItsPeerTimesOut) {
   // The stand-in's guarantee that a test never hangs: gpu:1 never comes.
-  expectInChild({{"MAXGRAPH_NCCL_STANDIN_TIMEOUT", "0.2"}}, [] {
+  expectOnTwoGpus({{"MAXGRAPH_NCCL_STANDIN_TIMEOUT", "0.2"}}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -908,7 +687,7 @@ TEST(CUDACollectivesTest, AStandInCollectiveWithoutItsPeerTimesOut) {
 }
 
 TEST(CUDACollectivesTest, TheStandInRefusesToRecordNCCLIntoAGraph) {
-  expectInChild({}, [] {
+  expectOnTwoGpus({}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -932,7 +711,7 @@ TEST(CUDACollectivesTest, TheStandInRefusesToRecordNCCLIntoAGraph) {
 }
 
 TEST(CUDACollectivesTest, WithoutNCCLCollectivesFailCleanly) {
-  expectInChild({{"MAXGRAPH_NCCL_LIBRARY", "/nonexistent/libnccl.so.2"}}, [] {
+  expectOnTwoGpus({{"MAXGRAPH_NCCL_LIBRARY", "/nonexistent/libnccl.so.2"}}, [] {
     Differences check;
     TwoGpus gpus;
     if (!gpus.setUp(check))
@@ -956,7 +735,7 @@ TEST(CUDACollectivesTest, WithoutNCCLCollectivesFailCleanly) {
 }
 
 TEST(CUDACollectivesTest, TheStandInIsRefusedUnlessATestAsksForIt) {
-  expectInChild({{"MAXGRAPH_CUDA_STANDIN", nullptr}}, [] {
+  expectOnTwoGpus({{"MAXGRAPH_CUDA_STANDIN", nullptr}}, [] {
     Differences check;
     check.equal("ncclVersion", message(cuda::ncclVersion()),
                 "no NCCL: " MAXGRAPH_CUDA_STANDIN_PATH

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CUDAStandInTesting.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Runtime/GpuExecutable.h"
@@ -26,11 +27,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <dlfcn.h>
 #include <string>
 #include <vector>
 
 using namespace maxgraph;
+using namespace maxgraph::unittest;
 
 namespace {
 /// Every test of this binary runs over the stand-in, chosen before anything
@@ -47,50 +48,11 @@ const bool standInChosen = [] {
   ::setenv("MAXGRAPH_CACHE", "0", 1);
   if (onRealDevice())
     return false;
-  ::setenv("MAXGRAPH_CUDA_DRIVER_LIBRARY", MAXGRAPH_CUDA_STANDIN_PATH, 1);
-  ::setenv("MAXGRAPH_NCCL_LIBRARY", MAXGRAPH_CUDA_STANDIN_PATH, 1);
-  ::setenv("MAXGRAPH_CUDA_STANDIN", "1", 1);
+  useTheStandIn();
   // Two GPUs, for the graphs over several GPUs.
   ::setenv("MAXGRAPH_CUDA_STANDIN_DEVICES", "2", 1);
   return true;
 }();
-
-/// The stand-in's control functions.
-struct StandIn {
-  const char *(*log)() = nullptr;
-  void (*clearLog)() = nullptr;
-  void (*failNext)(const char *, int) = nullptr;
-  int (*liveAllocations)() = nullptr;
-};
-
-const StandIn &standIn() {
-  static const StandIn functions = [] {
-    StandIn s;
-    void *handle = dlopen(MAXGRAPH_CUDA_STANDIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      return s;
-    s.log = reinterpret_cast<const char *(*)()>(
-        dlsym(handle, "maxgraphCudaStandInLog"));
-    s.clearLog = reinterpret_cast<void (*)()>(
-        dlsym(handle, "maxgraphCudaStandInClearLog"));
-    s.failNext = reinterpret_cast<void (*)(const char *, int)>(
-        dlsym(handle, "maxgraphCudaStandInFailNext"));
-    s.liveAllocations = reinterpret_cast<int (*)()>(
-        dlsym(handle, "maxgraphCudaStandInLiveAllocations"));
-    return s;
-  }();
-  return functions;
-}
-
-/// The stand-in's log since the last clear, a call per line.
-std::vector<std::string> logLines() {
-  std::vector<std::string> lines;
-  llvm::SmallVector<llvm::StringRef> parts;
-  llvm::StringRef(standIn().log()).split(parts, '\n', -1, false);
-  for (llvm::StringRef part : parts)
-    lines.push_back(part.str());
-  return lines;
-}
 
 /// The lines of `lines` that start with `call` (a driver function's name).
 std::vector<std::string> callsOf(const std::vector<std::string> &lines,
@@ -149,10 +111,9 @@ protected:
   void SetUp() override {
     if (!standInChosen)
       GTEST_SKIP() << "MAXGRAPH_TEST_CUDA_DEVICE=1: on the machine's driver";
-    ASSERT_TRUE(standIn().log && standIn().clearLog && standIn().failNext &&
-                standIn().liveAllocations)
-        << "cannot open the stand-in " << MAXGRAPH_CUDA_STANDIN_PATH << ": "
-        << dlerror();
+    ASSERT_TRUE(standIn().loaded())
+        << "the runtime did not load the stand-in of the CUDA driver ("
+        << MAXGRAPH_CUDA_STANDIN_PATH << ")";
     standIn().clearLog();
     liveBefore = standIn().liveAllocations();
   }

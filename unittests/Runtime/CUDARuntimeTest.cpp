@@ -12,154 +12,24 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/CUDARuntime.h"
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringExtras.h"
+#include "CUDAStandInTesting.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "gtest/gtest.h"
-#include <cctype>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
-#include <functional>
-#include <map>
-#include <optional>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
 using namespace maxgraph;
-
-#ifndef MAXGRAPH_CUDA_STANDIN_PATH
-#error "MAXGRAPH_CUDA_STANDIN_PATH must name the stand-in of the CUDA driver"
-#endif
+using namespace maxgraph::unittest;
 
 namespace {
 /// The whole program runs over the stand-in: the variables are set before
-/// anything loads the driver (the runtime reads them at its first call), and
-/// the stand-in's own are cleared, so that it has its defaults.
-[[maybe_unused]] const bool kStandInEnvironment = [] {
-  setenv("MAXGRAPH_CUDA_DRIVER_LIBRARY", MAXGRAPH_CUDA_STANDIN_PATH, 1);
-  setenv("MAXGRAPH_CUDA_STANDIN", "1", 1);
-  unsetenv("MAXGRAPH_CUDA_STANDIN_DEVICES");
-  unsetenv("MAXGRAPH_CUDA_STANDIN_CC");
-  return true;
-}();
+/// anything loads the driver (the runtime reads them at its first call).
+[[maybe_unused]] const bool kStandInEnvironment = useTheStandIn();
 
 constexpr const char *kDevice = "gpu:0 (MaxGraph CUDA stand-in)";
-
-/// The stand-in's control functions.
-struct StandInControl {
-  const char *(*log)() = nullptr;
-  void (*clearLog)() = nullptr;
-  void (*failNext)(const char *, int) = nullptr;
-  int (*liveAllocations)() = nullptr;
-};
-
-/// The control functions of the stand-in that the runtime opened; null ones
-/// where it did not open it.
-const StandInControl &standIn() {
-  static const StandInControl control = [] {
-    // The runtime opens the driver at its first call.
-    llvm::Expected<std::vector<std::string>> names = cuda::deviceNames();
-    if (!names)
-      llvm::consumeError(names.takeError());
-    StandInControl control;
-    void *library = dlopen(MAXGRAPH_CUDA_STANDIN_PATH, RTLD_NOW | RTLD_NOLOAD);
-    if (!library)
-      return control;
-    auto bind = [&](auto &slot, const char *name) {
-      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-          dlsym(library, name));
-    };
-    bind(control.log, "maxgraphCudaStandInLog");
-    bind(control.clearLog, "maxgraphCudaStandInClearLog");
-    bind(control.failNext, "maxgraphCudaStandInFailNext");
-    bind(control.liveAllocations, "maxgraphCudaStandInLiveAllocations");
-    return control;
-  }();
-  return control;
-}
-
-/// The stand-in's log since it was last cleared, a line each.
-std::vector<std::string> logLines() {
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(standIn().log()).split(lines, '\n', -1, false);
-  return {lines.begin(), lines.end()};
-}
-
-/// Matches the stand-in's log against expected lines in which `$x` (x a
-/// letter) stands for the name of a handle (P3, S2, F1, ...): the same name
-/// wherever `$x` recurs, in this and later calls, and another than the
-/// other letters'.
-class ExpectedLog {
-public:
-  /// Expects the log since it was last cleared to be `expected`, and clears
-  /// it.
-  void expect(const std::vector<std::string> &expected) {
-    std::vector<std::string> lines = logLines();
-    standIn().clearLog();
-    std::string listing;
-    for (const std::string &line : lines)
-      listing += "  " + line + "\n";
-    ASSERT_EQ(lines.size(), expected.size()) << "the log:\n" << listing;
-    for (size_t i = 0; i < lines.size(); ++i)
-      EXPECT_TRUE(matches(expected[i], lines[i]))
-          << "line " << i + 1 << ": " << lines[i]
-          << "\nexpected: " << expected[i] << "\nthe log:\n"
-          << listing;
-  }
-
-  /// The name that `$letter` stood for.
-  std::string operator[](char letter) const {
-    auto found = names.find(letter);
-    return found == names.end() ? "" : found->second;
-  }
-
-private:
-  bool matches(llvm::StringRef pattern, llvm::StringRef line) {
-    std::map<char, std::string> bound = names;
-    while (!pattern.empty()) {
-      if (pattern.size() >= 2 && pattern[0] == '$' &&
-          std::isalpha(static_cast<unsigned char>(pattern[1]))) {
-        char letter = pattern[1];
-        pattern = pattern.drop_front(2);
-        size_t length = 1;
-        while (length < line.size() &&
-               std::isdigit(static_cast<unsigned char>(line[length])))
-          ++length;
-        if (line.empty() ||
-            !std::isupper(static_cast<unsigned char>(line[0])) || length == 1)
-          return false;
-        std::string name = line.take_front(length).str();
-        line = line.drop_front(length);
-        auto found = bound.find(letter);
-        if (found != bound.end()) {
-          if (found->second != name)
-            return false;
-          continue;
-        }
-        for (const auto &other : bound)
-          if (other.second == name)
-            return false;
-        bound[letter] = name;
-        continue;
-      }
-      if (line.empty() || line[0] != pattern[0])
-        return false;
-      pattern = pattern.drop_front();
-      line = line.drop_front();
-    }
-    if (!line.empty())
-      return false;
-    names = std::move(bound);
-    return true;
-  }
-
-  std::map<char, std::string> names;
-};
 
 /// The mgpu functions, typed as compiled host code declares them (MLIR's
 /// CudaRuntimeWrappers.cpp).
@@ -194,36 +64,31 @@ struct Mgpu {
 
 /// The mgpu functions of hostInterfaceSymbols(); null where one is missing.
 Mgpu bindMgpu() {
-  llvm::StringMap<void *> symbols;
-  for (auto [name, address] : cuda::hostInterfaceSymbols())
-    symbols[name] = address;
   Mgpu mgpu;
-  auto bind = [&](auto &slot, const char *name) {
-    slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-        symbols.lookup(name));
-  };
-  bind(mgpu.moduleLoad, "mgpuModuleLoad");
-  bind(mgpu.moduleUnload, "mgpuModuleUnload");
-  bind(mgpu.moduleGetFunction, "mgpuModuleGetFunction");
-  bind(mgpu.launchKernel, "mgpuLaunchKernel");
-  bind(mgpu.launchClusterKernel, "mgpuLaunchClusterKernel");
-  bind(mgpu.streamCreate, "mgpuStreamCreate");
-  bind(mgpu.streamDestroy, "mgpuStreamDestroy");
-  bind(mgpu.streamSynchronize, "mgpuStreamSynchronize");
-  bind(mgpu.streamWaitEvent, "mgpuStreamWaitEvent");
-  bind(mgpu.eventCreate, "mgpuEventCreate");
-  bind(mgpu.eventDestroy, "mgpuEventDestroy");
-  bind(mgpu.eventRecord, "mgpuEventRecord");
-  bind(mgpu.eventSynchronize, "mgpuEventSynchronize");
-  bind(mgpu.memAlloc, "mgpuMemAlloc");
-  bind(mgpu.memFree, "mgpuMemFree");
-  bind(mgpu.memcpy, "mgpuMemcpy");
-  bind(mgpu.memset32, "mgpuMemset32");
-  bind(mgpu.memset16, "mgpuMemset16");
-  bind(mgpu.memHostRegisterMemRef, "mgpuMemHostRegisterMemRef");
-  bind(mgpu.memHostUnregisterMemRef, "mgpuMemHostUnregisterMemRef");
-  bind(mgpu.tensorMapEncodeTiledMemref, "mgpuTensorMapEncodeTiledMemref");
-  bind(mgpu.setDefaultDevice, "mgpuSetDefaultDevice");
+  bindHostInterface(mgpu.moduleLoad, "mgpuModuleLoad");
+  bindHostInterface(mgpu.moduleUnload, "mgpuModuleUnload");
+  bindHostInterface(mgpu.moduleGetFunction, "mgpuModuleGetFunction");
+  bindHostInterface(mgpu.launchKernel, "mgpuLaunchKernel");
+  bindHostInterface(mgpu.launchClusterKernel, "mgpuLaunchClusterKernel");
+  bindHostInterface(mgpu.streamCreate, "mgpuStreamCreate");
+  bindHostInterface(mgpu.streamDestroy, "mgpuStreamDestroy");
+  bindHostInterface(mgpu.streamSynchronize, "mgpuStreamSynchronize");
+  bindHostInterface(mgpu.streamWaitEvent, "mgpuStreamWaitEvent");
+  bindHostInterface(mgpu.eventCreate, "mgpuEventCreate");
+  bindHostInterface(mgpu.eventDestroy, "mgpuEventDestroy");
+  bindHostInterface(mgpu.eventRecord, "mgpuEventRecord");
+  bindHostInterface(mgpu.eventSynchronize, "mgpuEventSynchronize");
+  bindHostInterface(mgpu.memAlloc, "mgpuMemAlloc");
+  bindHostInterface(mgpu.memFree, "mgpuMemFree");
+  bindHostInterface(mgpu.memcpy, "mgpuMemcpy");
+  bindHostInterface(mgpu.memset32, "mgpuMemset32");
+  bindHostInterface(mgpu.memset16, "mgpuMemset16");
+  bindHostInterface(mgpu.memHostRegisterMemRef, "mgpuMemHostRegisterMemRef");
+  bindHostInterface(mgpu.memHostUnregisterMemRef,
+                    "mgpuMemHostUnregisterMemRef");
+  bindHostInterface(mgpu.tensorMapEncodeTiledMemref,
+                    "mgpuTensorMapEncodeTiledMemref");
+  bindHostInterface(mgpu.setDefaultDevice, "mgpuSetDefaultDevice");
   return mgpu;
 }
 
@@ -250,35 +115,12 @@ std::string cubinLoaded(char letter) {
          " kind=cubin bytes=" + std::to_string(sizeof kFakeCubin);
 }
 
-/// The pending error of the mgpu functions (taken), or "(none)".
-std::string pendingError() {
-  std::optional<std::string> error = cuda::takeError();
-  return error ? *error : "(none)";
-}
-
-std::string message(llvm::Error error) {
-  if (!error)
-    return "(no error)";
-  return llvm::toString(std::move(error));
-}
-
-template <typename T> std::string message(llvm::Expected<T> value) {
-  if (value)
-    return "(no error)";
-  return llvm::toString(value.takeError());
-}
-
 /// The value of `value`; null, failing the test, for an error.
 void *take(llvm::Expected<void *> value) {
   if (value)
     return *value;
   ADD_FAILURE() << llvm::toString(value.takeError());
   return nullptr;
-}
-
-/// How the runtime writes an address.
-std::string hex(const void *pointer) {
-  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(pointer));
 }
 
 /// "...while the stream of gpu:0 (...) is captured into a device graph
@@ -333,8 +175,7 @@ protected:
   void SetUp() override {
     // What an earlier test may have left.
     (void)cuda::takeError();
-    ASSERT_TRUE(standIn().log && standIn().clearLog && standIn().failNext &&
-                standIn().liveAllocations)
+    ASSERT_TRUE(standIn().loaded())
         << "the runtime did not load the stand-in of the CUDA driver ("
         << MAXGRAPH_CUDA_STANDIN_PATH << ")";
     ASSERT_EQ(message(cuda::selectDevice(0)), "(no error)");
@@ -1114,60 +955,18 @@ TEST_F(CUDARuntimeTest, TensorMapsAreNotSupported) {
 // Other environments: child processes
 //===----------------------------------------------------------------------===//
 
-/// Runs `body` in a child process (this program again) whose environment has
-/// `settings` (a null value unsets the variable), and expects it to return
-/// "" (what differed from the expected, otherwise).
-void expectInChild(
-    const std::vector<std::pair<const char *, const char *>> &settings,
-    const std::function<std::string()> &body) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  // The child inherits the variables; it sets them again itself, after this
-  // program's initialization has set the stand-in's.
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved;
-  for (auto [name, value] : settings) {
-    const char *old = std::getenv(name);
-    saved.emplace_back(name,
-                       old ? std::optional<std::string>(old) : std::nullopt);
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  EXPECT_EXIT(
-      {
-        std::string differences = body();
-        std::fprintf(stderr, "%s\n", differences.c_str());
-        std::_Exit(differences.empty() ? 0 : 1);
-      },
-      testing::ExitedWithCode(0), "");
-  for (const auto &[name, value] : saved) {
-    if (value)
-      setenv(name.c_str(), value->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-}
-
-/// Appends to `differences` what `actual` has that `expected` does not.
-void compare(std::string &differences, const std::string &what,
-             const std::string &actual, const std::string &expected) {
-  if (actual != expected)
-    differences += what + ": " + actual + "\n  expected: " + expected + "\n";
-}
-
 /// The checks of a program without a usable driver: every call fails with
 /// `expected`.
 std::string failsEverywhere(const std::string &expected) {
-  std::string differences;
-  compare(differences, "deviceNames", message(cuda::deviceNames()), expected);
+  Differences check;
+  check.equal("deviceNames", message(cuda::deviceNames()), expected);
   void *pointer = bindMgpu().memAlloc(16, nullptr, 0);
-  compare(differences, "mgpuMemAlloc", pointer ? "a pointer" : "null", "null");
-  compare(differences, "pending", pendingError(), "mgpuMemAlloc: " + expected);
-  compare(differences, "selectDevice", message(cuda::selectDevice(0)),
-          expected);
-  compare(differences, "allocate", message(cuda::allocate(16)),
-          "mgpuMemAlloc: " + expected);
-  return differences;
+  check.equal("mgpuMemAlloc", pointer ? "a pointer" : "null", "null");
+  check.equal("pending", pendingError(), "mgpuMemAlloc: " + expected);
+  check.equal("selectDevice", message(cuda::selectDevice(0)), expected);
+  check.equal("allocate", message(cuda::allocate(16)),
+              "mgpuMemAlloc: " + expected);
+  return check.report;
 }
 
 TEST(CUDAStandInEnvironmentTest, WithoutDevicesCallsFailCleanly) {
@@ -1200,76 +999,74 @@ TEST(CUDAStandInEnvironmentTest, WithoutADriverCallsFailCleanly) {
 
 TEST(CUDAStandInEnvironmentTest, DevicesOlderThanSm90AreRefused) {
   expectInChild({{"MAXGRAPH_CUDA_STANDIN_CC", "8.0"}}, [] {
-    std::string differences;
-    compare(differences, "deviceNames", message(cuda::deviceNames()),
-            "(no error)");
+    Differences check;
+    check.equal("deviceNames", message(cuda::deviceNames()), "(no error)");
     std::string refused = std::string(kDevice) +
                           " has compute capability 8.0, and MaxGraph's "
                           "kernels are built for sm_90 (compute capability "
                           "9.0 or later)";
-    compare(differences, "selectDevice", message(cuda::selectDevice(0)),
-            refused);
-    compare(differences, "allocate", message(cuda::allocate(16)),
-            "mgpuMemAlloc: " + refused);
+    check.equal("selectDevice", message(cuda::selectDevice(0)), refused);
+    check.equal("allocate", message(cuda::allocate(16)),
+                "mgpuMemAlloc: " + refused);
     // Refused before its context was retained.
-    compare(differences, "log", standIn().log ? standIn().log() : "(none)", "");
-    return differences;
+    check.equal("log", standIn().log ? standIn().log() : "(none)", "");
+    return check.report;
   });
   expectInChild({{"MAXGRAPH_CUDA_STANDIN_CC", "10.0"}}, [] {
-    std::string differences;
-    compare(differences, "selectDevice", message(cuda::selectDevice(0)),
-            "(no error)");
-    return differences;
+    Differences check;
+    check.equal("selectDevice", message(cuda::selectDevice(0)), "(no error)");
+    return check.report;
   });
 }
 
 TEST(CUDAStandInEnvironmentTest, EachDeviceHasItsContextAndDefaultStream) {
   expectInChild({{"MAXGRAPH_CUDA_STANDIN_DEVICES", "2"}}, [] {
-    std::string differences;
+    Differences check;
     llvm::Expected<std::vector<std::string>> names = cuda::deviceNames();
-    compare(differences, "deviceNames",
-            names ? std::to_string(names->size()) + " devices"
-                  : llvm::toString(names.takeError()),
-            "2 devices");
-    if (!standIn().log)
-      return differences + "the stand-in was not loaded\n";
+    check.equal("deviceNames",
+                names ? std::to_string(names->size()) + " devices"
+                      : llvm::toString(names.takeError()),
+                "2 devices");
+    if (!standIn().loaded()) {
+      check.add("the stand-in was not loaded");
+      return check.report;
+    }
     void *first = take(cuda::allocate(16));
-    compare(differences, "selectDevice", message(cuda::selectDevice(1)),
-            "(no error)");
+    check.equal("selectDevice", message(cuda::selectDevice(1)), "(no error)");
     void *second = take(cuda::allocate(16));
     // Freed on the default stream of the block's device.
-    compare(differences, "deallocate first", message(cuda::deallocate(first)),
-            "(no error)");
+    check.equal("deallocate first", message(cuda::deallocate(first)),
+                "(no error)");
     void *stream = take(cuda::createStream());
-    compare(differences, "deallocate second",
-            message(cuda::deallocate(second, stream)), "(no error)");
-    compare(differences, "selectDevice", message(cuda::selectDevice(0)),
-            "(no error)");
+    check.equal("deallocate second", message(cuda::deallocate(second, stream)),
+                "(no error)");
+    check.equal("selectDevice", message(cuda::selectDevice(0)), "(no error)");
     void *third = take(cuda::allocate(16));
-    compare(differences, "deallocate on another device's stream",
-            message(cuda::deallocate(third, stream)),
-            "mgpuMemFree: a stream of gpu:1 (MaxGraph CUDA stand-in) used for "
-            "gpu:0 (MaxGraph CUDA stand-in)");
-    compare(differences, "deallocate third", message(cuda::deallocate(third)),
-            "(no error)");
-    compare(differences, "destroyStream", message(cuda::destroyStream(stream)),
-            "(no error)");
-    compare(differences, "log", standIn().log(),
-            "cuDevicePrimaryCtxRetain device=0\n"
-            "cuStreamCreate -> S1\n"
-            "cuMemAllocAsync bytes=16 stream=S1 -> P1\n"
-            "cuDevicePrimaryCtxRetain device=1\n"
-            "cuStreamCreate -> S2\n"
-            "cuMemAllocAsync bytes=16 stream=S2 -> P2\n"
-            "cuMemFreeAsync P1 stream=S1\n"
-            "cuStreamCreate -> S3\n"
-            "cuMemFreeAsync P2 stream=S3\n"
-            "cuMemAllocAsync bytes=16 stream=S1 -> P3\n"
-            "cuMemFreeAsync P3 stream=S1\n"
-            "cuStreamDestroy S3\n");
-    compare(differences, "live allocations",
-            std::to_string(standIn().liveAllocations()), "0");
-    return differences;
+    check.equal(
+        "deallocate on another device's stream",
+        message(cuda::deallocate(third, stream)),
+        "mgpuMemFree: a stream of gpu:1 (MaxGraph CUDA stand-in) used for "
+        "gpu:0 (MaxGraph CUDA stand-in)");
+    check.equal("deallocate third", message(cuda::deallocate(third)),
+                "(no error)");
+    check.equal("destroyStream", message(cuda::destroyStream(stream)),
+                "(no error)");
+    check.equal("log", standIn().log(),
+                "cuDevicePrimaryCtxRetain device=0\n"
+                "cuStreamCreate -> S1\n"
+                "cuMemAllocAsync bytes=16 stream=S1 -> P1\n"
+                "cuDevicePrimaryCtxRetain device=1\n"
+                "cuStreamCreate -> S2\n"
+                "cuMemAllocAsync bytes=16 stream=S2 -> P2\n"
+                "cuMemFreeAsync P1 stream=S1\n"
+                "cuStreamCreate -> S3\n"
+                "cuMemFreeAsync P2 stream=S3\n"
+                "cuMemAllocAsync bytes=16 stream=S1 -> P3\n"
+                "cuMemFreeAsync P3 stream=S1\n"
+                "cuStreamDestroy S3\n");
+    check.equal("live allocations", std::to_string(standIn().liveAllocations()),
+                "0");
+    return check.report;
   });
 }
 } // namespace

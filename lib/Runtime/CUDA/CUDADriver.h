@@ -35,6 +35,30 @@ struct CUgraph_st;
 struct CUgraphExec_st;
 struct CUmemPoolHandle_st;
 
+/// CUDA_MEMCPY2D (CUDA_MEMCPY2D_v2), global as in cuda.h (the function
+/// check compares types by name): a copy of `Height` rows of
+/// `WidthInBytes`, each side with its own pitch. Arrays are not used (their
+/// handles are declared as void pointers, of the same size).
+struct CUDA_MEMCPY2D_st {
+  size_t srcXInBytes;
+  size_t srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  unsigned long long srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  int dstMemoryType;
+  void *dstHost;
+  unsigned long long dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+};
+static_assert(sizeof(CUDA_MEMCPY2D_st) == 128, "the layout of cuda.h's");
+
 namespace maxgraph::cuda {
 //===----------------------------------------------------------------------===//
 // Types and constants of cuda.h
@@ -80,28 +104,8 @@ inline constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
 /// CUmemorytype: CU_MEMORYTYPE_DEVICE.
 inline constexpr int CU_MEMORYTYPE_DEVICE = 2;
 
-/// CUDA_MEMCPY2D (CUDA_MEMCPY2D_v2): a copy of `Height` rows of
-/// `WidthInBytes`, each side with its own pitch. Arrays are not used (their
-/// handles are declared as void pointers, of the same size).
-struct CUDA_MEMCPY2D {
-  size_t srcXInBytes;
-  size_t srcY;
-  int srcMemoryType;
-  const void *srcHost;
-  CUdeviceptr srcDevice;
-  void *srcArray;
-  size_t srcPitch;
-  size_t dstXInBytes;
-  size_t dstY;
-  int dstMemoryType;
-  void *dstHost;
-  CUdeviceptr dstDevice;
-  void *dstArray;
-  size_t dstPitch;
-  size_t WidthInBytes;
-  size_t Height;
-};
-static_assert(sizeof(CUDA_MEMCPY2D) == 128, "the layout of cuda.h's");
+/// CUDA_MEMCPY2D (CUDA_MEMCPY2D_v2), below.
+using CUDA_MEMCPY2D = ::CUDA_MEMCPY2D_st;
 
 //===----------------------------------------------------------------------===//
 // The entry points

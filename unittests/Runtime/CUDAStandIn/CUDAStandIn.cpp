@@ -75,8 +75,9 @@ using CUgraphExec = struct CUgraphExec_st *;
 using CUmemoryPool = struct CUmemPoolHandle_st *;
 
 /// CUDA_MEMCPY2D, as cuda.h declares it (arrays, which the stand-in does not
-/// have, as void pointers).
-struct CUDA_MEMCPY2D {
+/// have, as void pointers), under its struct's name: UBSan's function check
+/// compares the runtime's pointer type with this by name.
+struct CUDA_MEMCPY2D_st {
   size_t srcXInBytes;
   size_t srcY;
   int srcMemoryType;
@@ -94,6 +95,7 @@ struct CUDA_MEMCPY2D {
   size_t WidthInBytes;
   size_t Height;
 };
+using CUDA_MEMCPY2D = CUDA_MEMCPY2D_st;
 
 static_assert(sizeof(void *) == 8, "handles are 32-bit kinds and numbers");
 
