@@ -26,6 +26,7 @@ public:
   BoundaryTransfers(std::unique_ptr<Executable> onGpu, GraphOp staged,
                     GraphOp absorbed)
       : onGpu(std::move(onGpu)), staged(describeGraphInputs(staged)) {
+    fromCache = this->onGpu->loadedFromCache();
     for (auto [before, after] : llvm::zip_equal(staged.getArgumentTypes(),
                                                 absorbed.getArgumentTypes()))
       argumentDevices.push_back(deviceOf(before) != deviceOf(after)

@@ -384,7 +384,8 @@ GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
     return llvm::Error::success();
   };
 
-  std::string target = "gpu-" + runtime.backend;
+  // Its host code is not optimized (below): kObjectOptLevel does not apply.
+  std::string target = "gpu-" + runtime.backend + ", host code at O0";
   std::optional<CompileCache> cache = CompileCache::fromEnvironment();
   std::string key;
   if (std::optional<std::string> keyText =
@@ -424,7 +425,11 @@ GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
     if (declaration.isExternal())
       checkDefined(declaration.getSymName(), signature.name, provided);
 
-  auto object = emitHostObject(*lowered);
+  // The host code marshals arguments and calls the runtime, in one block
+  // per graph that grows with its kernels. LLVM's optimizer gains nothing
+  // there (the calls are the work) and its SLP vectorizer takes time
+  // quadratic in such a block (4 of 8 s for 100 softmaxes), even at O1.
+  auto object = emitHostObject(*lowered, /*optLevel=*/0);
   if (!object)
     throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
                        llvm::toString(object.takeError()));

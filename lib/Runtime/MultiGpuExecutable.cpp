@@ -77,12 +77,18 @@ trailingSignalBuffers(GraphOp graph) {
   return found;
 }
 
-/// Whether `graph` or a subgraph it calls has a collective.
+/// Whether `module` has a collective between GPUs (one whose operands are
+/// all on one GPU is kernels on that GPU).
 bool hasCollectives(ModuleOp module) {
   bool found = false;
   module.walk([&](Operation *op) {
-    if (isCollective(op))
-      found = true;
+    if (!isCollective(op))
+      return;
+    std::set<int> gpus;
+    for (Type type : op->getOperandTypes())
+      if (int gpu = gpuOf(type); gpu >= 0)
+        gpus.insert(gpu);
+    found |= gpus.size() > 1;
   });
   return found;
 }
@@ -158,6 +164,9 @@ MultiGpuExecutable::compile(ModuleOp module, StringRef name,
     part.executable = GpuExecutable::compile(*partModule, graphName, runtime);
     executable->parts.push_back(std::move(part));
   }
+  executable->fromCache = llvm::all_of(executable->parts, [](const Part &part) {
+    return part.executable->loadedFromCache();
+  });
   return executable;
 }
 

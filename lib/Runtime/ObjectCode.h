@@ -42,12 +42,11 @@ inline constexpr llvm::StringLiteral kModuleFiniSymbol =
 /// Translates `module` (the LLVM dialect) to LLVM IR for the host CPU, adds
 /// for every defined external C-interface function `f` (`_mlir_ciface_*`)
 /// the packed wrapper `_mlir_f` (`void (void **)`, as MLIR's
-/// ExecutionEngine does), optimizes it at
-/// kObjectOptLevel and emits an ELF (or the host's) object file, with its
-/// global constructors and destructors behind kModuleInitSymbol and
-/// kModuleFiniSymbol.
+/// ExecutionEngine does), optimizes it at `optLevel` and emits an ELF (or
+/// the host's) object file, with its global constructors and destructors
+/// behind kModuleInitSymbol and kModuleFiniSymbol.
 llvm::Expected<llvm::SmallVector<char, 0>>
-emitHostObject(mlir::ModuleOp module);
+emitHostObject(mlir::ModuleOp module, unsigned optLevel = kObjectOptLevel);
 
 /// Initializes LLVM's native target and its code generator, once.
 void initializeHostTarget();

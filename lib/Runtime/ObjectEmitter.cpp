@@ -149,7 +149,7 @@ static void exposeInitializers(llvm::Module &module) {
 }
 
 llvm::Expected<llvm::SmallVector<char, 0>>
-maxgraph::emitHostObject(mlir::ModuleOp module) {
+maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel) {
   auto machine = hostMachine();
   if (!machine)
     return machine.takeError();
@@ -166,7 +166,7 @@ maxgraph::emitHostObject(mlir::ModuleOp module) {
   // The IR optimizer works for the same target as the code generator, to
   // vectorize and unroll for it (AVX2, AVX-512 where present).
   if (llvm::Error error = mlir::makeOptimizingTransformer(
-          kObjectOptLevel, /*sizeLevel=*/0, &host)(llvmModule.get()))
+          optLevel, /*sizeLevel=*/0, &host)(llvmModule.get()))
     return std::move(error);
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream os(object);

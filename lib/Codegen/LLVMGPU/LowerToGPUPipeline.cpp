@@ -172,6 +172,8 @@ void maxgraph::buildLowerToGPUPipeline(
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // One binary for all the kernels, not one each.
+  pm.addPass(createGPUMergeKernelModules());
   pm.addPass(createGPUStream());
   // Failed run-time checks of the host code are reported through a status.
   pm.addPass(createAssertionsToStatus());

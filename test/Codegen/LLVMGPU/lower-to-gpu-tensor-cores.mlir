@@ -5,10 +5,11 @@
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa" | FileCheck %s
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa tensor-cores=false" | FileCheck %s --check-prefix=OFF
 // RUN: %if ptxas %{ max-opt %s --maxgraph-lower-to-gpu="format=bin" | FileCheck %s --check-prefix=CUBIN %}
-// CUBIN: gpu.binary @mm_kernel_2  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
-// The fills, then each matmul's kernel.
-// CHECK:       gpu.binary @mm_kernel_0  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
-// CHECK:       gpu.binary @mm_kernel_2  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// CUBIN: gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
+// One binary (maxgraph-gpu-merge-kernel-modules): a fill, then each
+// matmul's kernel on tensor cores.
+// CHECK:       gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}.entry mm_kernel_0{{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16{{.*}}.entry mm_kernel_2{{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// CHECK-NOT:   gpu.binary
 // OFF-NOT:     mma.sync
 maxgraph.graph @mm<m>(%a: !maxgraph.tensor<[m, 40], f16, gpu:0>, %b: !maxgraph.tensor<[40, 72], f16, gpu:0>,
     %c: !maxgraph.tensor<[3, m, 24], f16, gpu:0>, %d: !maxgraph.tensor<[3, 24, 20], f16, gpu:0>)

@@ -103,6 +103,23 @@ def GPUDeviceChecks : Pass<"maxgraph-gpu-device-checks", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
+def GPUMergeKernelModules
+    : Pass<"maxgraph-gpu-merge-kernel-modules", "mlir::ModuleOp"> {
+  let summary = "Moves every outlined kernel into one gpu.module";
+  let description = [{
+    Kernel outlining gives each kernel a `gpu.module` of its own, and each
+    module becomes a binary of its own: a compile of LLVM's GPU back end, a
+    link of libdevice and a ptxas run per kernel at compile time, and a
+    module load per kernel when the host code starts. This pass moves the
+    kernels of all the modules into the first, so that a graph compiles to
+    one binary. Symbols of the same name (the outliner names kernels of
+    different modules alike, and copies a constant or device function into
+    each module that uses it) are kept once when they are the same and
+    renamed when they differ; launches follow.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
   let summary = "Makes host functions enqueue their GPU work on a stream "
                 "they take as their first argument";
