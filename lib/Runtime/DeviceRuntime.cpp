@@ -15,9 +15,14 @@ std::string detail::defaultGpuRuntimeName() {
 }
 
 const DeviceRuntime &detail::deviceRuntime(llvm::StringRef name) {
-  static const DeviceRuntime cudaRuntime{"cuda",          &cuda::selectDevice,
-                                         &cuda::allocate, &cuda::deallocate,
-                                         &cuda::copy,     &cuda::synchronize};
+  static const DeviceRuntime cudaRuntime{"cuda",
+                                         &cuda::selectDevice,
+                                         &cuda::allocate,
+                                         &cuda::deallocate,
+                                         &cuda::copy,
+                                         &cuda::synchronize,
+                                         &cuda::allocatePinned,
+                                         &cuda::deallocatePinned};
   static const DeviceRuntime openCLRuntime{
       "opencl",          &opencl::selectDevice,
       &opencl::allocate, &opencl::deallocate,

@@ -28,6 +28,10 @@ struct DeviceRuntime {
   llvm::Error (*copy)(void *destination, const void *source, size_t bytes,
                       void *stream);
   llvm::Error (*synchronize)(void *stream);
+  /// Page-locked host memory and its free; null for a runtime without it
+  /// (OpenCL), whose host tensors are ordinary memory.
+  llvm::Expected<void *> (*allocatePinned)(size_t bytes) = nullptr;
+  llvm::Error (*deallocatePinned)(void *pointer) = nullptr;
 };
 
 /// The runtime that graphs on gpu:N use unless told otherwise:

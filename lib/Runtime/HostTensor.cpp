@@ -143,6 +143,26 @@ HostTensor HostTensor::uninitializedOnDevice(DType dtype,
   return tensor;
 }
 
+HostTensor HostTensor::pinned(DType dtype, std::vector<int64_t> shape,
+                              const std::string &runtime) {
+  size_t bytes = checkedBytes(dtype, shape, "HostTensor::pinned");
+  const detail::DeviceRuntime &rt = detail::deviceRuntime(runtime);
+  if (!rt.allocatePinned)
+    return HostTensor(dtype, std::move(shape));
+  llvm::Expected<void *> data = rt.allocatePinned(bytes);
+  if (!data)
+    checkRuntime(data.takeError(),
+                 "HostTensor::pinned: " + std::to_string(bytes) + " bytes (" +
+                     rt.name + ")");
+  std::shared_ptr<void> owner(*data, [&rt](void *pointer) {
+    llvm::consumeError(rt.deallocatePinned(pointer));
+  });
+  std::memset(*data, 0, bytes);
+  HostTensor tensor = wrap(*data, dtype, std::move(shape), std::move(owner));
+  tensor.pinned_ = true;
+  return tensor;
+}
+
 HostTensor HostTensor::wrapOnDevice(void *data, DType dtype,
                                     std::vector<int64_t> shape, Device device,
                                     std::shared_ptr<void> owner,

@@ -687,6 +687,23 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
           nb::arg("device"),
           "HostTensor::to: the elements copied into a GPU's memory, or from "
           "it to the host (Tensor.to calls it).")
+      .def_static(
+          "pinned",
+          [](DType dtype, std::vector<int64_t> shape) {
+            return PyTensor(HostTensor::pinned(dtype, std::move(shape)));
+          },
+          nb::arg("dtype"), nb::arg("shape"),
+          "A zero-filled live tensor in page-locked host memory of the GPU "
+          "runtime (CUDA's cuMemAllocHost): its copies to and from GPUs are "
+          "DMA transfers that do not make the host wait. On a runtime "
+          "without such memory (OpenCL), an ordinary host tensor.")
+      .def_prop_ro(
+          "is_pinned",
+          [](const PyTensor &self) {
+            return self.live("Tensor.is_pinned").isPinned();
+          },
+          "Whether the elements are in page-locked host memory "
+          "(Tensor.pinned).")
       .def_prop_ro(
           "is_host",
           [](const PyTensor &self) {

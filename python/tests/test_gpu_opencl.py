@@ -178,6 +178,20 @@ def test_host_data_moved_to_the_gpu_in_the_graph_runs_there(monkeypatch):
 
 
 @needs_opencl
+def test_pinned_tensors_are_ordinary_on_opencl(monkeypatch):
+    # Page-locked memory is CUDA's; on OpenCL a pinned tensor is a host
+    # tensor like any other, zero-filled, that moves to the GPU and back.
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    t = maxgraph.Tensor.pinned(DType.float32, [2, 3])
+    assert t.is_host and not t.is_pinned
+    array = t.to_numpy()
+    np.testing.assert_array_equal(array, np.zeros((2, 3), np.float32))
+    array[1, 2] = 4.0
+    back = t.to(GPU(0)).to(CPU()).to_numpy()
+    assert back[1, 2] == 4.0
+
+
+@needs_opencl
 def test_tensors_move_to_the_gpu_and_results_stay_there(monkeypatch):
     monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
     x = maxgraph.Tensor.from_numpy(np.arange(4, dtype=np.float32))

@@ -319,6 +319,32 @@ maxgraph.graph @neg(%x: !maxgraph.tensor<[4], f32, gpu:2>) -> !maxgraph.tensor<[
   }
 }
 
+TEST_F(CUDAExecutableTest, PinnedInputsAreCopiedFromPageLockedMemory) {
+  std::unique_ptr<GpuExecutable> executable = compile(kChain, "chain");
+  standIn().clearLog();
+  HostTensor x = HostTensor::pinned(DType::Float32, {1024}, "cuda");
+  HostTensor y = HostTensor::pinned(DType::Float32, {1024}, "cuda");
+  EXPECT_TRUE(x.isPinned());
+  EXPECT_FALSE(x.isOnDevice());
+  EXPECT_FALSE(f32({1024}, 1).isPinned());
+  // Zero-filled host memory, written and read on the host.
+  EXPECT_EQ(x.data<float>()[1023], 0.0f);
+  x.data<float>()[0] = 3.0f;
+  EXPECT_EQ(callsOf(logLines(), "cuMemAllocHost").size(), 2u)
+      << standIn().log();
+  standIn().clearLog();
+  std::vector<HostTensor> results = executable->run({x, y}, {});
+  std::vector<std::string> copies = callsOf(logLines(), "cuMemcpyAsync");
+  ASSERT_GE(copies.size(), 2u) << standIn().log();
+  // The inputs come from the page-locked blocks.
+  EXPECT_EQ(field(copies[0], "src"), "pinned") << copies[0];
+  EXPECT_EQ(field(copies[1], "src"), "pinned") << copies[1];
+  standIn().clearLog();
+  x = HostTensor(DType::Float32, {1});
+  y = HostTensor(DType::Float32, {1});
+  EXPECT_EQ(callsOf(logLines(), "cuMemFreeHost").size(), 2u) << standIn().log();
+}
+
 /// Collectives only (whose results NCCL writes straight into the result
 /// buffers, so that the stand-in, which runs no kernel, computes them all),
 /// with signal buffers as staging makes them.

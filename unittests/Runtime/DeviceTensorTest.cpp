@@ -109,6 +109,17 @@ TEST_F(DeviceTensorTest, ToTheGpuAndBack) {
             "unknown GPU runtime 'vulkan', expected opencl or cuda");
 }
 
+TEST_F(DeviceTensorTest, OpenCLHasNoPinnedMemory) {
+  // An ordinary host tensor, zero-filled, that moves like any other.
+  HostTensor pinned = HostTensor::pinned(DType::Float32, {3}, "opencl");
+  EXPECT_FALSE(pinned.isPinned());
+  EXPECT_FALSE(pinned.isOnDevice());
+  EXPECT_EQ(pinned.data<float>()[2], 0.0f);
+  pinned.data<float>()[1] = 5.0f;
+  HostTensor back = pinned.to(GPU(0), "opencl").to(CPU());
+  EXPECT_EQ(back.data<float>()[1], 5.0f);
+}
+
 TEST_F(DeviceTensorTest, ResultsStayOnTheGpuAndFeedTheNextGraph) {
   std::unique_ptr<GpuExecutable> scale =
       GpuExecutable::compile(*module, "scale", "opencl");

@@ -98,6 +98,16 @@ llvm::Expected<void *> allocate(size_t bytes, void *stream = nullptr);
 /// ignored.
 llvm::Error deallocate(void *pointer, void *stream = nullptr);
 
+/// `bytes` of page-locked host memory (cuMemAllocHost, in the current
+/// device's context), for host tensors that move to and from GPUs: a copy
+/// between it and device memory is a DMA transfer that runs asynchronously,
+/// where a copy from pageable memory goes through the driver's staging
+/// buffers and makes the host wait.
+llvm::Expected<void *> allocatePinned(size_t bytes);
+
+/// Frees memory of `allocatePinned` (cuMemFreeHost). Null is ignored.
+llvm::Error deallocatePinned(void *pointer);
+
 /// Enqueues a copy of `bytes` from `source` to `destination`, either of
 /// which may be host memory (mgpuMemcpy).
 llvm::Error copy(void *destination, const void *source, size_t bytes,

@@ -108,6 +108,15 @@ public:
   static HostTensor wrap(void *data, DType dtype, std::vector<int64_t> shape,
                          std::shared_ptr<void> owner, Device device = CPU());
 
+  /// A zero-filled host tensor in page-locked memory of the GPU runtime
+  /// `runtime` (as for to()): copies between it and a GPU's memory (inputs
+  /// of a graph on a GPU, to(GPU(n)), to(CPU()) into it) are DMA transfers
+  /// that run asynchronously, as MAX's pinned buffers. A runtime without
+  /// page-locked memory (OpenCL) gives an ordinary host tensor. Throws
+  /// RuntimeError when the runtime cannot (no driver, out of memory).
+  static HostTensor pinned(DType dtype, std::vector<int64_t> shape,
+                           const std::string &runtime = "");
+
   /// A tensor holding `values` in row-major order.
   template <typename T>
   static HostTensor from(std::vector<int64_t> shape,
@@ -162,6 +171,9 @@ public:
 
   /// Whether the elements are in the memory of device(), a GPU.
   bool isOnDevice() const { return runtime_ != nullptr; }
+
+  /// Whether the elements are in page-locked host memory (pinned()).
+  bool isPinned() const { return pinned_; }
   /// The device address of the elements of a tensor in device memory;
   /// throws std::logic_error for one in host memory.
   void *deviceData() const;
@@ -219,6 +231,7 @@ private:
   void *data_ = nullptr;
   /// Keeps `data_` alive; shared by every copy of this handle.
   std::shared_ptr<void> owner_;
+  bool pinned_ = false;
   /// The GPU runtime whose memory `data_` is in; null for host memory.
   const detail::DeviceRuntime *runtime_ = nullptr;
 };

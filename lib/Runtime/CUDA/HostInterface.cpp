@@ -11,6 +11,7 @@
 #include "MaxGraph/Runtime/CUDARuntime.h"
 #include "RuntimeState.h"
 #include "llvm/ADT/StringExtras.h"
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -679,6 +680,31 @@ llvm::Expected<void *> cuda::allocate(size_t bytes, void *stream) {
 
 llvm::Error cuda::deallocate(void *pointer, void *stream) {
   mgpuMemFree(pointer, stream);
+  return pendingError();
+}
+
+llvm::Expected<void *> cuda::allocatePinned(size_t bytes) {
+  void *pointer = nullptr;
+  {
+    Call call("allocatePinned");
+    const CUDADriver *cu = call.driver();
+    if (!call.skipped() && cu && call.currentDevice())
+      call.check(cu->MemAllocHost(&pointer, std::max<size_t>(bytes, 1)),
+                 "cuMemAllocHost",
+                 llvm::Twine(bytes) + " bytes of pinned host memory");
+  }
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return pointer;
+}
+
+llvm::Error cuda::deallocatePinned(void *pointer) {
+  {
+    Call call("deallocatePinned");
+    const CUDADriver *cu = pointer ? call.driver() : nullptr;
+    if (!call.skipped() && cu)
+      call.check(cu->MemFreeHost(pointer), "cuMemFreeHost");
+  }
   return pendingError();
 }
 
