@@ -78,14 +78,16 @@ trailingSignalBuffers(GraphOp graph) {
 }
 
 /// Whether `module` has a collective between GPUs (one whose operands are
-/// all on one GPU is kernels on that GPU).
+/// all on one GPU is kernels on that GPU) or a transfer between GPUs (an
+/// NCCL broadcast, maxgraph-partition-by-device).
 bool hasCollectives(ModuleOp module) {
   bool found = false;
   module.walk([&](Operation *op) {
-    if (!isCollective(op))
+    if (!isCollective(op) && !isa<TransferOp>(op))
       return;
     std::set<int> gpus;
-    for (Type type : op->getOperandTypes())
+    for (Type type :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
       if (int gpu = gpuOf(type); gpu >= 0)
         gpus.insert(gpu);
     found |= gpus.size() > 1;

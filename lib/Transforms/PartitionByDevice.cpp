@@ -94,6 +94,39 @@ struct PartitionByDevice
 
   DeviceKind deviceKind = DeviceKind::cpu;
 
+  /// A transfer between two GPUs is a broadcast from the first to both:
+  /// the sender's part broadcasts the value (and drops the result), the
+  /// receiver's broadcasts a placeholder of its type, which the broadcast
+  /// does not read, and takes the result.
+  LogicalResult partitionTransfer(OpBuilder &builder, TransferOp transfer,
+                                  DeviceAttr from, DeviceAttr to) {
+    bool sends = from.getId() == rank, receives = to.getId() == rank;
+    if (!sends && !receives)
+      return success();
+    auto type = cast<TensorLayoutType>(transfer.getType());
+    if (!cast<ShapedType>(type).hasStaticShape())
+      return transfer.emitOpError()
+             << "moves a value of dynamic shape from " << deviceText(from)
+             << " to " << deviceText(to)
+             << "; transfers between GPUs take static shapes";
+    SmallVector<int64_t> devices = {from.getId(), to.getId()};
+    builder.setInsertionPoint(transfer);
+    Location loc = transfer.getLoc();
+    if (sends) {
+      SpmdBroadcastOp::create(builder, loc, transfer.getInput(), /*root=*/0,
+                              devices);
+      return success();
+    }
+    auto placeholder = DenseElementsAttr::get(
+        cast<ShapedType>(type), builder.getZeroAttr(type.getElementType()));
+    Value unread =
+        ConstantOp::create(builder, loc, cast<ElementsAttr>(placeholder));
+    auto received =
+        SpmdBroadcastOp::create(builder, loc, unread, /*root=*/0, devices);
+    transfer.getResult().replaceAllUsesWith(received.getResult());
+    return success();
+  }
+
   LogicalResult partition(GraphOp graph) {
     Block &body = graph.getBody().front();
     OpBuilder builder(graph.getContext());
@@ -111,6 +144,13 @@ struct PartitionByDevice
       if (auto transfer = dyn_cast<TransferOp>(op)) {
         DeviceAttr from = deviceOf(transfer.getInput().getType());
         DeviceAttr to = deviceOf(transfer.getType());
+        if (from != to && deviceKind == DeviceKind::gpu && from.isGpu() &&
+            to.isGpu()) {
+          if (failed(partitionTransfer(builder, transfer, from, to)))
+            return failure();
+          dropped.insert(&op);
+          continue;
+        }
         if (from != to)
           return op.emitOpError()
                  << "moves a value from " << deviceText(from) << " to "

@@ -31,9 +31,37 @@ maxgraph.graph @host(%a: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f3
 
 // -----
 
-// Values cross GPUs only through collectives.
+// A transfer between GPUs is a broadcast from the sender: gpu:1 receives
+// into a placeholder that the broadcast does not read.
+// CHECK-LABEL: maxgraph.graph @transfer(
+// CHECK-SAME:    ) -> !maxgraph.tensor<[4], f32, gpu:1>
+// CHECK-NEXT:    %[[P:.*]] = maxgraph.constant dense<0.000000e+00> : !maxgraph.tensor<[4], f32, gpu:1>
+// CHECK-NEXT:    %[[R:.*]] = maxgraph.spmd_broadcast %[[P]] root = 0 devices = [0, 1] : !maxgraph.tensor<[4], f32, gpu:1> -> !maxgraph.tensor<[4], f32, gpu:1>
+// CHECK-NEXT:    %[[N:.*]] = maxgraph.neg %[[R]]
+// CHECK-NEXT:    maxgraph.output %[[N]]
 maxgraph.graph @transfer(%a: !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[4], f32, gpu:1> {
-  // expected-error @+1 {{'maxgraph.transfer' op moves a value from gpu:0 to gpu:1; between the parts of a graph over several devices values cross only through collectives}}
   %t = maxgraph.transfer %a to gpu:1 : !maxgraph.tensor<[4], f32, gpu:0> -> !maxgraph.tensor<[4], f32, gpu:1>
-  maxgraph.output %t : !maxgraph.tensor<[4], f32, gpu:1>
+  %n = maxgraph.neg %t : !maxgraph.tensor<[4], f32, gpu:1>
+  maxgraph.output %n : !maxgraph.tensor<[4], f32, gpu:1>
+}
+
+// -----
+
+// The sender broadcasts its value and keeps nothing of the transfer.
+// CHECK-LABEL: maxgraph.graph @send(
+// CHECK-SAME:    %[[B:.*]]: !maxgraph.tensor<[2, 3], si32, gpu:1>) -> !maxgraph.tensor<[2, 3], si32, gpu:1>
+// CHECK-NEXT:    %[[S:.*]] = maxgraph.spmd_broadcast %[[B]] root = 0 devices = [1, 2]
+// CHECK-NEXT:    maxgraph.output %[[B]]
+maxgraph.graph @send(%b: !maxgraph.tensor<[2, 3], si32, gpu:1>) -> (!maxgraph.tensor<[2, 3], si32, gpu:1>, !maxgraph.tensor<[2, 3], si32, gpu:2>) {
+  %t = maxgraph.transfer %b to gpu:2 : !maxgraph.tensor<[2, 3], si32, gpu:1> -> !maxgraph.tensor<[2, 3], si32, gpu:2>
+  maxgraph.output %b, %t : !maxgraph.tensor<[2, 3], si32, gpu:1>, !maxgraph.tensor<[2, 3], si32, gpu:2>
+}
+
+// -----
+
+// The receiver must know what it receives.
+maxgraph.graph @dynamic<n>(%a: !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[n], f32, gpu:1> {
+  // expected-error @+1 {{'maxgraph.transfer' op moves a value of dynamic shape from gpu:0 to gpu:1; transfers between GPUs take static shapes}}
+  %t = maxgraph.transfer %a to gpu:1 : !maxgraph.tensor<[n], f32, gpu:0> -> !maxgraph.tensor<[n], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[n], f32, gpu:1>
 }

@@ -303,9 +303,11 @@ def PartitionByDevice : Pass<"maxgraph-partition-by-device", "::maxgraph::GraphO
         !maxgraph.tensor<[4], f32, cpu:1>)
     ```
     becomes, with `rank=1`, `%r1 = maxgraph.spmd_allreduce sum %b devices =
-    [0, 1]`. Values cross devices only through collectives: a
-    `maxgraph.transfer` between two devices is an error at the transfer, and
-    so are `maxgraph.call` (inline subgraphs first) and values on devices of
+    [0, 1]`. Values cross devices only through collectives: with
+    `kind=gpu` a `maxgraph.transfer` between two GPUs becomes a broadcast
+    from the sender (static shapes only); any other `maxgraph.transfer`
+    between two devices is an error at the transfer, and so are
+    `maxgraph.call` (inline subgraphs first) and values on devices of
     another kind than `kind`.
   }];
   let options = [

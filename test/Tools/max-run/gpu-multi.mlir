@@ -28,10 +28,15 @@
 // RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=1 MAXGRAPH_CACHE=0 not max-run %s --graph=collectives --gpu-runtime=cuda --random-inputs 2>&1 | FileCheck %s --check-prefix=ONEGPU
 // ONEGPU: max-run: error: compile: @collectives: gpu:1: no CUDA device 1 (1 found)
 //
-// Values cross GPUs only through collectives:
-// RUN: not max-run %s --graph=transfer --gpu-runtime=cuda --random-inputs 2>&1 | FileCheck %s --check-prefix=TRANSFER
-// TRANSFER: max-run: error: compile: partitioning @transfer for gpu:0 failed:
-// TRANSFER-NEXT: gpu-multi.mlir:{{[0-9]+}}:{{[0-9]+}}: 'maxgraph.transfer' op moves a value from gpu:0 to gpu:1; between the parts of a graph over several devices values cross only through collectives
+// A transfer between GPUs is an NCCL broadcast from the sender:
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_CACHE=0 max-run %s --graph=transfer --gpu-runtime=cuda --random-inputs --seed=6 --output=%t/tr-c
+// RUN: max-run %s --graph=transfer --random-inputs --seed=6 --output=%t/tr-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/tr-c %t/tr-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH1
+// MATCH1: match 1
+// of a static shape, which the receiver knows:
+// RUN: not max-run %s --graph=transfer_dynamic --gpu-runtime=cuda --dims=n=3 --random-inputs 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: max-run: error: compile: partitioning @transfer_dynamic for gpu:0 failed:
+// DYNAMIC-NEXT: gpu-multi.mlir:{{[0-9]+}}:{{[0-9]+}}: 'maxgraph.transfer' op moves a value of dynamic shape from gpu:0 to gpu:1; transfers between GPUs take static shapes
 
 maxgraph.graph @independent<n>(%x: !maxgraph.tensor<[n, 4], f32, gpu:0>,
     %y: !maxgraph.tensor<[n, 4], f32, gpu:1>, %w: !maxgraph.tensor<[4, 3], f32, gpu:1>)
@@ -57,7 +62,12 @@ maxgraph.graph @collectives(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgr
   maxgraph.output %s0, %s1, %m1, %g0, %h1, %r0, %c0 : !maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[3], si32, gpu:1>, !maxgraph.tensor<[8, 6], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>, !maxgraph.tensor<[4, 3], f32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:0>
 }
 
-maxgraph.graph @transfer(%x: !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[4], f32, gpu:1> {
-  %t = maxgraph.transfer %x to gpu:1 : !maxgraph.tensor<[4], f32, gpu:0> -> !maxgraph.tensor<[4], f32, gpu:1>
-  maxgraph.output %t : !maxgraph.tensor<[4], f32, gpu:1>
+maxgraph.graph @transfer(%x: !maxgraph.tensor<[4, 5], f32, gpu:0>) -> !maxgraph.tensor<[4, 5], f32, gpu:1> {
+  %t = maxgraph.transfer %x to gpu:1 : !maxgraph.tensor<[4, 5], f32, gpu:0> -> !maxgraph.tensor<[4, 5], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[4, 5], f32, gpu:1>
+}
+
+maxgraph.graph @transfer_dynamic<n>(%x: !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[n], f32, gpu:1> {
+  %t = maxgraph.transfer %x to gpu:1 : !maxgraph.tensor<[n], f32, gpu:0> -> !maxgraph.tensor<[n], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[n], f32, gpu:1>
 }
