@@ -18,6 +18,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <exception>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -184,12 +186,20 @@ std::vector<int> MultiGpuExecutable::devices() const {
 }
 
 const std::vector<HostTensor> &MultiGpuExecutable::signalBuffers() const {
-  std::lock_guard<std::mutex> lock(signalMutex);
-  if (signals.empty())
+  // One set per runtime and list of GPUs (and sizes) for the process, as
+  // MAX allocates them once per device set; never destroyed, since freeing
+  // device memory from a static destructor would run after the driver may
+  // be gone.
+  using Key =
+      std::pair<std::string, std::vector<std::pair<int, std::vector<int64_t>>>>;
+  static std::mutex mutex;
+  static auto &sets = *new std::map<Key, std::vector<HostTensor>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<HostTensor> &set = sets[Key(runtimeName, signalArguments)];
+  if (set.empty())
     for (const auto &[gpu, shape] : signalArguments)
-      signals.push_back(
-          HostTensor(DType::UInt8, shape).to(GPU(gpu), runtimeName));
-  return signals;
+      set.push_back(HostTensor(DType::UInt8, shape).to(GPU(gpu), runtimeName));
+  return set;
 }
 
 std::vector<HostTensor>

@@ -37,7 +37,8 @@ struct EntrySignature;
 /// Staging gives a graph over several GPUs one signal buffer per GPU, as its
 /// trailing arguments (`signal_buffers[i]`), as MAX does. The runtime
 /// supplies them: a run given the inputs without them appends buffers of
-/// its own, zero-filled in each GPU's memory once, at the first such run.
+/// its own, zero-filled in each GPU's memory once per set of GPUs for the
+/// process.
 /// (NCCL needs no scratch of the caller's; they are passed along unused.)
 class MultiGpuExecutable : public Executable {
 public:
@@ -77,16 +78,14 @@ private:
     std::vector<size_t> results;
   };
 
-  /// The signal buffers of the runtime, made at the first run that needs
-  /// them.
+  /// The runtime's signal buffers of this graph's GPUs, made at the first
+  /// run that needs them (any graph's with the same GPUs and sizes).
   const std::vector<HostTensor> &signalBuffers() const;
 
   std::unique_ptr<detail::EntrySignature> signature;
   std::string runtimeName;
   /// The trailing `signal_buffers[i]` arguments: their GPUs and shapes.
   std::vector<std::pair<int, std::vector<int64_t>>> signalArguments;
-  mutable std::mutex signalMutex;
-  mutable std::vector<HostTensor> signals;
   std::vector<Part> parts;
   size_t resultCount = 0;
   bool withCollectives = false;
