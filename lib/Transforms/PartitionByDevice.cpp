@@ -96,19 +96,42 @@ struct PartitionByDevice
 
   /// A transfer between two GPUs is a broadcast from the first to both:
   /// the sender's part broadcasts the value (and drops the result), the
-  /// receiver's broadcasts a placeholder of its type, which the broadcast
-  /// does not read, and takes the result.
+  /// receiver's broadcasts zeros of its type, which the broadcast does not
+  /// read, and takes the result. Symbolic dims must be bound by the
+  /// receiver's arguments, as for any of its results.
   LogicalResult partitionTransfer(OpBuilder &builder, TransferOp transfer,
                                   DeviceAttr from, DeviceAttr to) {
     bool sends = from.getId() == rank, receives = to.getId() == rank;
     if (!sends && !receives)
       return success();
     auto type = cast<TensorLayoutType>(transfer.getType());
-    if (!cast<ShapedType>(type).hasStaticShape())
+    // The receiver must know the size: static, or symbols its part binds
+    // (the lowering says so when it does not).
+    if (llvm::any_of(type.getDims(),
+                     [](DimAttr dim) { return dim.getUnknown(); }))
       return transfer.emitOpError()
-             << "moves a value of dynamic shape from " << deviceText(from)
-             << " to " << deviceText(to)
-             << "; transfers between GPUs take static shapes";
+             << "moves a value with a dim of unknown size from "
+             << deviceText(from) << " to " << deviceText(to)
+             << "; the receiving GPU must know the size";
+    if (receives) {
+      // Its symbols come from the receiver's own arguments.
+      llvm::SetVector<StringAttr> bound, needed;
+      auto graph = transfer->getParentOfType<GraphOp>();
+      for (Type argument : graph.getArgumentTypes())
+        if (onRank(argument))
+          for (DimAttr dim : cast<LayoutType>(argument).getDims())
+            dim.collectSymbols(bound);
+      for (DimAttr dim : type.getDims())
+        dim.collectSymbols(needed);
+      for (StringAttr symbol : needed)
+        if (!bound.contains(symbol))
+          return transfer.emitOpError()
+                 << "moves a value of type " << type << " from "
+                 << deviceText(from) << " to " << deviceText(to)
+                 << ", and no argument on " << deviceText(to) << " binds '"
+                 << symbol.getValue()
+                 << "'; the receiving GPU must know the size";
+    }
     SmallVector<int64_t> devices = {from.getId(), to.getId()};
     builder.setInsertionPoint(transfer);
     Location loc = transfer.getLoc();
@@ -117,10 +140,19 @@ struct PartitionByDevice
                               devices);
       return success();
     }
-    auto placeholder = DenseElementsAttr::get(
-        cast<ShapedType>(type), builder.getZeroAttr(type.getElementType()));
-    Value unread =
-        ConstantOp::create(builder, loc, cast<ElementsAttr>(placeholder));
+    // Zeros of the type: a constant, broadcast to the dims when they are
+    // symbolic.
+    bool isStatic = cast<ShapedType>(type).hasStaticShape();
+    auto zerosType = isStatic ? type
+                              : TensorLayoutType::get(ArrayRef<DimAttr>(),
+                                                      type.getElementType(),
+                                                      type.getDevice());
+    auto zeros =
+        DenseElementsAttr::get(cast<ShapedType>(zerosType),
+                               builder.getZeroAttr(type.getElementType()));
+    Value unread = ConstantOp::create(builder, loc, cast<ElementsAttr>(zeros));
+    if (!isStatic)
+      unread = BroadcastToOp::create(builder, loc, type, unread);
     auto received =
         SpmdBroadcastOp::create(builder, loc, unread, /*root=*/0, devices);
     transfer.getResult().replaceAllUsesWith(received.getResult());

@@ -59,9 +59,31 @@ maxgraph.graph @send(%b: !maxgraph.tensor<[2, 3], si32, gpu:1>) -> (!maxgraph.te
 
 // -----
 
-// The receiver must know what it receives.
-maxgraph.graph @dynamic<n>(%a: !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[n], f32, gpu:1> {
-  // expected-error @+1 {{'maxgraph.transfer' op moves a value of dynamic shape from gpu:0 to gpu:1; transfers between GPUs take static shapes}}
+// The receiver must know what it receives: a symbolic size is bound by one
+// of its own arguments, and zeros broadcast to it stand in for the value.
+// CHECK-LABEL: maxgraph.graph @dynamic<n>(
+// CHECK-SAME:    %[[Y:.*]]: !maxgraph.tensor<[n, 2], f32, gpu:1>)
+// CHECK-NEXT:    %[[Z:.*]] = maxgraph.constant dense<0.000000e+00> : !maxgraph.tensor<[], f32, gpu:1>
+// CHECK-NEXT:    %[[P:.*]] = maxgraph.broadcast_to %[[Z]] : !maxgraph.tensor<[], f32, gpu:1> -> !maxgraph.tensor<[n, 2], f32, gpu:1>
+// CHECK-NEXT:    %[[R:.*]] = maxgraph.spmd_broadcast %[[P]] root = 0 devices = [0, 1]
+// CHECK-NEXT:    maxgraph.output %[[R]]
+maxgraph.graph @dynamic<n>(%a: !maxgraph.tensor<[n, 2], f32, gpu:0>, %y: !maxgraph.tensor<[n, 2], f32, gpu:1>) -> !maxgraph.tensor<[n, 2], f32, gpu:1> {
+  %t = maxgraph.transfer %a to gpu:1 : !maxgraph.tensor<[n, 2], f32, gpu:0> -> !maxgraph.tensor<[n, 2], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[n, 2], f32, gpu:1>
+}
+
+// -----
+
+maxgraph.graph @unbound<n>(%a: !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[n], f32, gpu:1> {
+  // expected-error @+1 {{'maxgraph.transfer' op moves a value of type '!maxgraph.tensor<[n], f32, gpu:1>' from gpu:0 to gpu:1, and no argument on gpu:1 binds 'n'; the receiving GPU must know the size}}
   %t = maxgraph.transfer %a to gpu:1 : !maxgraph.tensor<[n], f32, gpu:0> -> !maxgraph.tensor<[n], f32, gpu:1>
   maxgraph.output %t : !maxgraph.tensor<[n], f32, gpu:1>
+}
+
+// -----
+
+maxgraph.graph @unknown(%a: !maxgraph.tensor<[?], f32, gpu:0>) -> !maxgraph.tensor<[?], f32, gpu:1> {
+  // expected-error @+1 {{'maxgraph.transfer' op moves a value with a dim of unknown size from gpu:0 to gpu:1; the receiving GPU must know the size}}
+  %t = maxgraph.transfer %a to gpu:1 : !maxgraph.tensor<[?], f32, gpu:0> -> !maxgraph.tensor<[?], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[?], f32, gpu:1>
 }

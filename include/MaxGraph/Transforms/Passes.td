@@ -305,10 +305,10 @@ def PartitionByDevice : Pass<"maxgraph-partition-by-device", "::maxgraph::GraphO
     becomes, with `rank=1`, `%r1 = maxgraph.spmd_allreduce sum %b devices =
     [0, 1]`. Values cross devices only through collectives: with
     `kind=gpu` a `maxgraph.transfer` between two GPUs becomes a broadcast
-    from the sender (static shapes only); any other `maxgraph.transfer`
-    between two devices is an error at the transfer, and so are
-    `maxgraph.call` (inline subgraphs first) and values on devices of
-    another kind than `kind`.
+    from the sender (of a size the receiver knows); any other
+    `maxgraph.transfer` between two devices is an error at the transfer,
+    and so are `maxgraph.call` (inline subgraphs first) and values on
+    devices of another kind than `kind`.
   }];
   let options = [
     Option<"rank", "rank", "int64_t", /*default=*/"0",

@@ -33,10 +33,14 @@
 // RUN: max-run %s --graph=transfer --random-inputs --seed=6 --output=%t/tr-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/tr-c %t/tr-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH1
 // MATCH1: match 1
-// of a static shape, which the receiver knows:
-// RUN: not max-run %s --graph=transfer_dynamic --gpu-runtime=cuda --dims=n=3 --random-inputs 2>&1 | FileCheck %s --check-prefix=DYNAMIC
-// DYNAMIC: max-run: error: compile: partitioning @transfer_dynamic for gpu:0 failed:
-// DYNAMIC-NEXT: gpu-multi.mlir:{{[0-9]+}}:{{[0-9]+}}: 'maxgraph.transfer' op moves a value of dynamic shape from gpu:0 to gpu:1; transfers between GPUs take static shapes
+// of a shape the receiver knows: static, or symbols its own arguments bind
+// (here `n`, by %y on gpu:1):
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_CACHE=0 max-run %s --graph=transfer_dynamic --gpu-runtime=cuda --dims=n=7 --random-inputs --seed=8 --output=%t/td-c
+// RUN: max-run %s --graph=transfer_dynamic --dims=n=7 --random-inputs --seed=8 --output=%t/td-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/td-c %t/td-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH1
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_CACHE=0 not max-run %s --graph=transfer_unbound --gpu-runtime=cuda --dims=n=3 --random-inputs 2>&1 | FileCheck %s --check-prefix=UNBOUND
+// UNBOUND: max-run: error: compile: partitioning @transfer_unbound for gpu:1 failed:
+// UNBOUND-NEXT: gpu-multi.mlir:{{[0-9]+}}:{{[0-9]+}}: 'maxgraph.transfer' op moves a value of type '!maxgraph.tensor<[n], f32, gpu:1>' from gpu:0 to gpu:1, and no argument on gpu:1 binds 'n'; the receiving GPU must know the size
 
 maxgraph.graph @independent<n>(%x: !maxgraph.tensor<[n, 4], f32, gpu:0>,
     %y: !maxgraph.tensor<[n, 4], f32, gpu:1>, %w: !maxgraph.tensor<[4, 3], f32, gpu:1>)
@@ -67,7 +71,12 @@ maxgraph.graph @transfer(%x: !maxgraph.tensor<[4, 5], f32, gpu:0>) -> !maxgraph.
   maxgraph.output %t : !maxgraph.tensor<[4, 5], f32, gpu:1>
 }
 
-maxgraph.graph @transfer_dynamic<n>(%x: !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[n], f32, gpu:1> {
+maxgraph.graph @transfer_dynamic<n>(%x: !maxgraph.tensor<[n], f32, gpu:0>, %y: !maxgraph.tensor<[n], f32, gpu:1>) -> !maxgraph.tensor<[n], f32, gpu:1> {
+  %t = maxgraph.transfer %x to gpu:1 : !maxgraph.tensor<[n], f32, gpu:0> -> !maxgraph.tensor<[n], f32, gpu:1>
+  maxgraph.output %t : !maxgraph.tensor<[n], f32, gpu:1>
+}
+
+maxgraph.graph @transfer_unbound<n>(%x: !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[n], f32, gpu:1> {
   %t = maxgraph.transfer %x to gpu:1 : !maxgraph.tensor<[n], f32, gpu:0> -> !maxgraph.tensor<[n], f32, gpu:1>
   maxgraph.output %t : !maxgraph.tensor<[n], f32, gpu:1>
 }
