@@ -221,12 +221,12 @@ int main(int argc, char **argv) {
   if (std::string(gpu) == "cuda" && cudaNames->size() >= 2) {
     int64_t elements = (64ll << 20) / 4 * scale;
     try {
-      StagedGraph staged =
-          stage([](const Tensor &a,
-                   const Tensor &b) { return ops::allreduce_sum({a, b}); },
-                {.name = "allreduce"})(
-              TensorLayout(DType::Float32, {elements}, GPU(0)),
-              TensorLayout(DType::Float32, {elements}, GPU(1)));
+      auto sum = [](const Tensor &a, const Tensor &b) {
+        return ops::allreduce_sum({a, b});
+      };
+      TensorLayout on0(DType::Float32, {elements}, GPU(0));
+      TensorLayout on1(DType::Float32, {elements}, GPU(1));
+      StagedGraph staged = stage(sum, {.name = "allreduce"})(on0, on1);
       CompiledGraph<> compiled = staged.compile();
       std::vector<HostTensor> inputs = {
           HostTensor(DType::Float32, {elements}).to(GPU(0)),
