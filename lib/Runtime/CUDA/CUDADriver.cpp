@@ -1,8 +1,7 @@
 //===- CUDADriver.cpp - CUDA driver entry points, loaded at run time ------===//
 
 #include "CUDADriver.h"
-#include <cstdlib>
-#include <dlfcn.h>
+#include "MaxGraph/Support/RuntimeLibrary.h"
 
 using namespace maxgraph;
 using namespace maxgraph::cuda;
@@ -18,14 +17,12 @@ struct LoadedDriver {
 /// Resolves `name` into `slot`; false (with `error` set) when the library
 /// does not have it.
 template <typename F>
-static bool resolve(void *handle, const char *name, F &slot,
-                    llvm::StringRef path, std::string &error) {
-  slot = reinterpret_cast<F>(dlsym(handle, name));
-  if (slot)
+static bool resolve(const RuntimeLibrary &library, const char *name, F &slot,
+                    std::string &error) {
+  if (library.resolve(name, slot))
     return true;
-  error = ("no CUDA driver: " + path + " has no " + name +
-           " (the runtime needs a driver of CUDA 12.0 or later)")
-              .str();
+  error = "no CUDA driver: " + library.path() + " has no " + name +
+          " (the runtime needs a driver of CUDA 12.0 or later)";
   return false;
 }
 
@@ -48,32 +45,18 @@ static std::string formatError(const CUDADriver &cu, const llvm::Twine &call,
 
 static LoadedDriver load() {
   LoadedDriver loaded;
-  const char *override = std::getenv("MAXGRAPH_CUDA_DRIVER_LIBRARY");
-  std::string path = override && *override ? override : "libcuda.so.1";
-  // Never closed: modules and streams may outlive any owner of the handle.
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *error = dlerror();
-    llvm::StringRef reason = error ? error : "cannot be loaded";
-    loaded.error = "no CUDA driver: " + (reason.starts_with(path + ": ")
-                                             ? reason.str()
-                                             : path + ": " + reason.str());
+  llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(
+      {"no CUDA driver", "MAXGRAPH_CUDA_DRIVER_LIBRARY", "libcuda.so.1",
+       "maxgraphCudaStandIn",
+       "MaxGraph's test stand-in of the CUDA driver, which runs no kernels"});
+  if (!library) {
+    loaded.error = llvm::toString(library.takeError());
     return loaded;
-  }
-  if (dlsym(handle, "maxgraphCudaStandIn")) {
-    const char *allowed = std::getenv("MAXGRAPH_CUDA_STANDIN");
-    if (!allowed || llvm::StringRef(allowed) != "1") {
-      loaded.error = "no CUDA driver: " + path +
-                     " is MaxGraph's test stand-in of the CUDA driver, which "
-                     "runs no kernels; set MAXGRAPH_CUDA_STANDIN=1 to use it "
-                     "in a test";
-      return loaded;
-    }
   }
   CUDADriver &cu = loaded.entryPoints;
   std::string &error = loaded.error;
 #define MAXGRAPH_RESOLVE(field, symbol)                                        \
-  if (!resolve(handle, symbol, cu.field, path, error))                         \
+  if (!resolve(*library, symbol, cu.field, error))                             \
     return loaded;
   MAXGRAPH_RESOLVE(Init, "cuInit")
   MAXGRAPH_RESOLVE(DriverGetVersion, "cuDriverGetVersion")
@@ -125,7 +108,7 @@ static LoadedDriver load() {
     // cuInit's failure is the usual way to learn there is no GPU.
     // Error names need only the library, not an initialized driver.
     loaded.error = "no CUDA device: " + formatError(cu, "cuInit", status) +
-                   " (" + path + ")";
+                   " (" + library->path() + ")";
   }
   return loaded;
 }

@@ -2,9 +2,7 @@
 
 #include "NCCLLibrary.h"
 #include "MaxGraph/Runtime/CUDARuntime.h"
-#include <cstdlib>
-#include <dlfcn.h>
-#include <type_traits>
+#include "MaxGraph/Support/RuntimeLibrary.h"
 
 using namespace maxgraph;
 using namespace maxgraph::cuda;
@@ -19,34 +17,18 @@ struct LoadedNCCL {
 
 static LoadedNCCL load() {
   LoadedNCCL loaded;
-  const char *override = std::getenv("MAXGRAPH_NCCL_LIBRARY");
-  std::string path = override && *override ? override : "libnccl.so.2";
-  // Never closed: communicators live as long as the process.
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *error = dlerror();
-    llvm::StringRef reason = error ? error : "cannot be loaded";
-    loaded.error = "no NCCL: " + (reason.starts_with(path + ": ")
-                                      ? reason.str()
-                                      : path + ": " + reason.str());
+  llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(
+      {"no NCCL", "MAXGRAPH_NCCL_LIBRARY", "libnccl.so.2",
+       "maxgraphNcclStandIn",
+       "MaxGraph's test stand-in of NCCL, which computes on host memory"});
+  if (!library) {
+    loaded.error = llvm::toString(library.takeError());
     return loaded;
-  }
-  if (dlsym(handle, "maxgraphNcclStandIn")) {
-    const char *allowed = std::getenv("MAXGRAPH_CUDA_STANDIN");
-    if (!allowed || llvm::StringRef(allowed) != "1") {
-      loaded.error = "no NCCL: " + path +
-                     " is MaxGraph's test stand-in of NCCL, which computes on "
-                     "host memory; set MAXGRAPH_CUDA_STANDIN=1 to use it in a "
-                     "test";
-      return loaded;
-    }
   }
   NCCLLibrary &nccl = loaded.entryPoints;
   auto resolve = [&](auto &slot, const char *name) {
-    slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-        dlsym(handle, name));
-    if (!slot && loaded.error.empty())
-      loaded.error = "no NCCL: " + path + " lacks " + name;
+    if (!library->resolve(name, slot) && loaded.error.empty())
+      loaded.error = "no NCCL: " + library->path() + " lacks " + name;
   };
   resolve(nccl.GetVersion, "ncclGetVersion");
   resolve(nccl.GetErrorString, "ncclGetErrorString");

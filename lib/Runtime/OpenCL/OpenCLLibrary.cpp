@@ -1,8 +1,7 @@
 //===- OpenCLLibrary.cpp - OpenCL entry points, loaded at run time --------===//
 
 #include "OpenCLLibrary.h"
-#include <cstdlib>
-#include <dlfcn.h>
+#include "MaxGraph/Support/RuntimeLibrary.h"
 #include <utility>
 
 using namespace maxgraph;
@@ -19,37 +18,27 @@ struct LoadedLibrary {
 /// Resolves one entry point into `slot`; false (with `error` set) when the
 /// library does not have it.
 template <typename F>
-static bool resolve(void *handle, const char *name, F &slot,
-                    llvm::StringRef path, std::string &error) {
-  slot = reinterpret_cast<F>(dlsym(handle, name));
-  if (slot)
+static bool resolve(const RuntimeLibrary &library, const char *name, F &slot,
+                    std::string &error) {
+  if (library.resolve(name, slot))
     return true;
-  error = ("no OpenCL runtime: " + path + " has no " + name +
-           " (the runtime needs OpenCL 2.0 or later)")
-              .str();
+  error = "no OpenCL runtime: " + library.path() + " has no " + name +
+          " (the runtime needs OpenCL 2.0 or later)";
   return false;
 }
 
 static LoadedLibrary load() {
   LoadedLibrary loaded;
-  const char *override = std::getenv("MAXGRAPH_OPENCL_LIBRARY");
-  std::string path = override && *override ? override : "libOpenCL.so.1";
-  // Never closed: kernels and queues may outlive any owner of the handle.
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    // dlerror() usually starts with the path already.
-    const char *error = dlerror();
-    llvm::StringRef reason = error ? error : "cannot be loaded";
-    if (!reason.starts_with(path + ": "))
-      loaded.error = "no OpenCL runtime: " + path + ": " + reason.str();
-    else
-      loaded.error = "no OpenCL runtime: " + reason.str();
+  llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(
+      {"no OpenCL runtime", "MAXGRAPH_OPENCL_LIBRARY", "libOpenCL.so.1"});
+  if (!library) {
+    loaded.error = llvm::toString(library.takeError());
     return loaded;
   }
   OpenCLLibrary &cl = loaded.entryPoints;
   std::string &error = loaded.error;
 #define MAXGRAPH_RESOLVE(name)                                                 \
-  if (!resolve(handle, "cl" #name, cl.name, path, error))                      \
+  if (!resolve(*library, "cl" #name, cl.name, error))                          \
     return loaded;
   MAXGRAPH_RESOLVE(GetPlatformIDs)
   MAXGRAPH_RESOLVE(GetPlatformInfo)

@@ -1,0 +1,36 @@
+//===- RuntimeLibrary.cpp - a runtime's shared library, opened at run time ===//
+
+#include "MaxGraph/Support/RuntimeLibrary.h"
+#include <cstdlib>
+#include <dlfcn.h>
+
+using namespace maxgraph;
+
+llvm::Expected<RuntimeLibrary>
+RuntimeLibrary::open(const RuntimeLibrarySpec &spec) {
+  auto fail = [&](const std::string &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   std::string(spec.missing) + ": " + message);
+  };
+  const char *override = std::getenv(spec.overrideVariable);
+  std::string path = override && *override ? override : spec.defaultName;
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    // dlerror() usually starts with the path already.
+    const char *error = dlerror();
+    llvm::StringRef reason = error ? error : "cannot be loaded";
+    return fail(reason.starts_with(path + ": ") ? reason.str()
+                                                : path + ": " + reason.str());
+  }
+  if (spec.standInMarker && dlsym(handle, spec.standInMarker)) {
+    const char *allowed = std::getenv("MAXGRAPH_CUDA_STANDIN");
+    if (!allowed || llvm::StringRef(allowed) != "1")
+      return fail(path + " is " + spec.standInDescription +
+                  "; set MAXGRAPH_CUDA_STANDIN=1 to use it in a test");
+  }
+  return RuntimeLibrary(handle, std::move(path));
+}
+
+void *RuntimeLibrary::symbol(const char *name) const {
+  return dlsym(handle, name);
+}
