@@ -71,6 +71,25 @@ GraphOp maxgraph::detail::findEntryGraph(ModuleOp module, StringRef name) {
 
 static constexpr llvm::StringLiteral kJitSymbolPrefix = "__maxgraph_";
 
+int64_t maxgraph::detail::deviceIdOf(Type type, DeviceKind kind) {
+  auto layout = dyn_cast<LayoutType>(type);
+  if (!layout || layout.getDevice().getKind() != kind)
+    return -1;
+  return layout.getDevice().getId();
+}
+
+std::set<int64_t> maxgraph::detail::devicesOf(GraphOp graph, DeviceKind kind) {
+  std::set<int64_t> devices;
+  auto see = [&](Type type) {
+    if (int64_t id = deviceIdOf(type, kind); id >= 0)
+      devices.insert(id);
+  };
+  llvm::for_each(graph.getArgumentTypes(), see);
+  llvm::for_each(graph.getResultTypes(), see);
+  graph.walk([&](Operation *op) { llvm::for_each(op->getResultTypes(), see); });
+  return devices;
+}
+
 std::string maxgraph::detail::jitSymbol(StringRef name) {
   return (kJitSymbolPrefix + name).str();
 }

@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,14 @@ void describeEntry(mlir::ModuleOp module, GraphOp graph,
 /// renamed to its jitSymbol.
 mlir::OwningOpRef<mlir::ModuleOp> prepareForLowering(mlir::ModuleOp module,
                                                      GraphOp graph);
+
+/// The id of the device `type` is on when it is a layout on a `kind`
+/// device, else -1.
+int64_t deviceIdOf(mlir::Type type, DeviceKind kind);
+
+/// The ids of the `kind` devices that `graph`'s signature and ops place
+/// values on, ascending.
+std::set<int64_t> devicesOf(GraphOp graph, DeviceKind kind);
 
 /// The symbol of graph `name` in the JIT-compiled module.
 std::string jitSymbol(llvm::StringRef name);

@@ -70,33 +70,13 @@ private:
   std::vector<std::optional<Device>> argumentDevices, resultDevices;
 };
 
-/// Whether a value of `graph` is on a GPU.
-bool hasGpuValues(GraphOp graph) {
-  bool found = false;
-  graph.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (auto layout = dyn_cast<LayoutType>(type))
-        found |= layout.getDevice().isGpu();
-  });
-  return found;
-}
 } // namespace
-
-/// Whether a layout of `graph`'s signature is on a GPU.
-static bool isOnGpu(GraphOp graph) {
-  auto onGpu = [](Type type) {
-    auto layout = dyn_cast<LayoutType>(type);
-    return layout && layout.getDevice().isGpu();
-  };
-  return llvm::any_of(graph.getArgumentTypes(), onGpu) ||
-         llvm::any_of(graph.getResultTypes(), onGpu);
-}
 
 std::unique_ptr<Executable>
 Executable::compile(ModuleOp module, StringRef name,
                     const ExecutableOptions &options) {
   GraphOp graph = detail::findEntryGraph(module, name);
-  if (!isOnGpu(graph) && !hasGpuValues(graph))
+  if (detail::devicesOf(graph, DeviceKind::gpu).empty())
     return CpuExecutable::compile(module, graph.getSymName());
   std::string runtime = options.gpuRuntime;
   if (runtime.empty()) {

@@ -146,19 +146,8 @@ const GpuRuntime &gpuRuntime(StringRef name, StringRef graph) {
 
 /// The GPU of `graph`'s layouts (the lowering checks there is one).
 int gpuOf(GraphOp graph) {
-  auto deviceOf = [](Type type) -> std::optional<int> {
-    if (auto layout = dyn_cast<LayoutType>(type))
-      if (layout.getDevice().isGpu())
-        return layout.getDevice().getId();
-    return std::nullopt;
-  };
-  for (Type type : graph.getArgumentTypes())
-    if (std::optional<int> index = deviceOf(type))
-      return *index;
-  for (Type type : graph.getResultTypes())
-    if (std::optional<int> index = deviceOf(type))
-      return *index;
-  return 0;
+  std::set<int64_t> gpus = devicesOf(graph, DeviceKind::gpu);
+  return gpus.empty() ? 0 : static_cast<int>(*gpus.begin());
 }
 
 } // namespace

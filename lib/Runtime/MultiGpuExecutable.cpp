@@ -31,28 +31,7 @@ using namespace maxgraph::detail;
 namespace {
 /// The GPU of `type`, or -1.
 int gpuOf(Type type) {
-  auto layout = dyn_cast<LayoutType>(type);
-  if (!layout || !layout.getDevice().isGpu())
-    return -1;
-  return static_cast<int>(layout.getDevice().getId());
-}
-
-/// The GPUs that `graph`'s signature and ops place values on, ascending.
-std::set<int> gpusOf(GraphOp graph) {
-  std::set<int> gpus;
-  auto see = [&](Type type) {
-    if (int gpu = gpuOf(type); gpu >= 0)
-      gpus.insert(gpu);
-  };
-  for (Type type : graph.getArgumentTypes())
-    see(type);
-  for (Type type : graph.getResultTypes())
-    see(type);
-  graph.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      see(type);
-  });
-  return gpus;
+  return static_cast<int>(deviceIdOf(type, DeviceKind::gpu));
 }
 
 /// The GPU and shape of each of `graph`'s trailing signal buffers (the
@@ -99,7 +78,7 @@ bool hasCollectives(ModuleOp module) {
 } // namespace
 
 bool MultiGpuExecutable::spansSeveralGpus(ModuleOp module, StringRef name) {
-  return gpusOf(findEntryGraph(module, name)).size() > 1;
+  return devicesOf(findEntryGraph(module, name), DeviceKind::gpu).size() > 1;
 }
 
 MultiGpuExecutable::~MultiGpuExecutable() = default;
@@ -128,9 +107,9 @@ MultiGpuExecutable::compile(ModuleOp module, StringRef name,
                        "NCCL on the cuda runtime, not on the " +
                        runtime.str() + " runtime");
 
-  for (int gpu : gpusOf(graph)) {
+  for (int64_t gpu : devicesOf(graph, DeviceKind::gpu)) {
     Part part;
-    part.device = gpu;
+    part.device = static_cast<int>(gpu);
     for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
       if (gpuOf(type) == gpu)
         part.arguments.push_back(index);

@@ -1,6 +1,7 @@
 //===- Spmd.cpp - one rank's part of a graph over cpu:0..N-1 --------------===//
 
 #include "MaxGraph/Runtime/Spmd.h"
+#include "EntryPoint.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Runtime/MPI.h"
@@ -27,24 +28,12 @@ uint64_t fnv1a(llvm::StringRef bytes, uint64_t hash = 14695981039346656037ull) {
 } // namespace
 
 int64_t spmd::cpuId(Type type) {
-  auto layout = dyn_cast<LayoutType>(type);
-  if (!layout || layout.getDevice().getKind() != DeviceKind::cpu)
-    return -1;
-  return layout.getDevice().getId();
+  return detail::deviceIdOf(type, DeviceKind::cpu);
 }
 
 int64_t spmd::deviceCount(GraphOp graph) {
-  int64_t count = 1;
-  auto see = [&](Type type) { count = std::max(count, cpuId(type) + 1); };
-  for (Type type : graph.getArgumentTypes())
-    see(type);
-  for (Type type : graph.getResultTypes())
-    see(type);
-  graph.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      see(type);
-  });
-  return count;
+  std::set<int64_t> cpus = detail::devicesOf(graph, DeviceKind::cpu);
+  return cpus.empty() ? 1 : *cpus.rbegin() + 1;
 }
 
 uint64_t spmd::hash(ModuleOp module) {
