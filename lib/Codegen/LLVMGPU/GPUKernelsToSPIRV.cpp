@@ -18,6 +18,7 @@
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
 #include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -26,6 +27,7 @@
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace maxgraph {
@@ -126,6 +128,32 @@ void guardEmptyLoops(gpu::GPUFuncOp kernel) {
   }
 }
 
+/// `vector.from_elements` as `spirv.CompositeInsert`s into an undefined
+/// vector. Upstream makes it an OpCompositeConstruct, which llvm-spirv 15
+/// translates with `ConstantVector::get` whatever its constituents, and
+/// crashes on those that are not constants (the thread-per-point
+/// strategy's vector stores gather computed lanes).
+struct FromElementsToInserts final
+    : OpConversionPattern<vector::FromElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(vector::FromElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_if_present<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "not a SPIR-V vector");
+    Value vector = spirv::UndefOp::create(rewriter, op.getLoc(), type);
+    for (auto [index, element] : llvm::enumerate(adaptor.getElements()))
+      vector = spirv::CompositeInsertOp::create(
+          rewriter, op.getLoc(), element, vector,
+          ArrayRef<int32_t>{static_cast<int32_t>(index)});
+    rewriter.replaceOp(op, vector);
+    return success();
+  }
+};
+
 struct GPUKernelsToSPIRVPass
     : maxgraph::impl::GPUKernelsToSPIRVBase<GPUKernelsToSPIRVPass> {
   void runOnOperation() override {
@@ -181,6 +209,9 @@ struct GPUKernelsToSPIRVPass
       arith::populateArithToSPIRVPatterns(typeConverter, patterns);
       populateMathToSPIRVPatterns(typeConverter, patterns);
       populateMemRefToSPIRVPatterns(typeConverter, patterns);
+      populateVectorToSPIRVPatterns(typeConverter, patterns);
+      patterns.add<FromElementsToInserts>(typeConverter, context,
+                                          /*benefit=*/2);
       populateFuncToSPIRVPatterns(typeConverter, patterns);
       if (failed(applyFullConversion(copy, *legal, std::move(patterns))))
         return signalPassFailure();

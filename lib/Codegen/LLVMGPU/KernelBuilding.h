@@ -88,10 +88,13 @@ struct MatmulBlock {
 
 /// One thread per point of the parallel space; reductions sequential per
 /// thread. Handles every generic whose outputs are indexed by parallel dims.
+/// Without reductions, a thread takes a group of consecutive points along
+/// the innermost loop, with vector accesses of at most `vectorBytes` (0: no
+/// groups), where the operands allow.
 mlir::LogicalResult mapToThreadPerPoint(mlir::RewriterBase &rewriter,
                                         mlir::linalg::GenericOp op,
                                         llvm::ArrayRef<mlir::Value> sizes,
-                                        int64_t blockSize);
+                                        int64_t blockSize, int64_t vectorBytes);
 
 /// The combining ops of a reduction that a block can reduce as a tree: one
 /// associative, commutative op with a neutral element per output, or none

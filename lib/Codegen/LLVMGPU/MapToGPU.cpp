@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
@@ -74,7 +75,8 @@ constexpr int64_t kMinBlockRow = 32;
 /// reductions of long rows a block per row, everything else a thread per
 /// point of the parallel space.
 LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
-                          int64_t blockSize, bool tensorCores) {
+                          int64_t blockSize, int64_t vectorBytes,
+                          bool tensorCores) {
   if (!linalgOp.hasPureBufferSemantics())
     return linalgOp->emitError()
            << "'" << linalgOp->getName()
@@ -129,7 +131,8 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
       return kernels::mapToBlockReduction(rewriter, generic, sizes, *combiners,
                                           blockSize);
   }
-  return kernels::mapToThreadPerPoint(rewriter, generic, sizes, blockSize);
+  return kernels::mapToThreadPerPoint(rewriter, generic, sizes, blockSize,
+                                      vectorBytes);
 }
 
 /// The linear position in `flat` of `indices` into a view with `offset` and
@@ -199,6 +202,20 @@ LogicalResult flattenMemrefs(RewriterBase &rewriter, gpu::LaunchOp launch) {
                                                      flat, position);
         continue;
       }
+      if (isa<vector::LoadOp, vector::StoreOp>(user)) {
+        // The vector accesses of grouped points keep their alignment.
+        auto indices = isa<vector::LoadOp>(user)
+                           ? cast<vector::LoadOp>(user).getIndicesMutable()
+                           : cast<vector::StoreOp>(user).getIndicesMutable();
+        Value position =
+            linearIndex(rewriter, user->getLoc(), offset, strides,
+                        llvm::to_vector(indices.getAsOperandRange()));
+        rewriter.modifyOpInPlace(user, [&] {
+          use.set(flat);
+          indices.assign(position);
+        });
+        continue;
+      }
       return user->emitError()
              << "'" << user->getName()
              << "' uses a buffer inside a GPU kernel in a way the GPU mapping "
@@ -212,6 +229,14 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
   using MapToGPUBase::MapToGPUBase;
 
   void runOnOperation() override {
+    if (vectorBytes < 0 || vectorBytes > 64 ||
+        (vectorBytes & (vectorBytes - 1)) != 0) {
+      getOperation().emitError()
+          << "maxgraph-map-to-gpu: vector-bytes must be 0 or a power of two "
+             "up to 64, got "
+          << vectorBytes.getValue();
+      return signalPassFailure();
+    }
     if (blockSize == 0 || blockSize > 1024) {
       getOperation().emitError()
           << "maxgraph-map-to-gpu: block-size must be in [1, 1024], got "
@@ -233,7 +258,8 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
         linalgOps.push_back(op);
     });
     for (linalg::LinalgOp op : linalgOps)
-      if (failed(mapToKernel(rewriter, op, blockSize, tensorCores)))
+      if (failed(
+              mapToKernel(rewriter, op, blockSize, vectorBytes, tensorCores)))
         return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(

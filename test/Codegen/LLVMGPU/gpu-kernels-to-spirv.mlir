@@ -71,3 +71,39 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Vector accesses: an aligned load of a vector pointer, and a vector built
+// lane by lane with CompositeInserts into an undefined vector, not one
+// CompositeConstruct (which llvm-spirv 15 crashes on unless its lanes are
+// constants).
+// CHECK-LABEL: spirv.module @__spv__vectors
+// CHECK:         spirv.func @scale(%[[IN:.*]]: !spirv.ptr<f32, CrossWorkgroup>, %[[OUT:.*]]: !spirv.ptr<f32, CrossWorkgroup>, %[[I:.*]]: i64)
+// CHECK:           %[[P:.*]] = spirv.Bitcast %{{.*}} : !spirv.ptr<f32, CrossWorkgroup> to !spirv.ptr<vector<2xf32>, CrossWorkgroup>
+// CHECK:           %[[V:.*]] = spirv.Load "CrossWorkgroup" %[[P]] ["Aligned", 8] : vector<2xf32>
+// CHECK:           %[[X0:.*]] = spirv.CompositeExtract %[[V]][0 : i32] : vector<2xf32>
+// CHECK:           %[[X1:.*]] = spirv.CompositeExtract %[[V]][1 : i32] : vector<2xf32>
+// CHECK:           %[[Y0:.*]] = spirv.FMul %[[X0]], %[[X0]] : f32
+// CHECK:           %[[Y1:.*]] = spirv.FMul %[[X1]], %[[X1]] : f32
+// CHECK-NOT:       spirv.CompositeConstruct
+// CHECK:           %[[U:.*]] = spirv.Undef : vector<2xf32>
+// CHECK:           %[[W0:.*]] = spirv.CompositeInsert %[[Y0]], %[[U]][0 : i32] : f32 into vector<2xf32>
+// CHECK:           %[[W1:.*]] = spirv.CompositeInsert %[[Y1]], %[[W0]][1 : i32] : f32 into vector<2xf32>
+// CHECK:           %[[Q:.*]] = spirv.Bitcast %{{.*}} : !spirv.ptr<f32, CrossWorkgroup> to !spirv.ptr<vector<2xf32>, CrossWorkgroup>
+// CHECK:           spirv.Store "CrossWorkgroup" %[[Q]], %[[W1]] ["Aligned", 8] : vector<2xf32>
+module attributes {gpu.container_module} {
+  gpu.module @vectors {
+    gpu.func @scale(%in: memref<?xf32>, %out: memref<?xf32>, %i: index)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %v = vector.load %in[%i] {alignment = 8 : i64} : memref<?xf32>, vector<2xf32>
+      %x0 = vector.extract %v[0] : f32 from vector<2xf32>
+      %x1 = vector.extract %v[1] : f32 from vector<2xf32>
+      %y0 = arith.mulf %x0, %x0 : f32
+      %y1 = arith.mulf %x1, %x1 : f32
+      %w = vector.from_elements %y0, %y1 : vector<2xf32>
+      vector.store %w, %out[%i] {alignment = 8 : i64} : memref<?xf32>, vector<2xf32>
+      gpu.return
+    }
+  }
+}

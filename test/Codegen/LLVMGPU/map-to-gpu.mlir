@@ -2,10 +2,11 @@
 // RUN: max-opt %s --maxgraph-map-to-gpu="block-size=64" --canonicalize --split-input-file | FileCheck %s --check-prefix=BLOCK64
 // RUN: max-opt %s --maxgraph-map-to-gpu="tensor-cores" --canonicalize --split-input-file | FileCheck %s --check-prefix=TENSOR
 
-// An elementwise op: a thread per element, 1000 = 4 blocks of 256 with a
-// guard for the last one.
+// An elementwise op of an odd size (no groups of points, which
+// map-to-gpu-vector.mlir tests): a thread per element, 999 = 4 blocks of
+// 256 with a guard for the last one.
 // CHECK-LABEL: func.func @elementwise
-// CHECK-DAG:     %[[N:.*]] = arith.constant 1000 : index
+// CHECK-DAG:     %[[N:.*]] = arith.constant 999 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK:         gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]],
@@ -13,17 +14,17 @@
 // CHECK:           %[[ID:.*]] = arith.addi %[[FIRST]], %[[TX]] : index
 // CHECK:           %[[IN:.*]] = arith.cmpi ult, %[[ID]], %[[N]] : index
 // CHECK:           scf.if %[[IN]] {
-// CHECK:             %[[X:.*]] = memref.load %{{.*}}[%[[ID]]] : memref<1000xf32>
+// CHECK:             %[[X:.*]] = memref.load %{{.*}}[%[[ID]]] : memref<999xf32>
 // CHECK:             %[[E:.*]] = math.exp %[[X]] : f32
-// CHECK:             memref.store %[[E]], %{{.*}}[%[[ID]]] : memref<1000xf32>
+// CHECK:             memref.store %[[E]], %{{.*}}[%[[ID]]] : memref<999xf32>
 // CHECK:           gpu.terminator
 // BLOCK64-LABEL: func.func @elementwise
 // BLOCK64:         %[[C16:.*]] = arith.constant 16 : index
 // BLOCK64:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[C16]],
 #id = affine_map<(d0) -> (d0)>
-func.func @elementwise(%a: memref<1000xf32>, %b: memref<1000xf32>) {
+func.func @elementwise(%a: memref<999xf32>, %b: memref<999xf32>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%a : memref<1000xf32>) outs(%b : memref<1000xf32>) {
+      ins(%a : memref<999xf32>) outs(%b : memref<999xf32>) {
   ^bb0(%x: f32, %y: f32):
     %e = math.exp %x : f32
     linalg.yield %e : f32

@@ -2,8 +2,8 @@
 // against the interpreter: shared-memory tiled matmuls (tiles of 64 cut by
 // the edges, K not a multiple of 16, a batch, integers), block reductions
 // (softmax, layer_norm, a full sum, max and min over rows, rows shorter
-// and longer than a block, no rows), and argmax, which stays a thread per
-// row.
+// and longer than a block, no rows), argmax, which stays a thread per
+// row, and elementwise groups of points.
 // REQUIRES: opencl
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: max-run %s --graph=matmuls --gpu-runtime=opencl --random-inputs --seed=1 --dims=batch=70 --output=%t/mm-g
@@ -27,6 +27,19 @@
 // RUN: max-run %s --graph=rows --gpu-runtime=opencl --random-inputs --seed=6 --dims=batch=0,n=3 --output=%t/rows0-g
 // RUN: max-run %s --graph=rows --random-inputs --seed=6 --dims=batch=0,n=3 --output=%t/rows0-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/rows0-g %t/rows0-i | FileCheck %s --check-prefix=ROWS
+// Groups of points with vector accesses, aligned (n = 8) and not (n = 6, 5:
+// each group's points one by one), a slice whose offset is never aligned,
+// and f64 results in groups of 2.
+// RUN: max-run %s --graph=groups --gpu-runtime=opencl --random-inputs --seed=7 --dims=rows=3,n=8 --output=%t/g8-g
+// RUN: max-run %s --graph=groups --random-inputs --seed=7 --dims=rows=3,n=8 --output=%t/g8-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/g8-g %t/g8-i | FileCheck %s --check-prefix=GROUPS
+// RUN: max-run %s --graph=groups --gpu-runtime=opencl --random-inputs --seed=8 --dims=rows=3,n=6 --output=%t/g6-g
+// RUN: max-run %s --graph=groups --random-inputs --seed=8 --dims=rows=3,n=6 --output=%t/g6-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/g6-g %t/g6-i | FileCheck %s --check-prefix=GROUPS
+// RUN: max-run %s --graph=groups --gpu-runtime=opencl --random-inputs --seed=9 --dims=rows=5,n=5 --output=%t/g5-g
+// RUN: max-run %s --graph=groups --random-inputs --seed=9 --dims=rows=5,n=5 --output=%t/g5-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/g5-g %t/g5-i | FileCheck %s --check-prefix=GROUPS
+// GROUPS: match 3
 
 maxgraph.graph @matmuls<batch>(%x: !maxgraph.tensor<[batch, 70], f32, gpu:0>,
     %w: !maxgraph.tensor<[70, 130], f32, gpu:0>,
@@ -56,4 +69,21 @@ maxgraph.graph @rows<batch, n>(%x: !maxgraph.tensor<[batch, 300], f32, gpu:0>,
   %4 = maxgraph.reduce_min %k axes = [1] : !maxgraph.tensor<[batch, 1000], si32, gpu:0> -> !maxgraph.tensor<[batch], si32, gpu:0>
   %5 = maxgraph.argmax %x axis = 1 : !maxgraph.tensor<[batch, 300], f32, gpu:0> -> !maxgraph.tensor<[batch], si64, gpu:0>
   maxgraph.output %0, %1, %2, %3, %4, %5 : !maxgraph.tensor<[batch, 300], f32, gpu:0>, !maxgraph.tensor<[batch, 300], f32, gpu:0>, !maxgraph.tensor<[], f32, gpu:0>, !maxgraph.tensor<[batch], f32, gpu:0>, !maxgraph.tensor<[batch], si32, gpu:0>, !maxgraph.tensor<[batch], si64, gpu:0>
+}
+
+maxgraph.graph @groups<rows, n>(%x: !maxgraph.tensor<[rows, n], f32, gpu:0>,
+    %r: !maxgraph.tensor<[rows, 1], f32, gpu:0>,
+    %c: !maxgraph.tensor<[n], f32, gpu:0>,
+    %t: !maxgraph.tensor<[n, rows], f32, gpu:0>,
+    %w: !maxgraph.tensor<[rows, 12], f32, gpu:0>)
+    -> (!maxgraph.tensor<[rows, n], f32, gpu:0>, !maxgraph.tensor<[rows, n], f64, gpu:0>,
+        !maxgraph.tensor<[rows, 8], f32, gpu:0>) {
+  %0 = maxgraph.add %x, %r : (!maxgraph.tensor<[rows, n], f32, gpu:0>, !maxgraph.tensor<[rows, 1], f32, gpu:0>) -> !maxgraph.tensor<[rows, n], f32, gpu:0>
+  %1 = maxgraph.mul %0, %c : (!maxgraph.tensor<[rows, n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[rows, n], f32, gpu:0>
+  %2 = maxgraph.transpose %t perm = [1, 0] : !maxgraph.tensor<[n, rows], f32, gpu:0> -> !maxgraph.tensor<[rows, n], f32, gpu:0>
+  %3 = maxgraph.add %1, %2 : (!maxgraph.tensor<[rows, n], f32, gpu:0>, !maxgraph.tensor<[rows, n], f32, gpu:0>) -> !maxgraph.tensor<[rows, n], f32, gpu:0>
+  %4 = maxgraph.cast %3 : !maxgraph.tensor<[rows, n], f32, gpu:0> to !maxgraph.tensor<[rows, n], f64, gpu:0>
+  %5 = maxgraph.slice %w [:, 3:11] : !maxgraph.tensor<[rows, 12], f32, gpu:0> -> !maxgraph.tensor<[rows, 8], f32, gpu:0>
+  %6 = maxgraph.exp %5 : !maxgraph.tensor<[rows, 8], f32, gpu:0>
+  maxgraph.output %3, %4, %6 : !maxgraph.tensor<[rows, n], f32, gpu:0>, !maxgraph.tensor<[rows, n], f64, gpu:0>, !maxgraph.tensor<[rows, 8], f32, gpu:0>
 }

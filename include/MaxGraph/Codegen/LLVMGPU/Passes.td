@@ -36,7 +36,16 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
       of `block-size` threads (an op smaller than a block gets one block of
       its size). A thread splits its linear id, row-major, into the op's
       parallel indices and runs the reduction dims as sequential `scf.for`
-      loops with the outputs in registers, then stores them.
+      loops with the outputs in registers, then stores them. Without
+      reduction dims, a thread takes a group of 2 or 4 consecutive points
+      along the innermost loop where its outputs are contiguous there and
+      the operands accessed contiguously have 32- or 64-bit elements: one
+      `vector.load` / `vector.store` of at most `vector-bytes` per such
+      operand and group, aligned to its size. The host checks that the
+      views keep every group aligned (offsets and outer strides multiples
+      of the group, innermost stride 1, innermost size a multiple of the
+      group); where that is not known statically, a group that is not
+      aligned takes its points one by one.
 
     An op with a dynamic iteration space is launched only when its grid is
     not empty; a static empty one launches nothing.
@@ -49,15 +58,28 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
 
     ```mlir
     linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-        ins(%a : memref<1000xf32>) outs(%b : memref<1000xf32>) { ... }
+        ins(%a : memref<999xf32>) outs(%b : memref<999xf32>) { ... }
     ```
-    becomes
+    (an odd size: a thread per point) becomes
     ```mlir
     gpu.launch blocks(%bx, ...) in (%gx = %c4, ...)
                threads(%tx, ...) in (%sx = %c256, ...) {
       %id = %bx * 256 + %tx
-      scf.if %id < 1000 { ... memref.load %flat_a[%id] ...
-                          memref.store ..., %flat_b[%id] }
+      scf.if %id < 999 { ... memref.load %flat_a[%id] ...
+                         memref.store ..., %flat_b[%id] }
+      gpu.terminator
+    }
+    ```
+    and with 1000 elements, a thread per group of four:
+    ```mlir
+    gpu.launch blocks(%bx, ...) in (%gx = %c1, ...)
+               threads(%tx, ...) in (%sx = %c250, ...) {
+      %first = %tx * 4
+      %v = vector.load %a[%first] {alignment = 16 : i64}
+          : memref<1000xf32>, vector<4xf32>
+      ... the body on each of the 4 lanes ...
+      vector.store %r, %b[%first] {alignment = 16 : i64}
+          : memref<1000xf32>, vector<4xf32>
       gpu.terminator
     }
     ```
@@ -66,6 +88,9 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block of the thread-per-point and reduction "
            "strategies, in [1, 1024]">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "Widest vector access of the thread-per-point strategy's groups "
+           "of points, in bytes (0: a thread per point)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
            "Map f16 matmuls to NVIDIA tensor cores (nvgpu.mma.sync)">
   ];
