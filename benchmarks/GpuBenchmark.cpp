@@ -12,18 +12,28 @@
 // GPUs an allreduce through NCCL is measured as bus bandwidth. Without one,
 // the GPU path runs through the OpenCL runtime (PoCL's CPU device here): a
 // test path, not a fast one, reported beside the CPU JIT so that its cost
-// is plain. (Against cuBLAS and hand-written kernels: not yet.)
+// is plain.
+//
+// With a CUDA device, a last table measures MaxGraph's kernels against
+// their peers (GpuPeers.h), inputs resident on the device on both sides and
+// MaxGraph's results left there: the 4-op chain's bandwidth against the
+// device's peak and a device-to-device copy, f32/f16/bf16 matmul at 4096
+// against cuBLAS, and softmax and layer_norm against the hand-written CUDA
+// kernels of GpuPeerKernels.cu (compiled by nvcc). Each row also prints the
+// largest difference between the two results.
 //
 //   build/bin/maxgraph-gpu-benchmark [--size-scale=N]
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuPeers.h"
 #include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -84,6 +94,230 @@ std::pair<double, double> measure(const Case &c, Device device, int runs) {
     best = std::min(best, millisecondsSince(begin));
   }
   return {compile, best};
+}
+/// Uniform values in [-0.5, 0.5) from `seed`.
+std::vector<float> randomValues(size_t count, uint32_t seed) {
+  std::vector<float> values(count);
+  for (float &value : values) {
+    seed = seed * 1664525u + 1013904223u;
+    value = static_cast<float>(seed >> 8) / 16777216.0f - 0.5f;
+  }
+  return values;
+}
+
+/// The bits of `value` in f16 (round to nearest even).
+uint16_t halfBits(float value) {
+  _Float16 half = static_cast<_Float16>(value);
+  uint16_t bits;
+  std::memcpy(&bits, &half, sizeof(bits));
+  return bits;
+}
+
+float halfValue(uint16_t bits) {
+  _Float16 half;
+  std::memcpy(&half, &bits, sizeof(bits));
+  return static_cast<float>(half);
+}
+
+/// The bits of `value` in bf16 (round to nearest even; no NaN inputs).
+uint16_t bfloatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+float bfloatValue(uint16_t bits) {
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, sizeof(value));
+  return value;
+}
+
+/// A host tensor of `dtype` (f32, f16 or bf16) holding `values`, on `device`.
+HostTensor tensorOf(const std::vector<float> &values, DType dtype,
+                    std::vector<int64_t> shape, Device device) {
+  HostTensor host = HostTensor::uninitialized(dtype, std::move(shape));
+  if (dtype == DType::Float32) {
+    std::memcpy(host.rawData(), values.data(), values.size() * sizeof(float));
+  } else {
+    auto *bits = static_cast<uint16_t *>(host.rawData());
+    for (size_t i = 0; i < values.size(); ++i)
+      bits[i] =
+          dtype == DType::Float16 ? halfBits(values[i]) : bfloatBits(values[i]);
+  }
+  return device == CPU() ? host : host.to(device);
+}
+
+/// `tensor` (f32, f16 or bf16, anywhere) as host floats.
+std::vector<float> valuesOf(const HostTensor &tensor) {
+  HostTensor host = tensor.isOnDevice() ? tensor.to(CPU()) : tensor;
+  std::vector<float> values(host.numElements());
+  if (host.dtype() == DType::Float32) {
+    std::memcpy(values.data(), host.rawData(), values.size() * sizeof(float));
+    return values;
+  }
+  const auto *bits = static_cast<const uint16_t *>(host.rawData());
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = host.dtype() == DType::Float16 ? halfValue(bits[i])
+                                               : bfloatValue(bits[i]);
+  return values;
+}
+
+double largestDifference(const std::vector<float> &a,
+                         const std::vector<float> &b) {
+  double largest = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    largest = std::max(largest, std::fabs(static_cast<double>(a[i]) - b[i]));
+  return largest;
+}
+
+/// compile() of `staged` (to the first result) and the best of `runs`
+/// calls on `inputs` (resident on the GPU; results stay there), in ms, and
+/// the last call's results.
+struct ResidentRun {
+  double compile = 0, best = 1e30;
+  std::vector<HostTensor> results;
+};
+
+ResidentRun measureResident(const StagedGraph &staged,
+                            const std::vector<HostTensor> &inputs, int runs) {
+  ResidentRun run;
+  auto start = Clock::now();
+  CompiledGraph<> compiled = staged.compile();
+  run.results = compiled(inputs);
+  run.compile = millisecondsSince(start);
+  for (int i = 0; i < runs; ++i) {
+    auto begin = Clock::now();
+    run.results = compiled(inputs);
+    run.best = std::min(run.best, millisecondsSince(begin));
+  }
+  return run;
+}
+
+/// MaxGraph's kernels on gpu:0 against their peers (see the file comment).
+void comparePeers(int64_t scale) {
+  std::unique_ptr<benchmarks::GpuPeers> peers;
+  try {
+    peers = std::make_unique<benchmarks::GpuPeers>();
+  } catch (const std::exception &error) {
+    std::printf("\npeers: %s\n", error.what());
+    return;
+  }
+  std::printf("\nAgainst the peers on gpu:0 (inputs on the device, best call "
+              "end to end; %s)\n",
+              peers->cublasVersion().c_str());
+  std::printf("%-34s %11s %10s %10s %8s %12s\n", "case", "compile", "maxgraph",
+              "peer", "peer/mg", "max |diff|");
+  auto row = [](const char *name, const char *peer, double compile, double ours,
+                double theirs, double difference) {
+    std::printf("%-34s %8.0f ms %7.3f ms %7.3f ms %7.2fx %12.3g  (%s)\n", name,
+                compile, ours, theirs, theirs / ours, difference, peer);
+  };
+
+  // The chain over n floats moves 3n floats; the copy 2n.
+  int64_t n = (int64_t(1) << 26) * scale;
+  try {
+    TensorLayout vec(DType::Float32, {n}, GPU(0));
+    StagedGraph staged =
+        stage([](const Tensor &x,
+                 const Tensor &y) { return ops::relu(ops::exp(x * y) + x); },
+              {.name = "chain"})(vec, vec);
+    std::vector<HostTensor> inputs = {
+        tensorOf(randomValues(n, 1), DType::Float32, {n}, GPU(0)),
+        tensorOf(randomValues(n, 2), DType::Float32, {n}, GPU(0))};
+    ResidentRun ours = measureResident(staged, inputs, 10);
+    double copy = peers->copyMilliseconds(n * 4, 10);
+    double oursGBs = 3.0 * n * 4 / ours.best / 1e6;
+    double copyGBs = 2.0 * n * 4 / copy / 1e6;
+    double peak = peers->peakBandwidth();
+    std::printf("%-34s %8.0f ms %7.3f ms  %.0f GB/s: %.2f of a device copy "
+                "(%.0f GB/s), %.2f of the peak (%.0f GB/s)\n",
+                "chain [64M * scale] f32", ours.compile, ours.best, oursGBs,
+                oursGBs / copyGBs, copyGBs, peak > 0 ? oursGBs / peak : 0.0,
+                peak);
+  } catch (const std::exception &error) {
+    std::printf("chain: failed: %s\n", error.what());
+  }
+
+  const int64_t size = 4096;
+  std::vector<float> a = randomValues(size * size, 3),
+                     b = randomValues(size * size, 4);
+  struct Gemm {
+    const char *name;
+    DType dtype;
+    benchmarks::GemmType type;
+  };
+  for (Gemm gemm :
+       {Gemm{"matmul 4096 f32", DType::Float32, benchmarks::GemmType::F32},
+        Gemm{"matmul 4096 f16", DType::Float16, benchmarks::GemmType::F16},
+        Gemm{"matmul 4096 bf16", DType::BFloat16,
+             benchmarks::GemmType::BF16}}) {
+    try {
+      TensorLayout mat(gemm.dtype, {size, size}, GPU(0));
+      StagedGraph staged = stage(
+          [](const Tensor &x, const Tensor &y) { return ops::matmul(x, y); },
+          {.name = "matmul"})(mat, mat);
+      HostTensor hostA = tensorOf(a, gemm.dtype, {size, size}, CPU());
+      HostTensor hostB = tensorOf(b, gemm.dtype, {size, size}, CPU());
+      ResidentRun ours =
+          measureResident(staged, {hostA.to(GPU(0)), hostB.to(GPU(0))}, 5);
+      HostTensor peerC = HostTensor::uninitialized(gemm.dtype, {size, size});
+      double theirs =
+          peers->gemmMilliseconds(gemm.type, size, hostA.rawData(),
+                                  hostB.rawData(), peerC.rawData(), 5);
+      double flops = 2.0 * size * size * size;
+      row(gemm.name, "cuBLAS", ours.compile, ours.best, theirs,
+          largestDifference(valuesOf(ours.results.front()), valuesOf(peerC)));
+      std::printf("%-34s %.1f TFLOP/s against %.1f\n", "",
+                  flops / ours.best / 1e9, flops / theirs / 1e9);
+    } catch (const std::exception &error) {
+      std::printf("%s: failed: %s\n", gemm.name, error.what());
+    }
+  }
+
+  const int64_t rows = 16384 * scale, cols = 4096;
+  std::vector<float> x = randomValues(rows * cols, 5);
+  std::vector<float> gamma = randomValues(cols, 6),
+                     beta = randomValues(cols, 7);
+  const float epsilon = 1e-5f;
+  try {
+    TensorLayout mat(DType::Float32, {rows, cols}, GPU(0));
+    StagedGraph staged =
+        stage([](const Tensor &input) { return ops::softmax(input, -1); },
+              {.name = "softmax"})(mat);
+    ResidentRun ours = measureResident(
+        staged, {tensorOf(x, DType::Float32, {rows, cols}, GPU(0))}, 10);
+    std::vector<float> peerY;
+    double theirs = peers->softmaxMilliseconds(x, rows, cols, peerY, 10);
+    row("softmax [16384 * scale, 4096] f32", "hand-written, nvcc", ours.compile,
+        ours.best, theirs,
+        largestDifference(valuesOf(ours.results.front()), peerY));
+  } catch (const std::exception &error) {
+    std::printf("softmax: failed: %s\n", error.what());
+  }
+  try {
+    TensorLayout mat(DType::Float32, {rows, cols}, GPU(0));
+    TensorLayout vec(DType::Float32, {cols}, GPU(0));
+    StagedGraph staged = stage(
+        [epsilon](const Tensor &input, const Tensor &g, const Tensor &b) {
+          return ops::layer_norm(input, g, b, epsilon);
+        },
+        {.name = "layer_norm"})(mat, vec, vec);
+    ResidentRun ours =
+        measureResident(staged,
+                        {tensorOf(x, DType::Float32, {rows, cols}, GPU(0)),
+                         tensorOf(gamma, DType::Float32, {cols}, GPU(0)),
+                         tensorOf(beta, DType::Float32, {cols}, GPU(0))},
+                        10);
+    std::vector<float> peerY;
+    double theirs = peers->layerNormMilliseconds(x, gamma, beta, epsilon, rows,
+                                                 cols, peerY, 10);
+    row("layer_norm [16384 * scale, 4096]", "hand-written, nvcc", ours.compile,
+        ours.best, theirs,
+        largestDifference(valuesOf(ours.results.front()), peerY));
+  } catch (const std::exception &error) {
+    std::printf("layer_norm: failed: %s\n", error.what());
+  }
 }
 } // namespace
 
@@ -252,5 +486,8 @@ int main(int argc, char **argv) {
   } else if (std::string(gpu) == "cuda") {
     std::printf("\nNCCL allreduce: needs two GPUs, this machine has one\n");
   }
+
+  if (std::string(gpu) == "cuda")
+    comparePeers(scale);
   return 0;
 }
