@@ -160,6 +160,17 @@ struct GpuPeers::Impl {
           "cuModuleGetFunction(layerNormRows)");
   }
 
+  /// The best of `runs` launches of `kernel` (GpuPeerKernels.cu: a block
+  /// of 256 threads per row) over `rows` rows, in ms.
+  double launchRows(CUfunction kernel, const char *call, int64_t rows,
+                    void **arguments, int runs) {
+    return best(runs, [&] {
+      check(cuLaunchKernel(kernel, static_cast<unsigned>(rows), 1, 1, 256, 1, 1,
+                           0, nullptr, arguments, nullptr),
+            call);
+    });
+  }
+
   /// Device memory freed when it goes out of scope.
   struct Buffer {
     Impl &impl;
@@ -199,34 +210,25 @@ GpuPeers::GpuPeers() : impl(std::make_unique<Impl>()) {
   d.driverLibrary = openFirst({path ? path : "libcuda.so.1"}, why);
   if (!d.driverLibrary)
     throw std::runtime_error("no CUDA driver (" + why + ")");
-  resolve(d.driverLibrary, "the CUDA driver", "cuInit", d.cuInit);
-  resolve(d.driverLibrary, "the CUDA driver", "cuDeviceGet", d.cuDeviceGet);
-  resolve(d.driverLibrary, "the CUDA driver", "cuDeviceGetAttribute",
-          d.cuDeviceGetAttribute);
-  resolve(d.driverLibrary, "the CUDA driver", "cuDevicePrimaryCtxRetain",
-          d.cuDevicePrimaryCtxRetain);
-  resolve(d.driverLibrary, "the CUDA driver", "cuDevicePrimaryCtxRelease_v2",
-          d.cuDevicePrimaryCtxRelease);
-  resolve(d.driverLibrary, "the CUDA driver", "cuCtxSetCurrent",
-          d.cuCtxSetCurrent);
-  resolve(d.driverLibrary, "the CUDA driver", "cuCtxSynchronize",
-          d.cuCtxSynchronize);
-  resolve(d.driverLibrary, "the CUDA driver", "cuMemAlloc_v2", d.cuMemAlloc);
-  resolve(d.driverLibrary, "the CUDA driver", "cuMemFree_v2", d.cuMemFree);
-  resolve(d.driverLibrary, "the CUDA driver", "cuMemcpyHtoD_v2",
-          d.cuMemcpyHtoD);
-  resolve(d.driverLibrary, "the CUDA driver", "cuMemcpyDtoH_v2",
-          d.cuMemcpyDtoH);
-  resolve(d.driverLibrary, "the CUDA driver", "cuMemcpyDtoD_v2",
-          d.cuMemcpyDtoD);
-  resolve(d.driverLibrary, "the CUDA driver", "cuModuleLoadData",
-          d.cuModuleLoadData);
-  resolve(d.driverLibrary, "the CUDA driver", "cuModuleGetFunction",
-          d.cuModuleGetFunction);
-  resolve(d.driverLibrary, "the CUDA driver", "cuLaunchKernel",
-          d.cuLaunchKernel);
-  resolve(d.driverLibrary, "the CUDA driver", "cuGetErrorName",
-          d.cuGetErrorName);
+  auto driver = [&](const char *name, auto &function) {
+    resolve(d.driverLibrary, "the CUDA driver", name, function);
+  };
+  driver("cuInit", d.cuInit);
+  driver("cuDeviceGet", d.cuDeviceGet);
+  driver("cuDeviceGetAttribute", d.cuDeviceGetAttribute);
+  driver("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);
+  driver("cuDevicePrimaryCtxRelease_v2", d.cuDevicePrimaryCtxRelease);
+  driver("cuCtxSetCurrent", d.cuCtxSetCurrent);
+  driver("cuCtxSynchronize", d.cuCtxSynchronize);
+  driver("cuMemAlloc_v2", d.cuMemAlloc);
+  driver("cuMemFree_v2", d.cuMemFree);
+  driver("cuMemcpyHtoD_v2", d.cuMemcpyHtoD);
+  driver("cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
+  driver("cuMemcpyDtoD_v2", d.cuMemcpyDtoD);
+  driver("cuModuleLoadData", d.cuModuleLoadData);
+  driver("cuModuleGetFunction", d.cuModuleGetFunction);
+  driver("cuLaunchKernel", d.cuLaunchKernel);
+  driver("cuGetErrorName", d.cuGetErrorName);
   d.check(d.cuInit(0), "cuInit");
   d.check(d.cuDeviceGet(&d.device, 0), "cuDeviceGet");
   d.check(d.cuDevicePrimaryCtxRetain(&d.context, d.device),
@@ -296,11 +298,8 @@ double GpuPeers::softmaxMilliseconds(const std::vector<float> &x, int64_t rows,
   Impl::Buffer input(d, x.data(), bytes), output(d, bytes);
   int width = static_cast<int>(cols);
   void *arguments[] = {&input.pointer, &output.pointer, &width};
-  double milliseconds = d.best(runs, [&] {
-    d.check(d.cuLaunchKernel(d.softmax, static_cast<unsigned>(rows), 1, 1, 256,
-                             1, 1, 0, nullptr, arguments, nullptr),
-            "cuLaunchKernel(softmaxRows)");
-  });
+  double milliseconds = d.launchRows(d.softmax, "cuLaunchKernel(softmaxRows)",
+                                     rows, arguments, runs);
   y.resize(x.size());
   d.check(d.cuMemcpyDtoH(y.data(), output.pointer, bytes), "cuMemcpyDtoH");
   return milliseconds;
@@ -321,11 +320,8 @@ double GpuPeers::layerNormMilliseconds(const std::vector<float> &x,
   int width = static_cast<int>(cols);
   void *arguments[] = {&input.pointer,  &scale.pointer, &shift.pointer,
                        &output.pointer, &width,         &epsilon};
-  double milliseconds = d.best(runs, [&] {
-    d.check(d.cuLaunchKernel(d.layerNorm, static_cast<unsigned>(rows), 1, 1,
-                             256, 1, 1, 0, nullptr, arguments, nullptr),
-            "cuLaunchKernel(layerNormRows)");
-  });
+  double milliseconds = d.launchRows(
+      d.layerNorm, "cuLaunchKernel(layerNormRows)", rows, arguments, runs);
   y.resize(x.size());
   d.check(d.cuMemcpyDtoH(y.data(), output.pointer, bytes), "cuMemcpyDtoH");
   return milliseconds;
