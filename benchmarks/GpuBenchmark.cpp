@@ -95,6 +95,7 @@ std::pair<double, double> measure(const Case &c, Device device, int runs) {
   }
   return {compile, best};
 }
+
 /// Uniform values in [-0.5, 0.5) from `seed`.
 std::vector<float> randomValues(size_t count, uint32_t seed) {
   std::vector<float> values(count);

@@ -8,8 +8,9 @@
 // shared memory (TiledMatmulKernel.cpp), reductions of rows of at least 32
 // elements with an associative combiner a block per row
 // (BlockReductionKernel.cpp), and everything else a thread per point of the
-// parallel space with the reduction dims sequential (ThreadPerPointKernel.cpp).
-// `memref.copy` becomes a `linalg.copy` first.
+// parallel space with the reduction dims sequential, or per group of
+// consecutive points with vector accesses where there are none
+// (ThreadPerPointKernel.cpp). `memref.copy` becomes a `linalg.copy` first.
 //
 // Kernels see memrefs flat: a 1-D identity memref over the buffer's base,
 // with the view's offset and strides as index values. A kernel's arguments

@@ -293,8 +293,8 @@ LogicalResult mapToThreadPerPoint(RewriterBase &rewriter, linalg::GenericOp op,
   ArrayRef<Value> parallelSizes = sizes.take_front(parallel);
   ArrayRef<Value> reductionSizes = sizes.drop_front(parallel);
 
-  // Groups of `lanes` consecutive points, or single points.
-  // Groups shrink to what static views keep aligned.
+  // Groups of `lanes` consecutive points (or single points), shrunk to
+  // what static views keep aligned.
   int64_t lanes = vectorLanes(op, sizes, vectorBytes);
   Value misaligned;
   for (; lanes > 1; lanes /= 2) {
