@@ -124,6 +124,7 @@ def ConvertMaxGraphToLinalg
     "mlir::cf::ControlFlowDialect",
     "mlir::func::FuncDialect",
     "mlir::linalg::LinalgDialect",
+    "mlir::LLVM::LLVMDialect",
     "mlir::math::MathDialect",
     "mlir::memref::MemRefDialect",
     "mlir::scf::SCFDialect",

@@ -121,4 +121,7 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Parallel regions capture the descriptor fields they read, not whole
+  // descriptors.
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createHoistParallelCaptures());
 }

@@ -2,9 +2,9 @@
 //
 // The structure of a program: every `maxgraph.graph` becomes a `func.func`
 // of the same symbol over builtin types (entry graphs get the C interface
-// and read-only tensor arguments), `output` becomes `func.return`, `call`
-// becomes `func.call` (with casts for callees generic over symbolic dims)
-// and `constant` becomes `arith.constant`.
+// and read-only tensor arguments, subgraphs internal linkage), `output`
+// becomes `func.return`, `call` becomes `func.call` (with casts for callees
+// generic over symbolic dims) and `constant` becomes `arith.constant`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -66,7 +67,14 @@ struct GraphLowering : OpConversionPattern<GraphOp> {
     for (unsigned index = 0, e = op.getNumArguments(); index < e; ++index)
       if (Attribute weight = op.getArgAttr(index, kWeightAttrName))
         func.setArgAttr(index, kWeightAttrName, weight);
-    if (!op.getIsSubgraph()) {
+    if (op.getIsSubgraph()) {
+      // A body that only the module's graphs call: internal to the object
+      // code, so that LLVM may drop the arguments it does not read (the
+      // sizes and strides of static shapes) from it and its calls.
+      func->setAttr("llvm.linkage",
+                    LLVM::LinkageAttr::get(rewriter.getContext(),
+                                           LLVM::Linkage::Internal));
+    } else {
       func->setAttr("llvm.emit_c_interface", rewriter.getUnitAttr());
       // The entry is called once, by its C-interface wrapper, with every
       // memref expanded into scalars: inlined there, LLVM never selects a

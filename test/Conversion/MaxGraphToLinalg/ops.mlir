@@ -259,9 +259,12 @@ maxgraph.graph @shapes<seq>(%x: !maxgraph.tensor<[4, seq], f32>, %y: !maxgraph.t
 
 // -----
 
-// Subgraphs get no C interface; calls become func.call; constants are
-// retyped (si64 becomes i64).
+// Subgraphs get no C interface but internal linkage (only the module's
+// graphs call them); calls become func.call; constants are retyped (si64
+// becomes i64).
 // CHECK-LABEL: func.func @callee(
+// CHECK-NOT: llvm.emit_c_interface
+// CHECK-SAME: llvm.linkage = #llvm.linkage<internal>
 // CHECK-NOT: llvm.emit_c_interface
 // CHECK: arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
 // CHECK-LABEL: func.func @caller(

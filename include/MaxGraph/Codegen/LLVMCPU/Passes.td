@@ -206,6 +206,41 @@ def OmitLoopBarriers
   let dependentDialects = ["mlir::omp::OpenMPDialect"];
 }
 
+def HoistParallelCaptures
+    : Pass<"maxgraph-hoist-parallel-captures", "mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Reads memref descriptors' fields before OpenMP parallel "
+                "regions, so that the outlined regions capture the fields "
+                "they use";
+  let description = [{
+    Runs last in `maxgraph-lower-to-cpu`, on the LLVM dialect. An
+    `llvm.extractvalue` inside an `omp.parallel` region whose struct (a
+    memref descriptor) is defined outside it moves before the region.
+    OpenMP's outlining passes the region every value it uses from outside;
+    with the extraction inside, that is the whole descriptor (pointers,
+    offset, sizes and strides), stored into the region's argument struct
+    on every entry, and it keeps every field of the function's memref
+    arguments alive. A function whose static shapes make sizes and strides
+    constants then still takes them, and its callers still pass them: an
+    entry calling a shared layer 32 times passed 45 values per call.
+    Moved out, the region captures the pointer it reads, and a function
+    with internal linkage (a shared body, `llvm.linkage` from
+    `convert-maxgraph-to-linalg`) loses the arguments it no longer reads
+    (LLVM's dead argument elimination).
+
+    ```mlir
+    omp.parallel {
+      ... %p = llvm.extractvalue %descriptor[1] ...
+    }
+    ```
+    becomes
+    ```mlir
+    %p = llvm.extractvalue %descriptor[1]
+    omp.parallel { ... }
+    ```
+  }];
+  let dependentDialects = ["mlir::omp::OpenMPDialect"];
+}
+
 def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   let summary = "Lowers vector reductions and math ops ahead of the "
                 "conversions to LLVM and libm";
