@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import platform
 import shutil
 
 import lit.formats
@@ -152,6 +153,11 @@ if (mpirun and not os.environ.get("MAXGRAPH_TEST_NO_MPI")
     for name in ["MAXGRAPH_MPI_TIMEOUT", "MAXGRAPH_MPI_LIBRARY"]:
         if name in os.environ:
             config.environment[name] = os.environ[name]
+
+# The host's architecture: the CPU pipeline's x86-only passes (streaming
+# stores and their sfence) run where it is x86-64.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("host-x86_64")
 
 if config.sanitizers:
     config.available_features.add("asan")

@@ -27,6 +27,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -74,6 +76,11 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Results that alias a function argument are returned as clones.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Large results go to memory past the caches (x86's non-temporal stores,
+  // ordered below).
+  bool x86 = llvm::Triple(llvm::sys::getProcessTriple()).isX86();
+  if (x86)
+    pm.addNestedPass<func::FuncOp>(createStreamResultStores());
   // Failed run-time checks are reported through a status, not a trap.
   pm.addPass(createAssertionsToStatus());
   // bf16 computed in f32 (LLVM would round each lane by a call), before
@@ -95,6 +102,8 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createHoistLoopAllocations());
   // One synchronization per parallel loop (the region's end), not two.
   pm.addNestedPass<func::FuncOp>(createOmitLoopBarriers());
+  if (x86)
+    pm.addNestedPass<func::FuncOp>(createFenceStreamingStores());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

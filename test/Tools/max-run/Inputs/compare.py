@@ -15,26 +15,14 @@ sys.path.insert(0, os.path.dirname(__file__))
 import npy  # noqa: E402
 
 
-def load(path):
-    import io
-    import contextlib
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        npy.read(path)
-    descr, rest = buffer.getvalue().split(" ", 1)
-    shape_end = rest.index(")") + 1
-    values = rest[shape_end:].split()
-    return descr, rest[:shape_end], [float(v) if v not in ("True", "False") else float(v == "True") for v in values]
-
-
 def main():
     a, b = sys.argv[1], sys.argv[2]
     rtol = float(sys.argv[sys.argv.index("--rtol") + 1]) if "--rtol" in sys.argv else 1e-5
     atol = float(sys.argv[sys.argv.index("--atol") + 1]) if "--atol" in sys.argv else 1e-6
     names = sorted(n for n in os.listdir(a) if n.endswith(".npy"))
     for name in names:
-        da, sa, va = load(os.path.join(a, name))
-        db, sb, vb = load(os.path.join(b, name))
+        da, sa, va = npy.load(os.path.join(a, name))
+        db, sb, vb = npy.load(os.path.join(b, name))
         if (da, sa) != (db, sb):
             print("mismatch %s: %s %s vs %s %s" % (name, da, sa, db, sb))
             return 1

@@ -26,7 +26,8 @@ def write(path, descr, shape, values):
         out.write(struct.pack("<%d%s" % (len(values), code), *[cast(v) for v in values]))
 
 
-def read(path):
+def load(path):
+    """The dtype, shape and values (a tuple, C order) of a .npy file."""
     with open(path, "rb") as f:
         data = f.read()
     assert data[:6] == b"\x93NUMPY", "bad magic"
@@ -36,7 +37,12 @@ def read(path):
     for d in header["shape"]:
         count *= d
     values = struct.unpack("<%d%s" % (count, FORMATS[header["descr"]]), data[10 + length:])
-    print(header["descr"], header["shape"], " ".join(str(v) for v in values))
+    return header["descr"], tuple(header["shape"]), values
+
+
+def read(path):
+    descr, shape, values = load(path)
+    print(descr, shape, " ".join(str(v) for v in values))
 
 
 if __name__ == "__main__":
