@@ -6,7 +6,9 @@
 // (peer time / compiled time: above 1 means compiled is faster):
 //   matmul   f32 square 256..2048 and 16x4096x4096 against OpenBLAS
 //            cblas_sgemm, on 1 and 2 threads (omp_set_num_threads and
-//            openblas_set_num_threads);
+//            openblas_set_num_threads), both also as a share of the FMA
+//            peak of that many cores (one core's peak measured first:
+//            independent chains of AVX-512 FMAs, or AVX2 without AVX-512);
 //   chain    five elementwise ops over 16M floats against memcpy of the same
 //            bytes and against five plain loops that each write a temporary
 //            (the eager way);
@@ -52,6 +54,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 extern "C" void openblas_set_num_threads(int);
 extern "C" void omp_set_num_threads(int);
@@ -204,6 +209,68 @@ HostTensor filled(std::vector<int64_t> shape, float scale) {
 
 Tensor matmulFn(const Tensor &a, const Tensor &b) { return ops::matmul(a, b); }
 
+#if defined(__x86_64__)
+/// Operands the compiler cannot see through (it would fold the chains).
+volatile float opaque[3] = {0.5f, 0.999f, 0.001f};
+
+/// GFLOP/s of `iterations` rounds of 12 independent chains of FMAs on
+/// `Vector`s: enough chains to cover the FMA units' latency on current x86
+/// cores. A macro, not a template: each instance lives in a function
+/// compiled for its own instructions.
+#define MAXGRAPH_FMA_CHAINS(Vector, set1, fmadd, first)                        \
+  Vector chains[12];                                                           \
+  for (int k = 0; k < 12; ++k)                                                 \
+    chains[k] = set1(opaque[0] + k);                                           \
+  Vector a = set1(opaque[1]), b = set1(opaque[2]);                             \
+  auto begin = std::chrono::steady_clock::now();                               \
+  for (int64_t i = 0; i < iterations; ++i)                                     \
+    for (int k = 0; k < 12; ++k)                                               \
+      chains[k] = fmadd(chains[k], a, b);                                      \
+  double elapsed =                                                             \
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)  \
+          .count();                                                            \
+  volatile float sink = 0; /* keeps the chains alive */                        \
+  for (int k = 0; k < 12; ++k)                                                 \
+    sink = sink + first(chains[k]);                                            \
+  return 12.0 * (sizeof(Vector) / sizeof(float)) * 2.0 * iterations /          \
+         elapsed / 1e9
+
+__attribute__((target("avx512f"))) double fmaPeak512(int64_t iterations) {
+  MAXGRAPH_FMA_CHAINS(__m512, _mm512_set1_ps, _mm512_fmadd_ps,
+                      _mm512_cvtss_f32);
+}
+
+__attribute__((target("avx2,fma"))) double fmaPeak256(int64_t iterations) {
+  MAXGRAPH_FMA_CHAINS(__m256, _mm256_set1_ps, _mm256_fmadd_ps,
+                      _mm256_cvtss_f32);
+}
+#undef MAXGRAPH_FMA_CHAINS
+#endif
+
+/// One core's f32 FMA peak in GFLOP/s (best of 3), and the instructions it
+/// used; 0 without AVX2 and FMA (or off x86-64).
+std::pair<double, const char *> fmaPeak() {
+  int64_t iterations = quick ? 2000000 : 10000000;
+  double best = 0;
+  const char *isa = "none";
+#if defined(__x86_64__)
+  for (int run = 0; run < 3; ++run) {
+    if (__builtin_cpu_supports("avx512f")) {
+      best = std::max(best, fmaPeak512(iterations));
+      isa = "AVX-512";
+    } else if (__builtin_cpu_supports("avx2") &&
+               __builtin_cpu_supports("fma")) {
+      best = std::max(best, fmaPeak256(iterations));
+      isa = "AVX2";
+    }
+  }
+#endif
+  return {best, isa};
+}
+
+/// One core's FMA peak, measured before the matmuls (0: unknown).
+double corePeak = 0;
+
 void benchMatmul(int64_t m, int64_t k, int64_t n, int threads) {
   auto run = compile(matmulFn)(TensorLayout(DType::Float32, {m, k}),
                                TensorLayout(DType::Float32, {k, n}));
@@ -230,9 +297,14 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int threads) {
   double error = 0;
   for (int64_t i = 0; i < m * n; ++i)
     error = std::max<double>(error, std::fabs(out->data<float>()[i] - c[i]));
-  char extra[96];
-  std::snprintf(extra, sizeof(extra), "(%.1f vs %.1f GFLOP/s, max |diff| %.1e)",
-                flops / ours / 1e9, flops / blas / 1e9, error);
+  char extra[160];
+  double peak = corePeak * threads;
+  std::snprintf(extra, sizeof(extra),
+                "(%.1f vs %.1f GFLOP/s, %.0f%% vs %.0f%% of peak, max |diff| "
+                "%.1e)",
+                flops / ours / 1e9, flops / blas / 1e9,
+                peak > 0 ? 100 * flops / ours / 1e9 / peak : 0.0,
+                peak > 0 ? 100 * flops / blas / 1e9 / peak : 0.0, error);
   std::string name = "matmul " + std::to_string(m) + "x" + std::to_string(k) +
                      "x" + std::to_string(n) + " " + std::to_string(threads) +
                      "t";
@@ -527,6 +599,11 @@ int main(int argc, char **argv) {
   if (wanted("call"))
     benchCallOverhead();
   if (wanted("matmul")) {
+    auto [peak, isa] = fmaPeak();
+    corePeak = peak;
+    std::printf("FMA peak of one core: %.1f GFLOP/s (%s, 12 chains); "
+                "OpenBLAS core: %s\n",
+                peak, isa, openblas_get_corename());
     std::vector<std::vector<int64_t>> shapes = {{256, 256, 256},
                                                 {512, 512, 512},
                                                 {1024, 1024, 1024},
