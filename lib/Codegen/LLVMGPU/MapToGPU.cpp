@@ -36,6 +36,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_MAPTOGPU
@@ -190,30 +191,23 @@ LogicalResult flattenMemrefs(RewriterBase &rewriter, gpu::LaunchOp launch) {
       if (!region.isAncestor(user->getParentRegion()))
         continue;
       rewriter.setInsertionPoint(user);
-      if (auto load = dyn_cast<memref::LoadOp>(user)) {
-        Value position = linearIndex(rewriter, load.getLoc(), offset, strides,
-                                     load.getIndices());
-        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, flat, position);
-        continue;
-      }
-      if (auto store = dyn_cast<memref::StoreOp>(user)) {
-        Value position = linearIndex(rewriter, store.getLoc(), offset, strides,
-                                     store.getIndices());
-        rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(),
-                                                     flat, position);
-        continue;
-      }
-      if (isa<vector::LoadOp, vector::StoreOp>(user)) {
-        // The vector accesses of grouped points keep their alignment.
-        auto indices = isa<vector::LoadOp>(user)
-                           ? cast<vector::LoadOp>(user).getIndicesMutable()
-                           : cast<vector::StoreOp>(user).getIndicesMutable();
+      // Scalar and vector accesses alike index the flat memref (the
+      // grouped points' vector accesses keep their alignment).
+      std::optional<MutableOperandRange> indices =
+          TypeSwitch<Operation *, std::optional<MutableOperandRange>>(user)
+              .Case<memref::LoadOp, memref::StoreOp, vector::LoadOp,
+                    vector::StoreOp>(
+                  [](auto access) -> std::optional<MutableOperandRange> {
+                    return access.getIndicesMutable();
+                  })
+              .Default([](Operation *) { return std::nullopt; });
+      if (indices) {
         Value position =
             linearIndex(rewriter, user->getLoc(), offset, strides,
-                        llvm::to_vector(indices.getAsOperandRange()));
+                        llvm::to_vector(indices->getAsOperandRange()));
         rewriter.modifyOpInPlace(user, [&] {
           use.set(flat);
-          indices.assign(position);
+          indices->assign(position);
         });
         continue;
       }
