@@ -63,17 +63,24 @@ struct Case {
   double bytesMoved; // inputs + outputs, for the bandwidth column
 };
 
+/// Uniform values in [-0.5, 0.5) from `seed`.
+std::vector<float> randomValues(size_t count, uint32_t seed) {
+  std::vector<float> values(count);
+  for (float &value : values) {
+    seed = seed * 1664525u + 1013904223u;
+    value = static_cast<float>(seed >> 8) / 16777216.0f - 0.5f;
+  }
+  return values;
+}
+
 std::vector<HostTensor> makeInputs(const Case &c, Device device) {
   std::vector<HostTensor> inputs;
-  uint32_t state = 12345;
   for (const std::vector<int64_t> &shape : c.shapes) {
     HostTensor tensor =
         HostTensor::uninitialized(DType::Float32, shape, device);
-    auto *data = static_cast<float *>(tensor.rawData());
-    for (int64_t i = 0; i < tensor.numElements(); ++i) {
-      state = state * 1664525u + 1013904223u;
-      data[i] = static_cast<float>(state >> 8) / 16777216.0f - 0.5f;
-    }
+    std::vector<float> values =
+        randomValues(tensor.numElements(), 12345 + inputs.size());
+    std::memcpy(tensor.rawData(), values.data(), values.size() * sizeof(float));
     inputs.push_back(std::move(tensor));
   }
   return inputs;
@@ -94,16 +101,6 @@ std::pair<double, double> measure(const Case &c, Device device, int runs) {
     best = std::min(best, millisecondsSince(begin));
   }
   return {compile, best};
-}
-
-/// Uniform values in [-0.5, 0.5) from `seed`.
-std::vector<float> randomValues(size_t count, uint32_t seed) {
-  std::vector<float> values(count);
-  for (float &value : values) {
-    seed = seed * 1664525u + 1013904223u;
-    value = static_cast<float>(seed >> 8) / 16777216.0f - 0.5f;
-  }
-  return values;
 }
 
 /// The bits of `value` in f16 (round to nearest even).

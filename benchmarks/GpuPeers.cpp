@@ -1,12 +1,13 @@
-//===- GpuPeers.cpp - the GPU benchmark's peers through dlopen ------------===//
+//===- GpuPeers.cpp - the GPU benchmark's peers, opened at run time -------===//
 
 #include "GpuPeers.h"
+#include "MaxGraph/Support/RuntimeLibrary.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <dlfcn.h>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -40,28 +41,26 @@ double millisecondsSince(Clock::time_point start) {
       .count();
 }
 
-/// `name` from `library`, or a std::runtime_error naming both.
-template <typename Function>
-void resolve(void *library, const char *libraryName, const char *name,
-             Function &function) {
-  function = reinterpret_cast<Function>(::dlsym(library, name));
-  if (!function)
-    throw std::runtime_error(std::string(libraryName) + " has no " + name);
+/// `spec`'s library, opened as the runtime opens the CUDA driver and NCCL,
+/// or a std::runtime_error saying what is missing.
+RuntimeLibrary openLibrary(const RuntimeLibrarySpec &spec) {
+  llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(spec);
+  if (!library)
+    throw std::runtime_error(llvm::toString(library.takeError()));
+  return std::move(*library);
 }
 
-/// The first of `names` that dlopen opens, or null with `why` set.
-void *openFirst(const std::vector<std::string> &names, std::string &why) {
-  for (const std::string &name : names) {
-    if (void *library = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))
-      return library;
-    why += std::string(why.empty() ? "" : "; ") + ::dlerror();
-  }
-  return nullptr;
+/// Sets `function` to `name` from `library`, or throws naming both.
+template <typename Function>
+void resolve(const RuntimeLibrary &library, const char *libraryName,
+             const char *name, Function &function) {
+  if (!library.resolve(name, function))
+    throw std::runtime_error(std::string(libraryName) + " (" + library.path() +
+                             ") has no " + name);
 }
 } // namespace
 
 struct GpuPeers::Impl {
-  void *driverLibrary = nullptr;
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDeviceGet)(CUdevice *, int);
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
@@ -83,7 +82,6 @@ struct GpuPeers::Impl {
   CUdevice device = 0;
   CUcontext context = nullptr;
 
-  void *cublasLibrary = nullptr;
   std::string cublasMissing;
   cublasHandle_t cublas = nullptr;
   cublasStatus_t (*cublasCreate)(cublasHandle_t *);
@@ -118,24 +116,28 @@ struct GpuPeers::Impl {
       return;
     if (!cublasMissing.empty())
       throw std::runtime_error(cublasMissing);
-    std::vector<std::string> names;
-    if (const char *path = std::getenv("MAXGRAPH_CUBLAS_LIBRARY"))
-      names.push_back(path);
-    for (const char *name : {"libcublas.so.13", "libcublas.so.12"}) {
-      names.push_back(name);
-      names.push_back(std::string(MAXGRAPH_CUDA_TOOLKIT_DIR) + "/lib64/" +
-                      name);
-    }
+    // The soname where the loader finds it, else the toolkit's copy (the
+    // toolkit's lib64 is often not on the loader's path).
+    std::optional<RuntimeLibrary> library;
     std::string why;
-    cublasLibrary = openFirst(names, why);
-    if (!cublasLibrary) {
-      cublasMissing = "no cuBLAS (" + why + ")";
+    std::string inToolkit =
+        std::string(MAXGRAPH_CUDA_TOOLKIT_DIR) + "/lib64/libcublas.so.13";
+    for (const char *name : {"libcublas.so.13", inToolkit.c_str()}) {
+      try {
+        library = openLibrary({"no cuBLAS", "MAXGRAPH_CUBLAS_LIBRARY", name});
+        break;
+      } catch (const std::runtime_error &error) {
+        why += std::string(why.empty() ? "" : "; ") + error.what();
+      }
+    }
+    if (!library) {
+      cublasMissing = why;
       throw std::runtime_error(cublasMissing);
     }
-    resolve(cublasLibrary, "cuBLAS", "cublasCreate_v2", cublasCreate);
-    resolve(cublasLibrary, "cuBLAS", "cublasDestroy_v2", cublasDestroy);
-    resolve(cublasLibrary, "cuBLAS", "cublasGetVersion_v2", cublasGetVersion);
-    resolve(cublasLibrary, "cuBLAS", "cublasGemmEx", cublasGemmEx);
+    resolve(*library, "cuBLAS", "cublasCreate_v2", cublasCreate);
+    resolve(*library, "cuBLAS", "cublasDestroy_v2", cublasDestroy);
+    resolve(*library, "cuBLAS", "cublasGetVersion_v2", cublasGetVersion);
+    resolve(*library, "cuBLAS", "cublasGemmEx", cublasGemmEx);
     checkCublas(cublasCreate(&cublas), "cublasCreate_v2");
   }
 
@@ -160,15 +162,26 @@ struct GpuPeers::Impl {
           "cuModuleGetFunction(layerNormRows)");
   }
 
-  /// The best of `runs` launches of `kernel` (GpuPeerKernels.cu: a block
-  /// of 256 threads per row) over `rows` rows, in ms.
-  double launchRows(CUfunction kernel, const char *call, int64_t rows,
-                    void **arguments, int runs) {
-    return best(runs, [&] {
-      check(cuLaunchKernel(kernel, static_cast<unsigned>(rows), 1, 1, 256, 1, 1,
-                           0, nullptr, arguments, nullptr),
+  /// The best of `runs` launches of the row kernel `kernel`
+  /// (GpuPeerKernels.cu: a block of 256 threads per row) over the `rows`
+  /// rows of `x`, in ms; `y` receives the result. `arguments` gives the
+  /// kernel's arguments for the device copies of `x` and `y`.
+  template <typename Arguments>
+  double rowKernel(CUfunction Impl::*kernel, const char *call,
+                   const std::vector<float> &x, int64_t rows,
+                   std::vector<float> &y, int runs, Arguments arguments) {
+    loadKernels();
+    size_t bytes = x.size() * sizeof(float);
+    Buffer input(*this, x.data(), bytes), output(*this, bytes);
+    std::vector<void *> list = arguments(input.pointer, output.pointer);
+    double milliseconds = best(runs, [&] {
+      check(cuLaunchKernel(this->*kernel, static_cast<unsigned>(rows), 1, 1,
+                           256, 1, 1, 0, nullptr, list.data(), nullptr),
             call);
     });
+    y.resize(x.size());
+    check(cuMemcpyDtoH(y.data(), output.pointer, bytes), "cuMemcpyDtoH");
+    return milliseconds;
   }
 
   /// Device memory freed when it goes out of scope.
@@ -205,13 +218,14 @@ struct GpuPeers::Impl {
 
 GpuPeers::GpuPeers() : impl(std::make_unique<Impl>()) {
   Impl &d = *impl;
-  std::string why;
-  const char *path = std::getenv("MAXGRAPH_CUDA_DRIVER_LIBRARY");
-  d.driverLibrary = openFirst({path ? path : "libcuda.so.1"}, why);
-  if (!d.driverLibrary)
-    throw std::runtime_error("no CUDA driver (" + why + ")");
+  // The spec of the runtime's own opening (lib/Runtime/CUDA/CUDADriver.cpp):
+  // the same library, and the stand-in refused unless a test asks for it.
+  RuntimeLibrary library = openLibrary(
+      {"no CUDA driver", "MAXGRAPH_CUDA_DRIVER_LIBRARY", "libcuda.so.1",
+       "maxgraphCudaStandIn",
+       "MaxGraph's test stand-in of the CUDA driver, which runs no kernels"});
   auto driver = [&](const char *name, auto &function) {
-    resolve(d.driverLibrary, "the CUDA driver", name, function);
+    resolve(library, "the CUDA driver", name, function);
   };
   driver("cuInit", d.cuInit);
   driver("cuDeviceGet", d.cuDeviceGet);
@@ -292,17 +306,11 @@ double GpuPeers::gemmMilliseconds(GemmType type, int64_t n, const void *a,
 double GpuPeers::softmaxMilliseconds(const std::vector<float> &x, int64_t rows,
                                      int64_t cols, std::vector<float> &y,
                                      int runs) {
-  Impl &d = *impl;
-  d.loadKernels();
-  size_t bytes = x.size() * sizeof(float);
-  Impl::Buffer input(d, x.data(), bytes), output(d, bytes);
   int width = static_cast<int>(cols);
-  void *arguments[] = {&input.pointer, &output.pointer, &width};
-  double milliseconds = d.launchRows(d.softmax, "cuLaunchKernel(softmaxRows)",
-                                     rows, arguments, runs);
-  y.resize(x.size());
-  d.check(d.cuMemcpyDtoH(y.data(), output.pointer, bytes), "cuMemcpyDtoH");
-  return milliseconds;
+  return impl->rowKernel(&Impl::softmax, "cuLaunchKernel(softmaxRows)", x, rows,
+                         y, runs, [&](CUdeviceptr &input, CUdeviceptr &output) {
+                           return std::vector<void *>{&input, &output, &width};
+                         });
 }
 
 double GpuPeers::layerNormMilliseconds(const std::vector<float> &x,
@@ -312,19 +320,15 @@ double GpuPeers::layerNormMilliseconds(const std::vector<float> &x,
                                        int64_t cols, std::vector<float> &y,
                                        int runs) {
   Impl &d = *impl;
-  d.loadKernels();
-  size_t bytes = x.size() * sizeof(float);
-  Impl::Buffer input(d, x.data(), bytes), output(d, bytes);
   Impl::Buffer scale(d, gamma.data(), gamma.size() * sizeof(float));
   Impl::Buffer shift(d, beta.data(), beta.size() * sizeof(float));
   int width = static_cast<int>(cols);
-  void *arguments[] = {&input.pointer,  &scale.pointer, &shift.pointer,
-                       &output.pointer, &width,         &epsilon};
-  double milliseconds = d.launchRows(
-      d.layerNorm, "cuLaunchKernel(layerNormRows)", rows, arguments, runs);
-  y.resize(x.size());
-  d.check(d.cuMemcpyDtoH(y.data(), output.pointer, bytes), "cuMemcpyDtoH");
-  return milliseconds;
+  return d.rowKernel(&Impl::layerNorm, "cuLaunchKernel(layerNormRows)", x, rows,
+                     y, runs, [&](CUdeviceptr &input, CUdeviceptr &output) {
+                       return std::vector<void *>{
+                           &input,  &scale.pointer, &shift.pointer,
+                           &output, &width,         &epsilon};
+                     });
 }
 
 std::string GpuPeers::cublasVersion() {

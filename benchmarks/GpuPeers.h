@@ -4,7 +4,7 @@
 // bandwidth (its theoretical peak from the driver's attributes, and a
 // device-to-device copy measured), cuBLAS's GEMM and the hand-written
 // softmax and layer_norm of GpuPeerKernels.cu. The driver and cuBLAS are
-// opened with dlopen, as the runtime opens the driver, so the benchmark
+// opened at run time by the runtime's own RuntimeLibrary, so the benchmark
 // builds and runs (saying what is missing) without them. Everything runs
 // on device 0's primary context, the one MaxGraph's CUDA runtime uses.
 //
