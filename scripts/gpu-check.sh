@@ -12,7 +12,13 @@
 # On a machine without a CUDA device (no libcuda.so.1, no GPU, or one older
 # than sm_90) it builds nothing, reports every such test as unsupported and
 # exits 0. It installs nothing: the machine must have what scripts/setup.sh
-# installs (it says what is missing).
+# installs (it says what is missing), or, with MAXGRAPH_GPU_CHECK_BUNDLE
+# naming the bundle scripts/device-bundle.sh packed on a machine that does
+# (the lent device machines have CUDA but no LLVM 22 and no registry), it
+# builds nothing and runs the bundle's programs:
+#   here:  scripts/device-bundle.sh    # build-device/bundle.tar.xz, 47 MiB
+#   there: MAXGRAPH_GPU_CHECK_BUNDLE=build-device/bundle.tar.xz \
+#            scripts/gpu-check.sh     # with build-device carried
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${MAXGRAPH_GPU_CHECK_BUILD:-$root/build-gpu}
@@ -58,12 +64,46 @@ if [[ $probe == none:* ]]; then
   exit 0
 fi
 
+# A machine without LLVM 22 (the lent device machines): the programs and
+# LLVM's libraries come prebuilt in the bundle of scripts/device-bundle.sh.
+bundle=${MAXGRAPH_GPU_CHECK_BUNDLE:-}
+if [ -n "$bundle" ]; then
+  unpack=$(mktemp -d)
+  tar -C "$unpack" -xJf "$bundle" || { echo "gpu-check: cannot unpack $bundle"; exit 1; }
+  mkdir -p /usr/lib/llvm-22 && cp -a "$unpack/root/usr/lib/llvm-22/." /usr/lib/llvm-22/
+  mkdir -p /usr/local/lib/maxgraph-device
+  for library in "$unpack"/root/usr/local/lib/maxgraph-device/*; do
+    ldconfig -p | grep -qE "^[[:space:]]+$(basename "$library") " ||
+      cp "$library" /usr/local/lib/maxgraph-device/
+  done
+  echo /usr/local/lib/maxgraph-device >/etc/ld.so.conf.d/maxgraph-device.conf
+  ldconfig
+  echo "gpu-check: from the bundle: $(ls /usr/local/lib/maxgraph-device | tr '\n' ' ')"
+  cp -a "$unpack/repo/build" "$root/"
+  origin=$(cat "$unpack/repo/origin") toolkit=$(cat "$unpack/repo/cuda-toolkit")
+  # The build tree names its paths under its origin: run it from there.
+  if [ "$origin" != "$root" ] && [ ! -e "$origin" ]; then
+    mkdir -p "$(dirname "$origin")" && ln -s "$root" "$origin"
+  fi
+  build=$root/build
+  [ "$(readlink -f "$origin")" = "$(readlink -f "$root")" ] && build=$origin/build
+  if [ -n "$toolkit" ] && [ ! -e "$toolkit/bin/ptxas" ]; then
+    here=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+    here=$(dirname "$(dirname "$(readlink -f "$here")")")
+    [ -e "$toolkit" ] || { mkdir -p "$(dirname "$toolkit")" && ln -s "$here" "$toolkit"; }
+  fi
+  rm -rf "$unpack"
+  if ldd "$build/bin/max-run" | grep -q "not found"; then
+    ldd "$build/bin/max-run" | grep "not found"; exit 1
+  fi
+fi
+
 missing=()
-for tool in cmake ninja clang++-22 /usr/lib/llvm-22/bin/lit \
+[ -n "$bundle" ] || for tool in cmake ninja clang++-22 /usr/lib/llvm-22/bin/lit \
     /usr/lib/llvm-22/bin/FileCheck; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
-[ -f /usr/lib/llvm-22/lib/cmake/mlir/MLIRConfig.cmake ] ||
+[ -n "$bundle" ] || [ -f /usr/lib/llvm-22/lib/cmake/mlir/MLIRConfig.cmake ] ||
   missing+=("libmlir-22-dev")
 if ((${#missing[@]})); then
   echo "gpu-check: missing ${missing[*]} (scripts/setup.sh installs them)"
@@ -71,6 +111,7 @@ if ((${#missing[@]})); then
 fi
 
 start=$(date +%s)
+[ -n "$bundle" ] || {
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
@@ -81,14 +122,19 @@ cmake --build "$build" --target max-run maxgraph-gpu-benchmark \
   MaxGraphCUDAExecutableTests -j "$(nproc)" >"$build.build.log" 2>&1 ||
   { tail -40 "$build.build.log"; exit 1; }
 echo "gpu-check: built in $(( $(date +%s) - start )) s"
+}
 
 status=0 passed=0 failed=0
 log=$(mktemp)
-/usr/lib/llvm-22/bin/lit -v "${tests[@]/#/$build/}" 2>&1 | tee "$log"
+python3 /usr/lib/llvm-22/bin/lit -v "${tests[@]/#/$build/}" 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
-passed=$(( passed + $(count Passed || echo 0) ))
-failed=$(( failed + ${status} * $(count Failed || echo 0) ))
+count() {
+  local n
+  n=$(sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | head -1)
+  echo "${n:-0}"
+}
+passed=$(( passed + $(count Passed) ))
+failed=$(( failed + $(count Failed) ))
 # GoogleTest tests that need the device.
 MAXGRAPH_TEST_CUDA_DEVICE=1 \
   "$build/unittests/Runtime/bin/MaxGraphCUDAExecutableTests" \
