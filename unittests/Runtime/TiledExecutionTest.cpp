@@ -1,7 +1,7 @@
 //===- TiledExecutionTest.cpp - tiled, vectorized code at awkward sizes ---===//
 //
 // maxgraph-lower-to-cpu tiles for the host: on AVX-512, matmuls into
-// 128x512 thread blocks, K panels of 128 and 8x32 register tiles, and every
+// 192x512 thread blocks, K panels of 128 and 12x32 register tiles, and every
 // other op into rows of 64 lanes, peeling the remainders. These sizes are
 // not multiples of any of that (and some are symbolic), so every remainder
 // path runs; the expected values are computed here with plain loops in
@@ -70,20 +70,21 @@ TEST(TiledExecutionTest, MatmulSmallerThanOneRegisterTile) {
 }
 
 TEST(TiledExecutionTest, MatmulWithRemaindersInEveryDim) {
-  // 37 = 4 * 8 + 5 rows, 70 = 2 * 32 + 6 columns, K one partial panel.
+  // 37 = 3 * 12 + 1 rows, 70 = 2 * 32 + 6 columns, K one partial panel.
   checkMatmul(37, 45, 70);
 }
 
 TEST(TiledExecutionTest, MatmulOverThreadBlocksAndKPanels) {
-  // 130 rows: a full 128-row block and a 2-row one; K = 2 * 128 + 44;
-  // N = 2 * 512 + 76 (a third, partial column block).
-  checkMatmul(130, 300, 1100);
+  // 414 rows: two full 192-row blocks and a 30-row one (2 register tiles
+  // and 6 rows); K = 2 * 128 + 44; N = 2 * 512 + 76 (a third, partial
+  // column block).
+  checkMatmul(414, 300, 1100);
 }
 
 TEST(TiledExecutionTest, MatmulWithSymbolicRows) {
   auto run = compile(matmulFn)(TensorLayout(DType::Float32, {Dim("m"), 19}),
                                TensorLayout(DType::Float32, {19, 33}));
-  for (int64_t m : {1, 8, 29}) {
+  for (int64_t m : {1, 12, 29}) {
     SCOPED_TRACE("m = " + std::to_string(m));
     std::vector<float> a = pattern(m * 19, m), b = pattern(19 * 33, 7);
     HostTensor out = run(HostTensor::from<float>({m, 19}, a),

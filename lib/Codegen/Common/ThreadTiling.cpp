@@ -17,10 +17,9 @@ int64_t maxgraph::estimateIterations(linalg::LinalgOp op,
   return iterations;
 }
 
-FailureOr<TilingInterface>
-maxgraph::tileForThreads(RewriterBase &rewriter, linalg::LinalgOp op,
-                         const ThreadTiling &tiling,
-                         ArrayRef<int64_t> tileSizes) {
+FailureOr<TilingInterface> maxgraph::tileForThreads(
+    RewriterBase &rewriter, linalg::LinalgOp op, const ThreadTiling &tiling,
+    ArrayRef<int64_t> tileSizes, ArrayRef<int64_t> interchange) {
   auto untiled = cast<TilingInterface>(op.getOperation());
   if (tiling.spreadsNothing() || op.getNumLoops() == 0 ||
       op.getIteratorTypesArray().front() != utils::IteratorType::parallel ||
@@ -36,6 +35,7 @@ maxgraph::tileForThreads(RewriterBase &rewriter, linalg::LinalgOp op,
         {getAsIndexOpFoldResult(op->getContext(), tiling.numChunks)});
   else
     options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), tileSizes));
+  options.setInterchange(interchange);
   FailureOr<scf::SCFTilingResult> result =
       tileAndReplace(rewriter, untiled, options);
   if (failed(result))

@@ -48,9 +48,9 @@ CPUTileSizes maxgraph::chooseCPUTileSizes(const CPUTarget &target) {
   CPUTileSizes sizes;
   MatmulTileSizes &matmul = sizes.matmul;
   matmul.nr = 2 * lanes;
-  matmul.mr = std::max<int64_t>(1, target.vectorRegisters / 4);
+  matmul.mr = std::max<int64_t>(1, target.vectorRegisters * 3 / 8);
   matmul.kc =
-      powerOfTwoAtMost(target.l1CacheBytes / 2 / (matmul.nr * kElementBytes));
+      powerOfTwoAtMost(target.l1CacheBytes / 4 / (matmul.mr * kElementBytes));
   matmul.mc = blockSize(matmul.mr, matmul.kc, target.l2CacheBytes / 4);
   matmul.nc = blockSize(matmul.nr, matmul.kc, target.l2CacheBytes / 2);
   matmul.minColumnBlocks = std::max<int64_t>(1, target.cores);

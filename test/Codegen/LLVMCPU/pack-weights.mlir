@@ -1,8 +1,8 @@
 // maxgraph-pack-weights: weights that matmuls read as B take the layout of
-// B's packed panels ([N / 32, K, 32] for 8 x 32 register tiles), unpacked
+// B's packed panels ([N / 32, K, 32] for 12 x 32 register tiles), unpacked
 // in the function for the matmuls; the entry's are listed for the runtime.
 // RUN: max-opt %s --split-input-file --maxgraph-pack-weights="vector-bits=512 vector-registers=32" | FileCheck %s
-// RUN: max-opt %s --split-input-file --maxgraph-pack-weights="vector-bits=512 vector-registers=32" --maxgraph-tile-and-vectorize="vector-bits=512 vector-registers=32" | FileCheck %s --check-prefix=TILED
+// RUN: max-opt %s --split-input-file --maxgraph-pack-weights="vector-bits=512 vector-registers=32" --maxgraph-tile-and-vectorize="vector-bits=512 vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576" | FileCheck %s --check-prefix=TILED
 
 // torch.nn.Linear's W ([N, K], read through a transpose) and a B read as
 // it is ([K, N]): both packed; the list names arguments 1 and 2, each with

@@ -1,27 +1,26 @@
 // maxgraph-tile-and-vectorize on the linalg that convert-maxgraph-to-linalg
 // makes, for an AVX-512 CPU (pinned, so that the test does not depend on the
 // host; these are the host values of the machine the sizes were tuned on):
-// matmuls to 8x32 register tiles with a vector.contract per K step (the
+// matmuls to 12x32 register tiles with a vector.contract per K step (the
 // static remainders too), other ops to rows of up to 64 lanes, large ops
 // under an scf.forall. Tiles that stay dynamic (a size known at run time)
 // are tiled again to one vector of 16 lanes (a matmul's to 1 x 16 register
-// tiles where M is dynamic, 8 x 16 where N is); only what is left below that
+// tiles where M is dynamic, 12 x 16 where N is); only what is left below that
 // stays scalar.
 // RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
-// 20 = 2 * 8 + 4 rows and 40 = 32 + 8 columns: a full register tile and
+// 20 = 12 + 8 rows and 40 = 32 + 8 columns: a full register tile and
 // three static remainders, each with the accumulator carried through K. C
 // is not zero-filled first: K is one panel, so each register tile starts
 // from zeros in registers.
 // CHECK-LABEL: func.func @matmul
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<12x32xf32>
 // CHECK-NOT: linalg.fill
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
-// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<12x32xf32>)
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x32xf32> into vector<12x32xf32>
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x8xf32> into vector<12x8xf32>
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
-// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
-// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
 // CHECK-NOT: linalg.matmul
 maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[20, 96], f32>, !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32>
@@ -30,25 +29,25 @@ maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor
 
 // -----
 
-// 96 = 3 * 32 columns: each K panel of B (two of 128 and one of 44 rows) is
+// 96 = 3 * 32 columns: each K panel of B (one of 256 and one of 44 rows) is
 // copied once, spread over threads, into three contiguous [K, 32] panels,
-// and every register tile, the 5-row remainder too, reads B from its packed
+// and every register tile, the 1-row remainder too, reads B from its packed
 // panel.
 // Each register tile zeroes itself in the first K panel (C starts empty,
 // no pass of its own fills it).
 // CHECK-LABEL: func.func @packed_matmul
 // CHECK-NOT: linalg.fill
-// CHECK: scf.for %[[K:.*]] = %c0 to %c300 step %c128
+// CHECK: scf.for %[[K:.*]] = %c0 to %c300 step %c256
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [%{{.*}}, 3, 32] : tensor<?x96xf32> into tensor<?x3x32xf32>
 // CHECK: %[[PACKED:.*]] = scf.forall {{.*}} -> (tensor<3x?x32xf32>)
 // CHECK: vector.transfer_read %{{.*}} : tensor<1x1x32xf32>, vector<1x1x32xf32>
 // CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, 0, 0] [1, %{{.*}}, 32] [1, 1, 1] : tensor<3x?x32xf32> to tensor<?x32xf32>
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0 : index
 // CHECK: scf.if %[[FIRST]]
-// CHECK-NEXT: vector.transfer_write %{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
-// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NEXT: vector.transfer_write %{{.*}} : vector<12x32xf32>, tensor<12x32xf32>
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x32xf32> into vector<12x32xf32>
 // CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, 0, 0] [1, %{{.*}}, 32] [1, 1, 1] : tensor<3x?x32xf32> to tensor<?x32xf32>
-// CHECK: vector.contract {{.*}} : vector<5x1xf32>, vector<1x32xf32> into vector<5x32xf32>
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
 maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[37, 300], f32>, !maxgraph.tensor<[300, 96], f32>) -> !maxgraph.tensor<[37, 96], f32>
   maxgraph.output %0 : !maxgraph.tensor<[37, 96], f32>
@@ -71,7 +70,7 @@ maxgraph.graph @packed_matmul(%x: !maxgraph.tensor<[37, 300], f32>, %w: !maxgrap
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
 // CHECK: vector.transfer_read %{{.*}} {in_bounds = [true, true, true], permutation_map = #{{.*}}} : tensor<1x16x16xf32>, vector<1x16x16xf32>
 // CHECK: vector.transfer_read %{{.*}} {in_bounds = [true, true, true], permutation_map = #{{.*}}} : tensor<1x16x1xf32>, vector<1x1x16xf32>
-// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x32xf32> into vector<12x32xf32>
 // CHECK-NOT: tensor<96x300xf32>) outs
 maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.tensor<[96, 300], f32>) -> !maxgraph.tensor<[m, 96], f32> {
   %t = maxgraph.transpose %w perm = [1, 0] : !maxgraph.tensor<[96, 300], f32> -> !maxgraph.tensor<[300, 96], f32>
@@ -81,10 +80,10 @@ maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.ten
 
 // -----
 
-// Symbolic rows may be a single block of 128: the 384 columns are cut into
+// Symbolic rows may be a single block of 192: the 384 columns are cut into
 // two blocks of 192 (whole register tiles) so that both cores get one.
 // CHECK-LABEL: func.func @column_blocks
-// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 384) step (128, 192)
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 384) step (192, 192)
 maxgraph.graph @column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tensor<[64, 384], f32>) -> !maxgraph.tensor<[m, 384], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 384], f32>) -> !maxgraph.tensor<[m, 384], f32>
   maxgraph.output %0 : !maxgraph.tensor<[m, 384], f32>
@@ -93,9 +92,10 @@ maxgraph.graph @column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgra
 // -----
 
 // 1536 columns are 3 blocks of 512, which 2 cores cannot share evenly: 4
-// blocks of 384.
+// blocks of 384. Blocks wider than tall: the forall's first dim is N, so that
+// a thread goes down a column of blocks, which share their strip of B.
 // CHECK-LABEL: func.func @even_column_blocks
-// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 1536) step (128, 384)
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (1536, %{{.*}}) step (384, 192)
 maxgraph.graph @even_column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tensor<[64, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
   maxgraph.output %0 : !maxgraph.tensor<[m, 1536], f32>
@@ -193,19 +193,19 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // iteration's thread (no nested forall). K is one panel: the full tiles
 // start from zeros in registers, the dynamic remainders zero-fill theirs.
 // The remainders of N (below 32 columns: all of them for 16 tokens) are
-// 8 x 16 register tiles, those of M (below 8 rows) tiles of one row; only
+// 12 x 16 register tiles, those of M (below 12 rows) tiles of one row; only
 // fewer than 16 columns stay scalar.
 // CHECK-LABEL: func.func @batch_of_matmuls
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<12x32xf32>
 // CHECK: scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?x?xf32>)
 // CHECK-NOT: scf.forall
-// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
-// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<12x32xf32>)
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x32xf32> into vector<12x32xf32>
 // CHECK-NOT: scf.forall
-// CHECK: vector.transfer_write {{.*}} : vector<8x16xf32>, tensor<8x16xf32>
-// CHECK: linalg.fill {{.*}} -> tensor<8x?xf32>
-// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
-// CHECK: linalg.matmul {{.*}} -> tensor<8x?xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<12x16xf32>, tensor<12x16xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<12x?xf32>
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x16xf32> into vector<12x16xf32>
+// CHECK: linalg.matmul {{.*}} -> tensor<12x?xf32>
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
 // CHECK: linalg.matmul {{.*}} -> tensor<1x?xf32>
@@ -224,14 +224,15 @@ maxgraph.graph @batch_of_matmuls<b, s>(%q: !maxgraph.tensor<[b, 12, s, 32], f32>
 // A static batch of one large matmul (fewer matmuls than cores): the loop
 // over the batch (of one iteration, folded) is not the threads'; the
 // matmul's packing and blocks are. With more rows than one block, all of B
-// is packed first and each block walks the K panels itself.
+// is packed first and each block walks the K panels itself. Three row
+// blocks of at most 192 would leave a core idle: six blocks of 256 columns.
 // CHECK-LABEL: func.func @batch_of_one
 // CHECK-NOT: scf.forall {{.*}} -> (tensor<1x512x512xf32>)
-// CHECK: scf.forall {{.*}} -> (tensor<16x256x32xf32>)
-// CHECK: scf.forall (%{{.*}}) = (0) to (512) step (128) shared_outs(%{{.*}}) -> (tensor<512x512xf32>)
-// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c128
-// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
-maxgraph.graph @batch_of_one(%x: !maxgraph.tensor<[1, 512, 256], f32>, %y: !maxgraph.tensor<[1, 256, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32> {
-  %0 = maxgraph.matmul %x, %y : (!maxgraph.tensor<[1, 512, 256], f32>, !maxgraph.tensor<[1, 256, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32>
+// CHECK: scf.forall {{.*}} -> (tensor<16x512x32xf32>)
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 512) step (256, 192) shared_outs(%{{.*}}) -> (tensor<512x512xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c256
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x32xf32> into vector<12x32xf32>
+maxgraph.graph @batch_of_one(%x: !maxgraph.tensor<[1, 512, 512], f32>, %y: !maxgraph.tensor<[1, 512, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32> {
+  %0 = maxgraph.matmul %x, %y : (!maxgraph.tensor<[1, 512, 512], f32>, !maxgraph.tensor<[1, 512, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32>
   maxgraph.output %0 : !maxgraph.tensor<[1, 512, 512], f32>
 }

@@ -54,60 +54,61 @@ void expectSizes(const CPUTarget &cpu, const Expected &expected) {
 
 // The machine the sizes were tuned on (Sapphire Rapids: 48 KiB L1d, 2 MiB
 // L2, 2 cores). L = 16.
-//   Nr = 2 L = 32; Mr = 32 / 4 = 8 (16 accumulators of 16 lanes).
-//   Kc: L1 / 2 / (Nr * 4) = 24576 / 128 = 192 -> power of two 128.
-//   Mc: 8 * 16 = 128 with 128 * 128 * 4 = 64 KiB <= L2 / 4 = 512 KiB.
-//   Nc: 32 * 16 = 512 with 128 * 512 * 4 = 256 KiB <= L2 / 2 = 1 MiB.
+//   Nr = 2 L = 32; Mr = 3 * 32 / 8 = 12 (24 accumulators of 16 lanes).
+//   Kc: L1 / 4 / (Mr * 4) = 12288 / 48 = 256, a power of two.
+//   Mc: 12 * 16 = 192 with 192 * 256 * 4 = 192 KiB <= L2 / 4 = 512 KiB.
+//   Nc: 32 * 16 = 512 with 256 * 512 * 4 = 512 KiB <= L2 / 2 = 1 MiB.
 //   rows 4 L = 64; threads from 4096 L = 65536 iterations, 4 * 2 = 8 chunks.
-// These are the constants the pass had before the sizes followed the target.
 TEST(TileSizesTest, Avx512Host) {
   expectSizes(target(512, 32, 48 * kKiB, 2 * kMiB, 2),
-              {8, 32, 128, 128, 512, 64, 65536, 8});
+              {12, 32, 256, 192, 512, 64, 65536, 8});
 }
 
-// AVX-512 with the default caches (32 KiB L1, 1 MiB L2): the same tiles.
-//   Kc: 16384 / 128 = 128. Mc: 64 KiB <= 256 KiB. Nc: 256 KiB <= 512 KiB.
+// AVX-512 with the default caches (32 KiB L1, 1 MiB L2): the same register
+// tiles and blocks over shorter K panels.
+//   Kc: 8192 / 48 = 170 -> 128. Mc: 96 KiB <= 256 KiB. Nc: 256 KiB <= 512
+//   KiB.
 TEST(TileSizesTest, Avx512DefaultCaches) {
   expectSizes(target(512, 32, kDefaultL1CacheBytes, kDefaultL2CacheBytes, 2),
-              {8, 32, 128, 128, 512, 64, 65536, 8});
+              {12, 32, 128, 192, 512, 64, 65536, 8});
 }
 
 // AVX2 (Zen 2/3-like: 32 KiB L1d, 512 KiB L2, 8 cores). L = 8.
-//   Nr = 16; Mr = 16 / 4 = 4 (8 accumulators of 8 lanes).
-//   Kc: 16384 / (16 * 4) = 256, a power of two.
-//   Mc: 4 * 16 = 64 with 64 * 256 * 4 = 64 KiB <= L2 / 4 = 128 KiB.
+//   Nr = 16; Mr = 3 * 16 / 8 = 6 (12 accumulators of 8 lanes).
+//   Kc: 8192 / (6 * 4) = 341 -> 256.
+//   Mc: 6 * 16 = 96 with 96 * 256 * 4 = 96 KiB <= L2 / 4 = 128 KiB.
 //   Nc: 16 * 16 = 256 with 256 * 256 * 4 = 256 KiB <= L2 / 2 = 256 KiB.
 //   rows 32; threads from 32768 iterations, 32 chunks.
 TEST(TileSizesTest, Avx2) {
   expectSizes(target(256, 16, 32 * kKiB, 512 * kKiB, 8),
-              {4, 16, 256, 64, 256, 32, 32768, 32});
+              {6, 16, 256, 96, 256, 32, 32768, 32});
 }
 
 // AVX-512 registers with small caches (16 KiB L1, 64 KiB L2, 1 core).
-//   Nr = 32, Mr = 8 as on the host.
-//   Kc: 8192 / 128 = 64.
-//   Mc: 8 * 2^i * 64 * 4 = 2048 * 2^i <= L2 / 4 = 16384 -> 2^i = 8, Mc = 64.
+//   Nr = 32, Mr = 12 as on the host.
+//   Kc: 4096 / 48 = 85 -> 64.
+//   Mc: 12 * 2^i * 64 * 4 = 3072 * 2^i <= L2 / 4 = 16384 -> 2^i = 4, Mc = 48.
 //   Nc: 32 * 2^j * 64 * 4 = 8192 * 2^j <= L2 / 2 = 32768 -> 2^j = 4,
 //   Nc = 128.
 //   rows 64; threads from 65536 iterations, 4 chunks.
 TEST(TileSizesTest, SmallCaches) {
   expectSizes(target(512, 32, 16 * kKiB, 64 * kKiB, 1),
-              {8, 32, 64, 64, 128, 64, 65536, 4});
+              {12, 32, 64, 48, 128, 64, 65536, 4});
 }
 
 // NEON (128-bit, 32 registers; 64 KiB L1d, 1 MiB L2, 4 cores). L = 4.
-//   Nr = 8; Mr = 32 / 4 = 8 (16 accumulators of 4 lanes).
-//   Kc: 32768 / (8 * 4) = 1024.
-//   Mc: 8 * 2^i * 1024 * 4 = 32768 * 2^i <= 256 KiB -> 2^i = 8, Mc = 64.
-//   Nc: 8 * 2^j * 1024 * 4 = 32768 * 2^j <= 512 KiB -> 2^j = 16, Nc = 128.
+//   Nr = 8; Mr = 3 * 32 / 8 = 12 (24 accumulators of 4 lanes).
+//   Kc: 16384 / (12 * 4) = 341 -> 256.
+//   Mc: 12 * 2^i * 256 * 4 = 12288 * 2^i <= 256 KiB -> 2^i = 16, Mc = 192.
+//   Nc: 8 * 2^j * 256 * 4 = 8192 * 2^j <= 512 KiB -> 2^j = 16, Nc = 128.
 //   rows 16; threads from 16384 iterations, 16 chunks.
 TEST(TileSizesTest, Neon) {
   expectSizes(target(128, 32, 64 * kKiB, kMiB, 4),
-              {8, 8, 1024, 64, 128, 16, 16384, 16});
+              {12, 8, 256, 192, 128, 16, 16384, 16});
 }
 
 // A degenerate target still gets positive sizes: L = 1 (32-bit vectors),
-// Nr = 2, Mr = max(1, 2 / 4) = 1; Kc: 512 / 8 = 64; Mc: 1 * 2^i * 64 * 4 =
+// Nr = 2, Mr = max(1, 3 * 2 / 8) = 1; Kc: 256 / 4 = 64; Mc: 1 * 2^i * 64 * 4 =
 // 256 * 2^i <= 1024 -> 4; Nc: 2 * 2^j * 64 * 4 = 512 * 2^j <= 2048 -> 8;
 // rows 4; threads from 4096 iterations; 4 chunks.
 TEST(TileSizesTest, TinyTarget) {
@@ -115,8 +116,8 @@ TEST(TileSizesTest, TinyTarget) {
 }
 
 // Caches too small for even one register tile per block: the minimums.
-//   Kc: 64 / 2 / 128 = 0 -> 1; Mc = Mr = 8 and Nc = Nr = 32.
+//   Kc: 64 / 4 / 48 = 0 -> 1; Mc = Mr = 12 and Nc = Nr = 32.
 TEST(TileSizesTest, CachesBelowOneTile) {
-  expectSizes(target(512, 32, 64, 64, 2), {8, 32, 1, 8, 32, 64, 65536, 8});
+  expectSizes(target(512, 32, 64, 64, 2), {12, 32, 1, 12, 32, 64, 65536, 8});
 }
 } // namespace

@@ -46,14 +46,17 @@ int64_t estimateIterations(mlir::linalg::LinalgOp op,
 
 /// Wraps `op` in an `scf.forall` whose tiles have sizes `tileSizes` (one per
 /// loop, 0 for untiled) or, with `tileSizes` empty, that cuts the leading
-/// dim into `tiling.numChunks` chunks. Nothing is tiled under
+/// dim into `tiling.numChunks` chunks; `interchange`, when given, orders
+/// the `scf.forall`'s dims (threads take its iterations in that order, the
+/// last dim fastest). Nothing is tiled under
 /// ThreadTiling::none(). Ops with fewer than
 /// `tiling.minIterations` iterations, ops whose leading loop is a
 /// reduction, and (without `tileSizes`) ops whose static leading dim is
 /// below 2 are returned untiled. Returns the op inside the `scf.forall`.
 llvm::FailureOr<mlir::TilingInterface>
 tileForThreads(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
-               const ThreadTiling &tiling, llvm::ArrayRef<int64_t> tileSizes);
+               const ThreadTiling &tiling, llvm::ArrayRef<int64_t> tileSizes,
+               llvm::ArrayRef<int64_t> interchange = {});
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CODEGEN_COMMON_THREADTILING_H

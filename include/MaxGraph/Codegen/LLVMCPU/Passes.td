@@ -28,10 +28,13 @@ def TileAndVectorize
     `maxgraph-lower-to-cpu`. The tile sizes follow the target CPU (the
     host's, or the one the options pin; see `chooseCPUTileSizes` in
     `MaxGraph/Codegen/LLVMCPU/TileSizes.h`); the sizes below are those of
-    an AVX-512 host. Matmuls are tiled into 128x512 blocks per thread (an
-    outer `scf.forall`, later an OpenMP loop), K panels of 128 and 8x32
+    an AVX-512 host. Matmuls are tiled into 192x512 blocks per thread (an
+    outer `scf.forall`, later an OpenMP loop), K panels of 128 and 12x32
     register tiles; each register tile becomes a `vector.contract` per K
-    step with the accumulator held in registers. B is packed per K panel
+    step with the accumulator held in registers. A thread takes its blocks a
+    column of blocks at a time when they are wider than tall (a row at a
+    time otherwise), so that consecutive blocks share their strip of B (of
+    A) in cache. B is packed per K panel
     into contiguous 32-column panels when that pays (from W directly, in
     16x16 squares transposed by shuffles, for `x @ transpose(W)`); a C
     that starts as zeros is not filled first, each register tile zeroes
