@@ -104,6 +104,9 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createOmitLoopBarriers());
   if (x86)
     pm.addNestedPass<func::FuncOp>(createFenceStreamingStores());
+  // One parallel region per function: translating OpenMP to LLVM IR scans
+  // the function around each region (quadratic in an inlined model).
+  pm.addPass(createOutlineParallelRegions());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
