@@ -1,7 +1,7 @@
 //===- TiledExecutionTest.cpp - tiled, vectorized code at awkward sizes ---===//
 //
 // maxgraph-lower-to-cpu tiles for the host: on AVX-512, matmuls into
-// 192x512 thread blocks, K panels of 128 and 12x32 register tiles, and every
+// 192x512 thread blocks, K panels of 256 and 12x32 register tiles, and every
 // other op into rows of 64 lanes, peeling the remainders. These sizes are
 // not multiples of any of that (and some are symbolic), so every remainder
 // path runs; the expected values are computed here with plain loops in
@@ -76,9 +76,16 @@ TEST(TiledExecutionTest, MatmulWithRemaindersInEveryDim) {
 
 TEST(TiledExecutionTest, MatmulOverThreadBlocksAndKPanels) {
   // 414 rows: two full 192-row blocks and a 30-row one (2 register tiles
-  // and 6 rows); K = 2 * 128 + 44; N = 2 * 512 + 76 (a third, partial
-  // column block).
+  // and 6 rows); K = 256 + 44; N = 2 * 512 + 76 (a third, partial column
+  // block).
   checkMatmul(414, 300, 1100);
+}
+
+TEST(TiledExecutionTest, MatmulWithRowsFittedToTheTiles) {
+  // Register tiles of fewer rows that divide M (fitRegisterRows): 10 rows
+  // for 20; 8 for 128, one block of rows whose K panels are each packed.
+  checkMatmul(20, 45, 70);
+  checkMatmul(128, 300, 256);
 }
 
 TEST(TiledExecutionTest, MatmulWithSymbolicRows) {

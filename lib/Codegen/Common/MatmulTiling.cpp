@@ -284,11 +284,26 @@ static int64_t blockColumns(int64_t m, int64_t n,
   return sizes.nc;
 }
 
+MatmulTileSizes maxgraph::fitRegisterRows(int64_t m, MatmulTileSizes sizes) {
+  if (ShapedType::isDynamic(m) || sizes.mr <= 1 || m % sizes.mr == 0 ||
+      16 * (m % sizes.mr) < m)
+    return sizes;
+  for (int64_t mr = sizes.mr - 1; 3 * mr >= 2 * sizes.mr; --mr) {
+    if (m % mr != 0)
+      continue;
+    sizes.mc = std::max(mr, sizes.mc / sizes.mr * mr);
+    sizes.mr = mr;
+    break;
+  }
+  return sizes;
+}
+
 void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
                                          linalg::MatmulOp matmul,
-                                         const MatmulTileSizes &sizes,
+                                         const MatmulTileSizes &targetSizes,
                                          const ThreadTiling &threads) {
   SmallVector<int64_t> shape = matmul.getStaticLoopRanges();
+  MatmulTileSizes sizes = fitRegisterRows(shape[0], targetSizes);
   // C starts empty and its register tiles zero themselves (the fill, left
   // without a use, is the caller's to erase).
   bool zeroTiles = false;

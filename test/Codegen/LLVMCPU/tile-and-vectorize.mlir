@@ -9,22 +9,39 @@
 // stays scalar.
 // RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
-// 20 = 12 + 8 rows and 40 = 32 + 8 columns: a full register tile and
+// 25 = 2 * 12 + 1 rows and 40 = 32 + 8 columns: full register tiles and
 // three static remainders, each with the accumulator carried through K. C
 // is not zero-filled first: K is one panel, so each register tile starts
 // from zeros in registers.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<12x32xf32>
 // CHECK-NOT: linalg.fill
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c12
 // CHECK: scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<12x32xf32>)
 // CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x32xf32> into vector<12x32xf32>
 // CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x8xf32> into vector<12x8xf32>
-// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
-// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
 // CHECK-NOT: linalg.matmul
-maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32> {
-  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[20, 96], f32>, !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32>
-  maxgraph.output %0 : !maxgraph.tensor<[20, 40], f32>
+maxgraph.graph @matmul(%x: !maxgraph.tensor<[25, 96], f32>, %w: !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[25, 40], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[25, 96], f32>, !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[25, 40], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[25, 40], f32>
+}
+
+// -----
+
+// 20 rows would leave 8 after a tile of 12, a second tile's code for a
+// share of the work: tiles of 10 rows, the most that divide 20 (down to
+// 8), take them all, and no row remains.
+// CHECK-LABEL: func.func @fitted_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c10
+// CHECK: vector.contract {{.*}} : vector<10x1xf32>, vector<1x32xf32> into vector<10x32xf32>
+// CHECK-NOT: vector<8x1xf32>
+// CHECK-NOT: vector<12x1xf32>
+// CHECK-NOT: linalg.matmul
+maxgraph.graph @fitted_rows(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor<[96, 64], f32>) -> !maxgraph.tensor<[20, 64], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[20, 96], f32>, !maxgraph.tensor<[96, 64], f32>) -> !maxgraph.tensor<[20, 64], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[20, 64], f32>
 }
 
 // -----

@@ -22,28 +22,46 @@
 // The pipeline passes the same options on.
 // RUN: max-opt %s --split-input-file --maxgraph-lower-to-cpu="vector-bits=256 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 cores=8" | FileCheck %s --check-prefix=AVX2-LLVM
 
-// 20 = 3 * 6 + 2 rows and 40 = 2 * 16 + 8 columns: the 6x16 register tiles
-// and static remainders of 6x8, 2x16 and 2x8. With 12x32 tiles: 12 + 8 rows,
-// 32 + 8 columns, one K loop of each.
+// 25 = 4 * 6 + 1 rows and 40 = 2 * 16 + 8 columns: the 6x16 register tiles
+// and static remainders of 6x8, 1x16 and 1x8. With 12x32 tiles: 2 * 12 + 1
+// rows, 32 + 8 columns, one K loop of each.
 // AVX2-LABEL: func.func @matmul
-// AVX2: scf.for %{{.*}} = %c0 to %c18 step %c6
+// AVX2: scf.for %{{.*}} = %c0 to %c24 step %c6
 // AVX2: scf.for %{{.*}} = %c0 to %c32 step %c16
 // AVX2: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
 // AVX2: vector.contract {{.*}} : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
-// AVX2: vector.contract {{.*}} : vector<2x1xf32>, vector<1x16xf32> into vector<2x16xf32>
-// AVX2: vector.contract {{.*}} : vector<2x1xf32>, vector<1x8xf32> into vector<2x8xf32>
+// AVX2: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
+// AVX2: vector.contract {{.*}} : vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
 // AVX2-NOT: linalg.matmul
 // SMALL-LABEL: func.func @matmul
 // SMALL: vector.contract {{.*}} : vector<12x1xf32>, vector<1x32xf32> into vector<12x32xf32>
 // SMALL: vector.contract {{.*}} : vector<12x1xf32>, vector<1x8xf32> into vector<12x8xf32>
-// SMALL: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
-// SMALL: vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
+// SMALL: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+// SMALL: vector.contract {{.*}} : vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
 // SMALL-NOT: linalg.matmul
 // AVX2-LLVM-LABEL: llvm.func @matmul
 // AVX2-LLVM: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
-maxgraph.graph @matmul(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32> {
-  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[20, 96], f32>, !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[20, 40], f32>
-  maxgraph.output %0 : !maxgraph.tensor<[20, 40], f32>
+maxgraph.graph @matmul(%x: !maxgraph.tensor<[25, 96], f32>, %w: !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[25, 40], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[25, 96], f32>, !maxgraph.tensor<[96, 40], f32>) -> !maxgraph.tensor<[25, 40], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[25, 40], f32>
+}
+
+// -----
+
+// 20 rows: tiles of 6 would leave 2, of 12 would leave 8; the register
+// tiles take 5 (AVX2) and 10 rows instead, which divide 20.
+// AVX2-LABEL: func.func @fitted_rows
+// AVX2: scf.for %{{.*}} = %c0 to %c20 step %c5
+// AVX2: vector.contract {{.*}} : vector<5x1xf32>, vector<1x16xf32> into vector<5x16xf32>
+// AVX2-NOT: vector<6x1xf32>
+// AVX2-NOT: vector<2x1xf32>
+// SMALL-LABEL: func.func @fitted_rows
+// SMALL: vector.contract {{.*}} : vector<10x1xf32>, vector<1x32xf32> into vector<10x32xf32>
+// SMALL-NOT: vector<8x1xf32>
+// AVX2-LLVM-LABEL: llvm.func @fitted_rows
+maxgraph.graph @fitted_rows(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.tensor<[96, 64], f32>) -> !maxgraph.tensor<[20, 64], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[20, 96], f32>, !maxgraph.tensor<[96, 64], f32>) -> !maxgraph.tensor<[20, 64], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[20, 64], f32>
 }
 
 // -----

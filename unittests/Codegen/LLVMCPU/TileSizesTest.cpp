@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMCPU/TileSizes.h"
+#include "MaxGraph/Codegen/Common/MatmulTiling.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "gtest/gtest.h"
 
 #include <string>
@@ -119,5 +121,35 @@ TEST(TileSizesTest, TinyTarget) {
 //   Kc: 64 / 4 / 48 = 0 -> 1; Mc = Mr = 12 and Nc = Nr = 32.
 TEST(TileSizesTest, CachesBelowOneTile) {
   expectSizes(target(512, 32, 64, 64, 2), {12, 32, 1, 12, 32, 64, 65536, 8});
+}
+
+/// The register tile's rows and the thread block's rows that
+/// fitRegisterRows gives a matmul of `m` rows on `target`.
+std::pair<int64_t, int64_t> fittedRows(const CPUTarget &target, int64_t m) {
+  MatmulTileSizes sizes = fitRegisterRows(m, chooseCPUTileSizes(target).matmul);
+  return {sizes.mr, sizes.mc};
+}
+
+TEST(TileSizesTest, RegisterRowsFitM) {
+  // The host: 12-row tiles in blocks of 16 of them (192 rows).
+  CPUTarget host = target(512, 32, 48 * kKiB, 2 * kMiB, 2);
+  using Rows = std::pair<int64_t, int64_t>;
+  // 128 = 10 * 12 + 8: 8 rows left over, a sixteenth; 8 divides 128.
+  EXPECT_EQ(fittedRows(host, 128), Rows(8, 128));
+  // 20 = 12 + 8: 10 is the most rows down to 8 that divide it.
+  EXPECT_EQ(fittedRows(host, 20), Rows(10, 160));
+  EXPECT_EQ(fittedRows(host, 16), Rows(8, 128));
+  // Left over, but less than a sixteenth: 2048 = 170 * 12 + 8.
+  EXPECT_EQ(fittedRows(host, 2048), Rows(12, 192));
+  EXPECT_EQ(fittedRows(host, 25), Rows(12, 192));
+  // Whole tiles already, a dynamic M, and no divisor from 8 to 11.
+  EXPECT_EQ(fittedRows(host, 384), Rows(12, 192));
+  EXPECT_EQ(fittedRows(host, mlir::ShapedType::kDynamic), Rows(12, 192));
+  EXPECT_EQ(fittedRows(host, 13), Rows(12, 192));
+  EXPECT_EQ(fittedRows(host, 7), Rows(12, 192));
+  // AVX2's 6-row tiles go down to 4: 20 = 3 * 6 + 2 takes 5.
+  CPUTarget avx2 = target(256, 16, 32 * kKiB, 512 * kKiB, 8);
+  EXPECT_EQ(fittedRows(avx2, 20), Rows(5, 80));
+  EXPECT_EQ(fittedRows(avx2, 14), Rows(6, 96));
 }
 } // namespace

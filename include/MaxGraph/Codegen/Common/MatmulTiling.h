@@ -66,13 +66,23 @@ bool packsRhs(llvm::ArrayRef<int64_t> shape, const MatmulTileSizes &sizes);
 /// packed); null otherwise. Packing B then slices P instead of copying.
 mlir::Value packedPanelsOf(mlir::Value matrix, int64_t nr);
 
+/// `sizes` for a matmul of `m` rows (static, or ShapedType::kDynamic): when
+/// the rows that `sizes.mr` leaves over are a sixteenth of `m` or more (128
+/// rows in tiles of 12), the register tiles take the most rows down to two
+/// thirds of `sizes.mr` that divide `m` instead (8), if any, and the thread
+/// blocks as many tiles as before. The rows left over would be a second
+/// copy of the register tile's code, peeled, for little of the work: code
+/// generation of a transformer layer's small matmuls took a fifth longer.
+MatmulTileSizes fitRegisterRows(int64_t m, MatmulTileSizes sizes);
+
 /// Tiles `matmul` (with the default indexing maps) as the file comment
 /// shows: thread blocks of `sizes.mc` x `sizes.nc` when `threads` says it is
 /// large enough, K panels of `sizes.kc`, B packed per K panel where that
-/// pays, register tiles of `sizes.mr` x `sizes.nr` with the partial tiles
-/// peeled. The register tiles (and the packing copies) are marked for
-/// `vectorizeMarkedTiles`. A transpose that B was packed from directly is
-/// left with no use but dead slices (TileAndVectorize erases it).
+/// pays, register tiles of `sizes.mr` x `sizes.nr` (fewer rows where
+/// fitRegisterRows says) with the partial tiles peeled. The register tiles (and
+/// the packing copies) are marked for `vectorizeMarkedTiles`. A transpose that
+/// B was packed from directly is left with no use but dead slices
+/// (TileAndVectorize erases it).
 void tileMatmulToRegisterTiles(mlir::RewriterBase &rewriter,
                                mlir::linalg::MatmulOp matmul,
                                const MatmulTileSizes &sizes,

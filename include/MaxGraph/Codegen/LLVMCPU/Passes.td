@@ -29,9 +29,10 @@ def TileAndVectorize
     host's, or the one the options pin; see `chooseCPUTileSizes` in
     `MaxGraph/Codegen/LLVMCPU/TileSizes.h`); the sizes below are those of
     an AVX-512 host. Matmuls are tiled into 192x512 blocks per thread (an
-    outer `scf.forall`, later an OpenMP loop), K panels of 128 and 12x32
-    register tiles; each register tile becomes a `vector.contract` per K
-    step with the accumulator held in registers. A thread takes its blocks a
+    outer `scf.forall`, later an OpenMP loop), K panels of 256 and 12x32
+    register tiles (fewer rows that divide M where 12 would leave a
+    sixteenth of M or more: 8x32 for 128 rows); each register tile becomes
+    a `vector.contract` per K step with the accumulator held in registers. A thread takes its blocks a
     column of blocks at a time when they are wider than tall (a row at a
     time otherwise), so that consecutive blocks share their strip of B (of
     A) in cache. B is packed per K panel
