@@ -20,9 +20,10 @@
 //            floats through compile()'s callable against the bare kernel.
 // Rows marked "kernel" time the lowered code alone (RawKernel: no input
 // checks, no HostTensor for the result). Times are the median of
-// the repetitions, except the matmuls': ours, our kernel and OpenBLAS run
-// in turn, and each side's best counts; malloc is told to keep freed blocks (no
-// mmap), so result buffers are not page-faulted in on every call
+// the repetitions, except the matmuls': ours, our kernel and OpenBLAS take
+// turns (after a pause on two threads, for the other's threads to stop
+// spinning), and each side's best counts; malloc is told to keep freed blocks
+// (no mmap), so result buffers are not page-faulted in on every call
 // (`--fresh-pages` leaves malloc's defaults, as a program that does not tune it
 // gets: large results are then new mappings, faulted in by the code that writes
 // them, while the peers write buffers allocated once). `--quick` runs fewer and
@@ -55,6 +56,7 @@
 #include <malloc.h>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -82,23 +84,29 @@ double seconds(const std::function<void()> &fn, int repeats) {
   return times[times.size() / 2];
 }
 
-/// The best time of each of `fns` over `rounds` rounds that run each once
-/// in turn, after a warm-up call of each: a burst of load from another
-/// tenant of this shared machine then slows every side alike, instead of
-/// all the runs of whichever side it lands on.
-std::vector<double>
-bestInterleaved(const std::vector<std::function<void()>> &fns, int rounds) {
+/// The best time of each of `fns` over `rounds` rounds that each give
+/// every fn in turn a warm-up call and `calls` timed ones: a burst of load
+/// from another tenant of this shared machine then slows every side alike,
+/// instead of all the calls of whichever side it lands on. With `settle`,
+/// each fn's turn starts after that long a sleep, so that the threads of
+/// the fn before it (libomp's and OpenBLAS's spin for a while after a
+/// call, 200 ms for libomp) have gone to sleep and leave it the cores.
+std::vector<double> bestInterleaved(
+    const std::vector<std::function<void()>> &fns, int rounds, int calls,
+    std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
   std::vector<double> best(fns.size(), INFINITY);
-  for (const std::function<void()> &fn : fns)
-    fn();
   for (int round = 0; round < rounds; ++round)
     for (auto [index, fn] : llvm::enumerate(fns)) {
-      auto start = std::chrono::steady_clock::now();
+      std::this_thread::sleep_for(settle);
       fn();
-      best[index] =
-          std::min(best[index], std::chrono::duration<double>(
-                                    std::chrono::steady_clock::now() - start)
-                                    .count());
+      for (int call = 0; call < calls; ++call) {
+        auto start = std::chrono::steady_clock::now();
+        fn();
+        best[index] =
+            std::min(best[index], std::chrono::duration<double>(
+                                      std::chrono::steady_clock::now() - start)
+                                      .count());
+      }
     }
   return best;
 }
@@ -315,9 +323,11 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int threads) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
                 a.data<float>(), k, b.data<float>(), n, 0.0f, c.data(), n);
   };
-  // In turn, each at its best.
-  std::vector<double> best =
-      bestInterleaved({endToEnd, kernelAlone, openblas}, repeats);
+  // In turn, each at its best; on two threads, each with the cores to
+  // itself.
+  std::vector<double> best = bestInterleaved(
+      {endToEnd, kernelAlone, openblas}, /*rounds=*/3, std::max(1, repeats / 3),
+      std::chrono::milliseconds(threads > 1 ? 300 : 0));
   double ours = best[0], raw = best[1], blas = best[2];
   double error = 0;
   for (int64_t i = 0; i < m * n; ++i)
