@@ -30,7 +30,10 @@ func::FuncOp outline(omp::ParallelOp parallel, StringRef name,
                      Operation *previous, SymbolTable &symbols) {
   MLIRContext *context = parallel.getContext();
   Location loc = parallel.getLoc();
-  llvm::SetVector<Value> captured;
+  // The region's own operands (a thread count, reduction variables) and
+  // what its body uses from outside.
+  llvm::SetVector<Value> captured(parallel->operand_begin(),
+                                  parallel->operand_end());
   getUsedValuesDefinedAbove(parallel->getRegions(), captured);
   // Constants are cloned into the new function, not passed to it.
   SmallVector<Value> arguments;

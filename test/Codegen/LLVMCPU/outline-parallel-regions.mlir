@@ -110,6 +110,29 @@ func.func private @nested_parallel_0()
 
 // -----
 
+// The region's operands are arguments too: a thread count from outside.
+// CHECK-LABEL: func.func @operands(
+// CHECK-SAME:      %[[A:.*]]: memref<1024xf32>, %[[V:.*]]: vector<16xf32>, %[[N:.*]]: i32)
+// CHECK:         call @operands_parallel_0(%[[N]], %[[V]], %[[A]]) : (i32, vector<16xf32>, memref<1024xf32>) -> ()
+// CHECK:         call @operands_parallel_1(%[[V]], %[[A]])
+// CHECK:       func.func private @operands_parallel_0(%[[N0:.*]]: i32, %[[V0:.*]]: vector<16xf32>, %[[A0:.*]]: memref<1024xf32>)
+// CHECK:         omp.parallel num_threads(%[[N0]] : i32) {
+// CHECK-NEXT:      vector.store %[[V0]], %[[A0]]
+func.func @operands(%a: memref<1024xf32>, %v: vector<16xf32>, %n: i32) {
+  %c0 = arith.constant 0 : index
+  omp.parallel num_threads(%n : i32) {
+    vector.store %v, %a[%c0] : memref<1024xf32>, vector<16xf32>
+    omp.terminator
+  }
+  omp.parallel {
+    vector.store %v, %a[%c0] : memref<1024xf32>, vector<16xf32>
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // Declarations have nothing to outline.
 // CHECK-LABEL: func.func private @external(
 // CHECK-NOT:   func.func

@@ -32,10 +32,10 @@ def TileAndVectorize
     outer `scf.forall`, later an OpenMP loop), K panels of 256 and 12x32
     register tiles (fewer rows that divide M where 12 would leave a
     sixteenth of M or more: 8x32 for 128 rows); each register tile becomes
-    a `vector.contract` per K step with the accumulator held in registers. A thread takes its blocks a
-    column of blocks at a time when they are wider than tall (a row at a
-    time otherwise), so that consecutive blocks share their strip of B (of
-    A) in cache. B is packed per K panel
+    a `vector.contract` per K step with the accumulator held in registers.
+    A thread takes its blocks a column of blocks at a time when they are
+    wider than tall (a row at a time otherwise), so that consecutive blocks
+    share their strip of B (of A) in cache. B is packed per K panel
     into contiguous 32-column panels when that pays (from W directly, in
     16x16 squares transposed by shuffles, for `x @ transpose(W)`); a C
     that starts as zeros is not filled first, each register tile zeroes
@@ -268,8 +268,9 @@ def OutlineParallelRegions
     Runs after `maxgraph-fence-streaming-stores` in `maxgraph-lower-to-cpu`.
     In a function with more than one outermost `omp.parallel`, each of them
     moves into a new private function (internal linkage, never inlined)
-    that takes the values the region uses from outside as arguments
-    (constants are cloned in instead), and the function calls it.
+    that takes the values the region uses from outside, and its operands,
+    as arguments (constants are cloned in instead), and the function calls
+    it.
 
     Translating to LLVM IR outlines every parallel region again, into the
     function that `__kmpc_fork_call` runs, and each outlining scans the
