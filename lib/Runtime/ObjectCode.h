@@ -44,7 +44,10 @@ inline constexpr llvm::StringLiteral kModuleFiniSymbol =
 /// the packed wrapper `_mlir_f` (`void (void **)`, as MLIR's
 /// ExecutionEngine does), optimizes it at `optLevel` and emits an ELF (or
 /// the host's) object file, with its global constructors and destructors
-/// behind kModuleInitSymbol and kModuleFiniSymbol.
+/// behind kModuleInitSymbol and kModuleFiniSymbol. A module large enough
+/// has its code generated in parts, on a thread each (one per CPU the
+/// process may use, MAXGRAPH_COMPILE_THREADS at most): then the result is
+/// an archive of the parts' objects, their local symbols made external.
 llvm::Expected<llvm::SmallVector<char, 0>>
 emitHostObject(mlir::ModuleOp module, unsigned optLevel = kObjectOptLevel);
 
@@ -54,8 +57,9 @@ void initializeHostTarget();
 /// The host's target triple, CPU name and features, for the cache key.
 std::string describeHostTarget();
 
-/// An object file loaded into an LLJIT, with the process's symbols, the
-/// libraries in `libraries` and `symbols` (name, address) resolvable.
+/// An object file (or an archive of them, as emitHostObject makes) loaded
+/// into an LLJIT, with the process's symbols, the libraries in `libraries`
+/// and `symbols` (name, address) resolvable.
 class ObjectJIT {
 public:
   /// Loads `object` and runs its initializers (kModuleInitSymbol too);
@@ -75,7 +79,8 @@ private:
   bool hasFini = false;
 };
 
-/// The symbols `object` needs from outside it (its undefined symbols).
+/// The symbols `object` needs from outside it (its undefined symbols; for
+/// an archive, those no member defines).
 llvm::Expected<std::vector<std::string>>
 undefinedSymbols(llvm::MemoryBufferRef object);
 } // namespace maxgraph

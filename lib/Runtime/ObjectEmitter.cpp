@@ -3,25 +3,33 @@
 // What mlir::ExecutionEngine::create does before it JITs, ending in an
 // object file instead: translate to LLVM IR, set the host's triple and data
 // layout, add the packed `_mlir_` wrappers, optimize, and run the host's
-// code generator.
+// code generator: on one thread, or, for a module large enough, on one
+// thread per CPU over as many parts of it, into an archive of objects.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ObjectCode.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ArchiveWriter.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include <algorithm>
+#include <cstdlib>
+#include <thread>
 #include <tuple>
 
 using namespace maxgraph;
@@ -189,6 +197,171 @@ static void optimize(llvm::Module &module, unsigned optLevel,
   pipeline.run(module, modules);
 }
 
+/// Runs the host's code generator over `module` into an object file.
+static llvm::Expected<llvm::SmallVector<char, 0>>
+generateObject(llvm::Module &module, llvm::TargetMachine &host) {
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (host.addPassesToEmitFile(codegen, os, nullptr,
+                               llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host target cannot emit objects");
+  codegen.run(module);
+  return object;
+}
+
+/// Instructions of a module below which its code is generated on one
+/// thread: splitting it costs more than the thread saves (a graph of a few
+/// ops has a few hundred).
+constexpr size_t kInstructionsPerPart = 1000;
+
+/// How many parts `module`'s code is generated in, one thread each: one per
+/// CPU the process may use (MAXGRAPH_COMPILE_THREADS sets the most), no more
+/// than it has functions with code, nor than kInstructionsPerPart divides its
+/// instructions into.
+static unsigned codegenParts(const llvm::Module &module) {
+  // The CPUs this process may run on (its affinity), not the machine's.
+  unsigned threads =
+      std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  if (const char *text = std::getenv("MAXGRAPH_COMPILE_THREADS")) {
+    char *end = nullptr;
+    unsigned long value = std::strtoul(text, &end, 10);
+    if (end != text && *end == '\0' && value >= 1)
+      threads = static_cast<unsigned>(std::min(value, 256ul));
+  }
+  size_t functions = 0, instructions = 0;
+  for (const llvm::Function &function : module)
+    if (!function.isDeclaration()) {
+      ++functions;
+      instructions += function.getInstructionCount();
+    }
+  return static_cast<unsigned>(std::min<size_t>(
+      {threads, functions,
+       std::max<size_t>(1, instructions / kInstructionsPerPart)}));
+}
+
+/// Splits `module` into `parts` modules, each with some of its functions
+/// (balanced by instructions, the largest first) and the others declared;
+/// the first part also holds every global variable. Every symbol becomes
+/// an external one (a local one renamed), resolved through the GOT and PLT
+/// where another part uses it: the JIT places the parts' objects where it
+/// chooses, maybe further apart than a 32-bit displacement reaches.
+static std::vector<std::unique_ptr<llvm::Module>>
+splitModule(llvm::Module &module, unsigned parts) {
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration() || value.hasAppendingLinkage())
+      continue;
+    if (value.hasLocalLinkage()) {
+      // Prefixed, so as not to define a name the JIT defines already (the
+      // runtime's helpers): a subgraph may have any name.
+      std::string name =
+          "__maxgraph_part." +
+          (value.hasName() ? value.getName().str() : std::string("local"));
+      value.setName(name);
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+    // Not dso_local (which hidden visibility would imply): through the GOT.
+    value.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    value.setDSOLocal(false);
+  }
+  std::vector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      functions.push_back(&function);
+  std::stable_sort(functions.begin(), functions.end(),
+                   [](llvm::Function *a, llvm::Function *b) {
+                     return a->getInstructionCount() > b->getInstructionCount();
+                   });
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  std::vector<size_t> load(parts, 0);
+  for (llvm::Function *function : functions) {
+    unsigned part = static_cast<unsigned>(
+        std::min_element(load.begin(), load.end()) - load.begin());
+    partOf[function] = part;
+    load[part] += function->getInstructionCount();
+  }
+  std::vector<std::unique_ptr<llvm::Module>> split;
+  for (unsigned part = 0; part < parts; ++part) {
+    llvm::ValueToValueMapTy map;
+    split.push_back(
+        llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
+          auto found = partOf.find(value);
+          return found != partOf.end() ? found->second == part : part == 0;
+        }));
+    // Lists of appending linkage (llvm.used) stay in the first part whole.
+    if (part != 0)
+      for (llvm::GlobalVariable &global :
+           llvm::make_early_inc_range(split.back()->globals()))
+        if (global.getName().starts_with("llvm.") && global.use_empty())
+          global.eraseFromParent();
+  }
+  return split;
+}
+
+/// Generates the code of `module` in `parts` parts on as many threads, each
+/// part but the first moved to a context of its own through bitcode (a
+/// context is one thread's), into an archive of their objects.
+static llvm::Expected<llvm::SmallVector<char, 0>>
+generateArchive(llvm::Module &module, unsigned parts,
+                llvm::TargetMachine &host) {
+  std::vector<std::unique_ptr<llvm::Module>> split = splitModule(module, parts);
+  std::vector<llvm::SmallVector<char, 0>> bitcode(parts);
+  for (unsigned part = 1; part < parts; ++part) {
+    llvm::raw_svector_ostream os(bitcode[part]);
+    llvm::WriteBitcodeToFile(*split[part], os);
+    split[part].reset();
+  }
+  std::vector<llvm::Expected<llvm::SmallVector<char, 0>>> objects;
+  for (unsigned part = 0; part < parts; ++part)
+    objects.emplace_back(llvm::SmallVector<char, 0>());
+  std::vector<std::thread> threads;
+  for (unsigned part = 1; part < parts; ++part)
+    threads.emplace_back([&, part] {
+      llvm::LLVMContext context;
+      auto parsed = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(
+              llvm::StringRef(bitcode[part].data(), bitcode[part].size()),
+              "part"),
+          context);
+      if (!parsed) {
+        objects[part] = parsed.takeError();
+        return;
+      }
+      auto machine = hostMachine();
+      if (!machine) {
+        objects[part] = machine.takeError();
+        return;
+      }
+      objects[part] = generateObject(**parsed, **machine);
+    });
+  objects[0] = generateObject(*split[0], host);
+  for (std::thread &thread : threads)
+    thread.join();
+  std::vector<llvm::NewArchiveMember> members;
+  std::vector<std::string> names;
+  for (unsigned part = 0; part < parts; ++part)
+    names.push_back("part" + std::to_string(part) + ".o");
+  llvm::Error errors = llvm::Error::success();
+  for (unsigned part = 0; part < parts; ++part) {
+    if (!objects[part]) {
+      errors = llvm::joinErrors(std::move(errors), objects[part].takeError());
+      continue;
+    }
+    members.emplace_back(llvm::MemoryBufferRef(
+        llvm::StringRef(objects[part]->data(), objects[part]->size()),
+        names[part]));
+  }
+  if (errors)
+    return std::move(errors);
+  auto archive = llvm::writeArchiveToBuffer(
+      members, llvm::SymtabWritingMode::NormalSymtab,
+      llvm::object::Archive::K_GNU, /*Deterministic=*/true, /*Thin=*/false);
+  if (!archive)
+    return archive.takeError();
+  llvm::StringRef bytes = (*archive)->getBuffer();
+  return llvm::SmallVector<char, 0>(bytes.begin(), bytes.end());
+}
+
 llvm::Expected<llvm::SmallVector<char, 0>>
 maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel) {
   auto machine = hostMachine();
@@ -205,12 +378,8 @@ maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel) {
   packFunctionArguments(*llvmModule);
   exposeInitializers(*llvmModule);
   optimize(*llvmModule, optLevel, host);
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager codegen;
-  if (host.addPassesToEmitFile(codegen, os, nullptr,
-                               llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the host target cannot emit objects");
-  codegen.run(*llvmModule);
-  return object;
+  unsigned parts = codegenParts(*llvmModule);
+  if (parts > 1)
+    return generateArchive(*llvmModule, parts, host);
+  return generateObject(*llvmModule, host);
 }

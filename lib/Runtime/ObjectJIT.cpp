@@ -7,9 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "ObjectCode.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Object/Archive.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Object/SymbolSize.h"
 #include "llvm/Support/FileSystem.h"
@@ -99,6 +102,31 @@ ObjectJIT::~ObjectJIT() {
     llvm::consumeError(fini.takeError());
 }
 
+/// The objects in `code`: itself, or the members of an archive (code
+/// generated in parts, emitHostObject).
+static llvm::Expected<std::vector<llvm::MemoryBufferRef>>
+objectsOf(llvm::MemoryBufferRef code) {
+  if (llvm::identify_magic(code.getBuffer()) != llvm::file_magic::archive)
+    return std::vector<llvm::MemoryBufferRef>{code};
+  auto archive = llvm::object::Archive::create(code);
+  if (!archive)
+    return archive.takeError();
+  std::vector<llvm::MemoryBufferRef> objects;
+  llvm::Error error = llvm::Error::success();
+  for (const llvm::object::Archive::Child &child :
+       (*archive)->children(error)) {
+    auto member = child.getMemoryBufferRef();
+    if (!member) {
+      llvm::consumeError(std::move(error));
+      return member.takeError();
+    }
+    objects.push_back(*member);
+  }
+  if (error)
+    return std::move(error);
+  return objects;
+}
+
 llvm::Expected<std::unique_ptr<ObjectJIT>>
 ObjectJIT::load(llvm::MemoryBufferRef object,
                 llvm::ArrayRef<std::string> libraries,
@@ -132,16 +160,21 @@ ObjectJIT::load(llvm::MemoryBufferRef object,
       return generator.takeError();
     main.addGenerator(std::move(*generator));
   }
-  if (llvm::Error error =
-          (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
-              object.getBuffer(), object.getBufferIdentifier())))
-    return std::move(error);
+  auto objects = objectsOf(object);
+  if (!objects)
+    return objects.takeError();
+  for (llvm::MemoryBufferRef member : *objects)
+    if (llvm::Error error =
+            (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+                member.getBuffer(), object.getBufferIdentifier())))
+      return std::move(error);
   if (llvm::Error error = (*jit)->initialize(main))
     return std::move(error);
   if (std::optional<std::string> perfMap =
           llvm::sys::Process::GetEnv("MAXGRAPH_PERF_MAP");
       perfMap && *perfMap == "1")
-    writePerfMap(**jit, object);
+    for (llvm::MemoryBufferRef member : *objects)
+      writePerfMap(**jit, member);
   auto loaded = std::unique_ptr<ObjectJIT>(new ObjectJIT());
   loaded->jit = std::move(*jit);
   if (auto init = loaded->jit->lookup(kModuleInitSymbol)) {
@@ -162,21 +195,36 @@ llvm::Expected<void *> ObjectJIT::lookup(llvm::StringRef name) {
 
 llvm::Expected<std::vector<std::string>>
 maxgraph::undefinedSymbols(llvm::MemoryBufferRef object) {
-  auto file = llvm::object::ObjectFile::createObjectFile(object);
-  if (!file)
-    return file.takeError();
-  std::vector<std::string> names;
-  for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
-    auto flags = symbol.getFlags();
-    if (!flags)
-      return flags.takeError();
-    if (!(*flags & llvm::object::SymbolRef::SF_Undefined))
-      continue;
-    auto name = symbol.getName();
-    if (!name)
-      return name.takeError();
-    if (!name->empty())
-      names.push_back(name->str());
+  auto objects = objectsOf(object);
+  if (!objects)
+    return objects.takeError();
+  // Across the parts of an archive, what one part leaves undefined another
+  // may define.
+  llvm::StringSet<> defined;
+  std::vector<std::string> undefined;
+  for (llvm::MemoryBufferRef member : *objects) {
+    auto file = llvm::object::ObjectFile::createObjectFile(member);
+    if (!file)
+      return file.takeError();
+    for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
+      auto flags = symbol.getFlags();
+      if (!flags)
+        return flags.takeError();
+      auto name = symbol.getName();
+      if (!name)
+        return name.takeError();
+      if (name->empty())
+        continue;
+      if (*flags & llvm::object::SymbolRef::SF_Undefined)
+        undefined.push_back(name->str());
+      else if (*flags & llvm::object::SymbolRef::SF_Global)
+        defined.insert(*name);
+    }
   }
+  std::vector<std::string> names;
+  llvm::StringSet<> seen;
+  for (std::string &name : undefined)
+    if (!defined.contains(name) && seen.insert(name).second)
+      names.push_back(std::move(name));
   return names;
 }
