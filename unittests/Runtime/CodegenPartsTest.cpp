@@ -8,15 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CacheDirectory.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/ADT/SmallString.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/Archive.h"
-#include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 #include <cstdlib>
 #include <string>
@@ -76,28 +75,10 @@ class CodegenPartsTest : public ::testing::Test {
 protected:
   void SetUp() override {
     context.loadDialect<MaxGraphDialect>();
-    llvm::SmallString<128> path;
-    ASSERT_FALSE(
-        llvm::sys::fs::createUniqueDirectory("maxgraph-parts-test", path));
-    dir = std::string(path);
-    for (const char *name : kVariables)
-      if (const char *value = std::getenv(name))
-        saved.emplace_back(name, value);
-    setenv("MAXGRAPH_CACHE_DIR", dir.c_str(), 1);
-    unsetenv("MAXGRAPH_CACHE");
+    ASSERT_FALSE(directory.path.empty());
     module = mlir::parseSourceString<mlir::ModuleOp>(modelText(), &context);
     ASSERT_TRUE(module);
   }
-  void TearDown() override {
-    llvm::sys::fs::remove_directories(dir);
-    for (const char *name : kVariables)
-      unsetenv(name);
-    for (const auto &[name, value] : saved)
-      setenv(name.c_str(), value.c_str(), 1);
-  }
-
-  static constexpr const char *kVariables[] = {
-      "MAXGRAPH_CACHE_DIR", "MAXGRAPH_CACHE", "MAXGRAPH_COMPILE_THREADS"};
 
   /// Compiles the model with at most `threads` threads of code generation,
   /// the disk cache on or off.
@@ -112,8 +93,7 @@ protected:
 
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::string dir;
-  std::vector<std::pair<std::string, std::string>> saved;
+  unittest::CacheDirectory directory{{"MAXGRAPH_COMPILE_THREADS"}};
 };
 
 /// The objects in `code`'s archive (0: `code` is no archive).

@@ -1,12 +1,13 @@
 //===- CompileCacheTest.cpp - the disk cache of compiled CPU code ---------===//
 //
-// Each test compiles into its own empty cache directory (MAXGRAPH_CACHE_DIR)
+// Each test compiles into its own empty cache directory (CacheDirectory.h)
 // and observes hits through CpuExecutable::loadedFromCache and the cache's
 // statistics.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/CompileCache.h"
+#include "CacheDirectory.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "mlir/IR/MLIRContext.h"
@@ -47,30 +48,9 @@ class CompileCacheTest : public ::testing::Test {
 protected:
   void SetUp() override {
     context.loadDialect<MaxGraphDialect>();
-    llvm::SmallString<128> path;
-    ASSERT_FALSE(
-        llvm::sys::fs::createUniqueDirectory("maxgraph-cache-test", path));
-    dir = std::string(path);
-    for (const char *name : kVariables)
-      if (const char *value = std::getenv(name))
-        saved.emplace_back(name, value);
-    setenv("MAXGRAPH_CACHE_DIR", dir.c_str(), 1);
-    unsetenv("MAXGRAPH_CACHE");
-    unsetenv("MAXGRAPH_CACHE_MAX_BYTES");
+    ASSERT_FALSE(dir.empty());
     CompileCache::resetStatistics();
   }
-  /// Restores the environment: the other tests of the process (lit runs
-  /// several in one) keep the cache lit's configuration gives them.
-  void TearDown() override {
-    llvm::sys::fs::remove_directories(dir);
-    for (const char *name : kVariables)
-      unsetenv(name);
-    for (const auto &[name, value] : saved)
-      setenv(name.c_str(), value.c_str(), 1);
-  }
-
-  static constexpr const char *kVariables[] = {
-      "MAXGRAPH_CACHE_DIR", "MAXGRAPH_CACHE", "MAXGRAPH_CACHE_MAX_BYTES"};
 
   mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text) {
     auto module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
@@ -113,8 +93,8 @@ protected:
   }
 
   mlir::MLIRContext context;
-  std::string dir;
-  std::vector<std::pair<std::string, std::string>> saved;
+  unittest::CacheDirectory directory{{"MAXGRAPH_CACHE_MAX_BYTES"}};
+  const std::string &dir = directory.path;
 };
 
 TEST_F(CompileCacheTest, SecondCompileHitsAndAgrees) {
