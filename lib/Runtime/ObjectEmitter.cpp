@@ -223,12 +223,10 @@ static unsigned codegenParts(const llvm::Module &module) {
   // The CPUs this process may run on (its affinity), not the machine's.
   unsigned threads =
       std::max(1u, llvm::hardware_concurrency().compute_thread_count());
-  if (const char *text = std::getenv("MAXGRAPH_COMPILE_THREADS")) {
-    char *end = nullptr;
-    unsigned long value = std::strtoul(text, &end, 10);
-    if (end != text && *end == '\0' && value >= 1)
-      threads = static_cast<unsigned>(std::min(value, 256ul));
-  }
+  unsigned most;
+  if (const char *text = std::getenv("MAXGRAPH_COMPILE_THREADS");
+      text && !llvm::StringRef(text).getAsInteger(10, most) && most >= 1)
+    threads = std::min(most, 256u);
   size_t functions = 0, instructions = 0;
   for (const llvm::Function &function : module)
     if (!function.isDeclaration()) {
@@ -240,11 +238,12 @@ static unsigned codegenParts(const llvm::Module &module) {
        std::max<size_t>(1, instructions / kInstructionsPerPart)}));
 }
 
-/// Splits `module` into `parts` modules, each with some of its functions
-/// (balanced by instructions, the largest first) and the others declared;
-/// the first part also holds every global variable. Every symbol becomes
-/// an external one (a local one renamed), resolved through the GOT and PLT
-/// where another part uses it: the JIT places the parts' objects where it
+/// Splits `module` into `parts` parts, each with some of its functions
+/// (balanced by instructions, the largest first) and the others declared:
+/// `module` itself becomes the first part, which also keeps every global
+/// variable, and the others are returned. Every symbol becomes an external
+/// one (a local one renamed), resolved through the GOT and PLT where
+/// another part uses it: the JIT places the parts' objects where it
 /// chooses, maybe further apart than a 32-bit displacement reaches.
 static std::vector<std::unique_ptr<llvm::Module>>
 splitModule(llvm::Module &module, unsigned parts) {
@@ -280,22 +279,24 @@ splitModule(llvm::Module &module, unsigned parts) {
     partOf[function] = part;
     load[part] += function->getInstructionCount();
   }
-  std::vector<std::unique_ptr<llvm::Module>> split;
-  for (unsigned part = 0; part < parts; ++part) {
+  std::vector<std::unique_ptr<llvm::Module>> others;
+  for (unsigned part = 1; part < parts; ++part) {
     llvm::ValueToValueMapTy map;
-    split.push_back(
+    others.push_back(
         llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
           auto found = partOf.find(value);
-          return found != partOf.end() ? found->second == part : part == 0;
+          return found != partOf.end() && found->second == part;
         }));
     // Lists of appending linkage (llvm.used) stay in the first part whole.
-    if (part != 0)
-      for (llvm::GlobalVariable &global :
-           llvm::make_early_inc_range(split.back()->globals()))
-        if (global.getName().starts_with("llvm.") && global.use_empty())
-          global.eraseFromParent();
+    for (llvm::GlobalVariable &global :
+         llvm::make_early_inc_range(others.back()->globals()))
+      if (global.getName().starts_with("llvm.") && global.use_empty())
+        global.eraseFromParent();
   }
-  return split;
+  for (llvm::Function *function : functions)
+    if (partOf[function] != 0)
+      function->deleteBody();
+  return others;
 }
 
 /// Generates the code of `module` in `parts` parts on as many threads, each
@@ -304,12 +305,10 @@ splitModule(llvm::Module &module, unsigned parts) {
 static llvm::Expected<llvm::SmallVector<char, 0>>
 generateArchive(llvm::Module &module, unsigned parts,
                 llvm::TargetMachine &host) {
-  std::vector<std::unique_ptr<llvm::Module>> split = splitModule(module, parts);
-  std::vector<llvm::SmallVector<char, 0>> bitcode(parts);
-  for (unsigned part = 1; part < parts; ++part) {
-    llvm::raw_svector_ostream os(bitcode[part]);
-    llvm::WriteBitcodeToFile(*split[part], os);
-    split[part].reset();
+  std::vector<llvm::SmallVector<char, 0>> bitcode;
+  for (std::unique_ptr<llvm::Module> &part : splitModule(module, parts)) {
+    llvm::raw_svector_ostream os(bitcode.emplace_back());
+    llvm::WriteBitcodeToFile(*part, os);
   }
   std::vector<llvm::Expected<llvm::SmallVector<char, 0>>> objects;
   for (unsigned part = 0; part < parts; ++part)
@@ -317,11 +316,11 @@ generateArchive(llvm::Module &module, unsigned parts,
   std::vector<std::thread> threads;
   for (unsigned part = 1; part < parts; ++part)
     threads.emplace_back([&, part] {
+      const llvm::SmallVector<char, 0> &code = bitcode[part - 1];
       llvm::LLVMContext context;
       auto parsed = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(
-              llvm::StringRef(bitcode[part].data(), bitcode[part].size()),
-              "part"),
+          llvm::MemoryBufferRef(llvm::StringRef(code.data(), code.size()),
+                                "part"),
           context);
       if (!parsed) {
         objects[part] = parsed.takeError();
@@ -334,13 +333,13 @@ generateArchive(llvm::Module &module, unsigned parts,
       }
       objects[part] = generateObject(**parsed, **machine);
     });
-  objects[0] = generateObject(*split[0], host);
+  objects[0] = generateObject(module, host);
   for (std::thread &thread : threads)
     thread.join();
-  std::vector<llvm::NewArchiveMember> members;
   std::vector<std::string> names;
   for (unsigned part = 0; part < parts; ++part)
     names.push_back("part" + std::to_string(part) + ".o");
+  std::vector<llvm::NewArchiveMember> members;
   llvm::Error errors = llvm::Error::success();
   for (unsigned part = 0; part < parts; ++part) {
     if (!objects[part]) {
