@@ -70,6 +70,13 @@ using namespace maxgraph;
 namespace {
 bool quick = false;
 
+/// stage()'s options with a graph name and the rest at their defaults.
+StageOptions named(std::string name) {
+  StageOptions options;
+  options.name = std::move(name);
+  return options;
+}
+
 double seconds(const std::function<void()> &fn, int repeats) {
   fn(); // Warm up caches, pages and thread pools.
   std::vector<double> times;
@@ -315,8 +322,8 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int threads) {
     repeats = 3;
   std::optional<HostTensor> out;
   RawKernel kernel(
-      stage(matmulFn, {.name = "mm"})(TensorLayout(DType::Float32, {m, k}),
-                                      TensorLayout(DType::Float32, {k, n})));
+      stage(matmulFn, named("mm"))(TensorLayout(DType::Float32, {m, k}),
+                                   TensorLayout(DType::Float32, {k, n})));
   auto endToEnd = [&] { out.emplace(run(a, b)); };
   auto kernelAlone = [&] { kernel({&a, &b}, 2); };
   auto openblas = [&] {
@@ -362,7 +369,7 @@ void benchChain(int threads) {
   int repeats = quick ? 3 : 15;
   double ours = seconds([&] { out.emplace(run(x)); }, repeats);
   RawKernel kernel(
-      stage(chainFn, {.name = "chain"})(TensorLayout(DType::Float32, {count})));
+      stage(chainFn, named("chain"))(TensorLayout(DType::Float32, {count})));
   double raw = seconds([&] { kernel({&x}, 1); }, repeats);
   std::vector<float> copy(count);
   double memcpyTime = seconds(
@@ -414,7 +421,7 @@ void benchCallOverhead() {
   std::vector<float> memory(x.data<float>(), x.data<float>() + 16);
   HostTensor wrapped =
       HostTensor::wrap(memory.data(), DType::Float32, {16}, nullptr);
-  RawKernel kernel(stage(addOneFn, {.name = "add_one"})(spec));
+  RawKernel kernel(stage(addOneFn, named("add_one"))(spec));
   int batch = 1000, repeats = quick ? 5 : 21;
   auto perCall = [&](const std::function<void()> &fn) {
     return seconds(
@@ -448,7 +455,7 @@ void benchSoftmax(int threads) {
   std::optional<HostTensor> out;
   int repeats = quick ? 3 : 7;
   double ours = seconds([&] { out.emplace(run(x)); }, repeats);
-  RawKernel kernel(stage(softmaxFn, {.name = "softmax"})(
+  RawKernel kernel(stage(softmaxFn, named("softmax"))(
       TensorLayout(DType::Float32, {rows, cols})));
   double raw = seconds([&] { kernel({&x}, 2); }, repeats);
   // Eager: reduce_max, sub, exp, reduce_sum, div, one pass each.
@@ -506,7 +513,7 @@ void benchLayerNorm(int threads) {
   std::optional<HostTensor> out;
   int repeats = quick ? 3 : 7;
   double ours = seconds([&] { out.emplace(run(x, gamma, beta)); }, repeats);
-  RawKernel kernel(stage(layerNormFn, {.name = "layer_norm"})(
+  RawKernel kernel(stage(layerNormFn, named("layer_norm"))(
       TensorLayout(DType::Float32, {rows, cols}),
       TensorLayout(DType::Float32, {cols}),
       TensorLayout(DType::Float32, {cols})));

@@ -12,6 +12,8 @@
 // must match bit for bit, floats within a tolerance that grows with the
 // ops that round; when one side raises an error the other must too.
 //
+// Reshape and broadcast_to draw `?` result dims, which take their sizes
+// from the operands (docs/Spec.md, "Unknown dims").
 // Programs reach the run-time errors of docs/Spec.md ("Run-time errors"):
 // gather indices out of range, max/min/argmax/argmin over empty axes, `?`
 // dims that broadcast or disagree, slices of symbolic and `?` dims; both
@@ -362,12 +364,22 @@ std::vector<Tensor> body(Rng &rng, Program &p, const Options &options,
           to = shape;
           to.insert(to.begin() + rng.between(0, to.size()), Dim(1));
         }
+        // One result dim `?`: the reshape infers it from the element count
+        // (docs/Spec.md, "Unknown dims").
+        if (!to.empty() && rng.chance(0.3) &&
+            std::none_of(to.begin(), to.end(),
+                         [](const Dim &d) { return d.isUnknown(); }))
+          to[rng.between(0, to.size() - 1)] = Dim::unknown();
         pool.push_back(ops::reshape(a, to));
         note("reshape");
         break;
       }
       case 12: {
         std::vector<Dim> to = a.shape();
+        // A `?` target keeps the operand's dim there, a static 1 included.
+        for (Dim &d : to)
+          if (rng.chance(0.2))
+            d = Dim::unknown();
         to.insert(to.begin(), Dim(rng.pick(std::vector<int64_t>{0, 1, 2, 3})));
         pool.push_back(ops::broadcast_to(a, to));
         note("broadcast_to");

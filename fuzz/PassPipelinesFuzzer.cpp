@@ -2,9 +2,15 @@
 //
 // Bytes -> [pipeline selector][dim-size selector] then a module. A module
 // that parses, verifies and holds maxgraph ops alone (no kernel libraries:
-// those name files to read) runs one of MaxGraph's passes or pipelines,
+// those name files to read), or holds no maxgraph op and only builtin,
+// func and arith ops (passes must load the dialects they create: nothing
+// else loads maxgraph there), runs one of MaxGraph's passes or pipelines,
 // chosen by the first byte; `maxgraph-specialize-dims` binds every symbolic
 // dim of the module to a size (0, 1, 2, ...) chosen by the second byte.
+// A module whose first line is `//pass: TEXT` runs TEXT instead: one of
+// MaxGraph's passes with options as max-opt's command line takes them
+// (`maxgraph-specialize-dims{dims=batch=8}`), so that options are fuzzed
+// too; text that does not parse is a fine answer.
 // A pass may fail with a diagnostic; a pass that succeeds must leave IR
 // that verifies (checked after every pass of a pipeline: the pass manager's
 // own verifier is off so that its failures cannot pass for a pass's), and a
@@ -28,6 +34,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -49,6 +56,41 @@ struct VerifyAfterEachPass : mlir::PassInstrumentation {
                 op);
   }
 };
+
+/// Whether `text` names one of MaxGraph's passes or pipelines, with options
+/// or not: no nested pipeline and no second pass, so that no upstream pass
+/// runs on what it was not written for.
+bool isOneMaxGraphPass(llvm::StringRef text) {
+  if (!text.starts_with("maxgraph-") && !text.starts_with("convert-maxgraph-"))
+    return false;
+  // Not the passes that run programs (ptxas, llvm-spirv), nor options that
+  // name them: the fuzzer runs no program that a mutation names.
+  if (text.starts_with("maxgraph-lower-to-gpu") ||
+      text.starts_with("maxgraph-gpu-module-to-opencl-binary") ||
+      text.contains("toolkit") || text.contains("spirv="))
+    return false;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '{')
+      ++depth;
+    else if (c == '}')
+      --depth;
+    else if (depth == 0 && (c == ',' || c == '(' || c == ')'))
+      return false;
+  }
+  return true;
+}
+
+/// Whether every op of `module` is a builtin, func or arith op.
+bool holdsCoreUpstreamOpsOnly(mlir::ModuleOp module) {
+  bool only = true;
+  module->walk([&](mlir::Operation *op) {
+    llvm::StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect != "builtin" && dialect != "func" && dialect != "arith")
+      only = false;
+  });
+  return only;
+}
 
 /// Sizes `maxgraph-specialize-dims` binds dims to.
 const int64_t kSizes[] = {0, 1, 2, 3, 4, 7, 8, 1024};
@@ -122,7 +164,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   DiagnosticCollector diagnostics(context);
   llvm::StringRef source(reinterpret_cast<const char *>(data) + 2, size - 2);
   mlir::OwningOpRef<mlir::ModuleOp> module = parseModule(source, context);
-  if (!module || !holdsMaxGraphOpsOnly(*module))
+  if (!module ||
+      (!holdsMaxGraphOpsOnly(*module) && !holdsCoreUpstreamOpsOnly(*module)))
     return 0;
   for (auto graph : module->getOps<maxgraph::GraphOp>())
     if (graph.getKernelLibrariesAttr())
@@ -131,7 +174,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::PassManager pm(&context);
   pm.enableVerifier(false);
   pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>());
-  buildPipeline(pm, data[0], data[1], *module);
+  llvm::StringRef firstLine = source.split('\n').first;
+  if (firstLine.consume_front("//pass:")) {
+    llvm::StringRef text = firstLine.trim();
+    if (!isOneMaxGraphPass(text))
+      return 0;
+    // As max-opt's flags: a pass on graphs or functions nests under the
+    // module by itself.
+    pm.setNesting(mlir::PassManager::Nesting::Implicit);
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    if (failed(mlir::parsePassPipeline(text, pm, errorStream)))
+      return 0;
+  } else {
+    buildPipeline(pm, data[0], data[1], *module);
+  }
   if (failed(pm.run(*module)))
     return 0;
   DiagnosticCollector after(context);

@@ -6,7 +6,8 @@ OUT_DIR/parse-verify: every test/**/*.mlir of SOURCE_ROOT split at
 `// -----`, one file per chunk (RUN and CHECK lines stay: they are comments);
 OUT_DIR/pass-pipelines: the same chunks behind the target's two selector
 bytes (pipeline, dim sizes), each chunk under a few pipelines so that every
-pipeline gets every kind of input; OUT_DIR/npy-reader: .npy files of every
+pipeline gets every kind of input, and passes with options (`//pass:`
+lines) on modules without maxgraph ops; OUT_DIR/npy-reader: .npy files of every
 dtype, rank and format version the reader takes, and a few malformed ones.
 The checked-in crash reproducers (fuzz/regressions/TARGET) are replayed
 separately by scripts/fuzz.sh.
@@ -31,6 +32,33 @@ def chunks(root):
             for part in text.split(b"\n// -----\n"):
                 if part.strip():
                     yield part
+
+
+# Pass lines (PassPipelinesFuzzer.cpp's `//pass:` mode): passes with
+# options, to be mutated into others.
+PASS_LINES = [
+    b"maxgraph-specialize-dims{dims=batch=8}",
+    b"maxgraph-specialize-dims{dims=batch=0,n=1}",
+    b"maxgraph-inline-subgraphs{max-body-ops=2}",
+    b"maxgraph-share-subgraphs",
+    b"maxgraph-outline-repeated{min-block-size=1 min-repeats=2}",
+    b"maxgraph-outline-device-graphs{min-ops=1}",
+    b"maxgraph-partition-by-device{rank=0 kind=gpu}",
+    b"maxgraph-decompose",
+    b"maxgraph-optimize",
+    b"convert-maxgraph-to-linalg",
+    b"maxgraph-lower-to-cpu{vector-bits=256 vector-registers=16 cores=2}",
+    b"maxgraph-map-to-gpu{block-size=128 vector-bytes=8}",
+    b"maxgraph-assertions-to-status",
+    b"maxgraph-pack-weights{min-bytes=0}",
+]
+# Modules with no maxgraph op: nothing loads the dialect before a pass runs.
+UPSTREAM_MODULES = [
+    b"",
+    b"func.func @f() {\n  return\n}\n",
+    b"func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n"
+    b"  return %0 : i32\n}\n",
+]
 
 
 def write(directory, data):
@@ -82,6 +110,13 @@ def main():
             pipeline = (index + k * 5) % PIPELINES
             write(dirs["pass-pipelines"],
                   bytes([pipeline, (index * 7 + k) % 256]) + chunk)
+    for index, line in enumerate(PASS_LINES):
+        for module in UPSTREAM_MODULES:
+            write(dirs["pass-pipelines"],
+                  bytes([0, index]) + b"//pass: " + line + b"\n" + module)
+        for pipeline in range(PIPELINES):
+            write(dirs["pass-pipelines"],
+                  bytes([pipeline, index]) + UPSTREAM_MODULES[1])
     for data in npy_files():
         write(dirs["npy-reader"], data)
 

@@ -1,10 +1,13 @@
 """Fuzzes the Python staging API with hypothesis.
 
 Random programs (random specs: dtypes, shapes with 0, 1, symbolic, algebraic
-and `?` dims; then random sequences of op calls on the traced tensors, with
-random axes, shapes and ranges and now and then an argument of the wrong
-type, a tensor of a finished trace or a call outside any trace) are run
-inside `compilation.stage`. Every call must either succeed or raise one of
+and `?` dims, devices with wrong indices; then random sequences of op calls
+on the traced tensors, with random axes, shapes and ranges and now and then
+an argument of the wrong type, a tensor of a finished trace or a call
+outside any trace; and numpy arrays of every numpy dtype, in both byte
+orders and strided, through every way data enters: from_numpy, DLPack, the
+buffer protocol, constants, number operands and a compiled graph's call)
+are run inside `compilation.stage`. Every call must either succeed or raise one of
 the package's documented errors (TypeError, or ValueError, of which
 maxgraph.StagingError is one); any other exception, an error message that
 leaks C++ (`std::`, `basic_string`), or a crash is a bug. Staged graphs are
@@ -30,11 +33,13 @@ import tempfile
 import time
 import traceback
 
+import numpy
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 import maxgraph
-from maxgraph import compilation, ops
+from maxgraph import compilation, functional, ops
+from maxgraph.tensor import Tensor
 from maxgraph.driver import CPU, GPU
 from maxgraph.dtype import DType
 from maxgraph.sharding import BufferLayout, TensorLayout
@@ -66,6 +71,19 @@ OPERATORS = ["+", "-", "*", "/", "%", "**", "@", "<", "==", ">=", "neg",
 OTHER = ["select", "cast", "constant", "matmul", "layer_norm", "rms_norm",
          "reshape", "transpose", "broadcast_to", "concat", "split", "slice",
          "gather", "transfer", "custom", "store"]
+# Ways numpy data enters: a live tensor, DLPack, the buffer protocol, a
+# staged constant (two APIs), a number operand, a compiled graph's input.
+IMPORTS = ["from_numpy", "from_dlpack", "memoryview", "F.constant",
+           "ops.constant", "operand", "call"]
+# Every numpy dtype (np.sctypeDict's), in both byte orders, and a structured
+# one, as the strings numpy.dtype reads back.
+NUMPY_DTYPES = sorted({f"{order}{numpy.dtype(t).str[1:]}"
+                       for t in set(numpy.sctypeDict.values())
+                       for order in "<>|"} |
+                      {"<structured>", "<U3", ">U3", "|S3", "|V4",
+                       "<M8[ns]", ">m8[s]"})
+DEVICES = ["cpu:0", "cpu:0", "cpu:1", "gpu:0", "cpu:-1", "gpu:-1", "gpu:7",
+           "gpu:2147483648", "cpu:18446744073709551616"]
 
 # A finished trace's tensor, kept from one example to the next.
 _stale = []
@@ -107,7 +125,14 @@ range_ = st.tuples(st.one_of(st.integers(-8, 8), st.none()),
 @st.composite
 def op_call(draw):
     kind = draw(st.sampled_from(["binary", "unary", "reduce", "axis", "other",
-                                 "other", "operator", "collective"]))
+                                 "other", "operator", "collective",
+                                 "import"]))
+    if kind == "import":
+        return ("import", [draw(value)],
+                {"entry": draw(st.sampled_from(IMPORTS)),
+                 "dtype": draw(st.sampled_from(NUMPY_DTYPES)),
+                 "shape": draw(st.lists(st.integers(0, 3), max_size=3)),
+                 "strided": draw(st.booleans())})
     if kind == "binary":
         return (draw(st.sampled_from(BINARY)), [draw(value), draw(value)], {})
     if kind == "unary":
@@ -191,8 +216,8 @@ def op_call(draw):
                     WRONG)), max_size=4))})
     if name == "transfer":
         return (name, [draw(value)],
-                {"device": draw(st.sampled_from(["cpu:0", "cpu:1", "cpu:2",
-                                                 "gpu:0", "<none>"]))})
+                {"device": draw(st.sampled_from(DEVICES + ["cpu:2",
+                                                           "<none>"]))})
     if name == "store":
         return (name, [draw(value), draw(value)], {})
     return ("custom", [draw(value)],
@@ -201,7 +226,7 @@ def op_call(draw):
 
 spec = st.tuples(st.sampled_from(DTYPES), shape,
                  st.sampled_from(["tensor", "tensor", "tensor", "buffer"]),
-                 st.sampled_from(["cpu:0", "cpu:0", "cpu:1", "gpu:0"]))
+                 st.sampled_from(DEVICES))
 program = st.fixed_dictionaries({
     "specs": st.lists(spec, max_size=4),
     "ops": st.lists(op_call(), max_size=12),
@@ -237,7 +262,57 @@ def concrete(value, pool):
     return value
 
 
-def call(name, args, kwargs):
+def numpy_array(dtype, shape, strided):
+    """An array of numpy's `dtype` (a NUMPY_DTYPES string), C-contiguous or
+    every other element of a larger one."""
+    if dtype == "<structured>":
+        dtype = numpy.dtype([("a", numpy.int32), ("b", numpy.float32)])
+    dtype = numpy.dtype(dtype)
+    full = list(shape)
+    if strided and full:
+        full[-1] *= 2
+    array = numpy.zeros(full, dtype)
+    if dtype.kind in "biuf":
+        array[...] = numpy.arange(array.size).reshape(full) % 3
+    return array[..., ::2] if strided and full else array
+
+
+_identity = []
+
+
+def identity():
+    """A compiled graph (x -> x over float32 [?]) for calls, made once."""
+    if not _identity:
+        _identity.append(compilation.compile(lambda x: x)(
+            TensorLayout(DType.float32, ["?"])))
+    return _identity[0]
+
+
+def import_array(kwargs, pool):
+    array = numpy_array(kwargs["dtype"], kwargs["shape"], kwargs["strided"])
+    entry = kwargs["entry"]
+    if entry == "from_numpy":
+        return Tensor.from_numpy(array)
+    if entry == "from_dlpack":
+        return Tensor.from_dlpack(array)
+    if entry == "memoryview":
+        return Tensor.from_numpy(memoryview(array))
+    if entry == "F.constant":
+        return functional.constant(array)
+    if entry == "ops.constant":
+        return ops.constant(array, DType.float32)
+    if entry == "operand":
+        return pool[0] + (array.reshape(-1)[0] if array.size else array)
+    result = identity()(array)
+    if array.dtype == numpy.float32 and array.ndim == 1:
+        if not numpy.array_equal(result.to_numpy(), array):
+            raise Bug(f"call: {array!r} came back as {result.to_numpy()!r}")
+    return None
+
+
+def call(name, args, kwargs, pool=()):
+    if name == "import":
+        return import_array(kwargs, pool)
     if name in BINARY or name in UNARY or name in REDUCE or name in AXIS_OPS:
         return getattr(ops, name)(*args, **kwargs)
     if name in COLLECTIVES:
@@ -343,8 +418,10 @@ def run_program(prog):
             allowed = (TypeError, ValueError) + (
                 (IndexError,) if name == "getitem" else ()) + (
                 (AttributeError,) if name == "T" else ())
+            # numpy refuses some buffers itself (memoryview of datetimes:
+            # ValueError), and a dtype numpy has not (TypeError).
             ok, result = guarded(f"{name}({args}, {kw})",
-                                 lambda: call(name, args, kw), allowed)
+                                 lambda: call(name, args, kw, pool), allowed)
             if ok:
                 add_results(pool, result)
         if pool:

@@ -343,7 +343,10 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
         nb::object elements = array.attr("dtype");
         std::string kind =
             nb::cast<std::string>(nb::str(elements.attr("kind")));
-        if (kind != "b" && kind != "i" && kind != "u" && kind != "f")
+        // longdouble would be rounded to a double without a word.
+        bool wide =
+            kind == "f" && nb::cast<int64_t>(elements.attr("itemsize")) > 8;
+        if ((kind != "b" && kind != "i" && kind != "u" && kind != "f") || wide)
           throw nb::type_error((std::string(expected) + ", got " +
                                 typeName(value) + " that numpy reads as " +
                                 nb::cast<std::string>(nb::str(elements)) +

@@ -51,15 +51,13 @@ namespace {
 /// numpy's scalar base classes, once numpy is imported (an object of a
 /// numpy type implies that it is); held for the life of the process.
 struct NumpyScalarTypes {
-  PyObject *boolean = nullptr;
-  PyObject *integer = nullptr;
-  PyObject *floating = nullptr;
   PyObject *array = nullptr;
+  PyObject *generic = nullptr;
 };
 
 const NumpyScalarTypes *numpyScalarTypes() {
   static NumpyScalarTypes types;
-  if (types.boolean)
+  if (types.generic)
     return &types;
   PyObject *numpy = PyImport_GetModule(nb::str("numpy").ptr());
   if (!numpy) {
@@ -67,10 +65,8 @@ const NumpyScalarTypes *numpyScalarTypes() {
     return nullptr;
   }
   nb::object module = nb::steal(numpy);
-  types.integer = nb::object(module.attr("integer")).release().ptr();
-  types.floating = nb::object(module.attr("floating")).release().ptr();
   types.array = nb::object(module.attr("ndarray")).release().ptr();
-  types.boolean = nb::object(module.attr("bool_")).release().ptr();
+  types.generic = nb::object(module.attr("generic")).release().ptr();
   return &types;
 }
 
@@ -89,18 +85,31 @@ Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
     return Operand(nb::cast<const PyTensor &>(object).traced(op));
   if (PyBool_Check(object.ptr()))
     return Operand(object.ptr() == Py_True ? 1.0 : 0.0);
-  // numpy scalars are numbers like Python's (numpy.float64 is a float).
+  // numpy scalars and 0-d arrays are numbers like Python's, by their dtype's
+  // kind: a timedelta64 is a numpy integer but no number, and a longdouble
+  // would be rounded. Those that no maxgraph dtype holds are refused.
   if (const NumpyScalarTypes *numpy = numpyScalarTypes()) {
-    // A 0-d array is a number too, as numpy sometimes passes a scalar.
-    if (isInstance(object, numpy->array) &&
-        nb::cast<int64_t>(object.attr("ndim")) == 0)
-      return toOperand(object.attr("item")(), op);
-    if (isInstance(object, numpy->boolean))
-      return Operand(PyObject_IsTrue(object.ptr()) ? 1.0 : 0.0);
-    if (isInstance(object, numpy->integer))
-      return Operand(toInt64(object, op, "an int operand"));
-    if (isInstance(object, numpy->floating))
-      return Operand(nb::cast<double>(nb::float_(object)));
+    bool rank0 = isInstance(object, numpy->array) &&
+                 nb::cast<int64_t>(object.attr("ndim")) == 0;
+    if (rank0 || isInstance(object, numpy->generic)) {
+      nb::object dtype = object.attr("dtype");
+      std::string kind = nb::cast<std::string>(nb::str(dtype.attr("kind")));
+      bool wide = nb::cast<int64_t>(dtype.attr("itemsize")) > 8;
+      if (kind == "b")
+        return Operand(PyObject_IsTrue(object.ptr()) ? 1.0 : 0.0);
+      if (kind == "i" || kind == "u")
+        return Operand(toInt64(rank0 ? object.attr("item")() : object, op,
+                               "an int operand"));
+      if (kind == "f" && !wide)
+        return Operand(nb::cast<double>(nb::float_(object)));
+      throw nb::type_error(
+          (std::string(op) + ": no maxgraph dtype for numpy's " +
+           nb::cast<std::string>(nb::repr(dtype)) +
+           // Not the value's repr: a datetime of generic units has none.
+           (rank0 ? " array of rank 0" : " scalar") +
+           "; a number operand is a bool, int or float of at most 64 bits")
+              .c_str());
+    }
   }
   // Arrays before ints: a numpy array has __index__.
   if (nb::hasattr(object, "__array__") ||
@@ -168,6 +177,11 @@ nb::dlpack::dtype toDLPack(DType dtype) {
   return make(Code::Float, 32);
 }
 
+/// What every refusal of an element type lists.
+constexpr const char *kAcceptedDTypes =
+    "maxgraph takes bool, int8-int64, uint8-uint64, float16, bfloat16 "
+    "(through DLPack), float32 and float64";
+
 DType fromDLPack(nb::dlpack::dtype dtype, const std::string &what) {
   using Code = nb::dlpack::dtype_code;
   auto code = static_cast<Code>(dtype.code);
@@ -186,7 +200,9 @@ DType fromDLPack(nb::dlpack::dtype dtype, const std::string &what) {
         return DType::BFloat16;
       break;
     case Code::Bool:
-      return DType::Bool;
+      if (dtype.bits == 8)
+        return DType::Bool;
+      break;
     case Code::Int:
       switch (dtype.bits) {
       case 8:
@@ -215,11 +231,36 @@ DType fromDLPack(nb::dlpack::dtype dtype, const std::string &what) {
       break;
     }
   }
-  throw nb::type_error((what +
-                        ": no maxgraph dtype for an array "
-                        "of dlpack type code " +
-                        std::to_string(dtype.code) + " with " +
-                        std::to_string(dtype.bits) + " bits")
+  const char *kind = nullptr;
+  switch (code) {
+  case Code::Int:
+    kind = "int";
+    break;
+  case Code::UInt:
+    kind = "uint";
+    break;
+  case Code::Float:
+    kind = "float";
+    break;
+  case Code::Bfloat:
+    kind = "bfloat";
+    break;
+  case Code::Complex:
+    kind = "complex";
+    break;
+  case Code::Bool:
+    kind = "bool";
+    break;
+  default:
+    break;
+  }
+  std::string name = kind ? kind + std::to_string(dtype.bits)
+                          : "DLPack type code " + std::to_string(dtype.code) +
+                                " with " + std::to_string(dtype.bits) + " bits";
+  if (dtype.lanes != 1)
+    name += " x " + std::to_string(dtype.lanes) + " lanes";
+  throw nb::type_error((what + ": no maxgraph dtype for " + name +
+                        " elements; " + kAcceptedDTypes)
                            .c_str());
 }
 
@@ -259,22 +300,44 @@ void copyStrided(const AnyArray &array, HostTensor &tensor) {
   }
 }
 
-/// `array` as a native-byte-order, C-contiguous numpy copy, for what DLPack
-/// and the buffer protocol cannot describe (a big-endian array, say).
-nb::object numpyCopy(nb::handle array) {
-  nb::module_ numpy = nb::module_::import_("numpy");
-  nb::object converted = numpy.attr("asarray")(array);
-  nb::object dtype = converted.attr("dtype");
+/// Throws a TypeError naming numpy's `dtype` unless maxgraph has a dtype
+/// for its elements. The one gate for arrays that DLPack and the buffer
+/// protocol did not take: numpy exports no longdouble, complex256,
+/// string, object, structured or datetime elements either way.
+void checkNumpyDType(nb::handle dtype, const std::string &what) {
+  std::string kind = nb::cast<std::string>(nb::str(dtype.attr("kind")));
+  int64_t size = nb::cast<int64_t>(dtype.attr("itemsize"));
+  bool plain = !nb::cast<bool>(dtype.attr("hasobject")) &&
+               dtype.attr("fields").is_none() &&
+               dtype.attr("subdtype").is_none();
+  bool known = (kind == "b" && size == 1) ||
+               ((kind == "i" || kind == "u") &&
+                (size == 1 || size == 2 || size == 4 || size == 8)) ||
+               (kind == "f" && (size == 2 || size == 4 || size == 8));
+  if (plain && known)
+    return;
+  throw nb::type_error((what + ": no maxgraph dtype for numpy's " +
+                        nb::cast<std::string>(nb::repr(dtype)) + "; " +
+                        kAcceptedDTypes)
+                           .c_str());
+}
+
+/// numpy's `array` as a native-byte-order, C-contiguous copy, for what
+/// DLPack and the buffer protocol cannot describe (a big-endian array, say).
+nb::object nativeCopy(nb::handle array) {
+  nb::object dtype = array.attr("dtype");
   if (!nb::cast<bool>(dtype.attr("isnative")))
     dtype = dtype.attr("newbyteorder")("=");
-  return numpy.attr("array")(converted, nb::arg("dtype") = dtype,
-                             nb::arg("order") = "C", nb::arg("copy") = true);
+  return nb::module_::import_("numpy").attr("array")(
+      array, nb::arg("dtype") = dtype, nb::arg("order") = "C",
+      nb::arg("copy") = true);
 }
 } // namespace
 
-HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
-                                               ArrayUse use,
-                                               const std::string &what) {
+/// hostTensorOfArray; `copied` when `object` is numpy's copy of the
+/// caller's array, which is not copied again.
+static HostTensor importArray(nb::handle object, Device device, ArrayUse use,
+                              const std::string &what, bool copied) {
   AnyArray array;
   bool readOnly = false;
   if (!nb::try_cast(object, array, /*convert=*/false)) {
@@ -282,7 +345,20 @@ HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
     if (nb::try_cast(object, constant, /*convert=*/false)) {
       array = AnyArray(constant);
       readOnly = true;
-    } else if (nb::hasattr(object, "__array__")) {
+    } else if (copied) {
+      // numpy's own copy was not taken either: no second copy.
+      throw nb::type_error((what +
+                            ": neither DLPack nor the buffer protocol "
+                            "takes numpy's copy of the array (" +
+                            nb::cast<std::string>(nb::repr(object.type())) +
+                            ")")
+                               .c_str());
+    } else if (nb::hasattr(object, "__array__") ||
+               PyObject_CheckBuffer(object.ptr())) {
+      // numpy reads what nanobind did not (a big-endian buffer, say), and
+      // names its dtype where maxgraph has none.
+      nb::object viewed = nb::module_::import_("numpy").attr("asarray")(object);
+      checkNumpyDType(viewed.attr("dtype"), what);
       if (use == ArrayUse::GraphBuffer)
         throw nb::type_error(
             (what + ": the array cannot be stored into in place: neither "
@@ -290,7 +366,8 @@ HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
                     "non-native byte order, say); pass a native, "
                     "C-contiguous array and read the stores from it")
                 .c_str());
-      return hostTensorOfArray(numpyCopy(object), device, use, what);
+      return importArray(nativeCopy(viewed), device, use, what,
+                         /*copied=*/true);
     } else {
       throw nb::type_error((what +
                             ": expected a CPU array (numpy, or anything with "
@@ -342,6 +419,12 @@ HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
   }();
   copyStrided(array, copy);
   return copy;
+}
+
+HostTensor maxgraph::python::hostTensorOfArray(nb::handle object, Device device,
+                                               ArrayUse use,
+                                               const std::string &what) {
+  return importArray(object, device, use, what, /*copied=*/false);
 }
 
 namespace {

@@ -7,6 +7,7 @@ include "mlir/Pass/PassBase.td"
 
 def InlineSubgraphs : Pass<"maxgraph-inline-subgraphs", "mlir::ModuleOp"> {
   let summary = "Inlines calls to subgraphs and drops bodies left unused";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     Replaces every `maxgraph.call` by a copy of the callee's body (optionally
     only for bodies with fewer than `max-body-ops` ops), repeating until no
@@ -36,6 +37,7 @@ def InlineSubgraphs : Pass<"maxgraph-inline-subgraphs", "mlir::ModuleOp"> {
 
 def ShareSubgraphs : Pass<"maxgraph-share-subgraphs", "mlir::ModuleOp"> {
   let summary = "Merges structurally identical subgraph bodies";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     Finds `is_subgraph` graphs whose bodies are structurally identical (same
     ops, attributes, types and dataflow; symbol names, argument names and
@@ -57,6 +59,7 @@ def ShareSubgraphs : Pass<"maxgraph-share-subgraphs", "mlir::ModuleOp"> {
 
 def SpecializeDims : Pass<"maxgraph-specialize-dims", "mlir::ModuleOp"> {
   let summary = "Binds symbolic dims to sizes";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     Replaces each named symbolic dim by its size in every entry graph that
     declares it (its `<...>` list), throughout argument, result and op types,
@@ -81,6 +84,7 @@ def SpecializeDims : Pass<"maxgraph-specialize-dims", "mlir::ModuleOp"> {
 
 def OutlineDeviceGraphs : Pass<"maxgraph-outline-device-graphs", "mlir::ModuleOp"> {
   let summary = "Moves runs of single-device ops into device graphs";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     In every graph not marked `is_device_graph`, finds each maximal
     contiguous run (in op order) of ops that compute on one non-host device
@@ -135,6 +139,7 @@ def OutlineDeviceGraphs : Pass<"maxgraph-outline-device-graphs", "mlir::ModuleOp
 
 def VerifyDeviceGraphs : Pass<"maxgraph-verify-device-graphs", "::maxgraph::GraphOp"> {
   let summary = "Checks the contract of graphs marked is_device_graph";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     A device graph is recorded once and replayed as one unit on its device,
     so every graph marked `is_device_graph` must keep to this contract:
@@ -164,6 +169,7 @@ def VerifyDeviceGraphs : Pass<"maxgraph-verify-device-graphs", "::maxgraph::Grap
 
 def Decompose : Pass<"maxgraph-decompose", "::maxgraph::GraphOp"> {
   let summary = "Rewrites composite ops into primitive maxgraph ops";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     Decomposes composites so that conversions only need primitives. The
     reductions keep dims so that they broadcast back; constants are rank-0
@@ -200,6 +206,7 @@ def Decompose : Pass<"maxgraph-decompose", "::maxgraph::GraphOp"> {
 
 def OutlineRepeated : Pass<"maxgraph-outline-repeated", "mlir::ModuleOp"> {
   let summary = "Outlines blocks of ops that repeat into one shared subgraph";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     Finds runs of adjacent, identical blocks of ops in a graph (the layers of
     a model staged without `as_subgraph`), outlines one block as an
@@ -260,6 +267,7 @@ def OutlineRepeated : Pass<"maxgraph-outline-repeated", "mlir::ModuleOp"> {
 def AbsorbBoundaryTransfers : Pass<"maxgraph-absorb-boundary-transfers",
                                    "::maxgraph::GraphOp"> {
   let summary = "Moves host-GPU transfers at a graph's edges into its signature";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     A graph that takes host data and moves it to a GPU (`transfer_to`), or
     moves its results back to the host, is a GPU graph whose caller's data
@@ -287,6 +295,7 @@ def AbsorbBoundaryTransfers : Pass<"maxgraph-absorb-boundary-transfers",
 
 def PartitionByDevice : Pass<"maxgraph-partition-by-device", "::maxgraph::GraphOp"> {
   let summary = "Keeps the part of a multi-device graph that one device runs";
+  let dependentDialects = ["::maxgraph::MaxGraphDialect"];
   let description = [{
     For an SPMD run (`mpirun -np N max-run --spmd`), where process `r` runs
     the ops placed on device `cpu:r`, and for a graph over several GPUs in

@@ -9,7 +9,8 @@
 // truncation and extension between them `contract`, and they fold), which
 // docs/Spec.md's tolerances for compiled code allow. The conversions left
 // (and those of the graph's casts) become inline integer code on vectors,
-// rounding to nearest even.
+// rounding to nearest even. Named linalg ops left on bf16 data become
+// generics first, whose bodies may change.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -36,9 +39,30 @@ struct EmulateBFloat16Pass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    // A named linalg op left on bf16 buffers (a tile whose sizes are known
+    // only at run time, not vectorized) must keep its named body; as a
+    // generic it may compute in f32 like the rest.
+    SmallVector<linalg::LinalgOp> named;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp>(op) &&
+          llvm::any_of(op->getOperandTypes(), [](Type type) {
+            return isa<BFloat16Type>(getElementTypeOrSelf(type));
+          }))
+        named.push_back(op);
+    });
+    IRRewriter rewriter(context);
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::generalizeNamedOp(rewriter, op)))
+        return signalPassFailure();
+    }
     TypeConverter converter;
     arith::populateEmulateUnsupportedFloatsConversions(
         converter, {BFloat16Type::get(context)}, Float32Type::get(context));
+    // Buffers stay bf16: the values computed on are widened, not the memory
+    // (an scf.if that picks one of two bf16 buffers, as a run-time broadcast
+    // does, would otherwise get f32 buffers and casts of whole buffers).
+    converter.addConversion([](BaseMemRefType type) -> Type { return type; });
     converter.addSourceMaterialization([](OpBuilder &builder, Type type,
                                           ValueRange inputs, Location loc) {
       return arith::TruncFOp::create(builder, loc, type, inputs[0]).getResult();

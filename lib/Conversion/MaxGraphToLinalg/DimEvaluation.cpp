@@ -145,6 +145,7 @@ maxgraph::detail::positionalSource(Operation *op, unsigned index) {
   auto aligned =
       [&](ArrayRef<unsigned> operands, int64_t resultRank,
           auto operandRank) -> std::optional<std::pair<unsigned, unsigned>> {
+    std::optional<std::pair<unsigned, unsigned>> unit;
     for (unsigned operand : operands) {
       auto type = layoutOf(op->getOperand(operand));
       int64_t opRank = operandRank(type);
@@ -153,8 +154,12 @@ maxgraph::detail::positionalSource(Operation *op, unsigned index) {
         continue;
       if (!broadcasts(type.getDims()[dim], resultDims[index]))
         return std::make_pair(operand, static_cast<unsigned>(dim));
+      if (!unit)
+        unit = std::make_pair(operand, static_cast<unsigned>(dim));
     }
-    return std::nullopt;
+    // Every aligned operand dim is a static 1: so is the result's, also
+    // where its type says `?` (Spec "Dims").
+    return unit;
   };
   auto fullRank = [](TensorLayoutType type) { return type.getRank(); };
   if (isa<MatmulOp>(op)) {

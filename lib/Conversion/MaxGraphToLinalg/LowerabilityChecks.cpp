@@ -3,7 +3,8 @@
 // Before converting, the pass checks every op and reports, at the op, why it
 // cannot be lowered: composites, GPU devices, kernels that are not linked or
 // do not fit their custom op, constants of other attributes, and unknown `?`
-// dims that come from no operand. Nothing is converted then.
+// dims that come from no operand (docs/Spec.md, "Dims"). Nothing is
+// converted then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,7 +107,9 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
       return op->emitError()
              << "'" << op->getName() << "' with a " << constant.getValue()
              << " value has no CPU lowering yet";
-  // Every dynamic result dim must come from an operand or from the symbols.
+  // Every dynamic result dim must come from an operand or from the symbols;
+  // one of a reshape's may take the rest of the element count.
+  bool reshapeInfers = false;
   if (isElementwise(op) || isReduction(op) ||
       isa<MatmulOp, TransposeOp, BroadcastToOp, ReshapeOp, SliceOp, ArangeOp>(
           op)) {
@@ -121,6 +124,10 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
         continue; // Kept dims are read from the input.
       if (isa<SliceOp>(op))
         continue; // `?` takes the number of elements the range selects.
+      if (isa<ReshapeOp>(op) && !reshapeInfers) {
+        reshapeInfers = true;
+        continue;
+      }
       return op->emitError()
              << "'" << op->getName() << "' result dim " << index << " (`"
              << dim.str()

@@ -280,6 +280,13 @@ RuntimeBroadcast maxgraph::detail::broadcastAtRunTime(
           size = sizeAt(at);
           break;
         }
+      // A `?` result over a known operand dim that does not broadcast (a
+      // broadcast_to from `[m]` to `[?]`) keeps that dim (docs/Spec.md,
+      // "Unknown dims").
+      for (auto at : aligned)
+        if (!size && resultDim.getUnknown() && !dimAt(at).getUnknown() &&
+            !broadcasts(dimAt(at), resultDim))
+          size = sizeAt(at);
       if (!size && canEvaluate(resultDim, symbols))
         size = evaluateDim(rewriter, loc, resultDim, symbols);
       // Only `?` operand dims: numpy's rule, left to right.

@@ -49,21 +49,59 @@ struct ReshapeLowering : GraphSymbolsPattern<ReshapeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = convertedResultType(op);
+    const SymbolSources &symbols = symbolsOf(op);
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto inputCount = [&] {
+      return sizeProduct(
+          rewriter, loc, input,
+          llvm::to_vector(llvm::seq<int64_t>(inputType.getRank())));
+    };
+    // The result's sizes; one dim known only at run time (a `?`, which the
+    // verifier allows once) takes the input's element count over the
+    // others', as numpy's -1 does.
+    ArrayRef<DimAttr> resultDims = layoutOf(op.getResult()).getDims();
+    std::optional<size_t> inferred;
     SmallVector<Value> sizes;
-    for (DimAttr dim : layoutOf(op.getResult()).getDims())
-      sizes.push_back(evaluateDim(rewriter, loc, dim, symbolsOf(op)));
+    for (auto [d, dim] : llvm::enumerate(resultDims)) {
+      if (!dim.isStatic() && !canEvaluate(dim, symbols)) {
+        inferred = d;
+        sizes.push_back(Value());
+      } else {
+        sizes.push_back(evaluateDim(rewriter, loc, dim, symbols));
+      }
+    }
+    if (inferred) {
+      Value others = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (Value size : sizes)
+        if (size)
+          others = arith::MulIOp::create(rewriter, loc, others, size);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      emitRuntimeCheck(rewriter, loc,
+                       arith::CmpIOp::create(rewriter, loc,
+                                             arith::CmpIPredicate::ne, others,
+                                             zero),
+                       op,
+                       "result dim " + std::to_string(*inferred) +
+                           " takes the input's element count over the other "
+                           "dims', which hold no elements");
+      Value divisor = arith::MaxUIOp::create(
+          rewriter, loc, others,
+          arith::ConstantIndexOp::create(rewriter, loc, 1));
+      sizes[*inferred] =
+          arith::DivUIOp::create(rewriter, loc, inputCount(), divisor);
+    }
     auto shapeType = RankedTensorType::get({static_cast<int64_t>(sizes.size())},
                                            rewriter.getIndexType());
     Value shape =
         tensor::FromElementsOp::create(rewriter, loc, shapeType, sizes);
-    Value input = adaptor.getInput();
     auto build = [&](OpBuilder &b, Location at) -> Value {
       return tensor::ReshapeOp::create(b, at, type, input, shape);
     };
-    auto inputType = cast<RankedTensorType>(input.getType());
     auto isUnknown = [](DimAttr dim) { return dim.getUnknown(); };
-    if (llvm::none_of(layoutOf(op.getInput()).getDims(), isUnknown) &&
-        llvm::none_of(layoutOf(op.getResult()).getDims(), isUnknown)) {
+    if (!inferred &&
+        llvm::none_of(layoutOf(op.getInput()).getDims(), isUnknown) &&
+        llvm::none_of(resultDims, isUnknown)) {
       rewriter.replaceOp(op, build(rewriter, loc));
       return success();
     }
@@ -75,11 +113,8 @@ struct ReshapeLowering : GraphSymbolsPattern<ReshapeOp> {
       if (type.isDynamicDim(d))
         dynamicSizes.push_back(size);
     }
-    Value inputCount =
-        sizeProduct(rewriter, loc, input,
-                    llvm::to_vector(llvm::seq<int64_t>(inputType.getRank())));
     Value same = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                       inputCount, resultCount);
+                                       inputCount(), resultCount);
     emitRuntimeCheck(rewriter, loc, same, op,
                      "the input's element count differs from the result's");
     rewriter.replaceOp(

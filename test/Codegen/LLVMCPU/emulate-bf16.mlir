@@ -77,3 +77,39 @@ func.func @carried(%init: vector<16xbf16>, %x: vector<16xbf16>, %n: index) -> ve
   }
   return %r : vector<16xbf16>
 }
+
+// -----
+
+// A choice between bf16 buffers (a run-time broadcast picks the operand or
+// a stretched copy) keeps bf16 buffers: only values are widened. Widening
+// the scf.if's memrefs cast whole buffers with arith ops (which failed to
+// verify: 'arith.extui' op operand #0 must be signless-fixed-width-integer-like).
+// CHECK-LABEL: func.func @choose_buffer
+// CHECK: scf.if {{.*}} -> (memref<?x4xbf16>)
+// CHECK-NEXT: scf.yield %{{.*}} : memref<?x4xbf16>
+// CHECK-NOT: arith.extui {{.*}} : memref
+func.func @choose_buffer(%c: i1, %a: memref<?x4xbf16>, %b: memref<?x4xbf16>) -> memref<?x4xbf16> {
+  %0 = scf.if %c -> (memref<?x4xbf16>) {
+    scf.yield %a : memref<?x4xbf16>
+  } else {
+    scf.yield %b : memref<?x4xbf16>
+  }
+  return %0 : memref<?x4xbf16>
+}
+
+// -----
+
+// A named linalg op left on bf16 buffers (a tile of run-time sizes that was
+// not vectorized) becomes a generic that computes in f32; a named body
+// cannot change (it failed with "expected add/mul op in the body").
+// CHECK-LABEL: func.func @named_matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.generic
+// CHECK: ^bb0(%{{.*}}: bf16, %{{.*}}: bf16, %{{.*}}: bf16):
+// CHECK: arith.mulf {{.*}} : f32
+// CHECK: arith.addf {{.*}} : f32
+// CHECK: linalg.yield {{.*}} : bf16
+func.func @named_matmul(%a: memref<?x1xbf16>, %b: memref<1x?xbf16>, %c: memref<?x?xbf16>) {
+  linalg.matmul ins(%a, %b : memref<?x1xbf16>, memref<1x?xbf16>) outs(%c : memref<?x?xbf16>)
+  return
+}

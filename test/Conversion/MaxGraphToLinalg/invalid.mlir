@@ -37,11 +37,13 @@ maxgraph.graph @to_gpu(%x: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], 
 
 // -----
 
-// Only one piece of a split may take the rest of the axis.
-maxgraph.graph @split_unknown(%x: !maxgraph.tensor<[6, 4], f32>) -> (!maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[?, 4], f32>) {
+// Only one piece of a split may take the rest of the axis: the verifier
+// counts the `?`s, and a name that the graph does not declare is a second
+// unknown that only the lowering sees.
+maxgraph.graph @split_unknown(%x: !maxgraph.tensor<[6, 4], f32>) -> () {
   // expected-error @below {{'maxgraph.split' has more than one piece whose size along axis 0 comes from no graph argument; it has no CPU lowering}}
-  %0, %1 = maxgraph.split %x axis = 0 : !maxgraph.tensor<[6, 4], f32> -> !maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[?, 4], f32>
-  maxgraph.output %0, %1 : !maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[?, 4], f32>
+  %0, %1 = maxgraph.split %x axis = 0 : !maxgraph.tensor<[6, 4], f32> -> !maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[m, 4], f32>
+  maxgraph.output
 }
 
 // -----
@@ -53,11 +55,12 @@ maxgraph.graph @gpu(%x: !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[
 
 // -----
 
-// An unknown dim that no operand carries cannot be sized.
-maxgraph.graph @unknown(%x: !maxgraph.tensor<[1, 4], f32>) -> !maxgraph.tensor<[?, 4], f32> {
-  // expected-error @below {{'maxgraph.broadcast_to' result dim 0 (`?`) comes from no operand and from no graph argument; it has no CPU lowering yet}}
-  %0 = maxgraph.broadcast_to %x : !maxgraph.tensor<[1, 4], f32> -> !maxgraph.tensor<[?, 4], f32>
-  maxgraph.output %0 : !maxgraph.tensor<[?, 4], f32>
+// A reshape infers one unknown dim from the element count; a dim over a
+// name that the graph does not declare is a second one, which nothing sizes.
+maxgraph.graph @unknown(%x: !maxgraph.tensor<[6, 4], f32>) -> () {
+  // expected-error @below {{'maxgraph.reshape' result dim 1 (`m`) comes from no operand and from no graph argument; it has no CPU lowering yet}}
+  %0 = maxgraph.reshape %x : !maxgraph.tensor<[6, 4], f32> -> !maxgraph.tensor<[?, m, 2], f32>
+  maxgraph.output
 }
 
 // -----

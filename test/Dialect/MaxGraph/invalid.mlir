@@ -821,6 +821,15 @@ maxgraph.graph @reshape_count(%a: !maxgraph.tensor<[4, 8], f32>) -> () {
 
 // -----
 
+// One `?` takes the rest of the element count; two leave it open.
+maxgraph.graph @reshape_two_unknowns(%a: !maxgraph.tensor<[4, 8], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.reshape' op result dims 0 and 2 are both `?`; at most one result dim can take its size from the input's element count}}
+  %0 = maxgraph.reshape %a : !maxgraph.tensor<[4, 8], f32> -> !maxgraph.tensor<[?, 2, ?], f32>
+  maxgraph.output
+}
+
+// -----
+
 // Symbolic element counts are compared as polynomials.
 maxgraph.graph @reshape_symbolic<batch>(%a: !maxgraph.tensor<[batch, 4, 8], f32>) -> () {
   // expected-error @+1 {{'maxgraph.reshape' op changes the element count from `batch * 32` [batch, 4, 8] to `batch * 16` [batch * 16]}}
@@ -889,6 +898,15 @@ maxgraph.graph @transpose_result<batch>(%a: !maxgraph.tensor<[batch, 4, 8], f32>
 maxgraph.graph @broadcast_to_rank(%a: !maxgraph.tensor<[1, 4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.broadcast_to' op cannot broadcast rank 2 down to rank 1}}
   %0 = maxgraph.broadcast_to %a : !maxgraph.tensor<[1, 4], f32> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output
+}
+
+// -----
+
+// A `?` result dim keeps the aligned operand dim; a new leading dim has none.
+maxgraph.graph @broadcast_to_unknown_leading(%a: !maxgraph.tensor<[1, 4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.broadcast_to' op result dim 0 is `?` where the operand has no dim; nothing gives its size (write a static or symbolic dim)}}
+  %0 = maxgraph.broadcast_to %a : !maxgraph.tensor<[1, 4], f32> -> !maxgraph.tensor<[?, 1, 4], f32>
   maxgraph.output
 }
 
@@ -986,6 +1004,15 @@ maxgraph.graph @concat_result<seq>(%a: !maxgraph.tensor<[seq, 16], f32>, %b: !ma
 maxgraph.graph @split_none(%a: !maxgraph.tensor<[4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.split' op needs at least one result}}
   "maxgraph.split"(%a) {axis = 0 : i64} : (!maxgraph.tensor<[4], f32>) -> ()
+  maxgraph.output
+}
+
+// -----
+
+// One `?` piece takes the rest of the axis; two leave it open.
+maxgraph.graph @split_two_unknowns(%a: !maxgraph.tensor<[6, 4], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.split' op results 0 and 2 are both `?` along the split axis 0; at most one piece can take the rest of the axis}}
+  %0, %1, %2 = maxgraph.split %a axis = 0 : !maxgraph.tensor<[6, 4], f32> -> !maxgraph.tensor<[?, 4], f32>, !maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[?, 4], f32>
   maxgraph.output
 }
 

@@ -378,6 +378,7 @@ def EmulateBFloat16 : Pass<"maxgraph-emulate-bf16", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
     "mlir::vector::VectorDialect",
   ];
 }

@@ -436,7 +436,18 @@ LogicalResult ReshapeOp::verify() {
   TensorLayoutType input = getInput().getType(), result = getType();
   if (failed(verifySameElementAndDevice(*this, input, result)))
     return failure();
-  if (hasUnknownDim(input.getDims()) || hasUnknownDim(result.getDims()))
+  // A `?` result dim takes the input's element count over the others' (Spec
+  // "Dims"); with two, nothing says how to share it out.
+  SmallVector<int64_t> unknown;
+  for (auto [index, dim] : llvm::enumerate(result.getDims()))
+    if (dim.getUnknown())
+      unknown.push_back(index);
+  if (unknown.size() > 1)
+    return emitOpError() << "result dims " << unknown[0] << " and "
+                         << unknown[1]
+                         << " are both `?`; at most one result dim can take "
+                            "its size from the input's element count";
+  if (hasUnknownDim(input.getDims()) || !unknown.empty())
     return success();
   DimAttr before = productOfDims(getContext(), input.getDims());
   DimAttr after = productOfDims(getContext(), result.getDims());
@@ -487,6 +498,13 @@ LogicalResult BroadcastToOp::verify() {
     return emitOpError() << "cannot broadcast rank " << input.getRank()
                          << " down to rank " << result.getRank();
   int64_t offset = result.getRank() - input.getRank();
+  // A `?` result dim keeps the operand's dim there (Spec "Dims"); a new
+  // leading dim has no operand dim to keep.
+  for (int64_t index = 0; index < offset; ++index)
+    if (result.getDims()[index].getUnknown())
+      return emitOpError() << "result dim " << index
+                           << " is `?` where the operand has no dim; nothing "
+                              "gives its size (write a static or symbolic dim)";
   for (auto [index, dim] : llvm::enumerate(input.getDims())) {
     DimAttr target = result.getDims()[offset + index];
     if (dim.isStaticSize(1) || maxgraph::detail::areCompatibleDims(dim, target))
@@ -552,8 +570,20 @@ LogicalResult SplitOp::verify() {
   if (failed(axis))
     return failure();
   DimAttr total = DimAttr::getStatic(getContext(), 0);
+  std::optional<unsigned> unknownPiece;
   for (auto [index, type] : llvm::enumerate(getResultTypes())) {
     auto result = cast<TensorLayoutType>(type);
+    // One `?` piece is the rest of the axis (Spec "Dims"); two leave its
+    // share-out open.
+    if (result.getRank() == input.getRank() &&
+        result.getDims()[*axis].getUnknown()) {
+      if (unknownPiece)
+        return emitOpError()
+               << "results " << *unknownPiece << " and " << index
+               << " are both `?` along the split axis " << *axis
+               << "; at most one piece can take the rest of the axis";
+      unknownPiece = index;
+    }
     if (failed(verifySameElementAndDevice(*this, input, result)))
       return failure();
     if (result.getRank() != input.getRank())
