@@ -9,7 +9,7 @@
 // truncation and extension between them `contract`, and they fold), which
 // docs/Spec.md's tolerances for compiled code allow. The conversions left
 // (and those of the graph's casts) become inline integer code on vectors,
-// rounding to nearest even. Named linalg ops left on bf16 data become
+// rounding to nearest even. Named linalg ops that compute on bf16 become
 // generics first, whose bodies may change.
 //
 //===----------------------------------------------------------------------===//
@@ -39,15 +39,25 @@ struct EmulateBFloat16Pass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    // A named linalg op left on bf16 buffers (a tile whose sizes are known
-    // only at run time, not vectorized) must keep its named body; as a
-    // generic it may compute in f32 like the rest.
+    // A named linalg op that computes on bf16 buffers (a matmul tile whose
+    // sizes are known only at run time, not vectorized) must keep its named
+    // body; as a generic it may compute in f32 like the rest. Ops that only
+    // move data (fill, copy, transpose) stay as they are.
     SmallVector<linalg::LinalgOp> named;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::GenericOp>(op) &&
-          llvm::any_of(op->getOperandTypes(), [](Type type) {
-            return isa<BFloat16Type>(getElementTypeOrSelf(type));
-          }))
+      if (isa<linalg::GenericOp>(op) || op->getNumRegions() != 1 ||
+          op->getRegion(0).empty())
+        return;
+      bool computesOnBFloat16 =
+          llvm::any_of(op->getRegion(0).front(), [](Operation &inner) {
+            return llvm::any_of(inner.getOperandTypes(),
+                                [](Type type) {
+                                  return isa<BFloat16Type>(
+                                      getElementTypeOrSelf(type));
+                                }) &&
+                   !isa<linalg::YieldOp>(inner);
+          });
+      if (computesOnBFloat16)
         named.push_back(op);
     });
     IRRewriter rewriter(context);
