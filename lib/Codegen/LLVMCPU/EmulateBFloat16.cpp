@@ -7,10 +7,11 @@
 // f32 and rounds its result back to bf16; data moves stay bf16. A result
 // that only feeds another such op may stay in f32 (upstream marks the
 // truncation and extension between them `contract`, and they fold), which
-// docs/Spec.md's tolerances for compiled code allow. The conversions left
-// (and those of the graph's casts) become inline integer code on vectors,
-// rounding to nearest even. Named linalg ops that compute on bf16 become
-// generics first, whose bodies may change.
+// docs/Spec.md's tolerances for compiled code allow; a value that is
+// compared is rounded, so that it compares as its stored copy does. The
+// conversions left (and those of the graph's casts) become inline integer
+// code on vectors, rounding to nearest even. Named linalg ops that compute
+// on bf16 become generics first, whose bodies may change.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +95,22 @@ struct EmulateBFloat16Pass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
+    // A value that is compared is rounded to bf16 first, as the interpreter
+    // rounds it. Upstream marks the truncation and extension between two
+    // emulated ops `contract` so that they fold, and a value kept in f32
+    // then differs from the same value stored and read back: a running
+    // max compared its fresh f32 candidate with its own rounded copy, and
+    // argmax broke ties the other way. Other values (a loop's accumulator)
+    // may stay in f32.
+    getOperation()->walk([](arith::ExtFOp extend) {
+      if (llvm::none_of(extend->getUsers(), [](Operation *user) {
+            return isa<arith::CmpFOp>(user);
+          }))
+        return;
+      extend.setFastmath(arith::FastMathFlags::none);
+      if (auto truncate = extend.getIn().getDefiningOp<arith::TruncFOp>())
+        truncate.setFastmath(arith::FastMathFlags::none);
+    });
 
     RewritePatternSet expand(context);
     arith::populateExpandBFloat16Patterns(expand);

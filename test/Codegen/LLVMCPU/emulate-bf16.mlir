@@ -113,3 +113,19 @@ func.func @named_matmul(%a: memref<?x1xbf16>, %b: memref<1x?xbf16>, %c: memref<?
   linalg.matmul ins(%a, %b : memref<?x1xbf16>, memref<1x?xbf16>) outs(%c : memref<?x?xbf16>)
   return
 }
+
+// -----
+
+// A value that is compared is rounded to bf16 first, as the interpreter
+// rounds it: kept in f32, a fresh tanh compared with its own rounded copy
+// read from memory came out larger (argmax broke ties the other way).
+// CHECK-LABEL: func.func @compared
+// CHECK: %[[T:.*]] = math.tanh {{.*}} : f32
+// CHECK: arith.bitcast %[[T]] : f32 to i32
+// CHECK: arith.shrui
+// CHECK: arith.cmpf ogt
+func.func @compared(%a: bf16, %b: bf16) -> i1 {
+  %0 = math.tanh %a : bf16
+  %1 = arith.cmpf ogt, %0, %b : bf16
+  return %1 : i1
+}

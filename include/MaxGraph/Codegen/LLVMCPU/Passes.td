@@ -370,7 +370,13 @@ def EmulateBFloat16 : Pass<"maxgraph-emulate-bf16", "mlir::func::FuncOp"> {
     operands to f32, computes in f32 and truncates its results to bf16
     (upstream's float emulation); loads, stores and shuffles keep bf16.
     Values that `scf` loops carry (a register tile's accumulator over K)
-    are carried in f32 and rounded once after the loop.
+    are carried in f32 and rounded once after the loop, while a value that
+    is compared is rounded to bf16 first (as the interpreter rounds it, so
+    that it compares as its stored copy does); buffers (memrefs)
+    stay bf16, also where an `scf.if` chooses between them. A named linalg
+    op that computes on bf16 (a matmul tile of run-time sizes that was not
+    vectorized) becomes a `linalg.generic` first, so that its body may
+    compute in f32 too.
     Then `arith.extf` from bf16 and `arith.truncf` from f32 to bf16 become
     shifts and integer rounding to nearest even (upstream's bf16
     expansion), vectorized, instead of LLVM's per-lane `__truncsfbf2`
