@@ -83,22 +83,14 @@ def test_the_walk_covers_numpy():
     assert len(DTYPES) >= 40
 
 
+@pytest.mark.parametrize("importer", [Tensor.from_numpy, Tensor.from_dlpack],
+                         ids=["from_numpy", "from_dlpack"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=IDS)
-def test_from_numpy(dtype):
+def test_live_tensors(dtype, importer):
     array = array_of(dtype)
-    tensor = expect(is_taken(dtype), array.dtype,
-                    lambda: Tensor.from_numpy(array))
+    tensor = expect(is_taken(dtype), array.dtype, lambda: importer(array))
     if tensor is not None:
         assert tensor.dtype == TAKEN[dtype.name]
-        np.testing.assert_array_equal(tensor.to_numpy(), array)
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=IDS)
-def test_from_dlpack(dtype):
-    array = array_of(dtype)
-    tensor = expect(is_taken(dtype), array.dtype,
-                    lambda: Tensor.from_dlpack(array))
-    if tensor is not None:
         np.testing.assert_array_equal(tensor.to_numpy(), array)
 
 
