@@ -114,9 +114,9 @@ def main():
         for module in UPSTREAM_MODULES:
             write(dirs["pass-pipelines"],
                   bytes([0, index]) + b"//pass: " + line + b"\n" + module)
-        for pipeline in range(PIPELINES):
-            write(dirs["pass-pipelines"],
-                  bytes([pipeline, index]) + UPSTREAM_MODULES[1])
+    for pipeline in range(PIPELINES):
+        for index, module in enumerate(UPSTREAM_MODULES):
+            write(dirs["pass-pipelines"], bytes([pipeline, index]) + module)
     for data in npy_files():
         write(dirs["npy-reader"], data)
 

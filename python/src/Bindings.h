@@ -104,6 +104,12 @@ enum class ArrayUse {
 HostTensor hostTensorOfArray(nanobind::handle array, Device device,
                              ArrayUse use, const std::string &what);
 
+/// The kind of numpy's `dtype` ('b', 'i', 'u' or 'f') when a maxgraph dtype
+/// holds its numbers: bool, ints of 8 to 64 bits, floats of 16 to 64 bits,
+/// no fields. '\0' for any other (longdouble, complex, strings, objects,
+/// structured, datetimes): the one rule for every way data enters.
+char numpyNumberKind(nanobind::handle dtype);
+
 /// The type of `object` as Python prints it (`<class 'str'>`), for messages.
 std::string typeName(nanobind::handle object);
 

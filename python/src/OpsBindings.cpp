@@ -341,12 +341,9 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
                                    .c_str());
         }
         nb::object elements = array.attr("dtype");
-        std::string kind =
-            nb::cast<std::string>(nb::str(elements.attr("kind")));
-        // longdouble would be rounded to a double without a word.
-        bool wide =
-            kind == "f" && nb::cast<int64_t>(elements.attr("itemsize")) > 8;
-        if ((kind != "b" && kind != "i" && kind != "u" && kind != "f") || wide)
+        // Not longdouble, which a double would round without a word.
+        char kind = numpyNumberKind(elements);
+        if (!kind)
           throw nb::type_error((std::string(expected) + ", got " +
                                 typeName(value) + " that numpy reads as " +
                                 nb::cast<std::string>(nb::str(elements)) +
@@ -355,10 +352,10 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
         std::vector<Dim> shape;
         for (nb::handle size : array.attr("shape"))
           shape.push_back(Dim(nb::cast<int64_t>(size)));
-        if (exact && kind != "f") {
+        if (exact && kind != 'f') {
           // Integers stay exact: through int64, or uint64 for unsigned
           // arrays, never through a double.
-          bool isUnsigned = kind == "u";
+          bool isUnsigned = kind == 'u';
           nb::object flat =
               array.attr("astype")(isUnsigned ? "uint64" : "int64")
                   .attr("reshape")(-1)

@@ -93,14 +93,13 @@ Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
                  nb::cast<int64_t>(object.attr("ndim")) == 0;
     if (rank0 || isInstance(object, numpy->generic)) {
       nb::object dtype = object.attr("dtype");
-      std::string kind = nb::cast<std::string>(nb::str(dtype.attr("kind")));
-      bool wide = nb::cast<int64_t>(dtype.attr("itemsize")) > 8;
-      if (kind == "b")
+      char kind = numpyNumberKind(dtype);
+      if (kind == 'b')
         return Operand(PyObject_IsTrue(object.ptr()) ? 1.0 : 0.0);
-      if (kind == "i" || kind == "u")
+      if (kind == 'i' || kind == 'u')
         return Operand(toInt64(rank0 ? object.attr("item")() : object, op,
                                "an int operand"));
-      if (kind == "f" && !wide)
+      if (kind == 'f')
         return Operand(nb::cast<double>(nb::float_(object)));
       throw nb::type_error(
           (std::string(op) + ": no maxgraph dtype for numpy's " +
@@ -305,16 +304,7 @@ void copyStrided(const AnyArray &array, HostTensor &tensor) {
 /// protocol did not take: numpy exports no longdouble, complex256,
 /// string, object, structured or datetime elements either way.
 void checkNumpyDType(nb::handle dtype, const std::string &what) {
-  std::string kind = nb::cast<std::string>(nb::str(dtype.attr("kind")));
-  int64_t size = nb::cast<int64_t>(dtype.attr("itemsize"));
-  bool plain = !nb::cast<bool>(dtype.attr("hasobject")) &&
-               dtype.attr("fields").is_none() &&
-               dtype.attr("subdtype").is_none();
-  bool known = (kind == "b" && size == 1) ||
-               ((kind == "i" || kind == "u") &&
-                (size == 1 || size == 2 || size == 4 || size == 8)) ||
-               (kind == "f" && (size == 2 || size == 4 || size == 8));
-  if (plain && known)
+  if (numpyNumberKind(dtype))
     return;
   throw nb::type_error((what + ": no maxgraph dtype for numpy's " +
                         nb::cast<std::string>(nb::repr(dtype)) + "; " +
@@ -333,6 +323,18 @@ nb::object nativeCopy(nb::handle array) {
       nb::arg("copy") = true);
 }
 } // namespace
+
+char maxgraph::python::numpyNumberKind(nb::handle dtype) {
+  std::string kind = nb::cast<std::string>(nb::str(dtype.attr("kind")));
+  int64_t size = nb::cast<int64_t>(dtype.attr("itemsize"));
+  if (!dtype.attr("fields").is_none() || !dtype.attr("subdtype").is_none())
+    return '\0';
+  bool known = (kind == "b" && size == 1) ||
+               ((kind == "i" || kind == "u") &&
+                (size == 1 || size == 2 || size == 4 || size == 8)) ||
+               (kind == "f" && (size == 2 || size == 4 || size == 8));
+  return known ? kind[0] : '\0';
+}
 
 /// hostTensorOfArray; `copied` when `object` is numpy's copy of the
 /// caller's array, which is not copied again.

@@ -255,10 +255,14 @@ RuntimeBroadcast maxgraph::detail::broadcastAtRunTime(
     auto sizeAt = [&](std::pair<unsigned, int64_t> at) {
       return dimOf(rewriter, loc, result.operands[at.first], at.second);
     };
-    // A dim that is the result's (by value or by name) has its size; a `?`
-    // may be 1 or that size.
+    // A dim that is the result's (by value or by name) has its size, and so
+    // does a known dim that does not broadcast under a `?` result (a
+    // broadcast_to from `[m]` to `[?]` keeps m: docs/Spec.md, "Unknown
+    // dims"); a `?` may be 1 or that size.
     auto isCertain = [&](DimAttr dim) {
-      return !dim.getUnknown() && dim == resultDim;
+      return !dim.getUnknown() &&
+             (dim == resultDim ||
+              (resultDim.getUnknown() && !broadcasts(dim, resultDim)));
     };
 
     // The `?` operand dims, which may be 1 where the result is not.
@@ -280,13 +284,6 @@ RuntimeBroadcast maxgraph::detail::broadcastAtRunTime(
           size = sizeAt(at);
           break;
         }
-      // A `?` result over a known operand dim that does not broadcast (a
-      // broadcast_to from `[m]` to `[?]`) keeps that dim (docs/Spec.md,
-      // "Unknown dims").
-      for (auto at : aligned)
-        if (!size && resultDim.getUnknown() && !dimAt(at).getUnknown() &&
-            !broadcasts(dimAt(at), resultDim))
-          size = sizeAt(at);
       if (!size && canEvaluate(resultDim, symbols))
         size = evaluateDim(rewriter, loc, resultDim, symbols);
       // Only `?` operand dims: numpy's rule, left to right.
