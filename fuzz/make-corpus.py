@@ -7,8 +7,9 @@ OUT_DIR/parse-verify: every test/**/*.mlir of SOURCE_ROOT split at
 OUT_DIR/pass-pipelines: the same chunks behind the target's two selector
 bytes (pipeline, dim sizes), each chunk under a few pipelines so that every
 pipeline gets every kind of input, and passes with options (`//pass:`
-lines) on modules without maxgraph ops; OUT_DIR/npy-reader: .npy files of every
-dtype, rank and format version the reader takes, and a few malformed ones.
+lines) on modules without maxgraph ops; OUT_DIR/npy-reader: .npy files of
+every dtype, rank and format version the reader takes, and a few malformed
+ones.
 The checked-in crash reproducers (fuzz/regressions/TARGET) are replayed
 separately by scripts/fuzz.sh.
 """

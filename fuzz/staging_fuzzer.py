@@ -7,8 +7,8 @@ an argument of the wrong type, a tensor of a finished trace or a call
 outside any trace; and numpy arrays of every numpy dtype, in both byte
 orders and strided, through every way data enters: from_numpy, DLPack, the
 buffer protocol, constants, number operands and a compiled graph's call)
-are run inside `compilation.stage`. Every call must either succeed or raise one of
-the package's documented errors (TypeError, or ValueError, of which
+are run inside `compilation.stage`. Every call must either succeed or raise
+one of the package's documented errors (TypeError, or ValueError, of which
 maxgraph.StagingError is one); any other exception, an error message that
 leaks C++ (`std::`, `basic_string`), or a crash is a bug. Staged graphs are
 printed.
