@@ -1,5 +1,9 @@
 //===- CompileCacheBenchmark.cpp - cold and warm compiles across processes ===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One CpuExecutable::compile of a graph, timed: a 1-op graph (layers = 0)
 // or an N-layer transformer-style model (layers shared through
 // as_subgraph, or inlined with --inlined). Run it twice with an empty
@@ -12,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Compiler/CpuExecutable.h"
 #include "MaxGraph/MaxGraph.h"
-#include "MaxGraph/Runtime/CpuExecutable.h"
 #include "TransformerModel.h"
 #include "mlir/IR/BuiltinOps.h"
 

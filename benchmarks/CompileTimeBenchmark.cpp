@@ -1,5 +1,9 @@
 //===- CompileTimeBenchmark.cpp - what sharing subgraphs saves ------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Compile time of an N-layer transformer-style model (N = 1, 8, 32, 64)
 // through `maxgraph-optimize`, three ways: layers shared through
 // as_subgraph, layers written as a plain loop and shared by

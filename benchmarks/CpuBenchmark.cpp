@@ -1,5 +1,9 @@
 //===- CpuBenchmark.cpp - compiled CPU code against its peers -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each measurement runs compiled code (maxgraph::compile, end to end through
 // CompiledGraph's call: input checks, the JIT-compiled code, adopting the
 // results' allocations) and a peer in the same process, and prints their ratio
@@ -34,7 +38,7 @@
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/MaxGraph.h"
-#include "MaxGraph/Runtime/CodeAllocator.h"
+#include "MaxGraph/Runtime/TensorAllocator.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -169,7 +173,7 @@ public:
     // The code allocates through the runtime's allocator, as in compile().
     engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
-      for (auto [name, address] : code_allocator::symbols())
+      for (auto [name, address] : tensor_allocator::symbols())
         symbols[interner(llvm::StringRef(name.data(), name.size()))] = {
             llvm::orc::ExecutorAddr::fromPtr(address),
             llvm::JITSymbolFlags::Exported};
@@ -224,7 +228,7 @@ public:
     }
     void *allocated;
     std::memcpy(&allocated, &result[0], sizeof(void *));
-    code_allocator::release(allocated);
+    tensor_allocator::release(allocated);
   }
 
 private:

@@ -1,5 +1,9 @@
 //===- GpuBenchmark.cpp - graphs on gpu:0 against the CPU JIT -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The GPU path as a user gets it: each graph is staged on gpu:0 and on the
 // CPU, compiled through compile() (time to first result: every pass, LLVM
 // and the kernels' build), and called end to end on host tensors (the GPU

@@ -1,4 +1,8 @@
 //===- GpuPeers.cpp - the GPU benchmark's peers, opened at run time -------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "GpuPeers.h"
 #include "MaxGraph/Support/RuntimeLibrary.h"
@@ -218,8 +222,9 @@ struct GpuPeers::Impl {
 
 GpuPeers::GpuPeers() : impl(std::make_unique<Impl>()) {
   Impl &d = *impl;
-  // The spec of the runtime's own opening (lib/Runtime/CUDA/CUDADriver.cpp):
-  // the same library, and the stand-in refused unless a test asks for it.
+  // The spec of the runtime's own opening
+  // (lib/Runtime/Drivers/CUDA/CUDADriver.cpp): the same library, and the
+  // stand-in refused unless a test asks for it.
   RuntimeLibrary library = openLibrary(
       {"no CUDA driver", "MAXGRAPH_CUDA_DRIVER_LIBRARY", "libcuda.so.1",
        "maxgraphCudaStandIn",

@@ -1,5 +1,9 @@
 //===- GpuPeers.h - what maxgraph-gpu-benchmark measures itself against ---===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The peers of the GPU benchmark on a CUDA device: the device's memory
 // bandwidth (its theoretical peak from the driver's attributes, and a
 // device-to-device copy measured), cuBLAS's GEMM and the hand-written

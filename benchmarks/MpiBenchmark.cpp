@@ -1,5 +1,9 @@
 //===- MpiBenchmark.cpp - allreduce through the runtime against MPI -------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Allreduce bandwidth (sum of f32, 1 KB to 64 MB) through MaxGraph's MPI
 // layer (maxgraph::mpi::allreduce, which SPMD code calls) against
 // MPI_Allreduce called directly, in the same processes and alternating, and

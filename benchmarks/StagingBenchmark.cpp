@@ -1,5 +1,9 @@
 //===- StagingBenchmark.cpp - how fast the C++ API stages programs --------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Staging throughput in ops per second for (a) a 100k-op elementwise chain
 // and (b) a 48-layer MLP with and without as_subgraph, against the peer that
 // matters: MLIR's own parser reading the same IR (what `max-opt` does first),

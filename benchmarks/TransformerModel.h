@@ -1,5 +1,9 @@
 //===- TransformerModel.h - the N-layer model of the benchmarks -*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The transformer-style model the compile-time benchmarks stage: N layers
 // of attention and two layer norms over [128, 256] activations, the layers
 // shared through as_subgraph or written inline.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Time to first result of an N-layer transformer-style model, through the
 Python package as a user gets it: `compile()` (all code generation included)
 plus the first call on numpy inputs, with the layers shared through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """all-MiniLM-L6-v2 encoder latency: MaxGraph's compiled graph against
 PyTorch eager (transformers' BertModel) and onnxruntime, same weights,
 same process.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """MaxGraph against JAX and IREE in the same run, on the same threads.
 
     PYTHONPATH=build/python:. build/bench-venv/bin/python benchmarks/peers.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Python runtime overheads: what a call and the numpy boundary cost.
 
     PYTHONPATH=build/python .venv/bin/python benchmarks/python_runtime.py
@@ -21,7 +22,7 @@ above 1 means maxgraph is faster):
              numpy's best case: with the defaults every 64 MB temporary of
              numpy's is mapped and page-faulted in anew. Compiled code does
              not depend on it: its allocator keeps large blocks for the
-             next call (MaxGraph/Runtime/CodeAllocator.h).
+             next call (MaxGraph/Runtime/TensorAllocator.h).
   rows       softmax and layer_norm over [4096, 4096] float32 end to end
              through the compiled callable with numpy inputs, against
              numpy's softmax (x - max, exp, sum, divide) and layer_norm, and

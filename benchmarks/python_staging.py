@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Python staging throughput: ops staged per second through the maxgraph
 package (every op crosses into the C++ staging library, which checks shapes
 and builds IR).

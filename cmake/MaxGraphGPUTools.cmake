@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The tools the GPU back ends run, found at configure time: the CUDA
 # toolkit's ptxas and libdevice (NVVM: cubins, math functions), and
 # llvm-spirv (OpenCL: SPIR-V to SPIR bitcode). Without them the NVVM back end

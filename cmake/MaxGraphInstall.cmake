@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs headers, libraries, tools and a CMake package so that
 #   find_package(MaxGraph CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE MaxGraph::MaxGraph)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Our libraries are static, position independent (the plugin links them into a
 # module) and link against the one shared libMLIR so that no second copy of MLIR
 # ends up in a process.

@@ -1,6 +1,10 @@
 //===- DifferentialFuzzer.cpp - random graphs, compiled vs interpreted ----===//
 //
-// Where unittests/Runtime/DifferentialTest.cpp checks one op per program,
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Where unittests/Reference/DifferentialTest.cpp checks one op per program,
 // this fuzzer stages random graphs of several ops (elementwise, compares,
 // select, casts, reductions, argmax/argmin, cumsum, top_k, matmul, reshape,
 // transpose, broadcast_to, concat, slice, gather, pad, arange) through the
@@ -33,9 +37,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/MaxGraph.h"
+#include "MaxGraph/Reference/Interpreter.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/ElementText.h"
-#include "MaxGraph/Runtime/Interpreter.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeUtilities.h"

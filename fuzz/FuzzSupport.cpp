@@ -1,4 +1,8 @@
 //===- FuzzSupport.cpp - shared helpers of the libFuzzer targets ----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "FuzzSupport.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"

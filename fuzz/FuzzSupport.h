@@ -1,5 +1,9 @@
 //===- FuzzSupport.h - shared helpers of the libFuzzer targets --*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What the MLIR-input fuzzers share: a context with the dialects of
 // max-opt, a diagnostic handler that keeps the messages (any diagnostic is
 // a fine answer to bad input) and the check that a module holds maxgraph

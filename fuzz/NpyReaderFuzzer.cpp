@@ -1,5 +1,9 @@
 //===- NpyReaderFuzzer.cpp - libFuzzer target: the .npy reader ------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Bytes -> a file -> readNpy (lib/Runtime/Npy.cpp). maxgraph::RuntimeError
 // is the reader's answer to a bad file; a crash, a sanitizer report, any
 // other exception or an allocation the file's size does not back is a bug.

@@ -1,5 +1,9 @@
 //===- ParseVerifyFuzzer.cpp - libFuzzer target: parser and verifier ------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Bytes -> parse as a module with the dialects of max-opt -> verify ->
 // print. Any diagnostic is a fine answer; a crash, an assertion or a
 // sanitizer report is a bug. For modules of maxgraph ops alone the printed

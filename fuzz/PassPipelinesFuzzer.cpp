@@ -1,5 +1,9 @@
 //===- PassPipelinesFuzzer.cpp - libFuzzer target: MaxGraph's passes ------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Bytes -> [pipeline selector][dim-size selector] then a module. A module
 // that parses, verifies and holds maxgraph ops alone (no kernel libraries:
 // those name files to read), or holds no maxgraph op and only builtin,

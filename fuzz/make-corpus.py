@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the seed corpora of the libFuzzer targets (standard library only).
 
     make-corpus.py SOURCE_ROOT OUT_DIR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Fuzzes the Python staging API with hypothesis.
 
 Random programs (random specs: dtypes, shapes with 0, 1, symbolic, algebraic

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the benchmarks (Release) and runs them all, then prints a summary
 # table of the ratios of compiled code against its peers (peer time /
 # compiled time: above 1 means the compiled code is faster).

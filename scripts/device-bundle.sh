@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Packs what scripts/gpu-check.sh needs into build-device/bundle.tar.xz, for
 # a GPU machine that has the CUDA toolkit and driver but no LLVM/MLIR 22 and
 # no package registry (the lent device machines): the GPU check's programs
@@ -21,7 +22,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
 programs=(bin/max-run bin/max-opt bin/maxgraph-gpu-benchmark
-  unittests/Runtime/bin/MaxGraphCUDAExecutableTests test/lit.site.cfg.py
+  unittests/Compiler/bin/MaxGraphCUDAExecutableTests test/lit.site.cfg.py
   benchmarks/GpuPeerKernels.ptx)
 for program in "${programs[@]}"; do
   [ -e "$build/$program" ] ||

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The checks that need an NVIDIA GPU, in one command, for a machine that has
 # one (scripts/gpu-check.sh; about 5 minutes on a 16-core machine with an
 # H200):
@@ -137,7 +138,7 @@ passed=$(( passed + $(count Passed) ))
 failed=$(( failed + $(count Failed) ))
 # GoogleTest tests that need the device.
 MAXGRAPH_TEST_CUDA_DEVICE=1 \
-  "$build/unittests/Runtime/bin/MaxGraphCUDAExecutableTests" \
+  "$build/unittests/Compiler/bin/MaxGraphCUDAExecutableTests" \
   --gtest_filter='*CudaDevice*' 2>&1 | tee "$log"
 if [ "${PIPESTATUS[0]}" -eq 0 ]; then
   passed=$(( passed + $(sed -n 's/^\[  PASSED  \] \([0-9]*\).*/\1/p' "$log") ))

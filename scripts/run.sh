@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The main job: set up and build, stage the seed example with the C++ API
 # (examples/seed/seed_example.cpp), print its MLIR, compile it for the CPU
 # and run it; then check that max-opt verifies, folds and round-trips it;

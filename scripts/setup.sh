@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs the Debian packages MaxGraph needs (only those missing), then
 # configures and builds the given CMake preset (default: "default").
 #   scripts/setup.sh [preset]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Checks the Python package as users get it: `pip install ./python` into a
 # fresh virtual environment (the wheel build reuses build-wheel-*/ between
 # runs, and ccache the default build's objects), then runs the seed example from outside the repository and checks

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Sets up and builds, then runs every test suite: the lit/FileCheck suite on
 # the release build, the pytest suite of the Python package on the release
 # build, `pip install ./python` into a fresh virtual environment (then the

@@ -125,7 +125,7 @@ def cuda_devices():
 # `cuda-device`: an NVIDIA GPU the CUDA runtime can run MaxGraph's sm_90
 # kernels on (scripts/gpu-check.sh runs these tests on such a machine).
 # %cuda_standin: the test stand-in of the CUDA driver, which records calls
-# and runs no kernels (unittests/Runtime/CUDAStandIn); %cuda_standin_env
+# and runs no kernels (unittests/Runtime/Drivers/CUDAStandIn); %cuda_standin_env
 # points the runtime at it, for the driver and for NCCL (the same library
 # stands in for libnccl.so.2, computing collectives on its host memory).
 if cuda_devices() > 0:

@@ -1,5 +1,9 @@
 //===- maxgraph-roundtrip.cpp - embed MaxGraph in another tool ------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Parses a .mlir file with the maxgraph dialect registered, verifies it, runs
 // maxgraph-inline-subgraphs when asked, and prints the result: what another
 // MLIR compiler does when it takes MaxGraph as a dependency.

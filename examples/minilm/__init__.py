@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """all-MiniLM-L6-v2 (sentence-transformers) end to end with MaxGraph.
 
 - `model`: the BERT encoder, mean pooling and L2 normalization, staged

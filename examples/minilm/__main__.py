@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Prints the cosine similarities of the sentences given on the command
 line, as all-MiniLM-L6-v2 embeds them; `--output=FILE.npy` writes the
 normalized embeddings (float32, one row of 384 per sentence, in order).

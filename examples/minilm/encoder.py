@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The driver: tokenizes sentences, runs the compiled model on them.
 
     encoder = SentenceEncoder()          # loads the weights, compiles once

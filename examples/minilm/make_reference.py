@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Makes the reference outputs in reference/ with the reference
 implementation: PyTorch and transformers' BertModel from the same
 `model.safetensors` and `config.json`, tokenized by transformers'

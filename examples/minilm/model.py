@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The BERT encoder of all-MiniLM-L6-v2 against the staging API.
 
 `encode(input_ids, attention_mask)` is the staged function: the

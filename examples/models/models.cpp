@@ -1,5 +1,9 @@
 //===- models.cpp - example programs staged with the C++ API --------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph-models NAME` stages one small model and prints its MLIR:
 //   mlp          a 3-layer MLP over a symbolic batch
 //   transformer  4 transformer-style blocks sharing one as_subgraph body

@@ -1,5 +1,9 @@
 //===- seed_example.cpp - the seed example, staged with the C++ API -------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // MAX's documentation example for stage(), in C++: a dict of two [2] float32
 // tensors plus a static alpha, staged without running and printed as MLIR,
 // then compiled for the CPU and run on a = [1, 2], b = [3, 4].

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The seed example with the Python package: stage, print, compile, run."""
 
 import numpy as np

@@ -1,5 +1,9 @@
 //===- InitAll.h - register everything MaxGraph provides --------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Entry points for tools and compilers that embed MaxGraph.
 //
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,9 @@
 //===- MaxGraph.h - the MaxGraph staging API --------------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Everything a program needs to stage tensor code:
 //
 //   #include "MaxGraph/MaxGraph.h"
@@ -17,12 +21,12 @@
 #ifndef MAXGRAPH_MAXGRAPH_H
 #define MAXGRAPH_MAXGRAPH_H
 
-#include "MaxGraph/Runtime/Artifact.h"
-#include "MaxGraph/Runtime/CompiledGraph.h"
-#include "MaxGraph/Runtime/Distributed.h"
-#include "MaxGraph/Runtime/Eager.h"
+#include "MaxGraph/API/Artifact.h"
+#include "MaxGraph/API/CompiledGraph.h"
+#include "MaxGraph/API/Distributed.h"
+#include "MaxGraph/API/Eager.h"
+#include "MaxGraph/API/Weights.h"
 #include "MaxGraph/Runtime/HostTensor.h"
-#include "MaxGraph/Runtime/Weights.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/DeviceMapping.h"
 #include "MaxGraph/Staging/Dim.h"

@@ -1,6 +1,10 @@
 //===- DeviceRuntime.cpp - the memory functions of the GPU runtimes -------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "DeviceRuntime.h"
+#include "MaxGraph/Runtime/DeviceRuntime.h"
 #include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "MaxGraph/Support/Error.h"

@@ -1,4 +1,8 @@
 //===- ElementAccess.cpp - reading and writing elements of any dtype ------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Support/Error.h"

@@ -1,4 +1,8 @@
 //===- ElementText.cpp - elements and tensors as text, float epsilons -----===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Runtime/ElementText.h"
 #include "MaxGraph/Runtime/ElementAccess.h"

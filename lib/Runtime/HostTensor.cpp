@@ -1,5 +1,9 @@
 //===- HostTensor.cpp - a live tensor handle over host memory -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Storage is a pointer and an owner. Storage the tensor allocates is
 // 64-byte aligned (a cache line, the widest vector register), freed with
 // std::free by its owner; wrapped storage is freed by whatever the owner's
@@ -10,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/HostTensor.h"
-#include "DeviceRuntime.h"
+#include "MaxGraph/Runtime/DeviceRuntime.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
 #include <algorithm>

@@ -1,12 +1,17 @@
 //===- ObjectJIT.cpp - load host object code into an LLJIT ----------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The code is final when it gets here (emitted now or read from the compile
 // cache): loading links it against the process, the OpenMP runtime and the
 // runtime's own helpers, and runs no MLIR pass and no LLVM optimization.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ObjectCode.h"
+#include "MaxGraph/Runtime/ObjectJIT.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -19,11 +24,36 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include <algorithm>
 #include <map>
 #include <mutex>
 
 using namespace maxgraph;
+
+void maxgraph::initializeHostTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+}
+
+std::string maxgraph::describeHostTarget() {
+  std::string text =
+      llvm::sys::getProcessTriple() + " " + llvm::sys::getHostCPUName().str();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> names;
+  for (const auto &feature : features)
+    names.push_back((feature.second ? "+" : "-") + feature.first().str());
+  std::sort(names.begin(), names.end());
+  for (const std::string &name : names)
+    text += " " + name;
+  return text;
+}
 
 /// Calls a function of JIT code, which has no function-type prefix for
 /// -fsanitize=function to read (as CpuExecutable's entry calls).

@@ -1,6 +1,10 @@
 //===- PackedWeights.cpp - weights in the panels the CPU code reads -------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "PackedWeights.h"
+#include "MaxGraph/Runtime/PackedWeights.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
 #include <cstring>

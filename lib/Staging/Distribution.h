@@ -1,5 +1,9 @@
 //===- Distribution.h - what a distributed Tensor holds ---------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Staging: a tensor over a device mesh is its global layout
 // and one ordinary Tensor per device. The sharding rules (ShardingRules.h)
 // make them; the ops of Ops.cpp hand distributed operands to those rules.

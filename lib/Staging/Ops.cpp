@@ -1,4 +1,8 @@
 //===- Ops.cpp - staging functions for every maxgraph op ------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Staging/Ops.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"

@@ -1,5 +1,9 @@
 //===- ShardingRules.cpp - ops on distributed tensors ---------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each rule lists, per mesh axis, the choices an op has: the placements its
 // operands must have and the placement of its result. The cheapest choice
 // by the ring cost model wins (ties: the one that changes fewest operands,

@@ -1,5 +1,9 @@
 //===- ShardingRules.h - ops on distributed tensors -------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Staging. The staging function of an op with a sharding
 // rule hands distributed operands here: the rule picks, per mesh axis, the
 // placements its operands must have and the placement of its result

@@ -1,4 +1,8 @@
 //===- StagedGraphState.h - what a StagedGraph holds ----------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_LIB_STAGING_STAGEDGRAPHSTATE_H
 #define MAXGRAPH_LIB_STAGING_STAGEDGRAPHSTATE_H

@@ -1,5 +1,9 @@
 //===- StagingContext.h - internals of the staging library ------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Staging: the process-wide MLIR context that staged graphs
 // live in, diagnostic capture, and the Trace that records ops.
 //

@@ -1,5 +1,9 @@
 //===- SubgraphSession.cpp - recording one as_subgraph() call -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A call first probes its operands and looks itself up in the staging's
 // cache of traced bodies: a body traced before for the same identity,
 // operand types and static values is called again without tracing. Else

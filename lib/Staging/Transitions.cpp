@@ -1,4 +1,8 @@
 //===- Transitions.cpp - changing a distributed tensor's mapping ----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "Transitions.h"
 #include "MaxGraph/Staging/Ops.h"

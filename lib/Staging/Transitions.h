@@ -1,5 +1,9 @@
 //===- Transitions.h - changing a distributed tensor's mapping --*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to lib/Staging: the transitions between placements on one mesh
 // axis (local slice, allgather, allreduce, reduce-scatter, and their
 // compositions), their cost by a ring model, and the record of each change

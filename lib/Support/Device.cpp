@@ -1,4 +1,8 @@
 //===- Device.cpp - the devices a tensor may live on ----------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Support/Device.h"
 #include "llvm/ADT/STLExtras.h"

@@ -1,4 +1,8 @@
 //===- GpuBinary.cpp - the container of an OpenCL kernel module -----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Support/GpuBinary.h"
 #include "llvm/ADT/Twine.h"

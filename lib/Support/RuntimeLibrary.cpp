@@ -1,4 +1,8 @@
 //===- RuntimeLibrary.cpp - a runtime's shared library, opened at run time ===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Support/RuntimeLibrary.h"
 #include <cstdlib>

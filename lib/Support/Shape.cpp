@@ -1,4 +1,8 @@
 //===- Shape.cpp - concrete shapes of tensors -----------------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Support/Shape.h"
 #include "llvm/Support/MathExtras.h"

@@ -1,5 +1,9 @@
 //===- AbsorbBoundaryTransfers.cpp - host-GPU transfers at a graph's edges ===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A GPU graph's host inputs are copied to the device by the runtime, and a
 // result comes back where its layout says: a transfer between the host and
 // a GPU at the graph's edge is that copy, so it moves into the signature

@@ -1,5 +1,9 @@
 //===- Decompose.cpp - composites into primitive maxgraph ops -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Rewrites softmax, log_softmax, layer_norm, rms_norm and reduce_mean into
 // primitive elementwise ops and reductions, so that a conversion only has to
 // lower primitives. Every created op infers its result type from its

@@ -1,5 +1,9 @@
 //===- OptimizePipeline.cpp - maxgraph-optimize ---------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The maxgraph-to-maxgraph pipeline: it is made of this library's passes
 // and upstream cleanups only, so it lives with them.
 //

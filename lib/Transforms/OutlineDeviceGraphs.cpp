@@ -1,5 +1,9 @@
 //===- OutlineDeviceGraphs.cpp - move device work into device graphs ------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Splits the device work of a graph into `is_device_graph` subgraphs: every
 // maximal contiguous run of ops that compute on one non-host device becomes
 // a graph of its own, called from the parent through `maxgraph.call`, while

@@ -1,5 +1,9 @@
 //===- OutlineRepeated.cpp - outline repeated blocks of ops ---------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Finds runs of adjacent, identical blocks of ops in a graph (the N layers of
 // a model staged without `as_subgraph`), outlines one block as an
 // `is_subgraph` graph and replaces every occurrence with a `maxgraph.call`.

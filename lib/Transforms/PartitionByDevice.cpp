@@ -1,5 +1,9 @@
 //===- PartitionByDevice.cpp - one device's part of a multi-device graph --===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Keeps what device <kind>:<rank> runs (a process of an SPMD run on cpu:N,
 // or a host thread of a graph over several GPUs): its arguments, ops and
 // results, and its operand and result of each collective in the one-operand

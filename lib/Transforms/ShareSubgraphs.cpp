@@ -1,5 +1,9 @@
 //===- ShareSubgraphs.cpp - merge identical subgraph bodies ---------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Bodies are bucketed by a hash that sees ops, attributes, types and
 // dataflow (operands as positions in the body) but not symbol names,
 // argument names or locations; within a bucket each body is compared with

@@ -1,5 +1,9 @@
 //===- VerifyDeviceGraphs.cpp - check the device-graph contract -----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A graph marked `is_device_graph` is recorded once and replayed as one unit
 // on its device. That only works when every value lives on that one device,
 // no data crosses to the host or another device inside it, every shape is

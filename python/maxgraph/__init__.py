@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """MaxGraph: stage tensor programs into the ``maxgraph`` MLIR dialect, without
 running them, and compile them for the CPU.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Walking trees of specs, tensors and static values.
 
 Containers are walked in a fixed order that becomes the graph's argument

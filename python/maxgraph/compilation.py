@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """``stage()`` and ``compile()``: trace a function into a graph, run it.
 
     staged = compilation.stage(combine)({"a": spec, "b": spec}, 2.0)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """One graph as N processes under ``mpirun`` (MPICH): process r runs what
 the graph places on cpu:r, and MPI does the collectives.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Devices: ``CPU()`` is the host; ``CPU(1)`` and ``GPU(0)`` name others.
 
 Several ``CPU(i)`` devices run in one process, so programs with collectives

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Element types: ``DType.float32``, ``DType.int64``, ``DType.bool``, ...
 
 ``DType`` has MAX's helpers: ``size_in_bytes`` and ``align`` (properties),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """MAX's ``max.experimental.functional`` names over maxgraph's ops.
 
     import maxgraph.functional as F

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """One function per maxgraph op.
 
 Each stages its op in the graph being traced, at the caller's line, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Specs, and layouts over device meshes (MAX's ``max.experimental.sharding``).
 
 ``TensorLayout(dtype, shape, device)`` is a read-only tensor;

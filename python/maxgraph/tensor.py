@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """``Tensor``: a traced value inside a staged function, or a live tensor.
 
 Inside ``compilation.stage``/``compile``, operators on tensors stage ops

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Reading weights from ``.safetensors`` files, without copying them.
 
     weights = maxgraph.weights.load_safetensors("model.safetensors")

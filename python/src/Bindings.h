@@ -1,5 +1,9 @@
 //===- Bindings.h - shared pieces of the maxgraph._core module --*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The extension is a thin layer over the C++ staging API and runtime: every
 // op is staged by the C++ library, at the Python caller's file:line.
 //

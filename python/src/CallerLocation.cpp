@@ -1,4 +1,8 @@
-//===- CallerLocation.cpp - the Python line that staged an op ------------===//
+//===- CallerLocation.cpp - the Python line that staged an op -------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "Bindings.h"
 #include <Python.h>

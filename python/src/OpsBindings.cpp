@@ -1,4 +1,8 @@
 //===- OpsBindings.cpp - maxgraph.ops: one function per op ----------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "Bindings.h"
 #include "MaxGraph/Staging/Ops.h"

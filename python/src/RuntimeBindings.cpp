@@ -1,13 +1,17 @@
 //===- RuntimeBindings.cpp - running a staged graph on the CPU ------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "Bindings.h"
-#include "MaxGraph/Runtime/Artifact.h"
-#include "MaxGraph/Runtime/CompiledGraph.h"
-#include "MaxGraph/Runtime/CpuExecutable.h"
-#include "MaxGraph/Runtime/Distributed.h"
+#include "MaxGraph/API/Artifact.h"
+#include "MaxGraph/API/CompiledGraph.h"
+#include "MaxGraph/API/Distributed.h"
+#include "MaxGraph/API/Spmd.h"
+#include "MaxGraph/Compiler/CpuExecutable.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Runtime/MPI.h"
-#include "MaxGraph/Runtime/Spmd.h"
 #include "llvm/ADT/StringExtras.h"
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>

@@ -1,5 +1,9 @@
 //===- ShardingBindings.cpp - device meshes and placements ----------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph.sharding`'s types over the C++ ones (Staging/DeviceMapping.h),
 // with MAX's names and keyword arguments.
 //

@@ -1,5 +1,9 @@
 //===- StagingBindings.cpp - stage() and as_subgraph() sessions -----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Python walks its own trees (dicts in insertion order, dataclasses, named
 // tuples) and hands the leaves to the same sessions that the C++ templates
 // use. Sessions are closed explicitly: a traceback can keep a Python object

@@ -1,13 +1,17 @@
 //===- TensorBindings.cpp - Tensor and Buffer -----------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `Tensor` is both the traced value inside stage() and the live tensor that
 // holds data; operators on traced tensors stage ops at the caller's line.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bindings.h"
-#include "MaxGraph/Runtime/CompiledGraph.h"
-#include "MaxGraph/Runtime/Distributed.h"
+#include "MaxGraph/API/CompiledGraph.h"
+#include "MaxGraph/API/Distributed.h"
 #include "MaxGraph/Staging/Ops.h"
 #include <cstring>
 #include <nanobind/ndarray.h>

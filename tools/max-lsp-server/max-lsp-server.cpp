@@ -1,5 +1,9 @@
 //===- max-lsp-server.cpp - language server for maxgraph IR ---------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The MLIR language server with every upstream dialect and maxgraph, so that
 // editors show diagnostics, hover and go-to-definition in .mlir files.
 //

@@ -1,5 +1,9 @@
 //===- max-opt.cpp - MaxGraph optimizer driver ----------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // mlir-opt with the maxgraph dialect and passes added to every upstream
 // dialect and pass.
 //

@@ -1,5 +1,9 @@
 //===- max-run.cpp - run a maxgraph graph from a .mlir file ---------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Like mlir-runner for maxgraph: reads a module, takes inputs from .npy files
 // or makes random ones, runs one graph, and prints the results or writes
 // them as .npy files.
@@ -19,15 +23,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/API/Spmd.h"
+#include "MaxGraph/Compiler/Executable.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "MaxGraph/InitAll.h"
+#include "MaxGraph/Reference/Interpreter.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
-#include "MaxGraph/Runtime/Executable.h"
-#include "MaxGraph/Runtime/Interpreter.h"
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Runtime/Npy.h"
-#include "MaxGraph/Runtime/Spmd.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"

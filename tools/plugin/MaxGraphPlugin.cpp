@@ -1,5 +1,9 @@
 //===- MaxGraphPlugin.cpp - maxgraph as an mlir-opt plugin ----------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Loaded by an unmodified mlir-opt:
 //   mlir-opt --load-dialect-plugin=MaxGraphPlugin.so \
 //            --load-pass-plugin=MaxGraphPlugin.so \

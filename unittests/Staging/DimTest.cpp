@@ -1,4 +1,8 @@
 //===- DimTest.cpp - dims without a graph ---------------------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/MaxGraph.h"
 #include "gtest/gtest.h"

@@ -1,4 +1,8 @@
 //===- OpsTest.cpp - staged ops, operators and their errors ---------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "StagingTestUtils.h"
 

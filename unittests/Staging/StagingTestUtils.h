@@ -1,4 +1,8 @@
 //===- StagingTestUtils.h - helpers shared by the staging tests -*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_UNITTESTS_STAGING_STAGINGTESTUTILS_H
 #define MAXGRAPH_UNITTESTS_STAGING_STAGINGTESTUTILS_H

@@ -1,4 +1,8 @@
 //===- WeightsTest.cpp - ops::constant_external while staging -------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"

@@ -1,4 +1,8 @@
 //===- SupportTest.cpp - dtypes, devices, shapes and errors ---------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Support/DType.h"
 #include "MaxGraph/Support/Device.h"

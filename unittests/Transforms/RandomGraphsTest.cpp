@@ -1,5 +1,9 @@
 //===- RandomGraphsTest.cpp - passes preserve random programs -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A differential test: random small programs, some with repeated layers,
 // must come back unchanged from outlining (or sharing) followed by inlining.
 // Until an interpreter is available, "unchanged" means the same printed IR

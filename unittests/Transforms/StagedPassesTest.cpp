@@ -1,5 +1,9 @@
 //===- StagedPassesTest.cpp - passes on staged programs -------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The graph passes against the staging API: inlining undoes as_subgraph
 // exactly, and outlining finds the layers of a model written as a plain loop.
 //

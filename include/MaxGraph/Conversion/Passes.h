@@ -1,4 +1,8 @@
 //===- Passes.h - maxgraph conversion passes --------------------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_CONVERSION_PASSES_H
 #define MAXGRAPH_CONVERSION_PASSES_H

@@ -1,4 +1,8 @@
 //===- Passes.td - maxgraph conversion passes ---------------*- tablegen -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_CONVERSION_PASSES_TD
 #define MAXGRAPH_CONVERSION_PASSES_TD

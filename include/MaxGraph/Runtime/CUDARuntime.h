@@ -1,5 +1,9 @@
 //===- CUDARuntime.h - mgpu host ABI over the CUDA driver -------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Host code lowered by MLIR's `gpu-to-llvm` calls `mgpuModuleLoad`,
 // `mgpuLaunchKernel`, `mgpuMemAlloc` and the rest of the mgpu functions
 // (those of MLIR's CudaRuntimeWrappers.cpp, listed in shared/GPU.md). This

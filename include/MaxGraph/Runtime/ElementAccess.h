@@ -1,5 +1,9 @@
 //===- ElementAccess.h - elements of any dtype as numbers -------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Element access for code that handles every dtype at run time (the
 // interpreter, tests that compare results): raw bits, and doubles converted
 // with round-to-nearest-even.

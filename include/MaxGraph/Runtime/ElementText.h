@@ -1,4 +1,8 @@
-//===- ElementText.h - elements as text, float epsilons ------*- C++ -*-===//
+//===- ElementText.h - elements as text, float epsilons ---------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // For code that compares results of any dtype (the differential test and
 // fuzzer of compiled code against the interpreter): elements and tensors

@@ -1,8 +1,12 @@
 //===- HostTensor.h - a live tensor handle over host memory -----*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The runtime core: it needs MaxGraph/Support alone, no MLIR and no staging
 // headers (test/Support/layering.test checks). `layoutOf(tensor)`, its
-// TensorLayout, joins it to staging in MaxGraph/Runtime/CompiledGraph.h.
+// TensorLayout, joins it to staging in MaxGraph/API/CompiledGraph.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +59,7 @@ template <typename T> constexpr DType dtypeOf() {
 
 /// A live tensor: data in host memory with a dtype, static shape and device.
 /// It is a value, not a spec: stage() refuses it (pass `layoutOf(tensor)`
-/// instead, from MaxGraph/Runtime/CompiledGraph.h).
+/// instead, from MaxGraph/API/CompiledGraph.h).
 ///
 /// A HostTensor is a handle, like a numpy array or a MAX tensor: copies
 /// share the same storage, so a write through one copy (or through a

@@ -1,5 +1,9 @@
 //===- InputChecks.h - checking a call's inputs against a graph -*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one place that decides whether HostTensors fit a graph's arguments:
 // the interpreter, CpuExecutable and CompiledGraph all call it, so a bad
 // input gives the same message whichever way the graph runs.

@@ -1,5 +1,9 @@
 //===- MPI.h - collectives between processes over MPI -----------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The multi-process (SPMD) runtime: process r of an `mpirun -np N` run
 // executes the part of a graph placed on device cpu:r, and the collectives
 // between the parts go through MPI. MPI is MPICH, opened with dlopen at the

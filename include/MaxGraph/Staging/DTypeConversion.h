@@ -1,5 +1,9 @@
 //===- DTypeConversion.h - DTypes as MLIR element types ---------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one place that maps maxgraph::DType (MaxGraph/Support/DType.h, no
 // MLIR) to MLIR's builtin element types and back. Staging builds types with
 // it; the runtime reads the element types of the graphs it runs.

@@ -1,5 +1,9 @@
 //===- DeviceMapping.h - device meshes and placements -----------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // How a tensor is laid out over several devices, in the terms of MAX's
 // `max.experimental.sharding`: a DeviceMesh (devices on a grid with named
 // axes) and one Placement per mesh axis (Replicated, Sharded on a tensor

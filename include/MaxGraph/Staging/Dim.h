@@ -1,4 +1,8 @@
 //===- Dim.h - static, symbolic and algebraic dims --------------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_STAGING_DIM_H
 #define MAXGRAPH_STAGING_DIM_H

@@ -1,5 +1,9 @@
 //===- Ops.h - staging functions for every maxgraph op ----------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One function per op of the dialect, named after it. Each records the op in
 // the graph being staged and checks its operands there, throwing a
 // StagingError located at the caller's line when they do not fit.

@@ -1,5 +1,9 @@
 //===- Resharding.h - what staging did to change mappings -------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Where the mappings of an op's distributed operands do not fit together,
 // staging changes some of them, choosing the change that moves the fewest
 // bytes per device by a ring cost model (docs/Sharding.md). Each change is

@@ -1,4 +1,8 @@
 //===- Stage.h - stage(), StagedGraph and as_subgraph() ---------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_STAGING_STAGE_H
 #define MAXGRAPH_STAGING_STAGE_H
@@ -97,9 +101,9 @@ public:
   void writeBytecode(const std::string &path) const;
   /// Compiles the graph for the CPU, like `maxgraph::compile(*this)`;
   /// results come back as a flat vector. Declared here but defined in the
-  /// runtime library (lib/Runtime/CompiledGraph.cpp): staging does not
-  /// depend on the runtime, so code that calls this links MaxGraphRuntime
-  /// and includes MaxGraph/Runtime/CompiledGraph.h.
+  /// API library (lib/API/CompiledGraph.cpp): staging does not
+  /// depend on the compiler, so code that calls this links MaxGraphAPI
+  /// and includes MaxGraph/API/CompiledGraph.h.
   CompiledGraph<std::vector<Tensor>> compile() const;
 
   struct State;

@@ -1,5 +1,9 @@
 //===- StagingError.h - errors raised while staging -------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // maxgraph::StagingError itself is declared with the other exceptions in
 // MaxGraph/Support/Error.h; this header adds what locates it at the user's
 // line.

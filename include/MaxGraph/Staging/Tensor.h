@@ -1,4 +1,8 @@
 //===- Tensor.h - traced values ---------------------------------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_STAGING_TENSOR_H
 #define MAXGRAPH_STAGING_TENSOR_H

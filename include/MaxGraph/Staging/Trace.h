@@ -1,5 +1,9 @@
 //===- Trace.h - the recording state behind stage() -------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Implementation interface used by the stage() and as_subgraph() templates;
 // user code does not call it.
 //

@@ -1,5 +1,9 @@
 //===- Tree.h - walking trees of specs and tensors --------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `Tree<T>` says how a value of type T is walked: which leaves are specs or
 // tensors, which are static, and in what order. Containers are walked in a
 // documented, deterministic order that becomes the graph's argument order:

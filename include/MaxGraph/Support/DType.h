@@ -1,5 +1,9 @@
 //===- DType.h - element types of tensors -----------------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Plain facts about element types, shared by staging and the runtime: names,
 // sizes, kinds and parsing. Nothing here needs MLIR; the conversions to and
 // from MLIR's builtin types are in MaxGraph/Staging/DTypeConversion.h.

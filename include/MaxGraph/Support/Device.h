@@ -1,4 +1,8 @@
 //===- Device.h - the devices a tensor may live on --------------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_SUPPORT_DEVICE_H
 #define MAXGRAPH_SUPPORT_DEVICE_H

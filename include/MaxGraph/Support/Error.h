@@ -1,5 +1,9 @@
 //===- Error.h - the exceptions MaxGraph throws -----------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // MaxGraph reports what a user can get wrong as exceptions, one base class
 // for all of them:
 //

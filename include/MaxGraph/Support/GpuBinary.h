@@ -1,5 +1,9 @@
 //===- GpuBinary.h - the container of an OpenCL kernel module ---*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The blob that compiled host code hands to `mgpuModuleLoad` when its kernels
 // run through OpenCL: the kernels' code plus what OpenCL cannot tell the host
 // on its own, the kernels' names and how each argument is passed. All numbers

@@ -1,4 +1,8 @@
-//===- RuntimeLibrary.h - a runtime library opened at run time -*- C++ -*-===//
+//===- RuntimeLibrary.h - a runtime library opened at run time --*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The CUDA driver, NCCL and the OpenCL ICD loader are opened with dlopen when
 // first used, so that nothing of them is needed to build or to run on the

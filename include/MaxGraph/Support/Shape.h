@@ -1,5 +1,9 @@
 //===- Shape.h - concrete shapes of tensors ---------------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Helpers for concrete (all dims known) row-major shapes, as live tensors
 // have them. Staging's shapes are Dims, which may be symbolic: see
 // MaxGraph/Staging/Dim.h.

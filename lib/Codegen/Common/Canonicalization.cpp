@@ -1,4 +1,8 @@
 //===- Canonicalization.cpp - every canonicalization pattern --------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/Canonicalization.h"
 #include "mlir/IR/Dialect.h"

@@ -1,4 +1,8 @@
 //===- MatmulTiling.cpp - blocking a matmul down to register tiles --------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/MatmulTiling.h"
 #include "MaxGraph/Codegen/Common/Peeling.h"

@@ -1,4 +1,8 @@
 //===- Peeling.cpp - peeling the partial tiles off tiled loops ------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/Peeling.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -1,5 +1,9 @@
 //===- RowFusion.cpp - reductions fused with their consumers, row by row --===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The last op of a row group is tiled to one row per iteration with
 // scf::tileConsumerAndFuseProducersUsingSCF; the fusion follows row-aligned
 // operands only, so every fused producer computes the same one row (a

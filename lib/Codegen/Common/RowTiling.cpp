@@ -1,4 +1,8 @@
 //===- RowTiling.cpp - tiling any linalg op to vector rows ----------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/RowTiling.h"
 #include "MaxGraph/Codegen/Common/Peeling.h"

@@ -1,4 +1,8 @@
 //===- ThreadTiling.cpp - the outer scf.forall that spreads work ----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/ThreadTiling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"

@@ -1,4 +1,8 @@
 //===- Tiling.cpp - tiling through TilingInterface ------------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"

@@ -1,4 +1,8 @@
 //===- Vectorization.cpp - vectorizing the marked tiles -------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/Vectorization.h"
 #include "MaxGraph/Codegen/Common/Peeling.h"

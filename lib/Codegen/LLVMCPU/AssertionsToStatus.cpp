@@ -1,5 +1,9 @@
 //===- AssertionsToStatus.cpp - cf.assert to a reported status ------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Compiled code must not trap on bad data: an assertion that fails stores
 // its message into the caller's status slot and execution goes on (the
 // lowering made what follows safe to run). The slot is a trailing

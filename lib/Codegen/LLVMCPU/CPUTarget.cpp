@@ -1,5 +1,9 @@
 //===- CPUTarget.cpp - what the CPU strategy knows of a CPU ---------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The host's vector unit comes from LLVM's feature detection (CPUID on x86,
 // /proc/cpuinfo or the system registers on AArch64); its caches from Linux's
 // sysfs, which lists one `index<N>` directory per cache of cpu0 with its

@@ -1,5 +1,9 @@
 //===- EmulateBFloat16.cpp - maxgraph-emulate-bf16 ------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // CPUs without AVX512-BF16 have no bf16 arithmetic, and LLVM legalizes each
 // lane of a bf16 vector op into a call of __truncsfbf2: a bf16 matmul ran
 // 230x slower than its f32 one. Here every op that computes on bf16

@@ -1,5 +1,9 @@
 //===- FoldUnitDims.cpp - maxgraph-fold-unit-dims -------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // linalg's dropUnitDims on each linalg.generic directly in the function's
 // body (not on those in loops, nor on the slices that loops carry).
 //

@@ -1,5 +1,9 @@
 //===- HoistLoopAllocations.cpp - maxgraph-hoist-loop-allocations ---------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A buffer allocated and freed in each iteration of a loop (a row's
 // temporaries in a row group: a softmax row allocates six) is allocated
 // once before the loop and freed after it: once per thread for an OpenMP

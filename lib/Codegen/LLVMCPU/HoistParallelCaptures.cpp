@@ -1,5 +1,9 @@
 //===- HoistParallelCaptures.cpp - maxgraph-hoist-parallel-captures -------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // OpenMP's translation outlines each parallel region into a function that
 // takes, through one argument struct, every value the region uses from
 // outside. Reading a memref descriptor's fields inside the region makes it

@@ -1,5 +1,9 @@
 //===- LowerToCPUPipeline.cpp - maxgraph-lower-to-cpu ---------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // maxgraph to the LLVM dialect, ready for the JIT: decompose composites,
 // convert to linalg on tensors, fuse elementwise ops, bufferize across
 // function boundaries with identity layouts (so that entry points take
@@ -112,7 +116,7 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   // Allocations call the runtime's allocator (`_mlir_memref_to_llvm_alloc`,
-  // MaxGraph/Runtime/CodeAllocator.h), which keeps large freed blocks for
+  // MaxGraph/Runtime/TensorAllocator.h), which keeps large freed blocks for
   // the next call, not malloc.
   FinalizeMemRefToLLVMConversionPassOptions memrefs;
   memrefs.useGenericFunctions = true;

@@ -1,5 +1,9 @@
 //===- LowerVectorOps.cpp - vector and math ops ahead of LLVM and libm ----===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph-lower-vector-ops` runs after bufferization and lowers what the
 // generic vector-to-LLVM conversion does not: vector.multi_reduction,
 // transfer permutation maps, 0-d transfers and gathers on strided memrefs,

@@ -1,5 +1,9 @@
 //===- OmitLoopBarriers.cpp - maxgraph-omit-loop-barriers -----------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each thread-level tile becomes an omp.parallel whose region is one
 // omp.wsloop. Without `nowait` the loop ends in a barrier, and the end of
 // the parallel region joins the threads again right after it: two

@@ -1,5 +1,9 @@
 //===- OutlineParallelRegions.cpp - maxgraph-outline-parallel-regions -----===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // OpenMP's translation to LLVM IR outlines each parallel region with a code
 // extractor whose analysis walks the whole function around the region, so
 // a function with R regions costs R times its size: quadratic in the layers

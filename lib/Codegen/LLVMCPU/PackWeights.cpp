@@ -1,5 +1,9 @@
 //===- PackWeights.cpp - weights in the layout the matmuls read -----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph-pack-weights` gives each weight argument that only matmuls
 // read as B (directly, through a transpose, or through calls to bodies
 // that do) the layout of B's packed panels, [N / Nr, K, Nr], so that the

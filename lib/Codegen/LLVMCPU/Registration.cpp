@@ -1,4 +1,8 @@
 //===- Registration.cpp - register the CPU passes and pipeline ------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "mlir/Pass/PassManager.h"

@@ -1,4 +1,8 @@
 //===- StatusReporting.cpp - how run-time checks report -------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/LLVMCPU/StatusReporting.h"
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"

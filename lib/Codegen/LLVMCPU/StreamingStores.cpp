@@ -1,5 +1,9 @@
 //===- StreamingStores.cpp - non-temporal stores of large results ---------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph-stream-result-stores` makes the writes of large results that an
 // entry only writes non-temporal (see its description). Alignment is
 // proven, not assumed: the result is allocated aligned to 64 bytes, and

@@ -1,5 +1,9 @@
 //===- TileAndVectorize.cpp - the CPU tiling strategy ---------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph-tile-and-vectorize` runs on linalg on tensors. It resolves the
 // target CPU (the options, the host for every option left 0), chooses the
 // tile sizes for it (chooseCPUTileSizes) and applies Codegen/Common's

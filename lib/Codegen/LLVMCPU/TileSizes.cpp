@@ -1,5 +1,9 @@
 //===- TileSizes.cpp - the CPU tile sizes, chosen from the target ---------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The rules are documented on chooseCPUTileSizes in TileSizes.h; the
 // constants below are theirs.
 //

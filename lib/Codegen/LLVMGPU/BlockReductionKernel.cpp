@@ -1,5 +1,9 @@
 //===- BlockReductionKernel.cpp - one GPU block per reduced row -----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Reductions whose rows are long (softmax's max and sum, layer_norm's
 // moments, reduce_* to few outputs): a block per point of the parallel
 // space. Each thread folds every `blockDim`-th element of the row into a

@@ -1,5 +1,9 @@
 //===- GPUDeviceChecks.cpp - run-time checks on device data, on the device ===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A run-time check on data (gather's indices against their axis) asserts
 // on values that kernels computed in device memory. The host cannot read
 // them without waiting for the stream, which a CUDA graph cannot capture,

@@ -1,5 +1,9 @@
 //===- GPUKernelsToSPIRV.cpp - outlined kernels to OpenCL SPIR-V ----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The conversion of upstream `convert-gpu-to-spirv` for OpenCL kernels, with
 // what it leaves to other passes done here so that the OpenCL back end is
 // one step: the target environment (OpenCL's capabilities), the entry point

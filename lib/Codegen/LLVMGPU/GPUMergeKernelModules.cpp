@@ -1,5 +1,9 @@
 //===- GPUMergeKernelModules.cpp - every kernel in one gpu.module ---------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One binary per graph instead of one per kernel: the GPU back end, the
 // libdevice link and ptxas run once, and the host code loads one module.
 // The outliner names the kernels of different modules alike; symbols that

@@ -1,5 +1,9 @@
 //===- GPUModuleToOpenCLBinary.cpp - SPIR-V kernels to OpenCL binaries ----===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Serializes each gpu.module's spirv.module, translates it to SPIR 1.2 LLVM
 // bitcode with `llvm-spirv -r` (OpenCL 1.2 drivers such as PoCL build SPIR,
 // not SPIR-V) and replaces the gpu.module with a gpu.binary holding a

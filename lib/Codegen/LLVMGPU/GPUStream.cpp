@@ -1,5 +1,9 @@
 //===- GPUStream.cpp - host functions enqueue their GPU work on a stream --===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // After kernel outlining, every host function takes a stream as its first
 // argument (`!gpu.async.token`, which gpu-to-llvm lowers to the stream
 // handle) and enqueues its work on it in program order: kernel launches, and

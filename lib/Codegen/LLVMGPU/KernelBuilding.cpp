@@ -1,4 +1,8 @@
 //===- KernelBuilding.cpp - pieces shared by the GPU kernel strategies ----===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "KernelBuilding.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

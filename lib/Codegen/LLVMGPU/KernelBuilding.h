@@ -1,5 +1,9 @@
 //===- KernelBuilding.h - pieces shared by the GPU kernel strategies ------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What every strategy of `maxgraph-map-to-gpu` does in a kernel: index
 // operands by their maps, split a linear id into loop indices, run a
 // linalg.generic's body at one point, and open a launch. The strategies

@@ -1,5 +1,9 @@
 //===- LowerToGPUPipeline.cpp - maxgraph-lower-to-gpu ---------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // maxgraph graphs on `gpu:N` to host code in the LLVM dialect with the
 // kernels embedded: decompose composites, convert to linalg on tensors
 // (as for the CPU), fuse elementwise ops, bufferize with identity layouts,

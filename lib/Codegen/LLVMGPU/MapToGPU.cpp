@@ -1,5 +1,9 @@
 //===- MapToGPU.cpp - linalg ops on buffers to GPU kernel launches --------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The GPU strategies: every linalg op of a host function (after
 // bufferization) becomes one `gpu.launch`, on a 1-D grid, by one of three
 // kernel strategies chosen here per op family (`mapToKernel`): matmuls

@@ -1,5 +1,9 @@
 //===- NarrowFloatEmulation.cpp - f16 and bf16 kernels as i16 -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The OpenCL back end's kernels on f16 and bf16 data: SPIR-V 1.0 has no
 // bf16, and OpenCL devices such as PoCL lack cl_khr_fp16, so the kernels
 // hold such data as i16 bit patterns and compute in f32. Each op still

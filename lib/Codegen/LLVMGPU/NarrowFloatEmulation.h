@@ -1,5 +1,9 @@
 //===- NarrowFloatEmulation.h - f16 and bf16 kernels as i16 -----*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // For back ends without 16-bit float types (OpenCL through SPIR-V 1.0):
 // kernels hold f16 and bf16 data as i16 and compute in f32.
 //

@@ -1,5 +1,9 @@
 //===- TensorCoreMatmulKernel.cpp - f16 matmuls on NVIDIA tensor cores ----===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // NVVM's matmul strategy for f16 operands (f16 or f32 results): a block of
 // four warps computes a 64x64 tile of C, each warp a 32x32 quarter as 2 x 4
 // tiles of 16x8 accumulated by `nvgpu.mma.sync` (m16n8k16, PTX's

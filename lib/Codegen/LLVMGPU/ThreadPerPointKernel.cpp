@@ -1,5 +1,9 @@
 //===- ThreadPerPointKernel.cpp - one GPU thread per parallel point -------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The portable strategy, which takes every generic whose outputs are indexed
 // by its parallel dims: a thread per point of the parallel space on a 1-D
 // grid, the reduction dims as sequential loops with the outputs carried in

@@ -1,5 +1,9 @@
 //===- TiledMatmulKernel.cpp - matmuls tiled through shared memory --------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The portable matmul strategy (both back ends; tensor cores are NVVM's
 // own): a block of 256 threads computes a 64x64 tile of C, each thread a
 // 4x4 tile in registers, at rows `ty + 16 i` and columns `tx + 16 j` so

@@ -1,5 +1,9 @@
 //===- BufferLowering.cpp - maxgraph buffer access to memref --------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `!maxgraph.buffer` arguments become memrefs, the caller's storage: loads
 // copy the current contents out of them and stores copy into them, so that
 // loads and stores happen in program order.

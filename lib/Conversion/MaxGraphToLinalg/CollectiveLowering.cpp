@@ -1,5 +1,9 @@
 //===- CollectiveLowering.cpp - in-process collectives and transfers ------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Collectives between `cpu:N` devices run in-process: every device shares
 // host memory, so allreduce is one elementwise reduction whose value every
 // result takes, allgather a `tensor.concat`, reduce_scatter a reduction then

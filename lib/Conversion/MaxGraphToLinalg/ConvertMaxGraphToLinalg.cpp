@@ -1,8 +1,12 @@
 //===- ConvertMaxGraphToLinalg.cpp - the convert-maxgraph-to-linalg pass --===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Lowers host maxgraph graphs to func, linalg, tensor, arith and math on
 // builtin tensors, the first step of CPU execution. The reference semantics
-// are those of lib/Runtime/Interpreter.cpp.
+// are those of lib/Reference/Interpreter.cpp.
 //
 // The pass collects where each graph's symbols can be read, checks every op
 // up front (LowerabilityChecks.cpp) and then runs one full conversion with

@@ -1,5 +1,9 @@
 //===- CustomLowering.cpp - maxgraph.custom to func.call ------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A custom op calls the kernel `func.func` of the same name that
 // maxgraph-link-kernels copied into the module, with `tensor.cast` or
 // `memref.cast` where the kernel's dims are more or less static than the

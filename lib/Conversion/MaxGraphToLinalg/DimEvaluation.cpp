@@ -1,5 +1,9 @@
 //===- DimEvaluation.cpp - result dims of the maxgraph lowering -----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Where the dynamic dims of converted results come from. A dynamic result
 // dim is read with `tensor.dim` from the operand dim it comes from; dims
 // that come from no operand (broadcast_to, reshape, slice) are evaluated

@@ -1,5 +1,9 @@
 //===- ElementwiseLowering.cpp - elementwise maxgraph ops to linalg -------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Elementwise ops, cmp, select and cast become one linalg.generic whose
 // indexing maps broadcast like numpy (a missing leading dim is not indexed,
 // a stretched static 1 reads index 0; a `?` dim that is 1 at run time is

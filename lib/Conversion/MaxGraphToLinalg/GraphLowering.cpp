@@ -1,5 +1,9 @@
 //===- GraphLowering.cpp - maxgraph graphs to func ------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The structure of a program: every `maxgraph.graph` becomes a `func.func`
 // of the same symbol over builtin types (entry graphs get the C interface
 // and read-only tensor arguments, subgraphs internal linkage), `output`

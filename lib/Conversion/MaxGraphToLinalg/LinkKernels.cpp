@@ -1,5 +1,9 @@
 //===- LinkKernels.cpp - copy custom kernels into the module --------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph.custom` names a kernel of one of its graph's `kernel_libraries`
 // (.mlir files of func.func kernels on builtin tensors). This pass parses
 // the libraries, checks each called kernel's signature against the custom

@@ -1,5 +1,9 @@
 //===- LowerabilityChecks.cpp - what convert-maxgraph-to-linalg rejects ---===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Before converting, the pass checks every op and reports, at the op, why it
 // cannot be lowered: composites, GPU devices, kernels that are not linked or
 // do not fit their custom op, constants of other attributes, and unknown `?`

@@ -1,5 +1,9 @@
 //===- LoweringUtils.h - helpers of the maxgraph lowering -------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What the pattern families of convert-maxgraph-to-linalg share: the type
 // helpers, the evaluation of result dims, the scalar constants and bodies,
 // the broadcasting generic of elementwise ops, the op-class predicates, the

@@ -1,5 +1,9 @@
 //===- MatmulLowering.cpp - maxgraph.matmul to linalg ---------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // matmul of two matrices becomes linalg.matmul, and so does a batched lhs
 // times a matrix (the lhs's batch dims reshape into its rows); the same
 // batch dims on both operands become one linalg.batch_matmul over them

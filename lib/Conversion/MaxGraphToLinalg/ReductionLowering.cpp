@@ -1,5 +1,9 @@
 //===- ReductionLowering.cpp - maxgraph reductions to linalg --------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The ops that reduce along axes: reduce_sum/max/min/prod/mean become
 // linalg.reduce (mean then divides by the count), argmax/argmin a
 // linalg.generic that reduces into a value and an index, cumsum an scf.for

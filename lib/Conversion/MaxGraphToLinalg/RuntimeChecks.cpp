@@ -1,5 +1,9 @@
 //===- RuntimeChecks.cpp - checks that compiled code makes as it runs -----===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What the verifier cannot know, compiled code checks: an index against its
 // axis, a reduction against an empty axis, a `?` dim against the size it
 // broadcasts to. A check is a `cf.assert` whose message names the op;

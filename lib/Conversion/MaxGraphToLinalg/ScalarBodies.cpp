@@ -1,7 +1,11 @@
 //===- ScalarBodies.cpp - scalar bodies of the maxgraph lowering ----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The arith and math computations inside the generics of elementwise ops,
-// with the semantics of lib/Runtime/Interpreter.cpp: integer division is
+// with the semantics of lib/Reference/Interpreter.cpp: integer division is
 // floor division, mod is Python's %, integer pow is exponentiation by
 // squaring, max/min propagate NaN, casts from float to integer truncate
 // toward zero and saturate (NaN becomes 0). Also the scalar constants that

@@ -1,5 +1,9 @@
 //===- ShapeLowering.cpp - maxgraph shape ops to linalg and tensor --------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The ops that move elements without computing: transpose becomes
 // linalg.transpose, broadcast_to a broadcasting linalg.generic, reshape
 // tensor.reshape, concat tensor.concat, slice and split

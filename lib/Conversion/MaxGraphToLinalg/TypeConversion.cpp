@@ -1,5 +1,9 @@
 //===- TypeConversion.cpp - maxgraph types to builtin types ---------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The type converter of convert-maxgraph-to-linalg and the type helpers the
 // patterns use directly: maxgraph tensors become builtin tensors, buffers
 // identity-layout memrefs (the caller's storage), and signed and unsigned

@@ -1,6 +1,6 @@
 // The CUDA runtime (the default for graphs on gpu:N) over the test stand-in
 // of the CUDA driver, which records the driver calls and runs no kernels
-// (unittests/Runtime/CUDAStandIn): what a machine's driver and GPUs can make
+// (unittests/Runtime/Drivers/CUDAStandIn): what a machine's driver and GPUs can make
 // go wrong is a clear error at compile time, and a graph compiles (cubins
 // where ptxas is), loads its kernels and runs its launches to the end.
 //

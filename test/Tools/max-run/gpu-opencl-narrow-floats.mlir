@@ -4,7 +4,7 @@
 // in workgroup memory (it accumulates in f16, the interpreter in double: the
 // tolerance is for that), softmax reduces f16 and bf16 rows by a block, and
 // the block reduction's maximum of bf16 rows is exact. (Conversions and
-// arithmetic bit for bit: unittests/Runtime/NarrowFloatsOpenCLTest.cpp.)
+// arithmetic bit for bit: unittests/API/NarrowFloatsOpenCLTest.cpp.)
 // REQUIRES: opencl
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: max-run %s --graph=narrow --gpu-runtime=opencl --random-inputs --seed=1 --dims=batch=70 --output=%t/g

@@ -1,4 +1,8 @@
 //===- CPUTargetTest.cpp - the host CPU and pinned targets ----------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
 #include "MaxGraph/Codegen/LLVMCPU/TileSizes.h"

@@ -1,5 +1,9 @@
 //===- TileSizesTest.cpp - the CPU tile sizes over a few targets ----------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // chooseCPUTileSizes against values derived by hand from the rules in its
 // doc comment (TileSizes.h). All sizes count 32-bit elements of 4 bytes;
 // L = vectorBits / 32 lanes.

@@ -1,5 +1,9 @@
 //===- Canonicalization.h - every canonicalization pattern ------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Codegen passes clean up between their steps with the same patterns as
 // `canonicalize`, built once per pass instance.
 //

@@ -1,5 +1,9 @@
 //===- MatmulTiling.h - blocking a matmul to register tiles -----*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The loop nest of a blocked matmul C[M, N] += A[M, K] * B[K, N]:
 //
 //   scf.forall over Mc x Nc blocks of C        (threads)

@@ -1,5 +1,9 @@
 //===- Peeling.h - peeling the partial tiles off tiled loops ----*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // After tiling, a loop whose trip count is not a multiple of its step ends
 // in a partial tile. Peeling that last iteration off gives the main loop
 // tiles of static shape (which vectorize) and leaves one remainder tile.

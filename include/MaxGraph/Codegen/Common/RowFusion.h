@@ -1,4 +1,8 @@
-//===- RowFusion.h - reductions fused with their consumers, row by row -*-===//
+//===- RowFusion.h - reductions fused with consumers, row by row *- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A row group is a chain of linalg ops that reduce over the innermost dim
 // and consume those reductions row by row, as softmax, log_softmax,

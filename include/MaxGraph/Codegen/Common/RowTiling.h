@@ -1,5 +1,9 @@
 //===- RowTiling.h - tiling any linalg op to vector rows --------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every linalg op that is not blocked like a matmul is tiled to rows: tiles
 // of one element in the outer dims and up to a vector length in the
 // innermost dim, with the partial tiles peeled. A reduction over the

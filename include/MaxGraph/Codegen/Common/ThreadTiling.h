@@ -1,5 +1,9 @@
 //===- ThreadTiling.h - the outer scf.forall that spreads work --*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Large ops get an outer `scf.forall` over their leading parallel dim; the
 // CPU pipeline turns it into an OpenMP parallel loop. How large is large,
 // and how many chunks to cut, is the target's choice (ThreadTiling).

@@ -1,5 +1,9 @@
 //===- Tiling.h - tiling through TilingInterface ----------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The step that every tiling recipe of Codegen repeats: tile one op with
 // `scf::tileUsingSCF` and replace it by the loops' results.
 //

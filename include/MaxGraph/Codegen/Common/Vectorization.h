@@ -1,5 +1,9 @@
 //===- Vectorization.h - vectorizing the marked tiles -----------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Tiling marks the innermost tiles it wants vectorized; cleaning up in
 // between (which folds the peeled tiles' sizes into their types) keeps the
 // mark. Vectorizing then turns every marked tile of static shape into

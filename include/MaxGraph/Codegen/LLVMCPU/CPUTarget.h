@@ -1,5 +1,9 @@
 //===- CPUTarget.h - what the CPU strategy knows of a CPU -------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The few numbers the CPU tile sizes follow: the vector register file, the
 // private data caches and the core count. They are read from the host
 // (which the JIT compiles for) or pinned by pass options, so that tests can

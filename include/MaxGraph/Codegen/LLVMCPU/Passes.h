@@ -1,5 +1,9 @@
 //===- Passes.h - the CPU strategy's passes and pipeline --------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph-tile-and-vectorize`, `maxgraph-lower-vector-ops` and
 // `maxgraph-assertions-to-status` (Passes.td) and the pipeline that ends in
 // the LLVM dialect for the CPU JIT, `maxgraph-lower-to-cpu`. Every pass and the

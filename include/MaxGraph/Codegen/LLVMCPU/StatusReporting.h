@@ -1,3 +1,7 @@
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
 //===- StatusReporting.h - the messages of run-time checks -------*- C++
 //-*-===//
 //

@@ -1,5 +1,9 @@
 //===- TileSizes.h - the CPU tile sizes, chosen from the target -*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one place where the CPU strategy turns a CPUTarget into tile sizes,
 // for every kind of op that `maxgraph-tile-and-vectorize` tiles.
 //

@@ -1,5 +1,9 @@
 //===- Passes.h - the GPU strategy's passes and pipeline --------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The passes of Passes.td and `maxgraph-lower-to-gpu`, the pipeline from
 // maxgraph graphs on `gpu:N` to host code in the LLVM dialect with the
 // kernels embedded as a `gpu.binary`: PTX or a cubin for NVIDIA GPUs (the

@@ -1,5 +1,9 @@
 //===- MaxGraphToLinalg.h - maxgraph to linalg patterns ---------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The pieces of convert-maxgraph-to-linalg for use outside the pass: the
 // type converter, the symbol sources that size dynamic results and one
 // populate function per op family. The patterns assume what the pass checks

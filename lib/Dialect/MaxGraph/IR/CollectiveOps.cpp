@@ -1,4 +1,8 @@
 //===- CollectiveOps.cpp - allreduce, allgather, reduce_scatter, broadcast ===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"

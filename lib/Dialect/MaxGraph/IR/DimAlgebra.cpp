@@ -1,5 +1,9 @@
 //===- DimAlgebra.cpp - canonical polynomial dims -------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A dim is kept as a sum of monomials over symbolic names. The working form
 // below is a map from a monomial's sort key to its factors and coefficient;
 // converting back to a DimAttr drops zero terms, so every expression has one

@@ -1,5 +1,9 @@
 //===- Folders.cpp - folds of maxgraph ops --------------------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Algebraic identities (x + 0, x * 1, neg(neg(x)), reshape/transpose chains,
 // identity shape ops) and constant folding of elementwise ops on small
 // constants. Constant folding is bounded so that large weights never get

@@ -1,4 +1,8 @@
 //===- GraphHash.cpp - a structural hash of a graph's body ----------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Dialect/MaxGraph/IR/GraphHash.h"
 #include "mlir/IR/OperationSupport.h"

@@ -1,5 +1,9 @@
 //===- InlinerInterface.cpp - inlining maxgraph ops -----------------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every maxgraph op may be inlined: graphs are isolated from above and their
 // ops carry no region-specific state, so a callee body can be spliced into
 // any caller. This also makes the upstream `inline` pass work on maxgraph.

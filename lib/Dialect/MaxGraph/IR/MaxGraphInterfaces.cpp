@@ -1,5 +1,9 @@
 //===- MaxGraphInterfaces.cpp - op interfaces and constraints -------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The generated definitions of the op interfaces and of the element-type
 // predicates.
 //

@@ -1,5 +1,9 @@
 //===- RecursiveCalls.cpp - cycles in the call graph of graphs ------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A depth-first walk over maxgraph.call edges that reports the first cycle
 // with the calls that close it.
 //

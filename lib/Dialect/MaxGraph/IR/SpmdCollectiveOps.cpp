@@ -1,5 +1,9 @@
 //===- SpmdCollectiveOps.cpp - one process's part of a collective ---------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // `maxgraph.spmd_*` ops: this device's operand of a collective between the
 // processes of an SPMD run, and this device's result. The contract shared
 // by all four: a non-empty `devices` list of distinct ids, and an operand

@@ -1,4 +1,8 @@
 //===- SymbolicDims.cpp - binding symbolic dims in IR ---------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Dialect/MaxGraph/IR/SymbolicDims.h"
 #include "mlir/IR/Operation.h"

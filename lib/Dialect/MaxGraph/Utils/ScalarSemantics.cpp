@@ -1,5 +1,9 @@
 //===- ScalarSemantics.cpp - what each elementwise op computes ------------===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One definition per op; docs/Spec.md ("Elementwise ops") says the same in
 // prose, with the reason for each edge case that departs from numpy.
 //

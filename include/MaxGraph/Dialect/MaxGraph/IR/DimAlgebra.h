@@ -1,5 +1,9 @@
 //===- DimAlgebra.h - arithmetic on dims ------------------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Dims are polynomials over symbolic names kept in canonical form; these
 // functions build new dims from old ones and refold. Any operand `?` makes the
 // result `?`, and so does a result that overflows 64-bit integers.

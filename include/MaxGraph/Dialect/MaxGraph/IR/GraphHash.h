@@ -1,5 +1,9 @@
 //===- GraphHash.h - a structural hash of a graph's body --------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Graphs whose bodies are alike (the same ops on the same values, whatever
 // the locations and SSA names) hash alike, so that sharing bodies (staging's
 // as_subgraph, maxgraph-share-subgraphs) compares only bodies of equal

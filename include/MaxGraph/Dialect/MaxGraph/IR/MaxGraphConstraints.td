@@ -1,5 +1,9 @@
 //===- MaxGraphConstraints.td - element-type rules of ops --*- tablegen -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The element types each op family accepts, as ODS type constraints. The
 // parser's and the verifier's type inference call the generated predicates
 // (`isFloatElementType`, ...), their summaries appear in the messages, and

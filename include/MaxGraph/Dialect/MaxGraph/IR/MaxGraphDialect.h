@@ -1,4 +1,8 @@
 //===- MaxGraphDialect.h - maxgraph dialect ---------------------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHDIALECT_H
 #define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHDIALECT_H

@@ -1,5 +1,9 @@
 //===- MaxGraphDialect.td - maxgraph dialect definition ----*- tablegen -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The maxgraph dialect: staged tensor programs as graphs of tensor ops.
 //
 //===----------------------------------------------------------------------===//

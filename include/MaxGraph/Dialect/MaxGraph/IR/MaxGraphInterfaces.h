@@ -1,5 +1,9 @@
 //===- MaxGraphInterfaces.h - op interfaces of the dialect ------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The interfaces of MaxGraphInterfaces.td and the element-type predicates
 // of MaxGraphConstraints.td (`isFloatElementType`, ...).
 //

@@ -1,5 +1,9 @@
 //===- MaxGraphInterfaces.td - op interfaces of the dialect *- tablegen -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The elementwise arithmetic ops name their meaning in the scalar-semantics
 // library (Dialect/MaxGraph/Utils/ScalarSemantics.h) once, here in ODS; the
 // folders, the interpreter and the lowerings ask for it.

@@ -1,4 +1,8 @@
 //===- MaxGraphOps.td - maxgraph operations -----------------*- tablegen -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD
 #define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHOPS_TD

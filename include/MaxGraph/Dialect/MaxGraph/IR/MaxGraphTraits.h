@@ -1,5 +1,9 @@
 //===- MaxGraphTraits.h - op families of the dialect ------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The marker traits of MaxGraphTraits.td: each op says which family it is
 // in, and code asks it (`op->hasTrait<maxgraph::ElementwiseFamily>()`
 // or `maxgraph::isElementwise(op)`) instead of keeping a list of ops.

@@ -1,5 +1,9 @@
 //===- MaxGraphTraits.td - op families of the dialect ------*- tablegen -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Marker traits that name each op's family, so that passes, conversions and
 // the interpreter ask an op what it is (`op->hasTrait<maxgraph::ElementwiseFamily>()`)
 // instead of keeping their own lists.

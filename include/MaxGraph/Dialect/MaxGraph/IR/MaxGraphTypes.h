@@ -1,4 +1,8 @@
 //===- MaxGraphTypes.h - maxgraph types -------------------------*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #ifndef MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHTYPES_H
 #define MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHTYPES_H

@@ -1,5 +1,9 @@
 //===- RecursiveCalls.h - cycles in the call graph of graphs ----*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Graphs may call subgraphs but not themselves, directly or through others:
 // inlining cannot remove such a cycle and compiled code would recurse
 // without end. The passes that need an acyclic call graph check it here.

@@ -1,5 +1,9 @@
 //===- ShapeInference.h - result types of maxgraph ops ----------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Shared result-type inference for maxgraph ops. Inference is also the
 // verifier: an op verifies by inferring its result types with errors on and
 // comparing them with the types it has.

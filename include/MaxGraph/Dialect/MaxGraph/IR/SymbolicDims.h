@@ -1,5 +1,9 @@
 //===- SymbolicDims.h - binding symbolic dims in IR -------------*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Replacing symbolic dims by other dims throughout types and regions: the
 // step that specializes a generic graph to one binding of its dims (when a
 // call is inlined, or dims are fixed).

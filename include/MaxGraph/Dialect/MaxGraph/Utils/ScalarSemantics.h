@@ -1,5 +1,9 @@
 //===- ScalarSemantics.h - what each elementwise op computes ----*- C++ -*-===//
 //
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The arithmetic of the dialect's elementwise ops, written once and used by
 // every host-side evaluator: the folders and the reference interpreter. The
 // compiled code's arith/math bodies are checked against it by the

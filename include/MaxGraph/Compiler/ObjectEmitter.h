@@ -1,0 +1,39 @@
+//===- ObjectEmitter.h - host object code for a lowered module --*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What CpuExecutable::compile does below MLIR: emit an object file for the
+// host from a module lowered to the LLVM dialect. The object is what the
+// compile cache keeps and what the runtime loads (Runtime/ObjectJIT.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_COMPILER_OBJECTEMITTER_H
+#define MAXGRAPH_COMPILER_OBJECTEMITTER_H
+
+#include "MaxGraph/Runtime/ObjectJIT.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+namespace maxgraph {
+/// The optimization level of the LLVM IR optimizer and of code generation;
+/// part of the compile cache's key.
+inline constexpr unsigned kObjectOptLevel = 3;
+
+/// Translates `module` (the LLVM dialect) to LLVM IR for the host CPU, adds
+/// for every defined external C-interface function `f` (`_mlir_ciface_*`)
+/// the packed wrapper `_mlir_f` (`void (void **)`, as MLIR's
+/// ExecutionEngine does), optimizes it at `optLevel` and emits an ELF (or
+/// the host's) object file, with its global constructors and destructors
+/// behind kModuleInitSymbol and kModuleFiniSymbol. A module large enough
+/// has its code generated in parts, on a thread each (one per CPU the
+/// process may use, MAXGRAPH_COMPILE_THREADS at most): then the result is
+/// an archive of the parts' objects, their local symbols made external.
+llvm::Expected<llvm::SmallVector<char, 0>>
+emitHostObject(mlir::ModuleOp module, unsigned optLevel = kObjectOptLevel);
+} // namespace maxgraph
+
+#endif // MAXGRAPH_COMPILER_OBJECTEMITTER_H

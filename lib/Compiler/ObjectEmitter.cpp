@@ -1,0 +1,366 @@
+//===- ObjectEmitter.cpp - a lowered module to host object code -----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What mlir::ExecutionEngine::create does before it JITs, ending in an
+// object file instead: translate to LLVM IR, set the host's triple and data
+// layout, add the packed `_mlir_` wrappers, optimize, and run the host's
+// code generator: on one thread, or, for a module large enough, on one
+// thread per CPU over as many parts of it, into an archive of objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Compiler/ObjectEmitter.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ArchiveWriter.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+#include <tuple>
+
+using namespace maxgraph;
+
+/// The host's target machine as the JIT links its code: position
+/// independent, small code model (what LLJIT sets up for JITLink).
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostMachine() {
+  initializeHostTarget();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeModel(llvm::CodeModel::Small);
+  return builder->createTargetMachine();
+}
+
+/// For every defined C-interface function `_mlir_ciface_f` with external
+/// linkage, `_mlir__mlir_ciface_f(void **args)`: calls it with `*args[i]`
+/// for its i-th argument and stores a result through `args[n]`, like
+/// ExecutionEngine's packFunctionArguments. Those are the entry points the
+/// runtime looks up; other functions get no wrapper. An `f` that is always
+/// inlined into its C interface (an entry: GraphLowering.cpp) becomes
+/// internal, so that its code is generated once, inlined there, and not
+/// again for its own symbol.
+static void packFunctionArguments(llvm::Module &module) {
+  constexpr llvm::StringLiteral cInterface = "_mlir_ciface_";
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  for (llvm::Function &function : llvm::make_early_inc_range(module)) {
+    // The wrappers made here (`_mlir__mlir_ciface_*`) are never wrapped.
+    if (function.isDeclaration() || function.hasLocalLinkage() ||
+        !function.getName().starts_with(cInterface))
+      continue;
+    if (llvm::Function *inlined = module.getFunction(
+            function.getName().drop_front(cInterface.size()));
+        inlined && !inlined->isDeclaration() &&
+        inlined->hasFnAttribute(llvm::Attribute::AlwaysInline))
+      inlined->setLinkage(llvm::GlobalValue::InternalLinkage);
+    auto *type =
+        llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(), false);
+    llvm::FunctionCallee callee =
+        module.getOrInsertFunction(("_mlir_" + function.getName()).str(), type);
+    auto *wrapper = llvm::cast<llvm::Function>(callee.getCallee());
+    auto *block = llvm::BasicBlock::Create(context, "entry", wrapper);
+    builder.SetInsertPoint(block);
+    llvm::Value *list = wrapper->arg_begin();
+    llvm::SmallVector<llvm::Value *, 8> arguments;
+    for (auto [index, argument] : llvm::enumerate(function.args())) {
+      llvm::Value *slot =
+          builder.CreateGEP(builder.getPtrTy(), list, builder.getInt64(index));
+      llvm::Value *pointer = builder.CreateLoad(builder.getPtrTy(), slot);
+      arguments.push_back(builder.CreateLoad(argument.getType(), pointer));
+    }
+    llvm::Value *result = builder.CreateCall(&function, arguments);
+    if (!result->getType()->isVoidTy()) {
+      llvm::Value *slot = builder.CreateGEP(
+          builder.getPtrTy(), list, builder.getInt64(function.arg_size()));
+      llvm::Value *pointer = builder.CreateLoad(builder.getPtrTy(), slot);
+      builder.CreateStore(result, pointer);
+    }
+    builder.CreateRetVoid();
+  }
+}
+
+/// Replaces `llvm.global_ctors` and `llvm.global_dtors` (the GPU modules'
+/// loads and unloads) by the exported functions kModuleInitSymbol and
+/// kModuleFiniSymbol, which call them in their order: the JIT links an
+/// object file's code but does not run its `.init_array`.
+static void exposeInitializers(llvm::Module &module) {
+  llvm::IRBuilder<> builder(module.getContext());
+  for (auto [list, name, ascending] :
+       {std::tuple{"llvm.global_ctors", kModuleInitSymbol, true},
+        std::tuple{"llvm.global_dtors", kModuleFiniSymbol, false}}) {
+    llvm::GlobalVariable *global = module.getGlobalVariable(list);
+    if (!global)
+      continue;
+    std::vector<std::pair<uint64_t, llvm::Function *>> entries;
+    if (auto *array =
+            llvm::dyn_cast<llvm::ConstantArray>(global->getInitializer()))
+      for (llvm::Value *entry : array->operands()) {
+        auto *fields = llvm::cast<llvm::ConstantStruct>(entry);
+        auto *priority = llvm::cast<llvm::ConstantInt>(fields->getOperand(0));
+        if (auto *function = llvm::dyn_cast<llvm::Function>(
+                fields->getOperand(1)->stripPointerCasts()))
+          entries.emplace_back(priority->getZExtValue(), function);
+      }
+    // Constructors run by ascending priority, destructors by descending.
+    std::stable_sort(entries.begin(), entries.end(),
+                     [&](const auto &a, const auto &b) {
+                       return ascending ? a.first < b.first : a.first > b.first;
+                     });
+    global->eraseFromParent();
+    auto *caller = llvm::Function::Create(
+        llvm::FunctionType::get(builder.getVoidTy(), false),
+        llvm::GlobalValue::ExternalLinkage, llvm::StringRef(name), module);
+    builder.SetInsertPoint(
+        llvm::BasicBlock::Create(module.getContext(), "entry", caller));
+    for (auto [priority, function] : entries)
+      builder.CreateCall(function);
+    builder.CreateRetVoid();
+  }
+}
+
+/// LLVM's default pipeline at `optLevel` (O0 to O3) for `host`, as
+/// mlir::makeOptimizingTransformer runs it, less CalledValuePropagation.
+/// That pass only annotates indirect calls, which lowered graphs do not
+/// make, and its solver grows quadratically with the values of a function:
+/// in an entry calling a shared layer body 64 times it took half of the
+/// optimizer's time (0.13 of 0.28 s; 0.03 s at 32 layers).
+static void optimize(llvm::Module &module, unsigned optLevel,
+                     llvm::TargetMachine &host) {
+  llvm::PassInstrumentationCallbacks instrumentation;
+  instrumentation.registerShouldRunOptionalPassCallback(
+      [](llvm::StringRef pass, llvm::Any) {
+        return pass != "CalledValuePropagationPass";
+      });
+  // The IR optimizer works for the same target as the code generator, to
+  // vectorize and unroll for it (AVX2, AVX-512 where present).
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&host, tuning, std::nullopt, &instrumentation);
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager pipeline =
+      level == llvm::OptimizationLevel::O0
+          ? builder.buildO0DefaultPipeline(level)
+          : builder.buildPerModuleDefaultPipeline(level);
+  pipeline.run(module, modules);
+}
+
+/// Runs the host's code generator over `module` into an object file.
+static llvm::Expected<llvm::SmallVector<char, 0>>
+generateObject(llvm::Module &module, llvm::TargetMachine &host) {
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (host.addPassesToEmitFile(codegen, os, nullptr,
+                               llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host target cannot emit objects");
+  codegen.run(module);
+  return object;
+}
+
+/// Instructions of a module below which its code is generated on one
+/// thread: splitting it costs more than the thread saves (a graph of a few
+/// ops has a few hundred).
+constexpr size_t kInstructionsPerPart = 1000;
+
+/// How many parts `module`'s code is generated in, one thread each: one per
+/// CPU the process may use (MAXGRAPH_COMPILE_THREADS sets the most), no more
+/// than it has functions with code, nor than kInstructionsPerPart divides its
+/// instructions into.
+static unsigned codegenParts(const llvm::Module &module) {
+  // The CPUs this process may run on (its affinity), not the machine's.
+  unsigned threads =
+      std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  unsigned most;
+  if (const char *text = std::getenv("MAXGRAPH_COMPILE_THREADS");
+      text && !llvm::StringRef(text).getAsInteger(10, most) && most >= 1)
+    threads = std::min(most, 256u);
+  size_t functions = 0, instructions = 0;
+  for (const llvm::Function &function : module)
+    if (!function.isDeclaration()) {
+      ++functions;
+      instructions += function.getInstructionCount();
+    }
+  return static_cast<unsigned>(std::min<size_t>(
+      {threads, functions,
+       std::max<size_t>(1, instructions / kInstructionsPerPart)}));
+}
+
+/// Splits `module` into `parts` parts, each with some of its functions
+/// (balanced by instructions, the largest first) and the others declared:
+/// `module` itself becomes the first part, which also keeps every global
+/// variable, and the others are returned. Every symbol becomes an external
+/// one (a local one renamed), resolved through the GOT and PLT where
+/// another part uses it: the JIT places the parts' objects where it
+/// chooses, maybe further apart than a 32-bit displacement reaches.
+static std::vector<std::unique_ptr<llvm::Module>>
+splitModule(llvm::Module &module, unsigned parts) {
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration() || value.hasAppendingLinkage())
+      continue;
+    if (value.hasLocalLinkage()) {
+      // Prefixed, so as not to define a name the JIT defines already (the
+      // runtime's helpers): a subgraph may have any name.
+      std::string name =
+          "__maxgraph_part." +
+          (value.hasName() ? value.getName().str() : std::string("local"));
+      value.setName(name);
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+    // Not dso_local (which hidden visibility would imply): through the GOT.
+    value.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    value.setDSOLocal(false);
+  }
+  std::vector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      functions.push_back(&function);
+  std::stable_sort(functions.begin(), functions.end(),
+                   [](llvm::Function *a, llvm::Function *b) {
+                     return a->getInstructionCount() > b->getInstructionCount();
+                   });
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  std::vector<size_t> load(parts, 0);
+  for (llvm::Function *function : functions) {
+    unsigned part = static_cast<unsigned>(
+        std::min_element(load.begin(), load.end()) - load.begin());
+    partOf[function] = part;
+    load[part] += function->getInstructionCount();
+  }
+  std::vector<std::unique_ptr<llvm::Module>> others;
+  for (unsigned part = 1; part < parts; ++part) {
+    llvm::ValueToValueMapTy map;
+    others.push_back(
+        llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
+          auto found = partOf.find(value);
+          return found != partOf.end() && found->second == part;
+        }));
+    // Lists of appending linkage (llvm.used) stay in the first part whole.
+    for (llvm::GlobalVariable &global :
+         llvm::make_early_inc_range(others.back()->globals()))
+      if (global.getName().starts_with("llvm.") && global.use_empty())
+        global.eraseFromParent();
+  }
+  for (llvm::Function *function : functions)
+    if (partOf[function] != 0)
+      function->deleteBody();
+  return others;
+}
+
+/// Generates the code of `module` in `parts` parts on as many threads, each
+/// part but the first moved to a context of its own through bitcode (a
+/// context is one thread's), into an archive of their objects.
+static llvm::Expected<llvm::SmallVector<char, 0>>
+generateArchive(llvm::Module &module, unsigned parts,
+                llvm::TargetMachine &host) {
+  std::vector<llvm::SmallVector<char, 0>> bitcode;
+  for (std::unique_ptr<llvm::Module> &part : splitModule(module, parts)) {
+    llvm::raw_svector_ostream os(bitcode.emplace_back());
+    llvm::WriteBitcodeToFile(*part, os);
+  }
+  std::vector<llvm::Expected<llvm::SmallVector<char, 0>>> objects;
+  for (unsigned part = 0; part < parts; ++part)
+    objects.emplace_back(llvm::SmallVector<char, 0>());
+  std::vector<std::thread> threads;
+  for (unsigned part = 1; part < parts; ++part)
+    threads.emplace_back([&, part] {
+      const llvm::SmallVector<char, 0> &code = bitcode[part - 1];
+      llvm::LLVMContext context;
+      auto parsed = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(llvm::StringRef(code.data(), code.size()),
+                                "part"),
+          context);
+      if (!parsed) {
+        objects[part] = parsed.takeError();
+        return;
+      }
+      auto machine = hostMachine();
+      if (!machine) {
+        objects[part] = machine.takeError();
+        return;
+      }
+      objects[part] = generateObject(**parsed, **machine);
+    });
+  objects[0] = generateObject(module, host);
+  for (std::thread &thread : threads)
+    thread.join();
+  std::vector<std::string> names;
+  for (unsigned part = 0; part < parts; ++part)
+    names.push_back("part" + std::to_string(part) + ".o");
+  std::vector<llvm::NewArchiveMember> members;
+  llvm::Error errors = llvm::Error::success();
+  for (unsigned part = 0; part < parts; ++part) {
+    if (!objects[part]) {
+      errors = llvm::joinErrors(std::move(errors), objects[part].takeError());
+      continue;
+    }
+    members.emplace_back(llvm::MemoryBufferRef(
+        llvm::StringRef(objects[part]->data(), objects[part]->size()),
+        names[part]));
+  }
+  if (errors)
+    return std::move(errors);
+  auto archive = llvm::writeArchiveToBuffer(
+      members, llvm::SymtabWritingMode::NormalSymtab,
+      llvm::object::Archive::K_GNU, /*Deterministic=*/true, /*Thin=*/false);
+  if (!archive)
+    return archive.takeError();
+  llvm::StringRef bytes = (*archive)->getBuffer();
+  return llvm::SmallVector<char, 0>(bytes.begin(), bytes.end());
+}
+
+llvm::Expected<llvm::SmallVector<char, 0>>
+maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel) {
+  auto machine = hostMachine();
+  if (!machine)
+    return machine.takeError();
+  llvm::TargetMachine &host = **machine;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return llvm::createStringError("cannot translate the module to LLVM IR");
+  llvmModule->setDataLayout(host.createDataLayout());
+  llvmModule->setTargetTriple(host.getTargetTriple());
+  packFunctionArguments(*llvmModule);
+  exposeInitializers(*llvmModule);
+  optimize(*llvmModule, optLevel, host);
+  unsigned parts = codegenParts(*llvmModule);
+  if (parts > 1)
+    return generateArchive(*llvmModule, parts, host);
+  return generateObject(*llvmModule, host);
+}

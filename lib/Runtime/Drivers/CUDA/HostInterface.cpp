@@ -1,0 +1,832 @@
+//===- HostInterface.cpp - the mgpu functions over the CUDA driver --------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The functions compiled host code calls (hostInterfaceSymbols), and the
+// C++ functions of CUDARuntime.h that do the same for the executable. As in
+// the OpenCL runtime, the mgpu functions have internal linkage, so that both
+// runtimes of the one ABI live in a process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Collectives.h"
+#include "MaxGraph/Runtime/CUDARuntime.h"
+#include "RuntimeState.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+using namespace maxgraph;
+using namespace maxgraph::cuda;
+
+namespace {
+/// One mgpu call: holds the runtime's lock, and records what fails with the
+/// call's name in front.
+class Call {
+public:
+  explicit Call(const char *name)
+      : state(RuntimeState::get()), lock(state.mutex), name(name) {}
+
+  /// Whether a pending error makes the call a no-op.
+  bool skipped() const { return state.failed(); }
+
+  /// Records "<call>: <message>" (unless an error is pending); false.
+  bool fail(const llvm::Twine &message) {
+    state.fail((name + ": " + message).str());
+    return false;
+  }
+  bool fail(llvm::Error error) {
+    return fail(llvm::toString(std::move(error)));
+  }
+
+  /// True for CUDA_SUCCESS; records "<call>: <what>: <cuCall>: <error>"
+  /// otherwise.
+  bool check(CUresult status, const char *cuCall,
+             const llvm::Twine &what = "") {
+    if (status == CUDA_SUCCESS)
+      return true;
+    if (what.isTriviallyEmpty())
+      return fail(cuError(cuCall, status));
+    return fail(what + ": " + cuError(cuCall, status));
+  }
+
+  /// The driver's entry points; none (recorded) without a driver.
+  const CUDADriver *driver() {
+    llvm::Expected<const CUDADriver &> cu = cudaDriver();
+    if (!cu) {
+      fail(cu.takeError());
+      return nullptr;
+    }
+    return &*cu;
+  }
+
+  /// Makes `device`'s context current; false (recorded) if it cannot be.
+  bool enter(DeviceState &device) {
+    if (llvm::Error error = state.makeCurrent(device))
+      return fail(std::move(error));
+    return true;
+  }
+
+  /// The current device, opened and made current; none (recorded) if it
+  /// cannot be.
+  DeviceState *currentDevice() {
+    llvm::Expected<DeviceState *> device = state.currentDevice();
+    if (!device) {
+      fail(device.takeError());
+      return nullptr;
+    }
+    return enter(**device) ? *device : nullptr;
+  }
+
+  /// The stream that `handle` is (the default stream of `device`, or of the
+  /// current device, for null), its device made current; none (recorded)
+  /// for a handle that is not a live stream or is a stream of another device
+  /// than `device`.
+  Stream *stream(void *handle, DeviceState *device = nullptr) {
+    if (!handle) {
+      if (!device && !(device = currentDevice()))
+        return nullptr;
+      return enter(*device) ? device->defaultStream : nullptr;
+    }
+    auto *stream = static_cast<Stream *>(handle);
+    if (!state.streams.contains(stream)) {
+      fail("0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(handle)) +
+           " is not a stream of mgpuStreamCreate");
+      return nullptr;
+    }
+    if (device && stream->device != device) {
+      fail("a stream of " + stream->device->label + " used for " +
+           device->label);
+      return nullptr;
+    }
+    return enter(*stream->device) ? stream : nullptr;
+  }
+
+  /// Lets other threads in while this one waits for the device.
+  void unlock() { lock.unlock(); }
+  void relock() { lock.lock(); }
+
+  RuntimeState &state;
+
+private:
+  std::unique_lock<std::mutex> lock;
+  llvm::StringRef name;
+};
+} // namespace
+
+static std::string hex(const void *pointer) {
+  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(pointer));
+}
+
+static CUdeviceptr devicePointer(const void *pointer) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(pointer));
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and launches
+//===----------------------------------------------------------------------===//
+
+static void *mgpuModuleLoad(void *data, size_t size) {
+  Call call("mgpuModuleLoad");
+  if (call.skipped())
+    return nullptr;
+  const CUDADriver *cu = call.driver();
+  DeviceState *device = cu ? call.currentDevice() : nullptr;
+  if (!device)
+    return nullptr;
+  if (!data || size == 0) {
+    call.fail("empty module");
+    return nullptr;
+  }
+  // A cubin is an ELF image; PTX is text, which the driver reads up to a
+  // NUL that `gpu.binary` need not have.
+  llvm::StringRef blob(static_cast<const char *>(data), size);
+  std::string text;
+  const void *image = data;
+  if (!blob.starts_with("\x7f"
+                        "ELF") &&
+      blob.back() != '\0') {
+    text = blob.str();
+    image = text.c_str();
+  }
+  CUmodule module = nullptr;
+  if (!call.check(cu->ModuleLoadData(&module, image), "cuModuleLoadData",
+                  "loading the kernels on " + device->label))
+    return nullptr;
+  auto *loaded = new Module{device, module, {}};
+  call.state.modules.insert(loaded);
+  return loaded;
+}
+
+static void mgpuModuleUnload(void *handle) {
+  Call call("mgpuModuleUnload");
+  auto *module = static_cast<Module *>(handle);
+  if (!handle || !call.state.modules.contains(module))
+    return;
+  call.state.modules.erase(module);
+  for (auto &entry : module->functions)
+    call.state.functions.erase(entry.second.get());
+  // Unloaded even with an error pending: nothing else frees it.
+  if (llvm::Expected<const CUDADriver &> cu = cudaDriver()) {
+    if (llvm::Error error = call.state.makeCurrent(*module->device))
+      llvm::consumeError(std::move(error));
+    else
+      (void)cu->ModuleUnload(module->module);
+  } else {
+    llvm::consumeError(cu.takeError());
+  }
+  delete module;
+}
+
+static void *mgpuModuleGetFunction(void *handle, const char *name) {
+  Call call("mgpuModuleGetFunction");
+  if (call.skipped())
+    return nullptr;
+  auto *module = static_cast<Module *>(handle);
+  if (!handle || !call.state.modules.contains(module)) {
+    call.fail(hex(handle) + " is not a module of mgpuModuleLoad");
+    return nullptr;
+  }
+  if (!name) {
+    call.fail("null kernel name");
+    return nullptr;
+  }
+  // The host code asks before every launch: the first answer is kept.
+  std::unique_ptr<Function> &slot = module->functions[name];
+  if (slot)
+    return slot.get();
+  const CUDADriver *cu = call.driver();
+  if (!cu || !call.enter(*module->device))
+    return nullptr;
+  CUfunction function = nullptr;
+  if (!call.check(cu->ModuleGetFunction(&function, module->module, name),
+                  "cuModuleGetFunction",
+                  "kernel '" + llvm::Twine(name) + "'")) {
+    module->functions.erase(name);
+    return nullptr;
+  }
+  slot = std::make_unique<Function>(Function{module, name, function});
+  call.state.functions.insert(slot.get());
+  return slot.get();
+}
+
+static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
+                             intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                             intptr_t blockZ, int32_t dynamicSharedMemory,
+                             void *streamHandle, void **params, void **extra,
+                             size_t) {
+  Call call("mgpuLaunchKernel");
+  if (call.skipped())
+    return;
+  auto *function = static_cast<Function *>(handle);
+  if (!handle || !call.state.functions.contains(function)) {
+    call.fail(hex(handle) + " is not a function of mgpuModuleGetFunction");
+    return;
+  }
+  std::string kernel = "kernel '" + function->name + "'";
+  const intptr_t sizes[6] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
+  for (intptr_t size : sizes)
+    if (size < 1 || size > std::numeric_limits<unsigned>::max()) {
+      call.fail(kernel + ": bad launch size: grid (" + llvm::Twine(gridX) +
+                ", " + llvm::Twine(gridY) + ", " + llvm::Twine(gridZ) +
+                "), block (" + llvm::Twine(blockX) + ", " +
+                llvm::Twine(blockY) + ", " + llvm::Twine(blockZ) + ")");
+      return;
+    }
+  DeviceState *device = function->module->device;
+  Stream *stream = call.stream(streamHandle, device);
+  const CUDADriver *cu = stream ? call.driver() : nullptr;
+  if (!cu)
+    return;
+  if (dynamicSharedMemory < 0 ||
+      dynamicSharedMemory > device->maxSharedMemory) {
+    call.fail(kernel + ": " + llvm::Twine(dynamicSharedMemory) +
+              " bytes of dynamic shared memory asked, " + device->label +
+              " allows " + llvm::Twine(device->maxSharedMemory));
+    return;
+  }
+  // Past the default 48 KB a kernel must opt in to more.
+  if (dynamicSharedMemory > function->sharedMemoryAllowed) {
+    if (!call.check(cu->FuncSetAttribute(
+                        function->function,
+                        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        dynamicSharedMemory),
+                    "cuFuncSetAttribute", kernel))
+      return;
+    function->sharedMemoryAllowed = dynamicSharedMemory;
+  }
+  call.check(cu->LaunchKernel(function->function, gridX, gridY, gridZ, blockX,
+                              blockY, blockZ, dynamicSharedMemory,
+                              stream->stream, params, extra),
+             "cuLaunchKernel", kernel + " on " + device->label);
+}
+
+static void mgpuLaunchClusterKernel(void *, intptr_t, intptr_t, intptr_t,
+                                    intptr_t, intptr_t, intptr_t, intptr_t,
+                                    intptr_t, intptr_t, int32_t, void *,
+                                    void **, void **) {
+  Call call("mgpuLaunchClusterKernel");
+  if (!call.skipped())
+    call.fail("thread block clusters are not supported by MaxGraph's CUDA "
+              "runtime (no kernel of maxgraph-lower-to-gpu uses them)");
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+/// The device-graph contract: what would wait for the host, or change
+/// memory outside the stream's order, is not captured.
+static bool refuseWhileCapturing(Call &call, const Stream &stream,
+                                 const llvm::Twine &what) {
+  if (!stream.capturing)
+    return false;
+  call.fail(what + " while the stream of " + stream.device->label +
+            " is captured into a device graph (a device graph must not "
+            "wait for the host or allocate outside the stream's order)");
+  return true;
+}
+
+/// refuseWhileCapturing for every stream of `device`: what is not ordered
+/// on a stream would break whichever capture is under way.
+static bool refuseWhileDeviceCaptures(Call &call, const DeviceState &device,
+                                      const llvm::Twine &what) {
+  for (Stream *stream : call.state.streams)
+    if (stream->device == &device && refuseWhileCapturing(call, *stream, what))
+      return true;
+  return false;
+}
+
+static void *mgpuStreamCreate() {
+  Call call("mgpuStreamCreate");
+  if (call.skipped())
+    return nullptr;
+  const CUDADriver *cu = call.driver();
+  DeviceState *device = cu ? call.currentDevice() : nullptr;
+  if (!device)
+    return nullptr;
+  CUstream stream = nullptr;
+  if (!call.check(cu->StreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                  "cuStreamCreate", device->label))
+    return nullptr;
+  auto *created = new Stream{device, stream, false, {}};
+  call.state.streams.insert(created);
+  return created;
+}
+
+static void mgpuStreamDestroy(void *handle) {
+  Call call("mgpuStreamDestroy");
+  if (call.skipped() || !handle)
+    return;
+  auto *stream = static_cast<Stream *>(handle);
+  if (!call.state.streams.contains(stream) ||
+      stream == stream->device->defaultStream) {
+    call.fail(hex(handle) + " is not a stream of mgpuStreamCreate");
+    return;
+  }
+  if (refuseWhileCapturing(call, *stream, "destroying the stream"))
+    return;
+  const CUDADriver *cu = call.driver();
+  if (!cu || !call.enter(*stream->device))
+    return;
+  call.state.streams.erase(stream);
+  call.check(cu->StreamDestroy(stream->stream), "cuStreamDestroy");
+  delete stream;
+}
+
+static void mgpuStreamSynchronize(void *handle) {
+  Call call("mgpuStreamSynchronize");
+  if (call.skipped())
+    return;
+  const CUDADriver *cu = call.driver();
+  Stream *stream = cu ? call.stream(handle) : nullptr;
+  if (!stream || refuseWhileCapturing(call, *stream, "a host synchronization"))
+    return;
+  CUstream waited = stream->stream;
+  std::string label = stream->device->label;
+  call.unlock();
+  CUresult status = cu->StreamSynchronize(waited);
+  call.relock();
+  call.check(status, "cuStreamSynchronize", label);
+}
+
+static void *mgpuEventCreate() {
+  Call call("mgpuEventCreate");
+  if (call.skipped())
+    return nullptr;
+  const CUDADriver *cu = call.driver();
+  DeviceState *device = cu ? call.currentDevice() : nullptr;
+  if (!device)
+    return nullptr;
+  CUevent event = nullptr;
+  if (!call.check(cu->EventCreate(&event, CU_EVENT_DISABLE_TIMING),
+                  "cuEventCreate", device->label))
+    return nullptr;
+  auto *created = new Event{device, event};
+  call.state.events.insert(created);
+  return created;
+}
+
+static Event *liveEvent(Call &call, void *handle) {
+  auto *event = static_cast<Event *>(handle);
+  if (handle && call.state.events.contains(event))
+    return event;
+  call.fail(hex(handle) + " is not an event of mgpuEventCreate");
+  return nullptr;
+}
+
+static void mgpuEventDestroy(void *handle) {
+  Call call("mgpuEventDestroy");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, handle);
+  const CUDADriver *cu = event ? call.driver() : nullptr;
+  if (!cu || !call.enter(*event->device))
+    return;
+  call.state.events.erase(event);
+  call.check(cu->EventDestroy(event->event), "cuEventDestroy");
+  delete event;
+}
+
+static void mgpuEventRecord(void *eventHandle, void *streamHandle) {
+  Call call("mgpuEventRecord");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, eventHandle);
+  const CUDADriver *cu = event ? call.driver() : nullptr;
+  Stream *stream = cu ? call.stream(streamHandle, event->device) : nullptr;
+  if (!stream)
+    return;
+  call.check(cu->EventRecord(event->event, stream->stream), "cuEventRecord");
+}
+
+static void mgpuEventSynchronize(void *handle) {
+  Call call("mgpuEventSynchronize");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, handle);
+  const CUDADriver *cu = event ? call.driver() : nullptr;
+  if (!cu || !call.enter(*event->device))
+    return;
+  if (refuseWhileDeviceCaptures(call, *event->device,
+                                "a host wait for an event"))
+    return;
+  CUevent waited = event->event;
+  call.unlock();
+  CUresult status = cu->EventSynchronize(waited);
+  call.relock();
+  call.check(status, "cuEventSynchronize");
+}
+
+static void mgpuStreamWaitEvent(void *streamHandle, void *eventHandle) {
+  Call call("mgpuStreamWaitEvent");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, eventHandle);
+  const CUDADriver *cu = event ? call.driver() : nullptr;
+  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
+  if (!stream)
+    return;
+  call.check(cu->StreamWaitEvent(stream->stream, event->event, 0),
+             "cuStreamWaitEvent");
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static void *mgpuMemAlloc(uint64_t bytes, void *streamHandle,
+                          uint8_t hostShared) {
+  Call call("mgpuMemAlloc");
+  if (call.skipped())
+    return nullptr;
+  const CUDADriver *cu = call.driver();
+  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
+  if (!stream)
+    return nullptr;
+  DeviceState *device = stream->device;
+  std::string what = llvm::Twine(bytes).str() + " bytes on " + device->label;
+  // Zero bytes get a block of their own too: one pointer per allocation.
+  size_t size = std::max<uint64_t>(bytes, 1);
+  CUdeviceptr pointer = 0;
+  if (hostShared) {
+    if (refuseWhileDeviceCaptures(call, *device, "a host-shared allocation") ||
+        !call.check(cu->MemAllocManaged(&pointer, size, CU_MEM_ATTACH_GLOBAL),
+                    "cuMemAllocManaged", what))
+      return nullptr;
+  } else if (!call.check(cu->MemAllocAsync(&pointer, size, stream->stream),
+                         "cuMemAllocAsync", what)) {
+    return nullptr;
+  }
+  void *address = reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
+  call.state.allocations[address] = {static_cast<size_t>(bytes), device,
+                                     hostShared != 0};
+  return address;
+}
+
+static void mgpuMemFree(void *pointer, void *streamHandle) {
+  Call call("mgpuMemFree");
+  if (call.skipped() || !pointer)
+    return;
+  auto found = call.state.allocations.find(pointer);
+  if (found == call.state.allocations.end()) {
+    call.fail(hex(pointer) + " is not a block of mgpuMemAlloc");
+    return;
+  }
+  const CUDADriver *cu = call.driver();
+  Stream *stream =
+      cu ? call.stream(streamHandle, found->second.device) : nullptr;
+  if (!stream)
+    return;
+  Allocation allocation = found->second;
+  if (allocation.managed &&
+      refuseWhileDeviceCaptures(call, *stream->device,
+                                "freeing host-shared memory"))
+    return;
+  // Forgotten only once the driver has it back.
+  CUresult status =
+      allocation.managed
+          ? cu->MemFree(devicePointer(pointer))
+          : cu->MemFreeAsync(devicePointer(pointer), stream->stream);
+  if (call.check(status, allocation.managed ? "cuMemFree" : "cuMemFreeAsync"))
+    call.state.allocations.erase(pointer);
+}
+
+static void mgpuMemcpy(void *destination, void *source, size_t bytes,
+                       void *streamHandle) {
+  Call call("mgpuMemcpy");
+  if (call.skipped())
+    return;
+  const CUDADriver *cu = call.driver();
+  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
+  if (!stream || bytes == 0)
+    return;
+  if (!destination || !source) {
+    call.fail("null pointer (copy of " + llvm::Twine(bytes) + " bytes from " +
+              hex(source) + " to " + hex(destination) + ")");
+    return;
+  }
+  if (stream->capturing) {
+    // A graph's copies from the host read its constants: a pinned snapshot
+    // taken now is what every replay copies (a capture cannot read
+    // pageable memory). Copies to the host would make it wait.
+    if (!call.state.isDeviceMemory(destination)) {
+      refuseWhileCapturing(call, *stream, "a copy to host memory");
+      return;
+    }
+    if (!call.state.isDeviceMemory(source)) {
+      void *staged = nullptr;
+      if (!call.check(cu->MemAllocHost(&staged, bytes), "cuMemAllocHost",
+                      llvm::Twine(bytes) + " bytes of pinned host memory"))
+        return;
+      std::memcpy(staged, source, bytes);
+      stream->stagedHostData.push_back(staged);
+      source = staged;
+    }
+  }
+  // Unified addressing: either side may be host memory.
+  call.check(cu->MemcpyAsync(devicePointer(destination), devicePointer(source),
+                             bytes, stream->stream),
+             "cuMemcpyAsync",
+             llvm::Twine(bytes) + " bytes from " + hex(source) + " to " +
+                 hex(destination));
+}
+
+static void mgpuMemset32(void *destination, uint32_t value, size_t count,
+                         void *streamHandle) {
+  Call call("mgpuMemset32");
+  if (call.skipped())
+    return;
+  const CUDADriver *cu = call.driver();
+  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
+  if (!stream || count == 0)
+    return;
+  call.check(cu->MemsetD32Async(devicePointer(destination), value, count,
+                                stream->stream),
+             "cuMemsetD32Async",
+             llvm::Twine(count) + " values at " + hex(destination));
+}
+
+static void mgpuMemset16(void *destination, uint16_t value, size_t count,
+                         void *streamHandle) {
+  Call call("mgpuMemset16");
+  if (call.skipped())
+    return;
+  const CUDADriver *cu = call.driver();
+  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
+  if (!stream || count == 0)
+    return;
+  call.check(cu->MemsetD16Async(devicePointer(destination), value, count,
+                                stream->stream),
+             "cuMemsetD16Async",
+             llvm::Twine(count) + " values at " + hex(destination));
+}
+
+/// The bytes a memref descriptor {allocated, aligned, offset, sizes...,
+/// strides...} spans from its first element, and that element's address.
+static std::pair<char *, size_t> span(int64_t rank, void *descriptor,
+                                      int64_t elementBytes) {
+  auto *words = static_cast<int64_t *>(descriptor);
+  char *aligned;
+  std::memcpy(&aligned, &words[1], sizeof aligned);
+  int64_t last = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (words[3 + d] == 0)
+      return {aligned + words[2] * elementBytes, 0};
+    last += (words[3 + d] - 1) * words[3 + rank + d];
+  }
+  return {aligned + words[2] * elementBytes,
+          static_cast<size_t>((last + 1) * elementBytes)};
+}
+
+static void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                      int64_t elementBytes) {
+  Call call("mgpuMemHostRegisterMemRef");
+  if (call.skipped())
+    return;
+  const CUDADriver *cu = call.driver();
+  DeviceState *device = cu ? call.currentDevice() : nullptr;
+  if (!device ||
+      refuseWhileDeviceCaptures(call, *device, "a host registration"))
+    return;
+  auto [start, bytes] = span(rank, descriptor, elementBytes);
+  if (bytes)
+    call.check(cu->MemHostRegister(start, bytes, 0), "cuMemHostRegister");
+}
+
+static void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                        int64_t elementBytes) {
+  Call call("mgpuMemHostUnregisterMemRef");
+  if (call.skipped())
+    return;
+  const CUDADriver *cu = call.driver();
+  DeviceState *device = cu ? call.currentDevice() : nullptr;
+  if (!device ||
+      refuseWhileDeviceCaptures(call, *device, "a host registration"))
+    return;
+  auto [start, bytes] = span(rank, descriptor, elementBytes);
+  if (bytes)
+    call.check(cu->MemHostUnregister(start), "cuMemHostUnregister");
+}
+
+static void *mgpuTensorMapEncodeTiledMemref(int64_t, void *, int64_t, int64_t,
+                                            int64_t, int64_t, int64_t,
+                                            int64_t *) {
+  Call call("mgpuTensorMapEncodeTiledMemref");
+  if (!call.skipped())
+    call.fail("tensor maps (TMA) are not supported by MaxGraph's CUDA "
+              "runtime (no kernel of maxgraph-lower-to-gpu uses them)");
+  return nullptr;
+}
+
+static void mgpuSetDefaultDevice(int32_t index) {
+  Call call("mgpuSetDefaultDevice");
+  if (call.skipped())
+    return;
+  if (llvm::Error error = call.state.selectDevice(index))
+    call.fail(std::move(error));
+}
+
+//===----------------------------------------------------------------------===//
+// The C++ functions of CUDARuntime.h
+//===----------------------------------------------------------------------===//
+
+/// The pending error as an llvm::Error (taken), or success.
+static llvm::Error pendingError() {
+  if (std::optional<std::string> message = cuda::takeError())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), *message);
+  return llvm::Error::success();
+}
+
+std::vector<std::pair<const char *, void *>> cuda::hostInterfaceSymbols() {
+#define MAXGRAPH_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
+  std::vector<std::pair<const char *, void *>> symbols = {
+      MAXGRAPH_SYMBOL(mgpuModuleLoad),
+      MAXGRAPH_SYMBOL(mgpuModuleUnload),
+      MAXGRAPH_SYMBOL(mgpuModuleGetFunction),
+      MAXGRAPH_SYMBOL(mgpuLaunchKernel),
+      MAXGRAPH_SYMBOL(mgpuLaunchClusterKernel),
+      MAXGRAPH_SYMBOL(mgpuStreamCreate),
+      MAXGRAPH_SYMBOL(mgpuStreamDestroy),
+      MAXGRAPH_SYMBOL(mgpuStreamSynchronize),
+      MAXGRAPH_SYMBOL(mgpuStreamWaitEvent),
+      MAXGRAPH_SYMBOL(mgpuEventCreate),
+      MAXGRAPH_SYMBOL(mgpuEventDestroy),
+      MAXGRAPH_SYMBOL(mgpuEventRecord),
+      MAXGRAPH_SYMBOL(mgpuEventSynchronize),
+      MAXGRAPH_SYMBOL(mgpuMemAlloc),
+      MAXGRAPH_SYMBOL(mgpuMemFree),
+      MAXGRAPH_SYMBOL(mgpuMemcpy),
+      MAXGRAPH_SYMBOL(mgpuMemset32),
+      MAXGRAPH_SYMBOL(mgpuMemset16),
+      MAXGRAPH_SYMBOL(mgpuMemHostRegisterMemRef),
+      MAXGRAPH_SYMBOL(mgpuMemHostUnregisterMemRef),
+      MAXGRAPH_SYMBOL(mgpuTensorMapEncodeTiledMemref),
+      MAXGRAPH_SYMBOL(mgpuSetDefaultDevice),
+  };
+#undef MAXGRAPH_SYMBOL
+  // The NCCL collectives of the SPMD ops on gpu devices.
+  for (auto symbol : collectiveSymbols())
+    symbols.push_back(symbol);
+  return symbols;
+}
+
+llvm::Expected<void *> cuda::allocate(size_t bytes, void *stream) {
+  void *pointer = mgpuMemAlloc(bytes, stream, /*hostShared=*/0);
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return pointer;
+}
+
+llvm::Error cuda::deallocate(void *pointer, void *stream) {
+  mgpuMemFree(pointer, stream);
+  return pendingError();
+}
+
+llvm::Expected<void *> cuda::allocatePinned(size_t bytes) {
+  void *pointer = nullptr;
+  {
+    Call call("allocatePinned");
+    const CUDADriver *cu = call.driver();
+    if (!call.skipped() && cu && call.currentDevice())
+      call.check(cu->MemAllocHost(&pointer, std::max<size_t>(bytes, 1)),
+                 "cuMemAllocHost",
+                 llvm::Twine(bytes) + " bytes of pinned host memory");
+  }
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return pointer;
+}
+
+llvm::Error cuda::deallocatePinned(void *pointer) {
+  {
+    Call call("deallocatePinned");
+    const CUDADriver *cu = pointer ? call.driver() : nullptr;
+    if (!call.skipped() && cu)
+      call.check(cu->MemFreeHost(pointer), "cuMemFreeHost");
+  }
+  return pendingError();
+}
+
+llvm::Error cuda::copy(void *destination, const void *source, size_t bytes,
+                       void *stream) {
+  mgpuMemcpy(destination, const_cast<void *>(source), bytes, stream);
+  return pendingError();
+}
+
+llvm::Error cuda::synchronize(void *stream) {
+  mgpuStreamSynchronize(stream);
+  return pendingError();
+}
+
+llvm::Expected<void *> cuda::createStream() {
+  void *stream = mgpuStreamCreate();
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return stream;
+}
+
+llvm::Error cuda::destroyStream(void *stream) {
+  mgpuStreamDestroy(stream);
+  return pendingError();
+}
+
+llvm::Error cuda::beginCapture(void *handle) {
+  {
+    Call call("beginCapture");
+    const CUDADriver *cu = call.skipped() ? nullptr : call.driver();
+    if (Stream *stream = cu ? call.stream(handle) : nullptr) {
+      if (stream->capturing)
+        call.fail("the stream of " + stream->device->label +
+                  " is being captured already");
+      else if (call.check(cu->StreamBeginCapture(
+                              stream->stream, CU_STREAM_CAPTURE_MODE_RELAXED),
+                          "cuStreamBeginCapture", stream->device->label))
+        stream->capturing = true;
+    }
+  }
+  return pendingError();
+}
+
+llvm::Expected<void *> cuda::endCapture(void *handle) {
+  Graph *made = nullptr;
+  {
+    // Runs even with an error pending: the stream must not stay captured.
+    Call call("endCapture");
+    llvm::Expected<const CUDADriver &> cu = cudaDriver();
+    if (!cu) {
+      call.fail(cu.takeError());
+    } else if (Stream *stream = call.stream(handle)) {
+      if (!stream->capturing) {
+        call.fail("the stream of " + stream->device->label +
+                  " is not being captured");
+      } else {
+        stream->capturing = false;
+        CUgraph graph = nullptr;
+        bool ended = call.check(cu->StreamEndCapture(stream->stream, &graph),
+                                "cuStreamEndCapture", stream->device->label);
+        std::vector<void *> staged = std::move(stream->stagedHostData);
+        stream->stagedHostData.clear();
+        if (ended && !call.skipped()) {
+          CUgraphExec exec = nullptr;
+          if (call.check(cu->GraphInstantiateWithFlags(&exec, graph, 0),
+                         "cuGraphInstantiate", stream->device->label)) {
+            made = new Graph{stream->device, exec, std::move(staged)};
+            call.state.graphs.insert(made);
+          }
+        }
+        for (void *data : staged)
+          (void)cu->MemFreeHost(data);
+        if (graph)
+          (void)cu->GraphDestroy(graph);
+      }
+    }
+  }
+  if (llvm::Error error = pendingError()) {
+    if (made)
+      llvm::consumeError(destroyGraph(made));
+    return std::move(error);
+  }
+  return made;
+}
+
+llvm::Error cuda::launchGraph(void *handle, void *streamHandle) {
+  {
+    Call call("launchGraph");
+    auto *graph = static_cast<Graph *>(handle);
+    if (call.skipped()) {
+    } else if (!handle || !call.state.graphs.contains(graph)) {
+      call.fail(hex(handle) + " is not a graph of endCapture");
+    } else if (const CUDADriver *cu = call.driver()) {
+      if (Stream *stream = call.stream(streamHandle, graph->device))
+        call.check(cu->GraphLaunch(graph->exec, stream->stream),
+                   "cuGraphLaunch", graph->device->label);
+    }
+  }
+  return pendingError();
+}
+
+llvm::Error cuda::destroyGraph(void *handle) {
+  if (!handle)
+    return llvm::Error::success();
+  {
+    Call call("destroyGraph");
+    auto *graph = static_cast<Graph *>(handle);
+    if (!call.state.graphs.contains(graph)) {
+      call.fail(hex(handle) + " is not a graph of endCapture");
+    } else if (const CUDADriver *cu = call.driver()) {
+      call.state.graphs.erase(graph);
+      if (call.enter(*graph->device)) {
+        call.check(cu->GraphExecDestroy(graph->exec), "cuGraphExecDestroy");
+        for (void *data : graph->stagedHostData)
+          call.check(cu->MemFreeHost(data), "cuMemFreeHost");
+      }
+      delete graph;
+    }
+  }
+  return pendingError();
+}

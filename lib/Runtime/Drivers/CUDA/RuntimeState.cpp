@@ -1,0 +1,206 @@
+//===- RuntimeState.cpp - devices, handles and the pending error ----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+
+#include "RuntimeState.h"
+#include "MaxGraph/Runtime/CUDARuntime.h"
+
+using namespace maxgraph;
+using namespace maxgraph::cuda;
+
+/// The architecture the NVVM back end builds cubins for (sm_90): older
+/// devices cannot run them.
+static constexpr int kMinimumComputeCapability = 90;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+RuntimeState &RuntimeState::get() {
+  // Never destroyed (see the header).
+  static RuntimeState *state = new RuntimeState;
+  return *state;
+}
+
+thread_local std::optional<std::string> RuntimeState::pendingError;
+thread_local int RuntimeState::current = 0;
+
+void RuntimeState::fail(std::string message) {
+  if (!pendingError)
+    pendingError = std::move(message);
+}
+
+std::optional<std::string> RuntimeState::takeError() {
+  return std::exchange(pendingError, std::nullopt);
+}
+
+bool RuntimeState::isDeviceMemory(const void *pointer) const {
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  for (const auto &[block, allocation] : allocations) {
+    auto start = reinterpret_cast<uintptr_t>(block);
+    if (address >= start &&
+        address - start < std::max<size_t>(allocation.bytes, 1))
+      return true;
+  }
+  return false;
+}
+
+llvm::Expected<int> RuntimeState::deviceCount() {
+  llvm::Expected<const CUDADriver &> cu = cudaDriver();
+  if (!cu)
+    return cu.takeError();
+  int count = 0;
+  if (CUresult status = cu->DeviceGetCount(&count); status != CUDA_SUCCESS)
+    return makeError("no CUDA device (" + cuError("cuDeviceGetCount", status) +
+                     ")");
+  return count;
+}
+
+llvm::Error RuntimeState::makeCurrent(DeviceState &device) {
+  // Set on every call: other libraries in the process (a framework's CUDA
+  // runtime) may have made another context current on this thread.
+  const CUDADriver &cu = cantFail(cudaDriver());
+  if (CUresult status = cu.CtxSetCurrent(device.context);
+      status != CUDA_SUCCESS)
+    return makeError(device.label + ": " + cuError("cuCtxSetCurrent", status));
+  return llvm::Error::success();
+}
+
+llvm::Expected<DeviceState *> RuntimeState::device(int index) {
+  if (index >= 0 && static_cast<size_t>(index) < openDevices.size() &&
+      openDevices[index])
+    return openDevices[index].get();
+  llvm::Expected<int> count = deviceCount();
+  if (!count)
+    return count.takeError();
+  if (index < 0 || index >= *count)
+    return makeError("gpu:" + llvm::Twine(index) + ": no CUDA device " +
+                     llvm::Twine(index) + " (" + llvm::Twine(*count) +
+                     " found)");
+  const CUDADriver &cu = cantFail(cudaDriver());
+  auto state = std::make_unique<DeviceState>();
+  state->index = index;
+  std::string where = "gpu:" + std::to_string(index);
+  auto check = [&](CUresult status, const char *call) -> llvm::Error {
+    if (status == CUDA_SUCCESS)
+      return llvm::Error::success();
+    return makeError(where + ": " + cuError(call, status));
+  };
+  if (llvm::Error error =
+          check(cu.DeviceGet(&state->device, index), "cuDeviceGet"))
+    return std::move(error);
+  char name[256] = {};
+  if (llvm::Error error =
+          check(cu.DeviceGetName(name, sizeof name - 1, state->device),
+                "cuDeviceGetName"))
+    return std::move(error);
+  state->label = where + " (" + name + ")";
+  where = state->label;
+  int major = 0, minor = 0, pools = 0;
+  if (llvm::Error error =
+          check(cu.DeviceGetAttribute(
+                    &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                    state->device),
+                "cuDeviceGetAttribute"))
+    return std::move(error);
+  if (llvm::Error error =
+          check(cu.DeviceGetAttribute(
+                    &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                    state->device),
+                "cuDeviceGetAttribute"))
+    return std::move(error);
+  if (major * 10 + minor < kMinimumComputeCapability)
+    return makeError(where + " has compute capability " + llvm::Twine(major) +
+                     "." + llvm::Twine(minor) +
+                     ", and MaxGraph's kernels are built for sm_90 (compute "
+                     "capability 9.0 or later)");
+  if (llvm::Error error =
+          check(cu.DeviceGetAttribute(
+                    &pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                    state->device),
+                "cuDeviceGetAttribute"))
+    return std::move(error);
+  if (!pools)
+    return makeError(where + " has no stream-ordered memory pool "
+                             "(cuMemAllocAsync), which the runtime needs");
+  int shared = 0;
+  if (cu.DeviceGetAttribute(
+          &shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+          state->device) == CUDA_SUCCESS &&
+      shared > 0)
+    state->maxSharedMemory = shared;
+  if (llvm::Error error =
+          check(cu.DevicePrimaryCtxRetain(&state->context, state->device),
+                "cuDevicePrimaryCtxRetain"))
+    return std::move(error);
+  if (llvm::Error error = makeCurrent(*state)) {
+    cu.DevicePrimaryCtxRelease(state->device);
+    return std::move(error);
+  }
+  // Freed blocks stay in the pool for the next call's allocations instead
+  // of going back to the driver at every synchronization.
+  CUmemoryPool pool = nullptr;
+  if (cu.DeviceGetDefaultMemPool(&pool, state->device) == CUDA_SUCCESS) {
+    uint64_t threshold = UINT64_MAX;
+    (void)cu.MemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                 &threshold);
+  }
+  CUstream stream = nullptr;
+  if (llvm::Error error = check(
+          cu.StreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate")) {
+    cu.DevicePrimaryCtxRelease(state->device);
+    return std::move(error);
+  }
+  state->defaultStream = new Stream{state.get(), stream, false, {}};
+  streams.insert(state->defaultStream);
+  if (openDevices.size() <= static_cast<size_t>(index))
+    openDevices.resize(index + 1);
+  openDevices[index] = std::move(state);
+  return openDevices[index].get();
+}
+
+llvm::Error RuntimeState::selectDevice(int index) {
+  llvm::Expected<DeviceState *> selected = device(index);
+  if (!selected)
+    return selected.takeError();
+  current = index;
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// The public functions of CUDARuntime.h about devices and errors
+//===----------------------------------------------------------------------===//
+
+std::optional<std::string> cuda::takeError() {
+  RuntimeState &state = RuntimeState::get();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.takeError();
+}
+
+llvm::Expected<std::vector<std::string>> cuda::deviceNames() {
+  RuntimeState &state = RuntimeState::get();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  llvm::Expected<int> count = state.deviceCount();
+  if (!count)
+    return count.takeError();
+  const CUDADriver &cu = cantFail(cudaDriver());
+  std::vector<std::string> names;
+  for (int index = 0; index < *count; ++index) {
+    CUdevice device = 0;
+    char name[256] = {};
+    if (cu.DeviceGet(&device, index) != CUDA_SUCCESS ||
+        cu.DeviceGetName(name, sizeof name - 1, device) != CUDA_SUCCESS)
+      names.emplace_back("unknown CUDA device");
+    else
+      names.emplace_back(name);
+  }
+  return names;
+}
+
+llvm::Error cuda::selectDevice(int index) {
+  RuntimeState &state = RuntimeState::get();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.selectDevice(index);
+}

@@ -1,0 +1,148 @@
+//===- RuntimeState.h - devices, handles and the pending error --*- C++ -*-===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What the CUDA runtime keeps between calls: the devices in use (each with
+// its retained primary context and default stream), the handles the mgpu
+// functions gave out (modules and their functions, streams, events,
+// allocations, graphs), and per host thread the current device and the first
+// error that nobody took yet. One object
+// for the process, never destroyed: compiled code may unload its modules from
+// a global destructor after this library's statics are gone. Everything is
+// guarded by `mutex`; the methods expect it held.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_LIB_RUNTIME_CUDA_RUNTIMESTATE_H
+#define MAXGRAPH_LIB_RUNTIME_CUDA_RUNTIMESTATE_H
+
+#include "CUDADriver.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace maxgraph::cuda {
+struct Stream;
+
+/// A device in use.
+struct DeviceState {
+  int index = 0;
+  /// "gpu:0 (NVIDIA H200)": how messages name the device.
+  std::string label;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  /// The stream a null stream handle stands for.
+  Stream *defaultStream = nullptr;
+  /// The most dynamic shared memory a block may opt in to.
+  int maxSharedMemory = 48 * 1024;
+};
+
+/// An mgpu stream of one device. `capturing` while its work is recorded
+/// into a CUDA graph.
+struct Stream {
+  DeviceState *device;
+  CUstream stream;
+  bool capturing = false;
+  /// Pinned copies of the host data that copies in the capture read (the
+  /// graph's constants), kept until its graph is destroyed.
+  std::vector<void *> stagedHostData;
+};
+
+/// An mgpu event.
+struct Event {
+  DeviceState *device;
+  CUevent event;
+};
+
+struct Module;
+
+/// An mgpu function: a kernel of a loaded module.
+struct Function {
+  Module *module;
+  std::string name;
+  CUfunction function;
+  /// The dynamic shared memory the kernel was allowed so far.
+  int sharedMemoryAllowed = 48 * 1024;
+};
+
+/// An mgpu module: a loaded cubin or PTX, and its functions by name (the
+/// host code asks for a function before every launch).
+struct Module {
+  DeviceState *device;
+  CUmodule module;
+  llvm::StringMap<std::unique_ptr<Function>> functions;
+};
+
+/// A block of mgpuMemAlloc.
+struct Allocation {
+  size_t bytes;
+  DeviceState *device;
+  /// Host-shared (managed) memory, freed synchronously.
+  bool managed = false;
+};
+
+/// An instantiated CUDA graph of endCapture.
+struct Graph {
+  DeviceState *device;
+  CUgraphExec exec;
+  /// The pinned host data its copies read (Stream::stagedHostData).
+  std::vector<void *> stagedHostData;
+};
+
+class RuntimeState {
+public:
+  /// The process's state.
+  static RuntimeState &get();
+
+  std::mutex mutex;
+
+  /// Whether an error is pending: every mgpu call is a no-op until it is
+  /// taken.
+  bool failed() const { return pendingError.has_value(); }
+  /// Keeps `message` unless an error is pending already.
+  void fail(std::string message);
+  /// The pending error, which is then gone.
+  std::optional<std::string> takeError();
+
+  /// The number of CUDA devices, or why there are none.
+  llvm::Expected<int> deviceCount();
+  /// Device `index`, opened (primary context, memory pool, default stream)
+  /// on first use.
+  llvm::Expected<DeviceState *> device(int index);
+  /// The device of mgpuSetDefaultDevice / selectDevice (gpu:0 at first).
+  llvm::Expected<DeviceState *> currentDevice() { return device(current); }
+  /// Makes gpu:`index` the current device, or says why it cannot be.
+  llvm::Error selectDevice(int index);
+  /// Makes the device's context current on the calling thread.
+  llvm::Error makeCurrent(DeviceState &device);
+
+  llvm::SmallPtrSet<Module *, 4> modules;
+  llvm::SmallPtrSet<Function *, 16> functions;
+  llvm::SmallPtrSet<Stream *, 4> streams;
+  llvm::SmallPtrSet<Event *, 4> events;
+  llvm::SmallPtrSet<Graph *, 4> graphs;
+  llvm::DenseMap<void *, Allocation> allocations;
+
+  /// Whether `pointer` points into a block of mgpuMemAlloc.
+  bool isDeviceMemory(const void *pointer) const;
+
+private:
+  RuntimeState() = default;
+
+  // Per host thread, as CUDA's current device is: a graph over several GPUs
+  // runs each GPU's part on a thread of its own (GpuExecutable), and each
+  // takes the errors of its own calls.
+  static thread_local std::optional<std::string> pendingError;
+  static thread_local int current;
+  std::vector<std::unique_ptr<DeviceState>> openDevices;
+};
+} // namespace maxgraph::cuda
+
+#endif // MAXGRAPH_LIB_RUNTIME_CUDA_RUNTIMESTATE_H

@@ -1,0 +1,760 @@
+//===- HostInterface.cpp - the mgpu functions over OpenCL -----------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The functions compiled host code calls (hostInterfaceSymbols), and the
+// C++ functions of OpenCLRuntime.h that do the same for the executable. The
+// mgpu functions have internal linkage: their names stay free for other
+// runtimes of the same ABI (and C++ and C functions of one signature are
+// called the same way).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Runtime/OpenCLRuntime.h"
+#include "RuntimeState.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include <cstdint>
+#include <cstring>
+
+using namespace maxgraph;
+using namespace maxgraph::opencl;
+
+namespace {
+/// One mgpu call: holds the runtime's lock, and records what fails with the
+/// call's name in front.
+class Call {
+public:
+  explicit Call(const char *name)
+      : state(RuntimeState::get()), lock(state.mutex), name(name) {}
+
+  /// Whether a pending error makes the call a no-op.
+  bool skipped() const { return state.failed(); }
+
+  /// Records "<call>: <message>" (unless an error is pending); false.
+  bool fail(const llvm::Twine &message) {
+    state.fail((name + ": " + message).str());
+    return false;
+  }
+  bool fail(llvm::Error error) {
+    return fail(llvm::toString(std::move(error)));
+  }
+
+  /// True for CL_SUCCESS; records "<call>: <what>: <clCall>: <CL error>"
+  /// otherwise.
+  bool check(cl_int status, const char *clCall, const llvm::Twine &what = "") {
+    if (status == CL_SUCCESS)
+      return true;
+    if (what.isTriviallyEmpty())
+      return fail(clError(clCall, status));
+    return fail(what + ": " + clError(clCall, status));
+  }
+
+  /// The OpenCL entry points (loaded); none (recorded) if there is no
+  /// OpenCL. Every call that reaches OpenCL gets its entry points here.
+  const OpenCLLibrary *library() {
+    llvm::Expected<const OpenCLLibrary &> cl = openCLLibrary();
+    if (!cl) {
+      fail(cl.takeError());
+      return nullptr;
+    }
+    return &*cl;
+  }
+
+  /// The current device, opened; none (recorded) if it cannot be.
+  DeviceState *currentDevice() {
+    llvm::Expected<DeviceState *> device = state.currentDevice();
+    if (!device) {
+      fail(device.takeError());
+      return nullptr;
+    }
+    return *device;
+  }
+
+  /// The stream that `handle` is (the default stream of `device`, or of the
+  /// current device, for null); none (recorded) for a handle that is not a
+  /// live stream or is a stream of another device than `device`.
+  const Stream *stream(void *handle, DeviceState *device = nullptr) {
+    if (!handle) {
+      if (!device && !(device = currentDevice()))
+        return nullptr;
+      defaultStream = {device, device->queue};
+      return &defaultStream;
+    }
+    auto *stream = static_cast<Stream *>(handle);
+    if (!state.streams.contains(stream)) {
+      fail("0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(handle)) +
+           " is not a stream of mgpuStreamCreate");
+      return nullptr;
+    }
+    if (device && stream->device != device) {
+      fail("a stream of " + stream->device->label + " used for " +
+           device->label);
+      return nullptr;
+    }
+    return stream;
+  }
+
+  /// Lets other threads in while this one waits for OpenCL.
+  void unlock() { lock.unlock(); }
+  void relock() { lock.lock(); }
+
+  RuntimeState &state;
+
+private:
+  std::unique_lock<std::mutex> lock;
+  llvm::StringRef name;
+  Stream defaultStream{nullptr, nullptr};
+};
+} // namespace
+
+static std::string hex(const void *pointer) {
+  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(pointer));
+}
+
+/// The names of a module's kernels, for messages.
+static std::string kernelNames(const Module &module) {
+  if (module.kernels.empty())
+    return "it has none";
+  return "it has " + llvm::join(llvm::map_range(module.kernels,
+                                                [](const GpuKernelInfo &k) {
+                                                  return "'" + k.name + "'";
+                                                }),
+                                ", ");
+}
+
+/// The build log of `program` for `device`, trimmed.
+static std::string buildLog(const OpenCLLibrary &cl, cl_program program,
+                            cl_device_id device) {
+  size_t size = 0;
+  if (cl.GetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                             &size) != CL_SUCCESS ||
+      size == 0)
+    return "(no build log)";
+  std::string log(size, '\0');
+  if (cl.GetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size,
+                             log.data(), nullptr) != CL_SUCCESS)
+    return "(no build log)";
+  llvm::StringRef trimmed = llvm::StringRef(log.c_str()).trim();
+  return trimmed.empty() ? "(empty build log)" : trimmed.str();
+}
+
+/// Releases a module's kernels and program.
+static void releaseModule(RuntimeState &state, const OpenCLLibrary &cl,
+                          Module *module) {
+  for (auto &entry : module->functions) {
+    state.functions.erase(entry.second.get());
+    cl.ReleaseKernel(entry.second->kernel);
+  }
+  if (module->program)
+    cl.ReleaseProgram(module->program);
+  delete module;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+static void *mgpuModuleLoad(void *data, size_t size) {
+  Call call("mgpuModuleLoad");
+  if (call.skipped())
+    return nullptr;
+  const OpenCLLibrary *cl = call.library();
+  DeviceState *device = cl ? call.currentDevice() : nullptr;
+  if (!device)
+    return nullptr;
+  if (!data) {
+    call.fail("null module data");
+    return nullptr;
+  }
+  llvm::Expected<OpenCLBinary> binary =
+      readOpenCLBinary(llvm::StringRef(static_cast<const char *>(data), size));
+  if (!binary) {
+    call.fail(binary.takeError());
+    return nullptr;
+  }
+  if (binary->code.empty()) {
+    call.fail("the module has no code");
+    return nullptr;
+  }
+  for (const GpuKernelInfo &kernel : binary->kernels)
+    for (auto [i, arg] : llvm::enumerate(kernel.args))
+      if (arg.kind == GpuKernelArg::Kind::GlobalPointer &&
+          arg.byteSize != sizeof(void *)) {
+        call.fail("kernel '" + kernel.name + "': pointer argument " +
+                  llvm::Twine(i) + " has size " + llvm::Twine(arg.byteSize) +
+                  ", not " + llvm::Twine(sizeof(void *)));
+        return nullptr;
+      }
+
+  auto module = std::make_unique<Module>();
+  module->device = device;
+  module->kernels = std::move(binary->kernels);
+  // Releases what the module holds so far.
+  auto giveUp = [&](const llvm::Twine &message) {
+    call.fail(message);
+    releaseModule(call.state, *cl, module.release());
+    return nullptr;
+  };
+  cl_int status = CL_SUCCESS;
+  const char *options = "";
+  size_t codeSize = binary->code.size();
+  if (binary->format == GpuBinaryFormat::SpirBitcode) {
+    const auto *bytes =
+        reinterpret_cast<const unsigned char *>(binary->code.data());
+    cl_int binaryStatus = CL_SUCCESS;
+    module->program =
+        cl->CreateProgramWithBinary(device->context, 1, &device->id, &codeSize,
+                                    &bytes, &binaryStatus, &status);
+    if (status == CL_SUCCESS)
+      status = binaryStatus;
+    if (status != CL_SUCCESS)
+      return giveUp(clError("clCreateProgramWithBinary", status));
+    options = "-x spir -spir-std=1.2";
+  } else {
+    const char *source = binary->code.data();
+    module->program = cl->CreateProgramWithSource(device->context, 1, &source,
+                                                  &codeSize, &status);
+    if (status != CL_SUCCESS)
+      return giveUp(clError("clCreateProgramWithSource", status));
+  }
+  status = cl->BuildProgram(module->program, 1, &device->id, options, nullptr,
+                            nullptr);
+  if (status != CL_SUCCESS)
+    return giveUp(clError("clBuildProgram", status) + ": " +
+                  buildLog(*cl, module->program, device->id));
+
+  // Every kernel of the table now, so that a table that does not fit the
+  // code fails here rather than at a launch.
+  for (const GpuKernelInfo &kernel : module->kernels) {
+    if (module->functions.count(kernel.name))
+      return giveUp("kernel '" + kernel.name + "' is in the table twice");
+    cl_kernel handle =
+        cl->CreateKernel(module->program, kernel.name.c_str(), &status);
+    if (status != CL_SUCCESS)
+      return giveUp("kernel '" + kernel.name +
+                    "': " + clError("clCreateKernel", status));
+    auto function =
+        std::make_unique<Function>(Function{module.get(), &kernel, handle});
+    call.state.functions.insert(function.get());
+    module->functions[kernel.name] = std::move(function);
+    cl_uint argCount = 0;
+    status = cl->GetKernelInfo(handle, CL_KERNEL_NUM_ARGS, sizeof argCount,
+                               &argCount, nullptr);
+    if (status != CL_SUCCESS)
+      return giveUp("kernel '" + kernel.name +
+                    "': " + clError("clGetKernelInfo", status));
+    if (argCount != kernel.args.size())
+      return giveUp("kernel '" + kernel.name + "' takes " +
+                    llvm::Twine(argCount) + " arguments, the module's table " +
+                    "says " + llvm::Twine(kernel.args.size()));
+  }
+  call.state.modules.insert(module.get());
+  return module.release();
+}
+
+static void mgpuModuleUnload(void *handle) {
+  Call call("mgpuModuleUnload");
+  // Null: the module of a load that failed.
+  if (call.skipped() || !handle)
+    return;
+  auto *module = static_cast<Module *>(handle);
+  if (!call.state.modules.erase(module)) {
+    call.fail(hex(handle) + " is not a module of mgpuModuleLoad");
+    return;
+  }
+  if (const OpenCLLibrary *cl = call.library())
+    releaseModule(call.state, *cl, module);
+}
+
+static void *mgpuModuleGetFunction(void *handle, const char *name) {
+  Call call("mgpuModuleGetFunction");
+  if (call.skipped())
+    return nullptr;
+  auto *module = static_cast<Module *>(handle);
+  if (!handle || !call.state.modules.contains(module)) {
+    call.fail(hex(handle) + " is not a module of mgpuModuleLoad");
+    return nullptr;
+  }
+  if (!name) {
+    call.fail("null kernel name");
+    return nullptr;
+  }
+  auto found = module->functions.find(name);
+  if (found == module->functions.end()) {
+    call.fail("no kernel '" + llvm::Twine(name) + "' in the module (" +
+              kernelNames(*module) + ")");
+    return nullptr;
+  }
+  return found->second.get();
+}
+
+static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
+                             intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                             intptr_t blockZ, int32_t dynamicSharedMemory,
+                             void *streamHandle, void **params, void **extra,
+                             size_t paramCount) {
+  Call call("mgpuLaunchKernel");
+  if (call.skipped())
+    return;
+  auto *function = static_cast<Function *>(handle);
+  if (!handle || !call.state.functions.contains(function)) {
+    call.fail(hex(handle) + " is not a function of mgpuModuleGetFunction");
+    return;
+  }
+  const GpuKernelInfo &info = *function->info;
+  std::string kernel = "kernel '" + info.name + "'";
+  if (dynamicSharedMemory != 0) {
+    call.fail(kernel +
+              ": dynamic shared memory is not supported by the "
+              "OpenCL runtime (" +
+              llvm::Twine(dynamicSharedMemory) + " bytes asked)");
+    return;
+  }
+  if (extra) {
+    call.fail(kernel + ": extra launch parameters are not supported by the "
+                       "OpenCL runtime");
+    return;
+  }
+  // A memref descriptor argument takes its five fields from the host.
+  size_t hostParams = 0;
+  for (const GpuKernelArg &arg : info.args)
+    hostParams += arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
+  if (paramCount != hostParams) {
+    call.fail(kernel + " takes " + llvm::Twine(hostParams) +
+              " parameters, the launch passes " + llvm::Twine(paramCount));
+    return;
+  }
+  if (paramCount && !params) {
+    call.fail(kernel + ": null parameter array");
+    return;
+  }
+  const intptr_t grid[3] = {gridX, gridY, gridZ};
+  const intptr_t block[3] = {blockX, blockY, blockZ};
+  size_t global[3], local[3];
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d] < 1 || block[d] < 1 ||
+        __builtin_mul_overflow(static_cast<size_t>(grid[d]),
+                               static_cast<size_t>(block[d]), &global[d])) {
+      call.fail(kernel + ": bad launch size: grid (" + llvm::Twine(gridX) +
+                ", " + llvm::Twine(gridY) + ", " + llvm::Twine(gridZ) +
+                "), block (" + llvm::Twine(blockX) + ", " +
+                llvm::Twine(blockY) + ", " + llvm::Twine(blockZ) + ")");
+      return;
+    }
+    local[d] = block[d];
+  }
+  const Stream *stream = call.stream(streamHandle, function->module->device);
+  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
+  if (!cl)
+    return;
+  size_t param = 0;
+  for (auto [i, arg] : llvm::enumerate(info.args)) {
+    size_t fields = arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
+    for (size_t field = 0; field < fields; ++field)
+      if (!params[param + field]) {
+        call.fail(kernel + ": null parameter " + llvm::Twine(param + field));
+        return;
+      }
+    void **at = params + param;
+    param += fields;
+    if (arg.kind == GpuKernelArg::Kind::MemRefDescriptor) {
+      // {allocated, aligned, offset, size, stride}: the kernel's pointer is
+      // the aligned one plus the offset.
+      char *aligned;
+      int64_t offset;
+      std::memcpy(&aligned, at[1], sizeof aligned);
+      std::memcpy(&offset, at[2], sizeof offset);
+      if (!call.check(cl->SetKernelArgSVMPointer(
+                          function->kernel, i, aligned + offset * arg.byteSize),
+                      "clSetKernelArgSVMPointer",
+                      kernel + " argument " + llvm::Twine(i)))
+        return;
+      continue;
+    }
+    if (arg.kind == GpuKernelArg::Kind::GlobalPointer) {
+      void *pointer;
+      std::memcpy(&pointer, at[0], sizeof pointer);
+      if (!call.check(cl->SetKernelArgSVMPointer(function->kernel, i, pointer),
+                      "clSetKernelArgSVMPointer",
+                      kernel + " argument " + llvm::Twine(i)))
+        return;
+    } else if (!call.check(
+                   cl->SetKernelArg(function->kernel, i, arg.byteSize, at[0]),
+                   "clSetKernelArg", kernel + " argument " + llvm::Twine(i))) {
+      return;
+    }
+  }
+  call.check(cl->EnqueueNDRangeKernel(stream->queue, function->kernel, 3,
+                                      nullptr, global, local, 0, nullptr,
+                                      nullptr),
+             "clEnqueueNDRangeKernel", kernel);
+}
+
+static void mgpuLaunchClusterKernel(void *, intptr_t, intptr_t, intptr_t,
+                                    intptr_t, intptr_t, intptr_t, intptr_t,
+                                    intptr_t, intptr_t, int32_t, void *,
+                                    void **, void **) {
+  Call call("mgpuLaunchClusterKernel");
+  if (!call.skipped())
+    call.fail("thread block clusters are not supported by the OpenCL runtime");
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+static void *mgpuStreamCreate() {
+  Call call("mgpuStreamCreate");
+  if (call.skipped())
+    return nullptr;
+  const OpenCLLibrary *cl = call.library();
+  DeviceState *device = cl ? call.currentDevice() : nullptr;
+  if (!device)
+    return nullptr;
+  cl_int status = CL_SUCCESS;
+  cl_command_queue queue = cl->CreateCommandQueueWithProperties(
+      device->context, device->id, nullptr, &status);
+  if (!call.check(status, "clCreateCommandQueueWithProperties", device->label))
+    return nullptr;
+  auto *stream = new Stream{device, queue};
+  call.state.streams.insert(stream);
+  return stream;
+}
+
+static void mgpuStreamDestroy(void *handle) {
+  Call call("mgpuStreamDestroy");
+  if (call.skipped() || !handle)
+    return;
+  const Stream *stream = call.stream(handle);
+  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
+  if (!cl)
+    return;
+  // The queue goes once its commands are done (clReleaseCommandQueue
+  // flushes it).
+  call.state.streams.erase(const_cast<Stream *>(stream));
+  call.check(cl->ReleaseCommandQueue(stream->queue), "clReleaseCommandQueue");
+  delete stream;
+}
+
+static void mgpuStreamSynchronize(void *handle) {
+  Call call("mgpuStreamSynchronize");
+  if (call.skipped())
+    return;
+  const Stream *stream = call.stream(handle);
+  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
+  if (!cl)
+    return;
+  cl_command_queue queue = stream->queue;
+  call.unlock();
+  cl_int status = cl->Finish(queue);
+  call.relock();
+  call.check(status, "clFinish");
+}
+
+static void *mgpuEventCreate() {
+  Call call("mgpuEventCreate");
+  if (call.skipped())
+    return nullptr;
+  DeviceState *device = call.library() ? call.currentDevice() : nullptr;
+  if (!device)
+    return nullptr;
+  auto *event = new Event{device};
+  call.state.events.insert(event);
+  return event;
+}
+
+/// The live event that `handle` is; none (recorded by `call`) otherwise.
+static Event *liveEvent(Call &call, void *handle) {
+  auto *event = static_cast<Event *>(handle);
+  if (!handle || !call.state.events.contains(event)) {
+    call.fail(hex(handle) + " is not an event of mgpuEventCreate");
+    return nullptr;
+  }
+  return event;
+}
+
+static void mgpuEventDestroy(void *handle) {
+  Call call("mgpuEventDestroy");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, handle);
+  const OpenCLLibrary *cl = event ? call.library() : nullptr;
+  if (!cl)
+    return;
+  call.state.events.erase(event);
+  if (event->marker)
+    cl->ReleaseEvent(event->marker);
+  delete event;
+}
+
+static void mgpuEventRecord(void *eventHandle, void *streamHandle) {
+  Call call("mgpuEventRecord");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, eventHandle);
+  const Stream *stream = event ? call.stream(streamHandle) : nullptr;
+  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
+  if (!cl)
+    return;
+  cl_event marker = nullptr;
+  if (!call.check(
+          cl->EnqueueMarkerWithWaitList(stream->queue, 0, nullptr, &marker),
+          "clEnqueueMarkerWithWaitList"))
+    return;
+  // Another queue that waits for the marker needs it submitted.
+  if (!call.check(cl->Flush(stream->queue), "clFlush")) {
+    cl->ReleaseEvent(marker);
+    return;
+  }
+  if (event->marker)
+    cl->ReleaseEvent(event->marker);
+  event->marker = marker;
+  event->device = stream->device;
+}
+
+static void mgpuEventSynchronize(void *handle) {
+  Call call("mgpuEventSynchronize");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, handle);
+  const OpenCLLibrary *cl = event ? call.library() : nullptr;
+  // An event never recorded is complete.
+  if (!cl || !event->marker)
+    return;
+  cl_event marker = event->marker;
+  call.unlock();
+  cl_int status = cl->WaitForEvents(1, &marker);
+  call.relock();
+  call.check(status, "clWaitForEvents");
+}
+
+static void mgpuStreamWaitEvent(void *streamHandle, void *eventHandle) {
+  Call call("mgpuStreamWaitEvent");
+  if (call.skipped())
+    return;
+  Event *event = liveEvent(call, eventHandle);
+  const Stream *stream = event ? call.stream(streamHandle) : nullptr;
+  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
+  if (!cl || !event->marker)
+    return;
+  if (event->device != stream->device) {
+    call.fail("an event of " + event->device->label + " waited for on " +
+              stream->device->label);
+    return;
+  }
+  call.check(
+      cl->EnqueueBarrierWithWaitList(stream->queue, 1, &event->marker, nullptr),
+      "clEnqueueBarrierWithWaitList");
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static void *mgpuMemAlloc(uint64_t bytes, void *streamHandle,
+                          uint8_t hostShared) {
+  Call call("mgpuMemAlloc");
+  if (call.skipped())
+    return nullptr;
+  const OpenCLLibrary *cl = call.library();
+  const Stream *stream = cl ? call.stream(streamHandle) : nullptr;
+  if (!stream)
+    return nullptr;
+  DeviceState *device = stream->device;
+  if (hostShared && !device->fineGrained) {
+    call.fail(device->label + " has no fine-grained shared virtual memory "
+                              "for host-shared memory");
+    return nullptr;
+  }
+  // Zero bytes get a block of their own too: one pointer per allocation.
+  void *pointer = cl->SVMAlloc(device->context, device->svmFlags,
+                               std::max<size_t>(bytes, 1), 0);
+  if (!pointer) {
+    call.fail("cannot allocate " + llvm::Twine(bytes) + " bytes on " +
+              device->label + " (clSVMAlloc returned null)");
+    return nullptr;
+  }
+  call.state.allocations[pointer] = {static_cast<size_t>(bytes), device};
+  return pointer;
+}
+
+static void mgpuMemFree(void *pointer, void *streamHandle) {
+  Call call("mgpuMemFree");
+  if (call.skipped() || !pointer)
+    return;
+  auto found = call.state.allocations.find(pointer);
+  if (found == call.state.allocations.end()) {
+    call.fail(hex(pointer) + " is not a block of mgpuMemAlloc");
+    return;
+  }
+  const Stream *stream = call.stream(streamHandle, found->second.device);
+  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
+  if (!cl)
+    return;
+  call.state.allocations.erase(found);
+  void *pointers[] = {pointer};
+  call.check(cl->EnqueueSVMFree(stream->queue, 1, pointers, nullptr, nullptr, 0,
+                                nullptr, nullptr),
+             "clEnqueueSVMFree");
+}
+
+static void mgpuMemcpy(void *destination, void *source, size_t bytes,
+                       void *streamHandle) {
+  Call call("mgpuMemcpy");
+  if (call.skipped())
+    return;
+  const OpenCLLibrary *cl = call.library();
+  const Stream *stream = cl ? call.stream(streamHandle) : nullptr;
+  if (!stream || bytes == 0)
+    return;
+  if (!destination || !source) {
+    call.fail("null pointer (copy of " + llvm::Twine(bytes) + " bytes from " +
+              hex(source) + " to " + hex(destination) + ")");
+    return;
+  }
+  call.check(cl->EnqueueSVMMemcpy(stream->queue, CL_FALSE, destination, source,
+                                  bytes, 0, nullptr, nullptr),
+             "clEnqueueSVMMemcpy",
+             llvm::Twine(bytes) + " bytes from " + hex(source) + " to " +
+                 hex(destination));
+}
+
+/// mgpuMemset32 and mgpuMemset16: `count` copies of `value`.
+template <typename T>
+static void fill(const char *name, void *destination, T value, size_t count,
+                 void *streamHandle) {
+  Call call(name);
+  if (call.skipped())
+    return;
+  const OpenCLLibrary *cl = call.library();
+  const Stream *stream = cl ? call.stream(streamHandle) : nullptr;
+  if (!stream || count == 0)
+    return;
+  size_t bytes;
+  if (!destination || __builtin_mul_overflow(count, sizeof(T), &bytes)) {
+    call.fail("bad fill of " + llvm::Twine(count) + " values at " +
+              hex(destination));
+    return;
+  }
+  call.check(cl->EnqueueSVMMemFill(stream->queue, destination, &value,
+                                   sizeof(T), bytes, 0, nullptr, nullptr),
+             "clEnqueueSVMMemFill",
+             llvm::Twine(count) + " values at " + hex(destination));
+}
+
+static void mgpuMemset32(void *destination, uint32_t value, size_t count,
+                         void *stream) {
+  fill("mgpuMemset32", destination, value, count, stream);
+}
+
+static void mgpuMemset16(void *destination, uint16_t value, size_t count,
+                         void *stream) {
+  fill("mgpuMemset16", destination, value, count, stream);
+}
+
+static void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t) {
+  Call call("mgpuMemHostRegisterMemRef");
+  if (!call.skipped())
+    call.fail("registering host memory is not supported by the OpenCL "
+              "runtime");
+}
+
+static void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {
+  Call call("mgpuMemHostUnregisterMemRef");
+  if (!call.skipped())
+    call.fail("registering host memory is not supported by the OpenCL "
+              "runtime");
+}
+
+static void *mgpuTensorMapEncodeTiledMemref(int64_t, void *, int64_t, int64_t,
+                                            int64_t, int64_t, int64_t,
+                                            int64_t *) {
+  Call call("mgpuTensorMapEncodeTiledMemref");
+  if (!call.skipped())
+    call.fail("tensor maps (TMA) are not supported by the OpenCL runtime");
+  return nullptr;
+}
+
+static void mgpuSetDefaultDevice(int32_t index) {
+  Call call("mgpuSetDefaultDevice");
+  if (call.skipped())
+    return;
+  if (llvm::Error error = call.state.selectDevice(index))
+    call.fail(std::move(error));
+}
+
+/// The pending error as an llvm::Error (taken), or success.
+static llvm::Error pendingError() {
+  if (std::optional<std::string> message = opencl::takeError())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), *message);
+  return llvm::Error::success();
+}
+
+std::vector<std::pair<const char *, void *>> opencl::hostInterfaceSymbols() {
+#define MAXGRAPH_SYMBOL(name)                                                  \
+  { #name, reinterpret_cast < void *>(&name) }
+  return {
+      MAXGRAPH_SYMBOL(mgpuModuleLoad),
+      MAXGRAPH_SYMBOL(mgpuModuleUnload),
+      MAXGRAPH_SYMBOL(mgpuModuleGetFunction),
+      MAXGRAPH_SYMBOL(mgpuLaunchKernel),
+      MAXGRAPH_SYMBOL(mgpuLaunchClusterKernel),
+      MAXGRAPH_SYMBOL(mgpuStreamCreate),
+      MAXGRAPH_SYMBOL(mgpuStreamDestroy),
+      MAXGRAPH_SYMBOL(mgpuStreamSynchronize),
+      MAXGRAPH_SYMBOL(mgpuStreamWaitEvent),
+      MAXGRAPH_SYMBOL(mgpuEventCreate),
+      MAXGRAPH_SYMBOL(mgpuEventDestroy),
+      MAXGRAPH_SYMBOL(mgpuEventRecord),
+      MAXGRAPH_SYMBOL(mgpuEventSynchronize),
+      MAXGRAPH_SYMBOL(mgpuMemAlloc),
+      MAXGRAPH_SYMBOL(mgpuMemFree),
+      MAXGRAPH_SYMBOL(mgpuMemcpy),
+      MAXGRAPH_SYMBOL(mgpuMemset32),
+      MAXGRAPH_SYMBOL(mgpuMemset16),
+      MAXGRAPH_SYMBOL(mgpuMemHostRegisterMemRef),
+      MAXGRAPH_SYMBOL(mgpuMemHostUnregisterMemRef),
+      MAXGRAPH_SYMBOL(mgpuTensorMapEncodeTiledMemref),
+      MAXGRAPH_SYMBOL(mgpuSetDefaultDevice),
+  };
+#undef MAXGRAPH_SYMBOL
+}
+
+llvm::Expected<void *> opencl::allocate(size_t bytes, void *stream) {
+  void *pointer = mgpuMemAlloc(bytes, stream, /*hostShared=*/0);
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return pointer;
+}
+
+llvm::Error opencl::deallocate(void *pointer, void *stream) {
+  mgpuMemFree(pointer, stream);
+  return pendingError();
+}
+
+llvm::Error opencl::copy(void *destination, const void *source, size_t bytes,
+                         void *stream) {
+  mgpuMemcpy(destination, const_cast<void *>(source), bytes, stream);
+  return pendingError();
+}
+
+llvm::Error opencl::synchronize(void *stream) {
+  mgpuStreamSynchronize(stream);
+  return pendingError();
+}
+
+llvm::Expected<void *> opencl::createStream() {
+  void *stream = mgpuStreamCreate();
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return stream;
+}
+
+llvm::Error opencl::destroyStream(void *stream) {
+  mgpuStreamDestroy(stream);
+  return pendingError();
+}

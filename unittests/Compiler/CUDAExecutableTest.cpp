@@ -1,0 +1,479 @@
+//===- CUDAExecutableTest.cpp - compiled graphs on the CUDA runtime -------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Graphs on gpu:0 compiled for the CUDA runtime (NVVM kernels, cubins where
+// the CUDA toolkit is) and run over the test stand-in of the CUDA driver
+// (unittests/Runtime/Drivers/CUDAStandIn), which records the driver calls and
+// runs no kernels. The tests check what the executable asks of the driver: one
+// stream, everything enqueued and one wait per run, device graphs captured
+// once per binding of the symbolic dims and replayed, errors reported and
+// recovered from, nothing leaked. Results are not checked here: the stand-in
+// runs no kernel (the OpenCL tests and, on a GPU, scripts/gpu-check.sh do).
+// A graph over two GPUs is the exception: its collectives are NCCL calls,
+// which the stand-in of NCCL (in the same library) computes on host memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CUDAStandInTesting.h"
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "MaxGraph/Compiler/GpuExecutable.h"
+#include "MaxGraph/Compiler/MultiGpuExecutable.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "MaxGraph/Support/Error.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "gtest/gtest.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace maxgraph;
+using namespace maxgraph::unittest;
+
+namespace {
+/// Every test of this binary runs over the stand-in, chosen before anything
+/// loads the driver; compiled code is not cached, so that every compile
+/// loads its kernels.
+/// With MAXGRAPH_TEST_CUDA_DEVICE=1 (scripts/gpu-check.sh) the binary runs
+/// on the machine's driver instead, for the CudaDevice tests.
+bool onRealDevice() {
+  const char *value = std::getenv("MAXGRAPH_TEST_CUDA_DEVICE");
+  return value && llvm::StringRef(value) == "1";
+}
+
+const bool standInChosen = [] {
+  ::setenv("MAXGRAPH_CACHE", "0", 1);
+  if (onRealDevice())
+    return false;
+  useTheStandIn();
+  // Two GPUs, for the graphs over several GPUs.
+  ::setenv("MAXGRAPH_CUDA_STANDIN_DEVICES", "2", 1);
+  return true;
+}();
+
+/// The lines of `lines` that start with `call` (a driver function's name).
+std::vector<std::string> callsOf(const std::vector<std::string> &lines,
+                                 llvm::StringRef call) {
+  std::vector<std::string> found;
+  for (const std::string &line : lines)
+    if (line == call || llvm::StringRef(line).starts_with((call + " ").str()))
+      found.push_back(line);
+  return found;
+}
+
+/// The value of `key=` in a log line ("stream=S2" -> "S2").
+std::string field(llvm::StringRef line, llvm::StringRef key) {
+  size_t at = line.find((" " + key + "=").str());
+  if (at == llvm::StringRef::npos)
+    return "";
+  return line.drop_front(at + key.size() + 2)
+      .take_until([](char c) { return c == ' '; })
+      .str();
+}
+
+HostTensor f32(std::vector<int64_t> shape, float value) {
+  HostTensor tensor(DType::Float32, shape);
+  auto *data = static_cast<float *>(tensor.rawData());
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    data[i] = value + static_cast<float>(i);
+  return tensor;
+}
+
+const char *kChain = R"mlir(
+maxgraph.graph @chain(%x: !maxgraph.tensor<[1024], f32, gpu:0>, %y: !maxgraph.tensor<[1024], f32, gpu:0>) -> !maxgraph.tensor<[1024], f32, gpu:0> {
+  %0 = maxgraph.mul %x, %y : !maxgraph.tensor<[1024], f32, gpu:0>
+  %1 = maxgraph.exp %0 : !maxgraph.tensor<[1024], f32, gpu:0>
+  %2 = maxgraph.add %1, %x : !maxgraph.tensor<[1024], f32, gpu:0>
+  %3 = maxgraph.relu %2 : !maxgraph.tensor<[1024], f32, gpu:0>
+  maxgraph.output %3 : !maxgraph.tensor<[1024], f32, gpu:0>
+}
+)mlir";
+
+/// The same graph, marked as a device graph, with a symbolic length, a
+/// constant (copied from the host inside the graph) and a row softmax (a
+/// second kernel).
+const char *kDeviceGraph = R"mlir(
+maxgraph.graph @step<n>(%x: !maxgraph.tensor<[n, 4], f32, gpu:0>) -> !maxgraph.tensor<[n, 4], f32, gpu:0> attributes {is_device_graph} {
+  %c = maxgraph.constant dense<[1.0, 2.0, 3.0, 4.0]> : !maxgraph.tensor<[4], f32, gpu:0>
+  %0 = maxgraph.mul %x, %c : (!maxgraph.tensor<[n, 4], f32, gpu:0>, !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[n, 4], f32, gpu:0>
+  %1 = maxgraph.softmax %0 axis = -1 : !maxgraph.tensor<[n, 4], f32, gpu:0>
+  maxgraph.output %1 : !maxgraph.tensor<[n, 4], f32, gpu:0>
+}
+)mlir";
+
+class CUDAExecutableTest : public ::testing::Test {
+protected:
+  CUDAExecutableTest() { context.loadDialect<MaxGraphDialect>(); }
+
+  void SetUp() override {
+    if (!standInChosen)
+      GTEST_SKIP() << "MAXGRAPH_TEST_CUDA_DEVICE=1: on the machine's driver";
+    ASSERT_TRUE(standIn().loaded())
+        << "the runtime did not load the stand-in of the CUDA driver ("
+        << MAXGRAPH_CUDA_STANDIN_PATH << ")";
+    standIn().clearLog();
+    liveBefore = standIn().liveAllocations();
+  }
+
+  std::unique_ptr<GpuExecutable> compile(const char *text,
+                                         llvm::StringRef name) {
+    module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+    EXPECT_TRUE(module);
+    return GpuExecutable::compile(*module, name, "cuda");
+  }
+
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  int liveBefore = 0;
+};
+
+TEST_F(CUDAExecutableTest, CompileLoadsTheKernelsAndLaunchesNothing) {
+  std::unique_ptr<GpuExecutable> executable = compile(kChain, "chain");
+  std::vector<std::string> lines = logLines();
+  std::vector<std::string> loads = callsOf(lines, "cuModuleLoadData");
+  ASSERT_EQ(loads.size(), 1u) << standIn().log();
+  // A cubin where configure found ptxas, PTX text otherwise.
+  std::string kind = configuredCudaToolkit().empty() ? "ptx" : "cubin";
+  EXPECT_EQ(field(loads[0], "kind"), kind) << loads[0];
+  EXPECT_TRUE(callsOf(lines, "cuLaunchKernel").empty()) << standIn().log();
+  EXPECT_TRUE(callsOf(lines, "cuMemAllocAsync").empty()) << standIn().log();
+}
+
+TEST_F(CUDAExecutableTest, ARunEnqueuesEverythingOnOneStreamAndWaitsOnce) {
+  std::unique_ptr<GpuExecutable> executable = compile(kChain, "chain");
+  for (int run = 0; run < 2; ++run) {
+    standIn().clearLog();
+    std::vector<HostTensor> results =
+        executable->run({f32({1024}, 1), f32({1024}, 2)}, {});
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].shape(), (std::vector<int64_t>{1024}));
+    std::vector<std::string> lines = logLines();
+    // Two inputs, one result, the device status word; all but the result
+    // (which stays in device memory) are freed.
+    EXPECT_EQ(callsOf(lines, "cuMemAllocAsync").size(), 4u) << standIn().log();
+    EXPECT_EQ(callsOf(lines, "cuMemFreeAsync").size(), 3u) << standIn().log();
+    // Inputs and the zeroed status in, the status out.
+    EXPECT_EQ(callsOf(lines, "cuMemcpyAsync").size(), 4u) << standIn().log();
+    EXPECT_GE(callsOf(lines, "cuLaunchKernel").size(), 1u) << standIn().log();
+    EXPECT_EQ(callsOf(lines, "cuStreamSynchronize").size(), 1u)
+        << standIn().log();
+    EXPECT_TRUE(callsOf(lines, "cuStreamBeginCapture").empty());
+    // The wait is the last call, and every call before it is on its stream.
+    ASSERT_FALSE(lines.empty());
+    EXPECT_TRUE(
+        llvm::StringRef(lines.back()).starts_with("cuStreamSynchronize "))
+        << standIn().log();
+    std::string stream = llvm::StringRef(lines.back())
+                             .drop_front(strlen("cuStreamSynchronize "))
+                             .str();
+    size_t onStreams = 0;
+    for (const std::string &line : lines) {
+      std::string on = field(line, "stream");
+      if (on.empty())
+        continue;
+      ++onStreams;
+      EXPECT_EQ(on, stream) << line;
+    }
+    // 4 allocations, 3 frees, 4 copies, the launches.
+    EXPECT_GE(onStreams, 12u);
+    EXPECT_TRUE(results[0].isOnDevice());
+    EXPECT_EQ(results[0].device(), GPU(0));
+    EXPECT_EQ(standIn().liveAllocations(), liveBefore + 1);
+    // The result's memory goes with its last handle.
+    results.clear();
+    EXPECT_EQ(standIn().liveAllocations(), liveBefore);
+  }
+  EXPECT_EQ(executable->recordedGraphs(), 0u);
+}
+
+TEST_F(CUDAExecutableTest, ADeviceGraphIsCapturedOnceAndReplayed) {
+  std::unique_ptr<GpuExecutable> executable = compile(kDeviceGraph, "step");
+  std::vector<std::string> firstInputCopies;
+  std::string exec;
+  size_t kernels = 0;
+  for (int run = 0; run < 4; ++run) {
+    standIn().clearLog();
+    std::vector<HostTensor> results = executable->run({f32({8, 4}, run)}, {});
+    ASSERT_EQ(results[0].shape(), (std::vector<int64_t>{8, 4}));
+    std::vector<std::string> lines = logLines();
+    std::vector<std::string> launches = callsOf(lines, "cuGraphLaunch");
+    ASSERT_EQ(launches.size(), 1u) << "run " << run << ":\n" << standIn().log();
+    EXPECT_EQ(callsOf(lines, "cuStreamSynchronize").size(), 1u)
+        << standIn().log();
+    // The input is copied into the buffer the graph was captured with.
+    std::vector<std::string> copies;
+    for (const std::string &line : callsOf(lines, "cuMemcpyAsync"))
+      if (field(line, "src") == "host" &&
+          !llvm::StringRef(line).ends_with(" captured"))
+        copies.push_back(field(line, "dst"));
+    if (run == 0) {
+      EXPECT_EQ(callsOf(lines, "cuStreamBeginCapture").size(), 1u);
+      EXPECT_EQ(callsOf(lines, "cuStreamEndCapture").size(), 1u);
+      ASSERT_EQ(callsOf(lines, "cuGraphInstantiate").size(), 1u);
+      kernels = callsOf(lines, "cuLaunchKernel").size();
+      EXPECT_GE(kernels, 2u) << standIn().log();
+      for (const std::string &launch : callsOf(lines, "cuLaunchKernel"))
+        EXPECT_TRUE(llvm::StringRef(launch).ends_with(" captured")) << launch;
+      // The constant is read from a pinned snapshot inside the graph.
+      EXPECT_EQ(callsOf(lines, "cuMemAllocHost").size(), 1u) << standIn().log();
+      exec = launches[0].substr(strlen("cuGraphLaunch "), 2);
+      firstInputCopies = copies;
+    } else {
+      EXPECT_TRUE(callsOf(lines, "cuLaunchKernel").empty()) << standIn().log();
+      EXPECT_TRUE(callsOf(lines, "cuStreamBeginCapture").empty());
+      // The result's own memory, outside the graph.
+      std::vector<std::string> allocations = callsOf(lines, "cuMemAllocAsync");
+      ASSERT_EQ(allocations.size(), 1u) << standIn().log();
+      EXPECT_FALSE(llvm::StringRef(allocations[0]).ends_with(" captured"));
+      EXPECT_EQ(launches[0].substr(strlen("cuGraphLaunch "), 2), exec);
+      EXPECT_EQ(copies, firstInputCopies);
+    }
+  }
+  EXPECT_EQ(executable->recordedGraphs(), 1u);
+  executable.reset();
+  // The graph, its buffers and its pinned constant are released with it.
+  std::vector<std::string> lines = logLines();
+  EXPECT_EQ(callsOf(lines, "cuGraphExecDestroy").size(), 1u) << standIn().log();
+  EXPECT_EQ(callsOf(lines, "cuMemFreeHost").size(), 1u) << standIn().log();
+  EXPECT_EQ(standIn().liveAllocations(), liveBefore);
+}
+
+TEST_F(CUDAExecutableTest, EachBindingOfTheSymbolicDimsHasItsOwnGraph) {
+  std::unique_ptr<GpuExecutable> executable = compile(kDeviceGraph, "step");
+  std::vector<std::string> execs;
+  for (int64_t rows : {8, 16, 8, 16, 3}) {
+    standIn().clearLog();
+    executable->run({f32({rows, 4}, 0)}, {});
+    std::vector<std::string> launches = callsOf(logLines(), "cuGraphLaunch");
+    ASSERT_EQ(launches.size(), 1u) << standIn().log();
+    execs.push_back(launches[0].substr(strlen("cuGraphLaunch "), 2));
+  }
+  EXPECT_EQ(executable->recordedGraphs(), 3u);
+  EXPECT_EQ(execs[0], execs[2]);
+  EXPECT_EQ(execs[1], execs[3]);
+  EXPECT_NE(execs[0], execs[1]);
+  EXPECT_NE(execs[4], execs[0]);
+  EXPECT_NE(execs[4], execs[1]);
+}
+
+TEST_F(CUDAExecutableTest, AFailedAllocationIsAnErrorAndTheNextRunWorks) {
+  std::unique_ptr<GpuExecutable> executable = compile(kChain, "chain");
+  standIn().failNext("cuMemAllocAsync", 2);
+  try {
+    executable->run({f32({1024}, 1), f32({1024}, 2)}, {});
+    FAIL() << "an out-of-memory run returned";
+  } catch (const RuntimeError &error) {
+    EXPECT_STREQ(error.what(),
+                 "run @chain: mgpuMemAlloc: 4096 bytes on gpu:0 (MaxGraph "
+                 "CUDA stand-in): cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY: "
+                 "out of memory");
+  }
+  EXPECT_EQ(standIn().liveAllocations(), liveBefore);
+  standIn().clearLog();
+  executable->run({f32({1024}, 1), f32({1024}, 2)}, {});
+  EXPECT_GE(callsOf(logLines(), "cuLaunchKernel").size(), 1u);
+  EXPECT_EQ(standIn().liveAllocations(), liveBefore);
+}
+
+TEST_F(CUDAExecutableTest, AFailedCaptureRecordsNothingAndTheNextRunRecords) {
+  std::unique_ptr<GpuExecutable> executable = compile(kDeviceGraph, "step");
+  standIn().failNext("cuLaunchKernel", 1);
+  try {
+    executable->run({f32({8, 4}, 0)}, {});
+    FAIL() << "a run whose capture failed returned";
+  } catch (const RuntimeError &error) {
+    llvm::StringRef message = error.what();
+    EXPECT_TRUE(message.starts_with(
+        "run @step: recording the device graph failed: mgpuLaunchKernel: "
+        "kernel '"))
+        << message.str();
+    EXPECT_TRUE(message.ends_with(
+        "' on gpu:0 (MaxGraph CUDA stand-in): cuLaunchKernel: "
+        "CUDA_ERROR_INVALID_VALUE: invalid argument"))
+        << message.str();
+  }
+  EXPECT_EQ(executable->recordedGraphs(), 0u);
+  EXPECT_EQ(standIn().liveAllocations(), liveBefore);
+  standIn().clearLog();
+  executable->run({f32({8, 4}, 0)}, {});
+  EXPECT_EQ(executable->recordedGraphs(), 1u);
+  EXPECT_EQ(callsOf(logLines(), "cuGraphLaunch").size(), 1u);
+}
+
+TEST_F(CUDAExecutableTest, AnotherDeviceThanTheDriverHasIsAnError) {
+  const char *onGpu2 = R"mlir(
+maxgraph.graph @neg(%x: !maxgraph.tensor<[4], f32, gpu:2>) -> !maxgraph.tensor<[4], f32, gpu:2> {
+  %0 = maxgraph.neg %x : !maxgraph.tensor<[4], f32, gpu:2>
+  maxgraph.output %0 : !maxgraph.tensor<[4], f32, gpu:2>
+}
+)mlir";
+  try {
+    compile(onGpu2, "neg");
+    FAIL() << "a graph on gpu:2 compiled with two devices";
+  } catch (const RuntimeError &error) {
+    EXPECT_STREQ(error.what(),
+                 "compile: @neg: gpu:2: no CUDA device 2 (2 found)");
+  }
+}
+
+TEST_F(CUDAExecutableTest, PinnedInputsAreCopiedFromPageLockedMemory) {
+  std::unique_ptr<GpuExecutable> executable = compile(kChain, "chain");
+  standIn().clearLog();
+  HostTensor x = HostTensor::pinned(DType::Float32, {1024}, "cuda");
+  HostTensor y = HostTensor::pinned(DType::Float32, {1024}, "cuda");
+  EXPECT_TRUE(x.isPinned());
+  EXPECT_FALSE(x.isOnDevice());
+  EXPECT_FALSE(f32({1024}, 1).isPinned());
+  // Zero-filled host memory, written and read on the host.
+  EXPECT_EQ(x.data<float>()[1023], 0.0f);
+  x.data<float>()[0] = 3.0f;
+  EXPECT_EQ(callsOf(logLines(), "cuMemAllocHost").size(), 2u)
+      << standIn().log();
+  standIn().clearLog();
+  std::vector<HostTensor> results = executable->run({x, y}, {});
+  std::vector<std::string> copies = callsOf(logLines(), "cuMemcpyAsync");
+  ASSERT_GE(copies.size(), 2u) << standIn().log();
+  // The inputs come from the page-locked blocks.
+  EXPECT_EQ(field(copies[0], "src"), "pinned") << copies[0];
+  EXPECT_EQ(field(copies[1], "src"), "pinned") << copies[1];
+  standIn().clearLog();
+  x = HostTensor(DType::Float32, {1});
+  y = HostTensor(DType::Float32, {1});
+  EXPECT_EQ(callsOf(logLines(), "cuMemFreeHost").size(), 2u) << standIn().log();
+}
+
+/// Collectives only (whose results NCCL writes straight into the result
+/// buffers, so that the stand-in, which runs no kernel, computes them all),
+/// with signal buffers as staging makes them.
+const char *kTwoGpus = R"mlir(
+maxgraph.graph @shards(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgraph.tensor<[4, 6], f32, gpu:1>,
+    %s0: !maxgraph.buffer<[64], ui8, gpu:0>, %s1: !maxgraph.buffer<[64], ui8, gpu:1>)
+    -> (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[4, 12], f32, gpu:0>)
+    attributes {argument_names = ["a", "b", "signal_buffers[0]", "signal_buffers[1]"]} {
+  %r0, %r1 = maxgraph.allreduce sum %a, %b : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>)
+  %g0, %g1 = maxgraph.allgather %a, %b axis = 1 : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 12], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>)
+  maxgraph.output %r0, %r1, %g0 : !maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[4, 12], f32, gpu:0>
+}
+)mlir";
+
+TEST_F(CUDAExecutableTest, AGraphOverTwoGpusRunsAPartPerGpuThroughNccl) {
+  module = mlir::parseSourceString<mlir::ModuleOp>(kTwoGpus, &context);
+  ASSERT_TRUE(module);
+  ExecutableOptions options;
+  options.gpuRuntime = "cuda";
+  std::unique_ptr<Executable> executable =
+      Executable::compile(*module, "shards", options);
+  auto *multi = dynamic_cast<MultiGpuExecutable *>(executable.get());
+  ASSERT_NE(multi, nullptr);
+  EXPECT_EQ(multi->devices(), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(multi->threaded());
+  for (int run = 0; run < 2; ++run) {
+    standIn().clearLog();
+    // The signal buffers are the runtime's.
+    std::vector<HostTensor> results =
+        executable->run({f32({4, 6}, 1), f32({4, 6}, 100)}, {});
+    ASSERT_EQ(results.size(), 3u);
+    EXPECT_EQ(results[0].device(), GPU(0));
+    EXPECT_EQ(results[1].device(), GPU(1));
+    EXPECT_EQ(results[2].device(), GPU(0));
+    HostTensor sum0 = results[0].to(CPU()), sum1 = results[1].to(CPU());
+    HostTensor gathered = results[2].to(CPU());
+    for (int64_t i = 0; i < 24; ++i) {
+      float expected = (1.0f + i) + (100.0f + i);
+      EXPECT_EQ(sum0.data<float>()[i], expected) << i;
+      EXPECT_EQ(sum1.data<float>()[i], expected) << i;
+    }
+    // Along axis 1: each row is a's row, then b's.
+    for (int64_t row = 0; row < 4; ++row)
+      for (int64_t column = 0; column < 12; ++column) {
+        float expected = column < 6 ? 1.0f + row * 6 + column
+                                    : 100.0f + row * 6 + (column - 6);
+        EXPECT_EQ(gathered.data<float>()[row * 12 + column], expected)
+            << row << ", " << column;
+      }
+    std::vector<std::string> lines = logLines();
+    // One communicator set for the two GPUs, made at the first run.
+    EXPECT_EQ(callsOf(lines, "ncclCommInitAll").size(), run == 0 ? 1u : 0u)
+        << standIn().log();
+    // Each GPU's part enqueues its collectives on its own stream.
+    std::vector<std::string> allReduces = callsOf(lines, "ncclAllReduce");
+    ASSERT_EQ(allReduces.size(), 2u) << standIn().log();
+    EXPECT_NE(field(allReduces[0], "stream"), field(allReduces[1], "stream"))
+        << standIn().log();
+    EXPECT_EQ(callsOf(lines, "ncclAllGather").size(), 2u) << standIn().log();
+  }
+}
+/// On an NVIDIA GPU (scripts/gpu-check.sh sets MAXGRAPH_TEST_CUDA_DEVICE=1;
+/// skipped elsewhere): results against values computed here.
+class CudaDeviceTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!onRealDevice())
+      GTEST_SKIP() << "needs a CUDA device (run by scripts/gpu-check.sh)";
+    context.loadDialect<MaxGraphDialect>();
+  }
+
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+TEST_F(CudaDeviceTest, TheChainAgreesWithTheHost) {
+  module = mlir::parseSourceString<mlir::ModuleOp>(kChain, &context);
+  ASSERT_TRUE(module);
+  std::unique_ptr<GpuExecutable> executable =
+      GpuExecutable::compile(*module, "chain", "cuda");
+  HostTensor x = f32({1024}, -3), y = f32({1024}, 0);
+  auto *xs = static_cast<float *>(x.rawData());
+  auto *ys = static_cast<float *>(y.rawData());
+  for (int i = 0; i < 1024; ++i) {
+    xs[i] = (i % 64) / 16.0f - 2.0f;
+    ys[i] = (i % 7) / 7.0f - 0.5f;
+  }
+  std::vector<HostTensor> r = executable->run({x, y}, {});
+  ASSERT_TRUE(r[0].isOnDevice());
+  HostTensor host = r[0].to(CPU());
+  const auto *out = static_cast<const float *>(host.rawData());
+  for (int i = 0; i < 1024; ++i) {
+    float expected = std::max(0.0f, std::exp(xs[i] * ys[i]) + xs[i]);
+    EXPECT_NEAR(out[i], expected, 1e-5f * (1 + std::fabs(expected))) << i;
+  }
+}
+
+TEST_F(CudaDeviceTest, DeviceGraphReplaysAgreeWithTheHost) {
+  module = mlir::parseSourceString<mlir::ModuleOp>(kDeviceGraph, &context);
+  ASSERT_TRUE(module);
+  std::unique_ptr<GpuExecutable> executable =
+      GpuExecutable::compile(*module, "step", "cuda");
+  for (int run = 0; run < 5; ++run) {
+    int64_t rows = run % 2 ? 37 : 8;
+    HostTensor x = f32({rows, 4}, 0);
+    auto *xs = static_cast<float *>(x.rawData());
+    for (int64_t i = 0; i < rows * 4; ++i)
+      xs[i] = static_cast<float>((i * 7 + run) % 11) / 5.0f - 1.0f;
+    std::vector<HostTensor> r = executable->run({x}, {});
+    HostTensor host = r[0].to(CPU());
+    const auto *out = static_cast<const float *>(host.rawData());
+    for (int64_t row = 0; row < rows; ++row) {
+      float scaled[4], largest = -1e30f, sum = 0;
+      for (int j = 0; j < 4; ++j) {
+        scaled[j] = xs[row * 4 + j] * (j + 1);
+        largest = std::max(largest, scaled[j]);
+      }
+      for (int j = 0; j < 4; ++j)
+        sum += std::exp(scaled[j] - largest);
+      for (int j = 0; j < 4; ++j)
+        EXPECT_NEAR(out[row * 4 + j], std::exp(scaled[j] - largest) / sum,
+                    1e-5f)
+            << "run " << run << ", row " << row;
+    }
+  }
+  EXPECT_EQ(executable->recordedGraphs(), 2u);
+}
+} // namespace

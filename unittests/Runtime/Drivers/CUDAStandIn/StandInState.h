@@ -1,0 +1,64 @@
+//===- StandInState.h - what the NCCL stand-in sees of the driver's -------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The NCCL stand-in (NCCLStandIn.cpp) is built into the same library as the
+// driver's stand-in (CUDAStandIn.cpp), so that one log shows the driver's
+// and NCCL's calls in order and NCCL computes on the driver's device memory
+// (host memory). These functions, defined in CUDAStandIn.cpp, are what it
+// uses of the driver's state. Hidden: the library exports only the entry
+// points of CUDA and NCCL and the control functions.
+//
+// All of the state is guarded by the one mutex of `mutex()`; the other
+// functions expect it held.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXGRAPH_UNITTESTS_RUNTIME_CUDASTANDIN_STANDINSTATE_H
+#define MAXGRAPH_UNITTESTS_RUNTIME_CUDASTANDIN_STANDINSTATE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+struct CUstream_st;
+
+namespace __attribute__((visibility("hidden"))) standin {
+  /// The stand-in's one mutex.
+  std::mutex &mutex();
+
+  /// Appends `line` to the log.
+  void logLine(const std::string &line);
+
+  /// The result that a test asked the next call of `entryPoint` to return
+  /// (maxgraphCudaStandInFailNext), which is then taken back; 0 when none.
+  int takeFailure(const std::string &entryPoint);
+
+  /// The number of devices; 0 before cuInit succeeded.
+  int deviceCount();
+
+  /// "S1", "null", or "invalid" for a stream that is not live.
+  std::string streamName(CUstream_st * stream);
+
+  /// Whether `stream` is null or live; `capturing` says whether its work is
+  /// being captured into a graph.
+  bool liveStream(CUstream_st * stream, bool &capturing);
+
+  /// "P1", "P1+8", "pinned", "host" or "null", as the driver's lines name
+  /// pointers.
+  std::string pointerName(uintptr_t pointer);
+
+  /// Whether the `bytes` from `pointer` lie in one block of device (or
+  /// managed) memory of the stand-in.
+  bool inDeviceMemory(uintptr_t pointer, size_t bytes);
+
+  /// Whether `name` is an entry point of the NCCL stand-in, which
+  /// maxgraphCudaStandInFailNext may make fail (defined in NCCLStandIn.cpp).
+  bool isNcclEntryPoint(std::string_view name);
+} // namespace standin
+
+#endif // MAXGRAPH_UNITTESTS_RUNTIME_CUDASTANDIN_STANDINSTATE_H
