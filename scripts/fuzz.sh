@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Runs MaxGraph's fuzzers (fuzz/, README.md "Fuzzing"), each for a bounded
+# Runs MaxGraph's fuzzers (fuzz/, docs/Testing.md "Fuzzing"), each for a bounded
 # time, after replaying the crash reproducers checked in under
 # fuzz/regressions. Prints one line per fuzzer (executions, result) and
 # `fuzz: N passed, N failed`; exits non-zero if any fuzzer found a crash or

@@ -12,7 +12,7 @@
 //   LoadedGraph loaded = loadCompiled("encoder.mgart", {.weights = w});
 //   std::vector<HostTensor> out = loaded({ids, mask});
 //
-// The file format is on lib/API/Artifact.cpp; README.md ("Compiled
+// The file format is on lib/API/Artifact.cpp; docs/Running.md ("Compiled
 // artifacts") has the overview.
 //
 //===----------------------------------------------------------------------===//

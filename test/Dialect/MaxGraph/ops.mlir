@@ -2,7 +2,7 @@
 // RUN: max-opt %s --mlir-print-op-generic | max-opt --verify-roundtrip | FileCheck %s
 // RUN: max-opt %s --emit-bytecode | max-opt | FileCheck %s
 
-// The example of DESIGN.md section 3, verbatim.
+// The seed example (examples/seed), verbatim.
 // CHECK-LABEL: maxgraph.graph @combine(
 // CHECK-SAME: %kv.a: !maxgraph.tensor<[2], f32>, %kv.b: !maxgraph.tensor<[2], f32>) -> !maxgraph.tensor<[2], f32>
 // CHECK-SAME: attributes {argument_names = ["kv.a", "kv.b"], result_names = ["output"]}
