@@ -28,3 +28,13 @@ function(add_maxgraph_library name)
   endif()
   set_property(GLOBAL APPEND PROPERTY MAXGRAPH_EXPORTED_LIBS ${name})
 endfunction()
+
+# For the code that calls the staging API: its option structs (StageOptions,
+# InputCheckOptions, ...) are filled by name, the fields left out keeping
+# their defaults; that is what designated initializers are for, not a
+# mistake for Clang to warn about.
+macro(maxgraph_allow_partial_designated_initializers)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    add_compile_options(-Wno-missing-designated-field-initializers)
+  endif()
+endmacro()

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Compiler/ObjectEmitter.h"
+#include "MaxGraph/Support/StableSort.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -122,10 +123,10 @@ static void exposeInitializers(llvm::Module &module) {
           entries.emplace_back(priority->getZExtValue(), function);
       }
     // Constructors run by ascending priority, destructors by descending.
-    std::stable_sort(entries.begin(), entries.end(),
-                     [&](const auto &a, const auto &b) {
-                       return ascending ? a.first < b.first : a.first > b.first;
-                     });
+    stableSort(entries.begin(), entries.end(),
+               [&](const auto &a, const auto &b) {
+                 return ascending ? a.first < b.first : a.first > b.first;
+               });
     global->eraseFromParent();
     auto *caller = llvm::Function::Create(
         llvm::FunctionType::get(builder.getVoidTy(), false),
@@ -249,10 +250,10 @@ splitModule(llvm::Module &module, unsigned parts) {
   for (llvm::Function &function : module)
     if (!function.isDeclaration())
       functions.push_back(&function);
-  std::stable_sort(functions.begin(), functions.end(),
-                   [](llvm::Function *a, llvm::Function *b) {
-                     return a->getInstructionCount() > b->getInstructionCount();
-                   });
+  stableSort(functions.begin(), functions.end(),
+             [](llvm::Function *a, llvm::Function *b) {
+               return a->getInstructionCount() > b->getInstructionCount();
+             });
   llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
   std::vector<size_t> load(parts, 0);
   for (llvm::Function *function : functions) {

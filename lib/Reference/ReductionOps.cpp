@@ -11,6 +11,7 @@
 
 #include "GraphRun.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
+#include "MaxGraph/Support/StableSort.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -251,7 +252,7 @@ std::pair<HostTensor, HostTensor> GraphRun::topK(TopKOp op) {
     for (int64_t i = 0; i < split.inner; ++i) {
       for (int64_t j = 0; j < split.size; ++j)
         order[j] = split.at(o, j, i);
-      std::stable_sort(order.begin(), order.end(), before);
+      stableSort(order.begin(), order.end(), before);
       for (int64_t j = 0; j < k; ++j) {
         int64_t out = (o * k + j) * split.inner + i;
         // Past the axis's size (a symbolic axis smaller than k at run time):

@@ -160,7 +160,8 @@ struct SubgraphSession::Impl {
     unsigned index = graph.getBody().front().getNumArguments() - 1;
     weightIndex.try_emplace(weight, index);
     weightArguments.emplace_back(index, weight);
-    CachedWeight &declared = weights.emplace_back(CachedWeight{weight, layout});
+    CachedWeight &declared =
+        weights.emplace_back(CachedWeight{weight, layout, /*file=*/{}});
     if (auto file = dyn_cast<FileLineColLoc>(toLocation(at))) {
       declared.file = file.getFilename().str();
       declared.line = file.getLine();

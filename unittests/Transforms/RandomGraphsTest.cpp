@@ -16,6 +16,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/InitAll.h"
 #include "MaxGraph/MaxGraph.h"
+#include "MaxGraph/Support/StableSort.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -112,7 +113,7 @@ void sortConstants(mlir::ModuleOp module) {
     std::vector<std::pair<std::string, ConstantOp>> constants;
     for (ConstantOp op : block.getOps<ConstantOp>())
       constants.emplace_back(key(op), op);
-    std::stable_sort(
+    maxgraph::stableSort(
         constants.begin(), constants.end(),
         [](const auto &a, const auto &b) { return a.first < b.first; });
     for (auto it = constants.rbegin(); it != constants.rend(); ++it)
