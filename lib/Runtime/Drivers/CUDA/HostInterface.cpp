@@ -26,22 +26,9 @@ using namespace maxgraph::cuda;
 namespace {
 /// One mgpu call: holds the runtime's lock, and records what fails with the
 /// call's name in front.
-class Call {
+class Call : public drivers::HostInterfaceCall<RuntimeState> {
 public:
-  explicit Call(const char *name)
-      : state(RuntimeState::get()), lock(state.mutex), name(name) {}
-
-  /// Whether a pending error makes the call a no-op.
-  bool skipped() const { return state.failed(); }
-
-  /// Records "<call>: <message>" (unless an error is pending); false.
-  bool fail(const llvm::Twine &message) {
-    state.fail((name + ": " + message).str());
-    return false;
-  }
-  bool fail(llvm::Error error) {
-    return fail(llvm::toString(std::move(error)));
-  }
+  using HostInterfaceCall::HostInterfaceCall;
 
   /// True for CUDA_SUCCESS; records "<call>: <what>: <cuCall>: <error>"
   /// otherwise.
@@ -92,35 +79,11 @@ public:
         return nullptr;
       return enter(*device) ? device->defaultStream : nullptr;
     }
-    auto *stream = static_cast<Stream *>(handle);
-    if (!state.streams.contains(stream)) {
-      fail("0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(handle)) +
-           " is not a stream of mgpuStreamCreate");
-      return nullptr;
-    }
-    if (device && stream->device != device) {
-      fail("a stream of " + stream->device->label + " used for " +
-           device->label);
-      return nullptr;
-    }
-    return enter(*stream->device) ? stream : nullptr;
+    Stream *stream = liveStream<Stream>(handle, device);
+    return stream && enter(*stream->device) ? stream : nullptr;
   }
-
-  /// Lets other threads in while this one waits for the device.
-  void unlock() { lock.unlock(); }
-  void relock() { lock.lock(); }
-
-  RuntimeState &state;
-
-private:
-  std::unique_lock<std::mutex> lock;
-  llvm::StringRef name;
 };
 } // namespace
-
-static std::string hex(const void *pointer) {
-  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(pointer));
-}
 
 static CUdeviceptr devicePointer(const void *pointer) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(pointer));
@@ -186,11 +149,10 @@ static void *mgpuModuleGetFunction(void *handle, const char *name) {
   Call call("mgpuModuleGetFunction");
   if (call.skipped())
     return nullptr;
-  auto *module = static_cast<Module *>(handle);
-  if (!handle || !call.state.modules.contains(module)) {
-    call.fail(hex(handle) + " is not a module of mgpuModuleLoad");
+  auto *module = call.live<Module>(handle, call.state.modules,
+                                   "a module of mgpuModuleLoad");
+  if (!module)
     return nullptr;
-  }
   if (!name) {
     call.fail("null kernel name");
     return nullptr;
@@ -222,11 +184,10 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
   Call call("mgpuLaunchKernel");
   if (call.skipped())
     return;
-  auto *function = static_cast<Function *>(handle);
-  if (!handle || !call.state.functions.contains(function)) {
-    call.fail(hex(handle) + " is not a function of mgpuModuleGetFunction");
+  auto *function = call.live<Function>(handle, call.state.functions,
+                                       "a function of mgpuModuleGetFunction");
+  if (!function)
     return;
-  }
   std::string kernel = "kernel '" + function->name + "'";
   const intptr_t sizes[6] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
   for (intptr_t size : sizes)
@@ -265,15 +226,8 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
              "cuLaunchKernel", kernel + " on " + device->label);
 }
 
-static void mgpuLaunchClusterKernel(void *, intptr_t, intptr_t, intptr_t,
-                                    intptr_t, intptr_t, intptr_t, intptr_t,
-                                    intptr_t, intptr_t, int32_t, void *,
-                                    void **, void **) {
-  Call call("mgpuLaunchClusterKernel");
-  if (!call.skipped())
-    call.fail("thread block clusters are not supported by MaxGraph's CUDA "
-              "runtime (no kernel of maxgraph-lower-to-gpu uses them)");
-}
+static constexpr auto mgpuLaunchClusterKernel =
+    drivers::SharedFunctions<Call>::launchClusterKernel;
 
 //===----------------------------------------------------------------------===//
 // Streams and events
@@ -325,7 +279,8 @@ static void mgpuStreamDestroy(void *handle) {
   auto *stream = static_cast<Stream *>(handle);
   if (!call.state.streams.contains(stream) ||
       stream == stream->device->defaultStream) {
-    call.fail(hex(handle) + " is not a stream of mgpuStreamCreate");
+    call.fail(drivers::hexAddress(handle) +
+              " is not a stream of mgpuStreamCreate");
     return;
   }
   if (refuseWhileCapturing(call, *stream, "destroying the stream"))
@@ -371,19 +326,12 @@ static void *mgpuEventCreate() {
   return created;
 }
 
-static Event *liveEvent(Call &call, void *handle) {
-  auto *event = static_cast<Event *>(handle);
-  if (handle && call.state.events.contains(event))
-    return event;
-  call.fail(hex(handle) + " is not an event of mgpuEventCreate");
-  return nullptr;
-}
-
 static void mgpuEventDestroy(void *handle) {
   Call call("mgpuEventDestroy");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, handle);
+  Event *event = call.live<Event>(handle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const CUDADriver *cu = event ? call.driver() : nullptr;
   if (!cu || !call.enter(*event->device))
     return;
@@ -396,7 +344,8 @@ static void mgpuEventRecord(void *eventHandle, void *streamHandle) {
   Call call("mgpuEventRecord");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, eventHandle);
+  Event *event = call.live<Event>(eventHandle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const CUDADriver *cu = event ? call.driver() : nullptr;
   Stream *stream = cu ? call.stream(streamHandle, event->device) : nullptr;
   if (!stream)
@@ -408,7 +357,8 @@ static void mgpuEventSynchronize(void *handle) {
   Call call("mgpuEventSynchronize");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, handle);
+  Event *event = call.live<Event>(handle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const CUDADriver *cu = event ? call.driver() : nullptr;
   if (!cu || !call.enter(*event->device))
     return;
@@ -426,7 +376,8 @@ static void mgpuStreamWaitEvent(void *streamHandle, void *eventHandle) {
   Call call("mgpuStreamWaitEvent");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, eventHandle);
+  Event *event = call.live<Event>(eventHandle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const CUDADriver *cu = event ? call.driver() : nullptr;
   Stream *stream = cu ? call.stream(streamHandle) : nullptr;
   if (!stream)
@@ -474,7 +425,7 @@ static void mgpuMemFree(void *pointer, void *streamHandle) {
     return;
   auto found = call.state.allocations.find(pointer);
   if (found == call.state.allocations.end()) {
-    call.fail(hex(pointer) + " is not a block of mgpuMemAlloc");
+    call.fail(drivers::hexAddress(pointer) + " is not a block of mgpuMemAlloc");
     return;
   }
   const CUDADriver *cu = call.driver();
@@ -507,7 +458,8 @@ static void mgpuMemcpy(void *destination, void *source, size_t bytes,
     return;
   if (!destination || !source) {
     call.fail("null pointer (copy of " + llvm::Twine(bytes) + " bytes from " +
-              hex(source) + " to " + hex(destination) + ")");
+              drivers::hexAddress(source) + " to " +
+              drivers::hexAddress(destination) + ")");
     return;
   }
   if (stream->capturing) {
@@ -532,8 +484,8 @@ static void mgpuMemcpy(void *destination, void *source, size_t bytes,
   call.check(cu->MemcpyAsync(devicePointer(destination), devicePointer(source),
                              bytes, stream->stream),
              "cuMemcpyAsync",
-             llvm::Twine(bytes) + " bytes from " + hex(source) + " to " +
-                 hex(destination));
+             llvm::Twine(bytes) + " bytes from " + drivers::hexAddress(source) +
+                 " to " + drivers::hexAddress(destination));
 }
 
 static void mgpuMemset32(void *destination, uint32_t value, size_t count,
@@ -548,7 +500,8 @@ static void mgpuMemset32(void *destination, uint32_t value, size_t count,
   call.check(cu->MemsetD32Async(devicePointer(destination), value, count,
                                 stream->stream),
              "cuMemsetD32Async",
-             llvm::Twine(count) + " values at " + hex(destination));
+             llvm::Twine(count) + " values at " +
+                 drivers::hexAddress(destination));
 }
 
 static void mgpuMemset16(void *destination, uint16_t value, size_t count,
@@ -563,7 +516,8 @@ static void mgpuMemset16(void *destination, uint16_t value, size_t count,
   call.check(cu->MemsetD16Async(devicePointer(destination), value, count,
                                 stream->stream),
              "cuMemsetD16Async",
-             llvm::Twine(count) + " values at " + hex(destination));
+             llvm::Twine(count) + " values at " +
+                 drivers::hexAddress(destination));
 }
 
 /// The bytes a memref descriptor {allocated, aligned, offset, sizes...,
@@ -613,23 +567,11 @@ static void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
     call.check(cu->MemHostUnregister(start), "cuMemHostUnregister");
 }
 
-static void *mgpuTensorMapEncodeTiledMemref(int64_t, void *, int64_t, int64_t,
-                                            int64_t, int64_t, int64_t,
-                                            int64_t *) {
-  Call call("mgpuTensorMapEncodeTiledMemref");
-  if (!call.skipped())
-    call.fail("tensor maps (TMA) are not supported by MaxGraph's CUDA "
-              "runtime (no kernel of maxgraph-lower-to-gpu uses them)");
-  return nullptr;
-}
+static constexpr auto mgpuTensorMapEncodeTiledMemref =
+    drivers::SharedFunctions<Call>::tensorMapEncodeTiledMemref;
 
-static void mgpuSetDefaultDevice(int32_t index) {
-  Call call("mgpuSetDefaultDevice");
-  if (call.skipped())
-    return;
-  if (llvm::Error error = call.state.selectDevice(index))
-    call.fail(std::move(error));
-}
+static constexpr auto mgpuSetDefaultDevice =
+    drivers::SharedFunctions<Call>::setDefaultDevice;
 
 //===----------------------------------------------------------------------===//
 // The C++ functions of CUDARuntime.h
@@ -637,55 +579,23 @@ static void mgpuSetDefaultDevice(int32_t index) {
 
 /// The pending error as an llvm::Error (taken), or success.
 static llvm::Error pendingError() {
-  if (std::optional<std::string> message = cuda::takeError())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), *message);
-  return llvm::Error::success();
+  return drivers::toError(cuda::takeError());
 }
 
 std::vector<std::pair<const char *, void *>> cuda::hostInterfaceSymbols() {
-#define MAXGRAPH_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
+#define MAXGRAPH_MGPU_FUNCTION(name) {#name, reinterpret_cast<void *>(name)},
   std::vector<std::pair<const char *, void *>> symbols = {
-      MAXGRAPH_SYMBOL(mgpuModuleLoad),
-      MAXGRAPH_SYMBOL(mgpuModuleUnload),
-      MAXGRAPH_SYMBOL(mgpuModuleGetFunction),
-      MAXGRAPH_SYMBOL(mgpuLaunchKernel),
-      MAXGRAPH_SYMBOL(mgpuLaunchClusterKernel),
-      MAXGRAPH_SYMBOL(mgpuStreamCreate),
-      MAXGRAPH_SYMBOL(mgpuStreamDestroy),
-      MAXGRAPH_SYMBOL(mgpuStreamSynchronize),
-      MAXGRAPH_SYMBOL(mgpuStreamWaitEvent),
-      MAXGRAPH_SYMBOL(mgpuEventCreate),
-      MAXGRAPH_SYMBOL(mgpuEventDestroy),
-      MAXGRAPH_SYMBOL(mgpuEventRecord),
-      MAXGRAPH_SYMBOL(mgpuEventSynchronize),
-      MAXGRAPH_SYMBOL(mgpuMemAlloc),
-      MAXGRAPH_SYMBOL(mgpuMemFree),
-      MAXGRAPH_SYMBOL(mgpuMemcpy),
-      MAXGRAPH_SYMBOL(mgpuMemset32),
-      MAXGRAPH_SYMBOL(mgpuMemset16),
-      MAXGRAPH_SYMBOL(mgpuMemHostRegisterMemRef),
-      MAXGRAPH_SYMBOL(mgpuMemHostUnregisterMemRef),
-      MAXGRAPH_SYMBOL(mgpuTensorMapEncodeTiledMemref),
-      MAXGRAPH_SYMBOL(mgpuSetDefaultDevice),
+#include "Common/HostInterfaceFunctions.def"
   };
-#undef MAXGRAPH_SYMBOL
   // The NCCL collectives of the SPMD ops on gpu devices.
   for (auto symbol : collectiveSymbols())
     symbols.push_back(symbol);
   return symbols;
 }
 
-llvm::Expected<void *> cuda::allocate(size_t bytes, void *stream) {
-  void *pointer = mgpuMemAlloc(bytes, stream, /*hostShared=*/0);
-  if (llvm::Error error = pendingError())
-    return std::move(error);
-  return pointer;
-}
-
-llvm::Error cuda::deallocate(void *pointer, void *stream) {
-  mgpuMemFree(pointer, stream);
-  return pendingError();
-}
+// allocate, deallocate, copy, synchronize, createStream, destroyStream.
+#define MAXGRAPH_RUNTIME cuda
+#include "Common/RuntimeFunctions.inc"
 
 llvm::Expected<void *> cuda::allocatePinned(size_t bytes) {
   void *pointer = nullptr;
@@ -709,29 +619,6 @@ llvm::Error cuda::deallocatePinned(void *pointer) {
     if (!call.skipped() && cu)
       call.check(cu->MemFreeHost(pointer), "cuMemFreeHost");
   }
-  return pendingError();
-}
-
-llvm::Error cuda::copy(void *destination, const void *source, size_t bytes,
-                       void *stream) {
-  mgpuMemcpy(destination, const_cast<void *>(source), bytes, stream);
-  return pendingError();
-}
-
-llvm::Error cuda::synchronize(void *stream) {
-  mgpuStreamSynchronize(stream);
-  return pendingError();
-}
-
-llvm::Expected<void *> cuda::createStream() {
-  void *stream = mgpuStreamCreate();
-  if (llvm::Error error = pendingError())
-    return std::move(error);
-  return stream;
-}
-
-llvm::Error cuda::destroyStream(void *stream) {
-  mgpuStreamDestroy(stream);
   return pendingError();
 }
 
@@ -800,7 +687,7 @@ llvm::Error cuda::launchGraph(void *handle, void *streamHandle) {
     auto *graph = static_cast<Graph *>(handle);
     if (call.skipped()) {
     } else if (!handle || !call.state.graphs.contains(graph)) {
-      call.fail(hex(handle) + " is not a graph of endCapture");
+      call.fail(drivers::hexAddress(handle) + " is not a graph of endCapture");
     } else if (const CUDADriver *cu = call.driver()) {
       if (Stream *stream = call.stream(streamHandle, graph->device))
         call.check(cu->GraphLaunch(graph->exec, stream->stream),
@@ -817,7 +704,7 @@ llvm::Error cuda::destroyGraph(void *handle) {
     Call call("destroyGraph");
     auto *graph = static_cast<Graph *>(handle);
     if (!call.state.graphs.contains(graph)) {
-      call.fail(hex(handle) + " is not a graph of endCapture");
+      call.fail(drivers::hexAddress(handle) + " is not a graph of endCapture");
     } else if (const CUDADriver *cu = call.driver()) {
       call.state.graphs.erase(graph);
       if (call.enter(*graph->device)) {

@@ -24,18 +24,6 @@ RuntimeState &RuntimeState::get() {
   return *state;
 }
 
-thread_local std::optional<std::string> RuntimeState::pendingError;
-thread_local int RuntimeState::current = 0;
-
-void RuntimeState::fail(std::string message) {
-  if (!pendingError)
-    pendingError = std::move(message);
-}
-
-std::optional<std::string> RuntimeState::takeError() {
-  return std::exchange(pendingError, std::nullopt);
-}
-
 bool RuntimeState::isDeviceMemory(const void *pointer) const {
   auto address = reinterpret_cast<uintptr_t>(pointer);
   for (const auto &[block, allocation] : allocations) {
@@ -159,14 +147,6 @@ llvm::Expected<DeviceState *> RuntimeState::device(int index) {
     openDevices.resize(index + 1);
   openDevices[index] = std::move(state);
   return openDevices[index].get();
-}
-
-llvm::Error RuntimeState::selectDevice(int index) {
-  llvm::Expected<DeviceState *> selected = device(index);
-  if (!selected)
-    return selected.takeError();
-  current = index;
-  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,7 @@
 #define MAXGRAPH_LIB_RUNTIME_CUDA_RUNTIMESTATE_H
 
 #include "CUDADriver.h"
+#include "Common/HostInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -96,30 +97,20 @@ struct Graph {
   std::vector<void *> stagedHostData;
 };
 
-class RuntimeState {
+class RuntimeState : public drivers::HostInterfaceState<RuntimeState> {
 public:
   /// The process's state.
   static RuntimeState &get();
 
-  std::mutex mutex;
-
-  /// Whether an error is pending: every mgpu call is a no-op until it is
-  /// taken.
-  bool failed() const { return pendingError.has_value(); }
-  /// Keeps `message` unless an error is pending already.
-  void fail(std::string message);
-  /// The pending error, which is then gone.
-  std::optional<std::string> takeError();
+  /// Who does not support what an mgpu function asks (Call::unsupported).
+  static constexpr const char *kUnsupportedBy =
+      "MaxGraph's CUDA runtime (no kernel of maxgraph-lower-to-gpu uses them)";
 
   /// The number of CUDA devices, or why there are none.
   llvm::Expected<int> deviceCount();
   /// Device `index`, opened (primary context, memory pool, default stream)
   /// on first use.
   llvm::Expected<DeviceState *> device(int index);
-  /// The device of mgpuSetDefaultDevice / selectDevice (gpu:0 at first).
-  llvm::Expected<DeviceState *> currentDevice() { return device(current); }
-  /// Makes gpu:`index` the current device, or says why it cannot be.
-  llvm::Error selectDevice(int index);
   /// Makes the device's context current on the calling thread.
   llvm::Error makeCurrent(DeviceState &device);
 
@@ -136,11 +127,6 @@ public:
 private:
   RuntimeState() = default;
 
-  // Per host thread, as CUDA's current device is: a graph over several GPUs
-  // runs each GPU's part on a thread of its own (GpuExecutable), and each
-  // takes the errors of its own calls.
-  static thread_local std::optional<std::string> pendingError;
-  static thread_local int current;
   std::vector<std::unique_ptr<DeviceState>> openDevices;
 };
 } // namespace maxgraph::cuda

@@ -26,22 +26,9 @@ using namespace maxgraph::opencl;
 namespace {
 /// One mgpu call: holds the runtime's lock, and records what fails with the
 /// call's name in front.
-class Call {
+class Call : public drivers::HostInterfaceCall<RuntimeState> {
 public:
-  explicit Call(const char *name)
-      : state(RuntimeState::get()), lock(state.mutex), name(name) {}
-
-  /// Whether a pending error makes the call a no-op.
-  bool skipped() const { return state.failed(); }
-
-  /// Records "<call>: <message>" (unless an error is pending); false.
-  bool fail(const llvm::Twine &message) {
-    state.fail((name + ": " + message).str());
-    return false;
-  }
-  bool fail(llvm::Error error) {
-    return fail(llvm::toString(std::move(error)));
-  }
+  using HostInterfaceCall::HostInterfaceCall;
 
   /// True for CL_SUCCESS; records "<call>: <what>: <clCall>: <CL error>"
   /// otherwise.
@@ -84,36 +71,13 @@ public:
       defaultStream = {device, device->queue};
       return &defaultStream;
     }
-    auto *stream = static_cast<Stream *>(handle);
-    if (!state.streams.contains(stream)) {
-      fail("0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(handle)) +
-           " is not a stream of mgpuStreamCreate");
-      return nullptr;
-    }
-    if (device && stream->device != device) {
-      fail("a stream of " + stream->device->label + " used for " +
-           device->label);
-      return nullptr;
-    }
-    return stream;
+    return liveStream<Stream>(handle, device);
   }
 
-  /// Lets other threads in while this one waits for OpenCL.
-  void unlock() { lock.unlock(); }
-  void relock() { lock.lock(); }
-
-  RuntimeState &state;
-
 private:
-  std::unique_lock<std::mutex> lock;
-  llvm::StringRef name;
   Stream defaultStream{nullptr, nullptr};
 };
 } // namespace
-
-static std::string hex(const void *pointer) {
-  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(pointer));
-}
 
 /// The names of a module's kernels, for messages.
 static std::string kernelNames(const Module &module) {
@@ -263,7 +227,8 @@ static void mgpuModuleUnload(void *handle) {
     return;
   auto *module = static_cast<Module *>(handle);
   if (!call.state.modules.erase(module)) {
-    call.fail(hex(handle) + " is not a module of mgpuModuleLoad");
+    call.fail(drivers::hexAddress(handle) +
+              " is not a module of mgpuModuleLoad");
     return;
   }
   if (const OpenCLLibrary *cl = call.library())
@@ -274,11 +239,10 @@ static void *mgpuModuleGetFunction(void *handle, const char *name) {
   Call call("mgpuModuleGetFunction");
   if (call.skipped())
     return nullptr;
-  auto *module = static_cast<Module *>(handle);
-  if (!handle || !call.state.modules.contains(module)) {
-    call.fail(hex(handle) + " is not a module of mgpuModuleLoad");
+  auto *module = call.live<Module>(handle, call.state.modules,
+                                   "a module of mgpuModuleLoad");
+  if (!module)
     return nullptr;
-  }
   if (!name) {
     call.fail("null kernel name");
     return nullptr;
@@ -300,11 +264,10 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
   Call call("mgpuLaunchKernel");
   if (call.skipped())
     return;
-  auto *function = static_cast<Function *>(handle);
-  if (!handle || !call.state.functions.contains(function)) {
-    call.fail(hex(handle) + " is not a function of mgpuModuleGetFunction");
+  auto *function = call.live<Function>(handle, call.state.functions,
+                                       "a function of mgpuModuleGetFunction");
+  if (!function)
     return;
-  }
   const GpuKernelInfo &info = *function->info;
   std::string kernel = "kernel '" + info.name + "'";
   if (dynamicSharedMemory != 0) {
@@ -394,14 +357,8 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
              "clEnqueueNDRangeKernel", kernel);
 }
 
-static void mgpuLaunchClusterKernel(void *, intptr_t, intptr_t, intptr_t,
-                                    intptr_t, intptr_t, intptr_t, intptr_t,
-                                    intptr_t, intptr_t, int32_t, void *,
-                                    void **, void **) {
-  Call call("mgpuLaunchClusterKernel");
-  if (!call.skipped())
-    call.fail("thread block clusters are not supported by the OpenCL runtime");
-}
+static constexpr auto mgpuLaunchClusterKernel =
+    drivers::SharedFunctions<Call>::launchClusterKernel;
 
 //===----------------------------------------------------------------------===//
 // Streams and events
@@ -468,20 +425,12 @@ static void *mgpuEventCreate() {
 }
 
 /// The live event that `handle` is; none (recorded by `call`) otherwise.
-static Event *liveEvent(Call &call, void *handle) {
-  auto *event = static_cast<Event *>(handle);
-  if (!handle || !call.state.events.contains(event)) {
-    call.fail(hex(handle) + " is not an event of mgpuEventCreate");
-    return nullptr;
-  }
-  return event;
-}
-
 static void mgpuEventDestroy(void *handle) {
   Call call("mgpuEventDestroy");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, handle);
+  Event *event = call.live<Event>(handle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const OpenCLLibrary *cl = event ? call.library() : nullptr;
   if (!cl)
     return;
@@ -495,7 +444,8 @@ static void mgpuEventRecord(void *eventHandle, void *streamHandle) {
   Call call("mgpuEventRecord");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, eventHandle);
+  Event *event = call.live<Event>(eventHandle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const Stream *stream = event ? call.stream(streamHandle) : nullptr;
   const OpenCLLibrary *cl = stream ? call.library() : nullptr;
   if (!cl)
@@ -520,7 +470,8 @@ static void mgpuEventSynchronize(void *handle) {
   Call call("mgpuEventSynchronize");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, handle);
+  Event *event = call.live<Event>(handle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const OpenCLLibrary *cl = event ? call.library() : nullptr;
   // An event never recorded is complete.
   if (!cl || !event->marker)
@@ -536,7 +487,8 @@ static void mgpuStreamWaitEvent(void *streamHandle, void *eventHandle) {
   Call call("mgpuStreamWaitEvent");
   if (call.skipped())
     return;
-  Event *event = liveEvent(call, eventHandle);
+  Event *event = call.live<Event>(eventHandle, call.state.events,
+                                  "an event of mgpuEventCreate");
   const Stream *stream = event ? call.stream(streamHandle) : nullptr;
   const OpenCLLibrary *cl = stream ? call.library() : nullptr;
   if (!cl || !event->marker)
@@ -588,7 +540,7 @@ static void mgpuMemFree(void *pointer, void *streamHandle) {
     return;
   auto found = call.state.allocations.find(pointer);
   if (found == call.state.allocations.end()) {
-    call.fail(hex(pointer) + " is not a block of mgpuMemAlloc");
+    call.fail(drivers::hexAddress(pointer) + " is not a block of mgpuMemAlloc");
     return;
   }
   const Stream *stream = call.stream(streamHandle, found->second.device);
@@ -613,14 +565,15 @@ static void mgpuMemcpy(void *destination, void *source, size_t bytes,
     return;
   if (!destination || !source) {
     call.fail("null pointer (copy of " + llvm::Twine(bytes) + " bytes from " +
-              hex(source) + " to " + hex(destination) + ")");
+              drivers::hexAddress(source) + " to " +
+              drivers::hexAddress(destination) + ")");
     return;
   }
   call.check(cl->EnqueueSVMMemcpy(stream->queue, CL_FALSE, destination, source,
                                   bytes, 0, nullptr, nullptr),
              "clEnqueueSVMMemcpy",
-             llvm::Twine(bytes) + " bytes from " + hex(source) + " to " +
-                 hex(destination));
+             llvm::Twine(bytes) + " bytes from " + drivers::hexAddress(source) +
+                 " to " + drivers::hexAddress(destination));
 }
 
 /// mgpuMemset32 and mgpuMemset16: `count` copies of `value`.
@@ -637,13 +590,14 @@ static void fill(const char *name, void *destination, T value, size_t count,
   size_t bytes;
   if (!destination || __builtin_mul_overflow(count, sizeof(T), &bytes)) {
     call.fail("bad fill of " + llvm::Twine(count) + " values at " +
-              hex(destination));
+              drivers::hexAddress(destination));
     return;
   }
   call.check(cl->EnqueueSVMMemFill(stream->queue, destination, &value,
                                    sizeof(T), bytes, 0, nullptr, nullptr),
              "clEnqueueSVMMemFill",
-             llvm::Twine(count) + " values at " + hex(destination));
+             llvm::Twine(count) + " values at " +
+                 drivers::hexAddress(destination));
 }
 
 static void mgpuMemset32(void *destination, uint32_t value, size_t count,
@@ -670,91 +624,24 @@ static void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {
               "runtime");
 }
 
-static void *mgpuTensorMapEncodeTiledMemref(int64_t, void *, int64_t, int64_t,
-                                            int64_t, int64_t, int64_t,
-                                            int64_t *) {
-  Call call("mgpuTensorMapEncodeTiledMemref");
-  if (!call.skipped())
-    call.fail("tensor maps (TMA) are not supported by the OpenCL runtime");
-  return nullptr;
-}
+static constexpr auto mgpuTensorMapEncodeTiledMemref =
+    drivers::SharedFunctions<Call>::tensorMapEncodeTiledMemref;
 
-static void mgpuSetDefaultDevice(int32_t index) {
-  Call call("mgpuSetDefaultDevice");
-  if (call.skipped())
-    return;
-  if (llvm::Error error = call.state.selectDevice(index))
-    call.fail(std::move(error));
-}
+static constexpr auto mgpuSetDefaultDevice =
+    drivers::SharedFunctions<Call>::setDefaultDevice;
 
 /// The pending error as an llvm::Error (taken), or success.
 static llvm::Error pendingError() {
-  if (std::optional<std::string> message = opencl::takeError())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), *message);
-  return llvm::Error::success();
+  return drivers::toError(opencl::takeError());
 }
 
 std::vector<std::pair<const char *, void *>> opencl::hostInterfaceSymbols() {
-#define MAXGRAPH_SYMBOL(name)                                                  \
-  { #name, reinterpret_cast < void *>(&name) }
+#define MAXGRAPH_MGPU_FUNCTION(name) {#name, reinterpret_cast<void *>(name)},
   return {
-      MAXGRAPH_SYMBOL(mgpuModuleLoad),
-      MAXGRAPH_SYMBOL(mgpuModuleUnload),
-      MAXGRAPH_SYMBOL(mgpuModuleGetFunction),
-      MAXGRAPH_SYMBOL(mgpuLaunchKernel),
-      MAXGRAPH_SYMBOL(mgpuLaunchClusterKernel),
-      MAXGRAPH_SYMBOL(mgpuStreamCreate),
-      MAXGRAPH_SYMBOL(mgpuStreamDestroy),
-      MAXGRAPH_SYMBOL(mgpuStreamSynchronize),
-      MAXGRAPH_SYMBOL(mgpuStreamWaitEvent),
-      MAXGRAPH_SYMBOL(mgpuEventCreate),
-      MAXGRAPH_SYMBOL(mgpuEventDestroy),
-      MAXGRAPH_SYMBOL(mgpuEventRecord),
-      MAXGRAPH_SYMBOL(mgpuEventSynchronize),
-      MAXGRAPH_SYMBOL(mgpuMemAlloc),
-      MAXGRAPH_SYMBOL(mgpuMemFree),
-      MAXGRAPH_SYMBOL(mgpuMemcpy),
-      MAXGRAPH_SYMBOL(mgpuMemset32),
-      MAXGRAPH_SYMBOL(mgpuMemset16),
-      MAXGRAPH_SYMBOL(mgpuMemHostRegisterMemRef),
-      MAXGRAPH_SYMBOL(mgpuMemHostUnregisterMemRef),
-      MAXGRAPH_SYMBOL(mgpuTensorMapEncodeTiledMemref),
-      MAXGRAPH_SYMBOL(mgpuSetDefaultDevice),
+#include "Common/HostInterfaceFunctions.def"
   };
-#undef MAXGRAPH_SYMBOL
 }
 
-llvm::Expected<void *> opencl::allocate(size_t bytes, void *stream) {
-  void *pointer = mgpuMemAlloc(bytes, stream, /*hostShared=*/0);
-  if (llvm::Error error = pendingError())
-    return std::move(error);
-  return pointer;
-}
-
-llvm::Error opencl::deallocate(void *pointer, void *stream) {
-  mgpuMemFree(pointer, stream);
-  return pendingError();
-}
-
-llvm::Error opencl::copy(void *destination, const void *source, size_t bytes,
-                         void *stream) {
-  mgpuMemcpy(destination, const_cast<void *>(source), bytes, stream);
-  return pendingError();
-}
-
-llvm::Error opencl::synchronize(void *stream) {
-  mgpuStreamSynchronize(stream);
-  return pendingError();
-}
-
-llvm::Expected<void *> opencl::createStream() {
-  void *stream = mgpuStreamCreate();
-  if (llvm::Error error = pendingError())
-    return std::move(error);
-  return stream;
-}
-
-llvm::Error opencl::destroyStream(void *stream) {
-  mgpuStreamDestroy(stream);
-  return pendingError();
-}
+// allocate, deallocate, copy, synchronize, createStream, destroyStream.
+#define MAXGRAPH_RUNTIME opencl
+#include "Common/RuntimeFunctions.inc"

@@ -33,15 +33,6 @@ RuntimeState &RuntimeState::get() {
   return *state;
 }
 
-void RuntimeState::fail(std::string message) {
-  if (!pendingError)
-    pendingError = std::move(message);
-}
-
-std::optional<std::string> RuntimeState::takeError() {
-  return std::exchange(pendingError, std::nullopt);
-}
-
 llvm::Expected<llvm::ArrayRef<cl_device_id>> RuntimeState::devices() {
   if (deviceIds)
     return llvm::ArrayRef<cl_device_id>(*deviceIds);
@@ -123,14 +114,6 @@ llvm::Expected<DeviceState *> RuntimeState::device(int index) {
   }
   openDevices[index] = std::move(state);
   return openDevices[index].get();
-}
-
-llvm::Error RuntimeState::selectDevice(int index) {
-  llvm::Expected<DeviceState *> selected = device(index);
-  if (!selected)
-    return selected.takeError();
-  current = index;
-  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//

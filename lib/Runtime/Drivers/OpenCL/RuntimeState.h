@@ -7,16 +7,18 @@
 // What the OpenCL runtime keeps between calls: the devices (gpu:N is OpenCL
 // device N over all platforms in order), one context and default queue per
 // device that was used, the handles the mgpu functions gave out (modules,
-// kernels, streams, events, allocations), and the first error that nobody
-// took yet. One object for the process, never destroyed: compiled code may
-// unload its modules from a global destructor after this library's statics
-// are gone. Everything is guarded by `mutex`; the methods expect it held.
+// kernels, streams, events, allocations), and per host thread the current
+// device and the first error that nobody took yet. One object for the process,
+// never destroyed: compiled code may unload its modules from a global
+// destructor after this library's statics are gone. Everything is guarded by
+// `mutex`; the methods expect it held.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MAXGRAPH_LIB_RUNTIME_OPENCL_RUNTIMESTATE_H
 #define MAXGRAPH_LIB_RUNTIME_OPENCL_RUNTIMESTATE_H
 
+#include "Common/HostInterface.h"
 #include "MaxGraph/Support/GpuBinary.h"
 #include "OpenCLLibrary.h"
 #include "llvm/ADT/DenseMap.h"
@@ -78,30 +80,19 @@ struct Allocation {
   DeviceState *device;
 };
 
-class RuntimeState {
+class RuntimeState : public drivers::HostInterfaceState<RuntimeState> {
 public:
   /// The process's state.
   static RuntimeState &get();
 
-  std::mutex mutex;
-
-  /// Whether an error is pending: every mgpu call is a no-op until it is
-  /// taken.
-  bool failed() const { return pendingError.has_value(); }
-  /// Keeps `message` unless an error is pending already.
-  void fail(std::string message);
-  /// The pending error, which is then gone.
-  std::optional<std::string> takeError();
+  /// Who does not support what an mgpu function asks (Call::unsupported).
+  static constexpr const char *kUnsupportedBy = "the OpenCL runtime";
 
   /// The OpenCL devices of all platforms, in order ("no OpenCL platform
   /// (...)" when there is no platform).
   llvm::Expected<llvm::ArrayRef<cl_device_id>> devices();
   /// Device `index`, opened (context and default queue) on first use.
   llvm::Expected<DeviceState *> device(int index);
-  /// The device of mgpuSetDefaultDevice / selectDevice (gpu:0 at first).
-  llvm::Expected<DeviceState *> currentDevice() { return device(current); }
-  /// Makes gpu:`index` the current device, or says why it cannot be.
-  llvm::Error selectDevice(int index);
 
   llvm::SmallPtrSet<Module *, 4> modules;
   llvm::SmallPtrSet<Function *, 16> functions;
@@ -112,10 +103,8 @@ public:
 private:
   RuntimeState() = default;
 
-  std::optional<std::string> pendingError;
   std::optional<std::vector<cl_device_id>> deviceIds;
   std::vector<std::unique_ptr<DeviceState>> openDevices;
-  int current = 0;
 };
 } // namespace maxgraph::opencl
 

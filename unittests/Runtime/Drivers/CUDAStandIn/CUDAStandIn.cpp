@@ -49,6 +49,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CUDATypes.h"
 #include "StandInState.h"
 #include <algorithm>
 #include <cctype>
@@ -64,66 +65,23 @@
 #include <utility>
 #include <vector>
 
-// The driver API's types, as cuda.h declares them (this file does not include
-// it: it builds where CUDA is not installed).
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-using CUcontext = struct CUctx_st *;
-using CUmodule = struct CUmod_st *;
-using CUfunction = struct CUfunc_st *;
-using CUstream = struct CUstream_st *;
-using CUevent = struct CUevent_st *;
-using CUgraph = struct CUgraph_st *;
-using CUgraphExec = struct CUgraphExec_st *;
-using CUmemoryPool = struct CUmemPoolHandle_st *;
-
-/// CUDA_MEMCPY2D, as cuda.h declares it (arrays, which the stand-in does not
-/// have, as void pointers), under its struct's name: UBSan's function check
-/// compares the runtime's pointer type with this by name.
-struct CUDA_MEMCPY2D_st {
-  size_t srcXInBytes;
-  size_t srcY;
-  int srcMemoryType;
-  const void *srcHost;
-  CUdeviceptr srcDevice;
-  void *srcArray;
-  size_t srcPitch;
-  size_t dstXInBytes;
-  size_t dstY;
-  int dstMemoryType;
-  void *dstHost;
-  CUdeviceptr dstDevice;
-  void *dstArray;
-  size_t dstPitch;
-  size_t WidthInBytes;
-  size_t Height;
-};
-using CUDA_MEMCPY2D = CUDA_MEMCPY2D_st;
+// The driver API's types and constants as the runtime declares them (not
+// cuda.h: this builds where CUDA is not installed), and its entry points as
+// the runtime's loader resolves them: each function below is declared from
+// that one list first, so that a definition with other parameters does not
+// compile.
+using namespace maxgraph::cuda;
+extern "C" {
+#define MAXGRAPH_CUDA_ENTRY_POINT(field, symbol, params) CUresult symbol params;
+#include "CUDAEntryPoints.def"
+}
 
 static_assert(sizeof(void *) == 8, "handles are 32-bit kinds and numbers");
 
 namespace {
 //===----------------------------------------------------------------------===//
-// Constants of cuda.h
+// Error texts
 //===----------------------------------------------------------------------===//
-
-constexpr CUresult CUDA_SUCCESS = 0;
-constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
-constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
-constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
-constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
-constexpr CUresult CUDA_ERROR_INVALID_DEVICE = 101;
-constexpr CUresult CUDA_ERROR_INVALID_IMAGE = 200;
-constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
-constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
-constexpr CUresult CUDA_ERROR_ILLEGAL_STATE = 401;
-constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
-constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
-constexpr CUresult CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
-constexpr CUresult CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713;
-constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900;
-constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901;
 
 /// The name and description of each error the stand-in returns, as the
 /// driver's cuGetErrorName and cuGetErrorString give them.
@@ -193,51 +151,8 @@ constexpr int kDriverVersion = 13000;
 
 /// The entry points a test may make fail (maxgraphCudaStandInFailNext).
 constexpr const char *kEntryPoints[] = {
-    "cuInit",
-    "cuDriverGetVersion",
-    "cuGetErrorName",
-    "cuGetErrorString",
-    "cuDeviceGetCount",
-    "cuDeviceGet",
-    "cuDeviceGetName",
-    "cuDeviceGetAttribute",
-    "cuDevicePrimaryCtxRetain",
-    "cuDevicePrimaryCtxRelease_v2",
-    "cuDeviceGetDefaultMemPool",
-    "cuMemPoolSetAttribute",
-    "cuCtxSetCurrent",
-    "cuModuleLoadData",
-    "cuModuleUnload",
-    "cuModuleGetFunction",
-    "cuFuncSetAttribute",
-    "cuLaunchKernel",
-    "cuStreamCreate",
-    "cuStreamDestroy_v2",
-    "cuStreamSynchronize",
-    "cuStreamWaitEvent",
-    "cuStreamBeginCapture_v2",
-    "cuStreamEndCapture",
-    "cuStreamIsCapturing",
-    "cuEventCreate",
-    "cuEventRecord",
-    "cuEventSynchronize",
-    "cuEventDestroy_v2",
-    "cuMemAllocAsync",
-    "cuMemFreeAsync",
-    "cuMemAllocManaged",
-    "cuMemFree_v2",
-    "cuMemAllocHost_v2",
-    "cuMemFreeHost",
-    "cuMemHostRegister_v2",
-    "cuMemHostUnregister",
-    "cuMemcpyAsync",
-    "cuMemcpy2DAsync_v2",
-    "cuMemsetD32Async",
-    "cuMemsetD16Async",
-    "cuGraphInstantiateWithFlags",
-    "cuGraphLaunch",
-    "cuGraphExecDestroy",
-    "cuGraphDestroy",
+#define MAXGRAPH_CUDA_ENTRY_POINT(field, symbol, params) #symbol,
+#include "CUDAEntryPoints.def"
 };
 
 //===----------------------------------------------------------------------===//
