@@ -9,6 +9,7 @@
 #include "MaxGraph/Compiler/EntryPoint.h"
 #include "MaxGraph/Compiler/GpuExecutable.h"
 #include "MaxGraph/Compiler/MultiGpuExecutable.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/GraphInputs.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"

@@ -14,6 +14,7 @@
 
 #include "MaxGraph/Reference/Interpreter.h"
 #include "GraphRun.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/GraphInputs.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Support/Error.h"

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphRun.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
-#include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"

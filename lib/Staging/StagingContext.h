@@ -12,9 +12,9 @@
 #ifndef MAXGRAPH_LIB_STAGING_STAGINGCONTEXT_H
 #define MAXGRAPH_LIB_STAGING_STAGINGCONTEXT_H
 
+#include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
-#include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Staging/Resharding.h"
 #include "MaxGraph/Staging/Tensor.h"

@@ -25,6 +25,7 @@
 
 #include "MaxGraph/API/Spmd.h"
 #include "MaxGraph/Compiler/Executable.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "MaxGraph/InitAll.h"
@@ -32,7 +33,6 @@
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Runtime/Npy.h"
-#include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
 #include "MaxGraph/Transforms/Passes.h"

@@ -5,7 +5,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Runtime/TensorAllocator.h"
-#include "MaxGraph/MaxGraph.h"
 #include "gtest/gtest.h"
 #include <cstdint>
 #include <cstring>
@@ -136,21 +135,5 @@ TEST_F(TensorAllocatorTest, ImpossibleRequestsGiveNull) {
   EXPECT_EQ(tensor_allocator::allocate(SIZE_MAX - 8), nullptr);
   EXPECT_EQ(tensor_allocator::allocate(16, 3), nullptr);    // Not a power of 2.
   EXPECT_EQ(tensor_allocator::allocate(16, 8192), nullptr); // Above 4096.
-}
-
-TEST_F(TensorAllocatorTest, CompiledResultsComeBackToTheCache) {
-  // A graph called twice: its 8 MiB result, dropped after the first call,
-  // holds the second call's result.
-  auto run = compile([](const Tensor &x) { return ops::add(x, x); })(
-      TensorLayout(DType::Float32, {2 * 1024 * 1024}));
-  HostTensor input(DType::Float32, {2 * 1024 * 1024});
-  const void *firstData;
-  {
-    HostTensor first = run(input);
-    firstData = first.rawData();
-  }
-  EXPECT_GE(tensor_allocator::cachedBytes(), 8 * kMiB);
-  HostTensor second = run(input);
-  EXPECT_EQ(second.rawData(), firstData);
 }
 } // namespace

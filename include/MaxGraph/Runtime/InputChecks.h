@@ -14,6 +14,7 @@
 #define MAXGRAPH_RUNTIME_INPUTCHECKS_H
 
 #include "MaxGraph/Runtime/HostTensor.h"
+#include "MaxGraph/Support/GraphInputs.h"
 #include "MaxGraph/Support/Shape.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -22,32 +23,6 @@
 #include <vector>
 
 namespace maxgraph {
-class GraphOp;
-
-/// A graph's arguments as the input checks see them. It holds no MLIR
-/// objects, so it stays valid after the module it describes is gone.
-struct GraphInputs {
-  /// One argument of the graph.
-  struct Argument {
-    /// `argument 1 (`kv.b`)`: the index and, when the graph has
-    /// `argument_names`, the argument's tree path.
-    std::string label;
-    DType dtype;
-    Device device;
-    /// Per dim: a static size, or -1 with the symbol that binds it (empty
-    /// for a dim that is not checked, e.g. `?`).
-    std::vector<std::pair<int64_t, std::string>> dims;
-    /// The argument's MLIR type, e.g. `!maxgraph.tensor<[batch, 3], f32>`.
-    std::string type;
-    bool isBuffer = false;
-  };
-  /// The graph's symbol name.
-  std::string graphName;
-  std::vector<Argument> arguments;
-};
-
-/// Describes the arguments of `graph`.
-GraphInputs describeGraphInputs(GraphOp graph);
 
 /// What checkGraphInputs checks beyond count, dtype, rank and dims.
 struct InputCheckOptions {

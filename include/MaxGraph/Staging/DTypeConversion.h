@@ -1,34 +1,19 @@
-//===- DTypeConversion.h - DTypes as MLIR element types ---------*- C++ -*-===//
+//===- DTypeConversion.h - a forwarding header ------------------*- C++ -*-===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The one place that maps maxgraph::DType (MaxGraph/Support/DType.h, no
-// MLIR) to MLIR's builtin element types and back. Staging builds types with
-// it; the runtime reads the element types of the graphs it runs.
+// The conversion between DTypes and MLIR element types is the dialect's
+// (MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h): the compiler, the
+// interpreter and staging all use it. Kept so that code that includes it
+// from here still builds.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MAXGRAPH_STAGING_DTYPECONVERSION_H
 #define MAXGRAPH_STAGING_DTYPECONVERSION_H
 
-#include "MaxGraph/Support/DType.h"
-#include <optional>
-
-namespace mlir {
-class MLIRContext;
-class Type;
-} // namespace mlir
-
-namespace maxgraph {
-/// The builtin element type for `dtype`.
-mlir::Type toMLIRType(DType dtype, mlir::MLIRContext *context);
-/// The DType of a builtin element type; none for types without one (float8
-/// types, integers of other widths, ...).
-std::optional<DType> tryFromMLIRType(mlir::Type type);
-/// The DType of a builtin element type; throws StagingError for others.
-DType fromMLIRType(mlir::Type type);
-} // namespace maxgraph
+#include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
 
 #endif // MAXGRAPH_STAGING_DTYPECONVERSION_H

@@ -6,7 +6,8 @@
 //
 // Plain facts about element types, shared by staging and the runtime: names,
 // sizes, kinds and parsing. Nothing here needs MLIR; the conversions to and
-// from MLIR's builtin types are in MaxGraph/Staging/DTypeConversion.h.
+// from MLIR's builtin types are in
+// MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h.
 //
 //===----------------------------------------------------------------------===//
 

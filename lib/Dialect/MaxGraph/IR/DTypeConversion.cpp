@@ -4,7 +4,7 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "MaxGraph/Staging/DTypeConversion.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
 #include "MaxGraph/Support/Error.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
