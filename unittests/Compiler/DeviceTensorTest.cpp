@@ -1,9 +1,8 @@
+//===- DeviceTensorTest.cpp - tensors in a GPU's memory -------------------===//
+//
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-
-//===- DeviceTensorTest.cpp - tensors in a GPU's memory
-//--------------------===//
 //
 // HostTensor::to(GPU(n)) and graphs on a GPU that take and return tensors
 // in its memory, through the OpenCL runtime (PoCL's CPU device here; the

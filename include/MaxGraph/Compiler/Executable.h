@@ -1,9 +1,8 @@
+//===- Executable.h - a compiled graph, wherever it runs --------*- C++ -*-===//
+//
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-
-//===- Executable.h - a compiled graph, wherever its tensors live -*- C++
-//-*-===//
 //
 // compile() and max-run hold graphs compiled for the device their tensors
 // are on: the host CPU (CpuExecutable) or a GPU (GpuExecutable), behind

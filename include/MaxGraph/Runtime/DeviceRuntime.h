@@ -1,9 +1,8 @@
+//===- DeviceRuntime.h - the GPU runtimes' memory functions -----*- C++ -*-===//
+//
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-
-//===- DeviceRuntime.h - the memory functions of the GPU runtimes -*- C++
-//-*-===//
 //
 // What tensors in device memory (HostTensor::to(GPU(n))) and the GPU
 // executable need of a GPU runtime, the same for CUDA and OpenCL: select a

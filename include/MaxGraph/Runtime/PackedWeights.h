@@ -1,9 +1,8 @@
+//===- PackedWeights.h - weights in the CPU code's panels -------*- C++ -*-===//
+//
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-
-//===- PackedWeights.h - weights in the panels the CPU code reads -*- C++
-//-*-===//
 //
 // The runtime's half of maxgraph-pack-weights: the object code lists the
 // entry's arguments that it reads in B's packed panels, and bound weights
