@@ -5,6 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/InitAll.h"
+#include "MaxGraph/Codegen/Common/Passes.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "MaxGraph/Conversion/Passes.h"
@@ -31,6 +32,7 @@ void maxgraph::registerAllPasses() {
   registerMaxGraphTransformsPasses();
   registerMaxGraphTransformsPipelines();
   registerMaxGraphConversionPasses();
+  registerCodegenCommonPasses();
   registerLLVMCPUPasses();
   registerLLVMGPUPasses();
 }

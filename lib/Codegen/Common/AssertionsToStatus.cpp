@@ -13,15 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
-#include "MaxGraph/Codegen/LLVMCPU/StatusReporting.h"
+#include "MaxGraph/Codegen/Common/Passes.h"
+#include "MaxGraph/Codegen/Common/StatusReporting.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_ASSERTIONSTOSTATUS
-#include "MaxGraph/Codegen/LLVMCPU/Passes.h.inc"
+#include "MaxGraph/Codegen/Common/Passes.h.inc"
 } // namespace maxgraph
 
 using namespace mlir;

@@ -4,7 +4,7 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "MaxGraph/Codegen/Common/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -14,7 +14,7 @@
 
 namespace maxgraph {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
-#include "MaxGraph/Codegen/LLVMCPU/Passes.h.inc"
+#include "MaxGraph/Codegen/Common/Passes.h.inc"
 } // namespace maxgraph
 
 using namespace mlir;

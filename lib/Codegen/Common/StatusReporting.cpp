@@ -4,7 +4,7 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
-#include "MaxGraph/Codegen/LLVMCPU/StatusReporting.h"
+#include "MaxGraph/Codegen/Common/StatusReporting.h"
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 
 #include "llvm/ADT/DenseSet.h"

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/Common/Passes.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"

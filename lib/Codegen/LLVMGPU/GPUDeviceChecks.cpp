@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Codegen/LLVMCPU/StatusReporting.h"
+#include "MaxGraph/Codegen/Common/StatusReporting.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

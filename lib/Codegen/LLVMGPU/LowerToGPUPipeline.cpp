@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "MaxGraph/Codegen/Common/Passes.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "MaxGraph/Conversion/Passes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"

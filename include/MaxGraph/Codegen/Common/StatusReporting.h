@@ -1,9 +1,8 @@
+//===- StatusReporting.h - the messages of run-time checks ------*- C++ -*-===//
+//
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-
-//===- StatusReporting.h - the messages of run-time checks -------*- C++
-//-*-===//
 //
 // A failed run-time check reports the address of its message, a private
 // string constant of the module: on the host through the status slot
@@ -12,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MAXGRAPH_CODEGEN_LLVMCPU_STATUSREPORTING_H
-#define MAXGRAPH_CODEGEN_LLVMCPU_STATUSREPORTING_H
+#ifndef MAXGRAPH_CODEGEN_COMMON_STATUSREPORTING_H
+#define MAXGRAPH_CODEGEN_COMMON_STATUSREPORTING_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -59,4 +58,4 @@ private:
 };
 } // namespace maxgraph
 
-#endif // MAXGRAPH_CODEGEN_LLVMCPU_STATUSREPORTING_H
+#endif // MAXGRAPH_CODEGEN_COMMON_STATUSREPORTING_H

@@ -4,8 +4,8 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// `maxgraph-tile-and-vectorize`, `maxgraph-lower-vector-ops` and
-// `maxgraph-assertions-to-status` (Passes.td) and the pipeline that ends in
+// `maxgraph-tile-and-vectorize`, `maxgraph-lower-vector-ops` and the other
+// CPU passes (Passes.td) and the pipeline that ends in
 // the LLVM dialect for the CPU JIT, `maxgraph-lower-to-cpu`. Every pass and the
 // pipeline take the target CPU as options (CPUTarget.h); a target option of 0
 // means the host's value.
