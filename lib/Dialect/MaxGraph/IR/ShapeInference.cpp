@@ -357,7 +357,14 @@ ParseResult maxgraph::detail::parseNumber(OpAsmParser &parser,
   bool negative = succeeded(parser.parseOptionalMinus());
   double number;
   APInt integer;
-  if (succeeded(parser.parseOptionalKeyword("inf"))) {
+  // A hexadecimal literal is the bit pattern of an f64, as printFloat writes
+  // a value with no short decimal form and as MLIR's float attributes read
+  // it; parseFloat reads it so (parseOptionalInteger would take its value).
+  StringRef rest(parser.getCurrentLocation().getPointer());
+  if (rest.starts_with_insensitive("0x")) {
+    if (parser.parseFloat(number))
+      return failure();
+  } else if (succeeded(parser.parseOptionalKeyword("inf"))) {
     number = std::numeric_limits<double>::infinity();
   } else if (succeeded(parser.parseOptionalKeyword("nan"))) {
     number = std::numeric_limits<double>::quiet_NaN();
@@ -384,8 +391,9 @@ void maxgraph::detail::printNumber(OpAsmPrinter &printer, Operation *,
     printer << (number < 0 ? "-inf" : "inf");
     return;
   }
-  // Integers print as such (not -0.0, which would lose its sign).
-  if (number == std::trunc(number) && std::abs(number) < 0x1p53 &&
+  // Integers print as such (not -0.0, which would lose its sign): every
+  // integral double below 2^63 is an int64 exactly, and reads back exactly.
+  if (number == std::trunc(number) && std::abs(number) < 0x1p63 &&
       !(number == 0 && std::signbit(number))) {
     printer << static_cast<int64_t>(number);
     return;
