@@ -42,14 +42,7 @@ public:
   }
 
   /// The driver's entry points; none (recorded) without a driver.
-  const CUDADriver *driver() {
-    llvm::Expected<const CUDADriver &> cu = cudaDriver();
-    if (!cu) {
-      fail(cu.takeError());
-      return nullptr;
-    }
-    return &*cu;
-  }
+  const CUDADriver *driver() { return valueOrFail(cudaDriver()); }
 
   /// Makes `device`'s context current; false (recorded) if it cannot be.
   bool enter(DeviceState &device) {
@@ -61,12 +54,8 @@ public:
   /// The current device, opened and made current; none (recorded) if it
   /// cannot be.
   DeviceState *currentDevice() {
-    llvm::Expected<DeviceState *> device = state.currentDevice();
-    if (!device) {
-      fail(device.takeError());
-      return nullptr;
-    }
-    return enter(**device) ? *device : nullptr;
+    DeviceState *device = valueOrFail(state.currentDevice());
+    return device && enter(*device) ? device : nullptr;
   }
 
   /// The stream that `handle` is (the default stream of `device`, or of the
@@ -644,10 +633,8 @@ llvm::Expected<void *> cuda::endCapture(void *handle) {
   {
     // Runs even with an error pending: the stream must not stay captured.
     Call call("endCapture");
-    llvm::Expected<const CUDADriver &> cu = cudaDriver();
-    if (!cu) {
-      call.fail(cu.takeError());
-    } else if (Stream *stream = call.stream(handle)) {
+    const CUDADriver *cu = call.driver();
+    if (Stream *stream = cu ? call.stream(handle) : nullptr) {
       if (!stream->capturing) {
         call.fail("the stream of " + stream->device->label +
                   " is not being captured");

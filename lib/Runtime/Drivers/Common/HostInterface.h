@@ -127,6 +127,20 @@ public:
     return fail(llvm::toString(std::move(error)));
   }
 
+  /// What `expected` refers to, or none (its error recorded).
+  template <typename T> T *valueOrFail(llvm::Expected<T &> expected) {
+    if (expected)
+      return &*expected;
+    fail(expected.takeError());
+    return nullptr;
+  }
+  template <typename T> T *valueOrFail(llvm::Expected<T *> expected) {
+    if (expected)
+      return *expected;
+    fail(expected.takeError());
+    return nullptr;
+  }
+
   /// `handle` as a `T` that `handles` holds (what an mgpu function gave
   /// out and no other took back); none (recorded: "<handle> is not <what>")
   /// otherwise.

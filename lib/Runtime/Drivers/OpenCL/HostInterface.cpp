@@ -42,24 +42,10 @@ public:
 
   /// The OpenCL entry points (loaded); none (recorded) if there is no
   /// OpenCL. Every call that reaches OpenCL gets its entry points here.
-  const OpenCLLibrary *library() {
-    llvm::Expected<const OpenCLLibrary &> cl = openCLLibrary();
-    if (!cl) {
-      fail(cl.takeError());
-      return nullptr;
-    }
-    return &*cl;
-  }
+  const OpenCLLibrary *library() { return valueOrFail(openCLLibrary()); }
 
   /// The current device, opened; none (recorded) if it cannot be.
-  DeviceState *currentDevice() {
-    llvm::Expected<DeviceState *> device = state.currentDevice();
-    if (!device) {
-      fail(device.takeError());
-      return nullptr;
-    }
-    return *device;
-  }
+  DeviceState *currentDevice() { return valueOrFail(state.currentDevice()); }
 
   /// The stream that `handle` is (the default stream of `device`, or of the
   /// current device, for null); none (recorded) for a handle that is not a
