@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   bool inlined = argc > 2 && std::strcmp(argv[2], "--inlined") == 0;
   StagedGraph graph = stageModel(layers, !inlined);
   auto start = std::chrono::steady_clock::now();
-  auto executable = CpuExecutable::compile(graph.getModule());
+  auto executable = compileForCpu(graph.getModule());
   std::chrono::duration<double, std::milli> elapsed =
       std::chrono::steady_clock::now() - start;
   std::printf("layers %d%s: compile %.1f ms (%s)\n", layers,

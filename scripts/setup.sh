@@ -12,11 +12,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # llvm-spirv-15 for SPIR bitcode), for the OpenCL runtime and its tests; MPICH
 # for the multi-process SPMD runs (`mpirun -np N max-run --spmd`) and their
 # tests (the runtime opens libmpich.so.12 with dlopen: nothing links it).
+# FlatBuffers: flatc and its headers, for the executable images and artifact
+# files (lib/Runtime/Schemas, lib/API/Schemas).
 packages=(cmake ninja-build python3 python3-venv python3-dev clang-22 lld-22 llvm-22-dev llvm-22-tools
           libmlir-22-dev mlir-22-tools libclang-rt-22-dev
           libgtest-dev libbenchmark-dev libopenblas-dev libomp-22-dev
           pocl-opencl-icd ocl-icd-libopencl1 opencl-c-headers llvm-spirv-15
-          spirv-tools ccache mpich libmpich-dev)
+          spirv-tools ccache mpich libmpich-dev
+          flatbuffers-compiler libflatbuffers-dev)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |

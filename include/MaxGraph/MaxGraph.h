@@ -26,6 +26,7 @@
 #include "MaxGraph/API/Distributed.h"
 #include "MaxGraph/API/Eager.h"
 #include "MaxGraph/API/Weights.h"
+#include "MaxGraph/Compiler/Compile.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Staging/DTypeConversion.h"
 #include "MaxGraph/Staging/DeviceMapping.h"

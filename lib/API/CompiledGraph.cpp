@@ -6,6 +6,7 @@
 
 #include "MaxGraph/API/CompiledGraph.h"
 #include "MaxGraph/API/Distributed.h"
+#include "MaxGraph/Compiler/Compile.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "mlir/InitAllDialects.h"
@@ -62,15 +63,6 @@ void detail::CallArguments::finish() const {
     throw RuntimeError("static argument '" + statics[nextStatic].first +
                        "' was staged as " + statics[nextStatic].second +
                        " but the call does not pass it");
-}
-
-const InputCheckOptions &detail::inputChecks() {
-  static const InputCheckOptions options = [] {
-    InputCheckOptions options;
-    options.checkDevices = true;
-    return options;
-  }();
-  return options;
 }
 
 void detail::tagResultDevices(const StagedGraph &staged,
@@ -141,6 +133,6 @@ std::shared_ptr<Executable> detail::compileCached(const StagedGraph &staged) {
   if (!module)
     throw RuntimeError("internal error: the staged module of @" +
                        staged.name() + " does not parse back");
-  entry = Executable::compile(*module, staged.name());
+  entry = compileExecutable(*module, staged.name());
   return entry;
 }

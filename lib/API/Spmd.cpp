@@ -5,6 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/API/Spmd.h"
+#include "MaxGraph/Compiler/Compile.h"
 #include "MaxGraph/Compiler/EntryPoint.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Runtime/InputChecks.h"
@@ -97,7 +98,7 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged) {
     if (cpuId(type) == rank_)
       localResults_.push_back(index);
   partition(*module, name, rank_);
-  executable = Executable::compile(*module, name);
+  executable = compileExecutable(*module, name);
 }
 
 std::vector<HostTensor>

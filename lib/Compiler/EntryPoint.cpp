@@ -74,8 +74,6 @@ GraphOp maxgraph::detail::findEntryGraph(ModuleOp module, StringRef name) {
                                         name.str());
 }
 
-static constexpr llvm::StringLiteral kJitSymbolPrefix = "__maxgraph_";
-
 int64_t maxgraph::detail::deviceIdOf(Type type, DeviceKind kind) {
   auto layout = dyn_cast<LayoutType>(type);
   if (!layout || layout.getDevice().getKind() != kind)
@@ -93,29 +91,6 @@ std::set<int64_t> maxgraph::detail::devicesOf(GraphOp graph, DeviceKind kind) {
   llvm::for_each(graph.getResultTypes(), see);
   graph.walk([&](Operation *op) { llvm::for_each(op->getResultTypes(), see); });
   return devices;
-}
-
-std::string maxgraph::detail::jitSymbol(StringRef name) {
-  return (kJitSymbolPrefix + name).str();
-}
-
-std::string maxgraph::detail::userSymbols(std::string text) {
-  std::string renamed = ("@" + kJitSymbolPrefix).str();
-  for (size_t at = text.find(renamed); at != std::string::npos;
-       at = text.find(renamed, at + 1))
-    text.replace(at, renamed.size(), "@");
-  return text;
-}
-
-std::string maxgraph::detail::describeFailure(const EntrySignature &signature,
-                                              StringRef message) {
-  auto [site, rest] = message.split(": ");
-  if (site.starts_with("@") && site.contains('#') && !rest.empty()) {
-    auto found = signature.siteLocations.find(site);
-    if (found != signature.siteLocations.end())
-      return found->second + ": " + userSymbols(rest.str());
-  }
-  return userSymbols(message.str());
 }
 
 /// The binary that holds this compiler (an executable, or the Python
@@ -177,26 +152,6 @@ std::optional<std::string> maxgraph::detail::cacheKeyText(ModuleOp module,
     }
   }
   return text;
-}
-
-void maxgraph::detail::checkDefined(StringRef symbol, StringRef graph,
-                                    ArrayRef<StringRef> provided) {
-  // The linker's own symbols and the runtime's helper.
-  if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
-      symbol == "__truncsfbf2" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
-      symbol.starts_with("_mlir_memref_to_llvm_") ||
-      symbol.starts_with("maxgraphMpi") || llvm::is_contained(provided, symbol))
-    return;
-  static bool loaded = [] {
-    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
-    llvm::sys::DynamicLibrary::LoadLibraryPermanently(MAXGRAPH_OPENMP_LIBRARY);
-    return true;
-  }();
-  (void)loaded;
-  if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(symbol.str()))
-    throw RuntimeError("compile: @" + graph.str() + " calls `" + symbol.str() +
-                       "`, which no loaded library defines (a kernel "
-                       "library's declaration without a definition?)");
 }
 
 void maxgraph::detail::describeEntry(ModuleOp module, GraphOp graph,

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Compiler/MultiGpuExecutable.h"
+#include "MaxGraph/Compiler/Compile.h"
 #include "MaxGraph/Compiler/EntryPoint.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTraits.h"
@@ -148,13 +149,16 @@ MultiGpuExecutable::compile(ModuleOp module, StringRef name,
       throw RuntimeError("compile: partitioning @" + signature.name +
                          " for gpu:" + std::to_string(gpu) +
                          " failed:" + diagnostics);
-    part.executable = GpuExecutable::compile(*partModule, graphName, runtime);
+    part.executable = compileForGpu(*partModule, graphName, runtime);
     executable->parts.push_back(std::move(part));
   }
-  executable->fromCache = llvm::all_of(executable->parts, [](const Part &part) {
+  return executable;
+}
+
+bool MultiGpuExecutable::loadedFromCache() const {
+  return llvm::all_of(parts, [](const Part &part) {
     return part.executable->loadedFromCache();
   });
-  return executable;
 }
 
 const GraphInputs &MultiGpuExecutable::arguments() const {

@@ -252,7 +252,7 @@ def test_bad_files_are_refused(exported, tmp_path):
     other.write_bytes(good[:8] + struct.pack("<I", 7) + good[12:])
     with pytest.raises(maxgraph.RuntimeError,
                        match=f"{other}: the artifact was written by format "
-                             f"version 7, this build reads 1"):
+                             f"version 7, this build reads 2"):
         compilation.load(other)
     corrupt = tmp_path / "corrupt.mgart"
     middle = len(good) // 2

@@ -399,7 +399,7 @@ int main(int argc, char **argv) {
       auto start = std::chrono::steady_clock::now();
       ExecutableOptions options;
       options.gpuRuntime = gpuRuntime;
-      executable = Executable::compile(*module, graph.getSymName(), options);
+      executable = compileExecutable(*module, graph.getSymName(), options);
       if (cacheInfo)
         llvm::errs() << llvm::formatv(
             "compile: {0} in {1:f3} ms\n",

@@ -135,9 +135,7 @@ TEST_F(ArtifactTest, RoundTripRunsTheSameCode) {
   EXPECT_EQ(loaded.getWeights().size(), 2u);
   // The loaded code is the compiled code, byte for byte.
   EXPECT_EQ(loaded.getArtifact().objectCode(),
-            dynamic_cast<const CpuExecutable &>(
-                *detail::compileCached(compiled.getStagedGraph()))
-                .objectCode());
+            detail::compileCached(compiled.getStagedGraph())->image()->object);
 }
 
 // The object code defines one entry point, the packed C interface the
@@ -149,10 +147,10 @@ TEST(ObjectCodeTest, OnlyTheEntryPointIsExported) {
                            {.name = "layer"});
   auto compiled = compile([&](const Tensor &x) { return layer(layer(x)); },
                           {.name = "twice"})(f32({4}));
-  auto &executable = dynamic_cast<const CpuExecutable &>(
-      *detail::compileCached(compiled.getStagedGraph()));
+  std::shared_ptr<const ExecutableImage> image =
+      detail::compileCached(compiled.getStagedGraph())->image();
   auto object = llvm::object::ObjectFile::createObjectFile(
-      llvm::MemoryBufferRef(executable.objectCode(), "twice"));
+      llvm::MemoryBufferRef(image->object, "twice"));
   ASSERT_TRUE(static_cast<bool>(object)) << llvm::toString(object.takeError());
   std::vector<std::string> exported;
   for (const llvm::object::SymbolRef &symbol : (*object)->symbols()) {

@@ -90,8 +90,7 @@ protected:
     parse(text);
     if (!module)
       return {};
-    std::unique_ptr<CpuExecutable> executable =
-        CpuExecutable::compile(*module, name);
+    std::unique_ptr<CpuExecutable> executable = compileForCpu(*module, name);
     return executable->run(inputs);
   }
 
@@ -232,7 +231,7 @@ maxgraph.graph @gather(%t: !maxgraph.tensor<[3], si32>, %i: !maxgraph.tensor<[?]
 }
 )mlir";
   parse(text);
-  std::unique_ptr<CpuExecutable> executable = CpuExecutable::compile(*module);
+  std::unique_ptr<CpuExecutable> executable = compileForCpu(*module);
   HostTensor table = si32({3}, {10, 20, 30});
   for (std::vector<int64_t> bad :
        {std::vector<int64_t>{3}, {-4}, {0, 1000000000000}, {-1, 2, 7}}) {
@@ -266,7 +265,7 @@ maxgraph.graph @gather<n>(%t: !maxgraph.tensor<[3], si32, gpu:0>, %i: !maxgraph.
 )mlir";
   parse(text);
   std::unique_ptr<GpuExecutable> executable =
-      GpuExecutable::compile(*module, "gather", "opencl");
+      compileForGpu(*module, "gather", "opencl");
   HostTensor table = si32({3}, {10, 20, 30});
   for (std::vector<int64_t> bad : {std::vector<int64_t>{3}, {-1, 2, -7}}) {
     std::string message = runtimeErrorOf([&] {
@@ -366,7 +365,7 @@ maxgraph.graph @accumulate<n>(%acc: !maxgraph.buffer<[n], f32>, %x: !maxgraph.te
 TEST_F(ExecutionTest, BufferStoresReachTheCallersTensor) {
   parse(kAccumulate);
   ASSERT_TRUE(module);
-  std::unique_ptr<CpuExecutable> executable = CpuExecutable::compile(*module);
+  std::unique_ptr<CpuExecutable> executable = compileForCpu(*module);
   std::vector<HostTensor> inputs = {f32({3}, {1, 2, 3}),
                                     f32({3}, {10, 20, 30})};
   const void *storage = inputs[0].rawData();
@@ -485,7 +484,7 @@ maxgraph.graph @custom(%x: !maxgraph.tensor<[3], f32>) -> !maxgraph.tensor<[3], 
   ASSERT_TRUE(module);
   std::string message;
   try {
-    CpuExecutable::compile(*module);
+    compileForCpu(*module);
   } catch (const RuntimeError &error) {
     message = error.what();
   }

@@ -175,7 +175,7 @@ TEST(WeightsTest, MatmulWeightsArePackedOnceWhenBound) {
   // The code reads both weights (arguments 1 and 2) in panels of Nr
   // columns, [512 / Nr, 256, Nr]: packed once, here.
   std::unique_ptr<CpuExecutable> executable =
-      CpuExecutable::compile(staged.getModule(), "projections");
+      compileForCpu(staged.getModule(), "projections");
   HostTensor packedW = executable->prepareBoundArgument(1, w);
   HostTensor packedB = executable->prepareBoundArgument(2, b);
   ASSERT_EQ(packedW.shape().size(), 3u);

@@ -241,7 +241,7 @@ protected:
     module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
     if (!module)
       return nullptr;
-    return CpuExecutable::compile(*module);
+    return compileForCpu(*module);
   }
 
   mlir::MLIRContext context;

@@ -22,6 +22,7 @@
 #include "MaxGraph/Compiler/GpuExecutable.h"
 #include "MaxGraph/Compiler/MultiGpuExecutable.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "MaxGraph/MaxGraph.h"
 #include "MaxGraph/Support/Error.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -126,7 +127,7 @@ protected:
                                          llvm::StringRef name) {
     module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
     EXPECT_TRUE(module);
-    return GpuExecutable::compile(*module, name, "cuda");
+    return compileForGpu(*module, name, "cuda");
   }
 
   mlir::MLIRContext context;
@@ -363,13 +364,37 @@ maxgraph.graph @shards(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgraph.t
 }
 )mlir";
 
+// An artifact holds one executable image, of one device: a graph over two
+// GPUs, which runs as an image per GPU, is refused at export by name.
+TEST_F(CUDAExecutableTest, AGraphOverTwoGpusDoesNotExport) {
+  if (onRealDevice())
+    GTEST_SKIP() << "the stand-in's two GPUs";
+  TensorLayout on0(DType::Float32, {Dim(4)}, GPU(0));
+  TensorLayout on1(DType::Float32, {Dim(4)}, GPU(1));
+  StagedGraph staged = stage(
+      [](const Tensor &a, const Tensor &b) {
+        return std::vector<Tensor>{ops::relu(a), b * 2.0f};
+      },
+      {.name = "apart"})(on0, on1);
+  CompiledGraph<> compiled = maxgraph::compile(staged);
+  try {
+    compiled.exportTo(::testing::TempDir() + "apart.mgart");
+    ADD_FAILURE() << "exported";
+  } catch (const RuntimeError &error) {
+    EXPECT_EQ(std::string(error.what()),
+              "export @apart: it runs on several GPUs, as one executable "
+              "image per GPU, and an artifact holds one image; export a "
+              "graph that runs on one device");
+  }
+}
+
 TEST_F(CUDAExecutableTest, AGraphOverTwoGpusRunsAPartPerGpuThroughNccl) {
   module = mlir::parseSourceString<mlir::ModuleOp>(kTwoGpus, &context);
   ASSERT_TRUE(module);
   ExecutableOptions options;
   options.gpuRuntime = "cuda";
   std::unique_ptr<Executable> executable =
-      Executable::compile(*module, "shards", options);
+      compileExecutable(*module, "shards", options);
   auto *multi = dynamic_cast<MultiGpuExecutable *>(executable.get());
   ASSERT_NE(multi, nullptr);
   EXPECT_EQ(multi->devices(), (std::vector<int>{0, 1}));
@@ -428,7 +453,7 @@ TEST_F(CudaDeviceTest, TheChainAgreesWithTheHost) {
   module = mlir::parseSourceString<mlir::ModuleOp>(kChain, &context);
   ASSERT_TRUE(module);
   std::unique_ptr<GpuExecutable> executable =
-      GpuExecutable::compile(*module, "chain", "cuda");
+      compileForGpu(*module, "chain", "cuda");
   HostTensor x = f32({1024}, -3), y = f32({1024}, 0);
   auto *xs = static_cast<float *>(x.rawData());
   auto *ys = static_cast<float *>(y.rawData());
@@ -450,7 +475,7 @@ TEST_F(CudaDeviceTest, DeviceGraphReplaysAgreeWithTheHost) {
   module = mlir::parseSourceString<mlir::ModuleOp>(kDeviceGraph, &context);
   ASSERT_TRUE(module);
   std::unique_ptr<GpuExecutable> executable =
-      GpuExecutable::compile(*module, "step", "cuda");
+      compileForGpu(*module, "step", "cuda");
   for (int run = 0; run < 5; ++run) {
     int64_t rows = run % 2 ? 37 : 8;
     HostTensor x = f32({rows, 4}, 0);

@@ -92,7 +92,7 @@ protected:
       unsetenv("MAXGRAPH_CACHE");
     else
       setenv("MAXGRAPH_CACHE", "0", 1);
-    return CpuExecutable::compile(*module, "model");
+    return compileForCpu(*module, "model");
   }
 
   mlir::MLIRContext context;
@@ -136,7 +136,7 @@ void expectSameResults(const std::vector<HostTensor> &expected,
 
 TEST_F(CodegenPartsTest, OneThreadGivesOneObject) {
   auto executable = compile(1, /*cache=*/false);
-  EXPECT_EQ(llvm::identify_magic(executable->objectCode()),
+  EXPECT_EQ(llvm::identify_magic(executable->image()->object),
             llvm::file_magic::elf_relocatable);
 }
 
@@ -152,7 +152,7 @@ TEST_F(CodegenPartsTest, PartsComputeWhatOneObjectDoes) {
     auto executable = compile(threads, /*cache=*/false);
     // As many parts as threads at most; fewer where a part would have
     // less than its share of instructions.
-    size_t members = archiveMembers(executable->objectCode());
+    size_t members = archiveMembers(executable->image()->object);
     EXPECT_GE(members, 2u);
     EXPECT_LE(members, static_cast<size_t>(threads));
     expectSameResults(expected, executable->run(inputs()));
@@ -163,10 +163,10 @@ TEST_F(CodegenPartsTest, PartsLoadFromTheDiskCache) {
   std::vector<HostTensor> expected = compile(1, /*cache=*/false)->run(inputs());
   auto first = compile(2, /*cache=*/true);
   EXPECT_FALSE(first->loadedFromCache());
-  EXPECT_EQ(archiveMembers(first->objectCode()), 2u);
+  EXPECT_EQ(archiveMembers(first->image()->object), 2u);
   auto second = compile(2, /*cache=*/true);
   EXPECT_TRUE(second->loadedFromCache());
-  EXPECT_EQ(second->objectCode(), first->objectCode());
+  EXPECT_EQ(second->image()->object, first->image()->object);
   expectSameResults(expected, second->run(inputs()));
 }
 } // namespace

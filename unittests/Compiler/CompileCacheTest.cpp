@@ -1,11 +1,11 @@
-//===- CompileCacheTest.cpp - the disk cache of compiled CPU code ---------===//
+//===- CompileCacheTest.cpp - the disk cache of executable images ---------===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Each test compiles into its own empty cache directory (CacheDirectory.h)
-// and observes hits through CpuExecutable::loadedFromCache and the cache's
+// and observes hits through Executable::loadedFromCache and the cache's
 // statistics.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +14,7 @@
 #include "CacheDirectory.h"
 #include "MaxGraph/Compiler/CpuExecutable.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "OpenCLDevice.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Parser/Parser.h"
@@ -66,7 +67,7 @@ protected:
   /// {3, 4}. Returns whether the code came from the cache.
   bool compileAndCheck(const std::string &scale, float expectedScale) {
     auto module = parse(graphText(scale));
-    auto executable = CpuExecutable::compile(*module, "combine");
+    auto executable = compileForCpu(*module, "combine");
     std::vector<HostTensor> out =
         executable->run({HostTensor::from<float>({2}, {1, 2}),
                          HostTensor::from<float>({2}, {3, 4})});
@@ -109,6 +110,33 @@ TEST_F(CompileCacheTest, SecondCompileHitsAndAgrees) {
   EXPECT_EQ(entries().size(), 1u);
 }
 
+// A GPU graph's image (host code with its kernels, and its results' dim
+// formulas) comes from the cache as a CPU graph's does, and runs the same.
+TEST_F(CompileCacheTest, GpuImageHitsAndAgrees) {
+  if (!unittest::haveOpenCLDevice())
+    GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
+  auto module = parse(R"(
+maxgraph.graph @twice<n>(%x: !maxgraph.tensor<[n], f32, gpu:0>)
+    -> !maxgraph.tensor<[n * 2], f32, gpu:0> {
+  %0 = maxgraph.concat %x, %x axis = 0 : (!maxgraph.tensor<[n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>) -> !maxgraph.tensor<[n * 2], f32, gpu:0>
+  maxgraph.output %0 : !maxgraph.tensor<[n * 2], f32, gpu:0>
+}
+)");
+  auto run = [&] {
+    auto executable = compileForGpu(*module, "twice", "opencl");
+    HostTensor x = HostTensor::from<float>({3}, {1, 2, 3}).withDevice(GPU(0));
+    HostTensor out = executable->run({x}, InputCheckOptions()).at(0).to(CPU());
+    EXPECT_EQ(out.shape(), (std::vector<int64_t>{6}));
+    for (int i = 0; i < 6; ++i)
+      EXPECT_EQ(out.data<float>()[i], float(i % 3 + 1));
+    return executable->loadedFromCache();
+  };
+  EXPECT_FALSE(run());
+  EXPECT_EQ(CompileCache::statistics().writes, 1u);
+  EXPECT_TRUE(run());
+  EXPECT_EQ(CompileCache::statistics().hits, 1u);
+}
+
 TEST_F(CompileCacheTest, DifferentGraphOrEntryMisses) {
   EXPECT_FALSE(compileAndCheck("2.0", 2));
   EXPECT_FALSE(compileAndCheck("3.0", 3));
@@ -120,11 +148,11 @@ maxgraph.graph @other(%a: !maxgraph.tensor<[2], f32>) -> !maxgraph.tensor<[2], f
   maxgraph.output %a : !maxgraph.tensor<[2], f32>
 }
 )");
-  auto first = CpuExecutable::compile(*module, "combine");
+  auto first = compileForCpu(*module, "combine");
   EXPECT_FALSE(first->loadedFromCache());
-  auto other = CpuExecutable::compile(*module, "other");
+  auto other = compileForCpu(*module, "other");
   EXPECT_FALSE(other->loadedFromCache());
-  EXPECT_TRUE(CpuExecutable::compile(*module, "other")->loadedFromCache());
+  EXPECT_TRUE(compileForCpu(*module, "other")->loadedFromCache());
 }
 
 TEST_F(CompileCacheTest, KeyCoversItsText) {
@@ -215,7 +243,7 @@ TEST_F(CompileCacheTest, ConcurrentWritersAgree) {
       local.loadDialect<MaxGraphDialect>();
       auto module =
           mlir::parseSourceString<mlir::ModuleOp>(graphText("2.0"), &local);
-      auto executable = CpuExecutable::compile(*module, "combine");
+      auto executable = compileForCpu(*module, "combine");
       std::vector<HostTensor> out =
           executable->run({HostTensor::from<float>({2}, {1, 2}),
                            HostTensor::from<float>({2}, {3, 4})});

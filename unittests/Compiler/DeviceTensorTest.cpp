@@ -125,7 +125,7 @@ TEST_F(DeviceTensorTest, OpenCLHasNoPinnedMemory) {
 
 TEST_F(DeviceTensorTest, ResultsStayOnTheGpuAndFeedTheNextGraph) {
   std::unique_ptr<GpuExecutable> scale =
-      GpuExecutable::compile(*module, "scale", "opencl");
+      compileForGpu(*module, "scale", "opencl");
   std::vector<HostTensor> once = scale->run({f32({4}, {1, 2, 3, 4})}, {});
   ASSERT_EQ(once.size(), 1u);
   EXPECT_TRUE(once[0].isOnDevice());
@@ -142,7 +142,7 @@ TEST_F(DeviceTensorTest, ResultsStayOnTheGpuAndFeedTheNextGraph) {
 
 TEST_F(DeviceTensorTest, ABufferInDeviceMemoryIsUpdatedInPlace) {
   std::unique_ptr<GpuExecutable> accumulate =
-      GpuExecutable::compile(*module, "accumulate", "opencl");
+      compileForGpu(*module, "accumulate", "opencl");
   HostTensor acc = f32({4}, {1, 1, 1, 1}).to(GPU(0), "opencl");
   for (int i = 0; i < 3; ++i)
     accumulate->run({acc, f32({4}, {0, 1, 2, 3})}, {});
@@ -154,8 +154,7 @@ TEST_F(DeviceTensorTest, ABufferInDeviceMemoryIsUpdatedInPlace) {
 }
 
 TEST_F(DeviceTensorTest, AGraphOnTheCpuRefusesGpuMemory) {
-  std::unique_ptr<CpuExecutable> negate =
-      CpuExecutable::compile(*module, "on_cpu");
+  std::unique_ptr<CpuExecutable> negate = compileForCpu(*module, "on_cpu");
   HostTensor onGpu = f32({4}, {1, 2, 3, 4}).to(GPU(0), "opencl");
   // With the device checks (compile()'s callable) and without them.
   EXPECT_EQ(runtimeErrorOf([&] {

@@ -35,9 +35,7 @@
 namespace maxgraph {
 class Executable;
 class StagedGraph;
-namespace detail {
-struct EntrySignature;
-} // namespace detail
+struct ExecutableImage;
 
 /// The layout of one argument or result as an artifact keeps it: no MLIR
 /// attribute, so it needs no context to read.
@@ -85,11 +83,14 @@ struct ArtifactSignature {
   std::vector<const ArtifactArgument *> weights() const;
 };
 
-/// An artifact file's contents, read and verified.
+/// An artifact file's contents, read and verified: the graph's signature as
+/// the caller sees it and the executable image that runs it (CPU or GPU).
+/// Reading and loading one needs no MLIR (the MaxGraphArtifact library);
+/// Artifact::of, which reads a staged graph, is in MaxGraphAPI.
 class Artifact {
 public:
   /// The format version this build writes and reads.
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
 
   /// Reads and verifies the artifact at `path`. Throws RuntimeError naming
   /// the file when it is missing or unreadable, not an artifact (bad
@@ -100,10 +101,10 @@ public:
   /// The same for the bytes of a file; `source` names it in the messages.
   static Artifact fromBytes(llvm::StringRef bytes, const std::string &source);
 
-  /// The artifact of graph `staged` compiled as `executable` (its object
-  /// code, not compiled again), with the frontend's opaque `frontend`
-  /// bytes. Throws RuntimeError for an executable that is not for the
-  /// host CPU.
+  /// The artifact of graph `staged` compiled as `executable` (its image,
+  /// not compiled again), with the frontend's opaque `frontend` bytes.
+  /// Throws RuntimeError for a graph over a device mesh or several GPUs,
+  /// which no one image holds.
   static Artifact of(const StagedGraph &staged, const Executable &executable,
                      std::string frontend = {});
 
@@ -117,15 +118,17 @@ public:
   /// What the frontend (the Python package) keeps for itself: its argument
   /// and result trees.
   const std::string &frontend() const { return frontendBytes; }
+  /// The executable image.
+  const ExecutableImage &image() const { return *executableImage; }
   /// The object code.
-  llvm::StringRef objectCode() const { return object; }
+  llvm::StringRef objectCode() const;
   /// The host the code was compiled for: triple, CPU name and features.
-  const std::string &target() const { return host; }
+  const std::string &target() const;
   /// Where the artifact was read from (its path), for messages.
   const std::string &source() const { return from; }
 
-  /// The code loaded into a JIT, ready to run: no MLIR, no pass, no LLVM
-  /// optimization. Throws RuntimeError.
+  /// The image loaded (Executable::load), ready to run: no MLIR, no pass,
+  /// no LLVM optimization. Throws RuntimeError.
   std::shared_ptr<Executable> load() const;
 
   /// The weight slots of the signature, for binding (see BoundWeights).
@@ -133,11 +136,8 @@ public:
 
 private:
   ArtifactSignature sig;
-  std::shared_ptr<const detail::EntrySignature> entry;
+  std::shared_ptr<const ExecutableImage> executableImage;
   std::string frontendBytes;
-  std::string object;
-  std::string host;
-  std::string producer;
   std::string from;
 };
 

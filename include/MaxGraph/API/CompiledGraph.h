@@ -31,7 +31,7 @@
 
 #include "MaxGraph/API/Artifact.h"
 #include "MaxGraph/API/Weights.h"
-#include "MaxGraph/Compiler/CpuExecutable.h"
+#include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Staging/Stage.h"
@@ -71,11 +71,6 @@ private:
   const StagedGraph &staged;
   size_t nextStatic = 0;
 };
-
-/// The input checks of a compiled graph's call, the only ones of the call
-/// (CpuExecutable::run makes them): the caller made the tensors, so their
-/// devices must be the specs'.
-const InputCheckOptions &inputChecks();
 
 /// Tags each output with the device of the staged result's layout (the data
 /// stays in host memory, shared with the untagged result), as the

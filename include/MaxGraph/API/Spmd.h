@@ -13,7 +13,7 @@
 #ifndef MAXGRAPH_API_SPMD_H
 #define MAXGRAPH_API_SPMD_H
 
-#include "MaxGraph/Compiler/Executable.h"
+#include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include <cstdint>

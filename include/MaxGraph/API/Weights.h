@@ -40,6 +40,11 @@ struct CompileOptions {
 };
 
 namespace detail {
+/// The input checks of a compiled graph's call, the only ones of the call
+/// (CpuExecutable::run makes them): the caller made the tensors, so their
+/// devices must be the specs'.
+const InputCheckOptions &inputChecks();
+
 /// One external weight of a graph, as binding checks it: what a staged
 /// graph says of it, or an exported artifact (see Artifact.h).
 struct WeightSlot {

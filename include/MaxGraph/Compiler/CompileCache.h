@@ -1,12 +1,13 @@
-//===- CompileCache.h - a disk cache of compiled CPU code -------*- C++ -*-===//
+//===- CompileCache.h - a disk cache of executable images -------*- C++ -*-===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// CpuExecutable::compile keeps the object code it generates in a directory,
-// one file per key, so that a later process compiling the same graph for the
-// same CPU loads it instead of lowering and optimizing again.
+// The compiler keeps the executable images it makes (CPU and GPU) in a
+// directory, one file per key, so that a later process compiling the same
+// graph for the same host loads the image instead of lowering and
+// optimizing again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,12 +26,12 @@ class MemoryBuffer;
 } // namespace llvm
 
 namespace maxgraph {
-/// A directory of object files, each behind a header that makes a corrupt
+/// A directory of executable images, each behind a header that makes a corrupt
 /// or truncated entry detectable:
 ///
 ///   magic "MGOBJ\0\0\0" (8 bytes), format version (u32), reserved (u32),
 ///   payload size (u64), xxh3_64 of the payload (u64), the key (32 hex
-///   digits, 32 bytes), then the payload (an object file).
+///   digits, 32 bytes), then the payload (an executable image).
 ///
 /// All integers are little-endian. Entries are written to a unique
 /// temporary file in the directory and renamed into place, so a reader sees
@@ -52,7 +53,7 @@ public:
   };
 
   /// The format version in each entry's header.
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
   /// The default size limit: 1 GiB.
   static constexpr uint64_t kDefaultMaxBytes = uint64_t(1) << 30;
 

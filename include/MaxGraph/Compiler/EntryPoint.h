@@ -4,12 +4,12 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The steps that CpuExecutable and GpuExecutable share around their
-// pipelines: find the entry graph and describe its signature, prepare a
-// copy of the module for lowering (check sites tagged, only the graphs the
-// entry reaches, graph symbols renamed apart from C's), key the compile
-// cache, and turn the messages of failed run-time checks and of undefined
-// symbols into errors that name the user's graphs.
+// What every target's compile does with its entry graph: find it and
+// describe its signature (for the executable image), prepare a copy of the
+// module for lowering (check sites tagged, only the graphs the entry
+// reaches, graph symbols renamed apart from C's) and key the compile cache.
+// The names the code gives graphs and check sites are the runtime's
+// (Runtime/EntrySignature.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,7 @@
 #define MAXGRAPH_COMPILER_ENTRYPOINT_H
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Runtime/EntrySignature.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Support/DType.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -32,26 +33,6 @@
 #include <vector>
 
 namespace maxgraph::detail {
-/// What running a compiled entry needs of its graph: its name and argument
-/// and result layouts.
-struct EntrySignature {
-  std::string name;
-  struct Param {
-    std::string label;
-    DType dtype;
-    /// Per dim: a static size, or -1 with the symbol that binds it ("" for ?).
-    std::vector<std::pair<int64_t, std::string>> dims;
-    std::string type;
-  };
-  std::vector<Param> inputs;
-  std::vector<Param> outputs;
-  /// The `file:line:col` of each run-time check site (`@graph#ordinal`, as
-  /// the code names it) in the module compiled.
-  llvm::StringMap<std::string> siteLocations;
-  /// What checkGraphInputs checks the inputs of a run against.
-  GraphInputs arguments;
-};
-
 /// Graph `name` of `module`, or its first non-subgraph graph when `name` is
 /// empty; throws RuntimeError when there is none.
 GraphOp findEntryGraph(mlir::ModuleOp module, llvm::StringRef name);
@@ -75,17 +56,6 @@ int64_t deviceIdOf(mlir::Type type, DeviceKind kind);
 /// values on, ascending.
 std::set<int64_t> devicesOf(GraphOp graph, DeviceKind kind);
 
-/// The symbol of graph `name` in the JIT-compiled module.
-std::string jitSymbol(llvm::StringRef name);
-
-/// `text` with graph symbols named as the user named them.
-std::string userSymbols(std::string text);
-
-/// The message of a failed run-time check, its site (`@graph#ordinal: `)
-/// replaced by the site's location in the module compiled, when it has one.
-std::string describeFailure(const EntrySignature &signature,
-                            llvm::StringRef message);
-
 /// The text the compile cache keys entry `name` of `module` by: the
 /// versions, the host, `target` (what the entry is compiled for), the
 /// module and the kernel libraries its graphs link. None when a library
@@ -93,11 +63,6 @@ std::string describeFailure(const EntrySignature &signature,
 std::optional<std::string> cacheKeyText(mlir::ModuleOp module,
                                         llvm::StringRef name,
                                         llvm::StringRef target);
-
-/// Throws unless `symbol`, which the code of `graph` calls, is defined by
-/// the runtime (`provided`), the process or a loaded library.
-void checkDefined(llvm::StringRef symbol, llvm::StringRef graph,
-                  llvm::ArrayRef<llvm::StringRef> provided = {});
 
 /// Diagnostics collected while compiling, for the error message.
 struct CollectDiagnostics {

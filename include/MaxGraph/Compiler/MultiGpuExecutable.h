@@ -15,8 +15,9 @@
 #ifndef MAXGRAPH_COMPILER_MULTIGPUEXECUTABLE_H
 #define MAXGRAPH_COMPILER_MULTIGPUEXECUTABLE_H
 
-#include "MaxGraph/Compiler/Executable.h"
-#include "MaxGraph/Compiler/GpuExecutable.h"
+#include "MaxGraph/Runtime/Executable.h"
+#include "MaxGraph/Runtime/GpuExecutable.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <mutex>
@@ -62,6 +63,8 @@ public:
   std::vector<HostTensor> run(const std::vector<HostTensor> &inputs,
                               const InputCheckOptions &checks) const override;
   const GraphInputs &arguments() const override;
+  /// Whether every GPU's image came from the compile cache.
+  bool loadedFromCache() const override;
 
   /// The GPUs of the parts, ascending.
   std::vector<int> devices() const;

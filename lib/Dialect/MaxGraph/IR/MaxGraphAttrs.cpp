@@ -6,6 +6,7 @@
 
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DimExprOf.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -76,62 +77,9 @@ void DeviceAttr::print(AsmPrinter &printer) const {
 // DimAttr
 //===----------------------------------------------------------------------===//
 
-/// Prints a floordiv atom, parenthesizing a numerator that is a sum.
-static void printFloorDiv(raw_ostream &os, ArrayAttr pair) {
-  auto numerator = cast<DimAttr>(pair[0]);
-  bool isSum =
-      numerator.getCoeffs().size() + (numerator.getConstant() != 0) > 1;
-  if (isSum)
-    os << '(';
-  numerator.printBare(os);
-  if (isSum)
-    os << ')';
-  os << " floordiv " << cast<IntegerAttr>(pair[1]).getInt();
-}
-
 void DimAttr::printBare(raw_ostream &os) const {
-  if (getUnknown()) {
-    os << '?';
-    return;
-  }
-  if (isStatic()) {
-    os << getConstant();
-    return;
-  }
-  // A lone floordiv needs no parentheses of its own.
-  if (getConstant() == 0 && getCoeffs().size() == 1 && getCoeffs()[0] == 1 &&
-      getMonomials()[0].size() == 1) {
-    if (auto pair = dyn_cast<ArrayAttr>(getMonomials()[0][0])) {
-      printFloorDiv(os, pair);
-      return;
-    }
-  }
-  bool first = true;
-  for (auto [coeff, monomial] : llvm::zip_equal(getCoeffs(), getMonomials())) {
-    if (first)
-      os << (coeff < 0 ? "-" : "");
-    else
-      os << (coeff < 0 ? " - " : " + ");
-    first = false;
-    llvm::interleave(
-        monomial,
-        [&](Attribute factor) {
-          if (auto name = dyn_cast<StringAttr>(factor)) {
-            os << name.getValue();
-            return;
-          }
-          os << '(';
-          printFloorDiv(os, cast<ArrayAttr>(factor));
-          os << ')';
-        },
-        [&] { os << " * "; });
-    if (coeff != 1 && coeff != -1)
-      os << " * " << (coeff < 0 ? -coeff : coeff);
-  }
-  if (getConstant() > 0)
-    os << " + " << getConstant();
-  else if (getConstant() < 0)
-    os << " - " << -getConstant();
+  // One printer of the canonical form, the runtime's too (DimExpr).
+  os << dimExprOf(*this).str();
 }
 
 std::string DimAttr::str() const {

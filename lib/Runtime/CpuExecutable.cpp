@@ -1,4 +1,4 @@
-//===- CpuExecutable.cpp - a graph compiled for the host CPU --------------===//
+//===- CpuExecutable.cpp - a graph loaded for the host CPU ----------------===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -21,192 +21,60 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Compiler/CpuExecutable.h"
-#include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
-#include "MaxGraph/Codegen/LLVMCPU/Passes.h"
-#include "MaxGraph/Compiler/CompileCache.h"
-#include "MaxGraph/Compiler/EntryPoint.h"
-#include "MaxGraph/Compiler/ObjectEmitter.h"
-#include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
-#include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
-#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
-#include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
+#include "MaxGraph/Runtime/CpuExecutable.h"
+#include "MaxGraph/Runtime/EntrySignature.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Runtime/MPI.h"
+#include "MaxGraph/Runtime/ObjectJIT.h"
 #include "MaxGraph/Runtime/PackedWeights.h"
 #include "MaxGraph/Runtime/RunnerUtils.h"
 #include "MaxGraph/Runtime/TensorAllocator.h"
 #include "MaxGraph/Support/Error.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Config/llvm-config.h"
-#include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
-#include <functional>
-#include <sys/stat.h>
 
-using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
-struct CpuExecutable::Signature : detail::EntrySignature {};
-
 CpuExecutable::~CpuExecutable() = default;
 
-llvm::Error CpuExecutable::load(llvm::MemoryBufferRef object) {
+std::unique_ptr<CpuExecutable>
+CpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
+                    llvm::StringRef source) {
+  const EntrySignature &signature = image->entry;
   // Large ops run as OpenMP parallel loops: the JIT resolves the __kmpc_*
   // entry points in the OpenMP runtime. memref.copy between strided memrefs
   // (a buffer store, an insert into a slice) calls `memrefCopy`, which
   // MLIR's runner library would provide.
   std::string openMP = MAXGRAPH_OPENMP_LIBRARY;
-  SmallVector<std::pair<StringRef, void *>> helpers(runnerUtilSymbols().begin(),
-                                                    runnerUtilSymbols().end());
+  llvm::SmallVector<std::pair<llvm::StringRef, void *>> helpers(
+      runnerUtilSymbols().begin(), runnerUtilSymbols().end());
   for (auto [name, address] : tensor_allocator::symbols())
-    helpers.emplace_back(StringRef(name.data(), name.size()), address);
+    helpers.emplace_back(llvm::StringRef(name.data(), name.size()), address);
   // The SPMD collectives (maxgraph.spmd_*) call the MPI layer.
   for (auto [name, address] : mpi::symbols())
-    helpers.emplace_back(StringRef(name.data(), name.size()), address);
-  auto loaded = ObjectJIT::load(object, openMP, helpers);
-  if (!loaded)
-    return loaded.takeError();
-  auto address =
-      (*loaded)->lookup("_mlir__mlir_ciface_" + jitSymbol(signature->name));
-  if (!address)
-    return address.takeError();
+    helpers.emplace_back(llvm::StringRef(name.data(), name.size()), address);
+  LoadedEntry loaded = loadEntry(*image, source, openMP, helpers);
+  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
   // The arguments the code reads in packed panels (maxgraph-pack-weights);
   // no list, none.
-  packed.clear();
   if (auto list =
-          (*loaded)->lookup(packedWeightsSymbol(jitSymbol(signature->name)))) {
-    packed = readPackedArguments(static_cast<const int64_t *>(*list));
+          loaded.jit->lookup(packedWeightsSymbol(jitSymbol(signature.name)))) {
+    executable->packed =
+        readPackedArguments(static_cast<const int64_t *>(*list));
   } else {
     llvm::consumeError(list.takeError());
   }
-  jit = std::move(*loaded);
-  entry = reinterpret_cast<void (*)(void **)>(*address);
-  this->object = object.getBuffer().str();
-  return llvm::Error::success();
-}
-
-std::unique_ptr<CpuExecutable>
-CpuExecutable::load(const maxgraph::detail::EntrySignature &signature,
-                    llvm::StringRef object, llvm::StringRef source) {
-  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
-  executable->signature = std::make_unique<Signature>();
-  static_cast<maxgraph::detail::EntrySignature &>(*executable->signature) =
-      signature;
-  llvm::MemoryBufferRef buffer(object, source);
-  auto undefined = undefinedSymbols(buffer);
-  if (!undefined)
-    throw RuntimeError(
-        source.str() + ": the object code of @" + signature.name +
-        " does not read: " + llvm::toString(undefined.takeError()));
-  for (const std::string &symbol : *undefined)
-    checkDefined(symbol, signature.name);
-  if (llvm::Error error = executable->load(buffer))
-    throw RuntimeError(source.str() + ": the JIT failed for @" +
-                       signature.name + ": " +
-                       llvm::toString(std::move(error)));
-  return executable;
-}
-
-llvm::StringRef CpuExecutable::objectCode() const { return object; }
-
-const maxgraph::detail::EntrySignature &CpuExecutable::entrySignature() const {
-  return *signature;
-}
-
-std::unique_ptr<CpuExecutable> CpuExecutable::compile(ModuleOp module,
-                                                      StringRef name) {
-  GraphOp graph = findEntryGraph(module, name);
-  auto executable = std::unique_ptr<CpuExecutable>(new CpuExecutable());
-  executable->signature = std::make_unique<Signature>();
-  Signature &signature = *executable->signature;
-  describeEntry(module, graph, signature);
-
-  // The compile cache: code for the same module, entry, host and options
-  // is loaded as it was generated, without running the pipeline or LLVM.
-  std::optional<CompileCache> cache = CompileCache::fromEnvironment();
-  std::string key;
-  if (std::optional<std::string> keyText =
-          cache ? cacheKeyText(module, signature.name, "cpu") : std::nullopt)
-    key = CompileCache::computeKey(*keyText);
-  else
-    cache.reset();
-  if (cache) {
-    if (std::unique_ptr<llvm::MemoryBuffer> object = cache->read(key)) {
-      auto undefined = undefinedSymbols(*object);
-      if (undefined) {
-        for (const std::string &symbol : *undefined)
-          checkDefined(symbol, signature.name);
-        llvm::Error error = executable->load(*object);
-        if (!error) {
-          executable->fromCache = true;
-          return executable;
-        }
-        llvm::consumeError(std::move(error));
-      } else {
-        llvm::consumeError(undefined.takeError());
-      }
-      // A verified entry that does not load (another LLVM build wrote it
-      // under the same version?) is replaced.
-      llvm::sys::fs::remove(cache->entryPath(key));
-    }
-  }
-
-  OwningOpRef<ModuleOp> lowered = prepareForLowering(module, graph);
-  MLIRContext *context = lowered->getContext();
-  DialectRegistry registry;
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  registerOpenMPDialectTranslation(registry);
-  context->appendDialectRegistry(registry);
-  CollectDiagnostics diagnostics(context);
-  PassManager pm(context);
-  buildLowerToCPUPipeline(pm);
-  if (failed(pm.run(*lowered)))
-    throw RuntimeError("compile: lowering @" + signature.name +
-                       " to the CPU failed:\n" + userSymbols(diagnostics.text));
-
-  // A function the code calls but nothing defines would fail deep in ORC
-  // ("Failed to materialize symbols" over the JIT's own names): name it,
-  // before any code is generated.
-  for (auto declaration : lowered->getOps<LLVM::LLVMFuncOp>())
-    if (declaration.isExternal())
-      checkDefined(declaration.getSymName(), signature.name);
-
-  auto object = emitHostObject(*lowered);
-  if (!object)
-    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
-                       llvm::toString(object.takeError()));
-  llvm::StringRef bytes(object->data(), object->size());
-  if (cache)
-    cache->write(key, bytes);
-  if (llvm::Error error =
-          executable->load(llvm::MemoryBufferRef(bytes, "@" + signature.name)))
-    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
-                       llvm::toString(std::move(error)));
+  executable->jit = std::move(loaded.jit);
+  executable->entry = loaded.entry;
+  executable->loaded = std::move(image);
   return executable;
 }
 
 const GraphInputs &CpuExecutable::arguments() const {
-  return signature->arguments;
+  return loaded->entry.arguments;
 }
 
 /// Calls the JIT-compiled entry. JIT code has no function-type prefix, and
@@ -230,7 +98,7 @@ static void *const kGlobalAllocated =
 std::vector<HostTensor>
 CpuExecutable::run(const std::vector<HostTensor> &inputs,
                    const InputCheckOptions &checks) const {
-  checkGraphInputs(signature->arguments, inputs, checks);
+  checkGraphInputs(loaded->entry.arguments, inputs, checks);
   return runUnchecked(inputs);
 }
 
@@ -244,7 +112,7 @@ HostTensor CpuExecutable::prepareBoundArgument(size_t index,
 
 std::vector<HostTensor>
 CpuExecutable::runUnchecked(const std::vector<HostTensor> &given) const {
-  const Signature &s = *signature;
+  const EntrySignature &s = loaded->entry;
   // A weight passed as it is, not prepared when bound (max-run, a caller
   // of run() with every argument), is packed for this call.
   std::vector<HostTensor> packedForCall;
@@ -290,7 +158,7 @@ CpuExecutable::runUnchecked(const std::vector<HostTensor> &given) const {
   // Results: one descriptor per result, back to back.
   llvm::SmallVector<size_t, 4> resultOffsets;
   size_t resultWords = 0;
-  for (const Signature::Param &param : s.outputs) {
+  for (const EntrySignature::Param &param : s.outputs) {
     resultOffsets.push_back(resultWords);
     resultWords += 3 + 2 * param.dims.size();
   }

@@ -1,4 +1,4 @@
-//===- GpuExecutable.cpp - a graph compiled for a GPU ---------------------===//
+//===- GpuExecutable.cpp - a graph loaded for a GPU -----------------------===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -20,29 +20,25 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Compiler/GpuExecutable.h"
-#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
-#include "MaxGraph/Compiler/CompileCache.h"
-#include "MaxGraph/Compiler/EntryPoint.h"
-#include "MaxGraph/Compiler/ObjectEmitter.h"
+#include "MaxGraph/Runtime/GpuExecutable.h"
 #include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Runtime/DeviceRuntime.h"
+#include "MaxGraph/Runtime/EntrySignature.h"
+#include "MaxGraph/Runtime/ObjectJIT.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "MaxGraph/Runtime/RunnerUtils.h"
 #include "MaxGraph/Support/Error.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cstring>
+#include <functional>
+#include <map>
 
-using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
+using llvm::ArrayRef;
+using llvm::StringRef;
 
 namespace maxgraph::detail {
 /// A GPU runtime as GpuExecutable uses it: the `mgpu*` host interface that
@@ -144,85 +140,11 @@ const GpuRuntime &gpuRuntime(StringRef name, StringRef graph) {
     return openCLRuntime();
   if (name == "cuda")
     return cudaRuntime();
-  throw RuntimeError("compile: unknown GPU runtime '" + name.str() + "' for @" +
-                     graph.str() + ", expected opencl or cuda");
-}
-
-/// The GPU of `graph`'s layouts (the lowering checks there is one).
-int gpuOf(GraphOp graph) {
-  std::set<int64_t> gpus = devicesOf(graph, DeviceKind::gpu);
-  return gpus.empty() ? 0 : static_cast<int>(*gpus.begin());
+  throw RuntimeError("internal error: unknown GPU runtime '" + name.str() +
+                     "' for @" + graph.str() + ", expected opencl or cuda");
 }
 
 } // namespace
-
-namespace maxgraph::detail {
-/// A result dim as a run evaluates it from the sizes bound to the symbols,
-/// without MLIR: constant + sum of coefficient * product of factors, a
-/// factor a symbol or `(dim) floordiv divisor` (DimAttr's canonical form).
-struct DimFormula {
-  struct Factor {
-    std::string symbol;
-    std::shared_ptr<DimFormula> dividend;
-    int64_t divisor = 1;
-  };
-  int64_t constant = 0;
-  std::vector<std::pair<int64_t, std::vector<Factor>>> terms;
-  bool unknown = false;
-
-  static DimFormula of(DimAttr dim) {
-    DimFormula formula;
-    formula.unknown = dim.getUnknown();
-    formula.constant = dim.getConstant();
-    for (auto [coefficient, monomial] :
-         llvm::zip_equal(dim.getCoeffs(), dim.getMonomials())) {
-      std::vector<Factor> factors;
-      for (Attribute attribute : monomial) {
-        Factor factor;
-        if (auto name = dyn_cast<StringAttr>(attribute)) {
-          factor.symbol = name.str();
-        } else {
-          auto pair = cast<ArrayAttr>(attribute);
-          factor.dividend =
-              std::make_shared<DimFormula>(of(cast<DimAttr>(pair[0])));
-          factor.divisor = cast<IntegerAttr>(pair[1]).getInt();
-        }
-        factors.push_back(std::move(factor));
-      }
-      formula.terms.emplace_back(coefficient, std::move(factors));
-    }
-    return formula;
-  }
-
-  /// The value under `bindings`; none for `?` or an unbound symbol.
-  std::optional<int64_t>
-  evaluate(const llvm::StringMap<int64_t> &bindings) const {
-    if (unknown)
-      return std::nullopt;
-    int64_t value = constant;
-    for (const auto &[coefficient, factors] : terms) {
-      int64_t product = coefficient;
-      for (const Factor &factor : factors) {
-        int64_t size;
-        if (factor.dividend) {
-          std::optional<int64_t> dividend = factor.dividend->evaluate(bindings);
-          if (!dividend)
-            return std::nullopt;
-          size = llvm::divideFloorSigned(*dividend, factor.divisor);
-        } else {
-          auto bound = bindings.find(factor.symbol);
-          if (bound == bindings.end())
-            return std::nullopt;
-          size = bound->second;
-        }
-        product *= size;
-      }
-      value += product;
-    }
-    return value;
-  }
-};
-} // namespace maxgraph::detail
 
 namespace {
 /// Calls the JIT-compiled entry (see CpuExecutable.cpp on the attribute).
@@ -307,141 +229,61 @@ GpuExecutable::~GpuExecutable() {
 }
 
 const GraphInputs &GpuExecutable::arguments() const {
-  return signature->arguments;
+  return loaded->entry.arguments;
+}
+
+std::string GpuExecutable::unavailable(llvm::StringRef runtimeName, int device,
+                                       llvm::StringRef graph) {
+  if (runtimeName != "opencl" && runtimeName != "cuda")
+    return "unknown GPU runtime '" + runtimeName.str() + "' for @" +
+           graph.str() + ", expected opencl or cuda";
+  if (llvm::Error error = gpuRuntime(runtimeName, graph).selectDevice(device))
+    return "@" + graph.str() + ": " + llvm::toString(std::move(error));
+  return "";
 }
 
 std::unique_ptr<GpuExecutable>
-GpuExecutable::compile(ModuleOp module, StringRef name, StringRef runtimeName) {
-  GraphOp graph = findEntryGraph(module, name);
+GpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
+                    llvm::StringRef source) {
+  const EntrySignature &signature = image->entry;
+  if (!image->gpu)
+    throw RuntimeError(source.str() + ": @" + signature.name +
+                       " is not compiled for a GPU");
+  const ExecutableImage::Gpu &gpu = *image->gpu;
+  // The host code's constructors load the kernels on the current device.
+  std::string why = unavailable(gpu.runtime, gpu.device, signature.name);
+  if (!why.empty())
+    throw RuntimeError(source.str() + ": " + why);
+  const GpuRuntime &runtime = gpuRuntime(gpu.runtime, signature.name);
   auto executable = std::unique_ptr<GpuExecutable>(new GpuExecutable());
-  executable->signature = std::make_unique<EntrySignature>();
-  EntrySignature &signature = *executable->signature;
-  describeEntry(module, graph, signature);
-  const GpuRuntime &runtime = gpuRuntime(runtimeName, signature.name);
   executable->runtime = &runtime;
-  executable->deviceIndex = gpuOf(graph);
-  executable->deviceGraph = graph.getIsDeviceGraph();
-  // Results are allocated before the run, from the sizes the inputs bind.
-  llvm::StringSet<> bound;
-  for (const GraphInputs::Argument &argument : signature.arguments.arguments)
-    for (const auto &[size, symbol] : argument.dims)
-      if (!symbol.empty())
-        bound.insert(symbol);
-  for (auto [result, type] :
-       llvm::zip_equal(signature.outputs, graph.getResultTypes())) {
-    std::vector<DimFormula> dims;
-    for (DimAttr dim : cast<LayoutType>(type).getDims()) {
-      llvm::SetVector<StringAttr> symbols;
-      dim.collectSymbols(symbols);
-      if (dim.getUnknown() || llvm::any_of(symbols, [&](StringAttr symbol) {
-            return !bound.contains(symbol.getValue());
-          }))
-        throw RuntimeError("compile: " + result.label + " of @" +
-                           signature.name + " has type " + result.type +
-                           ", with a dim that no argument binds; on a GPU "
-                           "results are allocated before the run, from the "
-                           "arguments' sizes");
-      dims.push_back(DimFormula::of(dim));
-    }
-    executable->resultDims.push_back(std::move(dims));
-  }
-  if (llvm::Error error = runtime.selectDevice(executable->deviceIndex))
-    throw RuntimeError("compile: @" + signature.name + ": " +
-                       llvm::toString(std::move(error)));
+  executable->deviceIndex = gpu.device;
+  executable->deviceGraph = gpu.deviceGraph;
 
-  std::vector<StringRef> provided;
-  SmallVector<std::pair<StringRef, void *>> symbols;
-  for (const auto &[symbol, address] : runtime.symbols) {
-    provided.push_back(symbol);
-    symbols.emplace_back(symbol, address);
-  }
   // Host code may round to bf16 (a norm's epsilon) or copy strided memrefs.
-  for (auto [symbol, address] : runnerUtilSymbols()) {
-    provided.push_back(symbol);
-    symbols.emplace_back(symbol, address);
-  }
-  auto load = [&](llvm::MemoryBufferRef object) -> llvm::Error {
-    auto loaded = ObjectJIT::load(object, {}, symbols);
-    if (!loaded)
-      return loaded.takeError();
-    auto address =
-        (*loaded)->lookup("_mlir__mlir_ciface_" + jitSymbol(signature.name));
-    if (!address)
-      return address.takeError();
-    executable->jit = std::move(*loaded);
-    executable->entry = reinterpret_cast<void (*)(void **)>(*address);
-    // The constructors loaded the kernels.
-    if (std::optional<std::string> error = runtime.takeError())
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "loading the kernels failed: " + *error);
-    return llvm::Error::success();
-  };
-
-  // Its host code is not optimized (below): kObjectOptLevel does not apply.
-  std::string target = "gpu-" + runtime.backend + ", host code at O0";
-  std::optional<CompileCache> cache = CompileCache::fromEnvironment();
-  std::string key;
-  if (std::optional<std::string> keyText =
-          cache ? cacheKeyText(module, signature.name, target) : std::nullopt)
-    key = CompileCache::computeKey(*keyText);
-  else
-    cache.reset();
-  if (cache) {
-    if (std::unique_ptr<llvm::MemoryBuffer> object = cache->read(key)) {
-      llvm::Error error = load(*object);
-      if (!error) {
-        executable->fromCache = true;
-        return executable;
-      }
-      llvm::consumeError(std::move(error));
-      llvm::sys::fs::remove(cache->entryPath(key));
-    }
-  }
-
-  OwningOpRef<ModuleOp> lowered = prepareForLowering(module, graph);
-  MLIRContext *context = lowered->getContext();
-  DialectRegistry registry;
-  registerAllGPUToLLVMIRTranslations(registry);
-  context->appendDialectRegistry(registry);
-  CollectDiagnostics diagnostics(context);
-  PassManager pm(context);
-  LowerToGPUPipelineOptions options;
-  options.target = runtime.backend;
-  if (llvm::Error error = resolveLowerToGPUOptions(options))
-    throw RuntimeError("compile: @" + signature.name + ": " +
-                       llvm::toString(std::move(error)));
-  buildLowerToGPUPipeline(pm, options);
-  if (failed(pm.run(*lowered)))
-    throw RuntimeError("compile: lowering @" + signature.name +
-                       " to the GPU failed:\n" + userSymbols(diagnostics.text));
-  for (auto declaration : lowered->getOps<LLVM::LLVMFuncOp>())
-    if (declaration.isExternal())
-      checkDefined(declaration.getSymName(), signature.name, provided);
-
-  // The host code marshals arguments and calls the runtime, in one block
-  // per graph that grows with its kernels. LLVM's optimizer gains nothing
-  // there (the calls are the work) and its SLP vectorizer takes time
-  // quadratic in such a block (4 of 8 s for 100 softmaxes), even at O1.
-  auto object = emitHostObject(*lowered, /*optLevel=*/0);
-  if (!object)
-    throw RuntimeError("compile: the JIT failed for @" + signature.name + ": " +
-                       llvm::toString(object.takeError()));
-  llvm::StringRef bytes(object->data(), object->size());
-  if (llvm::Error error =
-          load(llvm::MemoryBufferRef(bytes, "@" + signature.name)))
-    throw RuntimeError("compile: @" + signature.name + ": " +
-                       llvm::toString(std::move(error)));
-  if (cache)
-    cache->write(key, bytes);
+  llvm::SmallVector<std::pair<llvm::StringRef, void *>> symbols(
+      runtime.symbols.begin(), runtime.symbols.end());
+  symbols.append(runnerUtilSymbols().begin(), runnerUtilSymbols().end());
+  LoadedEntry loaded = loadEntry(*image, source, {}, symbols);
+  executable->jit = std::move(loaded.jit);
+  executable->entry = loaded.entry;
+  // The constructors loaded the kernels.
+  if (std::optional<std::string> error = runtime.takeError())
+    throw RuntimeError(source.str() + ": @" + signature.name +
+                       ": loading the kernels failed: " + *error);
+  executable->loaded = std::move(image);
   return executable;
 }
 
 std::vector<HostTensor>
 GpuExecutable::run(const std::vector<HostTensor> &inputs,
                    const InputCheckOptions &checks) const {
-  const EntrySignature &s = *signature;
+  const EntrySignature &s = loaded->entry;
   llvm::StringMap<int64_t> bindings =
       checkGraphInputs(s.arguments, inputs, checks);
+  std::map<std::string, int64_t, std::less<>> bound;
+  for (const auto &binding : bindings)
+    bound.emplace(binding.getKey().str(), binding.getValue());
   std::lock_guard<std::mutex> lock(running);
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
@@ -484,16 +326,22 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
 
   std::vector<HostTensor> outputs;
   outputs.reserve(s.outputs.size());
-  for (auto [param, dims] : llvm::zip_equal(s.outputs, resultDims)) {
+  for (auto [param, dims] :
+       llvm::zip_equal(s.outputs, loaded->gpu->resultDims)) {
     std::vector<int64_t> shape;
-    for (const DimFormula &dim : dims) {
-      std::optional<int64_t> size = dim.evaluate(bindings);
-      if (!size || *size < 0)
+    for (const DimExpr &dim : dims) {
+      DimExpr::Value size = dim.evaluate(bound);
+      if (!size.known())
+        throw RuntimeError("run @" + s.name + ": " + param.label + " of type " +
+                           param.type +
+                           " has a dim of no size for these "
+                           "inputs: " +
+                           dim.str() + ", where " + size.reason());
+      if (size.size < 0)
         throw RuntimeError("run @" + s.name + ": " + param.label + " of type " +
                            param.type + " has a dim of " +
-                           (size ? std::to_string(*size) : "no size") +
-                           " for these inputs");
-      shape.push_back(*size);
+                           std::to_string(size.size) + " for these inputs");
+      shape.push_back(size.size);
     }
     // Results stay in device memory until the caller asks for them. They
     // are allocated on the run's stream, and freed on the device's default
@@ -571,7 +419,7 @@ void GpuExecutable::copyBack(const GpuRuntime &rt,
   // What the graph stored into buffer arguments lands in the caller's
   // tensors, as on the CPU (in place for those in device memory).
   for (auto [index, input] : llvm::enumerate(inputs)) {
-    if (!signature->arguments.arguments[index].isBuffer || !input.numBytes())
+    if (!loaded->entry.arguments.arguments[index].isBuffer || !input.numBytes())
       continue;
     void *storage = input.isOnDevice() ? input.deviceData()
                                        : const_cast<void *>(input.rawData());
@@ -584,7 +432,7 @@ std::vector<HostTensor>
 GpuExecutable::replay(const std::vector<HostTensor> &inputs,
                       std::vector<HostTensor> outputs,
                       const llvm::StringMap<int64_t> &bindings) const {
-  const EntrySignature &s = *signature;
+  const EntrySignature &s = loaded->entry;
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
     if (std::optional<std::string> error = rt.takeError())
@@ -636,7 +484,7 @@ GpuExecutable::replay(const std::vector<HostTensor> &inputs,
 std::unique_ptr<DeviceGraphRecording>
 GpuExecutable::record(const std::vector<HostTensor> &inputs,
                       const std::vector<HostTensor> &outputs) const {
-  const EntrySignature &s = *signature;
+  const EntrySignature &s = loaded->entry;
   const GpuRuntime &rt = *runtime;
   auto recording = std::make_unique<DeviceGraphRecording>();
   DeviceGraphRecording &r = *recording;

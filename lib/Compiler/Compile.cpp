@@ -1,0 +1,149 @@
+//===- Compile.cpp - graphs compiled into executable images ---------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The driver: which target a graph compiles for (the host CPU, one GPU,
+// several GPUs), the transfers at a GPU graph's edges turned into the
+// runtime's moves, and the image loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Compiler/Compile.h"
+#include "MaxGraph/Compiler/CompileCache.h"
+#include "MaxGraph/Compiler/EntryPoint.h"
+#include "MaxGraph/Compiler/MultiGpuExecutable.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/GraphInputs.h"
+#include "MaxGraph/Runtime/DeviceRuntime.h"
+#include "MaxGraph/Support/Error.h"
+#include "MaxGraph/Transforms/Passes.h"
+#include "TargetCompiler.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+namespace {
+/// The device of layout `type`.
+Device deviceOf(Type type) {
+  DeviceAttr device = cast<LayoutType>(type).getDevice();
+  int id = static_cast<int>(device.getId());
+  return device.isGpu() ? GPU(id) : CPU(id);
+}
+
+/// The runtime that `options` name for GPU graphs.
+std::string gpuRuntimeOf(const ExecutableOptions &options) {
+  return options.gpuRuntime.empty() ? defaultGpuRuntimeName()
+                                    : options.gpuRuntime;
+}
+
+/// A GPU graph after maxgraph-absorb-boundary-transfers: the module to
+/// compile and the moves at its edges (none when nothing moved).
+struct OnGpu {
+  OwningOpRef<ModuleOp> absorbed;
+  std::optional<ExecutableImage::Boundary> moves;
+};
+
+/// Transfers between the host and a GPU at the edges of `graph` become the
+/// runtime's copies.
+OnGpu absorbBoundaryTransfers(ModuleOp module, GraphOp graph) {
+  OnGpu result;
+  result.absorbed = module.clone();
+  GraphOp absorbed = findEntryGraph(*result.absorbed, graph.getSymName());
+  PassManager pm(result.absorbed->getContext(), GraphOp::getOperationName());
+  pm.addPass(createAbsorbBoundaryTransfers());
+  if (failed(pm.run(absorbed)))
+    throw RuntimeError("compile: @" + graph.getSymName().str() +
+                       ": moving the transfers at its edges failed");
+  if (absorbed.getFunctionType() == graph.getFunctionType())
+    return result;
+  ExecutableImage::Boundary moves;
+  moves.staged = describeGraphInputs(graph);
+  for (auto [before, after] :
+       llvm::zip_equal(graph.getArgumentTypes(), absorbed.getArgumentTypes()))
+    moves.argumentDevices.push_back(deviceOf(before) != deviceOf(after)
+                                        ? std::optional(deviceOf(after))
+                                        : std::nullopt);
+  for (auto [before, after] :
+       llvm::zip_equal(graph.getResultTypes(), absorbed.getResultTypes()))
+    moves.resultDevices.push_back(deviceOf(before) != deviceOf(after)
+                                      ? std::optional(deviceOf(before))
+                                      : std::nullopt);
+  result.moves = std::move(moves);
+  return result;
+}
+
+/// Throws the compile error for a GPU runtime that cannot run `graph`.
+void checkAvailable(StringRef runtime, GraphOp graph) {
+  std::set<int64_t> gpus = devicesOf(graph, DeviceKind::gpu);
+  for (int64_t gpu : gpus) {
+    std::string why = GpuExecutable::unavailable(runtime, static_cast<int>(gpu),
+                                                 graph.getSymName());
+    if (!why.empty())
+      throw RuntimeError("compile: " + why);
+  }
+}
+} // namespace
+
+ExecutableImage maxgraph::compileImage(ModuleOp module, StringRef name,
+                                       const ExecutableOptions &options) {
+  GraphOp graph = findEntryGraph(module, name);
+  if (devicesOf(graph, DeviceKind::gpu).empty())
+    return compileCpuImage(module, graph);
+  if (MultiGpuExecutable::spansSeveralGpus(module, graph.getSymName()))
+    throw RuntimeError(
+        "compile: @" + graph.getSymName().str() +
+        " runs on several GPUs, and an executable image holds the code of "
+        "one device; compileExecutable runs it as one image per GPU");
+  OnGpu onGpu = absorbBoundaryTransfers(module, graph);
+  ExecutableImage image = compileGpuImage(
+      *onGpu.absorbed, findEntryGraph(*onGpu.absorbed, graph.getSymName()),
+      gpuRuntimeOf(options));
+  image.boundary = std::move(onGpu.moves);
+  return image;
+}
+
+std::unique_ptr<Executable>
+maxgraph::compileExecutable(ModuleOp module, StringRef name,
+                            const ExecutableOptions &options) {
+  GraphOp graph = findEntryGraph(module, name);
+  if (!devicesOf(graph, DeviceKind::gpu).empty()) {
+    std::string runtime = gpuRuntimeOf(options);
+    // Several GPUs: MultiGpuExecutable checks what it runs with first, and
+    // each GPU's runtime before its part is compiled.
+    if (MultiGpuExecutable::spansSeveralGpus(module, graph.getSymName())) {
+      OnGpu onGpu = absorbBoundaryTransfers(module, graph);
+      std::unique_ptr<Executable> parts = MultiGpuExecutable::compile(
+          *onGpu.absorbed, graph.getSymName(), runtime);
+      if (!onGpu.moves)
+        return parts;
+      return withBoundaryMoves(std::move(parts), std::move(*onGpu.moves));
+    }
+    if (runtime == "opencl" || runtime == "cuda")
+      checkAvailable(runtime, graph);
+  }
+  auto image = std::make_shared<ExecutableImage>(
+      compileImage(module, graph.getSymName(), options));
+  return Executable::load(std::move(image), "compile");
+}
+
+std::unique_ptr<CpuExecutable> maxgraph::compileForCpu(ModuleOp module,
+                                                       StringRef name) {
+  GraphOp graph = findEntryGraph(module, name);
+  return CpuExecutable::load(
+      std::make_shared<ExecutableImage>(compileCpuImage(module, graph)),
+      "compile");
+}
+
+std::unique_ptr<GpuExecutable>
+maxgraph::compileForGpu(ModuleOp module, StringRef name, StringRef runtime) {
+  GraphOp graph = findEntryGraph(module, name);
+  if (runtime == "opencl" || runtime == "cuda")
+    checkAvailable(runtime, graph);
+  return GpuExecutable::load(std::make_shared<ExecutableImage>(
+                                 compileGpuImage(module, graph, runtime)),
+                             "compile");
+}

@@ -1,0 +1,61 @@
+//===- EntrySignature.cpp - what running a compiled entry needs -----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Runtime/EntrySignature.h"
+#include "MaxGraph/Support/Error.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/DynamicLibrary.h"
+
+using namespace maxgraph;
+
+/// Graph symbols are renamed apart from C's in the compiled code.
+static constexpr llvm::StringLiteral kJitSymbolPrefix = "__maxgraph_";
+
+std::string detail::jitSymbol(llvm::StringRef name) {
+  return (llvm::Twine(kJitSymbolPrefix) + name).str();
+}
+
+std::string detail::userSymbols(std::string text) {
+  std::string renamed = ("@" + llvm::Twine(kJitSymbolPrefix)).str();
+  for (size_t at = text.find(renamed); at != std::string::npos;
+       at = text.find(renamed, at + 1))
+    text.replace(at, renamed.size(), "@");
+  return text;
+}
+
+std::string detail::describeFailure(const EntrySignature &signature,
+                                    llvm::StringRef message) {
+  auto [site, rest] = message.split(": ");
+  if (site.starts_with("@") && site.contains('#') && !rest.empty()) {
+    auto found = signature.siteLocations.find(site);
+    if (found != signature.siteLocations.end())
+      return found->second + ": " + userSymbols(rest.str());
+  }
+  return userSymbols(message.str());
+}
+
+void detail::checkDefined(llvm::StringRef symbol, llvm::StringRef graph,
+                          llvm::ArrayRef<llvm::StringRef> provided) {
+  // The linker's own symbols and the runtime's helper.
+  if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
+      symbol == "__truncsfbf2" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
+      symbol.starts_with("_mlir_memref_to_llvm_") ||
+      symbol.starts_with("maxgraphMpi") || llvm::is_contained(provided, symbol))
+    return;
+  static bool loaded = [] {
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(MAXGRAPH_OPENMP_LIBRARY);
+    return true;
+  }();
+  (void)loaded;
+  if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(symbol.str()))
+    throw RuntimeError("compile: @" + graph.str() + " calls `" + symbol.str() +
+                       "`, which no loaded library defines (a kernel "
+                       "library's declaration without a definition?)");
+}
