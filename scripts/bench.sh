@@ -3,14 +3,36 @@
 # Builds the benchmarks (Release) and runs them all, then prints a summary
 # table of the ratios of compiled code against its peers (peer time /
 # compiled time: above 1 means the compiled code is faster).
-#   scripts/bench.sh [--quick]      (builds and runs build/bin/*-benchmark)
+#   scripts/bench.sh [--quick] [--compiled-only] [--baseline BUILD_DIR]
+#     --quick          smaller sizes, fewer repetitions
+#     --compiled-only  only the compiled code against its peers (C++) and the
+#                      Python runtime's end-to-end figures: no venv of peers
+#     --baseline DIR   runs those two for this build and for the build in
+#                      DIR (another checkout's build directory, e.g. of the
+#                      commit before a change, with maxgraph-cpu-benchmark
+#                      and the Python package built), interleaved, and
+#                      prints each figure before and after
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 quick=""
-if [ "${1:-}" = "--quick" ]; then
-  quick="--quick"
+compiled_only=""
+baseline=""
+while (($#)); do
+  case "$1" in
+    --quick) quick="--quick" ;;
+    --compiled-only) compiled_only=1 ;;
+    --baseline)
+      baseline=$(cd "${2:?--baseline needs a build directory}" && pwd)
+      [ -x "$baseline/bin/maxgraph-cpu-benchmark" ] || {
+        echo "bench: $baseline/bin/maxgraph-cpu-benchmark is missing" \
+          "(ninja -C $baseline maxgraph-cpu-benchmark)" >&2
+        exit 2
+      }
+      shift ;;
+    *) echo "bench: unknown option '$1'" >&2; exit 2 ;;
+  esac
   shift
-fi
+done
 build=$root/build
 
 # Installs what is missing (OpenBLAS and LLVM's OpenMP runtime among the
@@ -37,6 +59,51 @@ echo "bench: OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}, $(nproc) cores," \
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+
+# The figures a change is judged by, of this build and of the baseline's,
+# in one run: the C++ benchmark alternates between the two builds, and the
+# Python runtime's end-to-end figures run once for each.
+if [ -n "$baseline" ]; then
+  before=$(mktemp)
+  after=$(mktemp)
+  trap 'rm -f "$log" "$before" "$after"' EXIT
+  for round in 1 2; do
+    echo "== compiled code against its peers: baseline ($baseline), round $round"
+    "$baseline/bin/maxgraph-cpu-benchmark" $quick | tee -a "$before"
+    echo "== compiled code against its peers: this build, round $round"
+    "$build/bin/maxgraph-cpu-benchmark" $quick | tee -a "$after"
+  done
+  echo "== Python runtime end to end: baseline"
+  PYTHONPATH="$baseline/python" "$root/.venv/bin/python" \
+    "$root/benchmarks/python_runtime.py" $quick
+  echo "== Python runtime end to end: this build"
+  PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+    "$root/benchmarks/python_runtime.py" $quick
+  echo
+  echo "== before and after (compiled time, best of the rounds; after/before below 1 is faster)"
+  printf '%-40s %12s %12s %8s\n' "benchmark" "before ms" "after ms" "after/before"
+  best() {
+    sed -E -n 's/^(.*[^ ]) +compiled +([0-9.]+) ms.*$/\1|\2/p' "$1" |
+      sort -t'|' -k1,1 -k2,2g | awk -F'|' '!seen[$1]++'
+  }
+  join -t'|' <(best "$before" | sort -t'|' -k1,1) \
+    <(best "$after" | sort -t'|' -k1,1) |
+    while IFS='|' read -r name old new; do
+      awk -v name="$name" -v old="$old" -v new="$new" \
+        'BEGIN { printf "%-40s %12s %12s %8.2f\n", name, old, new, new / old }'
+    done
+  exit 0
+fi
+
+if [ -n "$compiled_only" ]; then
+  echo "== Python runtime: call overhead, numpy boundary, end to end"
+  PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+    "$root/benchmarks/python_runtime.py" $quick
+  echo "== compiled code against its peers"
+  "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
+  exit 0
+fi
+
 echo "== compile time of shared subgraphs (maxgraph-optimize)"
 "$build/bin/maxgraph-compile-time-benchmark"
 echo "== staging"

@@ -308,48 +308,33 @@ std::vector<detail::WeightSlot> Artifact::weightSlots() const {
   return slots;
 }
 
-LoadedGraph::LoadedGraph(Artifact loaded, const WeightMap &weights)
-    : artifact(std::move(loaded)),
-      weights(artifact.signature().graphName,
-              artifact.signature().arguments.size(), artifact.weightSlots(),
-              weights),
-      executable(artifact.load()) {
-  this->weights.prepare(*executable);
-  for (const ArtifactResult &result : artifact.signature().results)
+/// The program of artifact `artifact` with `weights` bound.
+static CompiledProgram programOf(const Artifact &artifact,
+                                 const WeightMap &weights) {
+  const ArtifactSignature &signature = artifact.signature();
+  detail::BoundWeights bound(signature.graphName, signature.arguments.size(),
+                             artifact.weightSlots(), weights);
+  std::vector<Device> resultDevices;
+  for (const ArtifactResult &result : signature.results)
     resultDevices.push_back(result.layout.device);
+  return CompiledProgram(artifact.load(), std::move(bound), signature.graphName,
+                         signature.inputs().size(), std::move(resultDevices));
 }
+
+LoadedGraph::LoadedGraph(Artifact loaded, const WeightMap &weights)
+    : artifact(std::move(loaded)), program(programOf(artifact, weights)) {}
 
 std::vector<HostTensor>
 LoadedGraph::operator()(std::vector<HostTensor> inputs) const {
-  std::vector<HostTensor> outputs =
-      executable->run(weights.arguments(std::move(inputs)),
-                      weights.callChecks(detail::inputChecks()));
-  detail::tagResultDevices(resultDevices, outputs);
-  return outputs;
+  return program.run(std::move(inputs));
 }
 
 std::vector<HostTensor>
 LoadedGraph::executeRaw(std::vector<HostTensor> inputs) const {
-  // The one check: a wrong count would read past the descriptors.
-  size_t expected = artifact.signature().inputs().size();
-  if (inputs.size() != expected)
-    throw RuntimeError("@" + artifact.signature().graphName + " takes " +
-                       std::to_string(expected) + " inputs but got " +
-                       std::to_string(inputs.size()));
-  std::vector<HostTensor> outputs =
-      executable->runUnchecked(weights.arguments(std::move(inputs)));
-  detail::tagResultDevices(resultDevices, outputs);
-  return outputs;
+  return program.runRaw(std::move(inputs));
 }
 
 LoadedGraph maxgraph::loadCompiled(const std::string &path,
                                    const LoadOptions &options) {
   return LoadedGraph(Artifact::read(path), options.weights);
-}
-
-void detail::tagResultDevices(const std::vector<Device> &devices,
-                              std::vector<HostTensor> &outputs) {
-  for (size_t i = 0; i < outputs.size() && i < devices.size(); ++i)
-    if (outputs[i].device() != devices[i])
-      outputs[i] = outputs[i].withDevice(devices[i]);
 }

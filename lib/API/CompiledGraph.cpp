@@ -65,22 +65,15 @@ void detail::CallArguments::finish() const {
                        " but the call does not pass it");
 }
 
-void detail::tagResultDevices(const StagedGraph &staged,
-                              std::vector<HostTensor> &outputs) {
-  const std::vector<TensorLayout> &layouts = staged.outputLayouts();
-  // A result on another device (cpu:1, after a transfer or a collective)
-  // must pass the device checks of the graphs it is fed to next.
-  for (size_t i = 0; i < outputs.size() && i < layouts.size(); ++i)
-    if (outputs[i].device() != layouts[i].device())
-      outputs[i] = outputs[i].withDevice(layouts[i].device());
-}
-
-void detail::checkInputCount(const StagedGraph &staged, size_t count) {
-  size_t expected = staged.inputLayouts().size();
-  if (count != expected)
-    throw RuntimeError("@" + staged.name() + " takes " +
-                       std::to_string(expected) + " inputs but got " +
-                       std::to_string(count));
+CompiledProgram detail::programOf(const StagedGraph &staged,
+                                  const WeightMap &weights) {
+  std::vector<Device> resultDevices;
+  for (const TensorLayout &layout : staged.outputLayouts())
+    resultDevices.push_back(layout.device());
+  detail::BoundWeights bound(staged, weights);
+  return CompiledProgram(compileCached(staged), std::move(bound), staged.name(),
+                         staged.inputLayouts().size(),
+                         std::move(resultDevices));
 }
 
 TensorLayout maxgraph::layoutOf(const HostTensor &tensor) {

@@ -106,8 +106,10 @@ AxisSplit splitAt(const Shape &shape, int64_t axis);
 int64_t floorDivide(int64_t a, int64_t b);
 
 /// The size of `dim` under `bindings`, or nothing when it is `?` or uses an
-/// unbound name.
-std::optional<int64_t> evalDim(DimAttr dim, const Bindings &bindings);
+/// unbound name; fails naming `op` and its location when it overflows
+/// 64-bit integers.
+std::optional<int64_t> evalDim(DimAttr dim, const Bindings &bindings,
+                               mlir::Operation *op);
 
 /// The device and dtype of a layout type.
 Device deviceOf(mlir::Type type);
@@ -153,7 +155,7 @@ private:
   Shape evalShape(mlir::Type type) const {
     Shape shape;
     for (DimAttr dim : mlir::cast<LayoutType>(type).getDims()) {
-      std::optional<int64_t> size = evalDim(dim, bindings);
+      std::optional<int64_t> size = evalDim(dim, bindings, current);
       if (size && *size < 0)
         fail("dim `" + dim.str() + "` is negative at run time (" +
              std::to_string(*size) + ")");

@@ -11,6 +11,7 @@
 
 #include "GraphRun.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DimExprOf.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Support/Error.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -201,36 +202,26 @@ int64_t floorDivide(int64_t a, int64_t b) {
   return quotient;
 }
 
-/// The size of `dim` under `bindings`, or nothing when it is `?` or uses an
-/// unbound name.
-std::optional<int64_t> evalDim(DimAttr dim, const Bindings &bindings) {
-  if (dim.getUnknown())
-    return std::nullopt;
-  int64_t total = dim.getConstant();
-  for (auto [coeff, monomial] :
-       llvm::zip_equal(dim.getCoeffs(), dim.getMonomials())) {
-    int64_t term = coeff;
-    for (Attribute factor : monomial) {
-      if (auto symbol = dyn_cast<StringAttr>(factor)) {
-        auto it = bindings.find(symbol.getValue());
-        if (it == bindings.end())
+std::optional<int64_t> evalDim(DimAttr dim, const Bindings &bindings,
+                               Operation *op) {
+  DimExpr::Value value = dimExprOf(dim).evaluateWith(
+      [&](StringRef symbol) -> std::optional<int64_t> {
+        auto bound = bindings.find(symbol);
+        if (bound == bindings.end())
           return std::nullopt;
-        term *= it->second;
-        continue;
-      }
-      auto pair = dyn_cast<ArrayAttr>(factor);
-      if (!pair || pair.size() != 2)
-        return std::nullopt;
-      std::optional<int64_t> numerator =
-          evalDim(cast<DimAttr>(pair[0]), bindings);
-      int64_t divisor = cast<IntegerAttr>(pair[1]).getInt();
-      if (!numerator || divisor <= 0)
-        return std::nullopt;
-      term *= floorDivide(*numerator, divisor);
-    }
-    total += term;
+        return bound->second;
+      });
+  if (value.status == DimExpr::Value::Status::Overflow) {
+    std::string where = op ? opName(op) + ": " : "";
+    if (auto at = op ? dyn_cast<FileLineColLoc>(op->getLoc()) : nullptr)
+      where = at.getFilename().str() + ":" + std::to_string(at.getLine()) +
+              ":" + std::to_string(at.getColumn()) + ": " + where;
+    fail(where + "dim `" + dim.str() +
+         "` overflows 64-bit integers at run time");
   }
-  return total;
+  if (!value.known())
+    return std::nullopt;
+  return value.size;
 }
 
 Device deviceOf(Type type) {

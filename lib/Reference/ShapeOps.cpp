@@ -148,7 +148,7 @@ void GraphRun::splitTensor(SplitOp op) {
   int unknown = -1;
   for (auto [index, type] : llvm::enumerate(op.getResultTypes())) {
     std::optional<int64_t> size =
-        evalDim(cast<LayoutType>(type).getDims()[axis], bindings);
+        evalDim(cast<LayoutType>(type).getDims()[axis], bindings, op);
     if (!size) {
       if (unknown >= 0)
         fail("maxgraph.split: more than one piece has a size not known at "

@@ -51,6 +51,16 @@ int64_t floorDiv(int64_t dividend, int64_t divisor) {
 
 DimExpr::Value DimExpr::evaluate(
     const std::map<std::string, int64_t, std::less<>> &bindings) const {
+  return evaluateWith([&](llvm::StringRef symbol) -> std::optional<int64_t> {
+    auto bound = bindings.find(symbol);
+    if (bound == bindings.end())
+      return std::nullopt;
+    return bound->second;
+  });
+}
+
+DimExpr::Value DimExpr::evaluateWith(
+    llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> lookup) const {
   Value result;
   if (unknown) {
     result.status = Value::Status::Unknown;
@@ -62,20 +72,20 @@ DimExpr::Value DimExpr::evaluate(
     for (const Factor &factor : term.factors) {
       int64_t size;
       if (factor.dividend) {
-        Value dividend = factor.dividend->evaluate(bindings);
+        Value dividend = factor.dividend->evaluateWith(lookup);
         if (!dividend.known())
           return dividend;
         if (factor.divisor <= 0)
           return overflow();
         size = floorDiv(dividend.size, factor.divisor);
       } else {
-        auto bound = bindings.find(factor.symbol);
-        if (bound == bindings.end()) {
+        std::optional<int64_t> bound = lookup(factor.symbol);
+        if (!bound) {
           result.status = Value::Status::Unbound;
           result.symbol = factor.symbol;
           return result;
         }
-        size = bound->second;
+        size = *bound;
       }
       if (__builtin_mul_overflow(product, size, &product))
         return overflow();

@@ -135,30 +135,30 @@ nb::object specOf(const ArtifactLayout &layout) {
 struct PyExecutable {
   PyExecutable(const StagedGraph &staged, const nb::dict &weights)
       : name(staged.name()), inputPaths(staged.inputPaths()),
-        slots(detail::BoundWeights::slotsOf(staged)),
-        weights(staged.name(),
-                staged.inputLayouts().size() + staged.weightNames().size(),
-                slots,
-                detail::BoundWeights::expandDistributed(staged,
-                                                        toWeights(weights))),
-        executable(detail::compileCached(staged)), staged(staged) {
-    this->weights.prepare(*executable);
+        slots(detail::BoundWeights::slotsOf(staged)), staged(staged) {
+    detail::BoundWeights bound(
+        name, staged.inputLayouts().size() + staged.weightNames().size(), slots,
+        detail::BoundWeights::expandDistributed(staged, toWeights(weights)));
+    std::vector<Device> resultDevices;
     for (const TensorLayout &layout : staged.outputLayouts())
       resultDevices.push_back(layout.device());
+    program.emplace(detail::compileCached(staged), std::move(bound), name,
+                    staged.inputLayouts().size(), std::move(resultDevices));
   }
 
   PyExecutable(const Artifact &loaded, const nb::dict &weights)
       : name(loaded.signature().graphName), slots(loaded.weightSlots()),
-        weights(name, loaded.signature().arguments.size(), slots,
-                toWeights(weights)),
         artifact(loaded) {
     for (const ArtifactArgument *input : loaded.signature().inputs())
       inputPaths.push_back(input->path);
+    detail::BoundWeights bound(name, loaded.signature().arguments.size(), slots,
+                               toWeights(weights));
+    std::vector<Device> resultDevices;
     for (const ArtifactResult &result : loaded.signature().results)
       resultDevices.push_back(result.layout.device);
     nb::gil_scoped_release released;
-    executable = loaded.load();
-    this->weights.prepare(*executable);
+    program.emplace(loaded.load(), std::move(bound), name, inputPaths.size(),
+                    std::move(resultDevices));
   }
 
   /// The weights as HostTensors: live Tensors as they are, arrays without
@@ -255,7 +255,7 @@ struct PyExecutable {
 
   /// The HostTensor for argument `i`.
   HostTensor toArgumentInput(nb::handle input, size_t i) {
-    const GraphInputs &arguments = executable->arguments();
+    const GraphInputs &arguments = program->getExecutable().arguments();
     {
       if (nb::isinstance<PyTensor>(input)) {
         const PyTensor *tensor = nb::inst_ptr<PyTensor>(input);
@@ -286,7 +286,6 @@ struct PyExecutable {
   /// The results, those laid out over a mesh as one distributed tensor
   /// each.
   std::vector<PyTensor> results(std::vector<HostTensor> outputs) const {
-    detail::tagResultDevices(resultDevices, outputs);
     std::vector<PyTensor> results;
     results.reserve(outputs.size());
     // The common case, on every call: no result is distributed.
@@ -313,8 +312,7 @@ struct PyExecutable {
       nb::gil_scoped_release released;
       // The only input checks of the call, with devices (as CompiledGraph
       // checks them in C++): the caller made these tensors.
-      outputs = executable->run(weights.arguments(std::move(tensors)),
-                                weights.callChecks(detail::inputChecks()));
+      outputs = program->run(std::move(tensors));
     }
     return results(std::move(outputs));
   }
@@ -330,7 +328,7 @@ struct PyExecutable {
     std::vector<HostTensor> outputs;
     {
       nb::gil_scoped_release released;
-      outputs = executable->runUnchecked(weights.arguments(std::move(tensors)));
+      outputs = program->runRaw(std::move(tensors));
     }
     return results(std::move(outputs));
   }
@@ -339,7 +337,8 @@ struct PyExecutable {
   void exportTo(const std::string &path, const nb::bytes &frontend) const {
     std::string bytes(frontend.c_str(), frontend.size());
     if (staged) {
-      Artifact::of(*staged, *executable, std::move(bytes)).write(path);
+      Artifact::of(*staged, program->getExecutable(), std::move(bytes))
+          .write(path);
       return;
     }
     // Loaded: the artifact it was loaded from, frontend and all.
@@ -349,9 +348,9 @@ struct PyExecutable {
   std::string name;
   std::vector<std::string> inputPaths;
   std::vector<detail::WeightSlot> slots;
-  detail::BoundWeights weights;
-  std::shared_ptr<Executable> executable;
-  std::vector<Device> resultDevices;
+  /// The executable with its weights bound (set once the weights are
+  /// converted).
+  std::optional<CompiledProgram> program;
   std::optional<StagedGraph> staged;
   std::optional<Artifact> artifact;
 };
@@ -474,7 +473,7 @@ void maxgraph::python::bindRuntime(nb::module_ &m) {
           "weights",
           [](const PyExecutable &self) {
             nb::dict weights;
-            for (const auto &[name, tensor] : self.weights.tensors())
+            for (const auto &[name, tensor] : self.program->getWeights())
               weights[nb::str(name.c_str())] = nb::cast(PyTensor(tensor));
             return weights;
           },

@@ -20,6 +20,7 @@
 #ifndef MAXGRAPH_API_ARTIFACT_H
 #define MAXGRAPH_API_ARTIFACT_H
 
+#include "MaxGraph/API/CompiledProgram.h"
 #include "MaxGraph/API/Weights.h"
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Support/DType.h"
@@ -174,13 +175,13 @@ public:
   const ArtifactSignature &getSignature() const { return artifact.signature(); }
   const Artifact &getArtifact() const { return artifact; }
   /// The bound external weights, by name (handles to the caller's storage).
-  const WeightMap &getWeights() const { return weights.tensors(); }
+  const WeightMap &getWeights() const { return program.getWeights(); }
+  /// What a call runs: the executable with its weights bound.
+  const CompiledProgram &getProgram() const { return program; }
 
 private:
   Artifact artifact;
-  detail::BoundWeights weights;
-  std::shared_ptr<Executable> executable;
-  std::vector<Device> resultDevices;
+  CompiledProgram program;
 };
 
 /// Reads the artifact at `path` and loads its code with `options.weights`
@@ -189,12 +190,6 @@ private:
 LoadedGraph loadCompiled(const std::string &path,
                          const LoadOptions &options = {});
 
-namespace detail {
-/// Tags each output with its result's device, as tagResultDevices does
-/// for a staged graph.
-void tagResultDevices(const std::vector<Device> &devices,
-                      std::vector<HostTensor> &outputs);
-} // namespace detail
 } // namespace maxgraph
 
 #endif // MAXGRAPH_API_ARTIFACT_H

@@ -30,6 +30,7 @@
 #define MAXGRAPH_API_COMPILEDGRAPH_H
 
 #include "MaxGraph/API/Artifact.h"
+#include "MaxGraph/API/CompiledProgram.h"
 #include "MaxGraph/API/Weights.h"
 #include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/HostTensor.h"
@@ -72,24 +73,18 @@ private:
   size_t nextStatic = 0;
 };
 
-/// Tags each output with the device of the staged result's layout (the data
-/// stays in host memory, shared with the untagged result), as the
-/// interpreter does.
-void tagResultDevices(const StagedGraph &staged,
-                      std::vector<HostTensor> &outputs);
-
 /// Replaces the shards of each result laid out over a device mesh by the
 /// global tensor they make (gather()).
 void gatherDistributedResults(const StagedGraph &staged,
                               std::vector<HostTensor> &outputs);
 
-/// Throws RuntimeError unless `count` is the number of inputs of `staged`
-/// (its arguments less its weights).
-void checkInputCount(const StagedGraph &staged, size_t count);
-
 /// The compiled code of `staged`, from the in-memory cache when the same
 /// module was compiled before.
 std::shared_ptr<Executable> compileCached(const StagedGraph &staged);
+
+/// `staged`'s compiled code (compileCached) with `weights` bound (checked
+/// against the staged weights, those over a mesh cut into shards).
+CompiledProgram programOf(const StagedGraph &staged, const WeightMap &weights);
 } // namespace detail
 
 /// How a call argument tree is walked: the same order as Tree, with
@@ -232,10 +227,7 @@ public:
   CompiledGraph(StagedGraph staged, std::optional<Result> shape = {},
                 const WeightMap &weights = {})
       : staged(std::move(staged)), shape(std::move(shape)),
-        weights(this->staged, weights),
-        executable(detail::compileCached(this->staged)) {
-    this->weights.prepare(*executable);
-  }
+        program(detail::programOf(this->staged, weights)) {}
 
   /// Runs the graph on a tree of HostTensors shaped like the specs (and the
   /// same static values). A spec laid out over a device mesh takes the
@@ -247,10 +239,7 @@ public:
     size_t index = 0;
     (CallTree<Args>::flatten(args, call, detail::rootPath(index++)), ...);
     call.finish();
-    std::vector<HostTensor> outputs =
-        executable->run(weights.arguments(std::move(call.inputs)),
-                        weights.callChecks(detail::inputChecks()));
-    detail::tagResultDevices(staged, outputs);
+    std::vector<HostTensor> outputs = program.run(std::move(call.inputs));
     detail::gatherDistributedResults(staged, outputs);
     if (!shape)
       return rebuildFlat(std::move(outputs));
@@ -263,24 +252,22 @@ public:
   /// do not fit them (dtype, rank, dims, device) are undefined behaviour.
   /// Only their count is checked.
   std::vector<HostTensor> executeRaw(std::vector<HostTensor> inputs) const {
-    detail::checkInputCount(staged, inputs.size());
-    std::vector<HostTensor> outputs =
-        executable->runUnchecked(weights.arguments(std::move(inputs)));
-    detail::tagResultDevices(staged, outputs);
-    return outputs;
+    return program.runRaw(std::move(inputs));
   }
 
   /// Writes the compiled code and its signature to `path` (MAX's
   /// `export_mef`), for loadCompiled() in any process; the code is not
   /// compiled again. Throws RuntimeError when the file cannot be written
-  /// or the graph runs on a GPU.
+  /// or no one executable image holds the graph (several GPUs, a mesh).
   void exportTo(const std::string &path) const {
-    Artifact::of(staged, *executable).write(path);
+    Artifact::of(staged, program.getExecutable()).write(path);
   }
 
   const StagedGraph &getStagedGraph() const { return staged; }
   /// The bound external weights, by name (handles to the caller's storage).
-  const WeightMap &getWeights() const { return weights.tensors(); }
+  const WeightMap &getWeights() const { return program.getWeights(); }
+  /// What the call runs: the executable with its weights bound.
+  const CompiledProgram &getProgram() const { return program; }
 
 private:
   typename ResultTree<Result>::Type
@@ -293,8 +280,7 @@ private:
 
   StagedGraph staged;
   std::optional<Result> shape;
-  detail::BoundWeights weights;
-  std::shared_ptr<Executable> executable;
+  CompiledProgram program;
 };
 
 /// Compiles a staged graph; results come back as a flat vector. Same as

@@ -15,6 +15,8 @@
 #ifndef MAXGRAPH_SUPPORT_DIMEXPR_H
 #define MAXGRAPH_SUPPORT_DIMEXPR_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -70,6 +72,9 @@ struct DimExpr {
   /// and floor division, every step checked for overflow.
   Value
   evaluate(const std::map<std::string, int64_t, std::less<>> &bindings) const;
+  /// The same with the size of a symbol from `lookup` (none: unbound).
+  Value evaluateWith(
+      llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> lookup) const;
 
   /// The symbols it reads, each once, in order of first use.
   std::vector<std::string> symbols() const;

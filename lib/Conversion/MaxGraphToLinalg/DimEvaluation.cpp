@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DimExprOf.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -72,59 +73,116 @@ Value maxgraph::detail::dimOf(OpBuilder &builder, Location loc, Value value,
 bool maxgraph::detail::canEvaluate(DimAttr dim, const SymbolSources &symbols) {
   if (dim.getUnknown())
     return false;
-  for (ArrayAttr monomial : dim.getMonomials()) {
-    for (Attribute factor : monomial) {
-      if (auto name = dyn_cast<StringAttr>(factor)) {
-        if (!symbols.contains(name.getValue()))
-          return false;
-        continue;
-      }
-      auto floorDiv = cast<ArrayAttr>(factor);
-      if (!canEvaluate(cast<DimAttr>(floorDiv[0]), symbols))
-        return false;
-    }
-  }
-  return true;
+  return llvm::all_of(dimExprOf(dim).symbols(), [&](const std::string &name) {
+    return symbols.contains(name);
+  });
 }
+
+namespace {
+/// Builds the index arithmetic of a dim, each product and sum checked at run
+/// time to stay within 64-bit integers (docs/Spec.md, "Dims": an overflow is
+/// an error, not a wrapped size).
+class DimBuilder {
+public:
+  DimBuilder(ConversionPatternRewriter &rewriter, Location loc,
+             const SymbolSources &symbols, std::string message)
+      : rewriter(rewriter), loc(loc), symbols(symbols),
+        message(std::move(message)) {}
+
+  Value build(const DimExpr &dim) {
+    // Sum of coeff * factors, leaving out zero constants and unit coeffs.
+    Value result = dim.constant == 0 ? Value() : constant(dim.constant);
+    for (const DimExpr::Term &term : dim.terms) {
+      Value product =
+          term.coefficient == 1 ? Value() : constant(term.coefficient);
+      for (const DimExpr::Factor &factor : term.factors) {
+        Value value;
+        if (!factor.dividend) {
+          auto [argument, index] = symbols.lookup(factor.symbol);
+          value =
+              dimOf(rewriter, loc, rewriter.getRemappedValue(argument), index);
+        } else {
+          value = arith::FloorDivSIOp::create(
+              rewriter, loc, build(*factor.dividend), constant(factor.divisor));
+        }
+        product = product ? multiply(product, value) : value;
+      }
+      if (!product)
+        product = constant(term.coefficient);
+      result = result ? add(result, product) : product;
+    }
+    return result ? result : constant(0);
+  }
+
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+
+private:
+  Value toI64(Value index) {
+    return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                      index);
+  }
+
+  /// `a * b`, checked: the high half of the 128-bit product is the sign
+  /// of the low half.
+  Value multiply(Value a, Value b) {
+    auto product =
+        arith::MulSIExtendedOp::create(rewriter, loc, toI64(a), toI64(b));
+    Value sign = arith::ShRSIOp::create(
+        rewriter, loc, product.getLow(),
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 63));
+    Value fits = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       product.getHigh(), sign);
+    return checked(fits, arith::IndexCastOp::create(rewriter, loc,
+                                                    rewriter.getIndexType(),
+                                                    product.getLow()));
+  }
+
+  /// `a + b`, checked: it overflowed when the sum's sign differs from both
+  /// operands' signs.
+  Value add(Value a, Value b) {
+    Value sum = arith::AddIOp::create(rewriter, loc, a, b);
+    Value x = toI64(a), y = toI64(b), r = toI64(sum);
+    Value both = arith::AndIOp::create(
+        rewriter, loc, arith::XOrIOp::create(rewriter, loc, x, r),
+        arith::XOrIOp::create(rewriter, loc, y, r));
+    Value zero =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
+    return checked(arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::sge, both, zero),
+                   sum);
+  }
+
+  /// `value` where `fits`, else 0 (the code goes on to the failed check's
+  /// error without allocating from a wrapped size).
+  Value checked(Value fits, Value value) {
+    emitRuntimeCheck(rewriter, loc, fits, message);
+    return arith::SelectOp::create(rewriter, loc, fits, value, constant(0));
+  }
+
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  const SymbolSources &symbols;
+  std::string message;
+};
+} // namespace
 
 Value maxgraph::detail::evaluateDim(ConversionPatternRewriter &rewriter,
                                     Location loc, DimAttr dim,
                                     const SymbolSources &symbols) {
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  // Sum of coeff * factors, leaving out zero constants and unit coeffs.
-  Value result = dim.getConstant() == 0 ? Value() : constant(dim.getConstant());
-  for (auto [coeff, monomial] :
-       llvm::zip_equal(dim.getCoeffs(), dim.getMonomials())) {
-    Value term = coeff == 1 ? Value() : constant(coeff);
-    for (Attribute factor : monomial) {
-      Value value;
-      if (auto name = dyn_cast<StringAttr>(factor)) {
-        auto [argument, index] = symbols.lookup(name.getValue());
-        Value remapped = rewriter.getRemappedValue(argument);
-        value = dimOf(rewriter, loc, remapped, index);
-      } else {
-        auto floorDiv = cast<ArrayAttr>(factor);
-        Value numerator =
-            evaluateDim(rewriter, loc, cast<DimAttr>(floorDiv[0]), symbols);
-        Value divisor =
-            constant(cast<IntegerAttr>(floorDiv[1]).getValue().getSExtValue());
-        value = arith::FloorDivSIOp::create(rewriter, loc, numerator, divisor);
-      }
-      term = term ? arith::MulIOp::create(rewriter, loc, term, value) : value;
-    }
-    if (!term)
-      term = constant(coeff);
-    result = result ? arith::AddIOp::create(rewriter, loc, result, term) : term;
-  }
-  if (!result)
-    return constant(0);
+  DimBuilder builder(rewriter, loc, symbols,
+                     "dim `" + dim.str() +
+                         "` overflows 64-bit integers at run time");
+  DimExpr expr = dimExprOf(dim);
+  Value result = builder.build(expr);
   // A difference (`seq - 2`) may be negative at run time: that is an error,
   // and the size used after it is 0.
-  if (dim.getConstant() < 0 ||
-      llvm::any_of(dim.getCoeffs(), [](int64_t coeff) { return coeff < 0; })) {
-    Value zero = constant(0);
+  if (expr.constant < 0 ||
+      llvm::any_of(expr.terms, [](const DimExpr::Term &term) {
+        return term.coefficient < 0;
+      })) {
+    Value zero = builder.constant(0);
     emitRuntimeCheck(rewriter, loc,
                      arith::CmpIOp::create(rewriter, loc,
                                            arith::CmpIPredicate::sge, result,

@@ -236,14 +236,26 @@ maxgraph.graph @reductions<batch>(%x: !maxgraph.tensor<[batch, 8], f32>, %i: !ma
 // CHECK: %[[E2:.*]] = tensor.empty(%[[SEQ2]]) : tensor<?x4xf32>
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
 // CHECK-SAME: ins(%[[Y]] : tensor<1x4xf32>) outs(%[[E2]] : tensor<?x4xf32>)
+// Their products and sums are checked to stay within 64-bit integers, and
+// are 0 after a failed check (nothing is allocated from a wrapped size):
 // CHECK: %[[SEQ3:.*]] = tensor.dim %[[X]], %c1
-// CHECK: %[[N:.*]] = arith.muli %c4, %[[SEQ3]] : index
+// CHECK: %[[FOUR:.*]] = arith.index_cast %c4 : index to i64
+// CHECK: %[[SEQ3I:.*]] = arith.index_cast %[[SEQ3]] : index to i64
+// CHECK: %[[LOW:.*]], %[[HIGH:.*]] = arith.mulsi_extended %[[FOUR]], %[[SEQ3I]] : i64
+// CHECK: %[[SIGN:.*]] = arith.shrsi %[[LOW]], %c63_i64 : i64
+// CHECK: %[[FITS:.*]] = arith.cmpi eq, %[[HIGH]], %[[SIGN]] : i64
+// CHECK: %[[PRODUCT:.*]] = arith.index_cast %[[LOW]] : i64 to index
+// CHECK: cf.assert %[[FITS]], "dim `seq * 4` overflows 64-bit integers at run time"
+// CHECK: %[[N:.*]] = arith.select %[[FITS]], %[[PRODUCT]], %c0 : index
 // CHECK: %[[S:.*]] = tensor.from_elements %[[N]] : tensor<1xindex>
 // CHECK: tensor.reshape %[[T]](%[[S]]) : (tensor<?x4xf32>, tensor<1xindex>) -> tensor<?xf32>
 // CHECK: tensor.concat dim(0) %[[T]], %[[Y]] : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
 // CHECK: %[[OFFSET:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[SEQ4:.*]] = tensor.dim %[[X]], %c1
-// CHECK: %[[M:.*]] = arith.addi %c-1, %[[SEQ4]] : index
+// CHECK: %[[SUM:.*]] = arith.addi %c-1, %[[SEQ4]] : index
+// CHECK: %[[SUMFITS:.*]] = arith.cmpi sge, %{{.*}}, %c0_i64 : i64
+// CHECK: cf.assert %[[SUMFITS]], "dim `seq - 1` overflows 64-bit integers at run time"
+// CHECK: %[[M:.*]] = arith.select %[[SUMFITS]], %[[SUM]], %{{.*}} : index
 // CHECK: %[[NONNEG:.*]] = arith.cmpi sge, %[[M]], %{{.*}} : index
 // CHECK: cf.assert %[[NONNEG]], "dim `seq - 1` is negative at run time"
 // CHECK: %[[MC:.*]] = arith.maxsi %[[M]], %{{.*}} : index
