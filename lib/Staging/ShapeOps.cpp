@@ -1,0 +1,239 @@
+//===- ShapeOps.cpp - staging functions of shape ops ----------------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// reshape, transpose, broadcast_to, concat, split, slice, gather, pad,
+// arange and transfer (MaxGraph/Staging/Ops.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
+#include "MaxGraph/Staging/Ops.h"
+#include "OpStaging.h"
+#include "ShardingRules.h"
+#include "StagingContext.h"
+#include "Transitions.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+using namespace maxgraph::detail::opstaging;
+
+// Shape ops.
+/// An op that gives `x` new dims (reshape, broadcast_to): the result type is
+/// the caller's, and the op's verifier checks it against the operand.
+template <typename OpTy>
+static Tensor withDims(const Tensor &x, const std::vector<Dim> &shape,
+                       const SourceLoc &loc) {
+  StringRef name = OpTy::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  TensorLayoutType type = tensorType(input);
+  Type result = TensorLayoutType::get(dimAttrs(shape), type.getElementType(),
+                                      type.getDevice());
+  return trace.wrap(
+      trace.createVerified<OpTy>(loc, {result}, {input}).getResult());
+}
+
+Tensor ops::reshape(const Tensor &x, std::vector<Dim> shape, Loc loc) {
+  if (x.isDistributed())
+    return sharded::reshape(x, shape, loc);
+  return withDims<ReshapeOp>(x, shape, loc);
+}
+
+Tensor ops::transpose(const Tensor &x, std::vector<int64_t> permutation,
+                      Loc loc) {
+  if (x.isDistributed())
+    return sharded::transpose(x, permutation, loc);
+  return unary<TransposeOp>(x, loc, {arrayAttr("permutation", permutation)});
+}
+
+Tensor ops::broadcast_to(const Tensor &x, std::vector<Dim> shape, Loc loc) {
+  if (x.isDistributed())
+    return sharded::broadcastTo(x, shape, loc);
+  return withDims<BroadcastToOp>(x, shape, loc);
+}
+
+Tensor ops::concat(const std::vector<Tensor> &inputs, int64_t axis, Loc loc) {
+  if (sharded::anyDistributed(inputs))
+    return sharded::concat(inputs, axis, loc);
+  StringRef name = ConcatOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Value> operands;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    operands.push_back(trace.use(input, loc, name, index));
+  auto op =
+      trace.createInferred<ConcatOp>(loc, operands, {i64Attr("axis", axis)});
+  return trace.wrap(op.getResult());
+}
+
+std::vector<Tensor> ops::split(const Tensor &x, std::vector<Dim> sizes,
+                               int64_t axis, Loc loc) {
+  StringRef name = SplitOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value input = trace.use(x, loc, name, 0);
+  TensorLayoutType type = tensorType(input);
+  int64_t rank = type.getRank();
+  if (axis < -rank || axis >= rank)
+    throwStagingError(loc, "'maxgraph.split' axis " + std::to_string(axis) +
+                               " is out of range for an operand of rank " +
+                               std::to_string(rank));
+  int64_t at = axis < 0 ? axis + rank : axis;
+  SmallVector<Type> results;
+  for (const Dim &size : sizes) {
+    SmallVector<DimAttr> dims(type.getDims());
+    dims[at] = size.getAttr();
+    results.push_back(
+        TensorLayoutType::get(dims, type.getElementType(), type.getDevice()));
+  }
+  auto op = trace.createVerified<SplitOp>(loc, results, {input},
+                                          {i64Attr("axis", axis)});
+  return wrapAll(trace, op.getResults());
+}
+
+Tensor ops::slice(const Tensor &x, std::vector<Range> ranges, Loc loc) {
+  if (x.isDistributed())
+    return sharded::slice(x, ranges, loc);
+  SmallVector<int64_t> starts, stops, steps;
+  for (const Range &range : ranges) {
+    starts.push_back(range.start);
+    stops.push_back(range.stop.value_or(SliceOp::kToEnd));
+    steps.push_back(range.step);
+  }
+  return unary<SliceOp>(x, loc,
+                        {arrayAttr("starts", starts), arrayAttr("stops", stops),
+                         arrayAttr("steps", steps)});
+}
+
+Tensor ops::gather(const Tensor &x, const Tensor &indices, int64_t axis,
+                   Loc loc) {
+  if (sharded::anyDistributed({x, indices}))
+    return sharded::gather(x, indices, axis, loc);
+  StringRef name = GatherOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0),
+                      trace.use(indices, loc, name, 1)};
+  auto op =
+      trace.createInferred<GatherOp>(loc, operands, {i64Attr("axis", axis)});
+  return trace.wrap(op.getResult());
+}
+
+Tensor ops::pad(const Tensor &x, std::vector<int64_t> paddings,
+                const std::string &mode, double value, Loc loc) {
+  std::optional<PadMode> padMode = symbolizePadMode(mode);
+  if (!padMode)
+    throwStagingError(loc, "'maxgraph.pad' has no mode '" + mode +
+                               "'; expected 'constant', 'reflect' or 'edge'");
+  if (*padMode != PadMode::constant && value != 0)
+    throwStagingError(loc, "'maxgraph.pad' mode '" + mode +
+                               "' takes no value; only 'constant' pads with "
+                               "a value");
+  return unary<PadOp>(
+      x, loc,
+      {arrayAttr("paddings", paddings),
+       attr("mode", PadModeAttr::get(ctx(), *padMode)),
+       attr("value", FloatAttr::get(Float64Type::get(ctx()), value))});
+}
+
+/// `number` as messages show it: `0.5`, `3`.
+static std::string formatNumber(double number) {
+  std::ostringstream os;
+  os.precision(17);
+  os << number;
+  return os.str();
+}
+
+/// maxgraph.arange of `length` elements from `start` by `step`.
+static Tensor arangeOf(double start, double step, DimAttr length, DType dtype,
+                       Device device, const SourceLoc &loc) {
+  StringRef name = ArangeOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  auto type =
+      TensorLayoutType::get(ArrayRef<DimAttr>{length}, toMLIRType(dtype, ctx()),
+                            toDeviceAttr(device));
+  Type f64 = Float64Type::get(ctx());
+  auto op =
+      trace.createVerified<ArangeOp>(loc, {type}, {},
+                                     {attr("start", FloatAttr::get(f64, start)),
+                                      attr("step", FloatAttr::get(f64, step))});
+  return trace.wrap(op.getResult());
+}
+
+/// Checks what every arange takes: finite numbers, a nonzero step, integers
+/// for integer dtypes.
+static void checkArange(double start, double stop, double step, DType dtype,
+                        const SourceLoc &loc) {
+  if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step))
+    throwStagingError(loc, "'maxgraph.arange' needs finite bounds, got start " +
+                               formatNumber(start) + ", stop " +
+                               formatNumber(stop) + " and step " +
+                               formatNumber(step));
+  if (step == 0)
+    throwStagingError(loc, "'maxgraph.arange' step must be nonzero");
+  if (!isFloat(dtype) &&
+      (std::trunc(start) != start || std::trunc(step) != step))
+    throwStagingError(loc, "'maxgraph.arange' of " + toString(dtype) +
+                               " needs integer start and step, got start " +
+                               formatNumber(start) + " and step " +
+                               formatNumber(step));
+}
+
+Tensor ops::arange(double start, double stop, double step, DType dtype,
+                   Device device, Loc loc) {
+  checkArange(start, stop, step, dtype, loc);
+  double count = std::ceil((stop - start) / step);
+  if (!(count < 0x1p62))
+    throwStagingError(loc, "'maxgraph.arange' from " + formatNumber(start) +
+                               " to " + formatNumber(stop) + " by " +
+                               formatNumber(step) + " has too many elements");
+  int64_t length = count > 0 ? static_cast<int64_t>(count) : 0;
+  return arangeOf(start, step, DimAttr::getStatic(ctx(), length), dtype, device,
+                  loc);
+}
+
+Tensor ops::arange(double start, const Dim &stop, double step, DType dtype,
+                   Device device, Loc loc) {
+  if (stop.isStatic())
+    return arange(start, static_cast<double>(stop.staticSize()), step, dtype,
+                  device, loc);
+  checkArange(start, 0, step, dtype, loc);
+  if (stop.isUnknown())
+    throwStagingError(loc, "'maxgraph.arange' needs a known stop, got `?`");
+  if (std::trunc(start) != start || std::trunc(step) != step || step < 1 ||
+      std::abs(start) > 0x1p53 || step > 0x1p53)
+    throwStagingError(loc, "'maxgraph.arange' up to the dim `" + stop.str() +
+                               "` needs an integer start and a positive "
+                               "integer step, got start " +
+                               formatNumber(start) + " and step " +
+                               formatNumber(step));
+  // A length must be one the caller's inputs size: its symbols are the
+  // graph's arguments'.
+  llvm::SetVector<StringAttr> named, bound;
+  stop.getAttr().collectSymbols(named);
+  Trace &trace = Trace::current(loc, ArangeOp::getOperationName());
+  for (Type type : trace.graph.getBody().front().getArgumentTypes())
+    if (auto layout = dyn_cast<LayoutType>(type))
+      for (DimAttr dim : layout.getDims())
+        dim.collectSymbols(bound);
+  for (StringAttr symbol : named)
+    if (!bound.contains(symbol))
+      throwStagingError(loc, "'maxgraph.arange' up to the dim `" + stop.str() +
+                                 "`: no input of the graph has the symbolic "
+                                 "dim `" +
+                                 symbol.str() + "`, so no call could size it");
+  auto first = static_cast<int64_t>(start), by = static_cast<int64_t>(step);
+  DimAttr span = subDims(stop.getAttr(), DimAttr::getStatic(ctx(), first));
+  DimAttr length =
+      floorDivDim(addDims(span, DimAttr::getStatic(ctx(), by - 1)), by);
+  return arangeOf(start, step, length, dtype, device, loc);
+}
+
+Tensor ops::transfer(const Tensor &x, Device device, Loc loc) {
+  return unary<TransferOp>(x, loc, {attr("device", toDeviceAttr(device))});
+}
