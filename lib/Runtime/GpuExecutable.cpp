@@ -16,7 +16,7 @@
 // The kernels are loaded by the host module's constructors when the JIT
 // loads it (`mgpuModuleLoad`), on the device selected before. The `mgpu*`
 // functions are called from JIT code and cannot throw: they leave the first
-// error in the runtime, which compile and run check.
+// error in the runtime, which load and run check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,12 +42,10 @@ using llvm::StringRef;
 
 namespace maxgraph::detail {
 /// A GPU runtime as GpuExecutable uses it: the `mgpu*` host interface that
-/// the compiled host code calls, the back end of `maxgraph-lower-to-gpu`
-/// its kernels are compiled with, device selection, and the first error its
+/// the compiled host code calls, device selection, and the first error its
 /// functions left.
 struct GpuRuntime {
   std::string name;
-  std::string backend;
   std::vector<std::pair<std::string, void *>> symbols;
   std::function<llvm::Error(int)> selectDevice;
   std::function<std::optional<std::string>()> takeError;
@@ -100,7 +98,6 @@ const GpuRuntime &openCLRuntime() {
   static const GpuRuntime runtime = [] {
     GpuRuntime runtime;
     runtime.name = "opencl";
-    runtime.backend = "opencl";
     for (auto [name, address] : opencl::hostInterfaceSymbols())
       runtime.symbols.emplace_back(name, address);
     runtime.selectDevice = [](int index) {
@@ -118,7 +115,6 @@ const GpuRuntime &cudaRuntime() {
   static const GpuRuntime runtime = [] {
     GpuRuntime runtime;
     runtime.name = "cuda";
-    runtime.backend = "nvvm";
     for (auto [name, address] : cuda::hostInterfaceSymbols())
       runtime.symbols.emplace_back(name, address);
     runtime.selectDevice = [](int index) { return cuda::selectDevice(index); };

@@ -225,3 +225,43 @@ def test_tensors_move_to_the_gpu_and_results_stay_there(monkeypatch):
     np.testing.assert_array_equal(np.asarray(again), [0, 4, 8, 12])
     np.testing.assert_array_equal(run(np.ones(4, np.float32)).to_numpy(),
                                   [2, 2, 2, 2])
+
+
+@needs_opencl
+def test_opencl_graph_exports_and_runs_in_a_fresh_process(monkeypatch,
+                                                          tmp_path):
+    # The artifact holds the GPU image (host code with its kernels, the
+    # results' dim formulas): another process, where MAXGRAPH_GPU_RUNTIME
+    # names another runtime, loads it on the OpenCL runtime it was compiled
+    # for and agrees with numpy.
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    specs = (TensorLayout(DType.float32, ["batch", 8], GPU(0)),
+             TensorLayout(DType.float32, [8, 16], GPU(0)),
+             TensorLayout(DType.float32, [16], GPU(0)))
+    path = tmp_path / "mlp.mgart"
+    compilation.compile(softmax_mlp)(*specs).export(path)
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((5, 8), dtype=np.float32)
+    w = rng.standard_normal((8, 16), dtype=np.float32)
+    b = rng.standard_normal(16, dtype=np.float32)
+    np.savez(tmp_path / "inputs.npz", x=x, w=w, b=b)
+    env = dict(os.environ, MAXGRAPH_GPU_RUNTIME="cuda", MAXGRAPH_CACHE="0")
+    package_parent = os.path.dirname(os.path.dirname(maxgraph.__file__))
+    env["PYTHONPATH"] = package_parent
+    code = (
+        "import numpy as np\n"
+        "from maxgraph import compilation\n"
+        f"data = np.load({str(tmp_path / 'inputs.npz')!r})\n"
+        f"run = compilation.load({str(path)!r})\n"
+        "out = run(data['x'], data['w'], data['b'])\n"
+        "print(out.device)\n"
+        f"np.save({str(tmp_path / 'out.npy')!r}, out.to_numpy())\n")
+    result = subprocess.run([sys.executable, "-c", code], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "gpu:0"
+    logits = x @ w + b
+    expected = np.exp(logits - logits.max(-1, keepdims=True))
+    expected /= expected.sum(-1, keepdims=True)
+    np.testing.assert_allclose(np.load(tmp_path / "out.npy"), expected,
+                               rtol=1e-5, atol=1e-6)
