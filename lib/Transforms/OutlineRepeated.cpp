@@ -79,6 +79,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/ShapeInference.h"
 #include "MaxGraph/Transforms/Passes.h"
+#include "RepeatSearch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -98,59 +99,9 @@ namespace maxgraph {
 
 using namespace mlir;
 using namespace maxgraph;
+using namespace maxgraph::detail::outline;
 
 namespace {
-constexpr int64_t kInfinite = std::numeric_limits<int64_t>::max();
-
-/// `repeats` adjacent windows of `period` ops, the first at op `start`.
-struct Candidate {
-  int64_t start;
-  int64_t period;
-  int64_t repeats;
-  int64_t coverage() const { return period * repeats; }
-  int64_t end() const { return start + coverage(); }
-};
-
-/// Where an operand comes from: the number of the op in the block that
-/// defines it (-1 for a block argument) and its result number.
-struct OperandDef {
-  int64_t op;
-  unsigned result;
-};
-
-/// The ops of a graph's block and what the search needs to know about them.
-struct BlockInfo {
-  SmallVector<Operation *> ops;
-  DenseMap<Operation *, int64_t> index;
-  SmallVector<size_t> signatures;
-  /// The attribute dictionaries, without a constant's value.
-  SmallVector<DictionaryAttr> attrs;
-  SmallVector<bool> outlinable;
-  /// The operand defs of op i are defs[defBegin[i] .. defBegin[i + 1]).
-  SmallVector<int64_t> defBegin;
-  SmallVector<OperandDef> defs;
-
-  ArrayRef<OperandDef> operandDefs(int64_t i) const {
-    return ArrayRef<OperandDef>(defs).slice(defBegin[i],
-                                            defBegin[i + 1] - defBegin[i]);
-  }
-};
-
-/// How a candidate becomes a body and its calls.
-struct Plan {
-  Candidate candidate;
-  /// Per window position: a constant that stays in the caller.
-  SmallVector<bool> hoisted;
-  SmallVector<Type> argTypes;
-  /// The operands of each window's call.
-  SmallVector<SmallVector<Value>> callOperands;
-  /// The argument an external operand slot (position, operand) reads.
-  DenseMap<std::pair<int64_t, unsigned>, unsigned> argOfSlot;
-  /// The body's results, as (position, result number).
-  SmallVector<std::pair<int64_t, unsigned>> results;
-  SmallVector<Type> resultTypes;
-};
-
 /// `type` with every dim found in `dims` replaced.
 Type replaceDims(Type type, const DenseMap<DimAttr, DimAttr> &dims) {
   auto layout = dyn_cast<LayoutType>(type);
@@ -194,20 +145,6 @@ private:
   /// Whether a graph only holds outlinable ops (calls to it are pure).
   bool isPureGraph(GraphOp graph);
 
-  /// Numbers the ops of `block` and computes their signatures (step 1).
-  BlockInfo analyze(Block &block);
-  /// Whether ops `x` and `y` of `info` are equal up to their operands and a
-  /// constant's value.
-  bool isSameShape(const BlockInfo &info, int64_t x, int64_t y) const;
-  /// Finds the regions that repeat with `period` (step 2).
-  void searchPeriod(const BlockInfo &info, int64_t period,
-                    std::vector<Candidate> &candidates) const;
-  /// Finds the runs of agreeing windows in ops [begin, end) (step 3).
-  void searchRegion(const BlockInfo &info, int64_t period, int64_t begin,
-                    int64_t end, std::vector<Candidate> &candidates) const;
-  /// Plans `candidate` (step 5), or returns nothing when it must not or
-  /// need not be outlined.
-  std::optional<Plan> plan(const BlockInfo &info, Candidate candidate) const;
   /// Builds the (detached) body for `plan`, or returns null when it would not
   /// verify or could not be called as planned.
   GraphOp buildBody(const BlockInfo &info, const Plan &plan, GraphOp parent);
@@ -245,243 +182,6 @@ bool OutlineRepeatedPass::isPureGraph(GraphOp graph) {
               });
   pureGraphs[graph] = pure;
   return pure;
-}
-
-BlockInfo OutlineRepeatedPass::analyze(Block &block) {
-  BlockInfo info;
-  for (Operation &op : block.without_terminator()) {
-    info.index[&op] = info.ops.size();
-    info.ops.push_back(&op);
-  }
-  MLIRContext *context = &getContext();
-  for (auto [i, op] : llvm::enumerate(info.ops)) {
-    DictionaryAttr attrs = op->getAttrDictionary();
-    if (isa<ConstantOp>(op)) {
-      NamedAttrList list(attrs);
-      list.erase(ConstantOp::getValueAttrName(op->getName()));
-      attrs = list.getDictionary(context);
-    }
-    info.attrs.push_back(attrs);
-    bool outlinable = isOutlinable(op);
-    info.outlinable.push_back(outlinable);
-    llvm::hash_code hash =
-        outlinable ? llvm::hash_combine(
-                         op->getName().getAsOpaquePointer(),
-                         attrs.getAsOpaquePointer(),
-                         llvm::hash_combine_range(op->getResultTypes().begin(),
-                                                  op->getResultTypes().end()),
-                         llvm::hash_combine_range(op->getOperandTypes().begin(),
-                                                  op->getOperandTypes().end()))
-                   : llvm::hash_combine(static_cast<void *>(op), i);
-    info.signatures.push_back(static_cast<size_t>(hash));
-    info.defBegin.push_back(info.defs.size());
-    for (Value operand : op->getOperands()) {
-      auto result = dyn_cast<OpResult>(operand);
-      if (result && result.getOwner()->getBlock() == &block)
-        info.defs.push_back(
-            {info.index.lookup(result.getOwner()), result.getResultNumber()});
-      else
-        info.defs.push_back({-1, 0});
-    }
-  }
-  info.defBegin.push_back(info.defs.size());
-  return info;
-}
-
-bool OutlineRepeatedPass::isSameShape(const BlockInfo &info, int64_t x,
-                                      int64_t y) const {
-  Operation *a = info.ops[x];
-  Operation *b = info.ops[y];
-  return info.outlinable[x] && info.outlinable[y] &&
-         a->getName() == b->getName() && info.attrs[x] == info.attrs[y] &&
-         a->getResultTypes() == b->getResultTypes() &&
-         a->getOperandTypes() == b->getOperandTypes();
-}
-
-void OutlineRepeatedPass::searchPeriod(
-    const BlockInfo &info, int64_t period,
-    std::vector<Candidate> &candidates) const {
-  int64_t n = info.ops.size();
-  int64_t x = period;
-  while (x < n) {
-    if (info.signatures[x] != info.signatures[x - period]) {
-      ++x;
-      continue;
-    }
-    int64_t runBegin = x;
-    while (x < n && info.signatures[x] == info.signatures[x - period])
-      ++x;
-    // Ops [runBegin - period, x) repeat with this period.
-    if (x - runBegin >= (minRepeats - 1) * period)
-      searchRegion(info, period, runBegin - period, x, candidates);
-  }
-}
-
-void OutlineRepeatedPass::searchRegion(
-    const BlockInfo &info, int64_t period, int64_t begin, int64_t end,
-    std::vector<Candidate> &candidates) const {
-  // broken[w - begin] > 0: the window starting at w disagrees with the one
-  // starting at w - period. Op x with limit l breaks the windows holding it
-  // at a position k >= l, those starting in [x - period + 1, x - l].
-  SmallVector<int64_t> broken(end - begin + 1, 0);
-  for (int64_t x = begin + period; x < end; ++x) {
-    int64_t limit = period;
-    if (!isSameShape(info, x, x - period)) {
-      limit = 0;
-    } else {
-      for (auto [defA, defB] :
-           llvm::zip_equal(info.operandDefs(x), info.operandDefs(x - period))) {
-        int64_t a = defA.op < 0 ? kInfinite : x - defA.op;
-        int64_t b = defB.op < 0 ? kInfinite : x - period - defB.op;
-        if (a == b && (a == kInfinite || defA.result == defB.result))
-          continue;
-        limit = std::min(limit, std::min(a, b));
-      }
-    }
-    if (limit >= period)
-      continue;
-    int64_t from = std::max(x - period + 1, begin + period);
-    int64_t to = x - limit;
-    if (from > to)
-      continue;
-    ++broken[from - begin];
-    --broken[to + 1 - begin];
-  }
-  for (size_t i = 1; i < broken.size(); ++i)
-    broken[i] += broken[i - 1];
-
-  // Every phase's runs are candidates: the best one may fail to verify (a
-  // rotation of the block may not), and a phase that ties with it may give a
-  // body that another region shares.
-  for (int64_t phase = begin;
-       phase < begin + period && phase + minRepeats * period <= end; ++phase) {
-    int64_t runStart = phase;
-    auto closeRun = [&](int64_t runEnd) {
-      int64_t repeats = (runEnd - runStart) / period;
-      if (repeats >= minRepeats)
-        candidates.push_back({runStart, period, repeats});
-    };
-    int64_t w = phase + period;
-    for (; w + period <= end; w += period) {
-      if (broken[w - begin] == 0)
-        continue;
-      closeRun(w);
-      runStart = w;
-    }
-    closeRun(w);
-  }
-}
-
-std::optional<Plan> OutlineRepeatedPass::plan(const BlockInfo &info,
-                                              Candidate candidate) const {
-  int64_t period = candidate.period;
-  int64_t repeats = candidate.repeats;
-  int64_t start = candidate.start;
-  auto opAt = [&](int64_t window, int64_t position) {
-    return info.ops[start + window * period + position];
-  };
-
-  Plan plan;
-  plan.candidate = candidate;
-  plan.hoisted.assign(period, false);
-  plan.callOperands.resize(repeats);
-
-  // Check again, exactly, what the search established: equal ops, equal
-  // internal dataflow. Cheap next to building the body, and it keeps a
-  // search bug from ever turning into a miscompile.
-  for (int64_t position = 0; position < period; ++position) {
-    int64_t x0 = start + position;
-    for (int64_t window = 1; window < repeats; ++window) {
-      int64_t x = x0 + window * period;
-      if (!isSameShape(info, x, x0))
-        return std::nullopt;
-      for (auto [def0, def] :
-           llvm::zip_equal(info.operandDefs(x0), info.operandDefs(x))) {
-        bool internal0 = def0.op >= start;
-        bool internal = def.op >= start + window * period;
-        if (internal0 != internal)
-          return std::nullopt;
-        if (internal &&
-            (def.op - window * period != def0.op || def.result != def0.result))
-          return std::nullopt;
-      }
-    }
-  }
-
-  // Constants that differ between windows stay in the caller.
-  for (int64_t position = 0; position < period; ++position) {
-    auto constant = dyn_cast<ConstantOp>(opAt(0, position));
-    if (!constant)
-      continue;
-    for (int64_t window = 1; window < repeats; ++window)
-      if (cast<ConstantOp>(opAt(window, position)).getValueAttr() !=
-          constant.getValueAttr())
-        plan.hoisted[position] = true;
-  }
-  int64_t bodyOps = 0;
-  for (int64_t position = 0; position < period; ++position)
-    if (!plan.hoisted[position] && !isa<ConstantOp>(opAt(0, position)))
-      ++bodyOps;
-  if (bodyOps < minBlockSize)
-    return std::nullopt;
-
-  // Arguments: one per distinct tuple of values (one per window) read by an
-  // external slot.
-  std::map<std::vector<void *>, unsigned> argOfValues;
-  for (int64_t position = 0; position < period; ++position) {
-    if (plan.hoisted[position])
-      continue;
-    int64_t x0 = start + position;
-    for (auto [operand, def] : llvm::enumerate(info.operandDefs(x0))) {
-      if (def.op >= start && !plan.hoisted[def.op - start])
-        continue; // Internal.
-      std::vector<void *> key;
-      key.reserve(repeats);
-      for (int64_t window = 0; window < repeats; ++window)
-        key.push_back(
-            opAt(window, position)->getOperand(operand).getAsOpaquePointer());
-      auto [it, inserted] = argOfValues.try_emplace(key, plan.argTypes.size());
-      if (inserted) {
-        Type type = opAt(0, position)->getOperand(operand).getType();
-        plan.argTypes.push_back(type);
-        for (int64_t window = 0; window < repeats; ++window) {
-          Value value = opAt(window, position)->getOperand(operand);
-          if (value.getType() != type)
-            return std::nullopt;
-          plan.callOperands[window].push_back(value);
-        }
-      }
-      plan.argOfSlot[{position, static_cast<unsigned>(operand)}] = it->second;
-    }
-  }
-
-  // Results: values used outside their own window in any window.
-  for (int64_t position = 0; position < period; ++position) {
-    if (plan.hoisted[position])
-      continue;
-    for (unsigned result = 0, e = opAt(0, position)->getNumResults();
-         result < e; ++result) {
-      bool usedOutside = false;
-      for (int64_t window = 0; window < repeats && !usedOutside; ++window) {
-        int64_t first = start + window * period;
-        for (Operation *user :
-             opAt(window, position)->getResult(result).getUsers()) {
-          auto it = info.index.find(user);
-          if (it == info.index.end() || it->second < first ||
-              it->second >= first + period) {
-            usedOutside = true;
-            break;
-          }
-        }
-      }
-      if (!usedOutside)
-        continue;
-      plan.results.push_back({position, result});
-      plan.resultTypes.push_back(
-          opAt(0, position)->getResult(result).getType());
-    }
-  }
-  return plan;
 }
 
 GraphOp OutlineRepeatedPass::buildBody(const BlockInfo &info, const Plan &plan,
@@ -653,13 +353,15 @@ void OutlineRepeatedPass::apply(BlockInfo &info, const Plan &plan,
 void OutlineRepeatedPass::outlineGraph(GraphOp graph) {
   if (!llvm::hasSingleElement(graph.getBody()))
     return;
-  BlockInfo info = analyze(graph.getBody().front());
+  BlockInfo info = analyze(graph.getBody().front(),
+                           [&](Operation *op) { return isOutlinable(op); });
+  SearchOptions options{minBlockSize, maxBlockSize, minRepeats};
   int64_t n = info.ops.size();
 
   std::vector<Candidate> candidates;
   int64_t maxPeriod = std::min<int64_t>(maxBlockSize, n / minRepeats);
   for (int64_t period = minBlockSize; period <= maxPeriod; ++period)
-    searchPeriod(info, period, candidates);
+    searchPeriod(info, period, options, candidates);
   llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
     if (a.coverage() != b.coverage())
       return a.coverage() > b.coverage();
@@ -696,14 +398,14 @@ void OutlineRepeatedPass::outlineGraph(GraphOp graph) {
     // A body that does not verify for the first two windows does not for
     // all of them either: probe cheaply before planning every window.
     if (candidate.repeats > 2) {
-      std::optional<Plan> probe =
-          plan(info, {candidate.start, candidate.period, /*repeats=*/2});
+      std::optional<Plan> probe = plan(
+          info, {candidate.start, candidate.period, /*repeats=*/2}, options);
       GraphOp body = probe ? buildBody(info, *probe, graph) : GraphOp();
       if (!body)
         return std::nullopt;
       body->erase();
     }
-    std::optional<Plan> trial = plan(info, candidate);
+    std::optional<Plan> trial = plan(info, candidate, options);
     if (!trial)
       return std::nullopt;
     GraphOp body = buildBody(info, *trial, graph);

@@ -281,6 +281,22 @@ struct GraphSymbolsPattern : mlir::OpConversionPattern<OpTy> {
 
   const GraphSymbols &graphSymbols;
 };
+/// Expands `value` (the reduction of `axis` out of a rank-`rank` tensor) to
+/// `type`, which has a 1 at `axis`.
+mlir::Value expandAxis(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, mlir::RankedTensorType type,
+                       int64_t axis);
+
+/// The sizes of `source`'s dims without `axis`, as an empty tensor's dynamic
+/// sizes, and the shape.
+std::pair<llvm::SmallVector<int64_t>, llvm::SmallVector<mlir::Value>>
+shapeWithout(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
+             int64_t axis);
+
+/// The patterns of cumsum and top_k (ScanLowering.cpp), which
+/// populateMaxGraphReductionToLinalgPatterns adds.
+void populateScanLoweringPatterns(const mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 } // namespace maxgraph::detail
 
 #endif // MAXGRAPH_LIB_CONVERSION_MAXGRAPHTOLINALG_LOWERINGUTILS_H
