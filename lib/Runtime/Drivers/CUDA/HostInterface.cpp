@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Collectives.h"
+#include "Common/CheckedFunctions.h"
 #include "MaxGraph/Runtime/CUDARuntime.h"
 #include "RuntimeState.h"
 #include "llvm/ADT/StringExtras.h"
@@ -34,11 +35,7 @@ public:
   /// otherwise.
   bool check(CUresult status, const char *cuCall,
              const llvm::Twine &what = "") {
-    if (status == CUDA_SUCCESS)
-      return true;
-    if (what.isTriviallyEmpty())
-      return fail(cuError(cuCall, status));
-    return fail(what + ": " + cuError(cuCall, status));
+    return status == CUDA_SUCCESS || failIn(what, cuError(cuCall, status));
   }
 
   /// The driver's entry points; none (recorded) without a driver.
@@ -82,38 +79,6 @@ static CUdeviceptr devicePointer(const void *pointer) {
 // Modules and launches
 //===----------------------------------------------------------------------===//
 
-static void *mgpuModuleLoad(void *data, size_t size) {
-  Call call("mgpuModuleLoad");
-  if (call.skipped())
-    return nullptr;
-  const CUDADriver *cu = call.driver();
-  DeviceState *device = cu ? call.currentDevice() : nullptr;
-  if (!device)
-    return nullptr;
-  if (!data || size == 0) {
-    call.fail("empty module");
-    return nullptr;
-  }
-  // A cubin is an ELF image; PTX is text, which the driver reads up to a
-  // NUL that `gpu.binary` need not have.
-  llvm::StringRef blob(static_cast<const char *>(data), size);
-  std::string text;
-  const void *image = data;
-  if (!blob.starts_with("\x7f"
-                        "ELF") &&
-      blob.back() != '\0') {
-    text = blob.str();
-    image = text.c_str();
-  }
-  CUmodule module = nullptr;
-  if (!call.check(cu->ModuleLoadData(&module, image), "cuModuleLoadData",
-                  "loading the kernels on " + device->label))
-    return nullptr;
-  auto *loaded = new Module{device, module, {}};
-  call.state.modules.insert(loaded);
-  return loaded;
-}
-
 static void mgpuModuleUnload(void *handle) {
   Call call("mgpuModuleUnload");
   auto *module = static_cast<Module *>(handle);
@@ -132,37 +97,6 @@ static void mgpuModuleUnload(void *handle) {
     llvm::consumeError(cu.takeError());
   }
   delete module;
-}
-
-static void *mgpuModuleGetFunction(void *handle, const char *name) {
-  Call call("mgpuModuleGetFunction");
-  if (call.skipped())
-    return nullptr;
-  auto *module = call.live<Module>(handle, call.state.modules,
-                                   "a module of mgpuModuleLoad");
-  if (!module)
-    return nullptr;
-  if (!name) {
-    call.fail("null kernel name");
-    return nullptr;
-  }
-  // The host code asks before every launch: the first answer is kept.
-  std::unique_ptr<Function> &slot = module->functions[name];
-  if (slot)
-    return slot.get();
-  const CUDADriver *cu = call.driver();
-  if (!cu || !call.enter(*module->device))
-    return nullptr;
-  CUfunction function = nullptr;
-  if (!call.check(cu->ModuleGetFunction(&function, module->module, name),
-                  "cuModuleGetFunction",
-                  "kernel '" + llvm::Twine(name) + "'")) {
-    module->functions.erase(name);
-    return nullptr;
-  }
-  slot = std::make_unique<Function>(Function{module, name, function});
-  call.state.functions.insert(slot.get());
-  return slot.get();
 }
 
 static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
@@ -215,11 +149,8 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
              "cuLaunchKernel", kernel + " on " + device->label);
 }
 
-static constexpr auto mgpuLaunchClusterKernel =
-    drivers::SharedFunctions<Call>::launchClusterKernel;
-
 //===----------------------------------------------------------------------===//
-// Streams and events
+// The driver's part of the shared mgpu functions
 //===----------------------------------------------------------------------===//
 
 /// The device-graph contract: what would wait for the host, or change
@@ -244,270 +175,223 @@ static bool refuseWhileDeviceCaptures(Call &call, const DeviceState &device,
   return false;
 }
 
-static void *mgpuStreamCreate() {
-  Call call("mgpuStreamCreate");
-  if (call.skipped())
-    return nullptr;
-  const CUDADriver *cu = call.driver();
-  DeviceState *device = cu ? call.currentDevice() : nullptr;
-  if (!device)
-    return nullptr;
-  CUstream stream = nullptr;
-  if (!call.check(cu->StreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-                  "cuStreamCreate", device->label))
-    return nullptr;
-  auto *created = new Stream{device, stream, false, {}};
-  call.state.streams.insert(created);
-  return created;
-}
-
-static void mgpuStreamDestroy(void *handle) {
-  Call call("mgpuStreamDestroy");
-  if (call.skipped() || !handle)
-    return;
-  auto *stream = static_cast<Stream *>(handle);
-  if (!call.state.streams.contains(stream) ||
-      stream == stream->device->defaultStream) {
-    call.fail(drivers::hexAddress(handle) +
-              " is not a stream of mgpuStreamCreate");
-    return;
-  }
-  if (refuseWhileCapturing(call, *stream, "destroying the stream"))
-    return;
-  const CUDADriver *cu = call.driver();
-  if (!cu || !call.enter(*stream->device))
-    return;
-  call.state.streams.erase(stream);
-  call.check(cu->StreamDestroy(stream->stream), "cuStreamDestroy");
-  delete stream;
-}
-
-static void mgpuStreamSynchronize(void *handle) {
-  Call call("mgpuStreamSynchronize");
-  if (call.skipped())
-    return;
-  const CUDADriver *cu = call.driver();
-  Stream *stream = cu ? call.stream(handle) : nullptr;
-  if (!stream || refuseWhileCapturing(call, *stream, "a host synchronization"))
-    return;
-  CUstream waited = stream->stream;
-  std::string label = stream->device->label;
-  call.unlock();
-  CUresult status = cu->StreamSynchronize(waited);
-  call.relock();
-  call.check(status, "cuStreamSynchronize", label);
-}
-
-static void *mgpuEventCreate() {
-  Call call("mgpuEventCreate");
-  if (call.skipped())
-    return nullptr;
-  const CUDADriver *cu = call.driver();
-  DeviceState *device = cu ? call.currentDevice() : nullptr;
-  if (!device)
-    return nullptr;
-  CUevent event = nullptr;
-  if (!call.check(cu->EventCreate(&event, CU_EVENT_DISABLE_TIMING),
-                  "cuEventCreate", device->label))
-    return nullptr;
-  auto *created = new Event{device, event};
-  call.state.events.insert(created);
-  return created;
-}
-
-static void mgpuEventDestroy(void *handle) {
-  Call call("mgpuEventDestroy");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(handle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const CUDADriver *cu = event ? call.driver() : nullptr;
-  if (!cu || !call.enter(*event->device))
-    return;
-  call.state.events.erase(event);
-  call.check(cu->EventDestroy(event->event), "cuEventDestroy");
-  delete event;
-}
-
-static void mgpuEventRecord(void *eventHandle, void *streamHandle) {
-  Call call("mgpuEventRecord");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(eventHandle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const CUDADriver *cu = event ? call.driver() : nullptr;
-  Stream *stream = cu ? call.stream(streamHandle, event->device) : nullptr;
-  if (!stream)
-    return;
-  call.check(cu->EventRecord(event->event, stream->stream), "cuEventRecord");
-}
-
-static void mgpuEventSynchronize(void *handle) {
-  Call call("mgpuEventSynchronize");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(handle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const CUDADriver *cu = event ? call.driver() : nullptr;
-  if (!cu || !call.enter(*event->device))
-    return;
-  if (refuseWhileDeviceCaptures(call, *event->device,
-                                "a host wait for an event"))
-    return;
-  CUevent waited = event->event;
-  call.unlock();
-  CUresult status = cu->EventSynchronize(waited);
-  call.relock();
-  call.check(status, "cuEventSynchronize");
-}
-
-static void mgpuStreamWaitEvent(void *streamHandle, void *eventHandle) {
-  Call call("mgpuStreamWaitEvent");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(eventHandle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const CUDADriver *cu = event ? call.driver() : nullptr;
-  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
-  if (!stream)
-    return;
-  call.check(cu->StreamWaitEvent(stream->stream, event->event, 0),
-             "cuStreamWaitEvent");
-}
-
-//===----------------------------------------------------------------------===//
-// Memory
-//===----------------------------------------------------------------------===//
-
-static void *mgpuMemAlloc(uint64_t bytes, void *streamHandle,
-                          uint8_t hostShared) {
-  Call call("mgpuMemAlloc");
-  if (call.skipped())
-    return nullptr;
-  const CUDADriver *cu = call.driver();
-  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
-  if (!stream)
-    return nullptr;
-  DeviceState *device = stream->device;
-  std::string what = llvm::Twine(bytes).str() + " bytes on " + device->label;
-  // Zero bytes get a block of their own too: one pointer per allocation.
-  size_t size = std::max<uint64_t>(bytes, 1);
-  CUdeviceptr pointer = 0;
-  if (hostShared) {
-    if (refuseWhileDeviceCaptures(call, *device, "a host-shared allocation") ||
-        !call.check(cu->MemAllocManaged(&pointer, size, CU_MEM_ATTACH_GLOBAL),
-                    "cuMemAllocManaged", what))
+namespace {
+/// The driver's part of the module, stream, event and memory functions
+/// (Common/CheckedFunctions.h checks their arguments first). What a stream
+/// capture cannot hold is refused here.
+struct Backend
+    : drivers::BackendTypes<Call, Module, Stream, Event, DeviceState> {
+  /// Loads the kernels of `data` (`size` bytes, not empty) on `device`.
+  static Module *loadModule(Call &call, DeviceState *device, void *data,
+                            size_t size) {
+    const CUDADriver *cu = call.driver();
+    // A cubin is an ELF image; PTX is text, which the driver reads up to a
+    // NUL that `gpu.binary` need not have.
+    llvm::StringRef blob(static_cast<const char *>(data), size);
+    std::string text;
+    const void *image = data;
+    if (!blob.starts_with("\x7f"
+                          "ELF") &&
+        blob.back() != '\0') {
+      text = blob.str();
+      image = text.c_str();
+    }
+    CUmodule module = nullptr;
+    if (!call.check(cu->ModuleLoadData(&module, image), "cuModuleLoadData",
+                    "loading the kernels on " + device->label))
       return nullptr;
-  } else if (!call.check(cu->MemAllocAsync(&pointer, size, stream->stream),
-                         "cuMemAllocAsync", what)) {
-    return nullptr;
+    return new Module{device, module, {}};
   }
-  void *address = reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
-  call.state.allocations[address] = {static_cast<size_t>(bytes), device,
-                                     hostShared != 0};
-  return address;
-}
 
-static void mgpuMemFree(void *pointer, void *streamHandle) {
-  Call call("mgpuMemFree");
-  if (call.skipped() || !pointer)
-    return;
-  auto found = call.state.allocations.find(pointer);
-  if (found == call.state.allocations.end()) {
-    call.fail(drivers::hexAddress(pointer) + " is not a block of mgpuMemAlloc");
-    return;
+  static void *getFunction(Call &call, Module &module, const char *name) {
+    // The host code asks before every launch: the first answer is kept.
+    std::unique_ptr<Function> &slot = module.functions[name];
+    if (slot)
+      return slot.get();
+    const CUDADriver *cu = call.driver();
+    if (!cu || !call.enter(*module.device))
+      return nullptr;
+    CUfunction function = nullptr;
+    if (!call.check(cu->ModuleGetFunction(&function, module.module, name),
+                    "cuModuleGetFunction",
+                    "kernel '" + llvm::Twine(name) + "'")) {
+      module.functions.erase(name);
+      return nullptr;
+    }
+    slot = std::make_unique<Function>(Function{&module, name, function});
+    call.state.functions.insert(slot.get());
+    return slot.get();
   }
-  const CUDADriver *cu = call.driver();
-  Stream *stream =
-      cu ? call.stream(streamHandle, found->second.device) : nullptr;
-  if (!stream)
-    return;
-  Allocation allocation = found->second;
-  if (allocation.managed &&
-      refuseWhileDeviceCaptures(call, *stream->device,
-                                "freeing host-shared memory"))
-    return;
-  // Forgotten only once the driver has it back.
-  CUresult status =
-      allocation.managed
-          ? cu->MemFree(devicePointer(pointer))
-          : cu->MemFreeAsync(devicePointer(pointer), stream->stream);
-  if (call.check(status, allocation.managed ? "cuMemFree" : "cuMemFreeAsync"))
-    call.state.allocations.erase(pointer);
-}
 
-static void mgpuMemcpy(void *destination, void *source, size_t bytes,
-                       void *streamHandle) {
-  Call call("mgpuMemcpy");
-  if (call.skipped())
-    return;
-  const CUDADriver *cu = call.driver();
-  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
-  if (!stream || bytes == 0)
-    return;
-  if (!destination || !source) {
-    call.fail("null pointer (copy of " + llvm::Twine(bytes) + " bytes from " +
-              drivers::hexAddress(source) + " to " +
-              drivers::hexAddress(destination) + ")");
-    return;
+  static bool ready(Call &call) { return call.driver() != nullptr; }
+
+  static Stream *createStream(Call &call, DeviceState &device) {
+    CUstream stream = nullptr;
+    if (!call.check(
+            call.driver()->StreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+            "cuStreamCreate", device.label))
+      return nullptr;
+    return new Stream{&device, stream, false, {}};
   }
-  if (stream->capturing) {
-    // A graph's copies from the host read its constants: a pinned snapshot
-    // taken now is what every replay copies (a capture cannot read
-    // pageable memory). Copies to the host would make it wait.
-    if (!call.state.isDeviceMemory(destination)) {
-      refuseWhileCapturing(call, *stream, "a copy to host memory");
+
+  static bool destroyStream(Call &call, Stream &stream) {
+    // A device's default stream is no stream of mgpuStreamCreate.
+    if (&stream == stream.device->defaultStream)
+      return call.fail(drivers::hexAddress(&stream) +
+                       " is not a stream of mgpuStreamCreate");
+    if (refuseWhileCapturing(call, stream, "destroying the stream") ||
+        !call.enter(*stream.device))
+      return false;
+    call.check(call.driver()->StreamDestroy(stream.stream), "cuStreamDestroy");
+    return true;
+  }
+
+  static void synchronizeStream(Call &call, Stream &stream) {
+    if (refuseWhileCapturing(call, stream, "a host synchronization"))
       return;
-    }
-    if (!call.state.isDeviceMemory(source)) {
-      void *staged = nullptr;
-      if (!call.check(cu->MemAllocHost(&staged, bytes), "cuMemAllocHost",
-                      llvm::Twine(bytes) + " bytes of pinned host memory"))
-        return;
-      std::memcpy(staged, source, bytes);
-      stream->stagedHostData.push_back(staged);
-      source = staged;
-    }
+    const CUDADriver *cu = call.driver();
+    CUstream waited = stream.stream;
+    std::string label = stream.device->label;
+    call.unlock();
+    CUresult status = cu->StreamSynchronize(waited);
+    call.relock();
+    call.check(status, "cuStreamSynchronize", label);
   }
-  // Unified addressing: either side may be host memory.
-  call.check(cu->MemcpyAsync(devicePointer(destination), devicePointer(source),
-                             bytes, stream->stream),
-             "cuMemcpyAsync",
-             llvm::Twine(bytes) + " bytes from " + drivers::hexAddress(source) +
-                 " to " + drivers::hexAddress(destination));
-}
 
-static void mgpuMemset32(void *destination, uint32_t value, size_t count,
-                         void *streamHandle) {
-  Call call("mgpuMemset32");
-  if (call.skipped())
-    return;
-  const CUDADriver *cu = call.driver();
-  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
-  if (!stream || count == 0)
-    return;
-  call.check(cu->MemsetD32Async(devicePointer(destination), value, count,
-                                stream->stream),
-             "cuMemsetD32Async",
-             llvm::Twine(count) + " values at " +
-                 drivers::hexAddress(destination));
-}
+  static Event *createEvent(Call &call, DeviceState &device) {
+    CUevent event = nullptr;
+    if (!call.check(call.driver()->EventCreate(&event, CU_EVENT_DISABLE_TIMING),
+                    "cuEventCreate", device.label))
+      return nullptr;
+    return new Event{&device, event};
+  }
 
-static void mgpuMemset16(void *destination, uint16_t value, size_t count,
-                         void *streamHandle) {
-  Call call("mgpuMemset16");
-  if (call.skipped())
-    return;
-  const CUDADriver *cu = call.driver();
-  Stream *stream = cu ? call.stream(streamHandle) : nullptr;
-  if (!stream || count == 0)
-    return;
-  call.check(cu->MemsetD16Async(devicePointer(destination), value, count,
-                                stream->stream),
-             "cuMemsetD16Async",
-             llvm::Twine(count) + " values at " +
-                 drivers::hexAddress(destination));
-}
+  static bool destroyEvent(Call &call, Event &event) {
+    if (!call.enter(*event.device))
+      return false;
+    call.check(call.driver()->EventDestroy(event.event), "cuEventDestroy");
+    return true;
+  }
+
+  /// An event is recorded on a stream of its own device.
+  static DeviceState *recordingDevice(Event &event) { return event.device; }
+
+  static void recordEvent(Call &call, Event &event, Stream &stream) {
+    call.check(call.driver()->EventRecord(event.event, stream.stream),
+               "cuEventRecord");
+  }
+
+  static void synchronizeEvent(Call &call, Event &event) {
+    if (!call.enter(*event.device) ||
+        refuseWhileDeviceCaptures(call, *event.device,
+                                  "a host wait for an event"))
+      return;
+    const CUDADriver *cu = call.driver();
+    CUevent waited = event.event;
+    call.unlock();
+    CUresult status = cu->EventSynchronize(waited);
+    call.relock();
+    call.check(status, "cuEventSynchronize");
+  }
+
+  static void waitEvent(Call &call, Stream &stream, Event &event) {
+    call.check(call.driver()->StreamWaitEvent(stream.stream, event.event, 0),
+               "cuStreamWaitEvent");
+  }
+
+  static void *allocate(Call &call, Stream &stream, uint64_t bytes,
+                        bool hostShared) {
+    const CUDADriver *cu = call.driver();
+    DeviceState *device = stream.device;
+    std::string what = llvm::Twine(bytes).str() + " bytes on " + device->label;
+    // Zero bytes get a block of their own too: one pointer per allocation.
+    size_t size = std::max<uint64_t>(bytes, 1);
+    CUdeviceptr pointer = 0;
+    if (hostShared) {
+      if (refuseWhileDeviceCaptures(call, *device,
+                                    "a host-shared allocation") ||
+          !call.check(cu->MemAllocManaged(&pointer, size, CU_MEM_ATTACH_GLOBAL),
+                      "cuMemAllocManaged", what))
+        return nullptr;
+    } else if (!call.check(cu->MemAllocAsync(&pointer, size, stream.stream),
+                           "cuMemAllocAsync", what)) {
+      return nullptr;
+    }
+    void *address = reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
+    call.state.allocations[address] = {static_cast<size_t>(bytes), device,
+                                       hostShared};
+    return address;
+  }
+
+  static void free(Call &call, Stream &stream, void *pointer) {
+    Allocation allocation = call.state.allocations.at(pointer);
+    if (allocation.managed &&
+        refuseWhileDeviceCaptures(call, *stream.device,
+                                  "freeing host-shared memory"))
+      return;
+    const CUDADriver *cu = call.driver();
+    // Forgotten only once the driver has it back.
+    CUresult status =
+        allocation.managed
+            ? cu->MemFree(devicePointer(pointer))
+            : cu->MemFreeAsync(devicePointer(pointer), stream.stream);
+    if (call.check(status, allocation.managed ? "cuMemFree" : "cuMemFreeAsync"))
+      call.state.allocations.erase(pointer);
+  }
+
+  static void copy(Call &call, Stream &stream, void *destination, void *source,
+                   size_t bytes) {
+    const CUDADriver *cu = call.driver();
+    if (stream.capturing) {
+      // A graph's copies from the host read its constants: a pinned
+      // snapshot taken now is what every replay copies (a capture cannot
+      // read pageable memory). Copies to the host would make it wait.
+      if (!call.state.isDeviceMemory(destination)) {
+        refuseWhileCapturing(call, stream, "a copy to host memory");
+        return;
+      }
+      if (!call.state.isDeviceMemory(source)) {
+        void *staged = nullptr;
+        if (!call.check(cu->MemAllocHost(&staged, bytes), "cuMemAllocHost",
+                        llvm::Twine(bytes) + " bytes of pinned host memory"))
+          return;
+        std::memcpy(staged, source, bytes);
+        stream.stagedHostData.push_back(staged);
+        source = staged;
+      }
+    }
+    // Unified addressing: either side may be host memory.
+    call.check(cu->MemcpyAsync(devicePointer(destination),
+                               devicePointer(source), bytes, stream.stream),
+               "cuMemcpyAsync",
+               llvm::Twine(bytes) + " bytes from " +
+                   drivers::hexAddress(source) + " to " +
+                   drivers::hexAddress(destination));
+  }
+
+  template <typename T>
+  static void fill(Call &call, Stream &stream, void *destination, T value,
+                   size_t count) {
+    const CUDADriver *cu = call.driver();
+    CUresult status;
+    const char *cuCall;
+    if constexpr (sizeof(T) == 4) {
+      status = cu->MemsetD32Async(devicePointer(destination), value, count,
+                                  stream.stream);
+      cuCall = "cuMemsetD32Async";
+    } else {
+      static_assert(sizeof(T) == 2, "mgpuMemset32 and mgpuMemset16 only");
+      status = cu->MemsetD16Async(devicePointer(destination), value, count,
+                                  stream.stream);
+      cuCall = "cuMemsetD16Async";
+    }
+    call.check(status, cuCall,
+               llvm::Twine(count) + " values at " +
+                   drivers::hexAddress(destination));
+  }
+};
+using Checked = drivers::CheckedFunctions<Backend>;
+} // namespace
 
 /// The bytes a memref descriptor {allocated, aligned, offset, sizes...,
 /// strides...} spans from its first element, and that element's address.
@@ -526,9 +410,11 @@ static std::pair<char *, size_t> span(int64_t rank, void *descriptor,
           static_cast<size_t>((last + 1) * elementBytes)};
 }
 
-static void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                                      int64_t elementBytes) {
-  Call call("mgpuMemHostRegisterMemRef");
+/// mgpuMemHostRegisterMemRef and mgpuMemHostUnregisterMemRef: pins (or
+/// unpins) the host memory a memref descriptor spans.
+static void registerHostMemory(const char *name, bool pin, int64_t rank,
+                               void *descriptor, int64_t elementBytes) {
+  Call call(name);
   if (call.skipped())
     return;
   const CUDADriver *cu = call.driver();
@@ -537,39 +423,32 @@ static void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
       refuseWhileDeviceCaptures(call, *device, "a host registration"))
     return;
   auto [start, bytes] = span(rank, descriptor, elementBytes);
-  if (bytes)
+  if (!bytes)
+    return;
+  if (pin)
     call.check(cu->MemHostRegister(start, bytes, 0), "cuMemHostRegister");
+  else
+    call.check(cu->MemHostUnregister(start), "cuMemHostUnregister");
+}
+
+static void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                      int64_t elementBytes) {
+  registerHostMemory("mgpuMemHostRegisterMemRef", /*pin=*/true, rank,
+                     descriptor, elementBytes);
 }
 
 static void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                         int64_t elementBytes) {
-  Call call("mgpuMemHostUnregisterMemRef");
-  if (call.skipped())
-    return;
-  const CUDADriver *cu = call.driver();
-  DeviceState *device = cu ? call.currentDevice() : nullptr;
-  if (!device ||
-      refuseWhileDeviceCaptures(call, *device, "a host registration"))
-    return;
-  auto [start, bytes] = span(rank, descriptor, elementBytes);
-  if (bytes)
-    call.check(cu->MemHostUnregister(start), "cuMemHostUnregister");
+  registerHostMemory("mgpuMemHostUnregisterMemRef", /*pin=*/false, rank,
+                     descriptor, elementBytes);
 }
-
-static constexpr auto mgpuTensorMapEncodeTiledMemref =
-    drivers::SharedFunctions<Call>::tensorMapEncodeTiledMemref;
-
-static constexpr auto mgpuSetDefaultDevice =
-    drivers::SharedFunctions<Call>::setDefaultDevice;
 
 //===----------------------------------------------------------------------===//
 // The C++ functions of CUDARuntime.h
 //===----------------------------------------------------------------------===//
 
-/// The pending error as an llvm::Error (taken), or success.
-static llvm::Error pendingError() {
-  return drivers::toError(cuda::takeError());
-}
+// The mgpu names of the shared bodies (Checked, SharedFunctions).
+#include "Common/SharedFunctionNames.inc"
 
 std::vector<std::pair<const char *, void *>> cuda::hostInterfaceSymbols() {
 #define MAXGRAPH_MGPU_FUNCTION(name) {#name, reinterpret_cast<void *>(name)},

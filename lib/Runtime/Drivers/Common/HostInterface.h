@@ -9,7 +9,8 @@
 // the pending error that makes later calls no-ops until it is taken, the
 // call that holds the runtime's lock and names itself in its errors, the
 // device selection, and the step from a pending error to an llvm::Error
-// for the runtime's C++ functions. No MLIR.
+// for the runtime's C++ functions. The mgpu functions' own checks are in
+// CheckedFunctions.h. No MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +126,13 @@ public:
   }
   bool fail(llvm::Error error) {
     return fail(llvm::toString(std::move(error)));
+  }
+  /// Records "<call>: <what>: <error>", or "<call>: <error>" when `what` is
+  /// empty (a driver call's failure, described); false.
+  bool failIn(const llvm::Twine &what, const std::string &error) {
+    if (what.isTriviallyEmpty())
+      return fail(error);
+    return fail(what + ": " + error);
   }
 
   /// What `expected` refers to, or none (its error recorded).

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/CheckedFunctions.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "RuntimeState.h"
 #include "llvm/ADT/STLExtras.h"
@@ -33,11 +34,7 @@ public:
   /// True for CL_SUCCESS; records "<call>: <what>: <clCall>: <CL error>"
   /// otherwise.
   bool check(cl_int status, const char *clCall, const llvm::Twine &what = "") {
-    if (status == CL_SUCCESS)
-      return true;
-    if (what.isTriviallyEmpty())
-      return fail(clError(clCall, status));
-    return fail(what + ": " + clError(clCall, status));
+    return status == CL_SUCCESS || failIn(what, clError(clCall, status));
   }
 
   /// The OpenCL entry points (loaded); none (recorded) if there is no
@@ -108,104 +105,6 @@ static void releaseModule(RuntimeState &state, const OpenCLLibrary &cl,
 // Modules and kernels
 //===----------------------------------------------------------------------===//
 
-static void *mgpuModuleLoad(void *data, size_t size) {
-  Call call("mgpuModuleLoad");
-  if (call.skipped())
-    return nullptr;
-  const OpenCLLibrary *cl = call.library();
-  DeviceState *device = cl ? call.currentDevice() : nullptr;
-  if (!device)
-    return nullptr;
-  if (!data) {
-    call.fail("null module data");
-    return nullptr;
-  }
-  llvm::Expected<OpenCLBinary> binary =
-      readOpenCLBinary(llvm::StringRef(static_cast<const char *>(data), size));
-  if (!binary) {
-    call.fail(binary.takeError());
-    return nullptr;
-  }
-  if (binary->code.empty()) {
-    call.fail("the module has no code");
-    return nullptr;
-  }
-  for (const GpuKernelInfo &kernel : binary->kernels)
-    for (auto [i, arg] : llvm::enumerate(kernel.args))
-      if (arg.kind == GpuKernelArg::Kind::GlobalPointer &&
-          arg.byteSize != sizeof(void *)) {
-        call.fail("kernel '" + kernel.name + "': pointer argument " +
-                  llvm::Twine(i) + " has size " + llvm::Twine(arg.byteSize) +
-                  ", not " + llvm::Twine(sizeof(void *)));
-        return nullptr;
-      }
-
-  auto module = std::make_unique<Module>();
-  module->device = device;
-  module->kernels = std::move(binary->kernels);
-  // Releases what the module holds so far.
-  auto giveUp = [&](const llvm::Twine &message) {
-    call.fail(message);
-    releaseModule(call.state, *cl, module.release());
-    return nullptr;
-  };
-  cl_int status = CL_SUCCESS;
-  const char *options = "";
-  size_t codeSize = binary->code.size();
-  if (binary->format == GpuBinaryFormat::SpirBitcode) {
-    const auto *bytes =
-        reinterpret_cast<const unsigned char *>(binary->code.data());
-    cl_int binaryStatus = CL_SUCCESS;
-    module->program =
-        cl->CreateProgramWithBinary(device->context, 1, &device->id, &codeSize,
-                                    &bytes, &binaryStatus, &status);
-    if (status == CL_SUCCESS)
-      status = binaryStatus;
-    if (status != CL_SUCCESS)
-      return giveUp(clError("clCreateProgramWithBinary", status));
-    options = "-x spir -spir-std=1.2";
-  } else {
-    const char *source = binary->code.data();
-    module->program = cl->CreateProgramWithSource(device->context, 1, &source,
-                                                  &codeSize, &status);
-    if (status != CL_SUCCESS)
-      return giveUp(clError("clCreateProgramWithSource", status));
-  }
-  status = cl->BuildProgram(module->program, 1, &device->id, options, nullptr,
-                            nullptr);
-  if (status != CL_SUCCESS)
-    return giveUp(clError("clBuildProgram", status) + ": " +
-                  buildLog(*cl, module->program, device->id));
-
-  // Every kernel of the table now, so that a table that does not fit the
-  // code fails here rather than at a launch.
-  for (const GpuKernelInfo &kernel : module->kernels) {
-    if (module->functions.count(kernel.name))
-      return giveUp("kernel '" + kernel.name + "' is in the table twice");
-    cl_kernel handle =
-        cl->CreateKernel(module->program, kernel.name.c_str(), &status);
-    if (status != CL_SUCCESS)
-      return giveUp("kernel '" + kernel.name +
-                    "': " + clError("clCreateKernel", status));
-    auto function =
-        std::make_unique<Function>(Function{module.get(), &kernel, handle});
-    call.state.functions.insert(function.get());
-    module->functions[kernel.name] = std::move(function);
-    cl_uint argCount = 0;
-    status = cl->GetKernelInfo(handle, CL_KERNEL_NUM_ARGS, sizeof argCount,
-                               &argCount, nullptr);
-    if (status != CL_SUCCESS)
-      return giveUp("kernel '" + kernel.name +
-                    "': " + clError("clGetKernelInfo", status));
-    if (argCount != kernel.args.size())
-      return giveUp("kernel '" + kernel.name + "' takes " +
-                    llvm::Twine(argCount) + " arguments, the module's table " +
-                    "says " + llvm::Twine(kernel.args.size()));
-  }
-  call.state.modules.insert(module.get());
-  return module.release();
-}
-
 static void mgpuModuleUnload(void *handle) {
   Call call("mgpuModuleUnload");
   // Null: the module of a load that failed.
@@ -219,27 +118,6 @@ static void mgpuModuleUnload(void *handle) {
   }
   if (const OpenCLLibrary *cl = call.library())
     releaseModule(call.state, *cl, module);
-}
-
-static void *mgpuModuleGetFunction(void *handle, const char *name) {
-  Call call("mgpuModuleGetFunction");
-  if (call.skipped())
-    return nullptr;
-  auto *module = call.live<Module>(handle, call.state.modules,
-                                   "a module of mgpuModuleLoad");
-  if (!module)
-    return nullptr;
-  if (!name) {
-    call.fail("null kernel name");
-    return nullptr;
-  }
-  auto found = module->functions.find(name);
-  if (found == module->functions.end()) {
-    call.fail("no kernel '" + llvm::Twine(name) + "' in the module (" +
-              kernelNames(*module) + ")");
-    return nullptr;
-  }
-  return found->second.get();
 }
 
 static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
@@ -343,258 +221,252 @@ static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
              "clEnqueueNDRangeKernel", kernel);
 }
 
-static constexpr auto mgpuLaunchClusterKernel =
-    drivers::SharedFunctions<Call>::launchClusterKernel;
-
 //===----------------------------------------------------------------------===//
-// Streams and events
+// The driver's part of the shared mgpu functions
 //===----------------------------------------------------------------------===//
 
-static void *mgpuStreamCreate() {
-  Call call("mgpuStreamCreate");
-  if (call.skipped())
-    return nullptr;
-  const OpenCLLibrary *cl = call.library();
-  DeviceState *device = cl ? call.currentDevice() : nullptr;
-  if (!device)
-    return nullptr;
-  cl_int status = CL_SUCCESS;
-  cl_command_queue queue = cl->CreateCommandQueueWithProperties(
-      device->context, device->id, nullptr, &status);
-  if (!call.check(status, "clCreateCommandQueueWithProperties", device->label))
-    return nullptr;
-  auto *stream = new Stream{device, queue};
-  call.state.streams.insert(stream);
-  return stream;
-}
+namespace {
+/// The driver's part of the module, stream, event and memory functions
+/// (Common/CheckedFunctions.h checks their arguments first).
+struct Backend
+    : drivers::BackendTypes<Call, Module, Stream, Event, DeviceState> {
+  /// Loads the kernels of `data` (`size` bytes, not empty) on `device`.
+  static Module *loadModule(Call &call, DeviceState *device, void *data,
+                            size_t size) {
+    const OpenCLLibrary *cl = call.library();
+    llvm::Expected<OpenCLBinary> binary = readOpenCLBinary(
+        llvm::StringRef(static_cast<const char *>(data), size));
+    if (!binary) {
+      call.fail(binary.takeError());
+      return nullptr;
+    }
+    if (binary->code.empty()) {
+      call.fail("the module has no code");
+      return nullptr;
+    }
+    for (const GpuKernelInfo &kernel : binary->kernels)
+      for (auto [i, arg] : llvm::enumerate(kernel.args))
+        if (arg.kind == GpuKernelArg::Kind::GlobalPointer &&
+            arg.byteSize != sizeof(void *)) {
+          call.fail("kernel '" + kernel.name + "': pointer argument " +
+                    llvm::Twine(i) + " has size " + llvm::Twine(arg.byteSize) +
+                    ", not " + llvm::Twine(sizeof(void *)));
+          return nullptr;
+        }
 
-static void mgpuStreamDestroy(void *handle) {
-  Call call("mgpuStreamDestroy");
-  if (call.skipped() || !handle)
-    return;
-  const Stream *stream = call.stream(handle);
-  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
-  if (!cl)
-    return;
-  // The queue goes once its commands are done (clReleaseCommandQueue
-  // flushes it).
-  call.state.streams.erase(const_cast<Stream *>(stream));
-  call.check(cl->ReleaseCommandQueue(stream->queue), "clReleaseCommandQueue");
-  delete stream;
-}
+    auto module = std::make_unique<Module>();
+    module->device = device;
+    module->kernels = std::move(binary->kernels);
+    // Releases what the module holds so far.
+    auto giveUp = [&](const llvm::Twine &message) {
+      call.fail(message);
+      releaseModule(call.state, *cl, module.release());
+      return nullptr;
+    };
+    cl_int status = CL_SUCCESS;
+    const char *options = "";
+    size_t codeSize = binary->code.size();
+    if (binary->format == GpuBinaryFormat::SpirBitcode) {
+      const auto *bytes =
+          reinterpret_cast<const unsigned char *>(binary->code.data());
+      cl_int binaryStatus = CL_SUCCESS;
+      module->program = cl->CreateProgramWithBinary(
+          device->context, 1, &device->id, &codeSize, &bytes, &binaryStatus,
+          &status);
+      if (status == CL_SUCCESS)
+        status = binaryStatus;
+      if (status != CL_SUCCESS)
+        return giveUp(clError("clCreateProgramWithBinary", status));
+      options = "-x spir -spir-std=1.2";
+    } else {
+      const char *source = binary->code.data();
+      module->program = cl->CreateProgramWithSource(device->context, 1, &source,
+                                                    &codeSize, &status);
+      if (status != CL_SUCCESS)
+        return giveUp(clError("clCreateProgramWithSource", status));
+    }
+    status = cl->BuildProgram(module->program, 1, &device->id, options, nullptr,
+                              nullptr);
+    if (status != CL_SUCCESS)
+      return giveUp(clError("clBuildProgram", status) + ": " +
+                    buildLog(*cl, module->program, device->id));
 
-static void mgpuStreamSynchronize(void *handle) {
-  Call call("mgpuStreamSynchronize");
-  if (call.skipped())
-    return;
-  const Stream *stream = call.stream(handle);
-  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
-  if (!cl)
-    return;
-  cl_command_queue queue = stream->queue;
-  call.unlock();
-  cl_int status = cl->Finish(queue);
-  call.relock();
-  call.check(status, "clFinish");
-}
-
-static void *mgpuEventCreate() {
-  Call call("mgpuEventCreate");
-  if (call.skipped())
-    return nullptr;
-  DeviceState *device = call.library() ? call.currentDevice() : nullptr;
-  if (!device)
-    return nullptr;
-  auto *event = new Event{device};
-  call.state.events.insert(event);
-  return event;
-}
-
-/// The live event that `handle` is; none (recorded by `call`) otherwise.
-static void mgpuEventDestroy(void *handle) {
-  Call call("mgpuEventDestroy");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(handle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const OpenCLLibrary *cl = event ? call.library() : nullptr;
-  if (!cl)
-    return;
-  call.state.events.erase(event);
-  if (event->marker)
-    cl->ReleaseEvent(event->marker);
-  delete event;
-}
-
-static void mgpuEventRecord(void *eventHandle, void *streamHandle) {
-  Call call("mgpuEventRecord");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(eventHandle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const Stream *stream = event ? call.stream(streamHandle) : nullptr;
-  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
-  if (!cl)
-    return;
-  cl_event marker = nullptr;
-  if (!call.check(
-          cl->EnqueueMarkerWithWaitList(stream->queue, 0, nullptr, &marker),
-          "clEnqueueMarkerWithWaitList"))
-    return;
-  // Another queue that waits for the marker needs it submitted.
-  if (!call.check(cl->Flush(stream->queue), "clFlush")) {
-    cl->ReleaseEvent(marker);
-    return;
+    // Every kernel of the table now, so that a table that does not fit the
+    // code fails here rather than at a launch.
+    for (const GpuKernelInfo &kernel : module->kernels) {
+      if (module->functions.count(kernel.name))
+        return giveUp("kernel '" + kernel.name + "' is in the table twice");
+      cl_kernel handle =
+          cl->CreateKernel(module->program, kernel.name.c_str(), &status);
+      if (status != CL_SUCCESS)
+        return giveUp("kernel '" + kernel.name +
+                      "': " + clError("clCreateKernel", status));
+      auto function =
+          std::make_unique<Function>(Function{module.get(), &kernel, handle});
+      call.state.functions.insert(function.get());
+      module->functions[kernel.name] = std::move(function);
+      cl_uint argCount = 0;
+      status = cl->GetKernelInfo(handle, CL_KERNEL_NUM_ARGS, sizeof argCount,
+                                 &argCount, nullptr);
+      if (status != CL_SUCCESS)
+        return giveUp("kernel '" + kernel.name +
+                      "': " + clError("clGetKernelInfo", status));
+      if (argCount != kernel.args.size())
+        return giveUp("kernel '" + kernel.name + "' takes " +
+                      llvm::Twine(argCount) +
+                      " arguments, the module's table " + "says " +
+                      llvm::Twine(kernel.args.size()));
+    }
+    return module.release();
   }
-  if (event->marker)
-    cl->ReleaseEvent(event->marker);
-  event->marker = marker;
-  event->device = stream->device;
-}
 
-static void mgpuEventSynchronize(void *handle) {
-  Call call("mgpuEventSynchronize");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(handle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const OpenCLLibrary *cl = event ? call.library() : nullptr;
-  // An event never recorded is complete.
-  if (!cl || !event->marker)
-    return;
-  cl_event marker = event->marker;
-  call.unlock();
-  cl_int status = cl->WaitForEvents(1, &marker);
-  call.relock();
-  call.check(status, "clWaitForEvents");
-}
-
-static void mgpuStreamWaitEvent(void *streamHandle, void *eventHandle) {
-  Call call("mgpuStreamWaitEvent");
-  if (call.skipped())
-    return;
-  Event *event = call.live<Event>(eventHandle, call.state.events,
-                                  "an event of mgpuEventCreate");
-  const Stream *stream = event ? call.stream(streamHandle) : nullptr;
-  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
-  if (!cl || !event->marker)
-    return;
-  if (event->device != stream->device) {
-    call.fail("an event of " + event->device->label + " waited for on " +
-              stream->device->label);
-    return;
+  static void *getFunction(Call &call, Module &module, const char *name) {
+    auto found = module.functions.find(name);
+    if (found == module.functions.end()) {
+      call.fail("no kernel '" + llvm::Twine(name) + "' in the module (" +
+                kernelNames(module) + ")");
+      return nullptr;
+    }
+    return found->second.get();
   }
-  call.check(
-      cl->EnqueueBarrierWithWaitList(stream->queue, 1, &event->marker, nullptr),
-      "clEnqueueBarrierWithWaitList");
-}
 
-//===----------------------------------------------------------------------===//
-// Memory
-//===----------------------------------------------------------------------===//
+  static bool ready(Call &call) { return call.library() != nullptr; }
 
-static void *mgpuMemAlloc(uint64_t bytes, void *streamHandle,
-                          uint8_t hostShared) {
-  Call call("mgpuMemAlloc");
-  if (call.skipped())
-    return nullptr;
-  const OpenCLLibrary *cl = call.library();
-  const Stream *stream = cl ? call.stream(streamHandle) : nullptr;
-  if (!stream)
-    return nullptr;
-  DeviceState *device = stream->device;
-  if (hostShared && !device->fineGrained) {
-    call.fail(device->label + " has no fine-grained shared virtual memory "
-                              "for host-shared memory");
-    return nullptr;
+  static Stream *createStream(Call &call, DeviceState &device) {
+    const OpenCLLibrary *cl = call.library();
+    cl_int status = CL_SUCCESS;
+    cl_command_queue queue = cl->CreateCommandQueueWithProperties(
+        device.context, device.id, nullptr, &status);
+    if (!call.check(status, "clCreateCommandQueueWithProperties", device.label))
+      return nullptr;
+    return new Stream{&device, queue};
   }
-  // Zero bytes get a block of their own too: one pointer per allocation.
-  void *pointer = cl->SVMAlloc(device->context, device->svmFlags,
-                               std::max<size_t>(bytes, 1), 0);
-  if (!pointer) {
-    call.fail("cannot allocate " + llvm::Twine(bytes) + " bytes on " +
-              device->label + " (clSVMAlloc returned null)");
-    return nullptr;
+
+  static bool destroyStream(Call &call, Stream &stream) {
+    // The queue goes once its commands are done (clReleaseCommandQueue
+    // flushes it).
+    call.check(call.library()->ReleaseCommandQueue(stream.queue),
+               "clReleaseCommandQueue");
+    return true;
   }
-  call.state.allocations[pointer] = {static_cast<size_t>(bytes), device};
-  return pointer;
-}
 
-static void mgpuMemFree(void *pointer, void *streamHandle) {
-  Call call("mgpuMemFree");
-  if (call.skipped() || !pointer)
-    return;
-  auto found = call.state.allocations.find(pointer);
-  if (found == call.state.allocations.end()) {
-    call.fail(drivers::hexAddress(pointer) + " is not a block of mgpuMemAlloc");
-    return;
+  static void synchronizeStream(Call &call, const Stream &stream) {
+    const OpenCLLibrary *cl = call.library();
+    cl_command_queue queue = stream.queue;
+    call.unlock();
+    cl_int status = cl->Finish(queue);
+    call.relock();
+    call.check(status, "clFinish");
   }
-  const Stream *stream = call.stream(streamHandle, found->second.device);
-  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
-  if (!cl)
-    return;
-  call.state.allocations.erase(found);
-  void *pointers[] = {pointer};
-  call.check(cl->EnqueueSVMFree(stream->queue, 1, pointers, nullptr, nullptr, 0,
-                                nullptr, nullptr),
-             "clEnqueueSVMFree");
-}
 
-static void mgpuMemcpy(void *destination, void *source, size_t bytes,
-                       void *streamHandle) {
-  Call call("mgpuMemcpy");
-  if (call.skipped())
-    return;
-  const OpenCLLibrary *cl = call.library();
-  const Stream *stream = cl ? call.stream(streamHandle) : nullptr;
-  if (!stream || bytes == 0)
-    return;
-  if (!destination || !source) {
-    call.fail("null pointer (copy of " + llvm::Twine(bytes) + " bytes from " +
-              drivers::hexAddress(source) + " to " +
-              drivers::hexAddress(destination) + ")");
-    return;
+  static Event *createEvent(Call &, DeviceState &device) {
+    return new Event{&device};
   }
-  call.check(cl->EnqueueSVMMemcpy(stream->queue, CL_FALSE, destination, source,
-                                  bytes, 0, nullptr, nullptr),
-             "clEnqueueSVMMemcpy",
-             llvm::Twine(bytes) + " bytes from " + drivers::hexAddress(source) +
-                 " to " + drivers::hexAddress(destination));
-}
 
-/// mgpuMemset32 and mgpuMemset16: `count` copies of `value`.
-template <typename T>
-static void fill(const char *name, void *destination, T value, size_t count,
-                 void *streamHandle) {
-  Call call(name);
-  if (call.skipped())
-    return;
-  const OpenCLLibrary *cl = call.library();
-  const Stream *stream = cl ? call.stream(streamHandle) : nullptr;
-  if (!stream || count == 0)
-    return;
-  size_t bytes;
-  if (!destination || __builtin_mul_overflow(count, sizeof(T), &bytes)) {
-    call.fail("bad fill of " + llvm::Twine(count) + " values at " +
-              drivers::hexAddress(destination));
-    return;
+  static bool destroyEvent(Call &call, Event &event) {
+    if (event.marker)
+      call.library()->ReleaseEvent(event.marker);
+    return true;
   }
-  call.check(cl->EnqueueSVMMemFill(stream->queue, destination, &value,
-                                   sizeof(T), bytes, 0, nullptr, nullptr),
-             "clEnqueueSVMMemFill",
-             llvm::Twine(count) + " values at " +
-                 drivers::hexAddress(destination));
-}
 
-static void mgpuMemset32(void *destination, uint32_t value, size_t count,
-                         void *stream) {
-  fill("mgpuMemset32", destination, value, count, stream);
-}
+  /// An event is recorded on any queue: it moves to the queue's device.
+  static DeviceState *recordingDevice(Event &) { return nullptr; }
 
-static void mgpuMemset16(void *destination, uint16_t value, size_t count,
-                         void *stream) {
-  fill("mgpuMemset16", destination, value, count, stream);
-}
+  static void recordEvent(Call &call, Event &event, const Stream &stream) {
+    const OpenCLLibrary *cl = call.library();
+    cl_event marker = nullptr;
+    if (!call.check(
+            cl->EnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &marker),
+            "clEnqueueMarkerWithWaitList"))
+      return;
+    // Another queue that waits for the marker needs it submitted.
+    if (!call.check(cl->Flush(stream.queue), "clFlush")) {
+      cl->ReleaseEvent(marker);
+      return;
+    }
+    if (event.marker)
+      cl->ReleaseEvent(event.marker);
+    event.marker = marker;
+    event.device = stream.device;
+  }
+
+  static void synchronizeEvent(Call &call, Event &event) {
+    // An event never recorded is complete.
+    if (!event.marker)
+      return;
+    const OpenCLLibrary *cl = call.library();
+    cl_event marker = event.marker;
+    call.unlock();
+    cl_int status = cl->WaitForEvents(1, &marker);
+    call.relock();
+    call.check(status, "clWaitForEvents");
+  }
+
+  static void waitEvent(Call &call, const Stream &stream, Event &event) {
+    if (!event.marker)
+      return;
+    if (event.device != stream.device) {
+      call.fail("an event of " + event.device->label + " waited for on " +
+                stream.device->label);
+      return;
+    }
+    call.check(call.library()->EnqueueBarrierWithWaitList(
+                   stream.queue, 1, &event.marker, nullptr),
+               "clEnqueueBarrierWithWaitList");
+  }
+
+  static void *allocate(Call &call, const Stream &stream, uint64_t bytes,
+                        bool hostShared) {
+    DeviceState *device = stream.device;
+    if (hostShared && !device->fineGrained) {
+      call.fail(device->label + " has no fine-grained shared virtual memory "
+                                "for host-shared memory");
+      return nullptr;
+    }
+    // Zero bytes get a block of their own too: one pointer per allocation.
+    void *pointer = call.library()->SVMAlloc(device->context, device->svmFlags,
+                                             std::max<size_t>(bytes, 1), 0);
+    if (!pointer) {
+      call.fail("cannot allocate " + llvm::Twine(bytes) + " bytes on " +
+                device->label + " (clSVMAlloc returned null)");
+      return nullptr;
+    }
+    call.state.allocations[pointer] = {static_cast<size_t>(bytes), device};
+    return pointer;
+  }
+
+  static void free(Call &call, const Stream &stream, void *pointer) {
+    call.state.allocations.erase(pointer);
+    void *pointers[] = {pointer};
+    call.check(call.library()->EnqueueSVMFree(stream.queue, 1, pointers,
+                                              nullptr, nullptr, 0, nullptr,
+                                              nullptr),
+               "clEnqueueSVMFree");
+  }
+
+  static void copy(Call &call, const Stream &stream, void *destination,
+                   void *source, size_t bytes) {
+    call.check(
+        call.library()->EnqueueSVMMemcpy(stream.queue, CL_FALSE, destination,
+                                         source, bytes, 0, nullptr, nullptr),
+        "clEnqueueSVMMemcpy",
+        llvm::Twine(bytes) + " bytes from " + drivers::hexAddress(source) +
+            " to " + drivers::hexAddress(destination));
+  }
+
+  template <typename T>
+  static void fill(Call &call, const Stream &stream, void *destination, T value,
+                   size_t count) {
+    call.check(
+        call.library()->EnqueueSVMMemFill(stream.queue, destination, &value,
+                                          sizeof(T), count * sizeof(T), 0,
+                                          nullptr, nullptr),
+        "clEnqueueSVMMemFill",
+        llvm::Twine(count) + " values at " + drivers::hexAddress(destination));
+  }
+};
+using Checked = drivers::CheckedFunctions<Backend>;
+} // namespace
 
 static void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t) {
   Call call("mgpuMemHostRegisterMemRef");
@@ -610,16 +482,8 @@ static void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {
               "runtime");
 }
 
-static constexpr auto mgpuTensorMapEncodeTiledMemref =
-    drivers::SharedFunctions<Call>::tensorMapEncodeTiledMemref;
-
-static constexpr auto mgpuSetDefaultDevice =
-    drivers::SharedFunctions<Call>::setDefaultDevice;
-
-/// The pending error as an llvm::Error (taken), or success.
-static llvm::Error pendingError() {
-  return drivers::toError(opencl::takeError());
-}
+// The mgpu names of the shared bodies (Checked, SharedFunctions).
+#include "Common/SharedFunctionNames.inc"
 
 std::vector<std::pair<const char *, void *>> opencl::hostInterfaceSymbols() {
 #define MAXGRAPH_MGPU_FUNCTION(name) {#name, reinterpret_cast<void *>(name)},
