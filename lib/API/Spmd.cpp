@@ -11,9 +11,6 @@
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Staging/Stage.h"
-#include "MaxGraph/Transforms/Passes.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
@@ -52,20 +49,7 @@ uint64_t spmd::hash(ModuleOp module) {
 }
 
 void spmd::partition(ModuleOp module, llvm::StringRef name, int rank) {
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
-    llvm::raw_string_ostream os(diagnostics);
-    os << "\n" << diag.getLocation() << ": " << diag.str();
-    return success();
-  });
-  PassManager pm(module.getContext());
-  pm.addPass(createInlineSubgraphs());
-  PartitionByDeviceOptions options;
-  options.rank = rank;
-  pm.addNestedPass<GraphOp>(createPartitionByDevice(options));
-  if (failed(pm.run(module)))
-    throw RuntimeError("partitioning @" + name.str() + " for cpu:" +
-                       std::to_string(rank) + " failed:" + diagnostics);
+  partitionForDevice(module, name, DeviceKind::cpu, rank);
 }
 
 spmd::RankGraph::RankGraph(const StagedGraph &staged) {
@@ -97,8 +81,9 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged) {
   for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
     if (cpuId(type) == rank_)
       localResults_.push_back(index);
-  partition(*module, name, rank_);
-  executable = compileExecutable(*module, name);
+  ExecutableOptions options;
+  options.spmdRank = rank_;
+  executable = compileExecutable(*module, name, options);
 }
 
 std::vector<HostTensor>

@@ -19,8 +19,10 @@
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "TargetCompiler.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace maxgraph;
@@ -106,9 +108,48 @@ ExecutableImage maxgraph::compileImage(ModuleOp module, StringRef name,
   return image;
 }
 
+void maxgraph::partitionForDevice(ModuleOp module, StringRef name,
+                                  DeviceKind kind, int64_t id) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(
+      module.getContext(), [&](Diagnostic &diagnostic) {
+        llvm::raw_string_ostream os(diagnostics);
+        os << "\n";
+        if (auto at = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
+          os << at.getFilename().getValue() << ":" << at.getLine() << ":"
+             << at.getColumn() << ": ";
+        os << diagnostic.str();
+        return success();
+      });
+  // Subgraphs inlined, then the entry graph alone partitioned: the module's
+  // other graphs are not this run's.
+  PassManager inliner(module.getContext());
+  inliner.addPass(createInlineSubgraphs());
+  PassManager partitioner(module.getContext(), GraphOp::getOperationName());
+  PartitionByDeviceOptions options;
+  options.kind = stringifyDeviceKind(kind).str();
+  options.rank = id;
+  partitioner.addPass(createPartitionByDevice(options));
+  std::string device =
+      stringifyDeviceKind(kind).str() + ":" + std::to_string(id);
+  if (failed(inliner.run(module)) ||
+      failed(partitioner.run(findEntryGraph(module, name))))
+    throw RuntimeError("compile: partitioning @" + name.str() + " for " +
+                       device + " failed:" + diagnostics);
+}
+
 std::unique_ptr<Executable>
 maxgraph::compileExecutable(ModuleOp module, StringRef name,
                             const ExecutableOptions &options) {
+  if (options.spmdRank) {
+    // This rank's part, compiled as a graph of its own.
+    OwningOpRef<ModuleOp> part = module.clone();
+    StringRef graphName = findEntryGraph(module, name).getSymName();
+    partitionForDevice(*part, graphName, DeviceKind::cpu, *options.spmdRank);
+    ExecutableOptions whole = options;
+    whole.spmdRank.reset();
+    return compileExecutable(*part, graphName, whole);
+  }
   GraphOp graph = findEntryGraph(module, name);
   if (!devicesOf(graph, DeviceKind::gpu).empty()) {
     std::string runtime = gpuRuntimeOf(options);

@@ -122,33 +122,8 @@ MultiGpuExecutable::compile(ModuleOp module, StringRef name,
       if (gpuOf(type) == gpu)
         part.results.push_back(index);
 
-    // Subgraphs inlined, then the entry graph alone partitioned: the
-    // module's other graphs are not this run's.
     OwningOpRef<ModuleOp> partModule = module.clone();
-    std::string diagnostics;
-    ScopedDiagnosticHandler handler(
-        partModule->getContext(), [&](Diagnostic &diagnostic) {
-          llvm::raw_string_ostream os(diagnostics);
-          os << "\n";
-          if (auto at = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
-            os << at.getFilename().getValue() << ":" << at.getLine() << ":"
-               << at.getColumn() << ": ";
-          os << diagnostic.str();
-          return success();
-        });
-    PassManager inliner(partModule->getContext());
-    inliner.addPass(createInlineSubgraphs());
-    PassManager partitioner(partModule->getContext(),
-                            GraphOp::getOperationName());
-    PartitionByDeviceOptions options;
-    options.kind = "gpu";
-    options.rank = gpu;
-    partitioner.addPass(createPartitionByDevice(options));
-    if (failed(inliner.run(*partModule)) ||
-        failed(partitioner.run(findEntryGraph(*partModule, graphName))))
-      throw RuntimeError("compile: partitioning @" + signature.name +
-                         " for gpu:" + std::to_string(gpu) +
-                         " failed:" + diagnostics);
+    partitionForDevice(*partModule, graphName, DeviceKind::gpu, gpu);
     part.executable = compileForGpu(*partModule, graphName, runtime);
     executable->parts.push_back(std::move(part));
   }

@@ -34,8 +34,10 @@ int64_t cpuId(mlir::Type type);
 /// share (mpi::checkSameHash).
 uint64_t hash(mlir::ModuleOp module);
 /// Replaces graph `name` of `module` by its part for cpu:`rank`: subgraph
-/// calls inlined, then maxgraph-partition-by-device. Throws RuntimeError
-/// (with the pass's diagnostics) when the graph does not partition.
+/// calls inlined, then maxgraph-partition-by-device (the compiler's
+/// partitionForDevice, which compileExecutable runs for an
+/// ExecutableOptions::spmdRank). Throws RuntimeError (with the pass's
+/// diagnostics) when the graph does not partition.
 void partition(mlir::ModuleOp module, llvm::StringRef name, int rank);
 
 /// A staged graph over cpu:0..N-1, compiled for the part this process (an

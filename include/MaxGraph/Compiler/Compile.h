@@ -16,6 +16,7 @@
 #ifndef MAXGRAPH_COMPILER_COMPILE_H
 #define MAXGRAPH_COMPILER_COMPILE_H
 
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphAttrs.h"
 #include "MaxGraph/Runtime/CpuExecutable.h"
 #include "MaxGraph/Runtime/Executable.h"
 #include "MaxGraph/Runtime/ExecutableImage.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace maxgraph {
@@ -32,7 +34,18 @@ struct ExecutableOptions {
   /// PoCL on the CPU) or "cuda"; empty takes MAXGRAPH_GPU_RUNTIME from the
   /// environment, and "cuda" when that is unset.
   std::string gpuRuntime;
+  /// Of a graph over `cpu:0` .. `cpu:N-1` run as N processes (SPMD, MPI):
+  /// the rank whose part is compiled (partitionForDevice first).
+  std::optional<int> spmdRank;
 };
+
+/// Inlines the calls of `module` and keeps of graph `name` what it places on
+/// device `kind`:`id` (maxgraph-partition-by-device): an SPMD rank's part
+/// (cpu), or one GPU's part of a graph over several. Throws RuntimeError
+/// with the passes' diagnostics, located, when the graph does not
+/// partition.
+void partitionForDevice(mlir::ModuleOp module, llvm::StringRef name,
+                        DeviceKind kind, int64_t id);
 
 /// Compiles graph `name` of `module` (the first non-subgraph graph when
 /// empty; the module is not changed) into the image of the device its
@@ -48,8 +61,9 @@ ExecutableImage compileImage(mlir::ModuleOp module, llvm::StringRef name = {},
 
 /// Compiles graph `name` of `module` as compileImage does and loads it, or,
 /// for a graph over several GPUs, one image per GPU run together
-/// (MultiGpuExecutable). A GPU runtime that is missing, or has no such
-/// device, fails before anything is compiled. Throws RuntimeError.
+/// (MultiGpuExecutable), or, with `options.spmdRank`, that rank's part. A GPU
+/// runtime that is missing, or has no such device, fails before anything is
+/// compiled. Throws RuntimeError.
 std::unique_ptr<Executable>
 compileExecutable(mlir::ModuleOp module, llvm::StringRef name = {},
                   const ExecutableOptions &options = {});
