@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Compiler/Compile.h"
-#include "MaxGraph/Compiler/CompileCache.h"
 #include "MaxGraph/Compiler/EntryPoint.h"
 #include "MaxGraph/Compiler/MultiGpuExecutable.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/GraphInputs.h"
@@ -21,7 +20,6 @@
 #include "TargetCompiler.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;

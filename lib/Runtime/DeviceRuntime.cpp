@@ -26,11 +26,23 @@ const DeviceRuntime &detail::deviceRuntime(llvm::StringRef name) {
                                          &cuda::copy,
                                          &cuda::synchronize,
                                          &cuda::allocatePinned,
-                                         &cuda::deallocatePinned};
-  static const DeviceRuntime openCLRuntime{
-      "opencl",          &opencl::selectDevice,
-      &opencl::allocate, &opencl::deallocate,
-      &opencl::copy,     &opencl::synchronize};
+                                         &cuda::deallocatePinned,
+                                         &cuda::hostInterfaceSymbols,
+                                         &cuda::takeError,
+                                         &cuda::beginCapture,
+                                         &cuda::endCapture,
+                                         &cuda::launchGraph,
+                                         &cuda::destroyGraph};
+  static const DeviceRuntime openCLRuntime{"opencl",
+                                           &opencl::selectDevice,
+                                           &opencl::allocate,
+                                           &opencl::deallocate,
+                                           &opencl::copy,
+                                           &opencl::synchronize,
+                                           nullptr,
+                                           nullptr,
+                                           &opencl::hostInterfaceSymbols,
+                                           &opencl::takeError};
   std::string chosen = name.empty() ? defaultGpuRuntimeName() : name.str();
   if (chosen == "cuda")
     return cudaRuntime;

@@ -21,19 +21,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/GpuExecutable.h"
-#include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Runtime/DeviceRuntime.h"
 #include "MaxGraph/Runtime/EntrySignature.h"
 #include "MaxGraph/Runtime/ObjectJIT.h"
-#include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "MaxGraph/Runtime/RunnerUtils.h"
 #include "MaxGraph/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cstring>
-#include <functional>
 #include <map>
+#include <mutex>
 
 using namespace maxgraph;
 using namespace maxgraph::detail;
@@ -41,29 +39,18 @@ using llvm::ArrayRef;
 using llvm::StringRef;
 
 namespace maxgraph::detail {
-/// A GPU runtime as GpuExecutable uses it: the `mgpu*` host interface that
-/// the compiled host code calls, device selection, and the first error its
-/// functions left.
+/// A GPU runtime (its DeviceRuntime table) with the mgpu functions that
+/// GpuExecutable calls itself, bound once from its host interface.
 struct GpuRuntime {
+  const DeviceRuntime *device = nullptr;
   std::string name;
   std::vector<std::pair<std::string, void *>> symbols;
-  std::function<llvm::Error(int)> selectDevice;
-  std::function<std::optional<std::string>()> takeError;
-  /// Its memory functions, for tensors in device memory.
-  const DeviceRuntime *memory = nullptr;
   // The exact types of MLIR's ABI (GPU.md): -fsanitize=function checks them.
   void *(*memAlloc)(uint64_t bytes, void *stream, uint8_t hostShared) = nullptr;
   void (*memFree)(void *pointer, void *stream) = nullptr;
   void (*memcpy)(void *to, void *from, size_t bytes, void *stream) = nullptr;
   void *(*streamCreate)() = nullptr;
   void (*streamSynchronize)(void *stream) = nullptr;
-  /// Stream capture into a replayable graph (CUDARuntime.h's functions);
-  /// null for a runtime without graphs, which runs a device graph's kernels
-  /// one by one on each call.
-  llvm::Error (*beginCapture)(void *stream) = nullptr;
-  llvm::Expected<void *> (*endCapture)(void *stream) = nullptr;
-  llvm::Error (*launchGraph)(void *graph, void *stream) = nullptr;
-  llvm::Error (*destroyGraph)(void *graph) = nullptr;
 };
 } // namespace maxgraph::detail
 
@@ -79,67 +66,35 @@ lookupSymbol(const std::vector<std::pair<std::string, void *>> &symbols,
   throw RuntimeError("internal error: the GPU runtime has no " + name.str());
 }
 
-/// Fills the functions that GpuExecutable calls directly from the runtime's
-/// host interface symbols.
-void bindHostInterface(GpuRuntime &runtime) {
-  runtime.memAlloc =
-      lookupSymbol<decltype(runtime.memAlloc)>(runtime.symbols, "mgpuMemAlloc");
-  runtime.memFree =
-      lookupSymbol<decltype(runtime.memFree)>(runtime.symbols, "mgpuMemFree");
-  runtime.memcpy =
-      lookupSymbol<decltype(runtime.memcpy)>(runtime.symbols, "mgpuMemcpy");
-  runtime.streamCreate = lookupSymbol<decltype(runtime.streamCreate)>(
-      runtime.symbols, "mgpuStreamCreate");
-  runtime.streamSynchronize = lookupSymbol<decltype(runtime.streamSynchronize)>(
-      runtime.symbols, "mgpuStreamSynchronize");
+/// The runtime named `name` (deviceRuntime's registry), its functions
+/// bound once.
+const GpuRuntime &gpuRuntime(StringRef name) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<GpuRuntime>> bound;
+  const DeviceRuntime &device = deviceRuntime(name);
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<GpuRuntime> &runtime = bound[device.name];
+  if (runtime)
+    return *runtime;
+  runtime = std::make_unique<GpuRuntime>();
+  runtime->device = &device;
+  runtime->name = device.name;
+  for (auto [symbol, address] : device.hostInterfaceSymbols())
+    runtime->symbols.emplace_back(symbol, address);
+  const auto &symbols = runtime->symbols;
+  runtime->memAlloc =
+      lookupSymbol<decltype(runtime->memAlloc)>(symbols, "mgpuMemAlloc");
+  runtime->memFree =
+      lookupSymbol<decltype(runtime->memFree)>(symbols, "mgpuMemFree");
+  runtime->memcpy =
+      lookupSymbol<decltype(runtime->memcpy)>(symbols, "mgpuMemcpy");
+  runtime->streamCreate = lookupSymbol<decltype(runtime->streamCreate)>(
+      symbols, "mgpuStreamCreate");
+  runtime->streamSynchronize =
+      lookupSymbol<decltype(runtime->streamSynchronize)>(
+          symbols, "mgpuStreamSynchronize");
+  return *runtime;
 }
-
-const GpuRuntime &openCLRuntime() {
-  static const GpuRuntime runtime = [] {
-    GpuRuntime runtime;
-    runtime.name = "opencl";
-    for (auto [name, address] : opencl::hostInterfaceSymbols())
-      runtime.symbols.emplace_back(name, address);
-    runtime.selectDevice = [](int index) {
-      return opencl::selectDevice(index);
-    };
-    runtime.takeError = [] { return opencl::takeError(); };
-    runtime.memory = &deviceRuntime("opencl");
-    bindHostInterface(runtime);
-    return runtime;
-  }();
-  return runtime;
-}
-
-const GpuRuntime &cudaRuntime() {
-  static const GpuRuntime runtime = [] {
-    GpuRuntime runtime;
-    runtime.name = "cuda";
-    for (auto [name, address] : cuda::hostInterfaceSymbols())
-      runtime.symbols.emplace_back(name, address);
-    runtime.selectDevice = [](int index) { return cuda::selectDevice(index); };
-    runtime.takeError = [] { return cuda::takeError(); };
-    runtime.memory = &deviceRuntime("cuda");
-    bindHostInterface(runtime);
-    runtime.beginCapture = &cuda::beginCapture;
-    runtime.endCapture = &cuda::endCapture;
-    runtime.launchGraph = &cuda::launchGraph;
-    runtime.destroyGraph = &cuda::destroyGraph;
-    return runtime;
-  }();
-  return runtime;
-}
-
-/// The runtime named `name`; throws when there is none.
-const GpuRuntime &gpuRuntime(StringRef name, StringRef graph) {
-  if (name == "opencl")
-    return openCLRuntime();
-  if (name == "cuda")
-    return cudaRuntime();
-  throw RuntimeError("internal error: unknown GPU runtime '" + name.str() +
-                     "' for @" + graph.str() + ", expected opencl or cuda");
-}
-
 } // namespace
 
 namespace {
@@ -215,13 +170,13 @@ GpuExecutable::~GpuExecutable() {
   if (!runtime || recordings.empty())
     return;
   for (auto &[key, recording] : recordings) {
-    llvm::consumeError(runtime->destroyGraph(recording->graph));
+    llvm::consumeError(runtime->device->destroyGraph(recording->graph));
     for (void *pointer : recording->arguments.devicePointers)
       runtime->memFree(pointer, stream);
     runtime->memFree(recording->statusWord, stream);
   }
   runtime->streamSynchronize(stream);
-  (void)runtime->takeError();
+  (void)runtime->device->takeError();
 }
 
 const GraphInputs &GpuExecutable::arguments() const {
@@ -233,7 +188,7 @@ std::string GpuExecutable::unavailable(llvm::StringRef runtimeName, int device,
   if (runtimeName != "opencl" && runtimeName != "cuda")
     return "unknown GPU runtime '" + runtimeName.str() + "' for @" +
            graph.str() + ", expected opencl or cuda";
-  if (llvm::Error error = gpuRuntime(runtimeName, graph).selectDevice(device))
+  if (llvm::Error error = gpuRuntime(runtimeName).device->selectDevice(device))
     return "@" + graph.str() + ": " + llvm::toString(std::move(error));
   return "";
 }
@@ -250,7 +205,7 @@ GpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
   std::string why = unavailable(gpu.runtime, gpu.device, signature.name);
   if (!why.empty())
     throw RuntimeError(source.str() + ": " + why);
-  const GpuRuntime &runtime = gpuRuntime(gpu.runtime, signature.name);
+  const GpuRuntime &runtime = gpuRuntime(gpu.runtime);
   auto executable = std::unique_ptr<GpuExecutable>(new GpuExecutable());
   executable->runtime = &runtime;
   executable->deviceIndex = gpu.device;
@@ -264,7 +219,7 @@ GpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
   executable->jit = std::move(loaded.jit);
   executable->entry = loaded.entry;
   // The constructors loaded the kernels.
-  if (std::optional<std::string> error = runtime.takeError())
+  if (std::optional<std::string> error = runtime.device->takeError())
     throw RuntimeError(source.str() + ": @" + signature.name +
                        ": loading the kernels failed: " + *error);
   executable->loaded = std::move(image);
@@ -283,10 +238,10 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
   std::lock_guard<std::mutex> lock(running);
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
-    if (std::optional<std::string> error = rt.takeError())
+    if (std::optional<std::string> error = rt.device->takeError())
       throw RuntimeError("run @" + s.name + ": " + *error);
   };
-  if (llvm::Error error = rt.selectDevice(deviceIndex))
+  if (llvm::Error error = rt.device->selectDevice(deviceIndex))
     throw RuntimeError("run @" + s.name + ": " +
                        llvm::toString(std::move(error)));
   if (!stream) {
@@ -310,7 +265,7 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
         return;
       release();
       rt.streamSynchronize(stream);
-      (void)rt.takeError();
+      (void)rt.device->takeError();
     }
     void *allocate(size_t bytes) {
       void *pointer = rt.memAlloc(bytes, stream, /*hostShared=*/false);
@@ -348,7 +303,7 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
       bytes *= static_cast<size_t>(size);
     void *data = rt.memAlloc(bytes, stream, /*hostShared=*/false);
     check();
-    const DeviceRuntime *memory = rt.memory;
+    const DeviceRuntime *memory = rt.device;
     std::shared_ptr<void> owner(data, [memory](void *pointer) {
       llvm::consumeError(memory->deallocate(pointer, nullptr));
     });
@@ -367,7 +322,7 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
           "), but the graph runs on gpu:" + std::to_string(deviceIndex) + " (" +
           rt.name + "); copy it with to()");
 
-  if (deviceGraph && rt.beginCapture)
+  if (deviceGraph && rt.device->beginCapture)
     return replay(inputs, std::move(outputs), bindings);
 
   EntryArguments arguments;
@@ -431,7 +386,7 @@ GpuExecutable::replay(const std::vector<HostTensor> &inputs,
   const EntrySignature &s = loaded->entry;
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
-    if (std::optional<std::string> error = rt.takeError())
+    if (std::optional<std::string> error = rt.device->takeError())
       throw RuntimeError("run @" + s.name + ": " + *error);
   };
   // One recording per binding of the symbolic dims: the sizes of the
@@ -457,7 +412,7 @@ GpuExecutable::replay(const std::vector<HostTensor> &inputs,
   int64_t deviceStatus = 0;
   rt.memcpy(r.statusWord, &deviceStatus, sizeof(deviceStatus), stream);
   check();
-  if (llvm::Error error = rt.launchGraph(r.graph, stream))
+  if (llvm::Error error = rt.device->launchGraph(r.graph, stream))
     throw RuntimeError("run @" + s.name + ": " +
                        llvm::toString(std::move(error)));
   rt.memcpy(&deviceStatus, r.statusWord, sizeof(deviceStatus), stream);
@@ -488,7 +443,7 @@ GpuExecutable::record(const std::vector<HostTensor> &inputs,
   // bakes in their addresses.
   auto release = [&] {
     if (r.graph)
-      llvm::consumeError(rt.destroyGraph(r.graph));
+      llvm::consumeError(rt.device->destroyGraph(r.graph));
     for (void *pointer : r.arguments.devicePointers)
       rt.memFree(pointer, stream);
     rt.memFree(r.statusWord, stream);
@@ -496,9 +451,9 @@ GpuExecutable::record(const std::vector<HostTensor> &inputs,
   };
   auto fail =
       [&](const std::string &message) -> std::unique_ptr<DeviceGraphRecording> {
-    (void)rt.takeError();
+    (void)rt.device->takeError();
     release();
-    (void)rt.takeError();
+    (void)rt.device->takeError();
     throw RuntimeError("run @" + s.name + ": " + message);
   };
   for (const HostTensor &tensor : inputs)
@@ -508,13 +463,13 @@ GpuExecutable::record(const std::vector<HostTensor> &inputs,
     r.arguments.add(rt.memAlloc(tensor.numBytes(), stream, false),
                     tensor.shape());
   r.statusWord = rt.memAlloc(sizeof(int64_t), stream, false);
-  if (std::optional<std::string> error = rt.takeError())
+  if (std::optional<std::string> error = rt.device->takeError())
     return fail(*error);
-  if (llvm::Error error = rt.beginCapture(stream))
+  if (llvm::Error error = rt.device->beginCapture(stream))
     return fail(llvm::toString(std::move(error)));
   const char *status = nullptr;
   r.arguments.call(entry, stream, r.statusWord, &status);
-  llvm::Expected<void *> graph = rt.endCapture(stream);
+  llvm::Expected<void *> graph = rt.device->endCapture(stream);
   if (!graph)
     return fail("recording the device graph failed: " +
                 llvm::toString(graph.takeError()));

@@ -17,11 +17,15 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace maxgraph::detail {
-/// A GPU runtime's memory functions (a null stream is the current device's
-/// default stream).
+/// A GPU runtime, the one table of its functions that the rest of the
+/// runtime calls: its memory functions (a null stream is the current
+/// device's default stream), its mgpu host interface and its graphs.
 struct DeviceRuntime {
   /// "cuda" or "opencl", as MAXGRAPH_GPU_RUNTIME names it.
   const char *name;
@@ -35,6 +39,19 @@ struct DeviceRuntime {
   /// (OpenCL), whose host tensors are ordinary memory.
   llvm::Expected<void *> (*allocatePinned)(size_t bytes) = nullptr;
   llvm::Error (*deallocatePinned)(void *pointer) = nullptr;
+  /// The mgpu host interface that compiled host code calls: (name,
+  /// address) of each function.
+  std::vector<std::pair<const char *, void *>> (*hostInterfaceSymbols)() =
+      nullptr;
+  /// The first error its mgpu functions left (they cannot return one),
+  /// taken.
+  std::optional<std::string> (*takeError)() = nullptr;
+  /// Stream capture into a replayable graph; null for a runtime without
+  /// graphs (OpenCL), which runs a device graph's kernels one by one.
+  llvm::Error (*beginCapture)(void *stream) = nullptr;
+  llvm::Expected<void *> (*endCapture)(void *stream) = nullptr;
+  llvm::Error (*launchGraph)(void *graph, void *stream) = nullptr;
+  llvm::Error (*destroyGraph)(void *graph) = nullptr;
 };
 
 /// The runtime that graphs on gpu:N use unless told otherwise:
