@@ -232,9 +232,13 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
   const EntrySignature &s = loaded->entry;
   llvm::StringMap<int64_t> bindings =
       checkGraphInputs(s.arguments, inputs, checks);
-  std::map<std::string, int64_t, std::less<>> bound;
-  for (const auto &binding : bindings)
-    bound.emplace(binding.getKey().str(), binding.getValue());
+  // The sizes the inputs bound, read where checkGraphInputs left them.
+  auto bound = [&](StringRef symbol) -> std::optional<int64_t> {
+    auto found = bindings.find(symbol);
+    if (found == bindings.end())
+      return std::nullopt;
+    return found->second;
+  };
   std::lock_guard<std::mutex> lock(running);
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
@@ -281,7 +285,7 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
        llvm::zip_equal(s.outputs, loaded->gpu->resultDims)) {
     std::vector<int64_t> shape;
     for (const DimExpr &dim : dims) {
-      DimExpr::Value size = dim.evaluate(bound);
+      DimExpr::Value size = dim.evaluateWith(bound);
       if (!size.known())
         throw RuntimeError("run @" + s.name + ": " + param.label + " of type " +
                            param.type +

@@ -43,16 +43,21 @@ void maxgraph::initializeHostTarget() {
 }
 
 std::string maxgraph::describeHostTarget() {
-  std::string text =
-      llvm::sys::getProcessTriple() + " " + llvm::sys::getHostCPUName().str();
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  std::vector<std::string> names;
-  for (const auto &feature : features)
-    names.push_back((feature.second ? "+" : "-") + feature.first().str());
-  std::sort(names.begin(), names.end());
-  for (const std::string &name : names)
-    text += " " + name;
-  return text;
+  // The host does not change under a process: every compile, cache lookup
+  // and image load asks, so the CPU is queried once.
+  static const std::string description = [] {
+    std::string text =
+        llvm::sys::getProcessTriple() + " " + llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    std::vector<std::string> names;
+    for (const auto &feature : features)
+      names.push_back((feature.second ? "+" : "-") + feature.first().str());
+    std::sort(names.begin(), names.end());
+    for (const std::string &name : names)
+      text += " " + name;
+    return text;
+  }();
+  return description;
 }
 
 /// Calls a function of JIT code, which has no function-type prefix for

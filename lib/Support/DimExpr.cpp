@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Support/DimExpr.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 
 using namespace maxgraph;
@@ -40,13 +41,6 @@ Value overflow() {
   return value;
 }
 
-/// Floor division by a positive divisor.
-int64_t floorDiv(int64_t dividend, int64_t divisor) {
-  int64_t quotient = dividend / divisor;
-  if (dividend % divisor != 0 && (dividend < 0) != (divisor < 0))
-    --quotient;
-  return quotient;
-}
 } // namespace
 
 DimExpr::Value DimExpr::evaluate(
@@ -77,7 +71,7 @@ DimExpr::Value DimExpr::evaluateWith(
           return dividend;
         if (factor.divisor <= 0)
           return overflow();
-        size = floorDiv(dividend.size, factor.divisor);
+        size = llvm::divideFloorSigned(dividend.size, factor.divisor);
       } else {
         std::optional<int64_t> bound = lookup(factor.symbol);
         if (!bound) {
