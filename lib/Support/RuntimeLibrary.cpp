@@ -32,7 +32,15 @@ RuntimeLibrary::open(const RuntimeLibrarySpec &spec) {
       return fail(path + " is " + spec.standInDescription +
                   "; set MAXGRAPH_CUDA_STANDIN=1 to use it in a test");
   }
-  return RuntimeLibrary(handle, std::move(path));
+  return RuntimeLibrary(spec, handle, std::move(path));
+}
+
+llvm::Error RuntimeLibrary::missingSymbol(const char *name) const {
+  std::string message =
+      std::string(spec.missing) + ": " + path_ + " has no " + name;
+  if (spec.requirement)
+    message += std::string(" (") + spec.requirement + ")";
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 void *RuntimeLibrary::symbol(const char *name) const {

@@ -29,6 +29,9 @@ struct RuntimeLibrarySpec {
   /// opened otherwise.
   const char *overrideVariable;
   const char *defaultName;
+  /// What the runtime needs of the library, said where a symbol is missing
+  /// ("the runtime needs OpenCL 2.0 or later"); none where that says nothing.
+  const char *requirement = nullptr;
   /// The symbol that MaxGraph's test stand-in of this library exports, and
   /// what it is ("MaxGraph's test stand-in of NCCL, which computes on host
   /// memory"); none for a library without a stand-in. A stand-in is refused
@@ -55,15 +58,57 @@ public:
     return slot != nullptr;
   }
 
+  /// Sets `slot` to the function `name`; an error "<missing>: <path> has no
+  /// <name> (<requirement>)" when the library lacks it.
+  template <typename Function>
+  llvm::Error require(const char *name, Function &slot) const {
+    if (resolve(name, slot))
+      return llvm::Error::success();
+    return missingSymbol(name);
+  }
+
   /// The path it was opened by.
   const std::string &path() const { return path_; }
 
 private:
-  RuntimeLibrary(void *handle, std::string path)
-      : handle(handle), path_(std::move(path)) {}
+  RuntimeLibrary(const RuntimeLibrarySpec &spec, void *handle, std::string path)
+      : spec(spec), handle(handle), path_(std::move(path)) {}
 
+  llvm::Error missingSymbol(const char *name) const;
+
+  RuntimeLibrarySpec spec;
   void *handle;
   std::string path_;
+};
+
+/// A library's table of entry points (a struct of function pointers),
+/// loaded once for the life of a process, or the error that says why not.
+/// The table is kept as far as it was filled even then (error names may
+/// need it).
+template <typename Table> struct LoadedEntryPoints {
+  Table entryPoints{};
+  std::string error;
+
+  /// Opens the library of `spec` and fills the table with
+  /// `fill(const RuntimeLibrary &, Table &) -> llvm::Error`, which resolves
+  /// each entry point with RuntimeLibrary::require.
+  template <typename Fill>
+  static LoadedEntryPoints load(const RuntimeLibrarySpec &spec, Fill fill) {
+    LoadedEntryPoints loaded;
+    llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(spec);
+    if (!library)
+      loaded.error = llvm::toString(library.takeError());
+    else if (llvm::Error error = fill(*library, loaded.entryPoints))
+      loaded.error = llvm::toString(std::move(error));
+    return loaded;
+  }
+
+  /// The table, or the error of its loading.
+  llvm::Expected<const Table &> get() const {
+    if (!error.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+    return entryPoints;
+  }
 };
 } // namespace maxgraph
 

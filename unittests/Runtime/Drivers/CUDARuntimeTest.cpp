@@ -457,6 +457,14 @@ TEST_F(CUDARuntimeTest, BadLaunchesAreRefused) {
   mgpu.launchKernel(kernel, 1, 1, 1, 0, 1, 1, 0, nullptr, params, nullptr, 1);
   EXPECT_EQ(pendingError(), "mgpuLaunchKernel: kernel 'kernel_a': bad launch "
                             "size: grid (1, 1, 1), block (0, 1, 1)");
+  // The ABI's sizes are unsigned: 2^32 does not pass as 0.
+  mgpu.launchKernel(kernel, intptr_t(1) << 32, 1, 1, 1, 1, 1, 0, nullptr,
+                    params, nullptr, 1);
+  EXPECT_EQ(pendingError(), "mgpuLaunchKernel: kernel 'kernel_a': bad launch "
+                            "size: grid (4294967296, 1, 1), block (1, 1, 1)");
+  mgpu.launchKernel(kernel, 1, 1, 1, 1, 1, 1, -4, nullptr, params, nullptr, 1);
+  EXPECT_EQ(pendingError(), "mgpuLaunchKernel: kernel 'kernel_a': -4 bytes of "
+                            "dynamic shared memory asked");
   // More threads in a block than a device has.
   mgpu.launchKernel(kernel, 1, 1, 1, 2048, 1, 1, 0, nullptr, params, nullptr,
                     1);
@@ -814,6 +822,24 @@ TEST_F(CUDARuntimeTest, APendingErrorMakesCallsNoOpsUntilTaken) {
   EXPECT_EQ(message(cuda::deallocate(kept)), "(no error)");
   log.expect({"cuMemcpyAsync bytes=16 dst=$K src=host stream=S1",
               "cuMemFreeAsync $K stream=S1"});
+}
+
+TEST_F(CUDARuntimeTest, ModulesAreUnloadedWithAnErrorPending) {
+  void *module = loadFakeCubin();
+  ASSERT_NE(module, nullptr);
+  int local = 0;
+  mgpu.moduleUnload(&local);
+  EXPECT_EQ(pendingError(), "mgpuModuleUnload: " + hex(&local) +
+                                " is not a module of mgpuModuleLoad");
+  standIn().failNext("cuMemAllocAsync", 2);
+  EXPECT_EQ(mgpu.memAlloc(64, nullptr, 0), nullptr);
+  // Nothing else would free it.
+  mgpu.moduleUnload(module);
+  EXPECT_EQ(pendingError(),
+            std::string("mgpuMemAlloc: 64 bytes on ") + kDevice +
+                ": cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+  log.expect({cubinLoaded('M'), "cuMemAllocAsync bytes=64 stream=S1 -> error 2",
+              "cuModuleUnload $M"});
 }
 
 TEST_F(CUDARuntimeTest, FreeingWhatWasNotAllocatedIsAnError) {

@@ -524,6 +524,22 @@ TEST_F(OpenCLRuntimeTest, BadLaunchesAreErrors) {
   mgpu.moduleUnload(module);
 }
 
+TEST_F(OpenCLRuntimeTest, ModulesAreUnloadedWithAnErrorPending) {
+  std::string blob = sourceModule();
+  void *module = load(blob);
+  ASSERT_NE(module, nullptr);
+  int local = 0;
+  mgpu.moduleUnload(&local);
+  expectError("mgpuModuleUnload: 0x");
+  // An error pending: calls are no-ops, but nothing else would free it.
+  mgpu.launchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr, 0);
+  mgpu.moduleUnload(module);
+  expectError("mgpuLaunchKernel: 0x0 is not a function of "
+              "mgpuModuleGetFunction");
+  EXPECT_EQ(mgpu.moduleGetFunction(module, "add"), nullptr);
+  expectError("mgpuModuleGetFunction: 0x");
+}
+
 TEST_F(OpenCLRuntimeTest, BadModulesAreErrors) {
   std::string garbage = "garbage!garbage!";
   EXPECT_EQ(mgpu.moduleLoad(garbage.data(), garbage.size()), nullptr);

@@ -10,25 +10,7 @@
 using namespace maxgraph;
 using namespace maxgraph::cuda;
 
-namespace {
-/// The outcome of loading the driver, kept for the life of the process.
-struct LoadedDriver {
-  CUDADriver entryPoints{};
-  std::string error;
-};
-} // namespace
-
-/// Resolves `name` into `slot`; false (with `error` set) when the library
-/// does not have it.
-template <typename F>
-static bool resolve(const RuntimeLibrary &library, const char *name, F &slot,
-                    std::string &error) {
-  if (library.resolve(name, slot))
-    return true;
-  error = "no CUDA driver: " + library.path() + " has no " + name +
-          " (the runtime needs a driver of CUDA 12.0 or later)";
-  return false;
-}
+using LoadedDriver = LoadedEntryPoints<CUDADriver>;
 
 /// "`call`: NAME: description" from the table's error functions.
 static std::string formatError(const CUDADriver &cu, const llvm::Twine &call,
@@ -48,31 +30,28 @@ static std::string formatError(const CUDADriver &cu, const llvm::Twine &call,
 }
 
 static LoadedDriver load() {
-  LoadedDriver loaded;
-  llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(
-      {"no CUDA driver", "MAXGRAPH_CUDA_DRIVER_LIBRARY", "libcuda.so.1",
-       "maxgraphCudaStandIn",
-       "MaxGraph's test stand-in of the CUDA driver, which runs no kernels"});
-  if (!library) {
-    loaded.error = llvm::toString(library.takeError());
-    return loaded;
-  }
-  CUDADriver &cu = loaded.entryPoints;
-  std::string &error = loaded.error;
-#define MAXGRAPH_RESOLVE(field, symbol)                                        \
-  if (!resolve(*library, symbol, cu.field, error))                             \
-    return loaded;
+  RuntimeLibrarySpec spec{
+      "no CUDA driver",
+      "MAXGRAPH_CUDA_DRIVER_LIBRARY",
+      "libcuda.so.1",
+      "the runtime needs a driver of CUDA 12.0 or later",
+      "maxgraphCudaStandIn",
+      "MaxGraph's test stand-in of the CUDA driver, which runs no kernels"};
+  return LoadedDriver::load(
+      spec, [](const RuntimeLibrary &library, CUDADriver &cu) -> llvm::Error {
 #define MAXGRAPH_CUDA_ENTRY_POINT(field, symbol, params)                       \
-  MAXGRAPH_RESOLVE(field, #symbol)
+  if (llvm::Error error = library.require(#symbol, cu.field))                  \
+    return error;
 #include "CUDAEntryPoints.def"
-#undef MAXGRAPH_RESOLVE
-  if (CUresult status = cu.Init(0); status != CUDA_SUCCESS) {
-    // cuInit's failure is the usual way to learn there is no GPU.
-    // Error names need only the library, not an initialized driver.
-    loaded.error = "no CUDA device: " + formatError(cu, "cuInit", status) +
-                   " (" + library->path() + ")";
-  }
-  return loaded;
+        // cuInit's failure is the usual way to learn there is no GPU. Error
+        // names need only the library, not an initialized driver.
+        if (CUresult status = cu.Init(0); status != CUDA_SUCCESS)
+          return llvm::createStringError(
+              llvm::inconvertibleErrorCode(),
+              "no CUDA device: " + formatError(cu, "cuInit", status) + " (" +
+                  library.path() + ")");
+        return llvm::Error::success();
+      });
 }
 
 static const LoadedDriver &loadedDriver() {
@@ -81,11 +60,7 @@ static const LoadedDriver &loadedDriver() {
 }
 
 llvm::Expected<const CUDADriver &> cuda::cudaDriver() {
-  const LoadedDriver &loaded = loadedDriver();
-  if (!loaded.error.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   loaded.error);
-  return loaded.entryPoints;
+  return loadedDriver().get();
 }
 
 std::string cuda::cuError(const llvm::Twine &call, CUresult code) {

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
 using namespace maxgraph;
 using namespace maxgraph::cuda;
@@ -76,80 +75,6 @@ static CUdeviceptr devicePointer(const void *pointer) {
 }
 
 //===----------------------------------------------------------------------===//
-// Modules and launches
-//===----------------------------------------------------------------------===//
-
-static void mgpuModuleUnload(void *handle) {
-  Call call("mgpuModuleUnload");
-  auto *module = static_cast<Module *>(handle);
-  if (!handle || !call.state.modules.contains(module))
-    return;
-  call.state.modules.erase(module);
-  for (auto &entry : module->functions)
-    call.state.functions.erase(entry.second.get());
-  // Unloaded even with an error pending: nothing else frees it.
-  if (llvm::Expected<const CUDADriver &> cu = cudaDriver()) {
-    if (llvm::Error error = call.state.makeCurrent(*module->device))
-      llvm::consumeError(std::move(error));
-    else
-      (void)cu->ModuleUnload(module->module);
-  } else {
-    llvm::consumeError(cu.takeError());
-  }
-  delete module;
-}
-
-static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
-                             intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                             intptr_t blockZ, int32_t dynamicSharedMemory,
-                             void *streamHandle, void **params, void **extra,
-                             size_t) {
-  Call call("mgpuLaunchKernel");
-  if (call.skipped())
-    return;
-  auto *function = call.live<Function>(handle, call.state.functions,
-                                       "a function of mgpuModuleGetFunction");
-  if (!function)
-    return;
-  std::string kernel = "kernel '" + function->name + "'";
-  const intptr_t sizes[6] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
-  for (intptr_t size : sizes)
-    if (size < 1 || size > std::numeric_limits<unsigned>::max()) {
-      call.fail(kernel + ": bad launch size: grid (" + llvm::Twine(gridX) +
-                ", " + llvm::Twine(gridY) + ", " + llvm::Twine(gridZ) +
-                "), block (" + llvm::Twine(blockX) + ", " +
-                llvm::Twine(blockY) + ", " + llvm::Twine(blockZ) + ")");
-      return;
-    }
-  DeviceState *device = function->module->device;
-  Stream *stream = call.stream(streamHandle, device);
-  const CUDADriver *cu = stream ? call.driver() : nullptr;
-  if (!cu)
-    return;
-  if (dynamicSharedMemory < 0 ||
-      dynamicSharedMemory > device->maxSharedMemory) {
-    call.fail(kernel + ": " + llvm::Twine(dynamicSharedMemory) +
-              " bytes of dynamic shared memory asked, " + device->label +
-              " allows " + llvm::Twine(device->maxSharedMemory));
-    return;
-  }
-  // Past the default 48 KB a kernel must opt in to more.
-  if (dynamicSharedMemory > function->sharedMemoryAllowed) {
-    if (!call.check(cu->FuncSetAttribute(
-                        function->function,
-                        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        dynamicSharedMemory),
-                    "cuFuncSetAttribute", kernel))
-      return;
-    function->sharedMemoryAllowed = dynamicSharedMemory;
-  }
-  call.check(cu->LaunchKernel(function->function, gridX, gridY, gridZ, blockX,
-                              blockY, blockZ, dynamicSharedMemory,
-                              stream->stream, params, extra),
-             "cuLaunchKernel", kernel + " on " + device->label);
-}
-
-//===----------------------------------------------------------------------===//
 // The driver's part of the shared mgpu functions
 //===----------------------------------------------------------------------===//
 
@@ -179,8 +104,8 @@ namespace {
 /// The driver's part of the module, stream, event and memory functions
 /// (Common/CheckedFunctions.h checks their arguments first). What a stream
 /// capture cannot hold is refused here.
-struct Backend
-    : drivers::BackendTypes<Call, Module, Stream, Event, DeviceState> {
+struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
+                                       DeviceState> {
   /// Loads the kernels of `data` (`size` bytes, not empty) on `device`.
   static Module *loadModule(Call &call, DeviceState *device, void *data,
                             size_t size) {
@@ -201,6 +126,56 @@ struct Backend
                     "loading the kernels on " + device->label))
       return nullptr;
     return new Module{device, module, {}};
+  }
+
+  static void unloadModule(Call &call, Module *module) {
+    for (auto &entry : module->functions)
+      call.state.functions.erase(entry.second.get());
+    // Unloading is cleanup, after an error too: what fails is not recorded.
+    if (llvm::Expected<const CUDADriver &> cu = cudaDriver()) {
+      if (llvm::Error error = call.state.makeCurrent(*module->device))
+        llvm::consumeError(std::move(error));
+      else
+        (void)cu->ModuleUnload(module->module);
+    } else {
+      llvm::consumeError(cu.takeError());
+    }
+    delete module;
+  }
+
+  static DeviceState *deviceOf(Function &function) {
+    return function.module->device;
+  }
+  static std::string nameOf(Function &function) { return function.name; }
+
+  static void launch(Call &call, Function &function, Stream &stream,
+                     const drivers::Launch &launch) {
+    const CUDADriver *cu = call.driver();
+    DeviceState &device = *stream.device;
+    // At most INT32_MAX: the ABI passes an int32_t.
+    int sharedMemory = static_cast<int>(launch.dynamicSharedMemory);
+    if (sharedMemory > device.maxSharedMemory) {
+      call.fail(launch.kernel + ": " + llvm::Twine(sharedMemory) +
+                " bytes of dynamic shared memory asked, " + device.label +
+                " allows " + llvm::Twine(device.maxSharedMemory));
+      return;
+    }
+    // Past the default 48 KB a kernel must opt in to more.
+    if (sharedMemory > function.sharedMemoryAllowed) {
+      if (!call.check(cu->FuncSetAttribute(
+                          function.function,
+                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          sharedMemory),
+                      "cuFuncSetAttribute", launch.kernel))
+        return;
+      function.sharedMemoryAllowed = sharedMemory;
+    }
+    call.check(cu->LaunchKernel(function.function, launch.grid[0],
+                                launch.grid[1], launch.grid[2], launch.block[0],
+                                launch.block[1], launch.block[2],
+                                launch.dynamicSharedMemory, stream.stream,
+                                launch.params, launch.extra),
+               "cuLaunchKernel", launch.kernel + " on " + device.label);
   }
 
   static void *getFunction(Call &call, Module &module, const char *name) {

@@ -11,40 +11,35 @@
 using namespace maxgraph;
 using namespace maxgraph::cuda;
 
-namespace {
-/// The outcome of loading NCCL, kept for the life of the process.
-struct LoadedNCCL {
-  NCCLLibrary entryPoints{};
-  std::string error;
-};
-} // namespace
+using LoadedNCCL = LoadedEntryPoints<NCCLLibrary>;
 
 static LoadedNCCL load() {
-  LoadedNCCL loaded;
-  llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(
-      {"no NCCL", "MAXGRAPH_NCCL_LIBRARY", "libnccl.so.2",
-       "maxgraphNcclStandIn",
-       "MaxGraph's test stand-in of NCCL, which computes on host memory"});
-  if (!library) {
-    loaded.error = llvm::toString(library.takeError());
-    return loaded;
-  }
-  NCCLLibrary &nccl = loaded.entryPoints;
-  auto resolve = [&](auto &slot, const char *name) {
-    if (!library->resolve(name, slot) && loaded.error.empty())
-      loaded.error = "no NCCL: " + library->path() + " lacks " + name;
-  };
-  resolve(nccl.GetVersion, "ncclGetVersion");
-  resolve(nccl.GetErrorString, "ncclGetErrorString");
-  resolve(nccl.CommInitAll, "ncclCommInitAll");
-  resolve(nccl.CommDestroy, "ncclCommDestroy");
-  resolve(nccl.GroupStart, "ncclGroupStart");
-  resolve(nccl.GroupEnd, "ncclGroupEnd");
-  resolve(nccl.AllReduce, "ncclAllReduce");
-  resolve(nccl.AllGather, "ncclAllGather");
-  resolve(nccl.ReduceScatter, "ncclReduceScatter");
-  resolve(nccl.Broadcast, "ncclBroadcast");
-  return loaded;
+  RuntimeLibrarySpec spec{
+      "no NCCL",
+      "MAXGRAPH_NCCL_LIBRARY",
+      "libnccl.so.2",
+      nullptr,
+      "maxgraphNcclStandIn",
+      "MaxGraph's test stand-in of NCCL, which computes on host memory"};
+  return LoadedNCCL::load(
+      spec,
+      [](const RuntimeLibrary &library, NCCLLibrary &nccl) -> llvm::Error {
+#define MAXGRAPH_RESOLVE(name)                                                 \
+  if (llvm::Error error = library.require("nccl" #name, nccl.name))            \
+    return error;
+        MAXGRAPH_RESOLVE(GetVersion)
+        MAXGRAPH_RESOLVE(GetErrorString)
+        MAXGRAPH_RESOLVE(CommInitAll)
+        MAXGRAPH_RESOLVE(CommDestroy)
+        MAXGRAPH_RESOLVE(GroupStart)
+        MAXGRAPH_RESOLVE(GroupEnd)
+        MAXGRAPH_RESOLVE(AllReduce)
+        MAXGRAPH_RESOLVE(AllGather)
+        MAXGRAPH_RESOLVE(ReduceScatter)
+        MAXGRAPH_RESOLVE(Broadcast)
+#undef MAXGRAPH_RESOLVE
+        return llvm::Error::success();
+      });
 }
 
 static const LoadedNCCL &loadedNCCL() {
@@ -53,11 +48,7 @@ static const LoadedNCCL &loadedNCCL() {
 }
 
 llvm::Expected<const NCCLLibrary &> cuda::ncclLibrary() {
-  const LoadedNCCL &loaded = loadedNCCL();
-  if (!loaded.error.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   loaded.error);
-  return loaded.entryPoints;
+  return loadedNCCL().get();
 }
 
 std::string cuda::ncclError(const llvm::Twine &call, ncclResult_t code) {

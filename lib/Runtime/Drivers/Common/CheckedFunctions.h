@@ -11,10 +11,15 @@
 // pointers that are not null, sizes that do not overflow. Those checks are
 // here, once; a runtime's `Backend` does the driver's part of each call:
 //
-//   using Call, Module, Stream, Event, DeviceState;   (BackendTypes)
+//   using Call, Module, Function, Stream, Event, DeviceState;
+//                                          (BackendTypes)
 //   static bool ready(Call &);             // the driver is there
 //   static Module *loadModule(Call &, DeviceState *, void *data, size_t);
+//   static void unloadModule(Call &, Module *);  // forgets and frees it
 //   static void *getFunction(Call &, Module &, const char *name);
+//   static DeviceState *deviceOf(Function &);
+//   static std::string nameOf(Function &);
+//   static void launch(Call &, Function &, Stream &, const Launch &);
 //   static Stream *createStream(Call &, DeviceState &);
 //   static bool destroyStream(Call &, Stream &);      // false: refused
 //   static void synchronizeStream(Call &, Stream &);
@@ -43,23 +48,41 @@
 #include "llvm/ADT/Twine.h"
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <string>
 
 namespace maxgraph::drivers {
 /// The types a Backend names: `struct Backend : BackendTypes<Call, Module,
-/// Stream, Event, DeviceState> { ... }`.
-template <typename CallT, typename ModuleT, typename StreamT, typename EventT,
-          typename DeviceT>
+/// Function, Stream, Event, DeviceState> { ... }`.
+template <typename CallT, typename ModuleT, typename FunctionT,
+          typename StreamT, typename EventT, typename DeviceT>
 struct BackendTypes {
   using Call = CallT;
   using Module = ModuleT;
+  using Function = FunctionT;
   using Stream = StreamT;
   using Event = EventT;
   using DeviceState = DeviceT;
 };
 
+/// A kernel launch as checked: the grid and block sizes, each in
+/// [1, 2^32) (so that their products fit a size_t), dynamic shared memory
+/// that is not negative, and the parameters as the host code passed them.
+struct Launch {
+  /// "kernel 'NAME'", for messages.
+  std::string kernel;
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned dynamicSharedMemory;
+  void **params;
+  void **extra;
+  size_t paramCount;
+};
+
 template <typename Backend> struct CheckedFunctions {
   using Call = typename Backend::Call;
   using Module = typename Backend::Module;
+  using Function = typename Backend::Function;
   using Stream = typename Backend::Stream;
   using Event = typename Backend::Event;
   using DeviceState = typename Backend::DeviceState;
@@ -96,6 +119,64 @@ template <typename Backend> struct CheckedFunctions {
       return nullptr;
     }
     return Backend::getFunction(call, *module, name);
+  }
+
+  /// Unloads even with an error pending: nothing else frees the module.
+  static void moduleUnload(void *handle) {
+    Call call("mgpuModuleUnload");
+    // Null: the module of a load that failed.
+    if (!handle)
+      return;
+    auto *module = static_cast<Module *>(handle);
+    if (!call.state.modules.erase(module)) {
+      if (!call.skipped())
+        call.fail(hexAddress(handle) + " is not a module of mgpuModuleLoad");
+      return;
+    }
+    Backend::unloadModule(call, module);
+  }
+
+  static void launchKernel(void *handle, intptr_t gridX, intptr_t gridY,
+                           intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                           intptr_t blockZ, int32_t dynamicSharedMemory,
+                           void *streamHandle, void **params, void **extra,
+                           size_t paramCount) {
+    Call call("mgpuLaunchKernel");
+    if (call.skipped())
+      return;
+    auto *function = call.template live<Function>(
+        handle, call.state.functions, "a function of mgpuModuleGetFunction");
+    if (!function)
+      return;
+    Launch launch;
+    launch.kernel = "kernel '" + Backend::nameOf(*function) + "'";
+    const intptr_t sizes[6] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
+    for (int i = 0; i < 6; ++i) {
+      if (sizes[i] < 1 || sizes[i] > std::numeric_limits<unsigned>::max()) {
+        call.fail(launch.kernel + ": bad launch size: grid (" +
+                  llvm::Twine(gridX) + ", " + llvm::Twine(gridY) + ", " +
+                  llvm::Twine(gridZ) + "), block (" + llvm::Twine(blockX) +
+                  ", " + llvm::Twine(blockY) + ", " + llvm::Twine(blockZ) +
+                  ")");
+        return;
+      }
+      (i < 3 ? launch.grid[i] : launch.block[i - 3]) =
+          static_cast<unsigned>(sizes[i]);
+    }
+    if (dynamicSharedMemory < 0) {
+      call.fail(launch.kernel + ": " + llvm::Twine(dynamicSharedMemory) +
+                " bytes of dynamic shared memory asked");
+      return;
+    }
+    launch.dynamicSharedMemory = static_cast<unsigned>(dynamicSharedMemory);
+    launch.params = params;
+    launch.extra = extra;
+    launch.paramCount = paramCount;
+    auto *stream = Backend::ready(call)
+                       ? call.stream(streamHandle, Backend::deviceOf(*function))
+                       : nullptr;
+    if (stream)
+      Backend::launch(call, *function, *stream, launch);
   }
 
   //===--------------------------------------------------------------------===//

@@ -102,134 +102,14 @@ static void releaseModule(RuntimeState &state, const OpenCLLibrary &cl,
 }
 
 //===----------------------------------------------------------------------===//
-// Modules and kernels
-//===----------------------------------------------------------------------===//
-
-static void mgpuModuleUnload(void *handle) {
-  Call call("mgpuModuleUnload");
-  // Null: the module of a load that failed.
-  if (call.skipped() || !handle)
-    return;
-  auto *module = static_cast<Module *>(handle);
-  if (!call.state.modules.erase(module)) {
-    call.fail(drivers::hexAddress(handle) +
-              " is not a module of mgpuModuleLoad");
-    return;
-  }
-  if (const OpenCLLibrary *cl = call.library())
-    releaseModule(call.state, *cl, module);
-}
-
-static void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
-                             intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                             intptr_t blockZ, int32_t dynamicSharedMemory,
-                             void *streamHandle, void **params, void **extra,
-                             size_t paramCount) {
-  Call call("mgpuLaunchKernel");
-  if (call.skipped())
-    return;
-  auto *function = call.live<Function>(handle, call.state.functions,
-                                       "a function of mgpuModuleGetFunction");
-  if (!function)
-    return;
-  const GpuKernelInfo &info = *function->info;
-  std::string kernel = "kernel '" + info.name + "'";
-  if (dynamicSharedMemory != 0) {
-    call.fail(kernel +
-              ": dynamic shared memory is not supported by the "
-              "OpenCL runtime (" +
-              llvm::Twine(dynamicSharedMemory) + " bytes asked)");
-    return;
-  }
-  if (extra) {
-    call.fail(kernel + ": extra launch parameters are not supported by the "
-                       "OpenCL runtime");
-    return;
-  }
-  // A memref descriptor argument takes its five fields from the host.
-  size_t hostParams = 0;
-  for (const GpuKernelArg &arg : info.args)
-    hostParams += arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
-  if (paramCount != hostParams) {
-    call.fail(kernel + " takes " + llvm::Twine(hostParams) +
-              " parameters, the launch passes " + llvm::Twine(paramCount));
-    return;
-  }
-  if (paramCount && !params) {
-    call.fail(kernel + ": null parameter array");
-    return;
-  }
-  const intptr_t grid[3] = {gridX, gridY, gridZ};
-  const intptr_t block[3] = {blockX, blockY, blockZ};
-  size_t global[3], local[3];
-  for (int d = 0; d < 3; ++d) {
-    if (grid[d] < 1 || block[d] < 1 ||
-        __builtin_mul_overflow(static_cast<size_t>(grid[d]),
-                               static_cast<size_t>(block[d]), &global[d])) {
-      call.fail(kernel + ": bad launch size: grid (" + llvm::Twine(gridX) +
-                ", " + llvm::Twine(gridY) + ", " + llvm::Twine(gridZ) +
-                "), block (" + llvm::Twine(blockX) + ", " +
-                llvm::Twine(blockY) + ", " + llvm::Twine(blockZ) + ")");
-      return;
-    }
-    local[d] = block[d];
-  }
-  const Stream *stream = call.stream(streamHandle, function->module->device);
-  const OpenCLLibrary *cl = stream ? call.library() : nullptr;
-  if (!cl)
-    return;
-  size_t param = 0;
-  for (auto [i, arg] : llvm::enumerate(info.args)) {
-    size_t fields = arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
-    for (size_t field = 0; field < fields; ++field)
-      if (!params[param + field]) {
-        call.fail(kernel + ": null parameter " + llvm::Twine(param + field));
-        return;
-      }
-    void **at = params + param;
-    param += fields;
-    if (arg.kind == GpuKernelArg::Kind::MemRefDescriptor) {
-      // {allocated, aligned, offset, size, stride}: the kernel's pointer is
-      // the aligned one plus the offset.
-      char *aligned;
-      int64_t offset;
-      std::memcpy(&aligned, at[1], sizeof aligned);
-      std::memcpy(&offset, at[2], sizeof offset);
-      if (!call.check(cl->SetKernelArgSVMPointer(
-                          function->kernel, i, aligned + offset * arg.byteSize),
-                      "clSetKernelArgSVMPointer",
-                      kernel + " argument " + llvm::Twine(i)))
-        return;
-      continue;
-    }
-    if (arg.kind == GpuKernelArg::Kind::GlobalPointer) {
-      void *pointer;
-      std::memcpy(&pointer, at[0], sizeof pointer);
-      if (!call.check(cl->SetKernelArgSVMPointer(function->kernel, i, pointer),
-                      "clSetKernelArgSVMPointer",
-                      kernel + " argument " + llvm::Twine(i)))
-        return;
-    } else if (!call.check(
-                   cl->SetKernelArg(function->kernel, i, arg.byteSize, at[0]),
-                   "clSetKernelArg", kernel + " argument " + llvm::Twine(i))) {
-      return;
-    }
-  }
-  call.check(cl->EnqueueNDRangeKernel(stream->queue, function->kernel, 3,
-                                      nullptr, global, local, 0, nullptr,
-                                      nullptr),
-             "clEnqueueNDRangeKernel", kernel);
-}
-
-//===----------------------------------------------------------------------===//
 // The driver's part of the shared mgpu functions
 //===----------------------------------------------------------------------===//
 
 namespace {
 /// The driver's part of the module, stream, event and memory functions
 /// (Common/CheckedFunctions.h checks their arguments first).
-struct Backend
-    : drivers::BackendTypes<Call, Module, Stream, Event, DeviceState> {
+struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
+                                       DeviceState> {
   /// Loads the kernels of `data` (`size` bytes, not empty) on `device`.
   static Module *loadModule(Call &call, DeviceState *device, void *data,
                             size_t size) {
@@ -318,6 +198,103 @@ struct Backend
                       llvm::Twine(kernel.args.size()));
     }
     return module.release();
+  }
+
+  static void unloadModule(Call &call, Module *module) {
+    // Unloading is cleanup, after an error too: what fails is not recorded.
+    if (llvm::Expected<const OpenCLLibrary &> cl = openCLLibrary()) {
+      releaseModule(call.state, *cl, module);
+      return;
+    }
+    llvm::consumeError(openCLLibrary().takeError());
+    delete module;
+  }
+
+  static DeviceState *deviceOf(Function &function) {
+    return function.module->device;
+  }
+  static std::string nameOf(Function &function) { return function.info->name; }
+
+  static void launch(Call &call, Function &function, const Stream &stream,
+                     const drivers::Launch &launch) {
+    const GpuKernelInfo &info = *function.info;
+    const std::string &kernel = launch.kernel;
+    if (launch.dynamicSharedMemory != 0) {
+      call.fail(kernel +
+                ": dynamic shared memory is not supported by the "
+                "OpenCL runtime (" +
+                llvm::Twine(launch.dynamicSharedMemory) + " bytes asked)");
+      return;
+    }
+    if (launch.extra) {
+      call.fail(kernel + ": extra launch parameters are not supported by the "
+                         "OpenCL runtime");
+      return;
+    }
+    // A memref descriptor argument takes its five fields from the host.
+    size_t hostParams = 0;
+    for (const GpuKernelArg &arg : info.args)
+      hostParams += arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
+    if (launch.paramCount != hostParams) {
+      call.fail(kernel + " takes " + llvm::Twine(hostParams) +
+                " parameters, the launch passes " +
+                llvm::Twine(launch.paramCount));
+      return;
+    }
+    void **params = launch.params;
+    if (hostParams && !params) {
+      call.fail(kernel + ": null parameter array");
+      return;
+    }
+    const OpenCLLibrary *cl = call.library();
+    if (!cl)
+      return;
+    size_t param = 0;
+    for (auto [i, arg] : llvm::enumerate(info.args)) {
+      size_t fields = arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
+      for (size_t field = 0; field < fields; ++field)
+        if (!params[param + field]) {
+          call.fail(kernel + ": null parameter " + llvm::Twine(param + field));
+          return;
+        }
+      void **at = params + param;
+      param += fields;
+      std::string argument = kernel + " argument " + std::to_string(i);
+      if (arg.kind == GpuKernelArg::Kind::MemRefDescriptor) {
+        // {allocated, aligned, offset, size, stride}: the kernel's pointer is
+        // the aligned one plus the offset.
+        char *aligned;
+        int64_t offset;
+        std::memcpy(&aligned, at[1], sizeof aligned);
+        std::memcpy(&offset, at[2], sizeof offset);
+        if (!call.check(
+                cl->SetKernelArgSVMPointer(function.kernel, i,
+                                           aligned + offset * arg.byteSize),
+                "clSetKernelArgSVMPointer", argument))
+          return;
+        continue;
+      }
+      if (arg.kind == GpuKernelArg::Kind::GlobalPointer) {
+        void *pointer;
+        std::memcpy(&pointer, at[0], sizeof pointer);
+        if (!call.check(cl->SetKernelArgSVMPointer(function.kernel, i, pointer),
+                        "clSetKernelArgSVMPointer", argument))
+          return;
+      } else if (!call.check(
+                     cl->SetKernelArg(function.kernel, i, arg.byteSize, at[0]),
+                     "clSetKernelArg", argument)) {
+        return;
+      }
+    }
+    size_t global[3], local[3];
+    for (int d = 0; d < 3; ++d) {
+      local[d] = launch.block[d];
+      global[d] = size_t(launch.grid[d]) * launch.block[d];
+    }
+    call.check(cl->EnqueueNDRangeKernel(stream.queue, function.kernel, 3,
+                                        nullptr, global, local, 0, nullptr,
+                                        nullptr),
+               "clEnqueueNDRangeKernel", kernel);
   }
 
   static void *getFunction(Call &call, Module &module, const char *name) {

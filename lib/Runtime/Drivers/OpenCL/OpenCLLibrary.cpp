@@ -11,79 +11,54 @@
 using namespace maxgraph;
 using namespace maxgraph::opencl;
 
-namespace {
-/// The outcome of loading the library, kept for the life of the process.
-struct LoadedLibrary {
-  OpenCLLibrary entryPoints;
-  std::string error;
-};
-} // namespace
-
-/// Resolves one entry point into `slot`; false (with `error` set) when the
-/// library does not have it.
-template <typename F>
-static bool resolve(const RuntimeLibrary &library, const char *name, F &slot,
-                    std::string &error) {
-  if (library.resolve(name, slot))
-    return true;
-  error = "no OpenCL runtime: " + library.path() + " has no " + name +
-          " (the runtime needs OpenCL 2.0 or later)";
-  return false;
-}
-
-static LoadedLibrary load() {
-  LoadedLibrary loaded;
-  llvm::Expected<RuntimeLibrary> library = RuntimeLibrary::open(
-      {"no OpenCL runtime", "MAXGRAPH_OPENCL_LIBRARY", "libOpenCL.so.1"});
-  if (!library) {
-    loaded.error = llvm::toString(library.takeError());
-    return loaded;
-  }
-  OpenCLLibrary &cl = loaded.entryPoints;
-  std::string &error = loaded.error;
+static LoadedEntryPoints<OpenCLLibrary> load() {
+  RuntimeLibrarySpec spec{"no OpenCL runtime", "MAXGRAPH_OPENCL_LIBRARY",
+                          "libOpenCL.so.1",
+                          "the runtime needs OpenCL 2.0 or later"};
+  return LoadedEntryPoints<OpenCLLibrary>::load(
+      spec,
+      [](const RuntimeLibrary &library, OpenCLLibrary &cl) -> llvm::Error {
 #define MAXGRAPH_RESOLVE(name)                                                 \
-  if (!resolve(*library, "cl" #name, cl.name, error))                          \
-    return loaded;
-  MAXGRAPH_RESOLVE(GetPlatformIDs)
-  MAXGRAPH_RESOLVE(GetPlatformInfo)
-  MAXGRAPH_RESOLVE(GetDeviceIDs)
-  MAXGRAPH_RESOLVE(GetDeviceInfo)
-  MAXGRAPH_RESOLVE(CreateContext)
-  MAXGRAPH_RESOLVE(ReleaseContext)
-  MAXGRAPH_RESOLVE(CreateCommandQueueWithProperties)
-  MAXGRAPH_RESOLVE(ReleaseCommandQueue)
-  MAXGRAPH_RESOLVE(Flush)
-  MAXGRAPH_RESOLVE(Finish)
-  MAXGRAPH_RESOLVE(CreateProgramWithSource)
-  MAXGRAPH_RESOLVE(CreateProgramWithBinary)
-  MAXGRAPH_RESOLVE(BuildProgram)
-  MAXGRAPH_RESOLVE(GetProgramBuildInfo)
-  MAXGRAPH_RESOLVE(ReleaseProgram)
-  MAXGRAPH_RESOLVE(CreateKernel)
-  MAXGRAPH_RESOLVE(GetKernelInfo)
-  MAXGRAPH_RESOLVE(ReleaseKernel)
-  MAXGRAPH_RESOLVE(SetKernelArg)
-  MAXGRAPH_RESOLVE(SetKernelArgSVMPointer)
-  MAXGRAPH_RESOLVE(EnqueueNDRangeKernel)
-  MAXGRAPH_RESOLVE(SVMAlloc)
-  MAXGRAPH_RESOLVE(SVMFree)
-  MAXGRAPH_RESOLVE(EnqueueSVMFree)
-  MAXGRAPH_RESOLVE(EnqueueSVMMemcpy)
-  MAXGRAPH_RESOLVE(EnqueueSVMMemFill)
-  MAXGRAPH_RESOLVE(EnqueueMarkerWithWaitList)
-  MAXGRAPH_RESOLVE(EnqueueBarrierWithWaitList)
-  MAXGRAPH_RESOLVE(WaitForEvents)
-  MAXGRAPH_RESOLVE(ReleaseEvent)
+  if (llvm::Error error = library.require("cl" #name, cl.name))                \
+    return error;
+        MAXGRAPH_RESOLVE(GetPlatformIDs)
+        MAXGRAPH_RESOLVE(GetPlatformInfo)
+        MAXGRAPH_RESOLVE(GetDeviceIDs)
+        MAXGRAPH_RESOLVE(GetDeviceInfo)
+        MAXGRAPH_RESOLVE(CreateContext)
+        MAXGRAPH_RESOLVE(ReleaseContext)
+        MAXGRAPH_RESOLVE(CreateCommandQueueWithProperties)
+        MAXGRAPH_RESOLVE(ReleaseCommandQueue)
+        MAXGRAPH_RESOLVE(Flush)
+        MAXGRAPH_RESOLVE(Finish)
+        MAXGRAPH_RESOLVE(CreateProgramWithSource)
+        MAXGRAPH_RESOLVE(CreateProgramWithBinary)
+        MAXGRAPH_RESOLVE(BuildProgram)
+        MAXGRAPH_RESOLVE(GetProgramBuildInfo)
+        MAXGRAPH_RESOLVE(ReleaseProgram)
+        MAXGRAPH_RESOLVE(CreateKernel)
+        MAXGRAPH_RESOLVE(GetKernelInfo)
+        MAXGRAPH_RESOLVE(ReleaseKernel)
+        MAXGRAPH_RESOLVE(SetKernelArg)
+        MAXGRAPH_RESOLVE(SetKernelArgSVMPointer)
+        MAXGRAPH_RESOLVE(EnqueueNDRangeKernel)
+        MAXGRAPH_RESOLVE(SVMAlloc)
+        MAXGRAPH_RESOLVE(SVMFree)
+        MAXGRAPH_RESOLVE(EnqueueSVMFree)
+        MAXGRAPH_RESOLVE(EnqueueSVMMemcpy)
+        MAXGRAPH_RESOLVE(EnqueueSVMMemFill)
+        MAXGRAPH_RESOLVE(EnqueueMarkerWithWaitList)
+        MAXGRAPH_RESOLVE(EnqueueBarrierWithWaitList)
+        MAXGRAPH_RESOLVE(WaitForEvents)
+        MAXGRAPH_RESOLVE(ReleaseEvent)
 #undef MAXGRAPH_RESOLVE
-  return loaded;
+        return llvm::Error::success();
+      });
 }
 
 llvm::Expected<const OpenCLLibrary &> opencl::openCLLibrary() {
-  static const LoadedLibrary loaded = load();
-  if (!loaded.error.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   loaded.error);
-  return loaded.entryPoints;
+  static const LoadedEntryPoints<OpenCLLibrary> loaded = load();
+  return loaded.get();
 }
 
 llvm::StringRef opencl::clErrorName(cl_int code) {
