@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/Common/Passes.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
 namespace maxgraph {
@@ -16,4 +17,11 @@ namespace maxgraph {
 
 void maxgraph::registerCodegenCommonPasses() {
   registerMaxGraphCodegenCommonPasses();
+  mlir::PassPipelineRegistration<GraphToLinalgPipelineOptions>(
+      "maxgraph-graph-to-linalg",
+      "The graph level of every target's pipeline: maxgraph graphs to fused "
+      "linalg on tensors",
+      [](mlir::OpPassManager &pm, const GraphToLinalgPipelineOptions &options) {
+        buildGraphToLinalgPipeline(pm, options);
+      });
 }

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/Common/NarrowFloatEmulation.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -44,6 +45,12 @@ struct EmulateBFloat16Pass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    // Integers that f32 does not hold exactly round once, through f64, and
+    // f64 to bf16 once, by integer code (LLVM's own conversions of i32 to
+    // bf16 go through f32, and of f64 call a function per lane).
+    maxgraph::convertWideIntegersToNarrowFloats(getOperation());
+    if (failed(maxgraph::expandTruncationsFromF64(getOperation())))
+      return signalPassFailure();
     // A named linalg op that computes on bf16 buffers (a matmul tile whose
     // sizes are known only at run time, not vectorized) must keep its named
     // body; as a generic it may compute in f32 like the rest. Ops that only

@@ -17,9 +17,6 @@
 
 #include "MaxGraph/Codegen/Common/Passes.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
-#include "MaxGraph/Conversion/Passes.h"
-#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
-#include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -52,13 +49,7 @@ targetOptions(const maxgraph::LowerToCPUPipelineOptions &options) {
 
 void maxgraph::buildLowerToCPUPipeline(
     OpPassManager &pm, const LowerToCPUPipelineOptions &options) {
-  pm.addNestedPass<GraphOp>(createDecompose());
-  pm.addPass(createLinkKernels());
-  pm.addPass(createConvertMaxGraphToLinalg());
-  // The conversion sizes each result by `tensor.dim` of its producer; folding
-  // those leaves each producer with the one use that fusion asks for.
-  pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+  buildGraphToLinalgPipeline(pm);
   // Reductions and their consumers meet without reshapes between them, which
   // the row groups of the tiling need.
   pm.addNestedPass<func::FuncOp>(createFoldUnitDims());

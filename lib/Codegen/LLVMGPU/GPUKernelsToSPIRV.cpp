@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/Common/NarrowFloatEmulation.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
-#include "NarrowFloatEmulation.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
@@ -199,7 +199,7 @@ struct GPUKernelsToSPIRVPass
       Operation *copy = builder.clone(*gpuModule.getOperation());
       // f16 and bf16 as i16 in the kernels; the stubs below keep the
       // host's types.
-      if (failed(maxgraph::emulateNarrowFloats(copy)))
+      if (failed(maxgraph::emulateNarrowFloatsAsBits(copy)))
         return signalPassFailure();
       std::unique_ptr<ConversionTarget> legal =
           SPIRVConversionTarget::get(target);

@@ -19,9 +19,6 @@
 
 #include "MaxGraph/Codegen/Common/Passes.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
-#include "MaxGraph/Conversion/Passes.h"
-#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
-#include "MaxGraph/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -132,17 +129,11 @@ void maxgraph::buildLowerToGPUPipeline(
     return;
   }
 
-  // The graph level, as for the CPU.
-  pm.addNestedPass<GraphOp>(createDecompose());
-  pm.addPass(createLinkKernels());
-  ConvertMaxGraphToLinalgOptions toLinalg;
-  toLinalg.gpu = true;
-  pm.addPass(createConvertMaxGraphToLinalg(toLinalg));
-  // One entry function: subgraphs and custom kernels are inlined (results
-  // of dynamic shape cannot become caller buffers of a callee).
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+  // The graph level, as for the CPU, with subgraphs and custom kernels
+  // inlined into one entry function.
+  GraphToLinalgPipelineOptions front;
+  front.gpu = true;
+  buildGraphToLinalgPipeline(pm, front);
   pm.addPass(createCanonicalizerPass());
 
   // Buffers, with results in caller buffers. Empty tensors that become

@@ -129,3 +129,26 @@ func.func @compared(%a: bf16, %b: bf16) -> i1 {
   %1 = arith.cmpf ogt, %0, %b : bf16
   return %1 : i1
 }
+
+// -----
+
+// An i32 is not exact in f32: through f32 it would round twice. It goes
+// to f64 (exact) and is rounded once to bf16 by integer code on the f64's
+// bits, which no later fold turns back into one sitofp (LLVM's own i32 to
+// bf16 goes through f32). An i64 goes through an f64 rounded to odd. An
+// i16 is exact in f32 and is converted there.
+// CHECK-LABEL: func.func @wide_integers
+// CHECK-SAME: (%[[I:.*]]: vector<8xi32>, %[[L:.*]]: vector<8xi64>, %[[S:.*]]: vector<8xi16>)
+// CHECK: %[[WIDE:.*]] = arith.sitofp %[[I]] : vector<8xi32> to vector<8xf64>
+// CHECK: arith.bitcast %[[WIDE]] : vector<8xf64> to vector<8xi64>
+// CHECK: arith.shrui %[[L]]
+// CHECK: arith.sitofp %[[S]] : vector<8xi16> to vector<8xf32>
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.sitofp {{.*}}bf16
+// CHECK: return
+func.func @wide_integers(%i: vector<8xi32>, %l: vector<8xi64>, %s: vector<8xi16>) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>) {
+  %0 = arith.sitofp %i : vector<8xi32> to vector<8xbf16>
+  %1 = arith.uitofp %l : vector<8xi64> to vector<8xbf16>
+  %2 = arith.sitofp %s : vector<8xi16> to vector<8xbf16>
+  return %0, %1, %2 : vector<8xbf16>, vector<8xbf16>, vector<8xbf16>
+}

@@ -5,8 +5,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `maxgraph-fuse-elementwise` and `maxgraph-assertions-to-status`
-// (Passes.td): what the CPU pipeline (LLVMCPU) and the GPU pipeline
-// (LLVMGPU) both run.
+// (Passes.td), and `maxgraph-graph-to-linalg`, the graph-level front: what
+// the CPU pipeline (LLVMCPU) and the GPU pipeline (LLVMGPU) both run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +21,40 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 #include <memory>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
 
 namespace maxgraph {
 #define GEN_PASS_DECL
 #include "MaxGraph/Codegen/Common/Passes.h.inc"
 
-/// Registers the passes of Passes.td with MLIR's pass registry.
+/// Options of `maxgraph-graph-to-linalg`.
+struct GraphToLinalgPipelineOptions
+    : mlir::PassPipelineOptions<GraphToLinalgPipelineOptions> {
+  Option<bool> gpu{
+      *this, "gpu",
+      llvm::cl::desc("Graphs whose tensors are on one GPU, for "
+                     "maxgraph-lower-to-gpu: subgraphs and custom kernels are "
+                     "inlined into one entry function"),
+      llvm::cl::init(false)};
+};
+
+/// `maxgraph-graph-to-linalg`: the graph level of every target's pipeline.
+/// Composites are decomposed, custom kernels linked, graphs converted to
+/// linalg on tensors (`maxgraph-convert-maxgraph-to-linalg`), and
+/// elementwise ops fused into their consumers. For a GPU, subgraphs and
+/// custom kernels are inlined first: results of dynamic shape cannot become
+/// a callee's caller buffers.
+void buildGraphToLinalgPipeline(mlir::OpPassManager &pm,
+                                const GraphToLinalgPipelineOptions &options =
+                                    GraphToLinalgPipelineOptions());
+
+/// Registers the passes of Passes.td and `maxgraph-graph-to-linalg` with
+/// MLIR's pass registry.
 void registerCodegenCommonPasses();
 } // namespace maxgraph
 

@@ -367,6 +367,12 @@ def EmulateBFloat16 : Pass<"maxgraph-emulate-bf16", "mlir::func::FuncOp"> {
     shifts and integer rounding to nearest even (upstream's bf16
     expansion), vectorized, instead of LLVM's per-lane `__truncsfbf2`
     calls on CPUs without AVX512-BF16.
+    Conversions to f16 and bf16 round once, as docs/Spec.md says, with the
+    OpenCL kernels' rules (Codegen/Common's narrow-float emulation): an
+    integer wider than 24 bits goes through f64 (an i64 through an f64
+    rounded to odd), and `arith.truncf` from f64 becomes integer code on
+    the f64's bits; LLVM would convert an i32 to bf16 through f32, rounding
+    twice.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

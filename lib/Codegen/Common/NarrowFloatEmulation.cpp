@@ -1,34 +1,29 @@
-//===- NarrowFloatEmulation.cpp - f16 and bf16 kernels as i16 -------------===//
+//===- NarrowFloatEmulation.cpp - f16 and bf16 computed in f32 ------------===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The OpenCL back end's kernels on f16 and bf16 data: SPIR-V 1.0 has no
-// bf16, and OpenCL devices such as PoCL lack cl_khr_fp16, so the kernels
-// hold such data as i16 bit patterns and compute in f32. Each op still
-// rounds once to its own type, as docs/Spec.md says: f32 has more than
-// twice the precision of f16 and bf16, so an add, sub, mul, div or sqrt
-// done in f32 and rounded to the narrow type is the correctly rounded
-// result, and the conversions between the narrow types and f32 or f64 are
-// exact integer code (IEEE round to nearest even, subnormals, infinities,
-// NaN), not the device's conversion instructions.
+// f16 and bf16 on targets without their arithmetic. Each op still rounds
+// once to its own type, as docs/Spec.md says: f32 has more than twice the
+// precision of f16 and bf16, so an add, sub, mul, div or sqrt done in f32
+// and rounded to the narrow type is the correctly rounded result; integers
+// wider than f32 holds go through f64 (or an f64 rounded to odd), for both
+// targets. For OpenCL's kernels (SPIR-V 1.0 has no bf16, and devices such
+// as PoCL lack cl_khr_fp16) the data is held as i16 bit patterns, and the
+// conversions between the narrow types and f32 or f64 are exact integer
+// code (IEEE round to nearest even, subnormals, infinities, NaN), not the
+// device's conversion instructions.
 //
 //===----------------------------------------------------------------------===//
 
-#include "NarrowFloatEmulation.h"
-#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "MaxGraph/Codegen/Common/NarrowFloatEmulation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-
-namespace maxgraph {
-#define GEN_PASS_DEF_GPUEMULATENARROWFLOATS
-#include "MaxGraph/Codegen/LLVMGPU/Passes.h.inc"
-} // namespace maxgraph
 
 using namespace mlir;
 
@@ -284,9 +279,7 @@ Value integerToOddF64(ImplicitLocOpBuilder &b, Value value, bool isSigned) {
 
 /// The operations that compute on narrow floats, in f32: their narrow
 /// operands extended, their narrow results rounded back (so each still
-/// rounds once to its own type). Integers become narrow floats through f32
-/// or f64 where those hold them exactly, 64-bit ones through an f64 rounded
-/// to odd, so that they too round once.
+/// rounds once to its own type). Integers that f32 holds exactly only.
 void computeInF32(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -301,21 +294,6 @@ void computeInF32(Operation *root) {
   for (Operation *op : ops) {
     ImplicitLocOpBuilder b(op->getLoc(), op);
     Type compute = b.getF32Type();
-    if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
-      Value integer = op->getOperand(0);
-      unsigned width =
-          getElementTypeOrSelf(integer.getType()).getIntOrFloatBitWidth();
-      if (width > 53) {
-        Value odd = integerToOddF64(b, integer, isa<arith::SIToFPOp>(op));
-        op->getResult(0).replaceAllUsesWith(
-            arith::TruncFOp::create(b, op->getResult(0).getType(), odd)
-                .getResult());
-        op->erase();
-        continue;
-      }
-      if (width > 24)
-        compute = b.getF64Type();
-    }
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
       if (isNarrowFloat(operand.getType()))
@@ -368,6 +346,26 @@ void constantsToBits(Operation *root) {
   }
 }
 
+/// `truncate` (to f16 or bf16) as the integer code above, between bitcasts;
+/// an error for a rounding mode other than to nearest even.
+FailureOr<Value> truncateAsBits(arith::TruncFOp truncate) {
+  if (truncate.getRoundingmode() &&
+      *truncate.getRoundingmode() != arith::RoundingMode::to_nearest_even)
+    return truncate.emitError()
+           << "only rounding to nearest even is emulated for f16 and bf16 on "
+              "this target";
+  ImplicitLocOpBuilder b(truncate.getLoc(), truncate);
+  Value source = truncate.getIn();
+  BitCode code(b, source.getType());
+  // The sources wider than 16 bits are f32 and f64.
+  Format from = formatOf(source.getType());
+  Value bits = arith::BitcastOp::create(b, code.integer(from.width), source);
+  Value narrowBits =
+      truncateToBits(code, bits, from, formatOf(truncate.getType()));
+  return arith::BitcastOp::create(b, truncate.getType(), narrowBits)
+      .getResult();
+}
+
 /// `arith.extf` from and `arith.truncf` to narrow floats as the integer
 /// code above, between bitcasts.
 LogicalResult conversionsToBits(Operation *root) {
@@ -393,18 +391,10 @@ LogicalResult conversionsToBits(Operation *root) {
       if (result.getType() != resultType)
         result = arith::ExtFOp::create(b, resultType, result);
     } else {
-      auto truncate = cast<arith::TruncFOp>(op);
-      if (truncate.getRoundingmode() &&
-          *truncate.getRoundingmode() != arith::RoundingMode::to_nearest_even)
-        return op->emitError()
-               << "only rounding to nearest even is emulated for f16 and "
-                  "bf16 on this target";
-      // The sources wider than 16 bits are f32 and f64.
-      Format from = formatOf(sourceType);
-      Value bits =
-          arith::BitcastOp::create(b, code.integer(from.width), source);
-      Value narrowBits = truncateToBits(code, bits, from, formatOf(resultType));
-      result = arith::BitcastOp::create(b, resultType, narrowBits);
+      FailureOr<Value> truncated = truncateAsBits(cast<arith::TruncFOp>(op));
+      if (failed(truncated))
+        return failure();
+      result = *truncated;
     }
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
@@ -434,7 +424,53 @@ void retypeToBits(Operation *root) {
 }
 } // namespace
 
-LogicalResult maxgraph::emulateNarrowFloats(Operation *root) {
+void maxgraph::convertWideIntegersToNarrowFloats(Operation *root) {
+  SmallVector<Operation *> conversions;
+  root->walk([&](Operation *op) {
+    if (isa<arith::SIToFPOp, arith::UIToFPOp>(op) &&
+        isNarrowFloat(op->getResultTypes()[0]) &&
+        getElementTypeOrSelf(op->getOperandTypes()[0]).getIntOrFloatBitWidth() >
+            24)
+      conversions.push_back(op);
+  });
+  for (Operation *op : conversions) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    Value integer = op->getOperand(0);
+    bool isSigned = isa<arith::SIToFPOp>(op);
+    Value wide;
+    if (getElementTypeOrSelf(integer.getType()).getIntOrFloatBitWidth() > 53) {
+      wide = integerToOddF64(b, integer, isSigned);
+    } else {
+      Type f64 = withElement(integer.getType(), b.getF64Type());
+      wide = isSigned ? Value(arith::SIToFPOp::create(b, f64, integer))
+                      : Value(arith::UIToFPOp::create(b, f64, integer));
+    }
+    op->getResult(0).replaceAllUsesWith(
+        arith::TruncFOp::create(b, op->getResult(0).getType(), wide)
+            .getResult());
+    op->erase();
+  }
+}
+
+LogicalResult maxgraph::expandTruncationsFromF64(Operation *root) {
+  SmallVector<arith::TruncFOp> truncations;
+  root->walk([&](arith::TruncFOp truncate) {
+    if (getElementTypeOrSelf(truncate.getIn().getType()).isF64() &&
+        isNarrowFloat(truncate.getType()))
+      truncations.push_back(truncate);
+  });
+  for (arith::TruncFOp truncate : truncations) {
+    FailureOr<Value> truncated = truncateAsBits(truncate);
+    if (failed(truncated))
+      return failure();
+    truncate.replaceAllUsesWith(*truncated);
+    truncate.erase();
+  }
+  return success();
+}
+
+LogicalResult maxgraph::emulateNarrowFloatsAsBits(Operation *root) {
+  convertWideIntegersToNarrowFloats(root);
   computeInF32(root);
   constantsToBits(root);
   if (failed(conversionsToBits(root)))
@@ -459,13 +495,3 @@ LogicalResult maxgraph::emulateNarrowFloats(Operation *root) {
   retypeToBits(root);
   return success();
 }
-
-namespace {
-struct GPUEmulateNarrowFloatsPass
-    : maxgraph::impl::GPUEmulateNarrowFloatsBase<GPUEmulateNarrowFloatsPass> {
-  void runOnOperation() override {
-    if (failed(maxgraph::emulateNarrowFloats(getOperation())))
-      signalPassFailure();
-  }
-};
-} // namespace
