@@ -100,6 +100,9 @@ if [ -n "$compiled_only" ]; then
   echo "== Python runtime: call overhead, numpy boundary, end to end"
   PYTHONPATH="$build/python" "$root/.venv/bin/python" \
     "$root/benchmarks/python_runtime.py" $quick
+  echo "== a small model's per-call time on 1 and 2 threads (2t/1t at most 1.05)"
+  PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+    "$root/benchmarks/thread_scaling.py" $quick
   echo "== compiled code against its peers"
   "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
   exit 0
@@ -118,6 +121,9 @@ OMP_NUM_THREADS=1 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
 echo "== Python runtime: call overhead, numpy boundary, end to end"
 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
   "$root/benchmarks/python_runtime.py" $quick
+echo "== a small model's per-call time on 1 and 2 threads (2t/1t at most 1.05)"
+PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+  "$root/benchmarks/thread_scaling.py" $quick
 # The all-MiniLM-L6-v2 encoder (examples/minilm) against PyTorch eager and
 # onnxruntime (the same model exported to ONNX) in the same process:
 # PyTorch, transformers and onnxruntime live in a benchmark-only virtual

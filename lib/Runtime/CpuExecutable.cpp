@@ -29,6 +29,7 @@
 #include "MaxGraph/Runtime/PackedWeights.h"
 #include "MaxGraph/Runtime/RunnerUtils.h"
 #include "MaxGraph/Runtime/TensorAllocator.h"
+#include "MaxGraph/Runtime/Threads.h"
 #include "MaxGraph/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -173,6 +174,7 @@ CpuExecutable::runUnchecked(const std::vector<HostTensor> &given) const {
   const char *status = nullptr;
   void *statusPointer = &status;
   packed.push_back(&statusPointer);
+  detail::applyThreadCount();
   callEntry(entry, packed.data());
 
   auto pointerAt = [](const int64_t *word) {

@@ -29,6 +29,20 @@ Error = _core.Error
 StagingError = _core.StagingError
 RuntimeError = _core.RuntimeError
 
+
+def set_num_threads(count: int) -> None:
+    """Runs compiled CPU code on ``count`` threads, from any Python thread
+    that calls it; 0 goes back to OpenMP's default (``OMP_NUM_THREADS``, or
+    every core). As ``torch.set_num_threads``; a negative count raises
+    ``maxgraph.RuntimeError``."""
+    _core.set_num_threads(count)
+
+
+def get_num_threads() -> int:
+    """The number of threads compiled CPU code runs on."""
+    return _core.get_num_threads()
+
+
 from . import (  # noqa: E402
     compilation, distributed, driver, dtype, functional, ops, sharding, tensor,
     weights)
@@ -45,7 +59,9 @@ __all__ = [
     "driver",
     "dtype",
     "functional",
+    "get_num_threads",
     "ops",
+    "set_num_threads",
     "sharding",
     "tensor",
     "weights",

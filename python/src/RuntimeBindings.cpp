@@ -12,6 +12,7 @@
 #include "MaxGraph/Compiler/CpuExecutable.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Runtime/MPI.h"
+#include "MaxGraph/Runtime/Threads.h"
 #include "llvm/ADT/StringExtras.h"
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
@@ -357,6 +358,9 @@ struct PyExecutable {
 } // namespace
 
 void maxgraph::python::bindRuntime(nb::module_ &m) {
+  // The threads compiled CPU code runs on, for the whole process.
+  m.def("set_num_threads", &setThreadCount, nb::arg("count"));
+  m.def("get_num_threads", &threadCount);
   // MPI (maxgraph.distributed): the runtime's MPI layer, opened at first use.
   m.def("mpi_available", [] {
     std::string reason;

@@ -113,11 +113,12 @@ static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp matmul,
   // A use that tiling updates, to find the packed value by afterwards.
   auto anchor = tensor::CastOp::create(rewriter, loc, copy.getResultTypes(),
                                        copy->getResult(0));
-  // Spread whatever its size (unless nothing is): a panel of B is read from
-  // memory (a weight is not in cache), and the other threads would wait.
+  // Spread whatever its size (unless nothing is, as for a matmul too small
+  // for threads): a panel of B is read from memory (a weight is not in
+  // cache), and the other threads would wait.
   ThreadTiling packing = threads;
   if (!threads.spreadsNothing())
-    packing.minIterations = 0;
+    packing.minWork = 0;
   FailureOr<TilingInterface> spread = tileForThreads(
       rewriter, cast<linalg::LinalgOp>(copy.getOperation()), packing, {});
   if (succeeded(spread)) {
@@ -305,7 +306,14 @@ MatmulTileSizes maxgraph::fitRegisterRows(int64_t m, MatmulTileSizes sizes) {
 void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
                                          linalg::MatmulOp matmul,
                                          const MatmulTileSizes &targetSizes,
-                                         const ThreadTiling &threads) {
+                                         const ThreadTiling &targetThreads) {
+  // Spread or not, packing and blocks alike, as the whole matmul's work
+  // says (its K panels' sizes need not be static).
+  ThreadTiling threads =
+      targetThreads.spreads(estimateWork(
+          cast<linalg::LinalgOp>(matmul.getOperation()), targetThreads.minWork))
+          ? targetThreads
+          : ThreadTiling::none();
   SmallVector<int64_t> shape = matmul.getStaticLoopRanges();
   MatmulTileSizes sizes = fitRegisterRows(shape[0], targetSizes);
   // C starts empty and its register tiles zero themselves (the fill, left
@@ -403,8 +411,7 @@ void maxgraph::tileBatchMatmulToRegisterTiles(RewriterBase &rewriter,
   MLIRContext *context = batch->getContext();
   int64_t count = batch.getStaticLoopRanges().front();
   bool byMatmuls =
-      estimateIterations(batch, threads.minIterations) >=
-          threads.minIterations &&
+      threads.spreads(estimateWork(batch, threads.minWork)) &&
       (ShapedType::isDynamic(count) || count >= sizes.minColumnBlocks);
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(getAsIndexOpFoldResult(context, {1, 0, 0, 0}));

@@ -205,12 +205,18 @@ FailureOr<Operation *> tileRowGroup(RewriterBase &rewriter,
   sizes.back() = 0;
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(getAsIndexOpFoldResult(context, sizes));
-  if (maxgraph::estimateIterations(last, threads.minIterations) >=
-      threads.minIterations)
+  llvm::SmallPtrSet<Operation *, 16> fusable = fusableProducers(last);
+  // The group is spread when its work together pays for the threads.
+  int64_t work = maxgraph::estimateWork(last, threads.minWork);
+  for (Operation *producer : fusable)
+    work = std::min<int64_t>(
+        work + maxgraph::estimateWork(cast<linalg::LinalgOp>(producer),
+                                      threads.minWork),
+        int64_t(1) << 40);
+  if (threads.spreads(work))
     tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
-  llvm::SmallPtrSet<Operation *, 16> fusable = fusableProducers(last);
   options.setFusionControlFn(
       [loops, &fusable](tensor::ExtractSliceOp slice, OpResult producer, bool)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {

@@ -6,19 +6,29 @@
 
 #include "MaxGraph/Codegen/Common/ThreadTiling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include <algorithm>
 
 using namespace mlir;
 
-int64_t maxgraph::estimateIterations(linalg::LinalgOp op,
-                                     int64_t dynamicIterations) {
-  int64_t iterations = 1;
-  for (int64_t size : op.getStaticLoopRanges())
-    iterations = ShapedType::isDynamic(size)
-                     ? dynamicIterations
-                     : std::min<int64_t>(iterations * size, 1LL << 40);
-  return iterations;
+int64_t maxgraph::estimateWork(linalg::LinalgOp op, int64_t dynamicWork) {
+  constexpr int64_t kCap = int64_t(1) << 40;
+  int64_t perIteration = 0;
+  if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
+    for (Operation &inner : op->getRegion(0).front()) {
+      if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
+        continue;
+      perIteration +=
+          isa<math::MathDialect>(inner.getDialect()) ? kMathFunctionWork : 1;
+    }
+  int64_t work = std::max<int64_t>(perIteration, 1);
+  for (int64_t size : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(size))
+      return dynamicWork;
+    work = std::min<int64_t>(work * size, kCap);
+  }
+  return work;
 }
 
 FailureOr<TilingInterface> maxgraph::tileForThreads(
@@ -27,7 +37,7 @@ FailureOr<TilingInterface> maxgraph::tileForThreads(
   auto untiled = cast<TilingInterface>(op.getOperation());
   if (tiling.spreadsNothing() || op.getNumLoops() == 0 ||
       op.getIteratorTypesArray().front() != utils::IteratorType::parallel ||
-      estimateIterations(op, tiling.minIterations) < tiling.minIterations)
+      !tiling.spreads(estimateWork(op, tiling.minWork)))
     return untiled;
   int64_t leading = op.getStaticLoopRanges().front();
   if (tileSizes.empty() && !ShapedType::isDynamic(leading) && leading < 2)

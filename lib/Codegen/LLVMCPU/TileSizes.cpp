@@ -23,8 +23,14 @@ constexpr int64_t kElementBits = 8 * kElementBytes;
 constexpr int64_t kMaxBlockLog2 = 4;
 /// Vectors per row step of non-matmul ops.
 constexpr int64_t kVectorsPerRow = 4;
-/// Vectors of work below which an op stays on one thread.
-constexpr int64_t kVectorsPerThreadedOp = 4096;
+/// Vector operations below which an op stays on one thread (estimateWork,
+/// per lane): a fork and join of the threads costs about 3 us (a 2-core
+/// EPYC), and below about 32768 vector operations of 8 lanes (a [256, 1024]
+/// f32 add, a [16, 64] x [64, 256] matmul) two threads are no faster than
+/// one. Lanes past 8 do not lower it: ops of that size are bound by memory
+/// (an add moves 12 bytes per element), which wider vectors do not speed.
+constexpr int64_t kVectorOpsPerThreadedOp = 32768;
+constexpr int64_t kMaxLanesOfThreadedWork = 8;
 /// Thread chunks per core.
 constexpr int64_t kChunksPerCore = 4;
 
@@ -60,7 +66,8 @@ CPUTileSizes maxgraph::chooseCPUTileSizes(const CPUTarget &target) {
   matmul.minColumnBlocks = std::max<int64_t>(1, target.cores);
   sizes.vectorLength = kVectorsPerRow * lanes;
   sizes.remainderLength = lanes > 1 ? lanes : 0;
-  sizes.threads.minIterations = kVectorsPerThreadedOp * lanes;
+  sizes.threads.minWork =
+      kVectorOpsPerThreadedOp * std::min(lanes, kMaxLanesOfThreadedWork);
   sizes.threads.numChunks = kChunksPerCore * std::max<int64_t>(1, target.cores);
   return sizes;
 }

@@ -126,19 +126,32 @@ maxgraph.graph @rows(%x: !maxgraph.tensor<[3, 100], f32>, %y: !maxgraph.tensor<[
 
 // -----
 
-// Threads: 32768 iterations (64 x 512) is enough with 8 lanes, so the
-// leading dim is cut into 4 * 8 = 32 chunks of 2 rows; with 16 lanes
-// (65536 needed) it stays on one thread.
+// Threads: an op is spread when its work (maxgraph::estimateWork, one
+// operation per element for an add) reaches 32768 vector operations of up
+// to 8 lanes, 262144 here with 8 lanes and with 16. A [512, 512] add is
+// spread: its leading dim cut into 4 * 8 = 32 chunks of 16 rows (AVX2), or
+// 4 of 128 rows for one core. A [256, 512] add (131072) stays on one
+// thread, as a small matmul does ([16, 64] x [64, 64]: 16 x 64 x 64
+// iterations of a multiply and an add, 131072), B's packing with it.
 // AVX2-LABEL: func.func @threads
 // AVX2: scf.forall (%{{.*}}) in (32)
-// AVX2: tensor.extract_slice {{.*}} [2, 512] [1, 1]
+// AVX2: tensor.extract_slice {{.*}} [16, 512] [1, 1]
 // AVX2: arith.addf {{.*}} : vector<1x32xf32>
+// AVX2: scf.forall.in_parallel
+// AVX2-NOT: scf.forall (
+// AVX2: return
 // SMALL-LABEL: func.func @threads
-// SMALL-NOT: scf.forall
+// SMALL: scf.forall (%{{.*}}) in (4)
+// SMALL: tensor.extract_slice {{.*}} [128, 512] [1, 1]
 // SMALL: arith.addf {{.*}} : vector<1x64xf32>
-maxgraph.graph @threads(%x: !maxgraph.tensor<[64, 512], f32>) -> !maxgraph.tensor<[64, 512], f32> {
-  %0 = maxgraph.add %x, %x : !maxgraph.tensor<[64, 512], f32>
-  maxgraph.output %0 : !maxgraph.tensor<[64, 512], f32>
+// SMALL: scf.forall.in_parallel
+// SMALL-NOT: scf.forall (
+// SMALL: return
+maxgraph.graph @threads(%x: !maxgraph.tensor<[512, 512], f32>, %y: !maxgraph.tensor<[256, 512], f32>, %a: !maxgraph.tensor<[16, 64], f32>, %b: !maxgraph.tensor<[64, 64], f32>) -> (!maxgraph.tensor<[512, 512], f32>, !maxgraph.tensor<[256, 512], f32>, !maxgraph.tensor<[16, 64], f32>) {
+  %0 = maxgraph.add %x, %x : !maxgraph.tensor<[512, 512], f32>
+  %1 = maxgraph.add %y, %y : !maxgraph.tensor<[256, 512], f32>
+  %2 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[16, 64], f32>, !maxgraph.tensor<[64, 64], f32>) -> !maxgraph.tensor<[16, 64], f32>
+  maxgraph.output %0, %1, %2 : !maxgraph.tensor<[512, 512], f32>, !maxgraph.tensor<[256, 512], f32>, !maxgraph.tensor<[16, 64], f32>
 }
 
 // -----

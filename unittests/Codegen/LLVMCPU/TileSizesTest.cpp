@@ -42,7 +42,7 @@ CPUTarget target(int64_t vectorBits, int64_t vectorRegisters,
 }
 
 struct Expected {
-  int64_t mr, nr, kc, mc, nc, vectorLength, minIterations, numChunks;
+  int64_t mr, nr, kc, mc, nc, vectorLength, minWork, numChunks;
 };
 
 void expectSizes(const CPUTarget &cpu, const Expected &expected) {
@@ -53,8 +53,7 @@ void expectSizes(const CPUTarget &cpu, const Expected &expected) {
   EXPECT_EQ(sizes.matmul.mc, expected.mc) << describe(cpu);
   EXPECT_EQ(sizes.matmul.nc, expected.nc) << describe(cpu);
   EXPECT_EQ(sizes.vectorLength, expected.vectorLength) << describe(cpu);
-  EXPECT_EQ(sizes.threads.minIterations, expected.minIterations)
-      << describe(cpu);
+  EXPECT_EQ(sizes.threads.minWork, expected.minWork) << describe(cpu);
   EXPECT_EQ(sizes.threads.numChunks, expected.numChunks) << describe(cpu);
 }
 
@@ -64,10 +63,11 @@ void expectSizes(const CPUTarget &cpu, const Expected &expected) {
 //   Kc: L1 / 4 / (Mr * 4) = 12288 / 48 = 256, a power of two.
 //   Mc: 12 * 16 = 192 with 192 * 256 * 4 = 192 KiB <= L2 / 4 = 512 KiB.
 //   Nc: 32 * 16 = 512 with 256 * 512 * 4 = 512 KiB <= L2 / 2 = 1 MiB.
-//   rows 4 L = 64; threads from 4096 L = 65536 iterations, 4 * 2 = 8 chunks.
+//   rows 4 L = 64; threads from 32768 min(L, 8) = 262144 operations, 4 * 2 = 8
+//   chunks.
 TEST(TileSizesTest, Avx512Host) {
   expectSizes(target(512, 32, 48 * kKiB, 2 * kMiB, 2),
-              {12, 32, 256, 192, 512, 64, 65536, 8});
+              {12, 32, 256, 192, 512, 64, 262144, 8});
 }
 
 // AVX-512 with the default caches (32 KiB L1, 1 MiB L2): the same register
@@ -76,7 +76,7 @@ TEST(TileSizesTest, Avx512Host) {
 //   KiB.
 TEST(TileSizesTest, Avx512DefaultCaches) {
   expectSizes(target(512, 32, kDefaultL1CacheBytes, kDefaultL2CacheBytes, 2),
-              {12, 32, 128, 192, 512, 64, 65536, 8});
+              {12, 32, 128, 192, 512, 64, 262144, 8});
 }
 
 // AVX2 (Zen 2/3-like: 32 KiB L1d, 512 KiB L2, 8 cores). L = 8.
@@ -84,10 +84,10 @@ TEST(TileSizesTest, Avx512DefaultCaches) {
 //   Kc: 8192 / (6 * 4) = 341 -> 256.
 //   Mc: 6 * 16 = 96 with 96 * 256 * 4 = 96 KiB <= L2 / 4 = 128 KiB.
 //   Nc: 16 * 16 = 256 with 256 * 256 * 4 = 256 KiB <= L2 / 2 = 256 KiB.
-//   rows 32; threads from 32768 iterations, 32 chunks.
+//   rows 32; threads from 262144 operations, 32 chunks.
 TEST(TileSizesTest, Avx2) {
   expectSizes(target(256, 16, 32 * kKiB, 512 * kKiB, 8),
-              {6, 16, 256, 96, 256, 32, 32768, 32});
+              {6, 16, 256, 96, 256, 32, 262144, 32});
 }
 
 // AVX-512 registers with small caches (16 KiB L1, 64 KiB L2, 1 core).
@@ -96,10 +96,10 @@ TEST(TileSizesTest, Avx2) {
 //   Mc: 12 * 2^i * 64 * 4 = 3072 * 2^i <= L2 / 4 = 16384 -> 2^i = 4, Mc = 48.
 //   Nc: 32 * 2^j * 64 * 4 = 8192 * 2^j <= L2 / 2 = 32768 -> 2^j = 4,
 //   Nc = 128.
-//   rows 64; threads from 65536 iterations, 4 chunks.
+//   rows 64; threads from 262144 operations, 4 chunks.
 TEST(TileSizesTest, SmallCaches) {
   expectSizes(target(512, 32, 16 * kKiB, 64 * kKiB, 1),
-              {12, 32, 64, 48, 128, 64, 65536, 4});
+              {12, 32, 64, 48, 128, 64, 262144, 4});
 }
 
 // NEON (128-bit, 32 registers; 64 KiB L1d, 1 MiB L2, 4 cores). L = 4.
@@ -107,24 +107,24 @@ TEST(TileSizesTest, SmallCaches) {
 //   Kc: 16384 / (12 * 4) = 341 -> 256.
 //   Mc: 12 * 2^i * 256 * 4 = 12288 * 2^i <= 256 KiB -> 2^i = 16, Mc = 192.
 //   Nc: 8 * 2^j * 256 * 4 = 8192 * 2^j <= 512 KiB -> 2^j = 16, Nc = 128.
-//   rows 16; threads from 16384 iterations, 16 chunks.
+//   rows 16; threads from 131072 operations, 16 chunks.
 TEST(TileSizesTest, Neon) {
   expectSizes(target(128, 32, 64 * kKiB, kMiB, 4),
-              {12, 8, 256, 192, 128, 16, 16384, 16});
+              {12, 8, 256, 192, 128, 16, 131072, 16});
 }
 
 // A degenerate target still gets positive sizes: L = 1 (32-bit vectors),
 // Nr = 2, Mr = max(1, 3 * 2 / 8) = 1; Kc: 256 / 4 = 64; Mc: 1 * 2^i * 64 * 4 =
 // 256 * 2^i <= 1024 -> 4; Nc: 2 * 2^j * 64 * 4 = 512 * 2^j <= 2048 -> 8;
-// rows 4; threads from 4096 iterations; 4 chunks.
+// rows 4; threads from 32768 operations; 4 chunks.
 TEST(TileSizesTest, TinyTarget) {
-  expectSizes(target(32, 2, kKiB, 4 * kKiB, 1), {1, 2, 64, 4, 8, 4, 4096, 4});
+  expectSizes(target(32, 2, kKiB, 4 * kKiB, 1), {1, 2, 64, 4, 8, 4, 32768, 4});
 }
 
 // Caches too small for even one register tile per block: the minimums.
 //   Kc: 64 / 4 / 48 = 0 -> 1; Mc = Mr = 12 and Nc = Nr = 32.
 TEST(TileSizesTest, CachesBelowOneTile) {
-  expectSizes(target(512, 32, 64, 64, 2), {12, 32, 1, 12, 32, 64, 65536, 8});
+  expectSizes(target(512, 32, 64, 64, 2), {12, 32, 1, 12, 32, 64, 262144, 8});
 }
 
 /// The register tile's rows and the thread block's rows that

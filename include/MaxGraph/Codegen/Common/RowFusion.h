@@ -38,9 +38,9 @@ bool isRowOp(mlir::linalg::LinalgOp op, unsigned loops);
 /// or through other row ops), is tiled to one row per iteration and its
 /// row-op producers (and the fills of their accumulators) are fused into
 /// that iteration. The row loop is an `scf.forall` (one row per iteration,
-/// for the threads) when the last op has at least `threads.minIterations`
-/// iterations, an `scf.for` otherwise. Each op of the row is then tiled to
-/// vector rows of `vectorLength` (tileToVectorRows, without threads).
+/// for the threads) when the group's work together (estimateWork) is at
+/// least `threads.minWork`, an `scf.for` otherwise. Each op of the row is then
+/// tiled to vector rows of `vectorLength` (tileToVectorRows, without threads).
 /// Returns the row loops: the ops inside them are tiled.
 llvm::SmallVector<mlir::Operation *> tileRowGroups(mlir::RewriterBase &rewriter,
                                                    mlir::func::FuncOp function,

@@ -22,10 +22,11 @@
 namespace maxgraph {
 /// When and how an op is spread over threads.
 struct ThreadTiling {
-  /// Ops with fewer loop iterations than this stay on one thread. A dynamic
-  /// loop counts as this many iterations, so that ops of unknown size are
-  /// spread.
-  int64_t minIterations = 0;
+  /// Ops with less work than this (estimateWork) stay on one thread: a
+  /// fork and join of the threads costs more than splitting such an op
+  /// saves. A dynamic loop counts as this much work, so that ops of unknown
+  /// size are spread.
+  int64_t minWork = 0;
   /// The number of chunks the leading dim is cut into when no tile sizes
   /// are given.
   int64_t numChunks = 1;
@@ -33,28 +34,38 @@ struct ThreadTiling {
   /// Spreads nothing, whatever the sizes (work inside a thread's tile).
   static ThreadTiling none() {
     ThreadTiling tiling;
-    tiling.minIterations = kNever;
+    tiling.minWork = kNever;
     return tiling;
   }
-  bool spreadsNothing() const { return minIterations == kNever; }
+  bool spreadsNothing() const { return minWork == kNever; }
+
+  /// Whether an op whose work is `work` (estimateWork) is spread.
+  bool spreads(int64_t work) const {
+    return !spreadsNothing() && work >= minWork;
+  }
 
 private:
   static constexpr int64_t kNever = INT64_MAX;
 };
 
-/// The number of iterations of `op`: the product of its static loop ranges
-/// (capped at 2^40), with a dynamic range setting it to
-/// `dynamicIterations`.
-int64_t estimateIterations(mlir::linalg::LinalgOp op,
-                           int64_t dynamicIterations);
+/// What a math function counts for in estimateWork: the operations of its
+/// polynomial once lowered (exp, tanh, erf).
+constexpr int64_t kMathFunctionWork = 8;
+
+/// The work of `op` on one thread, in scalar operations: its iterations
+/// (the product of its static loop ranges) times the operations of its
+/// body, a math function counting as kMathFunctionWork and anything else as
+/// one, at least one per iteration (a copy); capped at 2^40. A dynamic loop
+/// range makes it `dynamicWork`.
+int64_t estimateWork(mlir::linalg::LinalgOp op, int64_t dynamicWork);
 
 /// Wraps `op` in an `scf.forall` whose tiles have sizes `tileSizes` (one per
 /// loop, 0 for untiled) or, with `tileSizes` empty, that cuts the leading
 /// dim into `tiling.numChunks` chunks; `interchange`, when given, orders
 /// the `scf.forall`'s dims (threads take its iterations in that order, the
 /// last dim fastest). Nothing is tiled under
-/// ThreadTiling::none(). Ops with fewer than
-/// `tiling.minIterations` iterations, ops whose leading loop is a
+/// ThreadTiling::none(). Ops with less work than
+/// `tiling.minWork` (estimateWork), ops whose leading loop is a
 /// reduction, and (without `tileSizes`) ops whose static leading dim is
 /// below 2 are returned untiled. Returns the op inside the `scf.forall`.
 llvm::FailureOr<mlir::TilingInterface>

@@ -59,14 +59,18 @@ struct CPUTileSizes {
 ///   row of 16 is one vector, not 16 scalar steps (a masked vector of 4 L
 ///   cost more than those); a matmul's in register tiles of 1 row and L
 ///   columns (attention's scores for 16 tokens: 8 x 16 tiles).
-/// - Threads: an op is spread when it has at least 4096 L iterations (4096
-///   vectors of work, about what an OpenMP fork and join costs), into 4 x
-///   cores chunks (four per core, which evens out uneven chunks); a row
-///   group past that size spreads its rows, one per parallel iteration.
+/// - Threads: an op is spread when its work (estimateWork: iterations times
+///   the operations of its body) is at least 32768 min(L, 8) (32768 vector
+///   operations; below that two threads are no faster than one, as a fork
+///   and join of OpenMP's threads costs about 3 us), into 4 x cores chunks
+///   (four per core, which evens out uneven chunks); a row group whose ops'
+///   work together is past that spreads its rows, one per parallel
+///   iteration; a matmul and the packing of its B are spread or not
+///   together.
 ///
 /// For an AVX-512 host (512 bits, 32 registers, 32 or 48 KiB L1, 1 or 2 MiB
 /// L2, 2 cores) that is Mr x Nr = 12 x 32, Kc = 256, Mc x Nc = 192 x 512,
-/// rows of 64, remainders by 16, at least 65536 iterations for threads, 8
+/// rows of 64, remainders by 16, at least 262144 operations for threads, 8
 /// chunks.
 CPUTileSizes chooseCPUTileSizes(const CPUTarget &target);
 } // namespace maxgraph

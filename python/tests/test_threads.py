@@ -1,0 +1,69 @@
+"""maxgraph.set_num_threads: one thread count for compiled CPU code, whichever
+Python thread calls it, as torch.set_num_threads. OpenMP keeps its count per
+thread, so the test reads what a call gave the calling thread from the
+OpenMP runtime that compiled code runs on."""
+
+import ctypes
+import threading
+
+import numpy as np
+import pytest
+
+import maxgraph
+from maxgraph import compilation, ops
+from maxgraph.dtype import DType
+from maxgraph.sharding import TensorLayout
+from maxgraph.tensor import Tensor
+
+
+def openmp_threads():
+    """The calling thread's OpenMP thread count (omp_get_max_threads)."""
+    return ctypes.CDLL("libomp.so.5").omp_get_max_threads()
+
+
+@pytest.fixture
+def large_add():
+    """A compiled add large enough for threads, and its numpy inputs."""
+    layout = TensorLayout(DType.float32, [1024, 1024])
+    graph = compilation.stage(lambda a, b: ops.exp(a) + b, name="add")(
+        layout, layout)
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((1024, 1024), np.float32)
+    b = rng.standard_normal((1024, 1024), np.float32)
+    yield graph.compile(), a, b
+    maxgraph.set_num_threads(0)
+
+
+def test_the_count_set_holds_for_every_calling_thread(large_add):
+    run, a, b = large_add
+    default = maxgraph.get_num_threads()
+    assert default >= 1
+    expected = np.exp(a) + b
+    for count in [1, 3]:
+        maxgraph.set_num_threads(count)
+        assert maxgraph.get_num_threads() == count
+        np.testing.assert_allclose(run(a, b).to_numpy(), expected, rtol=1e-5,
+                                   atol=1e-6)
+        assert openmp_threads() == count
+        seen = []
+
+        def call():
+            np.testing.assert_allclose(run(a, b).to_numpy(), expected,
+                                       rtol=1e-5, atol=1e-6)
+            seen.append(openmp_threads())
+
+        worker = threading.Thread(target=call)
+        worker.start()
+        worker.join()
+        assert seen == [count]
+    maxgraph.set_num_threads(0)
+    assert maxgraph.get_num_threads() == default
+    run(a, b)
+    assert openmp_threads() == default
+
+
+def test_a_negative_count_is_refused():
+    with pytest.raises(maxgraph.RuntimeError,
+                       match=r"setThreadCount: -1 threads; expected at least "
+                             r"1, or 0 for OpenMP's default"):
+        maxgraph.set_num_threads(-1)
