@@ -6,23 +6,54 @@
 
 #include "MaxGraph/Codegen/Common/ThreadTiling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include <algorithm>
 
 using namespace mlir;
 
-int64_t maxgraph::estimateWork(linalg::LinalgOp op, int64_t dynamicWork) {
-  constexpr int64_t kCap = int64_t(1) << 40;
+/// The work of one iteration of `op` (estimateWork).
+static int64_t workPerIteration(linalg::LinalgOp op) {
   int64_t perIteration = 0;
   if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
     for (Operation &inner : op->getRegion(0).front()) {
       if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
         continue;
-      perIteration +=
-          isa<math::MathDialect>(inner.getDialect()) ? kMathFunctionWork : 1;
+      perIteration += isa<math::MathDialect>(inner.getDialect())
+                          ? maxgraph::kMathFunctionWork
+                          : 1;
     }
-  int64_t work = std::max<int64_t>(perIteration, 1);
+  return std::max<int64_t>(perIteration, 1);
+}
+
+/// The number of chunks to cut `op`, of symbolic size, into: as
+/// tileForThreads says, computed before `op`.
+static Value chunksForRunTimeWork(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  const maxgraph::ThreadTiling &tiling) {
+  int64_t chunks = tiling.numChunks, minWork = tiling.minWork;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value work =
+      arith::ConstantIndexOp::create(rewriter, loc, workPerIteration(op));
+  for (Range range : op.createLoopRanges(rewriter, loc))
+    work = arith::MulIOp::create(
+        rewriter, loc, work,
+        getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+  Value enough = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::sge, work,
+      arith::ConstantIndexOp::create(rewriter, loc, minWork));
+  return arith::SelectOp::create(
+      rewriter, loc, enough,
+      arith::ConstantIndexOp::create(rewriter, loc, chunks),
+      arith::ConstantIndexOp::create(rewriter, loc, 1));
+}
+
+int64_t maxgraph::estimateWork(linalg::LinalgOp op, int64_t dynamicWork) {
+  constexpr int64_t kCap = int64_t(1) << 40;
+  int64_t work = workPerIteration(op);
   for (int64_t size : op.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(size))
       return dynamicWork;
@@ -44,7 +75,9 @@ FailureOr<TilingInterface> maxgraph::tileForThreads(
     return untiled;
   scf::SCFTilingOptions options;
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  if (tileSizes.empty())
+  if (tileSizes.empty() && estimateWork(op, -1) < 0)
+    options.setNumThreads({chunksForRunTimeWork(rewriter, op, tiling)});
+  else if (tileSizes.empty())
     options.setNumThreads(
         {getAsIndexOpFoldResult(op->getContext(), tiling.numChunks)});
   else

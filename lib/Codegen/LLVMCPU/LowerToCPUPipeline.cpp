@@ -98,6 +98,9 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createHoistLoopAllocations());
   // One synchronization per parallel loop (the region's end), not two.
   pm.addNestedPass<func::FuncOp>(createOmitLoopBarriers());
+  // A parallel loop of one iteration (an op of symbolic size whose work
+  // was too small for threads) runs without a fork.
+  pm.addNestedPass<func::FuncOp>(createForkOnlyForSeveralIterations());
   if (x86)
     pm.addNestedPass<func::FuncOp>(createFenceStreamingStores());
   // One parallel region per function: translating OpenMP to LLVM IR scans

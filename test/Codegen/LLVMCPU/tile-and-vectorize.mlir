@@ -146,11 +146,17 @@ maxgraph.graph @rows(%x: !maxgraph.tensor<[3, 100], f32>, %y: !maxgraph.tensor<[
 
 // -----
 
-// A symbolic length: eight thread chunks, full vectors up to the last
-// multiple of 64 in each, then the remainder in vectors of 16 up to its last
-// multiple of 16, and what is left scalar.
+// A symbolic length: eight thread chunks where the run-time length (one
+// add per element) reaches the work that pays for threads (262144), else
+// one; full vectors up to the last multiple of 64 in each, then the
+// remainder in vectors of 16 up to its last multiple of 16, and what is
+// left scalar.
 // CHECK-LABEL: func.func @symbolic
-// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK: tensor.empty
+// CHECK: %[[N:.*]] = tensor.dim %arg0
+// CHECK-NEXT: %[[ENOUGH:.*]] = arith.cmpi sge, %[[N]], %c262144 : index
+// CHECK: %[[CHUNKS:.*]] = arith.select %[[ENOUGH]], %c8, %c1 : index
+// CHECK: scf.forall (%{{.*}}) in (%[[CHUNKS]])
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c64
 // CHECK: arith.addf {{.*}} : vector<64xf32>
 // CHECK: scf.for %{{.*}} step %c64

@@ -156,9 +156,12 @@ maxgraph.graph @threads(%x: !maxgraph.tensor<[512, 512], f32>, %y: !maxgraph.ten
 
 // -----
 
-// A symbolic length counts as large: 4 chunks for one core.
+// A symbolic length is spread as its run-time work says: 4 chunks for one
+// core where it reaches 262144 operations, one otherwise.
 // SMALL-LABEL: func.func @symbolic
-// SMALL: scf.forall (%{{.*}}) in (4)
+// SMALL: %[[ENOUGH:.*]] = arith.cmpi sge, %{{.*}}, %c262144 : index
+// SMALL: %[[CHUNKS:.*]] = arith.select %[[ENOUGH]], %c4, %c1 : index
+// SMALL: scf.forall (%{{.*}}) in (%[[CHUNKS]])
 // SMALL: arith.addf {{.*}} : vector<64xf32>
 maxgraph.graph @symbolic<n>(%x: !maxgraph.tensor<[n], f32>, %y: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n], f32> {
   %0 = maxgraph.add %x, %y : !maxgraph.tensor<[n], f32>

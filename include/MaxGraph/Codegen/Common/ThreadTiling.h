@@ -63,7 +63,11 @@ int64_t estimateWork(mlir::linalg::LinalgOp op, int64_t dynamicWork);
 /// loop, 0 for untiled) or, with `tileSizes` empty, that cuts the leading
 /// dim into `tiling.numChunks` chunks; `interchange`, when given, orders
 /// the `scf.forall`'s dims (threads take its iterations in that order, the
-/// last dim fastest). Nothing is tiled under
+/// last dim fastest). An op of symbolic size cut into chunks is cut into
+/// `tiling.numChunks` where its work at run time (as estimateWork counts
+/// it) reaches `tiling.minWork`, else into one, so that a small op does not
+/// wake the threads (maxgraph-fork-only-for-several-iterations runs a
+/// parallel loop of one iteration without a fork). Nothing is tiled under
 /// ThreadTiling::none(). Ops with less work than
 /// `tiling.minWork` (estimateWork), ops whose leading loop is a
 /// reduction, and (without `tileSizes`) ops whose static leading dim is

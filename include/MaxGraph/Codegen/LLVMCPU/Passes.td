@@ -167,6 +167,38 @@ def HoistLoopAllocations
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def ForkOnlyForSeveralIterations
+    : Pass<"maxgraph-fork-only-for-several-iterations", "mlir::func::FuncOp"> {
+  let summary = "Runs a parallel loop of one iteration on the calling "
+                "thread, without forking";
+  let description = [{
+    Runs after `scf` loops become OpenMP in `maxgraph-lower-to-cpu`. An
+    `omp.parallel` whose region is one `omp.wsloop` with a trip count known
+    only at run time (an op of symbolic size, cut into as many chunks as its
+    run-time work pays for, which may be one) gets `if(trip count > 1)`:
+    OpenMP runs a region whose `if` is false on the calling thread alone,
+    without waking the other threads and waiting for them. Loops with a
+    static trip count, and parallel regions that already have an `if` or a
+    `num_threads`, are left as they are.
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) { ... }
+      }
+      omp.terminator
+    }
+    ```
+    becomes
+    ```mlir
+    %trips = ... ceil((%n - %c0) / %c1), at least 0
+    %several = arith.cmpi sgt, %trips, %c1 : index
+    omp.parallel if(%several) { ... }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def OmitLoopBarriers
     : Pass<"maxgraph-omit-loop-barriers", "mlir::func::FuncOp"> {
   let summary = "Drops the barrier of an OpenMP loop that ends its parallel "
