@@ -8,7 +8,10 @@ callable with numpy-backed inputs, as a user calls it.
 
 The model: width 64, 16 tokens, per layer rms_norm, single-head attention
 and a relu MLP of width 256, residuals; the layers shared with
-``as_subgraph`` (1, 8 and 32 of them; 1 also inlined). The thread count is
+``as_subgraph`` (1, 8 and 32 of them; 1 also inlined). Then the
+all-MiniLM-L6-v2 encoder of examples/minilm (one graph of symbolic batch
+and length) at batch x length 1x16, 1x128, 8x16 and 8x128, where its model
+package is installed (scripts/setup.sh installs it). The thread count is
 chosen with ``maxgraph.set_num_threads`` in one process and the counts
 alternate round by round, so that both see the same machine; best of the
 rounds. Prints per row the 1- and 2-thread milliseconds and 2-thread /
@@ -19,7 +22,9 @@ threads than on one), with the CPU and the load.
 import argparse
 import os
 import platform
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -63,6 +68,40 @@ def compiled_model(layers, shared):
     return lambda: run(x, weights, gamma)
 
 
+def minilm_calls():
+    """(name, call) for the MiniLM encoder at each benchmark shape, or a
+    reason it is not there."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    try:
+        from examples.minilm import encoder as minilm
+        model = minilm.SentenceEncoder()
+    except ImportError as error:
+        return f"all-MiniLM-L6-v2 skipped: {error}"
+    rng = np.random.default_rng(0)
+    calls = []
+    for batch, length in [(1, 16), (1, 128), (8, 16), (8, 128)]:
+        ids = rng.integers(1000, 20000, (batch, length)).astype(np.int64)
+        ids[:, 0], ids[:, -1] = 101, 102
+        mask = np.ones_like(ids)
+        calls.append((f"MiniLM {batch}x{length}",
+                      lambda ids=ids, mask=mask: model.run(ids, mask)))
+    return calls
+
+
+def compare(name, call, calls, rounds):
+    """Prints one row: the best per-call time on 1 and 2 threads."""
+    best = {1: float("inf"), 2: float("inf")}
+    for _ in range(rounds):
+        for threads in (1, 2):
+            maxgraph.set_num_threads(threads)
+            call()
+            best[threads] = min(best[threads], per_call_ms(call, calls))
+    maxgraph.set_num_threads(0)
+    ratio = best[2] / best[1]
+    print(f"{name:28s} {best[1]:12.3f} {best[2]:13.3f} {ratio:7.2f}"
+          f"{'  SLOWER on 2 threads' if ratio > 1.05 else ''}", flush=True)
+
+
 def per_call_ms(call, calls):
     start = time.perf_counter()
     for _ in range(calls):
@@ -91,21 +130,16 @@ def main():
     print(f"{'model':28s} {'1 thread ms':>12s} {'2 threads ms':>13s} "
           f"{'2t/1t':>7s}")
     for layers, shared in [(1, False), (1, True), (8, True), (32, True)]:
-        call = compiled_model(layers, shared)
-        calls = max(10, 400 // layers)
-        best = {1: float("inf"), 2: float("inf")}
-        for _ in range(rounds):
-            for threads in (1, 2):
-                maxgraph.set_num_threads(threads)
-                call()
-                best[threads] = min(best[threads], per_call_ms(call, calls))
-        maxgraph.set_num_threads(0)
         name = f"{layers} layer{'s' if layers > 1 else ''}, " + (
             "shared" if shared else "inlined")
-        ratio = best[2] / best[1]
-        print(f"{name:28s} {best[1]:12.3f} {best[2]:13.3f} {ratio:7.2f}"
-              f"{'  SLOWER on 2 threads' if ratio > 1.05 else ''}",
-              flush=True)
+        compare(name, compiled_model(layers, shared), max(10, 400 // layers),
+                rounds)
+    encoders = minilm_calls()
+    if isinstance(encoders, str):
+        print(encoders)
+        return
+    for name, call in encoders:
+        compare(name, call, 4 if "8x128" in name else 20, max(3, rounds // 2))
 
 
 if __name__ == "__main__":
