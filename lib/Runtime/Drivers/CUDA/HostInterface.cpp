@@ -146,7 +146,7 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
   static DeviceState *deviceOf(Function &function) {
     return function.module->device;
   }
-  static std::string nameOf(Function &function) { return function.name; }
+  static llvm::StringRef nameOf(Function &function) { return function.name; }
 
   static void launch(Call &call, Function &function, Stream &stream,
                      const drivers::Launch &launch) {
@@ -155,7 +155,7 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     // At most INT32_MAX: the ABI passes an int32_t.
     int sharedMemory = static_cast<int>(launch.dynamicSharedMemory);
     if (sharedMemory > device.maxSharedMemory) {
-      call.fail(launch.kernel + ": " + llvm::Twine(sharedMemory) +
+      call.fail("kernel '" + launch.name + "': " + llvm::Twine(sharedMemory) +
                 " bytes of dynamic shared memory asked, " + device.label +
                 " allows " + llvm::Twine(device.maxSharedMemory));
       return;
@@ -166,16 +166,16 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
                           function.function,
                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                           sharedMemory),
-                      "cuFuncSetAttribute", launch.kernel))
+                      "cuFuncSetAttribute", "kernel '" + launch.name + "'"))
         return;
       function.sharedMemoryAllowed = sharedMemory;
     }
-    call.check(cu->LaunchKernel(function.function, launch.grid[0],
-                                launch.grid[1], launch.grid[2], launch.block[0],
-                                launch.block[1], launch.block[2],
-                                launch.dynamicSharedMemory, stream.stream,
-                                launch.params, launch.extra),
-               "cuLaunchKernel", launch.kernel + " on " + device.label);
+    call.check(
+        cu->LaunchKernel(function.function, launch.grid[0], launch.grid[1],
+                         launch.grid[2], launch.block[0], launch.block[1],
+                         launch.block[2], launch.dynamicSharedMemory,
+                         stream.stream, launch.params, launch.extra),
+        "cuLaunchKernel", "kernel '" + launch.name + "' on " + device.label);
   }
 
   static void *getFunction(Call &call, Module &module, const char *name) {

@@ -18,7 +18,7 @@
 //   static void unloadModule(Call &, Module *);  // forgets and frees it
 //   static void *getFunction(Call &, Module &, const char *name);
 //   static DeviceState *deviceOf(Function &);
-//   static std::string nameOf(Function &);
+//   static llvm::StringRef nameOf(Function &);
 //   static void launch(Call &, Function &, Stream &, const Launch &);
 //   static Stream *createStream(Call &, DeviceState &);
 //   static bool destroyStream(Call &, Stream &);      // false: refused
@@ -69,8 +69,9 @@ struct BackendTypes {
 /// [1, 2^32) (so that their products fit a size_t), dynamic shared memory
 /// that is not negative, and the parameters as the host code passed them.
 struct Launch {
-  /// "kernel 'NAME'", for messages.
-  std::string kernel;
+  /// The kernel's name, for messages (built only when one is written: a
+  /// launch is on the hot path).
+  llvm::StringRef name;
   unsigned grid[3];
   unsigned block[3];
   unsigned dynamicSharedMemory;
@@ -149,11 +150,11 @@ template <typename Backend> struct CheckedFunctions {
     if (!function)
       return;
     Launch launch;
-    launch.kernel = "kernel '" + Backend::nameOf(*function) + "'";
+    launch.name = Backend::nameOf(*function);
     const intptr_t sizes[6] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
     for (int i = 0; i < 6; ++i) {
       if (sizes[i] < 1 || sizes[i] > std::numeric_limits<unsigned>::max()) {
-        call.fail(launch.kernel + ": bad launch size: grid (" +
+        call.fail("kernel '" + launch.name + "': bad launch size: grid (" +
                   llvm::Twine(gridX) + ", " + llvm::Twine(gridY) + ", " +
                   llvm::Twine(gridZ) + "), block (" + llvm::Twine(blockX) +
                   ", " + llvm::Twine(blockY) + ", " + llvm::Twine(blockZ) +
@@ -164,7 +165,8 @@ template <typename Backend> struct CheckedFunctions {
           static_cast<unsigned>(sizes[i]);
     }
     if (dynamicSharedMemory < 0) {
-      call.fail(launch.kernel + ": " + llvm::Twine(dynamicSharedMemory) +
+      call.fail("kernel '" + launch.name +
+                "': " + llvm::Twine(dynamicSharedMemory) +
                 " bytes of dynamic shared memory asked");
       return;
     }

@@ -213,22 +213,26 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
   static DeviceState *deviceOf(Function &function) {
     return function.module->device;
   }
-  static std::string nameOf(Function &function) { return function.info->name; }
+  static llvm::StringRef nameOf(Function &function) {
+    return function.info->name;
+  }
 
   static void launch(Call &call, Function &function, const Stream &stream,
                      const drivers::Launch &launch) {
     const GpuKernelInfo &info = *function.info;
-    const std::string &kernel = launch.kernel;
+    // Messages say "kernel 'NAME'", built only when one is written.
+    llvm::StringRef name = launch.name;
     if (launch.dynamicSharedMemory != 0) {
-      call.fail(kernel +
+      call.fail("kernel '" + name + "'" +
                 ": dynamic shared memory is not supported by the "
                 "OpenCL runtime (" +
                 llvm::Twine(launch.dynamicSharedMemory) + " bytes asked)");
       return;
     }
     if (launch.extra) {
-      call.fail(kernel + ": extra launch parameters are not supported by the "
-                         "OpenCL runtime");
+      call.fail("kernel '" + name + "'" +
+                ": extra launch parameters are not supported by the "
+                "OpenCL runtime");
       return;
     }
     // A memref descriptor argument takes its five fields from the host.
@@ -236,14 +240,14 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     for (const GpuKernelArg &arg : info.args)
       hostParams += arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
     if (launch.paramCount != hostParams) {
-      call.fail(kernel + " takes " + llvm::Twine(hostParams) +
+      call.fail("kernel '" + name + "'" + " takes " + llvm::Twine(hostParams) +
                 " parameters, the launch passes " +
                 llvm::Twine(launch.paramCount));
       return;
     }
     void **params = launch.params;
     if (hostParams && !params) {
-      call.fail(kernel + ": null parameter array");
+      call.fail("kernel '" + name + "'" + ": null parameter array");
       return;
     }
     const OpenCLLibrary *cl = call.library();
@@ -254,12 +258,12 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
       size_t fields = arg.kind == GpuKernelArg::Kind::MemRefDescriptor ? 5 : 1;
       for (size_t field = 0; field < fields; ++field)
         if (!params[param + field]) {
-          call.fail(kernel + ": null parameter " + llvm::Twine(param + field));
+          call.fail("kernel '" + name + "'" + ": null parameter " +
+                    llvm::Twine(param + field));
           return;
         }
       void **at = params + param;
       param += fields;
-      std::string argument = kernel + " argument " + std::to_string(i);
       if (arg.kind == GpuKernelArg::Kind::MemRefDescriptor) {
         // {allocated, aligned, offset, size, stride}: the kernel's pointer is
         // the aligned one plus the offset.
@@ -270,7 +274,8 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
         if (!call.check(
                 cl->SetKernelArgSVMPointer(function.kernel, i,
                                            aligned + offset * arg.byteSize),
-                "clSetKernelArgSVMPointer", argument))
+                "clSetKernelArgSVMPointer",
+                "kernel '" + name + "' argument " + llvm::Twine(i)))
           return;
         continue;
       }
@@ -278,11 +283,13 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
         void *pointer;
         std::memcpy(&pointer, at[0], sizeof pointer);
         if (!call.check(cl->SetKernelArgSVMPointer(function.kernel, i, pointer),
-                        "clSetKernelArgSVMPointer", argument))
+                        "clSetKernelArgSVMPointer",
+                        "kernel '" + name + "' argument " + llvm::Twine(i)))
           return;
       } else if (!call.check(
                      cl->SetKernelArg(function.kernel, i, arg.byteSize, at[0]),
-                     "clSetKernelArg", argument)) {
+                     "clSetKernelArg",
+                     "kernel '" + name + "' argument " + llvm::Twine(i))) {
         return;
       }
     }
@@ -294,7 +301,7 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     call.check(cl->EnqueueNDRangeKernel(stream.queue, function.kernel, 3,
                                         nullptr, global, local, 0, nullptr,
                                         nullptr),
-               "clEnqueueNDRangeKernel", kernel);
+               "clEnqueueNDRangeKernel", "kernel '" + name + "'");
   }
 
   static void *getFunction(Call &call, Module &module, const char *name) {
