@@ -66,16 +66,18 @@ FailureOr<TilingInterface> maxgraph::tileForThreads(
     RewriterBase &rewriter, linalg::LinalgOp op, const ThreadTiling &tiling,
     ArrayRef<int64_t> tileSizes, ArrayRef<int64_t> interchange) {
   auto untiled = cast<TilingInterface>(op.getOperation());
+  // -1: known only at run time.
+  int64_t work = estimateWork(op, -1);
   if (tiling.spreadsNothing() || op.getNumLoops() == 0 ||
       op.getIteratorTypesArray().front() != utils::IteratorType::parallel ||
-      !tiling.spreads(estimateWork(op, tiling.minWork)))
+      (work >= 0 && !tiling.spreads(work)))
     return untiled;
   int64_t leading = op.getStaticLoopRanges().front();
   if (tileSizes.empty() && !ShapedType::isDynamic(leading) && leading < 2)
     return untiled;
   scf::SCFTilingOptions options;
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  if (tileSizes.empty() && estimateWork(op, -1) < 0)
+  if (tileSizes.empty() && work < 0)
     options.setNumThreads({chunksForRunTimeWork(rewriter, op, tiling)});
   else if (tileSizes.empty())
     options.setNumThreads(

@@ -67,8 +67,7 @@ struct ForkOnlyForSeveralIterationsPass
         return;
       // The bounds must be there before the fork.
       for (Value bound : nest->getOperands())
-        if (!bound.getParentRegion()->isProperAncestor(&parallel.getRegion()) &&
-            bound.getParentRegion() != parallel->getParentRegion())
+        if (!bound.getParentRegion()->isProperAncestor(&parallel.getRegion()))
           return;
       ImplicitLocOpBuilder b(parallel.getLoc(), parallel);
       Value zero = arith::ConstantIndexOp::create(b, 0);
