@@ -57,6 +57,18 @@ fi
 echo "bench: OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}, $(nproc) cores," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
+# The Python runtime's end-to-end figures, and whether a second thread ever
+# slows a model down (2t/1t at most 1.05), both through the compiled
+# callable with numpy inputs.
+python_runtime_figures() {
+  echo "== Python runtime: call overhead, numpy boundary, end to end"
+  PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+    "$root/benchmarks/python_runtime.py" $quick
+  echo "== a model's per-call time on 1 and 2 threads (2t/1t at most 1.05)"
+  PYTHONPATH="$build/python" "$root/.venv/bin/python" \
+    "$root/benchmarks/thread_scaling.py" $quick
+}
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -97,12 +109,7 @@ if [ -n "$baseline" ]; then
 fi
 
 if [ -n "$compiled_only" ]; then
-  echo "== Python runtime: call overhead, numpy boundary, end to end"
-  PYTHONPATH="$build/python" "$root/.venv/bin/python" \
-    "$root/benchmarks/python_runtime.py" $quick
-  echo "== a small model's per-call time on 1 and 2 threads (2t/1t at most 1.05)"
-  PYTHONPATH="$build/python" "$root/.venv/bin/python" \
-    "$root/benchmarks/thread_scaling.py" $quick
+  python_runtime_figures
   echo "== compiled code against its peers"
   "$build/bin/maxgraph-cpu-benchmark" $quick | tee "$log"
   exit 0
@@ -118,12 +125,7 @@ PYTHONPATH="$build/python" "$root/.venv/bin/python" \
 echo "== time to first result, shared vs inlined layers (compile() + first call)"
 OMP_NUM_THREADS=1 PYTHONPATH="$build/python" "$root/.venv/bin/python" \
   "$root/benchmarks/compile_scaling.py" ${quick:+--layers 1 4 16 32}
-echo "== Python runtime: call overhead, numpy boundary, end to end"
-PYTHONPATH="$build/python" "$root/.venv/bin/python" \
-  "$root/benchmarks/python_runtime.py" $quick
-echo "== a small model's per-call time on 1 and 2 threads (2t/1t at most 1.05)"
-PYTHONPATH="$build/python" "$root/.venv/bin/python" \
-  "$root/benchmarks/thread_scaling.py" $quick
+python_runtime_figures
 # The all-MiniLM-L6-v2 encoder (examples/minilm) against PyTorch eager and
 # onnxruntime (the same model exported to ONNX) in the same process:
 # PyTorch, transformers and onnxruntime live in a benchmark-only virtual
