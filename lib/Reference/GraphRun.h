@@ -189,7 +189,17 @@ private:
                     const std::vector<const HostTensor *> &, int64_t axis,
                     const std::string &what);
   void splitTensor(SplitOp op);
+  /// The elements that one `start:stop:step` range per dim selects from a
+  /// tensor of shape `in`: the first index, step and count per dim.
+  struct Window {
+    Shape begin, step, shape;
+  };
+  Window windowOf(llvm::StringRef what, const Shape &in,
+                  llvm::ArrayRef<int64_t> starts, llvm::ArrayRef<int64_t> stops,
+                  llvm::ArrayRef<int64_t> steps, mlir::ValueRange bounds);
   HostTensor slice(SliceOp op);
+  /// Writes the op's value into its window of `buffer`.
+  void storeSlice(BufferStoreSliceOp op, HostTensor &buffer);
   HostTensor gather(GatherOp op);
   HostTensor pad(PadOp op);
   HostTensor arange(ArangeOp op);

@@ -209,6 +209,12 @@ void GraphRun::executeOp(Operation *op) {
         std::memcpy(buffer.rawData(), value.rawData(),
                     value.numElements() * sizeInBytes(value.dtype()));
       })
+      .Case([&](BufferStoreSliceOp op) {
+        auto it = values.find(op.getBuffer());
+        if (it == values.end())
+          fail("internal error: buffer_store_slice into an unknown buffer");
+        storeSlice(op, *it->second);
+      })
       .Case([&](TransferOp op) {
         setResult(0, retag(get(op.getInput()), deviceOf(op.getType())));
       })

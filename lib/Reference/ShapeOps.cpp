@@ -189,32 +189,67 @@ void GraphRun::splitTensor(SplitOp op) {
   }
 }
 
-HostTensor GraphRun::slice(SliceOp op) {
-  const HostTensor &input = get(op.getInput());
-  const Shape &in = input.shape();
-  ArrayRef<int64_t> starts = op.getStarts(), stops = op.getStops(),
-                    steps = op.getSteps();
+GraphRun::Window GraphRun::windowOf(llvm::StringRef what, const Shape &in,
+                                    ArrayRef<int64_t> starts,
+                                    ArrayRef<int64_t> stops,
+                                    ArrayRef<int64_t> steps,
+                                    mlir::ValueRange bounds) {
   if (starts.size() != in.size() || stops.size() != in.size() ||
       steps.size() != in.size())
-    fail("maxgraph.slice: one range per dim is needed");
-  Shape begin, step, shape;
+    fail(what.str() + ": one range per dim is needed");
+  auto nextBound = bounds.begin();
+  // A bound from the attribute, or the value of the next bound operand.
+  auto boundValue = [&](int64_t bound) {
+    if (bound != detail::kRunTimeBound)
+      return bound;
+    if (nextBound == bounds.end())
+      fail(what.str() + ": a run-time bound has no operand");
+    return get(*nextBound++).data<int64_t>()[0];
+  };
+  Window window;
   for (size_t d = 0; d < in.size(); ++d) {
     int64_t size = in[d];
     if (steps[d] <= 0)
-      fail("maxgraph.slice: steps must be positive");
+      fail(what.str() + ": steps must be positive");
     // Python's clamping of slice bounds for a positive step.
     auto clamp = [&](int64_t index) {
       if (index < 0)
         index = index < -size ? 0 : index + size;
       return std::min(index, size);
     };
-    int64_t first = clamp(starts[d]);
-    int64_t end = stops[d] == SliceOp::kToEnd ? size : clamp(stops[d]);
+    int64_t first = clamp(boundValue(starts[d]));
+    int64_t end =
+        stops[d] == detail::kToEnd ? size : clamp(boundValue(stops[d]));
     int64_t count = end <= first ? 0 : 1 + (end - first - 1) / steps[d];
-    begin.push_back(first);
-    step.push_back(steps[d]);
-    shape.push_back(count);
+    window.begin.push_back(first);
+    window.step.push_back(steps[d]);
+    window.shape.push_back(count);
   }
+  return window;
+}
+
+/// Calls `visit(windowed, whole)` with the row-major offsets of each element
+/// of `window` and of the same element in a tensor of shape `in`.
+template <typename Visit>
+static void forEachWindowElement(const Shape &in, const Shape &begin,
+                                 const Shape &step, const Shape &shape,
+                                 Visit visit) {
+  Shape strides = rowMajorStrides(in), index(shape.size(), 0);
+  for (int64_t at = 0, count = numElements(shape); at < count; ++at) {
+    int64_t whole = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      whole += (begin[d] + index[d] * step[d]) * strides[d];
+    visit(at, whole);
+    increment(index, shape);
+  }
+}
+
+HostTensor GraphRun::slice(SliceOp op) {
+  const HostTensor &input = get(op.getInput());
+  const Shape &in = input.shape();
+  Window window = windowOf("maxgraph.slice", in, op.getStarts(), op.getStops(),
+                           op.getSteps(), {});
+  const Shape &shape = window.shape;
   // The result type assumed bounds in range on non-static dims.
   Shape expected = evalShape(op.getType());
   for (size_t d = 0; d < shape.size(); ++d)
@@ -227,15 +262,32 @@ HostTensor GraphRun::slice(SliceOp op) {
                 : "`" + op.getType().getDims()[d].str() +
                       "` = " + std::to_string(expected[d])));
   HostTensor result = make(op.getType(), shape);
-  Shape strides = rowMajorStrides(in), index(shape.size(), 0);
-  for (int64_t out = 0, count = numElements(shape); out < count; ++out) {
-    int64_t from = 0;
-    for (size_t d = 0; d < shape.size(); ++d)
-      from += (begin[d] + index[d] * step[d]) * strides[d];
-    copyElement(result, out, input, from);
-    increment(index, shape);
-  }
+  forEachWindowElement(in, window.begin, window.step, shape,
+                       [&](int64_t at, int64_t whole) {
+                         copyElement(result, at, input, whole);
+                       });
   return result;
+}
+
+void GraphRun::storeSlice(BufferStoreSliceOp op, HostTensor &buffer) {
+  const HostTensor &value = get(op.getValue());
+  const Shape &in = buffer.shape();
+  if (value.dtype() != buffer.dtype() || value.shape().size() != in.size())
+    fail("maxgraph.buffer_store_slice: stores a " + toString(value.dtype()) +
+         " tensor of shape " + shapeString(value.shape()) + " into a " +
+         toString(buffer.dtype()) + " buffer of shape " + shapeString(in));
+  Window window = windowOf("maxgraph.buffer_store_slice", in, op.getStarts(),
+                           op.getStops(), op.getSteps(), op.getBounds());
+  for (size_t d = 0; d < in.size(); ++d)
+    if (window.shape[d] != value.shape()[d])
+      fail("maxgraph.buffer_store_slice: the range of dim " +
+           std::to_string(d) + " selects " + std::to_string(window.shape[d]) +
+           " of the buffer's " + std::to_string(in[d]) +
+           " elements, but the value has " + std::to_string(value.shape()[d]));
+  forEachWindowElement(in, window.begin, window.step, window.shape,
+                       [&](int64_t at, int64_t whole) {
+                         copyElement(buffer, whole, value, at);
+                       });
 }
 
 HostTensor GraphRun::gather(GatherOp op) {

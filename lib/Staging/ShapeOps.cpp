@@ -98,17 +98,68 @@ std::vector<Tensor> ops::split(const Tensor &x, std::vector<Dim> sizes,
 }
 
 Tensor ops::slice(const Tensor &x, std::vector<Range> ranges, Loc loc) {
+  for (const Range &range : ranges)
+    if (range.start.isRunTime() || (range.stop && range.stop->isRunTime()))
+      throwStagingError(loc, "'maxgraph.slice' takes integer bounds; a slice "
+                             "at a run-time bound is not supported yet (a "
+                             "store is: buffer_store_slice)");
   if (x.isDistributed())
     return sharded::slice(x, ranges, loc);
   SmallVector<int64_t> starts, stops, steps;
   for (const Range &range : ranges) {
-    starts.push_back(range.start);
-    stops.push_back(range.stop.value_or(SliceOp::kToEnd));
+    starts.push_back(range.start.value());
+    stops.push_back(range.stop ? range.stop->value() : SliceOp::kToEnd);
     steps.push_back(range.step);
   }
   return unary<SliceOp>(x, loc,
                         {arrayAttr("starts", starts), arrayAttr("stops", stops),
                          arrayAttr("steps", steps)});
+}
+
+void ops::buffer_store_slice(const Buffer &destination, const Tensor &source,
+                             std::vector<Range> ranges, Loc loc) {
+  StringRef name = BufferStoreSliceOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Value> operands = {trace.use(destination, loc, name, 0),
+                                 trace.use(source, loc, name, 1)};
+  SmallVector<int64_t> starts, stops, steps;
+  // A run-time bound is read as si64, whatever integer type it has.
+  auto addBound = [&](const Bound &bound, SmallVectorImpl<int64_t> &into) {
+    if (!bound.isRunTime()) {
+      if (bound.value() == detail::kRunTimeBound)
+        throwStagingError(loc, "'" + name.str() + "' bound " +
+                                   std::to_string(bound.value()) +
+                                   " is out of range; bounds must be above it");
+      into.push_back(bound.value());
+      return;
+    }
+    const Tensor &tensor = bound.getTensor();
+    std::string what = "a run-time bound of '" + name.str() + "'";
+    if (tensor.rank(loc) != 0 || !isInteger(tensor.dtype(loc)))
+      throwStagingError(loc, what + " must be a rank-0 integer tensor, got " +
+                                 tensor.layout(loc).str());
+    if (!tensor.device(loc).isHost())
+      throwStagingError(loc, what + " must be on the host (cpu:0), got " +
+                                 tensor.layout(loc).str() +
+                                 "; transfer it to cpu");
+    Tensor index = tensor.dtype(loc) == DType::Int64
+                       ? tensor
+                       : ops::cast(tensor, DType::Int64, loc);
+    operands.push_back(trace.use(index, loc, name, operands.size()));
+    into.push_back(detail::kRunTimeBound);
+  };
+  for (const Range &range : ranges) {
+    addBound(range.start, starts);
+    if (range.stop)
+      addBound(*range.stop, stops);
+    else
+      stops.push_back(detail::kToEnd);
+    steps.push_back(range.step);
+  }
+  trace.createVerified<BufferStoreSliceOp>(loc, {}, operands,
+                                           {arrayAttr("starts", starts),
+                                            arrayAttr("stops", stops),
+                                            arrayAttr("steps", steps)});
 }
 
 Tensor ops::gather(const Tensor &x, const Tensor &indices, int64_t axis,

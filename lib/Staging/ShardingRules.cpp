@@ -657,9 +657,10 @@ Tensor sharded::slice(const Tensor &x, const std::vector<ops::Range> &ranges,
     if (axis >= static_cast<int64_t>(ranges.size()))
       return true;
     const ops::Range &range = ranges[axis];
-    bool toEnd = !range.stop || (shape[axis].isStatic() &&
-                                 *range.stop >= shape[axis].staticSize());
-    return range.start == 0 && range.step == 1 && toEnd;
+    bool toEnd =
+        !range.stop || (shape[axis].isStatic() &&
+                        range.stop->value() >= shape[axis].staticSize());
+    return range.start.value() == 0 && range.step == 1 && toEnd;
   };
   return followed(
       op, x,

@@ -827,6 +827,22 @@ def buffer_store(destination, source: Tensor) -> None:
     destination.store(source)
 
 
+def buffer_store_slice(destination, source: Tensor,
+                       indices: Sequence[Any]) -> None:
+    """Stores `source` into the window of the traced Buffer `destination`
+    that `indices` select: ints, slices and ``...`` as in indexing, and
+    rank-0 integer tensors as indices or slice bounds read when the graph
+    runs (a KV cache written at its current length). ``destination[indices]
+    = source`` is the same."""
+    destination[tuple(indices)] = source
+
+
+def buffer_load(buffer) -> Tensor:
+    """The traced Buffer's current contents: later stores do not change the
+    tensor returned."""
+    return buffer.load()
+
+
 def custom(name: str, device: Device, values: Sequence[Any],
            out_types: Sequence[TensorLayout],
            parameters: Optional[Mapping[str, Any]] = None,
@@ -955,7 +971,8 @@ def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
 
 __all__ = [
     "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
-    "band_part", "bottom_k", "broadcast_to", "buffer_store", "cast", "ceil",
+    "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
+    "buffer_store_slice", "cast", "ceil",
     "chunk", "clamp", "clip", "concat", "constant", "cos", "cumsum",
     "custom", "distributed_broadcast", "div", "elementwise_max",
     "elementwise_min", "equal", "erf", "exp", "flatten", "floor",
@@ -1052,13 +1069,13 @@ def _eager(fn):
     return call
 
 
-# Creation functions make live tensors themselves; custom and buffer_store
-# take what only a trace has; the collectives and distributed_broadcast go
+# Creation functions make live tensors themselves; custom and the buffer
+# functions take what only a trace has; the collectives and distributed_broadcast go
 # through transfer_to, Tensor.to and the list helpers, which run eagerly.
 for _name in __all__:
     if _name not in ("constant", "full", "ones", "zeros", "full_like",
                      "ones_like", "zeros_like", "custom", "buffer_store",
-                     "arange", "range", "hann_window", "allreduce_sum",
+                     "buffer_store_slice", "buffer_load", "arange", "range", "hann_window", "allreduce_sum",
                      "allgather", "reduce_scatter", "distributed_broadcast"):
         globals()[_name] = _eager(globals()[_name])
 for _name in ("_allreduce_list", "_allgather_list", "_reduce_scatter_list"):

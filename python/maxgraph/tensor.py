@@ -110,6 +110,44 @@ def _array_ufunc(self: Tensor, ufunc, method: str, *inputs, **kwargs):
 
 Tensor.__array_ufunc__ = _array_ufunc
 
+
+def _setitem(self: Tensor, key, value) -> None:
+    if self.is_live:
+        raise TypeError(
+            "Tensor does not support item assignment: write a live tensor "
+            "through numpy.asarray(t), which shares its memory")
+    raise TypeError(
+        "cannot mutate a tensor argument that was staged as a tensor: "
+        "stage it with a BufferLayout spec to store into it "
+        "(buffer[key] = value)")
+
+
+Tensor.__setitem__ = _setitem
+
+
+# A buffer used as a value reads its current contents (`buffer_load`), as
+# in MAX: `buf + x`, `-buf`, `buf[1:]`, `buf @ w`. Equality keeps its
+# identity meaning so that buffers stay hashable.
+def _reads_contents(name: str):
+    operator = getattr(Tensor, name)
+
+    def method(self: Buffer, *args):
+        return operator(self.load(), *args)
+
+    method.__name__ = name
+    method.__doc__ = f"``{name}`` of the buffer's current contents."
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+              "__rmul__", "__truediv__", "__rtruediv__", "__mod__",
+              "__rmod__", "__pow__", "__rpow__", "__matmul__",
+              "__rmatmul__", "__and__", "__rand__", "__or__", "__ror__",
+              "__xor__", "__rxor__", "__neg__", "__abs__", "__invert__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__getitem__"):
+    if hasattr(Tensor, _name):
+        setattr(Buffer, _name, _reads_contents(_name))
+
 __all__ = ["Buffer", "Tensor"]
 
 

@@ -87,6 +87,9 @@ bool isInstance(nb::handle object, PyObject *type) {
 Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
   if (nb::isinstance<PyTensor>(object))
     return Operand(nb::cast<const PyTensor &>(object).traced(op));
+  // A buffer used as a value reads its current contents, as in MAX.
+  if (nb::isinstance<PyBuffer>(object))
+    return Operand(nb::cast<const PyBuffer &>(object).buffer.load());
   if (PyBool_Check(object.ptr()))
     return Operand(object.ptr() == Py_True ? 1.0 : 0.0);
   // numpy scalars and 0-d arrays are numbers like Python's, by their dtype's
@@ -653,10 +656,28 @@ std::string tracedRepr(const PyTensor &self) {
   return "Tensor(traced, " + tensor.layout().str() + ")";
 }
 
-/// Python's `x[...]`: ints, slices (positive steps) and one Ellipsis.
-PyTensor getItem(const PyTensor &self, nb::handle key) {
-  CallerLocation at;
-  const Tensor &x = self.traced("Tensor.__getitem__");
+/// A Python index key over `rank` dims: one range per dim, and whether an
+/// int (or a rank-0 tensor) picked the dim, which then drops out.
+struct IndexKey {
+  std::vector<ops::Range> ranges;
+  std::vector<bool> dropped;
+};
+
+/// A slice bound: an int, or a traced rank-0 integer tensor read at run time
+/// (which ops that take only ints refuse, saying so). `expected` completes
+/// "must be" in the message for anything else.
+ops::Bound toBound(nb::handle object, const char *what, const char *role,
+                   const char *expected) {
+  if (nb::isinstance<PyTensor>(object))
+    return nb::cast<const PyTensor &>(object).traced(what);
+  return toInt64(object, what, role, expected);
+}
+
+/// Parses ints, rank-0 integer tensors, slices (positive steps, bounds that
+/// are ints, tensors or None) and one Ellipsis. `bounds` says what a bound
+/// may be, for messages.
+IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what,
+                       const char *bounds) {
   std::vector<nb::handle> items;
   if (nb::isinstance<nb::tuple>(key)) {
     for (nb::handle item : nb::borrow<nb::tuple>(key))
@@ -664,67 +685,112 @@ PyTensor getItem(const PyTensor &self, nb::handle key) {
   } else {
     items.push_back(key);
   }
-  int64_t rank = x.rank();
   int64_t ellipses = 0;
   for (nb::handle item : items)
     ellipses += item.is(Py_Ellipsis);
   if (ellipses > 1)
-    throw nb::index_error("Tensor indexing: at most one '...'");
+    throw nb::index_error((std::string(what) + ": at most one '...'").c_str());
   int64_t explicitDims = items.size() - ellipses;
   if (explicitDims > rank)
-    throw nb::index_error(("Tensor indexing: " + std::to_string(explicitDims) +
-                           " indices for a tensor of rank " +
-                           std::to_string(rank))
-                              .c_str());
-  std::vector<ops::Range> ranges;
-  std::vector<bool> dropped;
+    throw nb::index_error(
+        (std::string(what) + ": " + std::to_string(explicitDims) +
+         " indices for a tensor of rank " + std::to_string(rank))
+            .c_str());
+  IndexKey parsed;
+  auto add = [&](ops::Range range, bool drop) {
+    parsed.ranges.push_back(std::move(range));
+    parsed.dropped.push_back(drop);
+  };
   for (nb::handle item : items) {
     if (item.is(Py_Ellipsis)) {
-      for (int64_t i = 0; i < rank - explicitDims; ++i) {
-        ranges.push_back(ops::Range{});
-        dropped.push_back(false);
-      }
+      for (int64_t i = 0; i < rank - explicitDims; ++i)
+        add(ops::Range{}, false);
     } else if (nb::isinstance<nb::slice>(item)) {
       ops::Range range;
       nb::object start = item.attr("start"), stop = item.attr("stop"),
                  step = item.attr("step");
-      const char *what = "Tensor indexing";
       if (!step.is_none())
         range.step = toInt64(step, what, "a slice step", "an int or None");
       if (range.step <= 0)
-        throw nb::index_error("Tensor indexing: slice steps must be positive");
+        throw nb::index_error(
+            (std::string(what) + ": slice steps must be positive").c_str());
       if (!start.is_none())
-        range.start = toInt64(start, what, "a slice start", "an int or None");
-      range.stop = toOptionalInt64(stop, what, "a slice stop");
-      ranges.push_back(range);
-      dropped.push_back(false);
+        range.start = toBound(start, what, "a slice start", bounds);
+      if (!stop.is_none())
+        range.stop = toBound(stop, what, "a slice stop", bounds);
+      add(range, false);
+    } else if (nb::isinstance<PyTensor>(item)) {
+      // One element at a run-time index: index:index + 1, where -1 (whose
+      // stop would be 0) takes the last element through a stop past the
+      // end, which clamps.
+      Tensor index = nb::cast<const PyTensor &>(item).traced(what);
+      if (index.dtype() != DType::Int64 && isInteger(index.dtype()))
+        index = ops::cast(index, DType::Int64);
+      Tensor stop = ops::select(ops::equal(index, -1), 0x1p62, index + 1);
+      add(ops::Range{index, stop, 1}, true);
     } else if (isInt(item)) {
-      int64_t index = toInt64(item, "Tensor indexing", "an index");
+      int64_t index = toInt64(item, what, "an index");
       ops::Range range{index, index + 1, 1};
       if (index == -1)
         range.stop = std::nullopt;
-      ranges.push_back(range);
-      dropped.push_back(true);
+      add(range, true);
     } else {
-      throw nb::type_error(
-          ("Tensor indexing takes ints, slices and '...', got " +
-           typeName(item))
-              .c_str());
+      throw nb::type_error((std::string(what) +
+                            " takes ints, slices, rank-0 integer Tensors and "
+                            "'...', got " +
+                            typeName(item))
+                               .c_str());
     }
   }
-  while (static_cast<int64_t>(ranges.size()) < rank) {
-    ranges.push_back(ops::Range{});
-    dropped.push_back(false);
-  }
-  Tensor sliced = ops::slice(x, ranges);
-  if (std::find(dropped.begin(), dropped.end(), true) == dropped.end())
+  while (static_cast<int64_t>(parsed.ranges.size()) < rank)
+    add(ops::Range{}, false);
+  return parsed;
+}
+
+/// Python's `x[...]`: ints, slices (positive steps) and one Ellipsis.
+PyTensor getItem(const PyTensor &self, nb::handle key) {
+  CallerLocation at;
+  const Tensor &x = self.traced("Tensor.__getitem__");
+  IndexKey parsed =
+      parseIndexKey(key, x.rank(), "Tensor indexing", "an int or None");
+  Tensor sliced = ops::slice(x, parsed.ranges);
+  if (std::find(parsed.dropped.begin(), parsed.dropped.end(), true) ==
+      parsed.dropped.end())
     return PyTensor(sliced);
   std::vector<Dim> shape;
   std::vector<Dim> slicedShape = sliced.shape();
   for (size_t i = 0; i < slicedShape.size(); ++i)
-    if (!dropped[i])
+    if (!parsed.dropped[i])
       shape.push_back(slicedShape[i]);
   return PyTensor(ops::reshape(sliced, shape));
+}
+
+/// `buffer[key] = value` (MAX's `buffer_store_slice`): `value` has one dim
+/// per range that an int did not pick; those dims get size 1.
+void setItem(const PyBuffer &self, nb::handle key, const PyTensor &value) {
+  CallerLocation at;
+  const char *what = "Buffer.__setitem__";
+  const Buffer &buffer = self.buffer;
+  int64_t rank = buffer.layout().rank();
+  IndexKey parsed =
+      parseIndexKey(key, rank, what, "an int, a rank-0 integer Tensor or None");
+  Tensor source = value.traced(what);
+  int64_t kept =
+      std::count(parsed.dropped.begin(), parsed.dropped.end(), false);
+  if (source.rank() != kept)
+    throw nb::value_error(
+        (std::string(what) + ": the key selects " + std::to_string(kept) +
+         " of the buffer's " + std::to_string(rank) + " dims, but the value " +
+         source.layout().str() + " has rank " + std::to_string(source.rank()))
+            .c_str());
+  if (kept != rank) {
+    std::vector<Dim> valueShape = source.shape(), shape;
+    size_t next = 0;
+    for (bool drop : parsed.dropped)
+      shape.push_back(drop ? Dim(1) : valueShape[next++]);
+    source = ops::reshape(source, shape);
+  }
+  ops::buffer_store_slice(buffer, source, parsed.ranges);
 }
 } // namespace
 
@@ -1071,6 +1137,12 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
           },
           nb::arg("value"),
           "Overwrites the buffer with `value` (same shape, dtype, device).")
+      .def("__setitem__", &setItem, nb::arg("key").none(), nb::arg("value"),
+           "`buffer[key] = value` stores `value` into the window `key` "
+           "selects (`maxgraph.buffer_store_slice`): ints, slices and '...' "
+           "as in indexing, and rank-0 integer Tensors as indices or slice "
+           "bounds read when the graph runs (`cache[pos:end] = kv`). Each "
+           "range must select as many elements as `value` has there.")
       .def_prop_ro("layout", &bufferLayoutOf)
       .def_prop_ro(
           "dtype",

@@ -344,6 +344,40 @@ TEST(HostTensorHandle, CompiledBufferStoreReachesTheCallersTensor) {
   EXPECT_EQ(acc.data<float>()[1], 23.0f);
 }
 
+TEST(HostTensorHandle, CompiledStoreSliceWritesAtARunTimePosition) {
+  // A cache written at a position read when the graph runs; a buffer used as
+  // a value reads its contents (`cache + 0.5f` after the store).
+  auto fn = [](const Buffer &cache, const Tensor &row, const Tensor &pos) {
+    ops::buffer_store_slice(cache, row, {ops::Range{pos, pos + 1}});
+    return cache + 0.5f;
+  };
+  CompiledGraph<Tensor> run = compile(fn, {.name = "store_row"})(
+      BufferLayout(DType::Float32, {3}), TensorLayout(DType::Float32, {1}),
+      TensorLayout(DType::Int64, {}));
+  HostTensor cache = HostTensor::from<float>({3}, {0, 0, 0});
+  HostTensor out = run(cache, HostTensor::from<float>({1}, {7}),
+                       HostTensor::from<int64_t>({}, {2}));
+  EXPECT_EQ((std::vector<float>(cache.data<float>(), cache.data<float>() + 3)),
+            (std::vector<float>{0, 0, 7}));
+  EXPECT_EQ((std::vector<float>(out.data<float>(), out.data<float>() + 3)),
+            (std::vector<float>{0.5f, 0.5f, 7.5f}));
+  // A window past the end selects nothing for one element: the call fails,
+  // naming the op, and the cache keeps its contents.
+  try {
+    run(cache, HostTensor::from<float>({1}, {9}),
+        HostTensor::from<int64_t>({}, {3}));
+    ADD_FAILURE() << "a window that does not fit ran";
+  } catch (const RuntimeError &error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("maxgraph.buffer_store_slice: the range of dim 0 "
+                        "selects another number of elements than the "
+                        "value's dim 0 holds"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(cache.data<float>()[2], 7.0f);
+}
+
 TEST(CompileTest, ResultTreesComeBackWithHostTensors) {
   auto fn = [](const Tensor &x) {
     return std::make_tuple(x + 1.0f, std::vector<Tensor>{x * 2.0f, -x});

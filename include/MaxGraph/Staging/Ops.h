@@ -160,14 +160,39 @@ Tensor concat(const std::vector<Tensor> &inputs, int64_t axis,
 /// Splits along `axis` into pieces of the given sizes.
 std::vector<Tensor> split(const Tensor &x, std::vector<Dim> sizes, int64_t axis,
                           Loc loc = Loc::current());
+/// A slice bound: an integer, or a rank-0 integer tensor whose value is read
+/// when the graph runs (a cache's current length).
+class Bound {
+public:
+  Bound(int64_t value) : number(value) {}
+  Bound(int value) : number(value) {}
+  Bound(const Tensor &value) : tensor(value), runTime(true) {}
+  bool isRunTime() const { return runTime; }
+  /// The integer of a bound that is not a run-time one.
+  int64_t value() const { return number; }
+  /// The tensor of a run-time bound.
+  const Tensor &getTensor() const { return tensor; }
+
+private:
+  int64_t number = 0;
+  Tensor tensor;
+  bool runTime = false;
+};
 /// One range per dim of a slice: Python's `start:stop:step`.
 struct Range {
-  int64_t start = 0;
-  std::optional<int64_t> stop = std::nullopt;
+  Bound start = 0;
+  std::optional<Bound> stop = std::nullopt;
   int64_t step = 1;
 };
+/// `x[ranges]`, with integer bounds (`maxgraph.slice`).
 Tensor slice(const Tensor &x, std::vector<Range> ranges,
              Loc loc = Loc::current());
+/// `destination[ranges] = source` (`maxgraph.buffer_store_slice`): bounds
+/// may be run-time ones; `source` has the buffer's rank, and each range
+/// selects as many elements as `source` has along its dim (checked when the
+/// graph runs where the sizes are not known before).
+void buffer_store_slice(const Buffer &destination, const Tensor &source,
+                        std::vector<Range> ranges, Loc loc = Loc::current());
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
               Loc loc = Loc::current());
 /// Pads every dim: `paddings` is `[before_0, after_0, before_1, ...]`, all

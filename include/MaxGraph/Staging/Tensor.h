@@ -124,6 +124,9 @@ class Operand {
 public:
   Operand(const Tensor &tensor, SourceLoc loc = SourceLoc::current())
       : tensor(tensor), loc(loc) {}
+  /// A buffer used as a value reads its current contents (`buffer_load`).
+  Operand(const Buffer &buffer, SourceLoc loc = SourceLoc::current())
+      : tensor(buffer.load(loc)), loc(loc) {}
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
   Operand(T number, SourceLoc loc = SourceLoc::current())
       : number(static_cast<double>(number)), isNumber(true), loc(loc) {}

@@ -11,9 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -69,10 +71,110 @@ struct BufferStoreLowering : OpConversionPattern<BufferStoreOp> {
     return success();
   }
 };
+
+/// buffer_store_slice: the value copied into a strided view of the memref.
+/// Each range's bounds clamp as Python's do (a bound operand's value is read
+/// here); where the count they select could differ from the value's dim, it
+/// is checked, and a failed check stores nothing.
+struct BufferStoreSliceLowering : OpConversionPattern<BufferStoreSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BufferStoreSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value buffer = adaptor.getBuffer();
+    Value value = adaptor.getValue();
+    auto valueType = cast<RankedTensorType>(value.getType());
+    ArrayRef<DimAttr> bufferDims = op.getBuffer().getType().getDims();
+    auto constant = [&](int64_t number) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, number);
+    };
+    auto nextBound = adaptor.getBounds().begin();
+    auto boundValue = [&](int64_t bound) -> Value {
+      if (bound != kRunTimeBound)
+        return constant(bound);
+      Value scalar =
+          tensor::ExtractOp::create(rewriter, loc, *nextBound++, ValueRange{});
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        scalar);
+    };
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    Value ok;
+    for (auto [i, dim] : llvm::enumerate(bufferDims)) {
+      int64_t start = op.getStarts()[i], stop = op.getStops()[i],
+              step = op.getSteps()[i];
+      strides.push_back(rewriter.getIndexAttr(step));
+      sizes.push_back(tensor::getMixedSize(rewriter, loc, value, i));
+      bool runTime = start == kRunTimeBound || stop == kRunTimeBound;
+      if (dim.isStatic() && !runTime) {
+        // The verifier compared the count with the value's dim.
+        int64_t size = dim.getStaticSize();
+        if (start < 0)
+          start = start < -size ? 0 : start + size;
+        offsets.push_back(rewriter.getIndexAttr(
+            valueType.getDimSize(i) == 0 ? 0 : std::min(start, size)));
+        continue;
+      }
+      Value size = memref::DimOp::create(rewriter, loc, buffer, i);
+      // Python's clamping of a bound into [0, size].
+      auto clamp = [&](Value bound) -> Value {
+        Value zero = constant(0);
+        Value negative = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, bound, zero);
+        Value fromEnd = arith::AddIOp::create(rewriter, loc, bound, size);
+        Value index =
+            arith::SelectOp::create(rewriter, loc, negative, fromEnd, bound);
+        return arith::MinSIOp::create(
+            rewriter, loc, arith::MaxSIOp::create(rewriter, loc, index, zero),
+            size);
+      };
+      Value first = clamp(boundValue(start));
+      Value end = stop == kToEnd ? size : clamp(boundValue(stop));
+      Value span = arith::MaxSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, end, first),
+          constant(0));
+      Value selected =
+          arith::CeilDivUIOp::create(rewriter, loc, span, constant(step));
+      Value same = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, selected,
+          getValueOrCreateConstantIndexOp(rewriter, loc, sizes.back()));
+      emitRuntimeCheck(rewriter, loc, same, op,
+                       "the range of dim " + Twine(i) +
+                           " selects another number of elements than the "
+                           "value's dim " +
+                           Twine(i) + " holds");
+      ok = ok ? arith::AndIOp::create(rewriter, loc, ok, same).getResult()
+              : same;
+      offsets.push_back(first);
+    }
+    Value source = bufferization::ToBufferOp::create(
+        rewriter, loc,
+        bufferization::getMemRefTypeWithFullyDynamicLayout(valueType), value,
+        /*read_only=*/true);
+    auto store = [&](OpBuilder &b, Location at) {
+      Value window =
+          memref::SubViewOp::create(b, at, buffer, offsets, sizes, strides);
+      memref::CopyOp::create(b, at, source, window);
+    };
+    if (!ok) {
+      store(rewriter, loc);
+    } else {
+      // After a failed check the window may leave the buffer.
+      scf::IfOp::create(rewriter, loc, ok, [&](OpBuilder &b, Location at) {
+        store(b, at);
+        scf::YieldOp::create(b, at);
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void maxgraph::populateMaxGraphBufferToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<BufferLoadLowering, BufferStoreLowering>(converter,
-                                                        patterns.getContext());
+  patterns
+      .add<BufferLoadLowering, BufferStoreLowering, BufferStoreSliceLowering>(
+          converter, patterns.getContext());
 }

@@ -474,6 +474,40 @@ maxgraph.graph @buffers<n>(%b: !maxgraph.buffer<[n, 4], f32>, %x: !maxgraph.tens
 
 // -----
 
+// buffer_store_slice: run-time bounds are read from their tensors and
+// clamped as Python's are; the count they select is checked against the
+// value's dim, and only a window that passed is written. A static window on
+// a static dim was checked by the verifier and needs neither.
+// CHECK-LABEL: func.func @store_slice(
+// CHECK-SAME: %[[C:[a-z0-9]+]]: memref<8x4xf32>, %[[V:[a-z0-9]+]]: tensor<?x4xf32> {bufferization.writable = false}, %[[P:[a-z0-9]+]]: tensor<i64> {bufferization.writable = false}, %[[E:[a-z0-9]+]]: tensor<i64> {bufferization.writable = false}, %[[W:[a-z0-9]+]]: tensor<2x2xf32>
+// CHECK: %[[SEQ:.*]] = tensor.dim %[[V]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[PV:.*]] = tensor.extract %[[P]][] : tensor<i64>
+// CHECK: %[[PI:.*]] = arith.index_cast %[[PV]] : i64 to index
+// CHECK: %[[FROM_END:.*]] = arith.addi %[[PI]], %{{.*}} : index
+// CHECK: arith.select %{{.*}}, %[[FROM_END]], %[[PI]] : index
+// CHECK: %[[FIRST:.*]] = arith.minsi
+// CHECK: tensor.extract %[[E]][] : tensor<i64>
+// CHECK: %[[COUNT:.*]] = arith.ceildivui
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[COUNT]], %[[SEQ]] : index
+// CHECK: cf.assert %[[OK]], "maxgraph.buffer_store_slice: the range of dim 0 selects another number of elements than the value's dim 0 holds"
+// CHECK: %[[VM:.*]] = bufferization.to_buffer %[[V]] read_only
+// CHECK: scf.if %[[OK]] {
+// CHECK-NEXT: %[[WINDOW:.*]] = memref.subview %[[C]][%[[FIRST]], 0] [%[[SEQ]], 4] [1, 1]
+// CHECK-NEXT: memref.copy %[[VM]], %[[WINDOW]]
+// CHECK-NEXT: }
+// CHECK-NOT: cf.assert
+// CHECK: %[[WM:.*]] = bufferization.to_buffer %[[W]] read_only
+// CHECK-NEXT: %[[STRIDED:.*]] = memref.subview %[[C]][6, 0] [2, 2] [1, 2] : memref<8x4xf32> to memref<2x2xf32, strided<[4, 2], offset: 24>>
+// CHECK-NEXT: memref.copy %[[WM]], %[[STRIDED]]
+maxgraph.graph @store_slice<seq>(%c: !maxgraph.buffer<[8, 4], f32>, %v: !maxgraph.tensor<[seq, 4], f32>,
+    %p: !maxgraph.tensor<[], si64>, %e: !maxgraph.tensor<[], si64>, %w: !maxgraph.tensor<[2, 2], f32>) -> () {
+  maxgraph.buffer_store_slice %c [%p:%e, :], %v : !maxgraph.buffer<[8, 4], f32>, !maxgraph.tensor<[seq, 4], f32>
+  maxgraph.buffer_store_slice %c [-2:, 0:4:2], %w : !maxgraph.buffer<[8, 4], f32>, !maxgraph.tensor<[2, 2], f32>
+  maxgraph.output
+}
+
+// -----
+
 // Collectives between host devices run in-process: allreduce is one
 // elementwise reduction for every result, allgather a concat,
 // reduce_scatter a reduction then one slice per device, broadcast the root's

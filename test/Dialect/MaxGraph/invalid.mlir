@@ -1183,6 +1183,93 @@ maxgraph.graph @store_element_type(%b: !maxgraph.buffer<[4], f32>, %x: !maxgraph
 
 // -----
 
+//===----------------------------------------------------------------------===//
+// maxgraph.buffer_store_slice
+//===----------------------------------------------------------------------===//
+
+maxgraph.graph @store_slice_element_type(%b: !maxgraph.buffer<[4], f32>, %x: !maxgraph.tensor<[2], f16>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op stores a value of type '!maxgraph.tensor<[2], f16>' into a buffer of type '!maxgraph.buffer<[4], f32>'; element type and device must match}}
+  maxgraph.buffer_store_slice %b [:2], %x : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[2], f16>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @store_slice_device(%b: !maxgraph.buffer<[4], f32, gpu:0>, %x: !maxgraph.tensor<[2], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op stores a value of type '!maxgraph.tensor<[2], f32>' into a buffer of type '!maxgraph.buffer<[4], f32, gpu:0>'; element type and device must match}}
+  maxgraph.buffer_store_slice %b [:2], %x : !maxgraph.buffer<[4], f32, gpu:0>, !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @store_slice_rank(%b: !maxgraph.buffer<[4, 2], f32>, %x: !maxgraph.tensor<[2], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op stores a value of rank 1 into a buffer of rank 2; the value needs one dim per range (reshape it to give a dim of size 1 to an index)}}
+  maxgraph.buffer_store_slice %b [0:1, :], %x : !maxgraph.buffer<[4, 2], f32>, !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @store_slice_ranges(%b: !maxgraph.buffer<[4, 2], f32>, %x: !maxgraph.tensor<[2, 2], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op has 1 starts, 1 stops and 1 steps for an operand of rank 2; give one range per dim}}
+  maxgraph.buffer_store_slice %b [:2], %x : !maxgraph.buffer<[4, 2], f32>, !maxgraph.tensor<[2, 2], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @store_slice_step(%b: !maxgraph.buffer<[4], f32>, %x: !maxgraph.tensor<[2], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op dim 0 has step 0; steps must be positive}}
+  maxgraph.buffer_store_slice %b [0:2:0], %x : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}
+
+// -----
+
+// The window [1:4:2] of 4 elements holds 2, not 3.
+maxgraph.graph @store_slice_count(%b: !maxgraph.buffer<[4], f32>, %x: !maxgraph.tensor<[3], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op the range of dim 0 selects `2` elements but the value has `3` there}}
+  maxgraph.buffer_store_slice %b [1:4:2], %x : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[3], f32>
+  maxgraph.output
+}
+
+// -----
+
+// On a symbolic dim, [1:] selects `n - 1`, which `n` is not.
+maxgraph.graph @store_slice_symbolic<n>(%b: !maxgraph.buffer<[n], f32>, %x: !maxgraph.tensor<[n], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op the range of dim 0 selects `n - 1` elements but the value has `n` there}}
+  maxgraph.buffer_store_slice %b [1:], %x : !maxgraph.buffer<[n], f32>, !maxgraph.tensor<[n], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @store_slice_sign<n>(%b: !maxgraph.buffer<[n], f32>, %x: !maxgraph.tensor<[?], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.buffer_store_slice' op dim 0 (`n`) is sliced from -2 before its end to 3 after its start; the size would depend on `n` and could be negative}}
+  maxgraph.buffer_store_slice %b [-2:3], %x : !maxgraph.buffer<[n], f32>, !maxgraph.tensor<[?], f32>
+  maxgraph.output
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+maxgraph.graph @store_slice_bound_type(%b: !maxgraph.buffer<[4], f32>, %x: !maxgraph.tensor<[2], f32>, %p: !maxgraph.tensor<[], si32>) -> () {
+  // expected-error @+1 {{use of value '%p' expects different type than prior uses: '!maxgraph.tensor<[], si64>' vs '!maxgraph.tensor<[], si32>'}}
+  maxgraph.buffer_store_slice %b [%p:], %x : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @store_slice_reserved(%b: !maxgraph.buffer<[4], f32>, %x: !maxgraph.tensor<[2], f32>) -> () {
+  // expected-error @+1 {{a bound must be above -9223372036854775808}}
+  maxgraph.buffer_store_slice %b [-9223372036854775808:], %x : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}
+
+// -----
+
 maxgraph.graph @store_device(%b: !maxgraph.buffer<[4], f32, gpu:1>, %x: !maxgraph.tensor<[4], f32>) -> () {
   // expected-error @+1 {{'maxgraph.buffer_store' op stores a value of type '!maxgraph.tensor<[4], f32>' into a buffer of type '!maxgraph.buffer<[4], f32, gpu:1>'}}
   maxgraph.buffer_store %b, %x : !maxgraph.buffer<[4], f32, gpu:1>, !maxgraph.tensor<[4], f32>

@@ -191,6 +191,9 @@ maxgraph.graph @buffers_devices_custom(%buf: !maxgraph.buffer<[4], f32>,
   %0 = maxgraph.buffer_load %buf : !maxgraph.buffer<[4], f32> -> !maxgraph.tensor<[4], f32>
   // CHECK: maxgraph.buffer_store %{{[a-z0-9_.]+}}, %{{[a-z0-9_.]+}} : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[4], f32>
   maxgraph.buffer_store %buf, %x : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[4], f32>
+  // CHECK: maxgraph.buffer_store_slice %{{[a-z0-9_.]+}} [1:3], %{{[a-z0-9_.]+}} : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[2], f32>
+  %x2 = maxgraph.slice %x [:2] : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[2], f32>
+  maxgraph.buffer_store_slice %buf [1:3], %x2 : !maxgraph.buffer<[4], f32>, !maxgraph.tensor<[2], f32>
   // CHECK: maxgraph.custom "my_add_one"(%{{[a-z0-9_.]+}}) : (!maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32>
   %1 = maxgraph.custom "my_add_one"(%x) : (!maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32>
   // CHECK: maxgraph.custom "in_place"(%{{[a-z0-9_.]+}}, %{{[a-z0-9_.]+}}) : (!maxgraph.buffer<[4], f32>, !maxgraph.tensor<[4], f32>) -> ()
@@ -302,5 +305,20 @@ maxgraph.graph @arange_pad_top_k<seq>(%x: !maxgraph.tensor<[seq, 4], f32>, %y: !
   %9:2 = maxgraph.top_k %x k = 3 axis = 0 : !maxgraph.tensor<[seq, 4], f32> -> !maxgraph.tensor<[3, 4], f32>, !maxgraph.tensor<[3, 4], si64>
   // CHECK: maxgraph.top_k %{{[a-z0-9_.]+}} k = 0 axis = 1 : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[3, 0], si32>, !maxgraph.tensor<[3, 0], si64>
   %10:2 = maxgraph.top_k %y k = 0 axis = 1 : !maxgraph.tensor<[3, 4], si32> -> !maxgraph.tensor<[3, 0], si32>, !maxgraph.tensor<[3, 0], si64>
+  maxgraph.output
+}
+
+// -----
+
+// Run-time bounds print as the operands they are; default bounds and unit
+// steps are left out.
+// CHECK-LABEL: maxgraph.graph @store_slice_bounds
+// CHECK-SAME: (%[[C:[a-z0-9_.]+]]: !maxgraph.buffer<[8, n], f32>, %[[V:[a-z0-9_.]+]]: !maxgraph.tensor<[?, 2], f32>, %[[P:[a-z0-9_.]+]]: !maxgraph.tensor<[], si64>, %[[E:[a-z0-9_.]+]]: !maxgraph.tensor<[], si64>)
+// CHECK: maxgraph.buffer_store_slice %[[C]] [%[[P]]:%[[E]], 1:5:2], %[[V]] : !maxgraph.buffer<[8, n], f32>, !maxgraph.tensor<[?, 2], f32>
+// CHECK: maxgraph.buffer_store_slice %[[C]] [:%[[P]]:3, -2:], %[[V]]
+maxgraph.graph @store_slice_bounds<n>(%c: !maxgraph.buffer<[8, n], f32>, %v: !maxgraph.tensor<[?, 2], f32>,
+    %p: !maxgraph.tensor<[], si64>, %e: !maxgraph.tensor<[], si64>) -> () {
+  maxgraph.buffer_store_slice %c [%p:%e:1, 1:5:2], %v : !maxgraph.buffer<[8, n], f32>, !maxgraph.tensor<[?, 2], f32>
+  maxgraph.buffer_store_slice %c [0:%p:3, -2:], %v : !maxgraph.buffer<[8, n], f32>, !maxgraph.tensor<[?, 2], f32>
   maxgraph.output
 }

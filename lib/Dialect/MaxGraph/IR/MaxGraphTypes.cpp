@@ -148,3 +148,12 @@ static LogicalResult verifyLayout(function_ref<InFlightDiagnostic()> emitError,
 
 MAXGRAPH_DEFINE_LAYOUT_TYPE(TensorLayoutType)
 MAXGRAPH_DEFINE_LAYOUT_TYPE(BufferLayoutType)
+
+TensorLayoutType maxgraph::detail::getIndexScalarType(MLIRContext *context) {
+  return TensorLayoutType::get(
+      ArrayRef<DimAttr>{}, IntegerType::get(context, 64, IntegerType::Signed));
+}
+
+bool maxgraph::detail::isIndexScalar(Type type) {
+  return type == getIndexScalarType(type.getContext());
+}

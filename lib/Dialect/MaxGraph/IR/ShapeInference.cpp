@@ -290,57 +290,6 @@ void maxgraph::detail::printCompareTypes(OpAsmPrinter &printer, Operation *,
   printer << '(' << lhs << ", " << rhs << ") -> " << result;
 }
 
-ParseResult maxgraph::detail::parseSliceRanges(OpAsmParser &parser,
-                                               DenseI64ArrayAttr &starts,
-                                               DenseI64ArrayAttr &stops,
-                                               DenseI64ArrayAttr &steps) {
-  SmallVector<int64_t> startList, stopList, stepList;
-  auto parseBound = [&](int64_t &value, int64_t defaultValue) -> ParseResult {
-    value = defaultValue;
-    OptionalParseResult result = parser.parseOptionalInteger(value);
-    return result.has_value() ? *result : success();
-  };
-  auto parseRange = [&]() -> ParseResult {
-    int64_t start, stop, step = 1;
-    if (parseBound(start, 0) || parser.parseColon() ||
-        parseBound(stop, SliceOp::kToEnd))
-      return failure();
-    if (succeeded(parser.parseOptionalColon()) && parseBound(step, 1))
-      return failure();
-    startList.push_back(start);
-    stopList.push_back(stop);
-    stepList.push_back(step);
-    return success();
-  };
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
-                                     parseRange))
-    return failure();
-  MLIRContext *context = parser.getContext();
-  starts = DenseI64ArrayAttr::get(context, startList);
-  stops = DenseI64ArrayAttr::get(context, stopList);
-  steps = DenseI64ArrayAttr::get(context, stepList);
-  return success();
-}
-
-void maxgraph::detail::printSliceRanges(OpAsmPrinter &printer, Operation *,
-                                        DenseI64ArrayAttr starts,
-                                        DenseI64ArrayAttr stops,
-                                        DenseI64ArrayAttr steps) {
-  printer << '[';
-  for (int64_t i = 0, e = starts.size(); i < e; ++i) {
-    if (i)
-      printer << ", ";
-    if (starts[i] != 0)
-      printer << starts[i];
-    printer << ':';
-    if (i < stops.size() && stops[i] != SliceOp::kToEnd)
-      printer << stops[i];
-    if (i < steps.size() && steps[i] != 1)
-      printer << ':' << steps[i];
-  }
-  printer << ']';
-}
-
 ParseResult maxgraph::detail::parseDevice(OpAsmParser &parser,
                                           DeviceAttr &device) {
   device = DeviceAttr::parseBare(parser);

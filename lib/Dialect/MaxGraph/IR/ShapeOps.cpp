@@ -270,7 +270,7 @@ LogicalResult SplitOp::verify() {
   return success();
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
@@ -278,52 +278,16 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
   auto input = cast<TensorLayoutType>(adaptor.getInput().getType());
   ArrayRef<int64_t> starts = adaptor.getStarts(), stops = adaptor.getStops(),
                     steps = adaptor.getSteps();
-  size_t rank = input.getRank();
-  if (starts.size() != rank || stops.size() != rank || steps.size() != rank)
-    return OptionalDiag(loc, name)
-           << "has " << starts.size() << " starts, " << stops.size()
-           << " stops and " << steps.size() << " steps for an operand of rank "
-           << rank << "; give one range per dim";
+  if (failed(detail::verifyRangeCounts(loc, name, input.getRank(), starts,
+                                       stops, steps, /*boundOperands=*/0)))
+    return failure();
   SmallVector<DimAttr> dims;
   for (auto [i, dim] : llvm::enumerate(input.getDims())) {
-    int64_t start = starts[i], stop = stops[i], step = steps[i];
-    if (step <= 0)
-      return OptionalDiag(loc, name) << "dim " << i << " has step " << step
-                                     << "; steps must be positive";
-    // Elements in [begin, end) taken every `step`, without overflow.
-    auto count = [&](int64_t begin, int64_t end) {
-      return end <= begin ? 0 : 1 + (end - begin - 1) / step;
-    };
-    if (dim.isStatic()) {
-      int64_t size = dim.getStaticSize();
-      auto clamp = [&](int64_t index) {
-        if (index < 0)
-          index = index < -size ? 0 : index + size;
-        return std::min(index, size);
-      };
-      int64_t end = stop == kToEnd ? size : clamp(stop);
-      dims.push_back(DimAttr::getStatic(context, count(clamp(start), end)));
-      continue;
-    }
-    // A symbolic dim cannot be clamped, so bounds are taken as in range; the
-    // size is known when both bounds count from the same end of the dim.
-    bool startFromEnd = start < 0, stopFromEnd = stop < 0 || stop == kToEnd;
-    if (startFromEnd == stopFromEnd) {
-      int64_t end = stop == kToEnd ? 0 : stop;
-      dims.push_back(DimAttr::getStatic(context, count(start, end)));
-      continue;
-    }
-    if (startFromEnd)
-      return OptionalDiag(loc, name)
-             << "dim " << i << " (`" << dim.str() << "`) is sliced from "
-             << start << " before its end to " << stop
-             << " after its start; the size would depend on `" << dim.str()
-             << "` and could be negative";
-    DimAttr end =
-        stop == kToEnd ? dim : addDims(dim, DimAttr::getStatic(context, stop));
-    DimAttr span = addDims(subDims(end, DimAttr::getStatic(context, start)),
-                           DimAttr::getStatic(context, step - 1));
-    dims.push_back(floorDivDim(span, step));
+    FailureOr<DimAttr> selected =
+        detail::selectedDim(loc, name, i, dim, starts[i], stops[i], steps[i]);
+    if (failed(selected))
+      return failure();
+    dims.push_back(*selected);
   }
   types.push_back(
       TensorLayoutType::get(dims, input.getElementType(), input.getDevice()));

@@ -392,6 +392,39 @@ LogicalResult BufferStoreOp::verify() {
   return success();
 }
 
+LogicalResult BufferStoreSliceOp::verify() {
+  BufferLayoutType buffer = getBuffer().getType();
+  TensorLayoutType value = getValue().getType();
+  if (buffer.getElementType() != value.getElementType() ||
+      buffer.getDevice() != value.getDevice())
+    return emitOpError() << "stores a value of type " << value
+                         << " into a buffer of type " << buffer
+                         << "; element type and device must match";
+  if (buffer.getRank() != value.getRank())
+    return emitOpError() << "stores a value of rank " << value.getRank()
+                         << " into a buffer of rank " << buffer.getRank()
+                         << "; the value needs one dim per range (reshape it "
+                            "to give a dim of size 1 to an index)";
+  StringRef name = getOperationName();
+  if (failed(detail::verifyRangeCounts(getLoc(), name, buffer.getRank(),
+                                       getStarts(), getStops(), getSteps(),
+                                       getBounds().size())))
+    return failure();
+  for (auto [i, dim] : llvm::enumerate(buffer.getDims())) {
+    FailureOr<DimAttr> selected = detail::selectedDim(
+        getLoc(), name, i, dim, getStarts()[i], getStops()[i], getSteps()[i]);
+    if (failed(selected))
+      return failure();
+    DimAttr valueDim = value.getDims()[i];
+    if (!detail::areCompatibleDims(*selected, valueDim))
+      return emitOpError() << "the range of dim " << i << " selects `"
+                           << selected->str()
+                           << "` elements but the value has `" << valueDim.str()
+                           << "` there";
+  }
+  return success();
+}
+
 LogicalResult TransferOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location>,
                                            Adaptor adaptor,

@@ -11,6 +11,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTraits.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/ShapeInference.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/SliceRanges.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"

@@ -22,6 +22,13 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 defvar MaxGraph_Tensor = MaxGraph_TensorType;
 defvar MaxGraph_Buffer = MaxGraph_BufferType;
 
+/// A run-time index or bound: a rank-0 si64 tensor on the host, so that host
+/// code reads it also when the op runs on a GPU.
+def MaxGraph_IndexScalar : Type<
+    CPred<"::maxgraph::detail::isIndexScalar($_self)">,
+    "a rank-0 si64 tensor on the host", "::maxgraph::TensorLayoutType">,
+  BuildableType<"::maxgraph::detail::getIndexScalarType($_builder.getContext())">;
+
 /// An op whose result types follow from its operands and attributes. Its
 /// verifier reruns inference with errors on, so a bad op reports the precise
 /// reason (before InferTypeOpInterface's own check, which runs with regions).
@@ -664,7 +671,7 @@ def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure, MaxGraph_ShapeFamily]> {
   }];
   let extraClassDeclaration = [{
     /// The stop that means "to the end of the dim" (an omitted stop).
-    static constexpr int64_t kToEnd = std::numeric_limits<int64_t>::max();
+    static constexpr int64_t kToEnd = ::maxgraph::detail::kToEnd;
   }];
 }
 
@@ -728,6 +735,34 @@ def MaxGraph_BufferLoadOp : MaxGraph_InferOp<"buffer_load"> {
   let arguments = (ins Arg<MaxGraph_Buffer, "", [MemRead]>:$buffer);
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))";
+}
+
+def MaxGraph_BufferStoreSliceOp : MaxGraph_Op<"buffer_store_slice"> {
+  let summary = "stores a tensor into a window of a buffer";
+  let description = [{
+    Writes `value` into the elements of `buffer` that one `start:stop:step`
+    range per dim selects (Python's conventions, as `maxgraph.slice`); the
+    rest of the buffer keeps its contents. A bound is an integer or a rank-0
+    si64 operand read at run time (`%pos` below), so a decoder writes its
+    new keys at the cache's current length. Each range must select as many
+    elements as `value` has along that dim: checked here where the sizes are
+    known, else when the graph runs.
+
+    ```mlir
+    maxgraph.buffer_store_slice %cache [%pos:%end, :], %kv
+        : !maxgraph.buffer<[128, 64], f32>, !maxgraph.tensor<[seq, 64], f32>
+    ```
+  }];
+  let arguments = (ins Arg<MaxGraph_Buffer, "", [MemWrite]>:$buffer,
+                       MaxGraph_Tensor:$value,
+                       Variadic<MaxGraph_IndexScalar>:$bounds,
+                       DenseI64ArrayAttr:$starts, DenseI64ArrayAttr:$stops,
+                       DenseI64ArrayAttr:$steps);
+  let assemblyFormat = [{
+    $buffer custom<SliceRanges>($bounds, $starts, $stops, $steps) `,` $value
+    attr-dict `:` qualified(type($buffer)) `,` qualified(type($value))
+  }];
+  let hasVerifier = 1;
 }
 
 def MaxGraph_BufferStoreOp : MaxGraph_Op<"buffer_store"> {

@@ -30,4 +30,11 @@ bool isValidElementType(mlir::Type type);
 #define GET_TYPEDEF_CLASSES
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTypes.h.inc"
 
+namespace maxgraph::detail {
+/// `!maxgraph.tensor<[], si64>`: the type of run-time indices and bounds.
+TensorLayoutType getIndexScalarType(mlir::MLIRContext *context);
+/// Whether `type` is getIndexScalarType's type.
+bool isIndexScalar(mlir::Type type);
+} // namespace maxgraph::detail
+
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHTYPES_H

@@ -124,14 +124,6 @@ mlir::ParseResult parseCompareTypes(mlir::OpAsmParser &parser, mlir::Type &lhs,
                                     mlir::Type &rhs, mlir::Type &result);
 void printCompareTypes(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                        mlir::Type lhs, mlir::Type rhs, mlir::Type result);
-mlir::ParseResult parseSliceRanges(mlir::OpAsmParser &parser,
-                                   mlir::DenseI64ArrayAttr &starts,
-                                   mlir::DenseI64ArrayAttr &stops,
-                                   mlir::DenseI64ArrayAttr &steps);
-void printSliceRanges(mlir::OpAsmPrinter &printer, mlir::Operation *op,
-                      mlir::DenseI64ArrayAttr starts,
-                      mlir::DenseI64ArrayAttr stops,
-                      mlir::DenseI64ArrayAttr steps);
 mlir::ParseResult parseDevice(mlir::OpAsmParser &parser, DeviceAttr &device);
 /// A number held as an f64 attribute, printed as an integer when it is one
 /// (`start = 0`), else as MLIR prints floats.
@@ -155,13 +147,11 @@ using detail::parseDevice;
 using detail::parseElementwiseTypes;
 using detail::parseNumber;
 using detail::parsePadMode;
-using detail::parseSliceRanges;
 using detail::printCompareTypes;
 using detail::printDevice;
 using detail::printElementwiseTypes;
 using detail::printNumber;
 using detail::printPadMode;
-using detail::printSliceRanges;
 } // namespace maxgraph
 
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_SHAPEINFERENCE_H

@@ -1,0 +1,154 @@
+"""Stores into a window of a BufferLayout argument (`buffer[key] = value`,
+F.buffer_store_slice) and buffers read as values, against numpy."""
+
+import numpy as np
+import pytest
+
+import maxgraph
+import maxgraph.functional as F
+from maxgraph import compilation
+from maxgraph.dtype import DType
+from maxgraph.sharding import BufferLayout, TensorLayout
+
+SCALAR = TensorLayout(DType.int64, [])
+
+
+def test_kv_cache_is_written_at_run_time_positions():
+    # One graph for every step: the window moves with `pos`, the number of
+    # new rows is symbolic.
+    def step(cache, kv, pos, end):
+        cache[pos:end, :] = kv
+        return cache[0:4]
+
+    compiled = compilation.compile(step)(
+        BufferLayout(DType.float32, [8, 3]),
+        TensorLayout(DType.float32, ["seq", 3]), SCALAR, SCALAR)
+    cache = np.zeros((8, 3), np.float32)
+    expected = cache.copy()
+    rng = np.random.default_rng(0)
+    pos = 0
+    for rows in (3, 1, 1, 2):
+        kv = rng.standard_normal((rows, 3)).astype(np.float32)
+        head = compiled(cache, kv, np.array(pos, np.int64), np.array(pos + rows, np.int64))
+        expected[pos:pos + rows] = kv
+        np.testing.assert_array_equal(cache, expected)
+        # The load after the store sees it.
+        np.testing.assert_array_equal(head.to_numpy(), expected[0:4])
+        pos += rows
+
+
+def test_indices_steps_ellipsis_and_negative_bounds_follow_numpy():
+    def store(buf, row, column, strided, pos):
+        buf[1] = row                # an int drops its dim
+        buf[..., -1] = column       # so does a negative one
+        buf[0:4:3, 0:3:2] = strided
+        F.buffer_store_slice(buf, row[0:2], [pos, slice(None, 2)])
+
+    compiled = compilation.compile(store)(
+        BufferLayout(DType.int32, [4, 4]), TensorLayout(DType.int32, [4]),
+        TensorLayout(DType.int32, [4]), TensorLayout(DType.int32, [2, 2]),
+        SCALAR)
+    buf = np.arange(16, dtype=np.int32).reshape(4, 4)
+    row = np.array([10, 11, 12, 13], np.int32)
+    column = np.array([20, 21, 22, 23], np.int32)
+    strided = np.array([[30, 31], [32, 33]], np.int32)
+    for pos in (2, -1):
+        got = buf.copy()
+        compiled(got, row, column, strided, np.array(pos, np.int64))
+        expected = buf.copy()
+        expected[1] = row
+        expected[..., -1] = column
+        expected[0:4:3, 0:3:2] = strided
+        expected[pos, :2] = row[0:2]
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_a_buffer_reads_as_its_current_contents():
+    def fn(buf, x):
+        before = buf + x
+        buf[0:2] = x[0:2] * 10
+        return [before, x * buf, -buf, buf[1:], F.buffer_load(buf) - x]
+
+    compiled = compilation.compile(fn)(BufferLayout(DType.float32, [3]),
+                                       TensorLayout(DType.float32, [3]))
+    buf = np.array([1, 2, 3], np.float32)
+    x = np.array([4, 5, 6], np.float32)
+    results = [r.to_numpy() for r in compiled(buf, x)]
+    stored = np.array([40, 50, 3], np.float32)
+    np.testing.assert_array_equal(buf, stored)
+    np.testing.assert_array_equal(results[0], [5, 7, 9])
+    np.testing.assert_array_equal(results[1], x * stored)
+    np.testing.assert_array_equal(results[2], -stored)
+    np.testing.assert_array_equal(results[3], stored[1:])
+    np.testing.assert_array_equal(results[4], stored - x)
+
+
+def test_a_window_that_does_not_fit_fails_the_call_and_stores_nothing():
+    def step(cache, kv, pos, end):
+        cache[pos:end] = kv
+
+    compiled = compilation.compile(step)(
+        BufferLayout(DType.float32, [4]), TensorLayout(DType.float32, [2]),
+        SCALAR, SCALAR)
+    cache = np.zeros(4, np.float32)
+    kv = np.ones(2, np.float32)
+    # 3:6 clamps to 3:4, one element for two.
+    with pytest.raises(maxgraph.RuntimeError,
+                       match="maxgraph.buffer_store_slice: the range of dim 0 "
+                       "selects another number of elements than the value's "
+                       "dim 0 holds"):
+        compiled(cache, kv, np.array(3, np.int64), np.array(6, np.int64))
+    np.testing.assert_array_equal(cache, np.zeros(4))
+
+
+def test_a_static_window_that_does_not_fit_is_refused_while_staging():
+    with pytest.raises(ValueError, match=r"'maxgraph.buffer_store_slice' op "
+                       r"the range of dim 0 selects `2` elements but the "
+                       r"value has `3` there"):
+        compilation.stage(lambda buf, x: buf.__setitem__(slice(1, 3), x))(
+            BufferLayout(DType.float32, [4]),
+            TensorLayout(DType.float32, [3]))
+
+
+def test_bad_keys_and_values_are_refused_with_what_is_wrong():
+    def stage(fn, *specs):
+        return compilation.stage(fn)(BufferLayout(DType.float32, [4, 2]),
+                                     *specs)
+
+    with pytest.raises(ValueError, match=r"Buffer.__setitem__: the key "
+                       r"selects 1 of the buffer's 2 dims, but the value "
+                       r".* has rank 2"):
+        stage(lambda buf, x: buf.__setitem__(0, x),
+              TensorLayout(DType.float32, [1, 2]))
+    with pytest.raises(TypeError, match="a slice start"):
+        stage(lambda buf, x: buf.__setitem__(slice(0.5, 2), x),
+              TensorLayout(DType.float32, [2, 2]))
+    with pytest.raises(ValueError, match="a run-time bound of "
+                       "'maxgraph.buffer_store_slice' must be a rank-0 "
+                       "integer tensor"):
+        stage(lambda buf, x, p: buf.__setitem__(slice(p, None), x),
+              TensorLayout(DType.float32, [4, 2]),
+              TensorLayout(DType.float32, []))
+    with pytest.raises(ValueError, match="a slice at a run-time bound is not "
+                       "supported yet"):
+        stage(lambda buf, x, p: x[p:], TensorLayout(DType.float32, [4, 2]),
+              SCALAR)
+
+
+def test_a_tensor_argument_refuses_a_store_with_maxs_message():
+    with pytest.raises(TypeError, match="cannot mutate a tensor argument "
+                       "that was staged as a tensor"):
+        compilation.stage(lambda t: t.__setitem__(0, t[1]))(
+            TensorLayout(DType.float32, [4]))
+
+
+def test_run_time_bounds_of_other_integer_types_are_read_as_int64():
+    def step(cache, kv, pos):
+        cache[pos:pos + 2] = kv
+
+    compiled = compilation.compile(step)(
+        BufferLayout(DType.float32, [5]), TensorLayout(DType.float32, [2]),
+        TensorLayout(DType.uint8, []))
+    cache = np.zeros(5, np.float32)
+    compiled(cache, np.array([7, 8], np.float32), np.array(2, np.uint8))
+    np.testing.assert_array_equal(cache, [0, 0, 7, 8, 0])
