@@ -248,7 +248,7 @@ HostTensor GraphRun::slice(SliceOp op) {
   const HostTensor &input = get(op.getInput());
   const Shape &in = input.shape();
   Window window = windowOf("maxgraph.slice", in, op.getStarts(), op.getStops(),
-                           op.getSteps(), {});
+                           op.getSteps(), op.getBounds());
   const Shape &shape = window.shape;
   // The result type assumed bounds in range on non-static dims.
   Shape expected = evalShape(op.getType());

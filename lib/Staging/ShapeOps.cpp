@@ -97,36 +97,17 @@ std::vector<Tensor> ops::split(const Tensor &x, std::vector<Dim> sizes,
   return wrapAll(trace, op.getResults());
 }
 
-Tensor ops::slice(const Tensor &x, std::vector<Range> ranges, Loc loc) {
-  for (const Range &range : ranges)
-    if (range.start.isRunTime() || (range.stop && range.stop->isRunTime()))
-      throwStagingError(loc, "'maxgraph.slice' takes integer bounds; a slice "
-                             "at a run-time bound is not supported yet (a "
-                             "store is: buffer_store_slice)");
-  if (x.isDistributed())
-    return sharded::slice(x, ranges, loc);
-  SmallVector<int64_t> starts, stops, steps;
-  for (const Range &range : ranges) {
-    starts.push_back(range.start.value());
-    stops.push_back(range.stop ? range.stop->value() : SliceOp::kToEnd);
-    steps.push_back(range.step);
-  }
-  return unary<SliceOp>(x, loc,
-                        {arrayAttr("starts", starts), arrayAttr("stops", stops),
-                         arrayAttr("steps", steps)});
-}
-
-void ops::buffer_store_slice(const Buffer &destination, const Tensor &source,
-                             std::vector<Range> ranges, Loc loc) {
-  StringRef name = BufferStoreSliceOp::getOperationName();
-  Trace &trace = Trace::current(loc, name);
-  SmallVector<Value> operands = {trace.use(destination, loc, name, 0),
-                                 trace.use(source, loc, name, 1)};
-  SmallVector<int64_t> starts, stops, steps;
-  // A run-time bound is read as si64, whatever integer type it has.
-  auto addBound = [&](const Bound &bound, SmallVectorImpl<int64_t> &into) {
+/// Appends `range`'s start and stop to `starts` and `stops` for op `name`:
+/// integers as they are, run-time bounds as kRunTimeBound with their tensor
+/// (read as si64, whatever integer type it has) appended to `operands`.
+static void appendRange(Trace &trace, ops::Loc loc, StringRef name,
+                        const ops::Range &range,
+                        SmallVectorImpl<Value> &operands,
+                        SmallVectorImpl<int64_t> &starts,
+                        SmallVectorImpl<int64_t> &stops) {
+  auto append = [&](const ops::Bound &bound, SmallVectorImpl<int64_t> &into) {
     if (!bound.isRunTime()) {
-      if (bound.value() == detail::kRunTimeBound)
+      if (bound.value() == maxgraph::detail::kRunTimeBound)
         throwStagingError(loc, "'" + name.str() + "' bound " +
                                    std::to_string(bound.value()) +
                                    " is out of range; bounds must be above it");
@@ -146,14 +127,54 @@ void ops::buffer_store_slice(const Buffer &destination, const Tensor &source,
                        ? tensor
                        : ops::cast(tensor, DType::Int64, loc);
     operands.push_back(trace.use(index, loc, name, operands.size()));
-    into.push_back(detail::kRunTimeBound);
+    into.push_back(maxgraph::detail::kRunTimeBound);
   };
+  append(range.start, starts);
+  if (range.stop)
+    append(*range.stop, stops);
+  else
+    stops.push_back(maxgraph::detail::kToEnd);
+}
+
+static bool hasRunTimeBound(const std::vector<ops::Range> &ranges) {
+  return llvm::any_of(ranges, [](const ops::Range &range) {
+    return range.start.isRunTime() || (range.stop && range.stop->isRunTime());
+  });
+}
+
+Tensor ops::slice(const Tensor &x, std::vector<Range> ranges, Loc loc) {
+  StringRef name = SliceOp::getOperationName();
+  if (x.isDistributed()) {
+    if (hasRunTimeBound(ranges))
+      throwStagingError(loc, "'" + name.str() +
+                                 "' of a distributed tensor takes integer "
+                                 "bounds; a run-time bound is not supported "
+                                 "there yet");
+    return sharded::slice(x, ranges, loc);
+  }
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Value> operands = {trace.use(x, loc, name, 0)};
+  SmallVector<int64_t> starts, stops, steps;
   for (const Range &range : ranges) {
-    addBound(range.start, starts);
-    if (range.stop)
-      addBound(*range.stop, stops);
-    else
-      stops.push_back(detail::kToEnd);
+    appendRange(trace, loc, name, range, operands, starts, stops);
+    steps.push_back(range.step);
+  }
+  auto op = trace.createInferred<SliceOp>(loc, operands,
+                                          {arrayAttr("starts", starts),
+                                           arrayAttr("stops", stops),
+                                           arrayAttr("steps", steps)});
+  return trace.wrap(op.getResult());
+}
+
+void ops::buffer_store_slice(const Buffer &destination, const Tensor &source,
+                             std::vector<Range> ranges, Loc loc) {
+  StringRef name = BufferStoreSliceOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Value> operands = {trace.use(destination, loc, name, 0),
+                                 trace.use(source, loc, name, 1)};
+  SmallVector<int64_t> starts, stops, steps;
+  for (const Range &range : ranges) {
+    appendRange(trace, loc, name, range, operands, starts, stops);
     steps.push_back(range.step);
   }
   trace.createVerified<BufferStoreSliceOp>(loc, {}, operands,

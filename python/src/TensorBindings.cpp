@@ -663,21 +663,16 @@ struct IndexKey {
   std::vector<bool> dropped;
 };
 
-/// A slice bound: an int, or a traced rank-0 integer tensor read at run time
-/// (which ops that take only ints refuse, saying so). `expected` completes
-/// "must be" in the message for anything else.
-ops::Bound toBound(nb::handle object, const char *what, const char *role,
-                   const char *expected) {
+/// A slice bound: an int, or a traced rank-0 integer tensor read at run time.
+ops::Bound toBound(nb::handle object, const char *what, const char *role) {
   if (nb::isinstance<PyTensor>(object))
     return nb::cast<const PyTensor &>(object).traced(what);
-  return toInt64(object, what, role, expected);
+  return toInt64(object, what, role, "an int, a rank-0 integer Tensor or None");
 }
 
 /// Parses ints, rank-0 integer tensors, slices (positive steps, bounds that
-/// are ints, tensors or None) and one Ellipsis. `bounds` says what a bound
-/// may be, for messages.
-IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what,
-                       const char *bounds) {
+/// are ints, tensors or None) and one Ellipsis.
+IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what) {
   std::vector<nb::handle> items;
   if (nb::isinstance<nb::tuple>(key)) {
     for (nb::handle item : nb::borrow<nb::tuple>(key))
@@ -715,9 +710,9 @@ IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what,
         throw nb::index_error(
             (std::string(what) + ": slice steps must be positive").c_str());
       if (!start.is_none())
-        range.start = toBound(start, what, "a slice start", bounds);
+        range.start = toBound(start, what, "a slice start");
       if (!stop.is_none())
-        range.stop = toBound(stop, what, "a slice stop", bounds);
+        range.stop = toBound(stop, what, "a slice stop");
       add(range, false);
     } else if (nb::isinstance<PyTensor>(item)) {
       // One element at a run-time index: index:index + 1, where -1 (whose
@@ -747,12 +742,13 @@ IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what,
   return parsed;
 }
 
-/// Python's `x[...]`: ints, slices (positive steps) and one Ellipsis.
+/// Python's `x[...]`: ints, rank-0 integer tensors, slices (positive steps;
+/// a tensor bound is read at run time and gives its dim `?`) and one
+/// Ellipsis.
 PyTensor getItem(const PyTensor &self, nb::handle key) {
   CallerLocation at;
   const Tensor &x = self.traced("Tensor.__getitem__");
-  IndexKey parsed =
-      parseIndexKey(key, x.rank(), "Tensor indexing", "an int or None");
+  IndexKey parsed = parseIndexKey(key, x.rank(), "Tensor indexing");
   Tensor sliced = ops::slice(x, parsed.ranges);
   if (std::find(parsed.dropped.begin(), parsed.dropped.end(), true) ==
       parsed.dropped.end())
@@ -772,8 +768,7 @@ void setItem(const PyBuffer &self, nb::handle key, const PyTensor &value) {
   const char *what = "Buffer.__setitem__";
   const Buffer &buffer = self.buffer;
   int64_t rank = buffer.layout().rank();
-  IndexKey parsed =
-      parseIndexKey(key, rank, what, "an int, a rank-0 integer Tensor or None");
+  IndexKey parsed = parseIndexKey(key, rank, what);
   Tensor source = value.traced(what);
   int64_t kept =
       std::count(parsed.dropped.begin(), parsed.dropped.end(), false);

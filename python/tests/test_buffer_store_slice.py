@@ -129,10 +129,6 @@ def test_bad_keys_and_values_are_refused_with_what_is_wrong():
         stage(lambda buf, x, p: buf.__setitem__(slice(p, None), x),
               TensorLayout(DType.float32, [4, 2]),
               TensorLayout(DType.float32, []))
-    with pytest.raises(ValueError, match="a slice at a run-time bound is not "
-                       "supported yet"):
-        stage(lambda buf, x, p: x[p:], TensorLayout(DType.float32, [4, 2]),
-              SCALAR)
 
 
 def test_a_tensor_argument_refuses_a_store_with_maxs_message():
@@ -152,3 +148,48 @@ def test_run_time_bounds_of_other_integer_types_are_read_as_int64():
     cache = np.zeros(5, np.float32)
     compiled(cache, np.array([7, 8], np.float32), np.array(2, np.uint8))
     np.testing.assert_array_equal(cache, [0, 0, 7, 8, 0])
+
+
+def test_slices_at_run_time_bounds_read_what_numpy_reads():
+    # What a decoder step reads: the cache up to its new length and the
+    # position table from the current position.
+    def step(cache, table, kv, pos, end):
+        cache[pos:end] = kv
+        keys = cache[0:end]
+        return [keys, table[pos:end, ::2], keys[-1:]]
+
+    compiled = compilation.compile(step)(
+        BufferLayout(DType.float32, [6, 2]), TensorLayout(DType.float32, [8, 4]),
+        TensorLayout(DType.float32, ["seq", 2]), SCALAR, SCALAR)
+    cache = np.zeros((6, 2), np.float32)
+    table = np.arange(32, dtype=np.float32).reshape(8, 4)
+    expected = cache.copy()
+    pos = 0
+    for rows in (2, 1, 3):
+        kv = np.full((rows, 2), pos + 1, np.float32)
+        keys, angles, last = compiled(cache, table, kv, np.array(pos, np.int64),
+                                      np.array(pos + rows, np.int64))
+        expected[pos:pos + rows] = kv
+        np.testing.assert_array_equal(keys.to_numpy(), expected[0:pos + rows])
+        np.testing.assert_array_equal(angles.to_numpy(),
+                                      table[pos:pos + rows, ::2])
+        np.testing.assert_array_equal(last.to_numpy(), expected[pos + rows - 1:
+                                                                pos + rows])
+        pos += rows
+    # Bounds past the end clamp as numpy's do.
+    keys, angles, _ = compiled(cache, table, np.zeros((0, 2), np.float32),
+                               np.array(9, np.int64), np.array(9, np.int64))
+    np.testing.assert_array_equal(keys.to_numpy(), expected)
+    np.testing.assert_array_equal(angles.to_numpy(), table[9:9, ::2])
+
+
+def test_a_run_time_index_picks_one_element_from_either_end():
+    def pick(x, i):
+        return x[i]
+
+    compiled = compilation.compile(pick)(TensorLayout(DType.int32, [4, 2]),
+                                         SCALAR)
+    x = np.arange(8, dtype=np.int32).reshape(4, 2)
+    for i in (0, 3, -1, -4):
+        np.testing.assert_array_equal(
+            compiled(x, np.array(i, np.int64)).to_numpy(), x[i])

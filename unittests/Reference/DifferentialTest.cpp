@@ -692,6 +692,10 @@ Program sliceProgram(Rng &rng) {
   // of the forms below.
   p.minSymbol = 2;
   std::vector<ops::Range> ranges;
+  // Bounds (dim, start or stop) read at run time: si64 scalars the graph
+  // makes, so that nothing folds them. CPU only: the GPU lowering takes no
+  // host tensors yet.
+  std::vector<std::pair<size_t, bool>> runTime;
   p.what = "ranges";
   for (const Dim &dim : shape) {
     ops::Range range;
@@ -701,6 +705,11 @@ Program sliceProgram(Rng &rng) {
       if (rng.chance(0.7))
         range.stop = rng.between(-size - 1, size + 1);
       range.step = rng.between(1, 3);
+      if (gProgramDevice.isHost() && rng.chance(0.3)) {
+        runTime.push_back({ranges.size(), true});
+        if (range.stop && rng.chance(0.5))
+          runTime.push_back({ranges.size(), false});
+      }
     } else {
       switch (rng.between(0, 3)) {
       case 0:
@@ -722,8 +731,17 @@ Program sliceProgram(Rng &rng) {
               std::to_string(range.step);
     ranges.push_back(range);
   }
-  p.body = [ranges](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
-    return std::vector<Tensor>{ops::slice(x[0], ranges)};
+  for (auto [d, isStart] : runTime)
+    p.what += " (" + std::string(isStart ? "start" : "stop") + " of dim " +
+              std::to_string(d) + " at run time)";
+  p.body = [ranges, runTime](const std::vector<Tensor> &x,
+                             const std::vector<Buffer> &) {
+    std::vector<ops::Range> staged = ranges;
+    for (auto [d, isStart] : runTime) {
+      ops::Bound &bound = isStart ? staged[d].start : *staged[d].stop;
+      bound = ops::constant(static_cast<double>(bound.value()), DType::Int64);
+    }
+    return std::vector<Tensor>{ops::slice(x[0], staged)};
   };
   return p;
 }

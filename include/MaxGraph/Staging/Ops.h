@@ -184,7 +184,8 @@ struct Range {
   std::optional<Bound> stop = std::nullopt;
   int64_t step = 1;
 };
-/// `x[ranges]`, with integer bounds (`maxgraph.slice`).
+/// `x[ranges]` (`maxgraph.slice`): a dim with a run-time bound is `?` in the
+/// result, the number of elements the clamped bounds select.
 Tensor slice(const Tensor &x, std::vector<Range> ranges,
              Loc loc = Loc::current());
 /// `destination[ranges] = source` (`maxgraph.buffer_store_slice`): bounds

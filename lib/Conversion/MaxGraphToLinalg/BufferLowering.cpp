@@ -94,10 +94,7 @@ struct BufferStoreSliceLowering : OpConversionPattern<BufferStoreSliceOp> {
     auto boundValue = [&](int64_t bound) -> Value {
       if (bound != kRunTimeBound)
         return constant(bound);
-      Value scalar =
-          tensor::ExtractOp::create(rewriter, loc, *nextBound++, ValueRange{});
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                        scalar);
+      return readRunTimeBound(rewriter, loc, *nextBound++);
     };
     SmallVector<OpFoldResult> offsets, sizes, strides;
     Value ok;
@@ -117,17 +114,8 @@ struct BufferStoreSliceLowering : OpConversionPattern<BufferStoreSliceOp> {
         continue;
       }
       Value size = memref::DimOp::create(rewriter, loc, buffer, i);
-      // Python's clamping of a bound into [0, size].
-      auto clamp = [&](Value bound) -> Value {
-        Value zero = constant(0);
-        Value negative = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::slt, bound, zero);
-        Value fromEnd = arith::AddIOp::create(rewriter, loc, bound, size);
-        Value index =
-            arith::SelectOp::create(rewriter, loc, negative, fromEnd, bound);
-        return arith::MinSIOp::create(
-            rewriter, loc, arith::MaxSIOp::create(rewriter, loc, index, zero),
-            size);
+      auto clamp = [&](Value bound) {
+        return clampBound(rewriter, loc, bound, size);
       };
       Value first = clamp(boundValue(start));
       Value end = stop == kToEnd ? size : clamp(boundValue(stop));

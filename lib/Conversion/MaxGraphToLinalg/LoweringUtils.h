@@ -172,6 +172,16 @@ void emitRuntimeCheck(mlir::OpBuilder &builder, mlir::Location loc,
 void emitRuntimeCheck(mlir::OpBuilder &builder, mlir::Location loc,
                       mlir::Value ok, const llvm::Twine &message);
 
+/// The index value of a run-time slice bound (a converted rank-0 si64
+/// tensor).
+mlir::Value readRunTimeBound(mlir::OpBuilder &builder, mlir::Location loc,
+                             mlir::Value bound);
+
+/// Python's clamping of a slice bound into [0, size]: a negative bound
+/// counts from the end.
+mlir::Value clampBound(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value bound, mlir::Value size);
+
 /// What `build` makes when `ok` holds, and otherwise zeros of `type` with
 /// `dynamicSizes` (clamped at 0): after a failed check, a view whose bounds
 /// were wrong reads nothing. Just `build`'s value when `ok` is a constant

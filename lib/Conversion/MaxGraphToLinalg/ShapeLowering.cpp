@@ -263,12 +263,14 @@ struct SliceLowering : GraphSymbolsPattern<SliceOp> {
     SmallVector<OpFoldResult> offsets, sizes, strides;
     SmallVector<Value> dynamicSizes;
     Value ok;
+    auto nextBound = adaptor.getBounds().begin();
     for (auto [i, dim] : llvm::enumerate(inputDims)) {
       int64_t start = op.getStarts()[i], stop = op.getStops()[i],
               step = op.getSteps()[i];
       strides.push_back(rewriter.getIndexAttr(step));
       DimAttr resultDim = resultDims[i];
-      if (dim.isStatic()) {
+      bool runTime = start == kRunTimeBound || stop == kRunTimeBound;
+      if (dim.isStatic() && !runTime) {
         int64_t size = dim.getStaticSize();
         if (start < 0)
           start = start < -size ? 0 : start + size;
@@ -281,6 +283,10 @@ struct SliceLowering : GraphSymbolsPattern<SliceOp> {
       // Python's clamping of a bound into [0, size].
       Value size = tensor::DimOp::create(rewriter, loc, input, i);
       auto clamp = [&](int64_t bound) -> Value {
+        if (bound == kRunTimeBound)
+          return clampBound(rewriter, loc,
+                            readRunTimeBound(rewriter, loc, *nextBound++),
+                            size);
         Value value = constant(bound);
         if (bound < 0)
           return arith::MaxSIOp::create(
@@ -289,9 +295,9 @@ struct SliceLowering : GraphSymbolsPattern<SliceOp> {
         return arith::MinSIOp::create(rewriter, loc, value, size);
       };
       Value first = clamp(start);
+      Value end = stop == SliceOp::kToEnd ? size : clamp(stop);
       // How many elements the clamped range selects.
       auto selected = [&]() -> Value {
-        Value end = stop == SliceOp::kToEnd ? size : clamp(stop);
         Value span = arith::MaxSIOp::create(
             rewriter, loc, arith::SubIOp::create(rewriter, loc, end, first),
             constant(0));
@@ -796,4 +802,22 @@ void maxgraph::populateMaxGraphShapeToLinalgPatterns(
                ReshapeLowering, SliceLowering, SplitLowering, ArangeLowering>(
       converter, context, graphSymbols);
   patterns.add<GatherLowering, PadLowering>(converter, context);
+}
+
+Value maxgraph::detail::readRunTimeBound(OpBuilder &builder, Location loc,
+                                         Value bound) {
+  Value scalar = tensor::ExtractOp::create(builder, loc, bound, ValueRange{});
+  return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                    scalar);
+}
+
+Value maxgraph::detail::clampBound(OpBuilder &builder, Location loc,
+                                   Value bound, Value size) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value negative = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::slt, bound, zero);
+  Value fromEnd = arith::AddIOp::create(builder, loc, bound, size);
+  Value index = arith::SelectOp::create(builder, loc, negative, fromEnd, bound);
+  return arith::MinSIOp::create(
+      builder, loc, arith::MaxSIOp::create(builder, loc, index, zero), size);
 }

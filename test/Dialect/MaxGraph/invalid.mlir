@@ -1686,3 +1686,12 @@ maxgraph.graph @pad_huge(%a: !maxgraph.tensor<[3], f32>) -> () {
   %0 = maxgraph.pad %a paddings = [9223372036854775807, 1] constant 0 : !maxgraph.tensor<[3], f32> -> !maxgraph.tensor<[4], f32>
   maxgraph.output
 }
+
+// -----
+
+// A run-time bound makes its dim `?`: it cannot be refined.
+maxgraph.graph @slice_bound_refined(%x: !maxgraph.tensor<[8], f32>, %p: !maxgraph.tensor<[], si64>) -> () {
+  // expected-error @+1 {{'maxgraph.slice' op result 0 has type '!maxgraph.tensor<[2], f32>' but its operands and attributes imply '!maxgraph.tensor<[?], f32>'}}
+  %0 = maxgraph.slice %x [%p:] : !maxgraph.tensor<[8], f32> -> !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}

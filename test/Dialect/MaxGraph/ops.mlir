@@ -322,3 +322,13 @@ maxgraph.graph @store_slice_bounds<n>(%c: !maxgraph.buffer<[8, n], f32>, %v: !ma
   maxgraph.buffer_store_slice %c [0:%p:3, -2:], %v : !maxgraph.buffer<[8, n], f32>, !maxgraph.tensor<[?, 2], f32>
   maxgraph.output
 }
+
+// -----
+
+// A slice at run-time bounds has a `?` dim there.
+// CHECK-LABEL: maxgraph.graph @slice_bounds
+// CHECK: maxgraph.slice %{{[a-z0-9_.]+}} [%{{[a-z0-9_.]+}}:, :4] : !maxgraph.tensor<[n, 8], f32> -> !maxgraph.tensor<[?, 4], f32>
+maxgraph.graph @slice_bounds<n>(%x: !maxgraph.tensor<[n, 8], f32>, %p: !maxgraph.tensor<[], si64>) -> !maxgraph.tensor<[?, 4], f32> {
+  %0 = maxgraph.slice %x [%p:, :4] : !maxgraph.tensor<[n, 8], f32> -> !maxgraph.tensor<[?, 4], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[?, 4], f32>
+}

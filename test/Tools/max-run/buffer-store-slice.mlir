@@ -58,3 +58,20 @@ maxgraph.graph @symbolic<n>(%b: !maxgraph.buffer<[n], f32>, %v: !maxgraph.tensor
   maxgraph.buffer_store_slice %b [-2:], %v : !maxgraph.buffer<[n], f32>, !maxgraph.tensor<[2], f32>
   maxgraph.output %b : !maxgraph.buffer<[n], f32>
 }
+
+// slice at run-time bounds: the result dim is `?`, the count the clamped
+// bounds select (3:5 of 6 rows is 2 rows; -3:-1 the same; 10:12 none).
+// RUN: %python %S/Inputs/npy.py write %t/x.npy '<f4' 6,2 0 1 2 3 4 5 6 7 8 9 10 11
+// RUN: max-run %s --graph=read --input=%t/x.npy --input=%t/p3.npy --input=%t/p5.npy --print | FileCheck %s --check-prefix=READ
+// RUN: max-run %s --graph=read --input=%t/x.npy --input=%t/p3.npy --input=%t/p5.npy --print --interpret | FileCheck %s --check-prefix=READ
+// RUN: max-run %s --graph=read --input=%t/x.npy --input=%t/m3.npy --input=%t/m1.npy --print | FileCheck %s --check-prefix=READ
+// READ: result 0: !maxgraph.tensor<[?, 1], f32>
+// READ-NEXT: {{\[\[}}7], [9]]
+// RUN: max-run %s --graph=read --input=%t/x.npy --input=%t/p10.npy --input=%t/p12.npy --print | FileCheck %s --check-prefix=NONE
+// RUN: max-run %s --graph=read --input=%t/x.npy --input=%t/p10.npy --input=%t/p12.npy --print --interpret | FileCheck %s --check-prefix=NONE
+// NONE: result 0: !maxgraph.tensor<[?, 1], f32>
+// NONE-NEXT: []
+maxgraph.graph @read(%x: !maxgraph.tensor<[6, 2], f32>, %pos: !maxgraph.tensor<[], si64>, %end: !maxgraph.tensor<[], si64>) -> !maxgraph.tensor<[?, 1], f32> {
+  %0 = maxgraph.slice %x [%pos:%end, 1:] : !maxgraph.tensor<[6, 2], f32> -> !maxgraph.tensor<[?, 1], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[?, 1], f32>
+}

@@ -279,7 +279,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> starts = adaptor.getStarts(), stops = adaptor.getStops(),
                     steps = adaptor.getSteps();
   if (failed(detail::verifyRangeCounts(loc, name, input.getRank(), starts,
-                                       stops, steps, /*boundOperands=*/0)))
+                                       stops, steps,
+                                       adaptor.getBounds().size())))
     return failure();
   SmallVector<DimAttr> dims;
   for (auto [i, dim] : llvm::enumerate(input.getDims())) {

@@ -655,18 +655,23 @@ def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure, MaxGraph_ShapeFamily]> {
   let description = [{
     One `start:stop:step` range per dim, with Python's conventions: omitted
     bounds mean the whole dim, negative bounds count from the end, stops clamp
-    to the dim on static dims. Steps are positive.
+    to the dim on static dims. Steps are positive. A bound may be a rank-0
+    si64 operand read at run time; its dim of the result is then `?`.
 
     ```mlir
     %s = maxgraph.slice %x [1:, 0:8:2]
         : !maxgraph.tensor<[seq, 16], f32> -> !maxgraph.tensor<[seq - 1, 4], f32>
+    %k = maxgraph.slice %cache [:%end, :]
+        : !maxgraph.tensor<[128, 64], f32> -> !maxgraph.tensor<[?, 64], f32>
     ```
   }];
-  let arguments = (ins MaxGraph_Tensor:$input, DenseI64ArrayAttr:$starts,
-                       DenseI64ArrayAttr:$stops, DenseI64ArrayAttr:$steps);
+  let arguments = (ins MaxGraph_Tensor:$input,
+                       Variadic<MaxGraph_IndexScalar>:$bounds,
+                       DenseI64ArrayAttr:$starts, DenseI64ArrayAttr:$stops,
+                       DenseI64ArrayAttr:$steps);
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
-    $input custom<SliceRanges>($starts, $stops, $steps) attr-dict `:`
+    $input custom<SliceRanges>($bounds, $starts, $stops, $steps) attr-dict `:`
     qualified(type($input)) `->` qualified(type($result))
   }];
   let extraClassDeclaration = [{
