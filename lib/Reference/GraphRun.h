@@ -198,6 +198,7 @@ private:
                   llvm::ArrayRef<int64_t> starts, llvm::ArrayRef<int64_t> stops,
                   llvm::ArrayRef<int64_t> steps, mlir::ValueRange bounds);
   HostTensor slice(SliceOp op);
+  HostTensor shapeToTensor(ShapeToTensorOp op);
   /// Writes the op's value into its window of `buffer`.
   void storeSlice(BufferStoreSliceOp op, HostTensor &buffer);
   HostTensor gather(GatherOp op);

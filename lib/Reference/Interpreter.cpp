@@ -189,6 +189,7 @@ void GraphRun::executeOp(Operation *op) {
       .Case([&](SplitOp op) { splitTensor(op); })
       .Case([&](SliceOp op) { setResult(0, slice(op)); })
       .Case([&](GatherOp op) { setResult(0, gather(op)); })
+      .Case([&](ShapeToTensorOp op) { setResult(0, shapeToTensor(op)); })
       .Case([&](PadOp op) { setResult(0, pad(op)); })
       .Case([&](ArangeOp op) { setResult(0, arange(op)); })
       .Case([&](BufferLoadOp op) {

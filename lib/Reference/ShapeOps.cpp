@@ -290,6 +290,23 @@ void GraphRun::storeSlice(BufferStoreSliceOp op, HostTensor &buffer) {
                        });
 }
 
+HostTensor GraphRun::shapeToTensor(ShapeToTensorOp op) {
+  ArrayAttr dims = op.getDims();
+  HostTensor result =
+      make(op.getType(), Shape{static_cast<int64_t>(dims.size())});
+  for (auto [i, dim] : llvm::enumerate(dims.getAsRange<DimAttr>())) {
+    std::optional<int64_t> size = evalDim(dim, bindings, current);
+    if (!size)
+      fail("maxgraph.shape_to_tensor: dim `" + dim.str() +
+           "` uses a name that nothing binds");
+    if (*size < 0)
+      fail("dim `" + dim.str() + "` is negative at run time (" +
+           std::to_string(*size) + ")");
+    result.data<int64_t>()[i] = *size;
+  }
+  return result;
+}
+
 HostTensor GraphRun::gather(GatherOp op) {
   const HostTensor &input = get(op.getInput()), &indices = get(op.getIndices());
   int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),

@@ -183,6 +183,20 @@ void ops::buffer_store_slice(const Buffer &destination, const Tensor &source,
                                             arrayAttr("steps", steps)});
 }
 
+Tensor ops::shape_to_tensor(std::vector<Dim> shape, Device device, Loc loc) {
+  StringRef name = ShapeToTensorOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Attribute> dims;
+  for (const Dim &dim : shape)
+    dims.push_back(dim.getAttr());
+  Type type = TensorLayoutType::get(
+      ArrayRef<int64_t>{static_cast<int64_t>(shape.size())},
+      IntegerType::get(ctx(), 64, IntegerType::Signed), toDeviceAttr(device));
+  auto op = trace.createVerified<ShapeToTensorOp>(
+      loc, {type}, {}, {attr("dims", ArrayAttr::get(ctx(), dims))});
+  return trace.wrap(op->getResult(0));
+}
+
 Tensor ops::gather(const Tensor &x, const Tensor &indices, int64_t axis,
                    Loc loc) {
   if (sharded::anyDistributed({x, indices}))

@@ -837,6 +837,15 @@ def buffer_store_slice(destination, source: Tensor,
     destination[tuple(indices)] = source
 
 
+def shape_to_tensor(shape: Sequence[Any], device: Any = None) -> Tensor:
+    """The sizes of `shape`'s dims (ints, names, Dims) when the graph runs,
+    as a 1-D int64 tensor (on the CPU unless `device` says otherwise):
+    ``cache[pos:pos + kv.shape[0]]`` adds one of them to a position."""
+    if device is None:
+        return _ops.shape_to_tensor(list(shape))
+    return _ops.shape_to_tensor(list(shape), device)
+
+
 def buffer_load(buffer) -> Tensor:
     """The traced Buffer's current contents: later stores do not change the
     tensor returned."""
@@ -972,7 +981,7 @@ def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
 __all__ = [
     "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
     "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
-    "buffer_store_slice", "cast", "ceil",
+    "buffer_store_slice", "cast", "shape_to_tensor", "ceil",
     "chunk", "clamp", "clip", "concat", "constant", "cos", "cumsum",
     "custom", "distributed_broadcast", "div", "elementwise_max",
     "elementwise_min", "equal", "erf", "exp", "flatten", "floor",
@@ -1075,7 +1084,8 @@ def _eager(fn):
 for _name in __all__:
     if _name not in ("constant", "full", "ones", "zeros", "full_like",
                      "ones_like", "zeros_like", "custom", "buffer_store",
-                     "buffer_store_slice", "buffer_load", "arange", "range", "hann_window", "allreduce_sum",
+                     "buffer_store_slice", "buffer_load", "shape_to_tensor",
+                     "arange", "range", "hann_window", "allreduce_sum",
                      "allgather", "reduce_scatter", "distributed_broadcast"):
         globals()[_name] = _eager(globals()[_name])
 for _name in ("_allreduce_list", "_allgather_list", "_reduce_scatter_list"):

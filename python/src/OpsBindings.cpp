@@ -511,6 +511,17 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       },
       nb::arg("x"), nb::arg("sizes"), nb::arg("axis") = 0);
   m.def(
+      "shape_to_tensor",
+      [](nb::handle shape, Device device) {
+        CallerLocation at;
+        return PyTensor(ops::shape_to_tensor(
+            toDims(shape, "shape_to_tensor", "shape"), device));
+      },
+      nb::arg("shape"), nb::arg("device") = CPU(),
+      "The sizes of `shape`'s dims when the graph runs (symbolic and "
+      "algebraic ones evaluated from the call's sizes), as a 1-D int64 "
+      "tensor on `device`.");
+  m.def(
       "slice",
       [](const PyTensor &x, const std::vector<nb::tuple> &ranges) {
         CallerLocation at;

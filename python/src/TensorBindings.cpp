@@ -90,6 +90,13 @@ Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
   // A buffer used as a value reads its current contents, as in MAX.
   if (nb::isinstance<PyBuffer>(object))
     return Operand(nb::cast<const PyBuffer &>(object).buffer.load());
+  // A dim is a number: its size when the graph runs (`pos + seq`), an int64.
+  if (nb::isinstance<Dim>(object)) {
+    const Dim &dim = nb::cast<const Dim &>(object);
+    if (dim.isStatic())
+      return Operand(dim.staticSize());
+    return Operand(ops::reshape(ops::shape_to_tensor({dim}), {}));
+  }
   if (PyBool_Check(object.ptr()))
     return Operand(object.ptr() == Py_True ? 1.0 : 0.0);
   // numpy scalars and 0-d arrays are numbers like Python's, by their dtype's

@@ -193,3 +193,24 @@ def test_a_run_time_index_picks_one_element_from_either_end():
     for i in (0, 3, -1, -4):
         np.testing.assert_array_equal(
             compiled(x, np.array(i, np.int64)).to_numpy(), x[i])
+
+
+def test_dims_enter_arithmetic_as_their_run_time_sizes():
+    # pos + kv.shape[0]: the end of the window the new rows fill.
+    def step(cache, kv, pos):
+        end = pos + kv.shape[0]
+        cache[pos:end] = kv
+        return [cache[0:kv.shape[0] + pos],
+                F.shape_to_tensor([kv.shape[0], kv.shape[0] * 2 + 1, 4])]
+
+    compiled = compilation.compile(step)(
+        BufferLayout(DType.float32, [6, 2]),
+        TensorLayout(DType.float32, ["seq", 2]), SCALAR)
+    cache = np.zeros((6, 2), np.float32)
+    kv = np.ones((2, 2), np.float32)
+    keys, sizes = compiled(cache, kv, np.array(3, np.int64))
+    expected = np.zeros((6, 2), np.float32)
+    expected[3:5] = 1
+    np.testing.assert_array_equal(cache, expected)
+    np.testing.assert_array_equal(keys.to_numpy(), expected[:5])
+    np.testing.assert_array_equal(sizes.to_numpy(), [2, 5, 4])

@@ -1045,6 +1045,30 @@ Program bufferStoreSliceProgram(Rng &rng) {
   return p;
 }
 
+/// The sizes of an input's dims and of expressions over them, added to the
+/// input's element count so that the values flow through arithmetic.
+Program shapeToTensorProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.shape_to_tensor";
+  p.dtype = DType::Int64;
+  std::vector<Dim> shape = randomShape(rng, 1, 3, /*symbolic=*/0.6);
+  p.addTensor(TensorLayout(DType::Float32, shape));
+  std::vector<Dim> dims = shape;
+  // Non-negative for any binding of at least 1.
+  dims.push_back(shape[0] * 3 + 1);
+  dims.push_back(shape.back() * shape[0]);
+  p.what = "dims";
+  for (const Dim &dim : dims)
+    p.what += " " + dim.str();
+  Device device = gProgramDevice;
+  p.body = [dims, device](const std::vector<Tensor> &,
+                          const std::vector<Buffer> &) {
+    Tensor sizes = ops::shape_to_tensor(dims, device);
+    return std::vector<Tensor>{sizes, sizes * 2 + 1};
+  };
+  return p;
+}
+
 using CollectiveFn = std::vector<Tensor> (*)(const std::vector<Tensor> &,
                                              SourceLoc);
 
@@ -1245,6 +1269,7 @@ const std::map<std::string, Generator> &generators() {
     g["buffer_load"] = bufferLoadProgram;
     g["buffer_store"] = bufferStoreProgram;
     g["buffer_store_slice"] = bufferStoreSliceProgram;
+    g["shape_to_tensor"] = shapeToTensorProgram;
     g["allreduce_sum"] = collective("maxgraph.allreduce", "sum");
     g["allreduce_max"] = collective("maxgraph.allreduce", "max");
     g["allreduce_min"] = collective("maxgraph.allreduce", "min");

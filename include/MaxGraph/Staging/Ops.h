@@ -184,6 +184,10 @@ struct Range {
   std::optional<Bound> stop = std::nullopt;
   int64_t step = 1;
 };
+/// The sizes of `shape`'s dims when the graph runs, as a 1-D int64 tensor
+/// on `device` (MAX's `shape_to_tensor`); no dim may be `?`.
+Tensor shape_to_tensor(std::vector<Dim> shape, Device device = CPU(),
+                       Loc loc = Loc::current());
 /// `x[ranges]` (`maxgraph.slice`): a dim with a run-time bound is `?` in the
 /// result, the number of elements the clamped bounds select.
 Tensor slice(const Tensor &x, std::vector<Range> ranges,

@@ -243,6 +243,59 @@ struct BroadcastToLowering : GraphSymbolsPattern<BroadcastToOp> {
   }
 };
 
+/// shape_to_tensor: each dim evaluated from the symbols (with the checks
+/// evaluating a dim has), then picked by a generic's index.
+struct ShapeToTensorLowering : GraphSymbolsPattern<ShapeToTensorOp> {
+  using GraphSymbolsPattern::GraphSymbolsPattern;
+
+  LogicalResult
+  matchAndRewrite(ShapeToTensorOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> sizes;
+    for (DimAttr dim : op.getDims().getAsRange<DimAttr>()) {
+      if (dim.isStatic()) {
+        sizes.push_back(arith::ConstantIntOp::create(
+            rewriter, loc, rewriter.getI64Type(), dim.getStaticSize()));
+        continue;
+      }
+      if (!canEvaluate(dim, symbolsOf(op)))
+        return op.emitError() << "dim `" << dim.str()
+                              << "` uses a name that no argument of the "
+                                 "graph binds";
+      sizes.push_back(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          evaluateDim(rewriter, loc, dim, symbolsOf(op))));
+    }
+    // A generic that picks the size at its index rather than stores from
+    // the host: on a GPU only kernels write device memory.
+    RankedTensorType type = convertedResultType(op);
+    Value init = createEmpty(rewriter, loc, type, {});
+    auto map = AffineMap::getMultiDimIdentityMap(1, rewriter.getContext());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{map},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location at, ValueRange) {
+          Value index = arith::IndexCastOp::create(
+              b, at, b.getI64Type(), linalg::IndexOp::create(b, at, 0));
+          Value picked = sizes.empty() ? Value() : sizes.back();
+          for (int64_t i = static_cast<int64_t>(sizes.size()) - 2; i >= 0;
+               --i) {
+            Value here = arith::CmpIOp::create(
+                b, at, arith::CmpIPredicate::eq, index,
+                arith::ConstantIntOp::create(b, at, b.getI64Type(), i));
+            picked = arith::SelectOp::create(b, at, here, sizes[i], picked);
+          }
+          if (!picked)
+            picked = arith::ConstantIntOp::create(b, at, b.getI64Type(), 0);
+          linalg::YieldOp::create(b, at, picked);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// slice: tensor.extract_slice with Python's bounds. Static dims were
 /// clamped by the verifier; on other dims the bounds clamp at run time and
 /// the number of elements they select is checked against the result dim
@@ -799,8 +852,8 @@ void maxgraph::populateMaxGraphShapeToLinalgPatterns(
     const GraphSymbols &graphSymbols) {
   MLIRContext *context = patterns.getContext();
   patterns.add<TransposeLowering, BroadcastToLowering, ConcatLowering,
-               ReshapeLowering, SliceLowering, SplitLowering, ArangeLowering>(
-      converter, context, graphSymbols);
+               ReshapeLowering, SliceLowering, SplitLowering, ArangeLowering,
+               ShapeToTensorLowering>(converter, context, graphSymbols);
   patterns.add<GatherLowering, PadLowering>(converter, context);
 }
 

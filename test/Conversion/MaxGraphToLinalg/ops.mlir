@@ -706,3 +706,29 @@ maxgraph.graph @top_k_buffers<n>(%x: !maxgraph.tensor<[12, n], f32>) -> (!maxgra
   %0:2 = maxgraph.top_k %x k = 9 axis = 0 : !maxgraph.tensor<[12, n], f32> -> !maxgraph.tensor<[9, n], f32>, !maxgraph.tensor<[9, n], si64>
   maxgraph.output %0#0, %0#1 : !maxgraph.tensor<[9, n], f32>, !maxgraph.tensor<[9, n], si64>
 }
+
+// -----
+
+// shape_to_tensor: each dim is evaluated on the host (with its overflow
+// checks) and a generic picks the one at its index, so that on a GPU the
+// result is written by a kernel.
+// CHECK-LABEL: func.func @shape_to_tensor(
+// CHECK-SAME: %[[X:.*]]: tensor<?x2xf32> {bufferization.writable = false}) -> tensor<3xi64>
+// CHECK: %[[SEQ:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x2xf32>
+// CHECK: %[[S0:.*]] = arith.index_cast %[[SEQ]] : index to i64
+// CHECK: cf.assert %{{.*}}, "dim `seq * 2 + 1` overflows 64-bit integers at run time"
+// CHECK: cf.assert %{{.*}}, "dim `seq * 2 + 1` overflows 64-bit integers at run time"
+// CHECK: %[[S1:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: %[[S2:.*]] = arith.constant 2 : i64
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3xi64>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%[[EMPTY]] : tensor<3xi64>)
+// CHECK: %[[I:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[I]], %{{.*}} : i64
+// CHECK: %[[P1:.*]] = arith.select %[[IS1]], %[[S1]], %[[S2]] : i64
+// CHECK: %[[IS0:.*]] = arith.cmpi eq, %[[I]], %{{.*}} : i64
+// CHECK: %[[P0:.*]] = arith.select %[[IS0]], %[[S0]], %[[P1]] : i64
+// CHECK: linalg.yield %[[P0]] : i64
+maxgraph.graph @shape_to_tensor<seq>(%x: !maxgraph.tensor<[seq, 2], f32>) -> !maxgraph.tensor<[3], si64> {
+  %0 = maxgraph.shape_to_tensor [seq, seq * 2 + 1, 2] : !maxgraph.tensor<[3], si64>
+  maxgraph.output %0 : !maxgraph.tensor<[3], si64>
+}

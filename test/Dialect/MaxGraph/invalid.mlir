@@ -1695,3 +1695,31 @@ maxgraph.graph @slice_bound_refined(%x: !maxgraph.tensor<[8], f32>, %p: !maxgrap
   %0 = maxgraph.slice %x [%p:] : !maxgraph.tensor<[8], f32> -> !maxgraph.tensor<[2], f32>
   maxgraph.output
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// maxgraph.shape_to_tensor
+//===----------------------------------------------------------------------===//
+
+maxgraph.graph @shape_to_tensor_unknown() -> () {
+  // expected-error @+1 {{'maxgraph.shape_to_tensor' op dim 1 is `?`, which has no value to read; shape_to_tensor takes static, symbolic and algebraic dims}}
+  %0 = maxgraph.shape_to_tensor [4, ?] : !maxgraph.tensor<[2], si64>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @shape_to_tensor_type<n>(%x: !maxgraph.tensor<[n], f32>) -> () {
+  // expected-error @+1 {{'maxgraph.shape_to_tensor' op result has type '!maxgraph.tensor<[2], si32>' but 2 dims make a !maxgraph.tensor<[2], si64> (on any device)}}
+  %0 = maxgraph.shape_to_tensor [n, 4] : !maxgraph.tensor<[2], si32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @shape_to_tensor_attribute() -> () {
+  // expected-error @+1 {{'maxgraph.shape_to_tensor' op attribute 'dims' failed to satisfy constraint: an array of #maxgraph.dim attributes}}
+  %0 = "maxgraph.shape_to_tensor"() {dims = [3]} : () -> !maxgraph.tensor<[1], si64>
+  maxgraph.output
+}

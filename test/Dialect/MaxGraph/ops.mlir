@@ -332,3 +332,16 @@ maxgraph.graph @slice_bounds<n>(%x: !maxgraph.tensor<[n, 8], f32>, %p: !maxgraph
   %0 = maxgraph.slice %x [%p:, :4] : !maxgraph.tensor<[n, 8], f32> -> !maxgraph.tensor<[?, 4], f32>
   maxgraph.output %0 : !maxgraph.tensor<[?, 4], f32>
 }
+
+// -----
+
+// CHECK-LABEL: maxgraph.graph @shape_to_tensor
+// CHECK: maxgraph.shape_to_tensor [seq, seq * 2 + 1, 4] : !maxgraph.tensor<[3], si64>
+// CHECK: maxgraph.shape_to_tensor [] : !maxgraph.tensor<[0], si64>
+// CHECK: maxgraph.shape_to_tensor [seq] : !maxgraph.tensor<[1], si64, gpu:0>
+maxgraph.graph @shape_to_tensor<seq>(%x: !maxgraph.tensor<[seq], f32>) -> () {
+  %0 = maxgraph.shape_to_tensor [seq, 2 * seq + 1, 4] : !maxgraph.tensor<[3], si64>
+  %1 = maxgraph.shape_to_tensor [] : !maxgraph.tensor<[0], si64>
+  %2 = maxgraph.shape_to_tensor [seq] : !maxgraph.tensor<[1], si64, gpu:0>
+  maxgraph.output
+}

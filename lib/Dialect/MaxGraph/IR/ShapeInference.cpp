@@ -290,6 +290,34 @@ void maxgraph::detail::printCompareTypes(OpAsmPrinter &printer, Operation *,
   printer << '(' << lhs << ", " << rhs << ") -> " << result;
 }
 
+ParseResult maxgraph::detail::parseDimList(OpAsmParser &parser,
+                                           ArrayAttr &dims) {
+  SmallVector<Attribute> list;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            FailureOr<DimAttr> dim = DimAttr::parseBare(parser);
+            if (failed(dim))
+              return failure();
+            list.push_back(*dim);
+            return success();
+          }))
+    return failure();
+  dims = ArrayAttr::get(parser.getContext(), list);
+  return success();
+}
+
+void maxgraph::detail::printDimList(OpAsmPrinter &printer, Operation *,
+                                    ArrayAttr dims) {
+  printer << '[';
+  llvm::interleaveComma(dims, printer, [&](Attribute dim) {
+    if (auto typed = dyn_cast<DimAttr>(dim))
+      printer << typed.str();
+    else
+      printer << dim;
+  });
+  printer << ']';
+}
+
 ParseResult maxgraph::detail::parseDevice(OpAsmParser &parser,
                                           DeviceAttr &device) {
   device = DeviceAttr::parseBare(parser);

@@ -295,6 +295,25 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult ShapeToTensorOp::verify() {
+  ArrayAttr dims = getDims();
+  for (auto [i, dim] : llvm::enumerate(dims.getAsRange<DimAttr>()))
+    if (dim.getUnknown())
+      return emitOpError()
+             << "dim " << i
+             << " is `?`, which has no value to read; shape_to_tensor takes "
+                "static, symbolic and algebraic dims";
+  TensorLayoutType type = getType();
+  auto element = dyn_cast<IntegerType>(type.getElementType());
+  if (type.getRank() != 1 ||
+      !type.getDims()[0].isStaticSize(static_cast<int64_t>(dims.size())) ||
+      !element || !element.isSigned() || element.getWidth() != 64)
+    return emitOpError() << "result has type " << type << " but " << dims.size()
+                         << " dims make a !maxgraph.tensor<[" << dims.size()
+                         << "], si64> (on any device)";
+  return success();
+}
+
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,

@@ -680,6 +680,28 @@ def MaxGraph_SliceOp : MaxGraph_InferOp<"slice", [Pure, MaxGraph_ShapeFamily]> {
   }];
 }
 
+def MaxGraph_ShapeToTensorOp
+    : MaxGraph_Op<"shape_to_tensor", [Pure, MaxGraph_ShapeFamily]> {
+  let summary = "the sizes of dims, as a 1-D si64 tensor";
+  let description = [{
+    The value of each dim when the graph runs: a static dim is its size, a
+    symbolic or algebraic one evaluates from the call's bindings. It is how
+    a size enters arithmetic on values (a cache's end, `pos + seq`). The
+    result type says the device.
+
+    ```mlir
+    %s = maxgraph.shape_to_tensor [seq, seq * 2 + 1, 4] : !maxgraph.tensor<[3], si64>
+    %g = maxgraph.shape_to_tensor [seq] : !maxgraph.tensor<[1], si64, gpu:0>
+    ```
+  }];
+  let hasVerifier = 1;
+  let arguments = (ins TypedArrayAttrBase<MaxGraph_DimAttr, "an array of #maxgraph.dim attributes">:$dims);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    custom<DimList>($dims) attr-dict `:` qualified(type($result))
+  }];
+}
+
 def MaxGraph_GatherOp : MaxGraph_InferOp<"gather", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "picks slices along one axis by integer indices";
   let description = [{

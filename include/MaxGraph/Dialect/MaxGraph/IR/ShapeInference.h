@@ -125,6 +125,11 @@ mlir::ParseResult parseCompareTypes(mlir::OpAsmParser &parser, mlir::Type &lhs,
 void printCompareTypes(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                        mlir::Type lhs, mlir::Type rhs, mlir::Type result);
 mlir::ParseResult parseDevice(mlir::OpAsmParser &parser, DeviceAttr &device);
+/// A bracketed list of dims as layouts write them: `[seq, seq * 2, 4]`.
+mlir::ParseResult parseDimList(mlir::OpAsmParser &parser,
+                               mlir::ArrayAttr &dims);
+void printDimList(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                  mlir::ArrayAttr dims);
 /// A number held as an f64 attribute, printed as an integer when it is one
 /// (`start = 0`), else as MLIR prints floats.
 mlir::ParseResult parseNumber(mlir::OpAsmParser &parser,
@@ -144,11 +149,13 @@ void printDevice(mlir::OpAsmPrinter &printer, mlir::Operation *op,
 // The op definitions call the directives unqualified from namespace maxgraph.
 using detail::parseCompareTypes;
 using detail::parseDevice;
+using detail::parseDimList;
 using detail::parseElementwiseTypes;
 using detail::parseNumber;
 using detail::parsePadMode;
 using detail::printCompareTypes;
 using detail::printDevice;
+using detail::printDimList;
 using detail::printElementwiseTypes;
 using detail::printNumber;
 using detail::printPadMode;
