@@ -670,11 +670,19 @@ struct IndexKey {
   std::vector<bool> dropped;
 };
 
-/// A slice bound: an int, or a traced rank-0 integer tensor read at run time.
+/// A slice bound: an int, a Dim (a symbolic one is read at run time), or a
+/// traced rank-0 integer tensor read at run time.
 ops::Bound toBound(nb::handle object, const char *what, const char *role) {
   if (nb::isinstance<PyTensor>(object))
     return nb::cast<const PyTensor &>(object).traced(what);
-  return toInt64(object, what, role, "an int, a rank-0 integer Tensor or None");
+  if (nb::isinstance<Dim>(object)) {
+    const Dim &dim = nb::cast<const Dim &>(object);
+    if (dim.isStatic())
+      return dim.staticSize();
+    return ops::reshape(ops::shape_to_tensor({dim}), {});
+  }
+  return toInt64(object, what, role,
+                 "an int, a Dim, a rank-0 integer Tensor or None");
 }
 
 /// Parses ints, rank-0 integer tensors, slices (positive steps, bounds that

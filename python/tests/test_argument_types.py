@@ -199,8 +199,8 @@ def test_messages_name_the_function_the_argument_and_the_type():
         with pytest.raises(TypeError, match=r"^split: sizes must be a shape"):
             ops.split(x, 1)
         with pytest.raises(TypeError, match=r"^Tensor indexing: a slice "
-                           r"start must be an int, a rank-0 integer Tensor or "
-                           r"None, got <class 'float'>$"):
+                           r"start must be an int, a Dim, a rank-0 integer "
+                           r"Tensor or None, got <class 'float'>$"):
             x[1.5:]
         with pytest.raises(ValueError, match=r"^\+: an int operand "
                            r"1180591620717411303424 does not fit in 64 bits"):

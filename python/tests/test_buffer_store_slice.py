@@ -214,3 +214,17 @@ def test_dims_enter_arithmetic_as_their_run_time_sizes():
     np.testing.assert_array_equal(cache, expected)
     np.testing.assert_array_equal(keys.to_numpy(), expected[:5])
     np.testing.assert_array_equal(sizes.to_numpy(), [2, 5, 4])
+
+
+def test_dims_are_slice_bounds():
+    # A static dim is an int; a symbolic one is read when the graph runs.
+    def fn(table, x):
+        return [table[0:x.shape[0]], table[x.shape[1]:]]
+
+    compiled = compilation.compile(fn)(TensorLayout(DType.float32, [6]),
+                                       TensorLayout(DType.float32, ["n", 2]))
+    table = np.arange(6, dtype=np.float32)
+    for n in (0, 4, 9):
+        head, tail = compiled(table, np.zeros((n, 2), np.float32))
+        np.testing.assert_array_equal(head.to_numpy(), table[0:n])
+        np.testing.assert_array_equal(tail.to_numpy(), table[2:])
