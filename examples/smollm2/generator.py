@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The driver: loads the GGUF, compiles the decoder once (disk-cached by
+the compile cache), and generates with a host loop, one call per token
+after the prompt's, the KV caches staying in the caller's arrays."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from .gguf_model import LlamaGGUF, ModelFileError
+from .model import Decoder
+
+DEFAULT_MAX_SEQ = 2048
+
+
+@dataclass
+class Generation:
+    prompt_ids: list[int]
+    ids: list[int] = field(default_factory=list)
+    text: str = ""
+    prefill_tokens_per_s: float = 0.0
+    decode_tokens_per_s: float = 0.0
+
+
+def _progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class Generator:
+    """A Llama-architecture GGUF compiled for the CPU, with float32 weights
+    (dequantized when loaded)."""
+
+    def __init__(self, gguf: Optional[os.PathLike] = None,
+                 max_seq: int = DEFAULT_MAX_SEQ, weights: str = "f32",
+                 progress: Callable[[str], None] = _progress):
+        if weights != "f32":
+            raise ModelFileError(
+                f"--weights {weights}: quantized weight encodings are not "
+                f"there yet; --weights f32 dequantizes them when loading")
+        start = time.perf_counter()
+        self.model = LlamaGGUF(gguf)
+        self.config = self.model.config
+        self.max_seq = max_seq
+        self.tokenizer = self.model.tokenizer()
+        decoder = Decoder(self.config, max_seq)
+        staged = decoder.stage()
+        loaded = time.perf_counter()
+        arrays = {name: self.model.weight(name)
+                  for name in staged.weight_names}
+        compile_start = time.perf_counter()
+        self.step = staged.compile(arrays)
+        done = time.perf_counter()
+        if done - start > 1.0:
+            progress(f"read {self.model.path.name} and staged the model "
+                     f"({loaded - start:.1f} s), dequantized {len(arrays)} "
+                     f"weights ({compile_start - loaded:.1f} s), compiled the "
+                     f"decoder ({done - compile_start:.1f} s)")
+        shape = (max_seq, self.config.kv_heads, self.config.head_dim)
+        self.k_caches = [np.zeros(shape, np.float32)
+                         for _ in range(self.config.layers)]
+        self.v_caches = [np.zeros(shape, np.float32)
+                         for _ in range(self.config.layers)]
+
+    def prompt_ids(self, prompt: str) -> list[int]:
+        """The ids of the chat template applied to one user message, with
+        the generation prompt."""
+        text = self.model.chat_prompt([{"role": "user", "content": prompt}])
+        return self.tokenizer.encode(text, add_special_tokens=False).ids
+
+    def _call(self, tokens: list[int], pos: int) -> int:
+        _, next_token = self.step(np.array(tokens, np.int64),
+                                  np.array(pos, np.int64), self.k_caches,
+                                  self.v_caches)
+        return int(next_token.to_numpy().reshape(-1)[0])
+
+    def generate(self, prompt: str, max_new_tokens: int,
+                 on_token: Optional[Callable[[str], None]] = None
+                 ) -> Generation:
+        """Greedy generation after `prompt`, up to `max_new_tokens` or the
+        end-of-sequence token (included in `ids` when reached); `on_token`
+        gets the text as it grows."""
+        result = Generation(self.prompt_ids(prompt))
+        ids = result.prompt_ids
+        if len(ids) + max_new_tokens > self.max_seq:
+            raise ModelFileError(
+                f"the prompt's {len(ids)} tokens and {max_new_tokens} new "
+                f"ones exceed the cache of {self.max_seq} positions "
+                f"(--max-seq)")
+        start = time.perf_counter()
+        token = self._call(ids, 0)
+        prefill = time.perf_counter()
+        result.prefill_tokens_per_s = len(ids) / (prefill - start)
+        shown = ""
+        while True:
+            result.ids.append(token)
+            if on_token is not None:
+                text = self.tokenizer.decode(result.ids,
+                                             skip_special_tokens=True)
+                # Whole characters only: a byte-level piece may end mid-way.
+                if not text.endswith("\ufffd"):
+                    on_token(text[len(shown):])
+                    shown = text
+            if token == self.config.eos_id or \
+                    len(result.ids) >= max_new_tokens:
+                break
+            token = self._call([token], len(ids) + len(result.ids) - 1)
+        end = time.perf_counter()
+        decoded = len(result.ids) - 1
+        if decoded:
+            result.decode_tokens_per_s = decoded / (end - prefill)
+        result.text = self.tokenizer.decode(result.ids,
+                                            skip_special_tokens=True)
+        return result
+
+    def reset(self) -> None:
+        """Forgets the conversation: the next prompt starts at position 0
+        (the caches are overwritten as it goes, so they need no clearing)."""

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The Llama decoder against the staging API.
+
+`step(tokens, pos, k_caches, v_caches)` is the staged function: the new
+tokens (`[seq]`, symbolic, so one graph serves prefill and decode) at
+positions `pos .. pos + seq - 1`, and one key and one value cache per layer
+(`[max_seq, kv_heads, head_dim]` BufferLayouts). Each layer writes its keys
+and values at `pos` and attends to the cache up to `pos + seq`. It returns
+the last position's logits and the greedy next token.
+
+Weights are external weights (`ops.constant_external`) named as in the
+GGUF; the layers share one `as_subgraph` body whose weight names are
+relative to `blk.<i>.`. RoPE rotates adjacent pairs (llama.cpp's
+convention, for which GGUF files store the query and key rows), and grouped
+query heads read their key head by reshape and broadcasting, without copies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import maxgraph.functional as F
+from maxgraph import compilation, ops
+from maxgraph.dtype import DType
+from maxgraph.sharding import BufferLayout, TensorLayout
+
+from .gguf_model import LlamaConfig
+
+
+def rope_tables(config: LlamaConfig, max_seq: int) -> tuple[np.ndarray,
+                                                            np.ndarray]:
+    """cos and sin of position * theta^(-2i / head_dim), [max_seq,
+    head_dim / 2], computed in float64 and rounded once."""
+    half = config.head_dim // 2
+    inv_freq = config.rope_theta ** (-np.arange(half, dtype=np.float64) * 2
+                                     / config.head_dim)
+    angles = np.arange(max_seq, dtype=np.float64)[:, None] * inv_freq[None]
+    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+
+
+def layer_prefix(index: int) -> str:
+    return f"blk.{index}."
+
+
+class Decoder:
+    """The staged model for `config` with caches of `max_seq` positions."""
+
+    def __init__(self, config: LlamaConfig, max_seq: int):
+        self.config = config
+        self.max_seq = max_seq
+        self.cos_table, self.sin_table = rope_tables(config, max_seq)
+
+    def _weight(self, name: str, dims) -> "F.Tensor":
+        return ops.constant_external(name, TensorLayout(DType.float32, dims))
+
+    def _linear(self, x, name: str, out: int, inputs: int):
+        """`x @ weight.T` for a weight stored [out, in]."""
+        return x @ F.transpose(self._weight(name, [out, inputs]), 0, 1)
+
+    def _rope(self, x, cos, sin, heads: int):
+        """Rotates adjacent pairs of `x` ([seq, heads, head_dim]) by the
+        angles of its positions (`cos`, `sin`: [seq, head_dim / 2])."""
+        c = self.config
+        seq = x.shape[0]
+        pairs = F.reshape(x, [seq, heads, c.head_dim // 2, 2])
+        even, odd = F.split(pairs, [1, 1], axis=-1)
+        cos = F.reshape(cos, [seq, 1, c.head_dim // 2, 1])
+        sin = F.reshape(sin, [seq, 1, c.head_dim // 2, 1])
+        rotated = F.concat([even * cos - odd * sin, even * sin + odd * cos],
+                           axis=-1)
+        return F.reshape(rotated, [seq, heads, c.head_dim])
+
+    def layer(self, h, pos, cos, sin, allowed, k_cache, v_cache):
+        """One decoder layer on `h` ([seq, hidden]); weights relative to
+        the layer's prefix."""
+        c = self.config
+        seq = h.shape[0]
+        end = pos + seq
+        group = c.heads // c.kv_heads
+        x = F.rms_norm(h, self._weight("attn_norm.weight", [c.hidden]),
+                       c.rms_eps)
+        q = F.reshape(self._linear(x, "attn_q.weight", c.heads * c.head_dim,
+                                   c.hidden), [seq, c.heads, c.head_dim])
+        k = F.reshape(self._linear(x, "attn_k.weight",
+                                   c.kv_heads * c.head_dim, c.hidden),
+                      [seq, c.kv_heads, c.head_dim])
+        v = F.reshape(self._linear(x, "attn_v.weight",
+                                   c.kv_heads * c.head_dim, c.hidden),
+                      [seq, c.kv_heads, c.head_dim])
+        q = self._rope(q, cos, sin, c.heads)
+        k = self._rope(k, cos, sin, c.kv_heads)
+        k_cache[pos:end] = k
+        v_cache[pos:end] = v
+        keys = k_cache[0:end]                 # [?, kv_heads, head_dim]
+        values = v_cache[0:end]
+        # The query heads of one key head side by side: [kv, group, seq, d].
+        qg = F.permute(F.reshape(q, [seq, c.kv_heads, group, c.head_dim]),
+                       [1, 2, 0, 3])
+        kt = F.unsqueeze(F.permute(keys, [1, 2, 0]), 1)   # [kv, 1, d, ?]
+        scores = (qg @ kt) * (1.0 / np.sqrt(c.head_dim))
+        probs = F.softmax(F.where(allowed, scores, float("-inf")), axis=-1)
+        vg = F.unsqueeze(F.permute(values, [1, 0, 2]), 1)  # [kv, 1, ?, d]
+        attn = F.reshape(F.permute(probs @ vg, [2, 0, 1, 3]),
+                         [seq, c.heads * c.head_dim])
+        h = h + self._linear(attn, "attn_output.weight", c.hidden,
+                             c.heads * c.head_dim)
+        x = F.rms_norm(h, self._weight("ffn_norm.weight", [c.hidden]),
+                       c.rms_eps)
+        gate = self._linear(x, "ffn_gate.weight", c.ffn, c.hidden)
+        up = self._linear(x, "ffn_up.weight", c.ffn, c.hidden)
+        return h + self._linear(F.silu(gate) * up, "ffn_down.weight",
+                                c.hidden, c.ffn)
+
+    def step(self, tokens, pos, k_caches, v_caches):
+        """Logits of the last new position ([1, vocab]) and the greedy next
+        token ([1] int64)."""
+        c = self.config
+        seq = tokens.shape[0]
+        end = pos + seq
+        embedding = self._weight("token_embd.weight", [c.vocab, c.hidden])
+        h = F.gather(embedding, tokens, 0)
+        cos = F.constant(self.cos_table, DType.float32)[pos:end]
+        sin = F.constant(self.sin_table, DType.float32)[pos:end]
+        # A query at position pos + i sees the keys at 0 .. pos + i.
+        key_positions = F.arange(0, self.max_seq, dtype=DType.int64)[0:end]
+        query_positions = F.arange(0, seq, dtype=DType.int64) + pos
+        allowed = F.unsqueeze(key_positions, 0) <= \
+            F.unsqueeze(query_positions, 1)
+        for index in range(c.layers):
+            layer = compilation.as_subgraph(self.layer, name="decoder_layer",
+                                            prefix=layer_prefix(index))
+            h = layer(h, pos, cos, sin, allowed, k_caches[index],
+                      v_caches[index])
+        last = F.rms_norm(h[-1:],
+                          self._weight("output_norm.weight", [c.hidden]),
+                          c.rms_eps)
+        logits = last @ F.transpose(embedding, 0, 1)
+        return logits, F.argmax(logits, axis=-1)
+
+    def specs(self):
+        c = self.config
+        cache = BufferLayout(DType.float32,
+                             [self.max_seq, c.kv_heads, c.head_dim])
+        return (TensorLayout(DType.int64, ["seq"]),
+                TensorLayout(DType.int64, []),
+                [cache] * c.layers, [cache] * c.layers)
+
+    def stage(self):
+        return compilation.stage(self.step, name="smollm2")(*self.specs())

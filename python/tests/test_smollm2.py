@@ -1,0 +1,86 @@
+"""SmolLM2-135M-Instruct from its GGUF (examples/smollm2): the chat answer
+transformers gives for the file (the issue's oracle, "The capital of France
+is Paris."), the JSON interface, and bad input named clearly."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+smollm2 = pytest.importorskip(
+    "examples.smollm2.generator",
+    reason="needs the gguf, tokenizers and jinja2 packages")
+from examples.smollm2.gguf_model import (LlamaGGUF, ModelFileError,  # noqa
+                                         packaged_gguf)
+
+try:
+    GGUF = packaged_gguf()
+except ModelFileError as error:
+    pytest.skip(str(error), allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def generator():
+    return smollm2.Generator(max_seq=128, progress=lambda message: None)
+
+
+def test_the_chat_answer_is_the_one_transformers_gives(generator):
+    result = generator.generate("What is the capital of France?", 32)
+    assert result.text == "The capital of France is Paris."
+    assert result.ids[-1] == generator.config.eos_id
+    # The prompt is the file's chat template with its default system
+    # message, special tokens whole.
+    assert result.prompt_ids[0] == 1          # <|im_start|>
+    assert generator.tokenizer.decode(result.prompt_ids,
+                                      skip_special_tokens=False) == (
+        "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, "
+        "trained by Hugging Face<|im_end|>\n<|im_start|>user\nWhat is the "
+        "capital of France?<|im_end|>\n<|im_start|>assistant\n")
+    # A second prompt reuses the caches from position 0.
+    again = generator.generate("What is the capital of France?", 32)
+    assert again.ids == result.ids
+
+
+def test_a_prompt_longer_than_the_cache_is_refused(generator):
+    with pytest.raises(ModelFileError, match=r"exceed the cache of 128 "
+                       r"positions"):
+        generator.generate("word " * 200, 8)
+
+
+def test_json_interface(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.environ.get("PYTHONPATH", ""), str(ROOT)]))
+    out = subprocess.run(
+        [sys.executable, "-m", "examples.smollm2", "--json", "--greedy",
+         "--max-new-tokens", "4", "--max-seq", "64", "--threads", "1",
+         "What is the capital of France?"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert set(result) == {"prompt_ids", "ids", "text",
+                           "prefill_tokens_per_s", "decode_tokens_per_s"}
+    assert len(result["ids"]) == 4
+    assert result["text"] == "The capital of France"
+    assert result["prefill_tokens_per_s"] > 0
+
+
+def test_bad_files_are_named(tmp_path):
+    truncated = tmp_path / "truncated.gguf"
+    truncated.write_bytes(GGUF.read_bytes()[:4096])
+    with pytest.raises(ModelFileError, match="truncated.gguf"):
+        LlamaGGUF(truncated)
+    with pytest.raises(ModelFileError, match="no such file"):
+        LlamaGGUF(tmp_path / "missing.gguf")
+    model = LlamaGGUF(GGUF)
+    with pytest.raises(ModelFileError, match="has no tensor `blk.99.attn_q"):
+        model.weight("blk.99.attn_q.weight")
+    with pytest.raises(ModelFileError, match="quantized weight encodings "
+                       "are not there yet"):
+        smollm2.Generator(weights="q4")
