@@ -104,7 +104,7 @@ struct BufferStoreSliceLowering : OpConversionPattern<BufferStoreSliceOp> {
       strides.push_back(rewriter.getIndexAttr(step));
       sizes.push_back(tensor::getMixedSize(rewriter, loc, value, i));
       bool runTime = start == kRunTimeBound || stop == kRunTimeBound;
-      if (dim.isStatic() && !runTime) {
+      if (dim.isStatic() && !runTime && !valueType.isDynamicDim(i)) {
         // The verifier compared the count with the value's dim.
         int64_t size = dim.getStaticSize();
         if (start < 0)

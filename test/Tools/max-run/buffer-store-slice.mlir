@@ -75,3 +75,18 @@ maxgraph.graph @read(%x: !maxgraph.tensor<[6, 2], f32>, %pos: !maxgraph.tensor<[
   %0 = maxgraph.slice %x [%pos:%end, 1:] : !maxgraph.tensor<[6, 2], f32> -> !maxgraph.tensor<[?, 1], f32>
   maxgraph.output %0 : !maxgraph.tensor<[?, 1], f32>
 }
+
+// A value whose dim is `?` is checked against a static window at run time:
+// [1:3] holds two elements, not three.
+// RUN: %python %S/Inputs/npy.py write %t/v3.npy '<f4' 3 7 8 9
+// RUN: max-run %s --graph=unknown_value --input=%t/b3.npy --input=%t/v2.npy --print | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: result 0: !maxgraph.buffer<[3], f32>
+// UNKNOWN-NEXT: [1, 8, 9]
+// RUN: not max-run %s --graph=unknown_value --input=%t/b3.npy --input=%t/v3.npy 2>&1 | FileCheck %s --check-prefix=UNKNOWN-MISFIT
+// RUN: not max-run %s --graph=unknown_value --input=%t/b3.npy --input=%t/v3.npy --interpret 2>&1 | FileCheck %s --check-prefix=UNKNOWN-MISFIT-INTERPRETED
+// UNKNOWN-MISFIT: maxgraph.buffer_store_slice: the range of dim 0 selects another number of elements than the value's dim 0 holds
+// UNKNOWN-MISFIT-INTERPRETED: maxgraph.buffer_store_slice: the range of dim 0 selects 2 of the buffer's 3 elements, but the value has 3
+maxgraph.graph @unknown_value(%b: !maxgraph.buffer<[3], f32>, %v: !maxgraph.tensor<[?], f32>) -> !maxgraph.buffer<[3], f32> {
+  maxgraph.buffer_store_slice %b [1:3], %v : !maxgraph.buffer<[3], f32>, !maxgraph.tensor<[?], f32>
+  maxgraph.output %b : !maxgraph.buffer<[3], f32>
+}
