@@ -82,6 +82,11 @@ bool isInstance(nb::handle object, PyObject *type) {
 }
 } // namespace
 
+/// A symbolic or algebraic dim's size when the graph runs, an int64 scalar.
+static Tensor runTimeSize(const Dim &dim) {
+  return ops::reshape(ops::shape_to_tensor({dim}), {});
+}
+
 /// A binary operand: a Tensor, or a Python or numpy number, which takes the
 /// other operand's dtype.
 Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
@@ -95,7 +100,7 @@ Operand maxgraph::python::toOperand(nb::handle object, const char *op) {
     const Dim &dim = nb::cast<const Dim &>(object);
     if (dim.isStatic())
       return Operand(dim.staticSize());
-    return Operand(ops::reshape(ops::shape_to_tensor({dim}), {}));
+    return Operand(runTimeSize(dim));
   }
   if (PyBool_Check(object.ptr()))
     return Operand(object.ptr() == Py_True ? 1.0 : 0.0);
@@ -679,7 +684,7 @@ ops::Bound toBound(nb::handle object, const char *what, const char *role) {
     const Dim &dim = nb::cast<const Dim &>(object);
     if (dim.isStatic())
       return dim.staticSize();
-    return ops::reshape(ops::shape_to_tensor({dim}), {});
+    return runTimeSize(dim);
   }
   return toInt64(object, what, role,
                  "an int, a Dim, a rank-0 integer Tensor or None");
