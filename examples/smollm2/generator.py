@@ -14,7 +14,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .gguf_model import LlamaGGUF, ModelFileError
-from .model import Decoder
+from .model import TRANSPOSED, Decoder
 
 DEFAULT_MAX_SEQ = 2048
 
@@ -51,8 +51,13 @@ class Generator:
         decoder = Decoder(self.config, max_seq)
         staged = decoder.stage()
         loaded = time.perf_counter()
-        arrays = {name: self.model.weight(name)
-                  for name in staged.weight_names}
+        arrays = {}
+        for name in staged.weight_names:
+            if name.endswith(TRANSPOSED):
+                weight = self.model.weight(name[:-len(TRANSPOSED)])
+                arrays[name] = np.ascontiguousarray(weight.T)
+            else:
+                arrays[name] = self.model.weight(name)
         compile_start = time.perf_counter()
         self.step = staged.compile(arrays)
         done = time.perf_counter()

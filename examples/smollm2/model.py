@@ -42,6 +42,15 @@ def layer_prefix(index: int) -> str:
     return f"blk.{index}."
 
 
+TRANSPOSED = ".T"
+
+
+def transposed_name(name: str) -> str:
+    """The name the model declares for the transpose of GGUF tensor
+    `name`."""
+    return name + TRANSPOSED
+
+
 class Decoder:
     """The staged model for `config` with caches of `max_seq` positions."""
 
@@ -54,8 +63,11 @@ class Decoder:
         return ops.constant_external(name, TensorLayout(DType.float32, dims))
 
     def _linear(self, x, name: str, out: int, inputs: int):
-        """`x @ weight.T` for a weight stored [out, in]."""
-        return x @ F.transpose(self._weight(name, [out, inputs]), 0, 1)
+        """`x @ weight.T` for the file's weight [out, in], which the model
+        declares as `<name>.T`, bound to the [in, out] transpose at load:
+        a transpose of a weight in the graph is made on every call (the
+        compiler does not fold it into the matmul yet)."""
+        return x @ self._weight(transposed_name(name), [inputs, out])
 
     def _rope(self, x, cos, sin, heads: int):
         """Rotates adjacent pairs of `x` ([seq, heads, head_dim]) by the
@@ -134,7 +146,9 @@ class Decoder:
         last = F.rms_norm(h[-1:],
                           self._weight("output_norm.weight", [c.hidden]),
                           c.rms_eps)
-        logits = last @ F.transpose(embedding, 0, 1)
+        # The tied output projection reads the embedding's transpose.
+        logits = last @ self._weight(transposed_name("token_embd.weight"),
+                                     [c.hidden, c.vocab])
         return logits, F.argmax(logits, axis=-1)
 
     def specs(self):
