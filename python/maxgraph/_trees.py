@@ -14,6 +14,8 @@ import copy
 import dataclasses
 from typing import Any, Callable, Iterator
 
+import numpy
+
 from ._core import Buffer, BufferLayout, Tensor, TensorLayout
 from ._core import RuntimeError as _RuntimeError
 
@@ -169,6 +171,10 @@ def flatten_call(spec: Any, arg: Any, path: str, inputs: list) -> None:
     """Checks a compiled graph's call argument `arg` against the staged
     `spec` tree and appends its tensors to `inputs`, in argument order."""
     if isinstance(spec, (TensorLayout, BufferLayout)):
+        # A numpy scalar (numpy.int64(3)) is a rank-0 array for a read-only
+        # argument; a buffer needs storage it can write.
+        if isinstance(spec, TensorLayout) and isinstance(arg, numpy.generic):
+            arg = numpy.asarray(arg)
         if not isinstance(arg, Tensor) and not is_call_array(arg):
             raise TypeError(
                 f"argument '{path}' was staged as {spec!r}; call with a live "

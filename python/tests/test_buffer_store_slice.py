@@ -228,3 +228,20 @@ def test_dims_are_slice_bounds():
         head, tail = compiled(table, np.zeros((n, 2), np.float32))
         np.testing.assert_array_equal(head.to_numpy(), table[0:n])
         np.testing.assert_array_equal(tail.to_numpy(), table[2:])
+
+
+def test_numpy_scalars_are_rank_0_inputs():
+    def step(cache, kv, pos):
+        cache[pos:pos + 1] = kv
+
+    compiled = compilation.compile(step)(
+        BufferLayout(DType.float32, [3]), TensorLayout(DType.float32, [1]),
+        SCALAR)
+    cache = np.zeros(3, np.float32)
+    compiled(cache, np.array([5], np.float32), np.int64(1))
+    np.testing.assert_array_equal(cache, [0, 5, 0])
+    # A buffer needs storage it can write: a numpy scalar is refused.
+    compiled = compilation.compile(lambda b: b.store(b + 1))(
+        BufferLayout(DType.float32, []))
+    with pytest.raises(TypeError, match="call with a live Tensor"):
+        compiled(np.float32(1))
