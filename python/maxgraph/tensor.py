@@ -125,6 +125,24 @@ def _setitem(self: Tensor, key, value) -> None:
 Tensor.__setitem__ = _setitem
 
 
+def _iter(self: Tensor):
+    """A traced tensor iterates over its first dim when that is static (one
+    `self[i]` each), as numpy does."""
+    if self.is_live:
+        raise TypeError("a live Tensor does not iterate: iterate over "
+                        "t.to_numpy(), which shares its memory")
+    shape = self.shape
+    if not shape:
+        raise TypeError("iteration over a rank-0 tensor")
+    if not shape[0].is_static:
+        raise TypeError(f"iteration over dim 0 of size `{shape[0]}`: its "
+                        f"size is known only when the graph runs")
+    return (self[i] for i in range(int(shape[0])))
+
+
+Tensor.__iter__ = _iter
+
+
 # A buffer used as a value reads its current contents (`buffer_load`), as
 # in MAX: `buf + x`, `-buf`, `buf[1:]`, `buf @ w`. Equality keeps its
 # identity meaning so that buffers stay hashable.

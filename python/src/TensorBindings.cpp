@@ -692,7 +692,9 @@ ops::Bound toBound(nb::handle object, const char *what, const char *role) {
 
 /// Parses ints, rank-0 integer tensors, slices (positive steps, bounds that
 /// are ints, tensors or None) and one Ellipsis.
-IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what) {
+IndexKey parseIndexKey(nb::handle key, const std::vector<Dim> &shape,
+                       const char *what) {
+  int64_t rank = shape.size();
   std::vector<nb::handle> items;
   if (nb::isinstance<nb::tuple>(key)) {
     for (nb::handle item : nb::borrow<nb::tuple>(key))
@@ -745,6 +747,17 @@ IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what) {
       add(ops::Range{index, stop, 1}, true);
     } else if (isInt(item)) {
       int64_t index = toInt64(item, what, "an index");
+      // As numpy: an index outside a static dim is an IndexError (which
+      // also ends Python's iteration by indexing).
+      const Dim &dim = shape[parsed.ranges.size()];
+      if (dim.isStatic() &&
+          (index < -dim.staticSize() || index >= dim.staticSize()))
+        throw nb::index_error((std::string(what) + ": index " +
+                               std::to_string(index) +
+                               " is out of range for dim " +
+                               std::to_string(parsed.ranges.size()) +
+                               " of size " + std::to_string(dim.staticSize()))
+                                  .c_str());
       ops::Range range{index, index + 1, 1};
       if (index == -1)
         range.stop = std::nullopt;
@@ -768,7 +781,7 @@ IndexKey parseIndexKey(nb::handle key, int64_t rank, const char *what) {
 PyTensor getItem(const PyTensor &self, nb::handle key) {
   CallerLocation at;
   const Tensor &x = self.traced("Tensor.__getitem__");
-  IndexKey parsed = parseIndexKey(key, x.rank(), "Tensor indexing");
+  IndexKey parsed = parseIndexKey(key, x.shape(), "Tensor indexing");
   Tensor sliced = ops::slice(x, parsed.ranges);
   if (std::find(parsed.dropped.begin(), parsed.dropped.end(), true) ==
       parsed.dropped.end())
@@ -787,8 +800,9 @@ void setItem(const PyBuffer &self, nb::handle key, const PyTensor &value) {
   CallerLocation at;
   const char *what = "Buffer.__setitem__";
   const Buffer &buffer = self.buffer;
-  int64_t rank = buffer.layout().rank();
-  IndexKey parsed = parseIndexKey(key, rank, what);
+  std::vector<Dim> bufferShape = buffer.layout().shape();
+  int64_t rank = bufferShape.size();
+  IndexKey parsed = parseIndexKey(key, bufferShape, what);
   Tensor source = value.traced(what);
   int64_t kept =
       std::count(parsed.dropped.begin(), parsed.dropped.end(), false);

@@ -245,3 +245,26 @@ def test_numpy_scalars_are_rank_0_inputs():
         BufferLayout(DType.float32, []))
     with pytest.raises(TypeError, match="call with a live Tensor"):
         compiled(np.float32(1))
+
+
+def test_indices_outside_a_static_dim_and_iteration_follow_numpy():
+    def fn(x, n):
+        with pytest.raises(IndexError, match="index 3 is out of range for "
+                           "dim 0 of size 3"):
+            x[3]
+        with pytest.raises(IndexError, match="index -4 is out of range"):
+            x[-4, 0]
+        with pytest.raises(TypeError, match="iteration over dim 0 of size "
+                           "`n`"):
+            iter(n)
+        rows = list(x)
+        assert len(rows) == 3
+        sums = [a + b for a, b in zip(rows, reversed(list(x)))]
+        return sums[:2]
+
+    compiled = compilation.compile(fn)(TensorLayout(DType.float32, [3, 2]),
+                                       TensorLayout(DType.float32, ["n"]))
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    first, second = compiled(x, np.zeros(4, np.float32))
+    np.testing.assert_array_equal(first.to_numpy(), x[0] + x[2])
+    np.testing.assert_array_equal(second.to_numpy(), x[1] + x[1])
