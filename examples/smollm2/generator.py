@@ -90,6 +90,9 @@ class Generator:
         """Greedy generation after `prompt`, up to `max_new_tokens` or the
         end-of-sequence token (included in `ids` when reached); `on_token`
         gets the text as it grows."""
+        if max_new_tokens < 1:
+            raise ModelFileError(
+                f"--max-new-tokens must be at least 1, got {max_new_tokens}")
         result = Generation(self.prompt_ids(prompt))
         ids = result.prompt_ids
         if len(ids) + max_new_tokens > self.max_seq:

@@ -51,6 +51,8 @@ def test_a_prompt_longer_than_the_cache_is_refused(generator):
     with pytest.raises(ModelFileError, match=r"exceed the cache of 128 "
                        r"positions"):
         generator.generate("word " * 200, 8)
+    with pytest.raises(ModelFileError, match="at least 1, got 0"):
+        generator.generate("Hi", 0)
 
 
 def test_json_interface(tmp_path):
