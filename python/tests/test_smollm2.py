@@ -55,7 +55,7 @@ def test_a_prompt_longer_than_the_cache_is_refused(generator):
         generator.generate("Hi", 0)
 
 
-def test_json_interface(tmp_path):
+def test_json_interface():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.environ.get("PYTHONPATH", ""), str(ROOT)]))
     out = subprocess.run(
