@@ -154,14 +154,19 @@ private:
   /// negative fails, as in compiled code.
   Shape evalShape(mlir::Type type) const {
     Shape shape;
-    for (DimAttr dim : mlir::cast<LayoutType>(type).getDims()) {
-      std::optional<int64_t> size = evalDim(dim, bindings, current);
-      if (size && *size < 0)
-        fail("dim `" + dim.str() + "` is negative at run time (" +
-             std::to_string(*size) + ")");
-      shape.push_back(size.value_or(-1));
-    }
+    for (DimAttr dim : mlir::cast<LayoutType>(type).getDims())
+      shape.push_back(evalSize(dim).value_or(-1));
     return shape;
+  }
+  /// The size of `dim` under the current bindings, or nothing for `?` or a
+  /// dim that cannot be evaluated; one that evaluates negative fails, as in
+  /// compiled code.
+  std::optional<int64_t> evalSize(DimAttr dim) const {
+    std::optional<int64_t> size = evalDim(dim, bindings, current);
+    if (size && *size < 0)
+      fail("dim `" + dim.str() + "` is negative at run time (" +
+           std::to_string(*size) + ")");
+    return size;
   }
 
   // Op implementations.

@@ -295,13 +295,10 @@ HostTensor GraphRun::shapeToTensor(ShapeToTensorOp op) {
   HostTensor result =
       make(op.getType(), Shape{static_cast<int64_t>(dims.size())});
   for (auto [i, dim] : llvm::enumerate(dims.getAsRange<DimAttr>())) {
-    std::optional<int64_t> size = evalDim(dim, bindings, current);
+    std::optional<int64_t> size = evalSize(dim);
     if (!size)
       fail("maxgraph.shape_to_tensor: dim `" + dim.str() +
            "` uses a name that nothing binds");
-    if (*size < 0)
-      fail("dim `" + dim.str() + "` is negative at run time (" +
-           std::to_string(*size) + ")");
     result.data<int64_t>()[i] = *size;
   }
   return result;

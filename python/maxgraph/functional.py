@@ -841,9 +841,8 @@ def shape_to_tensor(shape: Sequence[Any], device: Any = None) -> Tensor:
     """The sizes of `shape`'s dims (ints, names, Dims) when the graph runs,
     as a 1-D int64 tensor (on the CPU unless `device` says otherwise):
     ``cache[pos:pos + kv.shape[0]]`` adds one of them to a position."""
-    if device is None:
-        return _ops.shape_to_tensor(list(shape))
-    return _ops.shape_to_tensor(list(shape), device)
+    return _ops.shape_to_tensor(list(shape),
+                                CPU() if device is None else device)
 
 
 def buffer_load(buffer) -> Tensor:
@@ -981,20 +980,20 @@ def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
 __all__ = [
     "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
     "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
-    "buffer_store_slice", "cast", "shape_to_tensor", "ceil",
-    "chunk", "clamp", "clip", "concat", "constant", "cos", "cumsum",
-    "custom", "distributed_broadcast", "div", "elementwise_max",
-    "elementwise_min", "equal", "erf", "exp", "flatten", "floor",
-    "floor_div", "full", "full_like", "gather", "gather_nd", "gelu",
+    "buffer_store_slice", "cast", "ceil", "chunk", "clamp", "clip", "concat",
+    "constant", "cos", "cumsum", "custom", "distributed_broadcast", "div",
+    "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
+    "floor", "floor_div", "full", "full_like", "gather", "gather_nd", "gelu",
     "greater", "greater_equal", "group_norm", "hann_window", "is_inf",
     "is_nan", "layer_norm", "log", "log1p", "logical_and", "logical_not",
-    "logical_or", "logical_xor", "logsoftmax", "matmul", "max", "mean",
-    "min", "mod", "mul", "negate", "not_equal", "ones", "ones_like", "outer",
-    "pad", "permute", "pow", "prod", "range", "reduce_scatter", "relu",
-    "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt", "sigmoid",
-    "silu", "sin", "slice_tensor", "softmax", "split", "sqrt", "squeeze",
-    "stack", "sub", "sum", "tanh", "tile", "top_k", "transfer_to",
-    "transpose", "trunc", "unsqueeze", "where", "zeros", "zeros_like",
+    "logical_or", "logical_xor", "logsoftmax", "matmul", "max", "mean", "min",
+    "mod", "mul", "negate", "not_equal", "ones", "ones_like", "outer", "pad",
+    "permute", "pow", "prod", "range", "reduce_scatter", "relu",
+    "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
+    "shape_to_tensor", "sigmoid", "silu", "sin", "slice_tensor", "softmax",
+    "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh", "tile", "top_k",
+    "transfer_to", "transpose", "trunc", "unsqueeze", "where", "zeros",
+    "zeros_like",
 ]
 
 def _is_live(value) -> bool:
@@ -1079,8 +1078,9 @@ def _eager(fn):
 
 
 # Creation functions make live tensors themselves; custom and the buffer
-# functions take what only a trace has; the collectives and distributed_broadcast go
-# through transfer_to, Tensor.to and the list helpers, which run eagerly.
+# functions take what only a trace has; the collectives and
+# distributed_broadcast go through transfer_to, Tensor.to and the list
+# helpers, which run eagerly.
 for _name in __all__:
     if _name not in ("constant", "full", "ones", "zeros", "full_like",
                      "ones_like", "zeros_like", "custom", "buffer_store",

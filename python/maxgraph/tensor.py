@@ -144,7 +144,7 @@ Tensor.__iter__ = _iter
 
 
 # A buffer used as a value reads its current contents (`buffer_load`), as
-# in MAX: `buf + x`, `-buf`, `buf[1:]`, `buf @ w`. Equality keeps its
+# in MAX: `buf + x`, `-buf`, `buf[1:]`. Equality keeps its
 # identity meaning so that buffers stay hashable.
 def _reads_contents(name: str):
     operator = getattr(Tensor, name)
@@ -165,6 +165,7 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
               "__lt__", "__le__", "__gt__", "__ge__", "__getitem__"):
     if hasattr(Tensor, _name):
         setattr(Buffer, _name, _reads_contents(_name))
+del _name
 
 __all__ = ["Buffer", "Tensor"]
 

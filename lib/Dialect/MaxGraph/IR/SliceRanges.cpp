@@ -112,13 +112,11 @@ parseRanges(OpAsmParser &parser,
     int64_t start, stop, step = 1;
     if (parseBound(start, 0) || parser.parseColon() || parseBound(stop, kToEnd))
       return failure();
+    // A step is an integer; the verifier refuses one that is not positive.
     if (succeeded(parser.parseOptionalColon())) {
-      SMLoc at = parser.getCurrentLocation();
       OptionalParseResult result = parser.parseOptionalInteger(step);
       if (result.has_value() && failed(*result))
         return failure();
-      if (step == kRunTimeBound)
-        return parser.emitError(at) << "a step must be an integer literal";
     }
     startList.push_back(start);
     stopList.push_back(stop);
