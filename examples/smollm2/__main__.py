@@ -13,7 +13,7 @@ import json
 import sys
 
 from .gguf_model import ModelFileError
-from .generator import DEFAULT_MAX_SEQ, Generator
+from .generator import DEFAULT_MAX_SEQ, WEIGHT_MODES, Generator
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,10 +30,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="positions in the KV cache")
     parser.add_argument("--greedy", action="store_true",
                         help="greedy decoding (the only mode so far)")
-    parser.add_argument("--weights", choices=["f32", "q4"], default="f32",
-                        help="f32 dequantizes the file's weights when "
-                        "loading; q4 (keeping the file's encodings) is not "
-                        "there yet")
+    parser.add_argument("--weights", choices=WEIGHT_MODES, default="q4",
+                        help="q4 reads the file's Q4_0, Q4_1 and Q8_0 blocks "
+                        "as they are stored (memory-mapped, not copied); "
+                        "f32 dequantizes them when loading")
     parser.add_argument("--threads", type=int,
                         help="the runtime's thread count")
     parser.add_argument("--json", action="store_true",

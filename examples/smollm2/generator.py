@@ -14,9 +14,35 @@ from typing import Callable, Optional
 import numpy as np
 
 from .gguf_model import LlamaGGUF, ModelFileError
-from .model import TRANSPOSED, Decoder
+from .model import EMBEDDING, LINEAR_WEIGHTS, TRANSPOSED, Decoder, \
+    layer_prefix
 
 DEFAULT_MAX_SEQ = 2048
+# q4 keeps the file's Q4_0, Q4_1 and Q8_0 blocks; f32 dequantizes them.
+WEIGHT_MODES = ("q4", "f32")
+
+
+def _relative(name: str) -> str:
+    """A weight's name within its layer (`blk.<i>.` dropped)."""
+    if name.startswith("blk."):
+        return name.split(".", 2)[2]
+    return name
+
+
+def _quantized(model: LlamaGGUF) -> dict:
+    """The weights the model reads as their file's blocks: the embedding
+    and each layer weight whose encoding every layer shares (the layers
+    share one staged body), when it is one MaxGraph reads."""
+    encodings = {}
+    embedding = model.encoding(EMBEDDING)
+    if embedding is not None:
+        encodings[EMBEDDING] = embedding
+    for name in LINEAR_WEIGHTS:
+        found = {model.encoding(f"{layer_prefix(i)}{name}")
+                 for i in range(model.config.layers)}
+        if len(found) == 1 and None not in found:
+            encodings[name] = found.pop()
+    return encodings
 
 
 @dataclass
@@ -33,26 +59,34 @@ def _progress(message: str) -> None:
 
 
 class Generator:
-    """A Llama-architecture GGUF compiled for the CPU, with float32 weights
-    (dequantized when loaded)."""
+    """A Llama-architecture GGUF compiled for the CPU: with `weights`
+    "q4", the linear weights and the embedding in their file's block
+    encodings, read from the memory-mapped file; with "f32", dequantized
+    when loaded."""
 
     def __init__(self, gguf: Optional[os.PathLike] = None,
-                 max_seq: int = DEFAULT_MAX_SEQ, weights: str = "f32",
+                 max_seq: int = DEFAULT_MAX_SEQ, weights: str = "q4",
                  progress: Callable[[str], None] = _progress):
-        if weights != "f32":
+        if weights not in WEIGHT_MODES:
             raise ModelFileError(
-                f"--weights {weights}: quantized weight encodings are not "
-                f"there yet; --weights f32 dequantizes them when loading")
+                f"--weights {weights}: expected one of "
+                f"{', '.join(WEIGHT_MODES)}")
         start = time.perf_counter()
         self.model = LlamaGGUF(gguf)
         self.config = self.model.config
         self.max_seq = max_seq
         self.tokenizer = self.model.tokenizer()
-        decoder = Decoder(self.config, max_seq)
+        encodings = _quantized(self.model) if weights == "q4" else {}
+        decoder = Decoder(self.config, max_seq, encodings)
         staged = decoder.stage()
         loaded = time.perf_counter()
         arrays = {}
+        decoded = 0
         for name in staged.weight_names:
+            if _relative(name) in encodings:
+                arrays[name] = self.model.blocks(name)
+                continue
+            decoded += 1
             if name.endswith(TRANSPOSED):
                 weight = self.model.weight(name[:-len(TRANSPOSED)])
                 arrays[name] = np.ascontiguousarray(weight.T)
@@ -63,8 +97,9 @@ class Generator:
         done = time.perf_counter()
         if done - start > 1.0:
             progress(f"read {self.model.path.name} and staged the model "
-                     f"({loaded - start:.1f} s), dequantized {len(arrays)} "
-                     f"weights ({compile_start - loaded:.1f} s), compiled the "
+                     f"({loaded - start:.1f} s), bound {len(arrays)} weights, "
+                     f"{decoded} of them dequantized "
+                     f"({compile_start - loaded:.1f} s), compiled the "
                      f"decoder ({done - compile_start:.1f} s)")
         shape = (max_seq, self.config.kv_heads, self.config.head_dim)
         self.k_caches = [np.zeros(shape, np.float32)

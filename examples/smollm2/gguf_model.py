@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What a Llama-architecture GGUF holds, read with the `gguf` package: the
 model's hyperparameters, its weights (dequantized to float32 by
-`gguf.quants.dequantize`), its tokenizer and its chat template."""
+`gguf.quants.dequantize`, or their Q4_0, Q4_1 and Q8_0 blocks as stored),
+its tokenizer and its chat template."""
 
 from __future__ import annotations
 
@@ -104,9 +105,7 @@ class LlamaGGUF:
         reversed ([out, in] for a linear weight, as torch stores it)."""
         import gguf
 
-        tensor = self.tensors.get(name)
-        if tensor is None:
-            raise ModelFileError(f"{self.path}: the GGUF has no tensor `{name}`")
+        tensor = self._tensor(name)
         kind = tensor.tensor_type
         if kind == gguf.GGMLQuantizationType.F32:
             data = np.asarray(tensor.data, dtype=np.float32)
@@ -126,6 +125,45 @@ class LlamaGGUF:
                 f"{self.path}: tensor `{name}` holds {data.size} values for "
                 f"shape {list(shape)} (a truncated file?)")
         return np.ascontiguousarray(data.reshape(shape))
+
+    def encoding(self, name: str):
+        """The QuantizationEncoding of tensor `name` when MaxGraph reads it
+        as the file stores it (Q4_0, Q4_1, Q8_0), else None."""
+        import gguf
+        from maxgraph.quantization import QuantizationEncoding
+
+        tensor = self._tensor(name)
+        return {
+            gguf.GGMLQuantizationType.Q4_0: QuantizationEncoding.Q4_0,
+            gguf.GGMLQuantizationType.Q4_1: QuantizationEncoding.Q4_1,
+            gguf.GGMLQuantizationType.Q8_0: QuantizationEncoding.Q8_0,
+        }.get(tensor.tensor_type)
+
+    def blocks(self, name: str) -> np.ndarray:
+        """Tensor `name`'s blocks as the file stores them, not copied:
+        uint8 [rows, bytes per row], a view of the memory-mapped file."""
+        tensor = self._tensor(name)
+        encoding = self.encoding(name)
+        if encoding is None:
+            raise ModelFileError(
+                f"{self.path}: tensor `{name}` has type "
+                f"{tensor.tensor_type.name}, not a block encoding")
+        columns, rows = (int(d) for d in tensor.shape)
+        row_bytes = columns // encoding.block_size * encoding.block_nbytes
+        data = tensor.data
+        if columns % encoding.block_size or data.dtype != np.uint8 or \
+                data.size != rows * row_bytes:
+            raise ModelFileError(
+                f"{self.path}: tensor `{name}` holds {data.size} bytes of "
+                f"{encoding.name} blocks for {rows} rows of {columns} values "
+                f"(a truncated file?)")
+        return data.reshape(rows, row_bytes)
+
+    def _tensor(self, name: str):
+        tensor = self.tensors.get(name)
+        if tensor is None:
+            raise ModelFileError(f"{self.path}: the GGUF has no tensor `{name}`")
+        return tensor
 
     def tokenizer(self):
         """The GPT-2-style byte-level BPE of the file, as a `tokenizers`

@@ -10,18 +10,22 @@ the last position's logits and the greedy next token.
 
 Weights are external weights (`ops.constant_external`) named as in the
 GGUF; the layers share one `as_subgraph` body whose weight names are
-relative to `blk.<i>.`. RoPE rotates adjacent pairs (llama.cpp's
+relative to `blk.<i>.`. Linear weights are read in their file's block
+encoding by `F.qmatmul` (q4 weights) or as float32 transposes. RoPE rotates adjacent pairs (llama.cpp's
 convention, for which GGUF files store the query and key rows), and grouped
 query heads read their key head by reshape and broadcasting, without copies.
 """
 
 from __future__ import annotations
 
+from typing import Mapping, Optional
+
 import numpy as np
 
 import maxgraph.functional as F
 from maxgraph import compilation, ops
 from maxgraph.dtype import DType
+from maxgraph.quantization import QuantizationEncoding
 from maxgraph.sharding import BufferLayout, TensorLayout
 
 from .gguf_model import LlamaConfig
@@ -43,6 +47,11 @@ def layer_prefix(index: int) -> str:
 
 
 TRANSPOSED = ".T"
+EMBEDDING = "token_embd.weight"
+# The linear weights of a layer, by their names within it.
+LINEAR_WEIGHTS = ("attn_q.weight", "attn_k.weight", "attn_v.weight",
+                  "attn_output.weight", "ffn_gate.weight", "ffn_up.weight",
+                  "ffn_down.weight")
 
 
 def transposed_name(name: str) -> str:
@@ -54,19 +63,37 @@ def transposed_name(name: str) -> str:
 class Decoder:
     """The staged model for `config` with caches of `max_seq` positions."""
 
-    def __init__(self, config: LlamaConfig, max_seq: int):
+    def __init__(self, config: LlamaConfig, max_seq: int,
+                 encodings: Optional[Mapping[str, QuantizationEncoding]]
+                 = None):
+        """`encodings` names the weights read in their file's block
+        encoding (a layer's by its name relative to `blk.<i>.`); the others
+        are float32."""
         self.config = config
         self.max_seq = max_seq
+        self.encodings = dict(encodings or {})
         self.cos_table, self.sin_table = rope_tables(config, max_seq)
 
     def _weight(self, name: str, dims) -> "F.Tensor":
         return ops.constant_external(name, TensorLayout(DType.float32, dims))
 
+    def _blocks(self, name: str, rows: int, columns: int):
+        """Weight `name` as its file's blocks: uint8 [rows, bytes]."""
+        encoding = self.encodings[name]
+        row_bytes = columns // encoding.block_size * encoding.block_nbytes
+        return ops.constant_external(
+            name, TensorLayout(DType.uint8, [rows, row_bytes]))
+
     def _linear(self, x, name: str, out: int, inputs: int):
-        """`x @ weight.T` for the file's weight [out, in], which the model
-        declares as `<name>.T`, bound to the [in, out] transpose at load:
-        a transpose of a weight in the graph is made on every call (the
-        compiler does not fold it into the matmul yet)."""
+        """`x @ weight.T` for the file's weight [out, in]: on its blocks
+        (qmatmul takes them as stored, rows of `in` values) or, in float32,
+        on the [in, out] transpose bound at load as `<name>.T` (a transpose
+        in the graph would be made on every call: the compiler does not
+        fold it into the matmul yet)."""
+        encoding = self.encodings.get(name)
+        if encoding is not None:
+            return F.qmatmul(encoding, None, x,
+                             self._blocks(name, out, inputs))
         return x @ self._weight(transposed_name(name), [inputs, out])
 
     def _rope(self, x, cos, sin, heads: int):
@@ -129,8 +156,13 @@ class Decoder:
         c = self.config
         seq = tokens.shape[0]
         end = pos + seq
-        embedding = self._weight("token_embd.weight", [c.vocab, c.hidden])
-        h = F.gather(embedding, tokens, 0)
+        quantized = self.encodings.get(EMBEDDING)
+        if quantized is not None:
+            table = self._blocks(EMBEDDING, c.vocab, c.hidden)
+            h = F.dequantize(quantized, F.gather(table, tokens, 0))
+        else:
+            h = F.gather(self._weight(EMBEDDING, [c.vocab, c.hidden]),
+                         tokens, 0)
         cos = F.constant(self.cos_table, DType.float32)[pos:end]
         sin = F.constant(self.sin_table, DType.float32)[pos:end]
         # A query at position pos + i sees the keys at 0 .. pos + i.
@@ -146,9 +178,8 @@ class Decoder:
         last = F.rms_norm(h[-1:],
                           self._weight("output_norm.weight", [c.hidden]),
                           c.rms_eps)
-        # The tied output projection reads the embedding's transpose.
-        logits = last @ self._weight(transposed_name("token_embd.weight"),
-                                     [c.hidden, c.vocab])
+        # The output projection is tied to the embedding.
+        logits = self._linear(last, EMBEDDING, c.vocab, c.hidden)
         return logits, F.argmax(logits, axis=-1)
 
     def specs(self):

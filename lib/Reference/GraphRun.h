@@ -176,6 +176,9 @@ private:
   HostTensor castTensor(mlir::Type resultType, const HostTensor &input);
   HostTensor constant(ConstantOp op);
   HostTensor matmul(MatmulOp op);
+  /// `input`'s blocks of `encoding` decoded to f32 (maxgraph.dequantize).
+  HostTensor dequantize(QuantizationEncoding encoding, const HostTensor &input);
+  HostTensor qmatmul(QMatmulOp op);
   HostTensor reduce(mlir::Operation *op, const HostTensor &input,
                     llvm::ArrayRef<int64_t> axes, bool keepDims);
   HostTensor argReduce(mlir::Operation *op, bool isMax, int64_t axis,

@@ -140,6 +140,10 @@ void GraphRun::executeOp(Operation *op) {
       })
       .Case([&](ConstantOp op) { setResult(0, constant(op)); })
       .Case([&](MatmulOp op) { setResult(0, matmul(op)); })
+      .Case([&](DequantizeOp op) {
+        setResult(0, dequantize(op.getEncoding(), get(op.getInput())));
+      })
+      .Case([&](QMatmulOp op) { setResult(0, qmatmul(op)); })
       .Case<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp, ReduceMeanOp>(
           [&](auto op) {
             setResult(0, reduce(op, get(op.getInput()), op.getAxes(),

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphRun.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/Quantization.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
 #include "MaxGraph/Support/StableSort.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -76,6 +77,54 @@ HostTensor GraphRun::matmul(MatmulOp op) {
     }
     increment(index, batch);
   }
+  return result;
+}
+
+HostTensor GraphRun::dequantize(QuantizationEncoding encoding,
+                                const HostTensor &input) {
+  int64_t blockBytes = quantBlockBytes(encoding);
+  const Shape &shape = input.shape();
+  if (input.dtype() != DType::UInt8 || shape.empty() ||
+      shape.back() % blockBytes != 0)
+    fail("maxgraph.dequantize needs whole " +
+         stringifyQuantizationEncoding(encoding).str() +
+         " blocks of ui8 along the last dim, got " + shapeString(shape));
+  int64_t blocks = input.numElements() / blockBytes;
+  Shape outShape = shape;
+  outShape.back() = shape.back() / blockBytes * kQuantBlockValues;
+  HostTensor result(DType::Float32, outShape, input.device());
+  const auto *bytes = static_cast<const uint8_t *>(input.rawData());
+  float *out = result.data<float>();
+  for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t j = 0; j < kQuantBlockValues; ++j)
+      out[b * kQuantBlockValues + j] =
+          dequantizeValue(encoding, bytes + b * blockBytes, j);
+  return result;
+}
+
+// The rhs decoded, then each row of the lhs against each decoded row, in
+// double as matmul sums.
+HostTensor GraphRun::qmatmul(QMatmulOp op) {
+  const HostTensor &lhs = get(op.getLhs());
+  HostTensor rhs = dequantize(op.getEncoding(), get(op.getRhs()));
+  const Shape &a = lhs.shape();
+  int64_t k = a.back(), n = rhs.shape()[0];
+  if (rhs.shape()[1] != k)
+    fail("maxgraph.qmatmul: contracting dims differ in " + shapeString(a) +
+         " and the rows of " + shapeString(rhs.shape()));
+  Shape shape = a;
+  shape.back() = n;
+  HostTensor result = make(op.getType(), shape);
+  int64_t rows = numElements(Shape(a.begin(), a.end() - 1));
+  const float *x = lhs.data<float>(), *w = rhs.data<float>();
+  float *out = result.data<float>();
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += static_cast<double>(x[i * k + p]) * w[j * k + p];
+      out[i * n + j] = static_cast<float>(sum);
+    }
   return result;
 }
 

@@ -411,6 +411,37 @@ Tensor ops::matmul(const Tensor &lhs, const Tensor &rhs, Loc loc) {
   return trace.wrap(trace.createInferred<MatmulOp>(loc, {l, r}).getResult());
 }
 
+/// `encoding` as the attribute of a quantized op, or a staging error.
+static QuantizationEncodingAttr
+encodingAttr(StringRef op, const std::string &encoding, const SourceLoc &loc) {
+  std::optional<QuantizationEncoding> parsed =
+      symbolizeQuantizationEncoding(StringRef(encoding).lower());
+  if (!parsed)
+    throwStagingError(loc, "'" + op.str() + "' has no encoding '" + encoding +
+                               "'; expected 'q4_0', 'q4_1' or 'q8_0'");
+  return QuantizationEncodingAttr::get(ctx(), *parsed);
+}
+
+Tensor ops::dequantize(const std::string &encoding, const Tensor &quantized,
+                       Loc loc) {
+  return unary<DequantizeOp>(
+      quantized, loc,
+      {attr("encoding",
+            encodingAttr(DequantizeOp::getOperationName(), encoding, loc))});
+}
+
+Tensor ops::qmatmul(const std::string &encoding, const Tensor &lhs,
+                    const Tensor &rhs, Loc loc) {
+  StringRef name = QMatmulOp::getOperationName();
+  QuantizationEncodingAttr attribute = encodingAttr(name, encoding, loc);
+  Trace &trace = Trace::current(loc, name);
+  Value l = trace.use(lhs, loc, name, 0), r = trace.use(rhs, loc, name, 1);
+  return trace.wrap(
+      trace
+          .createInferred<QMatmulOp>(loc, {l, r}, {attr("encoding", attribute)})
+          .getResult());
+}
+
 // Reductions.
 #define MAXGRAPH_STAGE_REDUCE(fn, OpTy, reduction)                             \
   Tensor ops::fn(const Tensor &x, std::vector<int64_t> axes, bool keepDims,    \

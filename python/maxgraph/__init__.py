@@ -44,8 +44,8 @@ def get_num_threads() -> int:
 
 
 from . import (  # noqa: E402
-    compilation, distributed, driver, dtype, functional, ops, sharding, tensor,
-    weights)
+    compilation, distributed, driver, dtype, functional, ops, quantization,
+    sharding, tensor, weights)
 from .tensor import Tensor  # noqa: E402  (MAX's max.experimental.Tensor)
 
 # RuntimeError is left out of `from maxgraph import *`: it would shadow the
@@ -61,6 +61,7 @@ __all__ = [
     "functional",
     "get_num_threads",
     "ops",
+    "quantization",
     "set_num_threads",
     "sharding",
     "tensor",

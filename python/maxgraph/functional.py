@@ -610,6 +610,37 @@ def gather_nd(input: Tensor, indices: Tensor, batch_dims: int = 0) -> Tensor:
     return _ops.gather(_ops.reshape(input, [count] + rest), flat, 0)
 
 
+def _encoding_name(op: str, encoding) -> str:
+    from .quantization import QuantizationEncoding
+    if isinstance(encoding, QuantizationEncoding):
+        return encoding.value
+    if isinstance(encoding, str):
+        return encoding
+    raise TypeError(f"{op}: the encoding is a QuantizationEncoding, got "
+                    f"{type(encoding).__name__}")
+
+
+def dequantize(encoding, quantized: Tensor) -> Tensor:
+    """`quantized` (``uint8``), whose last dim holds whole blocks of
+    `encoding` (a ``QuantizationEncoding``), decoded to ``float32``: each
+    block of ``encoding.block_nbytes`` bytes becomes 32 values."""
+    return _ops.dequantize(_encoding_name("dequantize", encoding), quantized)
+
+
+def qmatmul(encoding, config, lhs: Tensor, *rhs: Tensor) -> Tensor:
+    """``lhs @ dequantize(encoding, rhs).T`` without the decoded copy, as
+    MAX's ``qmatmul``: `lhs` ``[..., m, k]`` (``float32``, not quantized)
+    times `rhs`, ``n`` rows of ``k`` values in `encoding`'s blocks
+    (``uint8 [n, k // 32 * encoding.block_nbytes]``). `config` is MAX's GPTQ
+    configuration: ``None`` here."""
+    if config is not None:
+        raise ValueError("qmatmul: config describes GPTQ weights, which "
+                         "maxgraph does not have; pass None")
+    if len(rhs) != 1:
+        raise ValueError(f"qmatmul: takes one quantized rhs, got {len(rhs)}")
+    return _ops.qmatmul(_encoding_name("qmatmul", encoding), lhs, rhs[0])
+
+
 def pad(input: Tensor, paddings: Sequence[int], mode: str = "constant",
         value=0) -> Tensor:
     """`input` padded by `paddings`, ``[before_0, after_0, before_1, ...]``
@@ -981,14 +1012,15 @@ __all__ = [
     "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
     "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
     "buffer_store_slice", "cast", "ceil", "chunk", "clamp", "clip", "concat",
-    "constant", "cos", "cumsum", "custom", "distributed_broadcast", "div",
+    "constant", "cos", "cumsum", "custom", "dequantize",
+    "distributed_broadcast", "div",
     "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
     "floor", "floor_div", "full", "full_like", "gather", "gather_nd", "gelu",
     "greater", "greater_equal", "group_norm", "hann_window", "is_inf",
     "is_nan", "layer_norm", "log", "log1p", "logical_and", "logical_not",
     "logical_or", "logical_xor", "logsoftmax", "matmul", "max", "mean", "min",
     "mod", "mul", "negate", "not_equal", "ones", "ones_like", "outer", "pad",
-    "permute", "pow", "prod", "range", "reduce_scatter", "relu",
+    "permute", "pow", "prod", "qmatmul", "range", "reduce_scatter", "relu",
     "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
     "shape_to_tensor", "sigmoid", "silu", "sin", "slice_tensor", "softmax",
     "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh", "tile", "top_k",

@@ -394,6 +394,26 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
             ops::matmul(lhs.traced("matmul"), rhs.traced("matmul")));
       },
       nb::arg("lhs"), nb::arg("rhs"));
+  m.def(
+      "dequantize",
+      [](const std::string &encoding, const PyTensor &quantized) {
+        CallerLocation at;
+        return PyTensor(
+            ops::dequantize(encoding, quantized.traced("dequantize")));
+      },
+      nb::arg("encoding"), nb::arg("quantized"),
+      "GGUF blocks ('q4_0', 'q4_1', 'q8_0') along the last dim (ui8) decoded "
+      "to f32.");
+  m.def(
+      "qmatmul",
+      [](const std::string &encoding, const PyTensor &lhs,
+         const PyTensor &rhs) {
+        CallerLocation at;
+        return PyTensor(ops::qmatmul(encoding, lhs.traced("qmatmul"),
+                                     rhs.traced("qmatmul")));
+      },
+      nb::arg("encoding"), nb::arg("lhs"), nb::arg("rhs"),
+      "f32 lhs [..., m, k] times the quantized rows of rhs [n, bytes].");
 
   defReduction<ops::reduce_sum>(m, "reduce_sum");
   defReduction<ops::reduce_max>(m, "reduce_max");

@@ -133,6 +133,7 @@ def ConvertMaxGraphToLinalg
     "mlir::memref::MemRefDialect",
     "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect",
+    "mlir::vector::VectorDialect",
   ];
 }
 

@@ -116,6 +116,16 @@ Tensor constant_external(const std::string &name, const TensorLayout &layout,
 
 // Linear algebra.
 Tensor matmul(const Tensor &lhs, const Tensor &rhs, Loc loc = Loc::current());
+/// GGUF's block-quantized weights decoded to f32, like MAX's `dequantize`:
+/// `encoding` is "q4_0", "q4_1" or "q8_0"; the last dim of `quantized` (ui8)
+/// holds whole blocks of 32 values and becomes those values.
+Tensor dequantize(const std::string &encoding, const Tensor &quantized,
+                  Loc loc = Loc::current());
+/// `lhs [..., m, k]` (f32) times the rows of `rhs` [n, bytes], `n` rows of
+/// `k` values in `encoding`'s blocks: `[..., m, n]`, like MAX's `qmatmul`
+/// (the rhs transposed). The lhs is not quantized.
+Tensor qmatmul(const std::string &encoding, const Tensor &lhs,
+               const Tensor &rhs, Loc loc = Loc::current());
 
 // Reductions.
 Tensor reduce_sum(const Tensor &x, std::vector<int64_t> axes,

@@ -105,7 +105,7 @@ struct EmptyResultLowering : ConversionPattern {
 
 void maxgraph::populateMaxGraphToLinalgConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
-    const GraphSymbols &graphSymbols) {
+    const GraphSymbols &graphSymbols, bool gpu) {
   patterns.add<EmptyResultLowering>(converter, patterns.getContext(),
                                     graphSymbols);
   populateMaxGraphGraphToLinalgPatterns(converter, patterns, graphSymbols);
@@ -117,6 +117,8 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphBufferToLinalgPatterns(converter, patterns);
   populateMaxGraphCustomToLinalgPatterns(converter, patterns);
   populateMaxGraphCollectiveToLinalgPatterns(converter, patterns);
+  populateMaxGraphQuantizedToLinalgPatterns(converter, patterns,
+                                            /*registerKernels=*/!gpu);
 }
 
 namespace {
@@ -170,11 +172,11 @@ struct ConvertMaxGraphToLinalgPass
         arith::ArithDialect, bufferization::BufferizationDialect,
         cf::ControlFlowDialect, func::FuncDialect, linalg::LinalgDialect,
         math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-        tensor::TensorDialect>();
+        tensor::TensorDialect, vector::VectorDialect>();
 
     RewritePatternSet patterns(context);
     populateMaxGraphToLinalgConversionPatterns(converter, patterns,
-                                               graphSymbols);
+                                               graphSymbols, gpu);
 
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();

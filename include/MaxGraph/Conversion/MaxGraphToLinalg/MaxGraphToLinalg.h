@@ -151,11 +151,21 @@ void populateMaxGraphCustomToLinalgPatterns(
 void populateMaxGraphCollectiveToLinalgPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 
+/// Adds the patterns of `dequantize` (a `linalg.generic` that decodes each
+/// value from its block) and `qmatmul` (the rhs decoded into a temporary for
+/// a `linalg.matmul`). With `registerKernels` (the CPU), a qmatmul of a few
+/// rows instead decodes each block in vector registers and multiplies it
+/// there, in an `scf.forall` over tiles of rhs rows.
+void populateMaxGraphQuantizedToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    bool registerKernels);
+
 /// Adds the patterns of every family above: all that
-/// convert-maxgraph-to-linalg uses.
+/// convert-maxgraph-to-linalg uses. `gpu` leaves out the CPU's register
+/// kernels.
 void populateMaxGraphToLinalgConversionPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
-    const GraphSymbols &graphSymbols);
+    const GraphSymbols &graphSymbols, bool gpu = false);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CONVERSION_MAXGRAPHTOLINALG_MAXGRAPHTOLINALG_H

@@ -6,6 +6,7 @@
 
 #include "MaxGraph/Dialect/MaxGraph/IR/DimAlgebra.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/Quantization.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallSet.h"
@@ -150,6 +151,105 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   dims->push_back(b.back());
   types.push_back(
       TensorLayoutType::get(*dims, lhs.getElementType(), lhs.getDevice()));
+  return success();
+}
+
+/// Checks that `type` (operand `index` of `name`) holds whole blocks of
+/// `encoding` in ui8 along its last dim, and returns the number of values
+/// they decode to.
+static FailureOr<int64_t> quantizedValues(std::optional<Location> loc,
+                                          StringRef name,
+                                          QuantizationEncoding encoding,
+                                          TensorLayoutType type,
+                                          int64_t index) {
+  auto element = dyn_cast<IntegerType>(type.getElementType());
+  if (!element || !element.isUnsignedInteger(8))
+    return OptionalDiag(loc, name)
+           << "operand " << index << " has element type "
+           << type.getElementType() << " but holds "
+           << stringifyQuantizationEncoding(encoding)
+           << " blocks, which are ui8 bytes (got " << type << ")";
+  if (type.getRank() < 1)
+    return OptionalDiag(loc, name)
+           << "operand " << index
+           << " has rank 0 but its last dim must hold the blocks' bytes";
+  DimAttr bytes = type.getDims().back();
+  int64_t blockBytes = quantBlockBytes(encoding);
+  if (!bytes.isStatic() || bytes.getStaticSize() % blockBytes != 0)
+    return OptionalDiag(loc, name)
+           << "last dim `" << bytes.str() << "` of operand " << index
+           << " is not a whole number of "
+           << stringifyQuantizationEncoding(encoding) << " blocks ("
+           << blockBytes << " bytes each; got " << type << ")";
+  return bytes.getStaticSize() / blockBytes * kQuantBlockValues;
+}
+
+LogicalResult DequantizeOp::inferReturnTypes(MLIRContext *context,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  FailureOr<TensorLayoutType> inputType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getInput().getType(), 0);
+  if (failed(inputType))
+    return failure();
+  FailureOr<int64_t> values =
+      quantizedValues(loc, name, adaptor.getEncoding(), *inputType, 0);
+  if (failed(values))
+    return failure();
+  SmallVector<DimAttr> dims(inputType->getDims());
+  dims.back() = DimAttr::getStatic(context, *values);
+  types.push_back(TensorLayoutType::get(dims, Float32Type::get(context),
+                                        inputType->getDevice()));
+  return success();
+}
+
+LogicalResult QMatmulOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  FailureOr<TensorLayoutType> lhsType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getLhs().getType(), 0);
+  FailureOr<TensorLayoutType> rhsType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getRhs().getType(), 1);
+  if (failed(lhsType) || failed(rhsType))
+    return failure();
+  TensorLayoutType lhs = *lhsType, rhs = *rhsType;
+  if (!lhs.getElementType().isF32())
+    return OptionalDiag(loc, name)
+           << "operand 0 has element type " << lhs.getElementType()
+           << " but qmatmul multiplies f32 activations (got " << lhs << ")";
+  if (lhs.getRank() < 2)
+    return OptionalDiag(loc, name)
+           << "operand 0 has rank " << lhs.getRank()
+           << " but qmatmul needs rank 2 or more (got " << lhs << ")";
+  if (rhs.getRank() != 2)
+    return OptionalDiag(loc, name)
+           << "operand 1 has rank " << rhs.getRank()
+           << " but qmatmul's quantized rhs is a matrix of rows of blocks "
+              "(got "
+           << rhs << ")";
+  if (lhs.getDevice() != rhs.getDevice())
+    return OptionalDiag(loc, name)
+           << "operands are on different devices (types " << lhs << " and "
+           << rhs << ")";
+  FailureOr<int64_t> values =
+      quantizedValues(loc, name, adaptor.getEncoding(), rhs, 1);
+  if (failed(values))
+    return failure();
+  DimAttr k = lhs.getDims().back();
+  if (!maxgraph::detail::areCompatibleDims(
+          k, DimAttr::getStatic(context, *values)))
+    return OptionalDiag(loc, name)
+           << "contracting dims differ: dim " << lhs.getRank() - 1
+           << " of operand 0 is `" << k.str() << "` but the rows of operand 1 "
+           << "hold " << *values << " values (types " << lhs << " and " << rhs
+           << ")";
+  SmallVector<DimAttr> dims(lhs.getDims());
+  dims.back() = rhs.getDims().front();
+  types.push_back(
+      TensorLayoutType::get(dims, lhs.getElementType(), lhs.getDevice()));
   return success();
 }
 

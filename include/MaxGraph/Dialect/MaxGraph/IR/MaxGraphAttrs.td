@@ -115,4 +115,14 @@ def MaxGraph_PadMode : I64EnumAttr<"PadMode", "what maxgraph.pad fills with", [
   let cppNamespace = "::maxgraph";
 }
 
+// GGUF's block encodings of weights (docs/Spec.md, "Quantized weights"):
+// 32 values per block, each block a little-endian f16 scale `d` (and, for
+// q4_1, an f16 minimum `m`) then the values' codes.
+def MaxGraph_QuantizationEncoding : I64EnumAttr<"QuantizationEncoding",
+    "a block encoding of quantized weights", [
+  I64EnumAttrCase<"q4_0", 0>, I64EnumAttrCase<"q4_1", 1>,
+  I64EnumAttrCase<"q8_0", 2>]> {
+  let cppNamespace = "::maxgraph";
+}
+
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_IR_MAXGRAPHATTRS_TD

@@ -399,6 +399,51 @@ def MaxGraph_MatmulOp : MaxGraph_InferOp<"matmul", [Pure]> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+def MaxGraph_DequantizeOp : MaxGraph_InferOp<"dequantize", [Pure]> {
+  let summary = "decodes block-quantized weights to f32";
+  let description = [{
+    The operand's last dim holds bytes: whole blocks of `encoding` (18 bytes
+    for `q4_0`, 20 for `q4_1`, 34 for `q8_0`), each decoding to 32 values,
+    so a last dim of `b` bytes becomes `b / blockBytes * 32` f32 values.
+    The other dims stay. Each block decodes as GGUF defines it (docs/Spec.md,
+    "Quantized weights").
+
+    ```mlir
+    %w = maxgraph.dequantize q4_1, %q : !maxgraph.tensor<[576, 360], ui8>
+        -> !maxgraph.tensor<[576, 576], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_QuantizationEncoding:$encoding,
+                       MaxGraph_Tensor:$input);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $encoding `,` $input attr-dict `:` qualified(type($input)) `->`
+    qualified(type($result))
+  }];
+}
+
+def MaxGraph_QMatmulOp : MaxGraph_InferOp<"qmatmul", [Pure]> {
+  let summary = "f32 matrix times transposed block-quantized weights";
+  let description = [{
+    `[..., m, k] x [n, kb] -> [..., m, n]`: the lhs's rows times the rows of
+    the rhs, which holds `n` rows of `k` values in `encoding`'s blocks (`kb`
+    bytes each, as `maxgraph.dequantize` reads them): `matmul(lhs,
+    transpose(dequantize(rhs)))`, as MAX's `qmatmul` takes its rhs
+    transposed. The lhs is f32 and stays f32 (it is not quantized).
+
+    ```mlir
+    %y = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[seq, 576], f32>,
+        !maxgraph.tensor<[1536, 360], ui8>) -> !maxgraph.tensor<[seq, 1536], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_QuantizationEncoding:$encoding,
+                       MaxGraph_Tensor:$lhs, MaxGraph_Tensor:$rhs);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $encoding `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
