@@ -1069,6 +1069,81 @@ Program shapeToTensorProgram(Rng &rng) {
   return p;
 }
 
+/// The encodings of quantized weights, as the staging API names them, with
+/// the bytes of a block's header (f16 scale, and q4_1's minimum) and codes.
+struct Encoding {
+  const char *name;
+  int64_t headerBytes, codeBytes;
+};
+constexpr Encoding kEncodings[] = {
+    {"q4_0", 2, 16}, {"q4_1", 4, 16}, {"q8_0", 2, 32}};
+
+/// Blocks of `encoding` from random code bytes `codes` (ui8 [rows...,
+/// blocks, codeBytes]): a fixed header in front of each block's codes (scale
+/// 0.0625, q4_1's minimum -0.5), so that every value is finite, then one
+/// row of bytes per row: [rows..., blocks * blockBytes].
+Tensor withHeaders(const Tensor &codes, const Encoding &encoding,
+                   std::vector<Dim> rows, int64_t blocks, Device device) {
+  std::vector<double> header = {0x00, 0x2C, 0x00, 0xB8};
+  header.resize(encoding.headerBytes);
+  std::vector<Dim> headerShape = rows;
+  headerShape.push_back(blocks);
+  headerShape.push_back(encoding.headerBytes);
+  Tensor headers = ops::broadcast_to(
+      ops::constant(header, DType::UInt8, {1, encoding.headerBytes}, device),
+      headerShape);
+  rows.push_back(blocks * (encoding.headerBytes + encoding.codeBytes));
+  return ops::reshape(ops::concat({headers, codes}, -1), rows);
+}
+
+/// Decodes rows of random blocks of a random encoding.
+Program dequantizeProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.dequantize";
+  const Encoding &encoding = kEncodings[rng.between(0, 2)];
+  int64_t blocks = rng.between(1, 3);
+  std::vector<Dim> rows = randomShape(rng, 0, 2);
+  std::vector<Dim> codes = rows;
+  codes.push_back(blocks);
+  codes.push_back(encoding.codeBytes);
+  p.addTensor(TensorLayout(DType::UInt8, codes));
+  p.what = std::string(encoding.name) + ", " + std::to_string(blocks) +
+           " blocks per row";
+  Device device = gProgramDevice;
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+    return std::vector<Tensor>{ops::dequantize(
+        encoding.name, withHeaders(x[0], encoding, rows, blocks, device))};
+  };
+  return p;
+}
+
+/// f32 rows times random blocks of a random encoding: up to 8 rows take
+/// the CPU's register kernel, more its decoded temporary.
+Program qmatmulProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.qmatmul";
+  const Encoding &encoding = kEncodings[rng.between(0, 2)];
+  int64_t blocks = rng.between(1, 3);
+  Dim n = randomDim(rng);
+  std::vector<Dim> lhs = randomShape(rng, 0, 1);
+  lhs.push_back(rng.chance(0.3) ? Dim(rng.between(6, 12)) : randomDim(rng));
+  lhs.push_back(blocks * 32);
+  p.addTensor(TensorLayout(DType::Float32, lhs));
+  p.addTensor(
+      TensorLayout(DType::UInt8, {n, Dim(blocks), Dim(encoding.codeBytes)}));
+  p.what = std::string(encoding.name) + ", " + std::to_string(blocks) +
+           " blocks per row";
+  int64_t depth = blocks * 32;
+  p.tolerance = 2 * depth + 2;
+  p.scale = 9 * depth;
+  Device device = gProgramDevice;
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+    Tensor weights = withHeaders(x[1], encoding, {n}, blocks, device);
+    return std::vector<Tensor>{ops::qmatmul(encoding.name, x[0], weights)};
+  };
+  return p;
+}
+
 using CollectiveFn = std::vector<Tensor> (*)(const std::vector<Tensor> &,
                                              SourceLoc);
 
@@ -1242,6 +1317,8 @@ const std::map<std::string, Generator> &generators() {
     g["cast"] = castProgram;
     g["constant"] = constantProgram;
     g["matmul"] = matmulProgram;
+    g["dequantize"] = dequantizeProgram;
+    g["qmatmul"] = qmatmulProgram;
     g["reduce_sum"] = reduction("maxgraph.reduce_sum", ops::reduce_sum);
     g["reduce_max"] = reduction("maxgraph.reduce_max", ops::reduce_max);
     g["reduce_min"] = reduction("maxgraph.reduce_min", ops::reduce_min);

@@ -72,6 +72,8 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Results that alias a function argument are returned as clones.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Copies between strided views as loops, not the runtime's generic copy.
+  pm.addNestedPass<func::FuncOp>(createExpandStridedCopies());
   // Large results go to memory past the caches (x86's non-temporal stores,
   // ordered below).
   bool x86 = llvm::Triple(llvm::sys::getProcessTriple()).isX86();

@@ -349,12 +349,12 @@ struct QMatmulLowering : OpConversionPattern<QMatmulOp> {
                 kQuantBlockValues;
     // The lhs as a matrix of rows, its k checked at run time where `?`.
     SmallVector<Value> resultSizes;
-    Value rows = indexConstant(rewriter, loc, 1);
+    Value rows;
     int64_t staticRows = 1;
     for (int64_t d = 0; d < rank - 1; ++d) {
       Value size = dimOf(rewriter, loc, lhs, d);
       resultSizes.push_back(size);
-      rows = arith::MulIOp::create(rewriter, loc, rows, size);
+      rows = rows ? arith::MulIOp::create(rewriter, loc, rows, size) : size;
       staticRows = lhsType.isDynamicDim(d) || staticRows == ShapedType::kDynamic
                        ? ShapedType::kDynamic
                        : staticRows * lhsType.getDimSize(d);

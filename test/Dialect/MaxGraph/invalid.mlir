@@ -1723,3 +1723,87 @@ maxgraph.graph @shape_to_tensor_attribute() -> () {
   %0 = "maxgraph.shape_to_tensor"() {dims = [3]} : () -> !maxgraph.tensor<[1], si64>
   maxgraph.output
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// maxgraph.dequantize and maxgraph.qmatmul
+//===----------------------------------------------------------------------===//
+
+maxgraph.graph @dequantize_partial_block(%q: !maxgraph.tensor<[2, 21], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.dequantize' op last dim `21` of operand 0 is not a whole number of q4_1 blocks (20 bytes each; got '!maxgraph.tensor<[2, 21], ui8>')}}
+  %0 = maxgraph.dequantize q4_1, %q : !maxgraph.tensor<[2, 21], ui8> -> !maxgraph.tensor<[2, 32], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @dequantize_symbolic_bytes<b>(%q: !maxgraph.tensor<[2, b], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.dequantize' op last dim `b` of operand 0 is not a whole number of q8_0 blocks (34 bytes each; got '!maxgraph.tensor<[2, b], ui8>')}}
+  %0 = maxgraph.dequantize q8_0, %q : !maxgraph.tensor<[2, b], ui8> -> !maxgraph.tensor<[2, 32], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @dequantize_signed_bytes(%q: !maxgraph.tensor<[18], si8>) -> () {
+  // expected-error @+1 {{'maxgraph.dequantize' op operand 0 has element type 'si8' but holds q4_0 blocks, which are ui8 bytes (got '!maxgraph.tensor<[18], si8>')}}
+  %0 = maxgraph.dequantize q4_0, %q : !maxgraph.tensor<[18], si8> -> !maxgraph.tensor<[32], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @dequantize_result(%q: !maxgraph.tensor<[18], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.dequantize' op result 0 has type '!maxgraph.tensor<[32], f16>' but its operands and attributes imply '!maxgraph.tensor<[32], f32>'}}
+  %0 = maxgraph.dequantize q4_0, %q : !maxgraph.tensor<[18], ui8> -> !maxgraph.tensor<[32], f16>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @dequantize_encoding(%q: !maxgraph.tensor<[18], ui8>) -> () {
+  // expected-error @+1 {{custom op 'maxgraph.dequantize' expected string or keyword containing one of the following enum values for attribute 'encoding' [q4_0, q4_1, q8_0]}}
+  %0 = maxgraph.dequantize q5_k, %q : !maxgraph.tensor<[18], ui8> -> !maxgraph.tensor<[32], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @qmatmul_k(%x: !maxgraph.tensor<[1, 32], f32>, %w: !maxgraph.tensor<[4, 40], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.qmatmul' op contracting dims differ: dim 1 of operand 0 is `32` but the rows of operand 1 hold 64 values (types '!maxgraph.tensor<[1, 32], f32>' and '!maxgraph.tensor<[4, 40], ui8>')}}
+  %0 = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[1, 32], f32>, !maxgraph.tensor<[4, 40], ui8>) -> !maxgraph.tensor<[1, 4], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @qmatmul_lhs_type(%x: !maxgraph.tensor<[1, 32], bf16>, %w: !maxgraph.tensor<[4, 20], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.qmatmul' op operand 0 has element type 'bf16' but qmatmul multiplies f32 activations (got '!maxgraph.tensor<[1, 32], bf16>')}}
+  %0 = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[1, 32], bf16>, !maxgraph.tensor<[4, 20], ui8>) -> !maxgraph.tensor<[1, 4], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @qmatmul_rank(%x: !maxgraph.tensor<[32], f32>, %w: !maxgraph.tensor<[4, 20], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.qmatmul' op operand 0 has rank 1 but qmatmul needs rank 2 or more (got '!maxgraph.tensor<[32], f32>')}}
+  %0 = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[32], f32>, !maxgraph.tensor<[4, 20], ui8>) -> !maxgraph.tensor<[4], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @qmatmul_rhs_rank(%x: !maxgraph.tensor<[1, 32], f32>, %w: !maxgraph.tensor<[2, 4, 20], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.qmatmul' op operand 1 has rank 3 but qmatmul's quantized rhs is a matrix of rows of blocks (got '!maxgraph.tensor<[2, 4, 20], ui8>')}}
+  %0 = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[1, 32], f32>, !maxgraph.tensor<[2, 4, 20], ui8>) -> !maxgraph.tensor<[1, 4], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @qmatmul_devices(%x: !maxgraph.tensor<[1, 32], f32, gpu:0>, %w: !maxgraph.tensor<[4, 20], ui8>) -> () {
+  // expected-error @+1 {{'maxgraph.qmatmul' op operands are on different devices (types '!maxgraph.tensor<[1, 32], f32, gpu:0>' and '!maxgraph.tensor<[4, 20], ui8>')}}
+  %0 = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[1, 32], f32, gpu:0>, !maxgraph.tensor<[4, 20], ui8>) -> !maxgraph.tensor<[1, 4], f32>
+  maxgraph.output
+}

@@ -345,3 +345,16 @@ maxgraph.graph @shape_to_tensor<seq>(%x: !maxgraph.tensor<[seq], f32>) -> () {
   %2 = maxgraph.shape_to_tensor [seq] : !maxgraph.tensor<[1], si64, gpu:0>
   maxgraph.output
 }
+
+// -----
+
+// CHECK-LABEL: maxgraph.graph @quantized
+// CHECK: maxgraph.dequantize q4_1, %{{.*}} : !maxgraph.tensor<[n, 40], ui8> -> !maxgraph.tensor<[n, 64], f32>
+// CHECK: maxgraph.dequantize q8_0, %{{.*}} : !maxgraph.tensor<[3, 34], ui8> -> !maxgraph.tensor<[3, 32], f32>
+// CHECK: maxgraph.qmatmul q4_0, %{{.*}}, %{{.*}} : (!maxgraph.tensor<[2, n, 64], f32>, !maxgraph.tensor<[5, 36], ui8>) -> !maxgraph.tensor<[2, n, 5], f32>
+maxgraph.graph @quantized<n>(%q: !maxgraph.tensor<[n, 40], ui8>, %r: !maxgraph.tensor<[3, 34], ui8>, %x: !maxgraph.tensor<[2, n, 64], f32>, %w: !maxgraph.tensor<[5, 36], ui8>) -> () {
+  %0 = maxgraph.dequantize q4_1, %q : !maxgraph.tensor<[n, 40], ui8> -> !maxgraph.tensor<[n, 64], f32>
+  %1 = maxgraph.dequantize q8_0, %r : !maxgraph.tensor<[3, 34], ui8> -> !maxgraph.tensor<[3, 32], f32>
+  %2 = maxgraph.qmatmul q4_0, %x, %w : (!maxgraph.tensor<[2, n, 64], f32>, !maxgraph.tensor<[5, 36], ui8>) -> !maxgraph.tensor<[2, n, 5], f32>
+  maxgraph.output
+}

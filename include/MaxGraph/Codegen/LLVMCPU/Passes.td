@@ -119,6 +119,20 @@ def FoldUnitDims : Pass<"maxgraph-fold-unit-dims", "mlir::func::FuncOp"> {
   ];
 }
 
+def ExpandStridedCopies
+    : Pass<"maxgraph-expand-strided-copies", "mlir::func::FuncOp"> {
+  let summary = "Copies between strided memrefs as compiled loops";
+  let description = [{
+    Runs after bufferization in `maxgraph-lower-to-cpu`. A `memref.copy`
+    whose source or target has a layout other than the identity becomes a
+    `linalg.copy`, which `convert-linalg-to-loops` lowers to a loop nest:
+    the LLVM lowering of `memref.copy` would call the runtime's generic
+    strided copy, which walks any rank element by element. Copies between
+    identity layouts stay `memref.copy` (a `memcpy`).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def HoistLoopAllocations
     : Pass<"maxgraph-hoist-loop-allocations", "mlir::func::FuncOp"> {
   let summary = "Allocates the buffers that each iteration of a loop frees "
