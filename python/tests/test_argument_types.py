@@ -82,7 +82,8 @@ def good_arguments(x):
         "epsilon": 1e-5, "root": 0, "params": {},
         "layout": TensorLayout(DType.float32, [2]),
         "start": 0, "stop": 4, "step": 1, "k": 1,
-        "paddings": [0, 0, 1, 0], "mode": "constant",
+        "paddings": [0, 0, 1, 0], "mode": "constant", "quantized": x,
+        "encoding": "q4_1",
         "mapping": DeviceMesh([CPU(0), CPU(1)], (2,), ("x",)),
     }
 

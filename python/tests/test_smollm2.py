@@ -83,6 +83,11 @@ def test_bad_files_are_named(tmp_path):
     model = LlamaGGUF(GGUF)
     with pytest.raises(ModelFileError, match="has no tensor `blk.99.attn_q"):
         model.weight("blk.99.attn_q.weight")
-    with pytest.raises(ModelFileError, match="quantized weight encodings "
-                       "are not there yet"):
-        smollm2.Generator(weights="q4")
+    with pytest.raises(ModelFileError, match="has no tensor `blk.99.attn_q"):
+        model.blocks("blk.99.attn_q.weight")
+    with pytest.raises(ModelFileError, match="`blk.0.attn_norm.weight` has "
+                       "type F32, not a block encoding"):
+        model.blocks("blk.0.attn_norm.weight")
+    with pytest.raises(ModelFileError, match="--weights q8: expected one of "
+                       "q4, f32"):
+        smollm2.Generator(weights="q8")

@@ -6,7 +6,10 @@
 //
 // `!maxgraph.buffer` arguments become memrefs, the caller's storage: loads
 // copy the current contents out of them and stores copy into them, so that
-// loads and stores happen in program order.
+// loads and stores happen in program order. A buffer's one load that no
+// later op can write through reads the buffer in place (a decoder step
+// reads its KV cache after its last store: copying the whole cache to read
+// its first rows cost a tenth of a step).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +25,53 @@ using namespace mlir;
 using namespace maxgraph;
 using namespace maxgraph::detail;
 
+/// The attribute of a buffer_load that reads the buffer in place.
+static constexpr llvm::StringLiteral kReadsInPlace = "maxgraph.reads_in_place";
+
+/// Whether `value` (a load's result) reaches its graph's results through
+/// ops that may view it (shape ops and calls return views of operands).
+static bool reachesOutput(Value value) {
+  SmallVector<Value> work = {value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value next = work.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    for (Operation *user : next.getUsers()) {
+      if (isa<OutputOp, CallOp>(user))
+        return true;
+      if (isShapeOp(user))
+        llvm::append_range(work, user->getResults());
+    }
+  }
+  return false;
+}
+
+void maxgraph::markLoadsReadInPlace(ModuleOp module) {
+  module.walk([](BufferLoadOp load) {
+    Value buffer = load.getBuffer();
+    Block *block = load->getBlock();
+    for (Operation *user : buffer.getUsers()) {
+      if (user == load.getOperation())
+        continue;
+      // Another load would be a second alias of the buffer; a later writer
+      // (a store, a call that takes the buffer) would change this one.
+      if (isa<BufferLoadOp>(user))
+        return;
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (!inBlock || !inBlock->isBeforeInBlock(load))
+        return;
+    }
+    if (!reachesOutput(load.getResult()))
+      load->setAttr(kReadsInPlace, UnitAttr::get(load.getContext()));
+  });
+}
+
 namespace {
 /// buffer_load: a copy of the buffer's current contents into a new buffer,
-/// read as a tensor; later stores do not change it.
+/// read as a tensor; later stores do not change it. A load that
+/// markLoadsReadInPlace marked (nothing writes the buffer after it, and it
+/// is the buffer's only load) reads the buffer itself, read-only.
 struct BufferLoadLowering : OpConversionPattern<BufferLoadOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -34,17 +81,25 @@ struct BufferLoadLowering : OpConversionPattern<BufferLoadOp> {
     Location loc = op.getLoc();
     Value buffer = adaptor.getBuffer();
     auto bufferType = cast<MemRefType>(buffer.getType());
+    auto type = RankedTensorType::get(bufferType.getShape(),
+                                      bufferType.getElementType());
+    RankedTensorType resultType = convertTensorType(layoutOf(op.getResult()));
+    if (op->hasAttr(kReadsInPlace)) {
+      Value tensor = bufferization::ToTensorOp::create(
+          rewriter, loc, type, buffer, /*restrict=*/true, /*writable=*/false);
+      if (resultType != type)
+        tensor = tensor::CastOp::create(rewriter, loc, resultType, tensor);
+      rewriter.replaceOp(op, tensor);
+      return success();
+    }
     SmallVector<Value> sizes;
     for (int64_t d = 0; d < bufferType.getRank(); ++d)
       if (bufferType.isDynamicDim(d))
         sizes.push_back(memref::DimOp::create(rewriter, loc, buffer, d));
     Value copy = memref::AllocOp::create(rewriter, loc, bufferType, sizes);
     memref::CopyOp::create(rewriter, loc, buffer, copy);
-    auto type = RankedTensorType::get(bufferType.getShape(),
-                                      bufferType.getElementType());
     Value tensor = bufferization::ToTensorOp::create(
         rewriter, loc, type, copy, /*restrict=*/true, /*writable=*/true);
-    RankedTensorType resultType = convertTensorType(layoutOf(op.getResult()));
     if (resultType != type)
       tensor = tensor::CastOp::create(rewriter, loc, resultType, tensor);
     rewriter.replaceOp(op, tensor);

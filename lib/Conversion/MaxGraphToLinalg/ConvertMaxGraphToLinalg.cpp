@@ -162,6 +162,7 @@ struct ConvertMaxGraphToLinalgPass
     // (the compile cache's key leaves them out), and the runtime finds a
     // site's location in the module it holds.
     tagCheckSites(module);
+    markLoadsReadInPlace(module);
 
     MaxGraphToLinalgTypeConverter converter;
 

@@ -33,6 +33,8 @@ namespace {
 constexpr int64_t kRegisterKernelRows = 8;
 /// Rhs rows per thread-level tile of that kernel.
 constexpr int64_t kRowsPerTile = 8;
+/// Rhs rows whose dot products share the lhs's loads in that kernel.
+constexpr int64_t kRowGroup = 4;
 /// Values per vector of that kernel: half a block.
 constexpr int64_t kLanes = kQuantBlockValues / 2;
 
@@ -120,62 +122,54 @@ struct BlockDecoder {
     return arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
   }
 
-  /// The 32 values of block `block` of row `row` as two vectors of 16.
-  std::pair<Value, Value> vectorBlock(OpBuilder &b, Location loc, Value row,
-                                      Value block) const {
+  /// Block `block` of row `row` as the kernel reads it: the scale `d`,
+  /// q4_1's minimum `m` (else null) and the 32 codes as two vectors of 16
+  /// f32, q4_0's already less 8, so that value `j` is `d * c_j (+ m)`.
+  struct VectorBlock {
+    Value scale, minimum, low, high;
+  };
+  VectorBlock vectorBlock(OpBuilder &b, Location loc, Value row,
+                          Value block) const {
     Value base = arith::MulIOp::create(b, loc, block,
                                        indexConstant(b, loc, blockBytes()));
     auto vectorType = VectorType::get({kLanes}, b.getF32Type());
     auto bytesType = VectorType::get({kLanes}, b.getI8Type());
-    auto splat = [&](Value scalar) -> Value {
-      return vector::BroadcastOp::create(b, loc, vectorType, scalar);
-    };
     auto bytesAt = [&](int64_t offset) {
       Value at =
           arith::AddIOp::create(b, loc, base, indexConstant(b, loc, offset));
       return transferRead(b, loc, bytesType, {row, at});
     };
-    Value d = splat(vectorHalf(b, loc, row, base));
+    VectorBlock result;
+    result.scale = vectorHalf(b, loc, row, base);
     int64_t codes = quantCodesOffset(encoding);
     if (!isFourBit(encoding)) {
-      auto decode = [&](int64_t offset) -> Value {
-        Value code =
-            arith::SIToFPOp::create(b, loc, vectorType, bytesAt(offset));
-        return arith::MulFOp::create(b, loc, code, d);
-      };
-      return {decode(codes), decode(codes + kLanes)};
+      result.low = arith::SIToFPOp::create(b, loc, vectorType, bytesAt(codes));
+      result.high =
+          arith::SIToFPOp::create(b, loc, vectorType, bytesAt(codes + kLanes));
+      return result;
     }
-    Value packed = bytesAt(codes);
-    auto bytesSplat = [&](int64_t value) -> Value {
-      return arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(value)));
-    };
-    Value nibbles[] = {arith::AndIOp::create(b, loc, packed, bytesSplat(0xF)),
-                       arith::ShRUIOp::create(b, loc, packed, bytesSplat(4))};
-    std::pair<Value, Value> values;
-    Value minimum;
     if (encoding == QuantizationEncoding::q4_1)
-      minimum = splat(vectorHalf(
+      result.minimum = vectorHalf(
           b, loc, row,
-          arith::AddIOp::create(b, loc, base, indexConstant(b, loc, 2))));
+          arith::AddIOp::create(b, loc, base, indexConstant(b, loc, 2)));
+    // Nibbles split in 32-bit lanes: the widening folds into the load.
+    auto wordsType = VectorType::get({kLanes}, b.getI32Type());
+    Value packed = arith::ExtUIOp::create(b, loc, wordsType, bytesAt(codes));
+    auto wordsSplat = [&](int64_t value) -> Value {
+      return arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(wordsType, b.getI32IntegerAttr(value)));
+    };
+    Value nibbles[] = {arith::AndIOp::create(b, loc, packed, wordsSplat(0xF)),
+                       arith::ShRUIOp::create(b, loc, packed, wordsSplat(4))};
+    Value *halves[] = {&result.low, &result.high};
     for (int half = 0; half < 2; ++half) {
-      Value value;
-      if (encoding == QuantizationEncoding::q4_0) {
-        Value centered =
-            arith::SubIOp::create(b, loc, nibbles[half], bytesSplat(8));
-        value = arith::MulFOp::create(
-            b, loc, arith::SIToFPOp::create(b, loc, vectorType, centered), d);
-      } else {
-        value = arith::AddFOp::create(
-            b, loc,
-            arith::MulFOp::create(
-                b, loc,
-                arith::UIToFPOp::create(b, loc, vectorType, nibbles[half]), d),
-            minimum);
-      }
-      (half == 0 ? values.first : values.second) = value;
+      Value code = nibbles[half];
+      if (encoding == QuantizationEncoding::q4_0)
+        code = arith::SubIOp::create(b, loc, code, wordsSplat(8));
+      *halves[half] = arith::SIToFPOp::create(b, loc, vectorType, code);
     }
-    return values;
+    return result;
   }
 
   /// An in-bounds vector read of `source` at `indices`.
@@ -261,43 +255,86 @@ Value registerKernel(OpBuilder &b, Location loc, QuantizationEncoding encoding,
   BlockDecoder decoder{encoding, bytes};
   Value zeros = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(vectorType, b.getF32FloatAttr(0)));
+  Value numBlocks = indexConstant(b, loc, blocks);
+  // The dot products of lhs row `m` with `group` rhs rows from `first`,
+  // which share the lhs's loads: per block, `d * (x . c)` (and for q4_1
+  // `m * sum(x)`) into one accumulator per rhs row.
+  auto dots = [&](OpBuilder &rb, Location at, Value m, Value firstRow,
+                  int64_t group) {
+    SmallVector<Value> inits(group, zeros);
+    auto loop = scf::ForOp::create(
+        rb, at, zeroIndex, numBlocks, one, inits,
+        [&](OpBuilder &kb, Location at2, Value block, ValueRange sums) {
+          Value k = arith::MulIOp::create(
+              kb, at2, block, indexConstant(kb, at2, kQuantBlockValues));
+          Value kHigh =
+              arith::AddIOp::create(kb, at2, k, indexConstant(kb, at2, kLanes));
+          Value xLow =
+              BlockDecoder::transferRead(kb, at2, vectorType, lhs, {m, k});
+          Value xHigh =
+              BlockDecoder::transferRead(kb, at2, vectorType, lhs, {m, kHigh});
+          Value xSum;
+          if (encoding == QuantizationEncoding::q4_1)
+            xSum = arith::AddFOp::create(kb, at2, xLow, xHigh);
+          SmallVector<Value> updated;
+          for (int64_t r = 0; r < group; ++r) {
+            Value row = arith::AddIOp::create(kb, at2, firstRow,
+                                              indexConstant(kb, at2, r));
+            BlockDecoder::VectorBlock codes =
+                decoder.vectorBlock(kb, at2, row, block);
+            Value dot = vector::FMAOp::create(
+                kb, at2, xHigh, codes.high,
+                arith::MulFOp::create(kb, at2, xLow, codes.low));
+            auto splat = [&](Value scalar) -> Value {
+              return vector::BroadcastOp::create(kb, at2, vectorType, scalar);
+            };
+            Value sum = vector::FMAOp::create(kb, at2, splat(codes.scale), dot,
+                                              sums[r]);
+            if (codes.minimum)
+              sum = vector::FMAOp::create(kb, at2, splat(codes.minimum), xSum,
+                                          sum);
+            updated.push_back(sum);
+          }
+          scf::YieldOp::create(kb, at2, updated);
+        });
+    SmallVector<Value> results;
+    for (Value sum : loop.getResults())
+      results.push_back(
+          vector::ReductionOp::create(rb, at, vector::CombiningKind::ADD, sum));
+    return results;
+  };
+  // Groups of kRowGroup rhs rows, then the rest of the tile one by one.
+  Value group = indexConstant(b, loc, kRowGroup);
+  Value grouped = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, count, group), group);
   auto perRow = scf::ForOp::create(
       b, loc, zeroIndex, rows, one, ValueRange{outTile},
       [&](OpBuilder &rb, Location at, Value m, ValueRange rowArgs) {
-        auto perColumn = scf::ForOp::create(
-            rb, at, zeroIndex, count, one, ValueRange{rowArgs[0]},
-            [&](OpBuilder &cb, Location at2, Value j, ValueRange colArgs) {
+        auto insert = [&](OpBuilder &ib, Location at2, ArrayRef<Value> sums,
+                          Value j, Value into) {
+          for (auto [r, sum] : llvm::enumerate(sums)) {
+            Value column = arith::AddIOp::create(
+                ib, at2, j, indexConstant(ib, at2, static_cast<int64_t>(r)));
+            into = tensor::InsertOp::create(ib, at2, sum, into,
+                                            ValueRange{m, column});
+          }
+          return into;
+        };
+        auto groups = scf::ForOp::create(
+            rb, at, zeroIndex, grouped, group, ValueRange{rowArgs[0]},
+            [&](OpBuilder &cb, Location at2, Value j, ValueRange args) {
               Value row = arith::AddIOp::create(cb, at2, first, j);
-              auto dot = scf::ForOp::create(
-                  cb, at2, zeroIndex, indexConstant(cb, at2, blocks), one,
-                  ValueRange{zeros, zeros},
-                  [&](OpBuilder &kb, Location at3, Value block,
-                      ValueRange sums) {
-                    auto [low, high] = decoder.vectorBlock(kb, at3, row, block);
-                    Value k = arith::MulIOp::create(
-                        kb, at3, block,
-                        indexConstant(kb, at3, kQuantBlockValues));
-                    Value kHigh = arith::AddIOp::create(
-                        kb, at3, k, indexConstant(kb, at3, kLanes));
-                    Value xLow = BlockDecoder::transferRead(kb, at3, vectorType,
-                                                            lhs, {m, k});
-                    Value xHigh = BlockDecoder::transferRead(
-                        kb, at3, vectorType, lhs, {m, kHigh});
-                    Value sumLow =
-                        vector::FMAOp::create(kb, at3, xLow, low, sums[0]);
-                    Value sumHigh =
-                        vector::FMAOp::create(kb, at3, xHigh, high, sums[1]);
-                    scf::YieldOp::create(kb, at3, ValueRange{sumLow, sumHigh});
-                  });
-              Value both = arith::AddFOp::create(cb, at2, dot.getResult(0),
-                                                 dot.getResult(1));
-              Value sum = vector::ReductionOp::create(
-                  cb, at2, vector::CombiningKind::ADD, both);
-              Value updated = tensor::InsertOp::create(cb, at2, sum, colArgs[0],
-                                                       ValueRange{m, j});
-              scf::YieldOp::create(cb, at2, updated);
+              SmallVector<Value> sums = dots(cb, at2, m, row, kRowGroup);
+              scf::YieldOp::create(cb, at2, insert(cb, at2, sums, j, args[0]));
             });
-        scf::YieldOp::create(rb, at, perColumn.getResult(0));
+        auto rest = scf::ForOp::create(
+            rb, at, grouped, count, one, ValueRange{groups.getResult(0)},
+            [&](OpBuilder &cb, Location at2, Value j, ValueRange args) {
+              Value row = arith::AddIOp::create(cb, at2, first, j);
+              SmallVector<Value> sums = dots(cb, at2, m, row, 1);
+              scf::YieldOp::create(cb, at2, insert(cb, at2, sums, j, args[0]));
+            });
+        scf::YieldOp::create(rb, at, rest.getResult(0));
       });
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, perRow.getResult(0), shared,

@@ -26,7 +26,9 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 // -----
 
 // qmatmul on the CPU: up to 8 rows, a forall over tiles of 8 weight rows
-// whose blocks are decoded in vectors of 16 and multiplied there; more
+// whose blocks are decoded in vectors of 16 and multiplied there (groups of
+// 4 weight rows share the lhs's loads; each block's dot product is scaled
+// by its `d` into the row's accumulator); more
 // rows decode the weight into a [k, n] temporary for linalg.matmul. On a
 // CHECK-LABEL: func.func @qmatmul(
 // CHECK-SAME: %[[X:.*]]: tensor<?x64xf32> {bufferization.writable = false}, %[[W:.*]]: tensor<16x68xi8> {bufferization.writable = false}) -> tensor<?x16xf32>
@@ -35,16 +37,21 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 // CHECK: scf.if %[[FEW]] -> (tensor<?x16xf32>) {
 // CHECK: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<?x16xf32>)
 // CHECK: scf.for
-// CHECK: scf.for
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c2 step %{{.*}} iter_args(%{{.*}} = %[[ZERO:.*]], %{{.*}} = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4 iter_args
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2 step %{{.*}} iter_args(%{{.*}} = %[[ZERO:.*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<?x64xf32>, vector<16xf32>
 // CHECK: vector.transfer_read %[[W]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<16x68xi8>, vector<2xi8>
 // CHECK: vector.bitcast %{{.*}} : vector<2xi8> to vector<1xf16>
 // CHECK: vector.transfer_read %[[W]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<16x68xi8>, vector<16xi8>
 // CHECK: arith.sitofp %{{.*}} : vector<16xi8> to vector<16xf32>
-// CHECK: vector.fma
-// CHECK: vector.fma
+// CHECK: %[[DOT:.*]] = vector.fma
+// CHECK: vector.broadcast
+// CHECK: vector.fma %{{.*}}, %[[DOT]], %{{.*}} : vector<16xf32>
 // CHECK: vector.reduction <add>, %{{.*}} : vector<16xf32> into f32
 // CHECK: tensor.insert
+// The rest of a tile, one weight row at a time.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: -> (vector<16xf32>)
 // CHECK: tensor.parallel_insert_slice
 // CHECK: } else {
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x16xf32>)

@@ -93,6 +93,12 @@ void forEachCheckSite(GraphOp graph,
 /// rewrites make from an op (decomposition, lowering) inherit its site.
 void tagCheckSites(mlir::ModuleOp module);
 
+/// Marks each `buffer_load` that may read its buffer in place: the
+/// buffer's only load, after every other op that takes the buffer in its
+/// block, whose result reaches no graph result or call. The others copy
+/// the buffer, so that later stores do not change what they read.
+void markLoadsReadInPlace(mlir::ModuleOp module);
+
 /// The site that `loc` holds, if any.
 std::optional<int64_t> checkSiteOf(mlir::Location loc);
 
