@@ -216,6 +216,90 @@ Value decodeAll(OpBuilder &b, Location loc, QuantizationEncoding encoding,
   return generic.getResult(0);
 }
 
+/// The rows of `bytes` [n, kb] decoded in vectors into a [k, n] tensor of
+/// `type` (transposed for linalg.matmul's B): an scf.forall over tiles of
+/// rows decodes into [n, k], whose transpose the tiled code makes.
+Value vectorDecodeTransposed(OpBuilder &b, Location loc,
+                             QuantizationEncoding encoding, Value bytes,
+                             RankedTensorType type) {
+  Value zeroIndex = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  Value n = dimOf(b, loc, bytes, 0);
+  int64_t k = type.getDimSize(0);
+  auto rowsType =
+      RankedTensorType::get({type.getDimSize(1), k}, type.getElementType());
+  SmallVector<Value> sizes;
+  if (rowsType.isDynamicDim(0))
+    sizes.push_back(n);
+  Value init = createEmpty(b, loc, rowsType, sizes);
+  Value tile = indexConstant(b, loc, kRowsPerTile);
+  Value tiles = arith::CeilDivUIOp::create(b, loc, n, tile);
+  auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{tiles},
+                                      ValueRange{init}, std::nullopt);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    Value first =
+        arith::MulIOp::create(b, loc, forall.getInductionVar(0), tile);
+    Value count = arith::MinUIOp::create(
+        b, loc, tile, arith::SubIOp::create(b, loc, n, first));
+    Value shared = forall.getRegionOutArgs()[0];
+    SmallVector<OpFoldResult> offsets = {first, b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> tileSizes = {count, b.getIndexAttr(k)};
+    SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1)};
+    auto tileType =
+        RankedTensorType::get({ShapedType::kDynamic, k}, type.getElementType());
+    Value outTile = tensor::ExtractSliceOp::create(b, loc, tileType, shared,
+                                                   offsets, tileSizes, strides);
+    BlockDecoder decoder{encoding, bytes};
+    auto vectorType = VectorType::get({kLanes}, b.getF32Type());
+    auto perRow = scf::ForOp::create(
+        b, loc, zeroIndex, count, one, ValueRange{outTile},
+        [&](OpBuilder &rb, Location at, Value j, ValueRange rowArgs) {
+          Value row = arith::AddIOp::create(rb, at, first, j);
+          auto perBlock = scf::ForOp::create(
+              rb, at, zeroIndex, indexConstant(rb, at, k / kQuantBlockValues),
+              one, ValueRange{rowArgs[0]},
+              [&](OpBuilder &kb, Location at2, Value block, ValueRange args) {
+                BlockDecoder::VectorBlock codes =
+                    decoder.vectorBlock(kb, at2, row, block);
+                auto splat = [&](Value scalar) -> Value {
+                  return vector::BroadcastOp::create(kb, at2, vectorType,
+                                                     scalar);
+                };
+                Value into = args[0];
+                Value column = arith::MulIOp::create(
+                    kb, at2, block, indexConstant(kb, at2, kQuantBlockValues));
+                for (Value half : {codes.low, codes.high}) {
+                  // As the interpreter decodes: one multiply, one add.
+                  Value value =
+                      arith::MulFOp::create(kb, at2, half, splat(codes.scale));
+                  if (codes.minimum)
+                    value = arith::AddFOp::create(kb, at2, value,
+                                                  splat(codes.minimum));
+                  into = vector::TransferWriteOp::create(kb, at2, value, into,
+                                                         ValueRange{j, column},
+                                                         ArrayRef<bool>{true})
+                             .getResult();
+                  column = arith::AddIOp::create(
+                      kb, at2, column, indexConstant(kb, at2, kLanes));
+                }
+                scf::YieldOp::create(kb, at2, into);
+              });
+          scf::YieldOp::create(rb, at, perBlock.getResult(0));
+        });
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, perRow.getResult(0), shared,
+                                          offsets, tileSizes, strides);
+  }
+  SmallVector<Value> transposedSizes;
+  if (type.isDynamicDim(1))
+    transposedSizes.push_back(n);
+  Value transposed = createEmpty(b, loc, type, transposedSizes);
+  return linalg::TransposeOp::create(b, loc, forall.getResult(0), transposed,
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
 /// `lhs` [rows, k] times the decoded rows of `bytes` [n, kb], into an
 /// [rows, n] tensor of `type`, decoding each block in registers.
 Value registerKernel(OpBuilder &b, Location loc, QuantizationEncoding encoding,
@@ -414,7 +498,10 @@ struct QMatmulLowering : OpConversionPattern<QMatmulOp> {
       auto decodedType = RankedTensorType::get({k, bytesType.getDimSize(0)},
                                                rewriter.getF32Type());
       Value decoded =
-          decodeAll(b, at, op.getEncoding(), bytes, decodedType, true);
+          registerKernels
+              ? vectorDecodeTransposed(b, at, op.getEncoding(), bytes,
+                                       decodedType)
+              : decodeAll(b, at, op.getEncoding(), bytes, decodedType, true);
       SmallVector<Value> sizes;
       if (productType.isDynamicDim(0))
         sizes.push_back(rows);

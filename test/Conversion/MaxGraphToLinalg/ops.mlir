@@ -474,6 +474,36 @@ maxgraph.graph @buffers<n>(%b: !maxgraph.buffer<[n, 4], f32>, %x: !maxgraph.tens
 
 // -----
 
+// A buffer's only load, after its last store, reads the buffer in place
+// (read only): nothing can change it while the loaded value lives. A load
+// whose value is a result, or that a second load of the same buffer
+// accompanies, copies.
+// CHECK-LABEL: func.func @load_after_store(
+// CHECK-SAME: %[[BUF:.*]]: memref<8x4xf32>, %[[X:.*]]: tensor<2x4xf32> {bufferization.writable = false}) -> tensor<4xf32>
+// CHECK: memref.copy %{{.*}}, %{{.*}} : memref<2x4xf32, strided<[?, ?], offset: ?>> to memref<2x4xf32, strided<[4, 1]>>
+// CHECK-NOT: memref.alloc
+// CHECK: bufferization.to_tensor %[[BUF]] restrict : memref<8x4xf32> to tensor<8x4xf32>
+maxgraph.graph @load_after_store(%b: !maxgraph.buffer<[8, 4], f32>, %x: !maxgraph.tensor<[2, 4], f32>) -> !maxgraph.tensor<[4], f32> {
+  maxgraph.buffer_store_slice %b[0:2, :], %x : !maxgraph.buffer<[8, 4], f32>, !maxgraph.tensor<[2, 4], f32>
+  %0 = maxgraph.buffer_load %b : !maxgraph.buffer<[8, 4], f32> -> !maxgraph.tensor<[8, 4], f32>
+  %1 = maxgraph.reduce_sum %0 axes = [0] : !maxgraph.tensor<[8, 4], f32> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output %1 : !maxgraph.tensor<[4], f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @loads_that_copy(
+// CHECK-COUNT-2: memref.alloc() : memref<8x4xf32>
+// CHECK-NOT: restrict :
+maxgraph.graph @loads_that_copy(%b: !maxgraph.buffer<[8, 4], f32>) -> (!maxgraph.tensor<[8, 4], f32>, !maxgraph.tensor<[4], f32>) {
+  %0 = maxgraph.buffer_load %b : !maxgraph.buffer<[8, 4], f32> -> !maxgraph.tensor<[8, 4], f32>
+  %1 = maxgraph.buffer_load %b : !maxgraph.buffer<[8, 4], f32> -> !maxgraph.tensor<[8, 4], f32>
+  %2 = maxgraph.reduce_sum %1 axes = [0] : !maxgraph.tensor<[8, 4], f32> -> !maxgraph.tensor<[4], f32>
+  maxgraph.output %0, %2 : !maxgraph.tensor<[8, 4], f32>, !maxgraph.tensor<[4], f32>
+}
+
+// -----
+
 // buffer_store_slice: run-time bounds are read from their tensors and
 // clamped as Python's are; the count they select is checked against the
 // value's dim, and only a window that passed is written. A static window on

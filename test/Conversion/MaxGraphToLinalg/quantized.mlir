@@ -29,7 +29,8 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 // whose blocks are decoded in vectors of 16 and multiplied there (groups of
 // 4 weight rows share the lhs's loads; each block's dot product is scaled
 // by its `d` into the row's accumulator); more
-// rows decode the weight into a [k, n] temporary for linalg.matmul. On a
+// rows decode the weight in vectors into a temporary, transposed for
+// linalg.matmul (a GPU decodes it with one generic: quantized-gpu.mlir).
 // CHECK-LABEL: func.func @qmatmul(
 // CHECK-SAME: %[[X:.*]]: tensor<?x64xf32> {bufferization.writable = false}, %[[W:.*]]: tensor<16x68xi8> {bufferization.writable = false}) -> tensor<?x16xf32>
 // CHECK: %[[ROWS:.*]] = tensor.dim %[[X]], %c0
@@ -54,8 +55,10 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 // CHECK: -> (vector<16xf32>)
 // CHECK: tensor.parallel_insert_slice
 // CHECK: } else {
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x16xf32>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x64xf32>, tensor<64x16xf32>) outs(%{{.*}} : tensor<?x16xf32>)
+// CHECK: %[[ROWS_DECODED:.*]] = scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<16x64xf32>)
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<16xf32>, tensor<?x64xf32>
+// CHECK: %[[DECODED:.*]] = linalg.transpose ins(%[[ROWS_DECODED]] : tensor<16x64xf32>) outs(%{{.*}} : tensor<64x16xf32>) permutation = [1, 0]
+// CHECK: linalg.matmul ins(%{{.*}}, %[[DECODED]] : tensor<?x64xf32>, tensor<64x16xf32>) outs(%{{.*}} : tensor<?x16xf32>)
 maxgraph.graph @qmatmul<seq>(%x: !maxgraph.tensor<[seq, 64], f32>, %w: !maxgraph.tensor<[16, 68], ui8>) -> !maxgraph.tensor<[seq, 16], f32> {
   %0 = maxgraph.qmatmul q8_0, %x, %w : (!maxgraph.tensor<[seq, 64], f32>, !maxgraph.tensor<[16, 68], ui8>) -> !maxgraph.tensor<[seq, 16], f32>
   maxgraph.output %0 : !maxgraph.tensor<[seq, 16], f32>
