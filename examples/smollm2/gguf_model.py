@@ -6,8 +6,11 @@ its tokenizer and its chat template."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -52,74 +55,171 @@ def packaged_gguf() -> Path:
     return path
 
 
-def _field(reader, key: str, required: bool = True):
-    field = reader.fields.get(key)
-    if field is None:
-        if required:
-            raise ModelFileError(f"the GGUF has no metadata key `{key}`")
+# The metadata keys the example reads (the rest of a GGUF's are skipped).
+FIELDS = (
+    "general.architecture", "llama.attention.head_count",
+    "llama.attention.head_count_kv", "llama.embedding_length",
+    "llama.block_count", "llama.feed_forward_length", "llama.rope.freq_base",
+    "llama.attention.layer_norm_rms_epsilon", "llama.context_length",
+    "tokenizer.ggml.model", "tokenizer.ggml.pre", "tokenizer.ggml.tokens",
+    "tokenizer.ggml.merges", "tokenizer.ggml.token_type",
+    "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id",
+    "tokenizer.chat_template")
+# Bump when the cached record's format changes.
+METADATA_FORMAT = 1
+
+
+def _cache_dir() -> Optional[Path]:
+    """Where parsed metadata is kept: the compile cache's directory (see
+    docs/Running.md), or None with MAXGRAPH_CACHE=0."""
+    if os.environ.get("MAXGRAPH_CACHE") == "0":
         return None
-    return field.contents()
+    base = os.environ.get("MAXGRAPH_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        home = os.environ.get("HOME")
+        if xdg:
+            base = os.path.join(xdg, "maxgraph")
+        elif home:
+            base = os.path.join(home, ".cache", "maxgraph")
+        else:
+            return None
+    return Path(base) / "gguf-metadata"
+
+
+def _parse(path: Path) -> dict:
+    """The fields and tensor table of the GGUF at `path`, read with
+    `gguf.GGUFReader` (seconds for a 49k-token vocabulary)."""
+    import gguf
+
+    try:
+        reader = gguf.GGUFReader(str(path))
+    except (ValueError, OSError, IndexError, KeyError) as error:
+        raise ModelFileError(
+            f"{path}: not a readable GGUF file ({error})") from None
+    fields = {}
+    for key in FIELDS:
+        field = reader.fields.get(key)
+        if field is not None:
+            value = field.contents()
+            fields[key] = value.tolist() if hasattr(value, "tolist") else value
+    tensors = {
+        t.name: {"type": int(t.tensor_type), "shape": [int(d) for d in t.shape],
+                 "offset": int(t.data_offset), "bytes": int(t.n_bytes)}
+        for t in reader.tensors}
+    return {"format": METADATA_FORMAT, "fields": fields, "tensors": tensors}
+
+
+def _metadata(path: Path) -> dict:
+    """`_parse(path)`, kept in the cache directory under a key of the
+    file's path, size and modification time (a changed file is parsed
+    again)."""
+    cache = _cache_dir()
+    if cache is None:
+        return _parse(path)
+    stat = path.stat()
+    key = hashlib.sha256(f"{path.resolve()}:{stat.st_size}:"
+                         f"{stat.st_mtime_ns}:{METADATA_FORMAT}".encode())
+    entry = cache / f"{key.hexdigest()[:32]}.json"
+    try:
+        record = json.loads(entry.read_text())
+        if record.get("format") == METADATA_FORMAT:
+            return record
+    except (OSError, ValueError):
+        pass
+    record = _parse(path)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=cache, delete=False,
+                                         suffix=".tmp") as out:
+            json.dump(record, out)
+        os.replace(out.name, entry)
+    except OSError:
+        pass  # An unwritable cache costs the parse next time, nothing else.
+    return record
 
 
 class LlamaGGUF:
     """A Llama-architecture GGUF: its config, weights, tokenizer and chat
-    template. Bad files raise ModelFileError naming what is wrong."""
+    template. Bad files raise ModelFileError naming what is wrong. The
+    metadata is parsed once per file and cached; tensors are read from the
+    memory-mapped file."""
 
     def __init__(self, path: Optional[os.PathLike] = None):
-        import gguf
-
         self.path = Path(path) if path is not None else packaged_gguf()
         if not self.path.is_file():
             raise ModelFileError(f"{self.path}: no such file")
-        try:
-            self.reader = gguf.GGUFReader(str(self.path))
-        except (ValueError, OSError, IndexError, KeyError) as error:
-            raise ModelFileError(
-                f"{self.path}: not a readable GGUF file ({error})") from None
-        arch = _field(self.reader, "general.architecture")
+        record = _metadata(self.path)
+        self.fields = record["fields"]
+        self.tensors = record["tensors"]
+        arch = self._field("general.architecture")
         if arch != "llama":
             raise ModelFileError(
                 f"{self.path}: architecture `{arch}` is not `llama`; this "
                 f"example runs Llama-architecture models")
-        r = self.reader
-        heads = int(_field(r, "llama.attention.head_count"))
-        hidden = int(_field(r, "llama.embedding_length"))
-        tokens = _field(r, "tokenizer.ggml.tokens")
+        heads = int(self._field("llama.attention.head_count"))
+        hidden = int(self._field("llama.embedding_length"))
+        tokens = self._field("tokenizer.ggml.tokens")
         self.config = LlamaConfig(
-            layers=int(_field(r, "llama.block_count")),
+            layers=int(self._field("llama.block_count")),
             hidden=hidden,
-            ffn=int(_field(r, "llama.feed_forward_length")),
+            ffn=int(self._field("llama.feed_forward_length")),
             heads=heads,
-            kv_heads=int(_field(r, "llama.attention.head_count_kv")),
+            kv_heads=int(self._field("llama.attention.head_count_kv")),
             head_dim=hidden // heads,
             vocab=len(tokens),
-            rope_theta=float(_field(r, "llama.rope.freq_base")),
-            rms_eps=float(_field(r, "llama.attention.layer_norm_rms_epsilon")),
-            context=int(_field(r, "llama.context_length")),
-            bos_id=int(_field(r, "tokenizer.ggml.bos_token_id")),
-            eos_id=int(_field(r, "tokenizer.ggml.eos_token_id")))
-        self.tensors = {t.name: t for t in r.tensors}
+            rope_theta=float(self._field("llama.rope.freq_base")),
+            rms_eps=float(
+                self._field("llama.attention.layer_norm_rms_epsilon")),
+            context=int(self._field("llama.context_length")),
+            bos_id=int(self._field("tokenizer.ggml.bos_token_id")),
+            eos_id=int(self._field("tokenizer.ggml.eos_token_id")))
+        self._file = np.memmap(self.path, dtype=np.uint8, mode="r")
+
+    def _field(self, key: str, required: bool = True):
+        value = self.fields.get(key)
+        if value is None and required:
+            raise ModelFileError(
+                f"{self.path}: the GGUF has no metadata key `{key}`")
+        return value
+
+    def _bytes(self, name: str) -> np.ndarray:
+        """Tensor `name`'s bytes, a view of the memory-mapped file."""
+        tensor = self._tensor(name)
+        start, size = tensor["offset"], tensor["bytes"]
+        if start + size > self._file.size:
+            raise ModelFileError(
+                f"{self.path}: tensor `{name}` ends at byte {start + size} "
+                f"of a {self._file.size}-byte file (a truncated file?)")
+        return self._file[start:start + size]
+
+    def _type(self, name: str):
+        import gguf
+
+        return gguf.GGMLQuantizationType(self._tensor(name)["type"])
 
     def weight(self, name: str) -> np.ndarray:
         """Tensor `name` as float32, in numpy's order of the GGUF's dims
         reversed ([out, in] for a linear weight, as torch stores it)."""
         import gguf
 
-        tensor = self._tensor(name)
-        kind = tensor.tensor_type
+        kind = self._type(name)
+        shape = tuple(reversed(self._tensor(name)["shape"]))
+        data = self._bytes(name)
         if kind == gguf.GGMLQuantizationType.F32:
-            data = np.asarray(tensor.data, dtype=np.float32)
-        elif kind in (gguf.GGMLQuantizationType.F16,
-                      gguf.GGMLQuantizationType.Q4_0,
+            data = data.view(np.float32)
+        elif kind == gguf.GGMLQuantizationType.F16:
+            data = data.view(np.float16).astype(np.float32)
+        elif kind in (gguf.GGMLQuantizationType.Q4_0,
                       gguf.GGMLQuantizationType.Q4_1,
                       gguf.GGMLQuantizationType.Q8_0):
-            data = gguf.quants.dequantize(tensor.data, kind).astype(
-                np.float32, copy=False)
+            data = gguf.quants.dequantize(
+                data.reshape(shape[0], -1), kind).astype(np.float32,
+                                                         copy=False)
         else:
             raise ModelFileError(
                 f"{self.path}: tensor `{name}` has type {kind.name}; this "
                 f"example reads F32, F16, Q4_0, Q4_1 and Q8_0")
-        shape = tuple(int(d) for d in reversed(tensor.shape))
         if data.size != int(np.prod(shape)):
             raise ModelFileError(
                 f"{self.path}: tensor `{name}` holds {data.size} values for "
@@ -132,27 +232,24 @@ class LlamaGGUF:
         import gguf
         from maxgraph.quantization import QuantizationEncoding
 
-        tensor = self._tensor(name)
         return {
             gguf.GGMLQuantizationType.Q4_0: QuantizationEncoding.Q4_0,
             gguf.GGMLQuantizationType.Q4_1: QuantizationEncoding.Q4_1,
             gguf.GGMLQuantizationType.Q8_0: QuantizationEncoding.Q8_0,
-        }.get(tensor.tensor_type)
+        }.get(self._type(name))
 
     def blocks(self, name: str) -> np.ndarray:
         """Tensor `name`'s blocks as the file stores them, not copied:
         uint8 [rows, bytes per row], a view of the memory-mapped file."""
-        tensor = self._tensor(name)
         encoding = self.encoding(name)
         if encoding is None:
             raise ModelFileError(
                 f"{self.path}: tensor `{name}` has type "
-                f"{tensor.tensor_type.name}, not a block encoding")
-        columns, rows = (int(d) for d in tensor.shape)
+                f"{self._type(name).name}, not a block encoding")
+        columns, rows = self._tensor(name)["shape"]
         row_bytes = columns // encoding.block_size * encoding.block_nbytes
-        data = tensor.data
-        if columns % encoding.block_size or data.dtype != np.uint8 or \
-                data.size != rows * row_bytes:
+        data = self._bytes(name)
+        if columns % encoding.block_size or data.size != rows * row_bytes:
             raise ModelFileError(
                 f"{self.path}: tensor `{name}` holds {data.size} bytes of "
                 f"{encoding.name} blocks for {rows} rows of {columns} values "
@@ -172,18 +269,18 @@ class LlamaGGUF:
         from tokenizers import AddedToken, Tokenizer, decoders, models
         from tokenizers import pre_tokenizers
 
-        model = _field(self.reader, "tokenizer.ggml.model")
+        model = self._field("tokenizer.ggml.model")
         if model != "gpt2":
             raise ModelFileError(
                 f"{self.path}: tokenizer model `{model}` is not `gpt2` "
                 f"(byte-level BPE)")
-        tokens = _field(self.reader, "tokenizer.ggml.tokens")
-        merges = _field(self.reader, "tokenizer.ggml.merges")
-        types = _field(self.reader, "tokenizer.ggml.token_type")
+        tokens = self._field("tokenizer.ggml.tokens")
+        merges = self._field("tokenizer.ggml.merges")
+        types = self._field("tokenizer.ggml.token_type")
         vocab = {token: i for i, token in enumerate(tokens)}
         pairs = [tuple(merge.split(" ", 1)) for merge in merges]
         tokenizer = Tokenizer(models.BPE(vocab=vocab, merges=pairs))
-        pre = _field(self.reader, "tokenizer.ggml.pre", required=False)
+        pre = self._field("tokenizer.ggml.pre", required=False)
         byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False,
                                               use_regex=True)
         tokenizer.pre_tokenizer = byte_level if pre != "smollm" else \
@@ -201,10 +298,10 @@ class LlamaGGUF:
         generation prompt added, as transformers renders it."""
         from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-        template = _field(self.reader, "tokenizer.chat_template")
+        template = self._field("tokenizer.chat_template")
         env = ImmutableSandboxedEnvironment(trim_blocks=True,
                                             lstrip_blocks=True)
-        tokens = _field(self.reader, "tokenizer.ggml.tokens")
+        tokens = self._field("tokenizer.ggml.tokens")
         return env.from_string(template).render(
             messages=messages, add_generation_prompt=True,
             bos_token=tokens[self.config.bos_id],

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,3 +92,28 @@ def test_bad_files_are_named(tmp_path):
     with pytest.raises(ModelFileError, match="--weights q8: expected one of "
                        "q4, f32"):
         smollm2.Generator(weights="q8")
+
+
+def test_metadata_is_parsed_once_per_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("MAXGRAPH_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MAXGRAPH_CACHE", raising=False)
+    first = LlamaGGUF(GGUF)
+    entries = list((tmp_path / "gguf-metadata").glob("*.json"))
+    assert len(entries) == 1
+    # From the cache: the same model, tensors read from the mapped file.
+    cached = LlamaGGUF(GGUF)
+    assert cached.config == first.config
+    assert cached.tokenizer().encode("Paris").ids == \
+        first.tokenizer().encode("Paris").ids
+    np.testing.assert_array_equal(cached.blocks("blk.0.attn_q.weight"),
+                                  first.blocks("blk.0.attn_q.weight"))
+    # A damaged entry is parsed again and rewritten.
+    entries[0].write_text("{not json")
+    assert LlamaGGUF(GGUF).config == first.config
+    assert entries[0].read_text().startswith("{\"format\"")
+    # MAXGRAPH_CACHE=0 writes nothing.
+    other = tmp_path / "other"
+    monkeypatch.setenv("MAXGRAPH_CACHE_DIR", str(other))
+    monkeypatch.setenv("MAXGRAPH_CACHE", "0")
+    LlamaGGUF(GGUF)
+    assert not other.exists()
