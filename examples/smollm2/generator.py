@@ -101,7 +101,7 @@ class Generator:
                      f"{decoded} of them dequantized "
                      f"({compile_start - loaded:.1f} s), compiled the "
                      f"decoder ({done - compile_start:.1f} s)")
-        shape = (max_seq, self.config.kv_heads, self.config.head_dim)
+        shape = (self.config.kv_heads, max_seq, self.config.head_dim)
         self.k_caches = [np.zeros(shape, np.float32)
                          for _ in range(self.config.layers)]
         self.v_caches = [np.zeros(shape, np.float32)

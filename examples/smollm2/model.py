@@ -4,7 +4,8 @@
 `step(tokens, pos, k_caches, v_caches)` is the staged function: the new
 tokens (`[seq]`, symbolic, so one graph serves prefill and decode) at
 positions `pos .. pos + seq - 1`, and one key and one value cache per layer
-(`[max_seq, kv_heads, head_dim]` BufferLayouts). Each layer writes its keys
+(`[kv_heads, max_seq, head_dim]` BufferLayouts, head-major so that
+attention reads them as they are stored). Each layer writes its keys
 and values at `pos` and attends to the cache up to `pos + seq`. It returns
 the last position's logits and the greedy next token.
 
@@ -128,18 +129,27 @@ class Decoder:
                       [seq, c.kv_heads, c.head_dim])
         q = self._rope(q, cos, sin, c.heads)
         k = self._rope(k, cos, sin, c.kv_heads)
-        k_cache[pos:end] = k
-        v_cache[pos:end] = v
-        keys = k_cache[0:end]                 # [?, kv_heads, head_dim]
-        values = v_cache[0:end]
-        # The query heads of one key head side by side: [kv, group, seq, d].
-        qg = F.permute(F.reshape(q, [seq, c.kv_heads, group, c.head_dim]),
-                       [1, 2, 0, 3])
-        kt = F.unsqueeze(F.permute(keys, [1, 2, 0]), 1)   # [kv, 1, d, ?]
-        scores = (qg @ kt) * (1.0 / np.sqrt(c.head_dim))
-        probs = F.softmax(F.where(allowed, scores, float("-inf")), axis=-1)
-        vg = F.unsqueeze(F.permute(values, [1, 0, 2]), 1)  # [kv, 1, ?, d]
-        attn = F.reshape(F.permute(probs @ vg, [2, 0, 1, 3]),
+        # Head-major caches: [kv_heads, max_seq, head_dim].
+        k_cache[:, pos:end] = F.permute(k, [1, 0, 2])
+        v_cache[:, pos:end] = F.permute(v, [1, 0, 2])
+        keys = k_cache[:, 0:end]              # [kv, ?, head_dim]
+        values = v_cache[:, 0:end]
+        # The query heads of a key head as columns, position-major:
+        # [kv, head_dim, seq * group], so that both products are batched
+        # over the key heads with the cache as it is stored (no transposed
+        # copy of the keys).
+        columns = F.reshape(
+            F.permute(F.reshape(q, [seq, c.kv_heads, group, c.head_dim]),
+                      [1, 3, 0, 2]), [c.kv_heads, c.head_dim, seq * group])
+        # [kv, seq * group, ?]; `allowed` has a row per (position, head).
+        scores = F.permute(keys @ columns, [0, 2, 1]) * \
+            (1.0 / np.sqrt(c.head_dim))
+        # The query at position pos + i, in row i * group + g of each key
+        # head, sees the keys at 0 .. pos + i.
+        rows = F.repeat_interleave(allowed, group, axis=0)
+        probs = F.softmax(F.where(rows, scores, float("-inf")), axis=-1)
+        attn = F.reshape(probs @ values, [c.kv_heads, seq, group, c.head_dim])
+        attn = F.reshape(F.permute(attn, [1, 0, 2, 3]),
                          [seq, c.heads * c.head_dim])
         h = h + self._linear(attn, "attn_output.weight", c.hidden,
                              c.heads * c.head_dim)
@@ -185,7 +195,7 @@ class Decoder:
     def specs(self):
         c = self.config
         cache = BufferLayout(DType.float32,
-                             [self.max_seq, c.kv_heads, c.head_dim])
+                             [c.kv_heads, self.max_seq, c.head_dim])
         return (TensorLayout(DType.int64, ["seq"]),
                 TensorLayout(DType.int64, []),
                 [cache] * c.layers, [cache] * c.layers)

@@ -15,6 +15,7 @@
 
 #include "MaxGraph/Runtime/TensorAllocator.h"
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <list>
@@ -152,6 +153,12 @@ void *tensor_allocator::allocate(size_t bytes, size_t alignment) {
     alignment = kSmallAlignment;
   }
 #endif
+  // Large blocks have a power-of-two capacity: a size that grows from call
+  // to call (attention over a KV cache that fills) reuses its block until
+  // it doubles instead of leaving one cached block per size. The pages
+  // past what a call touches are not resident.
+  if (bytes >= kLargeBlock && bytes <= (SIZE_MAX >> 1) + 1)
+    bytes = std::bit_ceil(bytes);
   if (bytes >= kLargeBlock && alignment <= 64) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);

@@ -117,3 +117,31 @@ def test_metadata_is_parsed_once_per_file(tmp_path, monkeypatch):
     monkeypatch.setenv("MAXGRAPH_CACHE", "0")
     LlamaGGUF(GGUF)
     assert not other.exists()
+
+
+def test_two_thousand_tokens_keep_resident_memory_flat():
+    # A step per token with the context growing to 2,038 positions: after
+    # the caches' pages are touched, the temporaries that grow with the
+    # context reuse their blocks (power-of-two capacities) and nothing else
+    # accumulates.
+    def anonymous_mb():
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("RssAnon"):
+                    return int(line.split()[1]) / 1024
+        pytest.skip("no /proc/self/status")
+
+    generator = smollm2.Generator(max_seq=2048, progress=lambda m: None)
+    for cache in generator.k_caches + generator.v_caches:
+        cache.fill(0)  # np.zeros maps its pages lazily
+    ids = generator.prompt_ids("Write a haiku about compilers.")
+    token = generator._call(ids, 0)
+    position = len(ids)
+    marks = {}
+    for step in range(2000):
+        token = generator._call([token], position)
+        position += 1
+        if step in (200, 1999):
+            marks[step] = anonymous_mb()
+    assert position == len(ids) + 2000
+    assert marks[1999] - marks[200] < 24, marks

@@ -67,6 +67,21 @@ TEST_F(TensorAllocatorTest, LargeBlocksAreReusedForSimilarSizes) {
   tensor_allocator::release(smaller);
 }
 
+TEST_F(TensorAllocatorTest, GrowingSizesReuseOneBlockUntilTheyDouble) {
+  // A decoder step's attention temporaries grow by a row per token: they
+  // take the power-of-two block of their size, one block for all of them.
+  void *first = tensor_allocator::allocate(kMiB + 4096);
+  tensor_allocator::release(first);
+  EXPECT_EQ(tensor_allocator::cachedBytes(), 2 * kMiB);
+  for (size_t bytes = kMiB + 8192; bytes <= 2 * kMiB; bytes += 64 * 1024) {
+    void *again = tensor_allocator::allocate(bytes);
+    EXPECT_EQ(again, first) << bytes;
+    std::memset(again, 0x5a, bytes);
+    tensor_allocator::release(again);
+  }
+  EXPECT_EQ(tensor_allocator::cachedBytes(), 2 * kMiB);
+}
+
 TEST_F(TensorAllocatorTest, BlocksFrom64KiBAreCached) {
   // Above glibc's first mmap threshold (128 KiB): without the cache, its
   // pages would be unmapped when it is freed and faulted in again.
