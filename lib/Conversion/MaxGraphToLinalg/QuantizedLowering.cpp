@@ -6,13 +6,16 @@
 //
 // maxgraph.dequantize becomes a linalg.generic that decodes each value from
 // its block's bytes (Quantization.h has the layout). maxgraph.qmatmul is a
-// matmul of the lhs with the decoded rhs, transposed: on a GPU, and on the
-// CPU for more than a few rows, the rhs is decoded into a [k, n] temporary
-// that a linalg.matmul reads. A few rows (a decoder's step) read every
-// weight byte once per row, so on the CPU they take a kernel that decodes
-// each block in registers and multiplies it there, with no temporary: an
-// scf.forall over tiles of rhs rows (the threads), the blocks of a row in
-// vectors of 16 values.
+// matmul of the lhs with the decoded rhs, transposed: on a GPU the generic
+// decodes the rhs into a [k, n] temporary that a linalg.matmul reads; on
+// the CPU, for more than a few rows, an scf.forall decodes it in vectors
+// (then linalg.transpose). A few rows (a decoder's step) would decode
+// every weight for little arithmetic, so on the CPU they take a kernel
+// that decodes each block in registers and multiplies it there, with no
+// temporary: an scf.forall over tiles of rhs rows (the threads), the
+// blocks of a row in vectors of 16 values. The kernels are emitted here,
+// not in a CPU codegen pass, because they replace the op rather than
+// schedule linalg; the `registerKernels` flag keeps them off GPUs.
 //
 //===----------------------------------------------------------------------===//
 
