@@ -84,22 +84,19 @@ struct BufferLoadLowering : OpConversionPattern<BufferLoadOp> {
     auto type = RankedTensorType::get(bufferType.getShape(),
                                       bufferType.getElementType());
     RankedTensorType resultType = convertTensorType(layoutOf(op.getResult()));
-    if (op->hasAttr(kReadsInPlace)) {
-      Value tensor = bufferization::ToTensorOp::create(
-          rewriter, loc, type, buffer, /*restrict=*/true, /*writable=*/false);
-      if (resultType != type)
-        tensor = tensor::CastOp::create(rewriter, loc, resultType, tensor);
-      rewriter.replaceOp(op, tensor);
-      return success();
+    bool inPlace = op->hasAttr(kReadsInPlace);
+    Value source = buffer;
+    if (!inPlace) {
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < bufferType.getRank(); ++d)
+        if (bufferType.isDynamicDim(d))
+          sizes.push_back(memref::DimOp::create(rewriter, loc, buffer, d));
+      source = memref::AllocOp::create(rewriter, loc, bufferType, sizes);
+      memref::CopyOp::create(rewriter, loc, buffer, source);
     }
-    SmallVector<Value> sizes;
-    for (int64_t d = 0; d < bufferType.getRank(); ++d)
-      if (bufferType.isDynamicDim(d))
-        sizes.push_back(memref::DimOp::create(rewriter, loc, buffer, d));
-    Value copy = memref::AllocOp::create(rewriter, loc, bufferType, sizes);
-    memref::CopyOp::create(rewriter, loc, buffer, copy);
-    Value tensor = bufferization::ToTensorOp::create(
-        rewriter, loc, type, copy, /*restrict=*/true, /*writable=*/true);
+    Value tensor = bufferization::ToTensorOp::create(rewriter, loc, type,
+                                                     source, /*restrict=*/true,
+                                                     /*writable=*/!inPlace);
     if (resultType != type)
       tensor = tensor::CastOp::create(rewriter, loc, resultType, tensor);
     rewriter.replaceOp(op, tensor);

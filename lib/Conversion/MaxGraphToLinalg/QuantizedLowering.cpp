@@ -219,6 +219,35 @@ Value decodeAll(OpBuilder &b, Location loc, QuantizationEncoding encoding,
   return generic.getResult(0);
 }
 
+/// An scf.forall over tiles of kRowsPerTile of the weight's `n` rows (the
+/// threads' work) into `init`, with the builder left in its body: the
+/// tile's first row and row count, and the shared output.
+struct RowTiles {
+  scf::ForallOp forall;
+  Value first, count, shared;
+
+  RowTiles(OpBuilder &b, Location loc, Value n, Value init) {
+    Value tile = indexConstant(b, loc, kRowsPerTile);
+    Value tiles = arith::CeilDivUIOp::create(b, loc, n, tile);
+    forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{tiles},
+                                   ValueRange{init}, std::nullopt);
+    b.setInsertionPointToStart(forall.getBody());
+    first = arith::MulIOp::create(b, loc, forall.getInductionVar(0), tile);
+    count = arith::MinUIOp::create(b, loc, tile,
+                                   arith::SubIOp::create(b, loc, n, first));
+    shared = forall.getRegionOutArgs()[0];
+  }
+
+  /// Ends the body: `tile` goes to its window of the shared output.
+  void insert(OpBuilder &b, Location loc, Value tile,
+              ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+    SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, tile, shared, offsets, sizes,
+                                          strides);
+  }
+};
+
 /// The rows of `bytes` [n, kb] decoded in vectors into a [k, n] tensor of
 /// `type` (transposed for linalg.matmul's B): an scf.forall over tiles of
 /// rows decodes into [n, k], whose transpose the tiled code makes.
@@ -234,25 +263,18 @@ Value vectorDecodeTransposed(OpBuilder &b, Location loc,
   if (rowsType.isDynamicDim(0))
     sizes.push_back(n);
   Value init = createEmpty(b, loc, rowsType, sizes);
-  Value tile = indexConstant(b, loc, kRowsPerTile);
-  Value tiles = arith::CeilDivUIOp::create(b, loc, n, tile);
-  auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{tiles},
-                                      ValueRange{init}, std::nullopt);
+  Value decodedRows;
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(forall.getBody());
-    Value first =
-        arith::MulIOp::create(b, loc, forall.getInductionVar(0), tile);
-    Value count = arith::MinUIOp::create(
-        b, loc, tile, arith::SubIOp::create(b, loc, n, first));
-    Value shared = forall.getRegionOutArgs()[0];
+    RowTiles tiles(b, loc, n, init);
+    Value first = tiles.first, count = tiles.count;
     SmallVector<OpFoldResult> offsets = {first, b.getIndexAttr(0)};
     SmallVector<OpFoldResult> tileSizes = {count, b.getIndexAttr(k)};
     SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1)};
     auto tileType =
         RankedTensorType::get({ShapedType::kDynamic, k}, type.getElementType());
-    Value outTile = tensor::ExtractSliceOp::create(b, loc, tileType, shared,
-                                                   offsets, tileSizes, strides);
+    Value outTile = tensor::ExtractSliceOp::create(
+        b, loc, tileType, tiles.shared, offsets, tileSizes, strides);
     BlockDecoder decoder{encoding, bytes};
     auto vectorType = VectorType::get({kLanes}, b.getF32Type());
     auto perRow = scf::ForOp::create(
@@ -290,15 +312,14 @@ Value vectorDecodeTransposed(OpBuilder &b, Location loc,
               });
           scf::YieldOp::create(rb, at, perBlock.getResult(0));
         });
-    b.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, perRow.getResult(0), shared,
-                                          offsets, tileSizes, strides);
+    tiles.insert(b, loc, perRow.getResult(0), offsets, tileSizes);
+    decodedRows = tiles.forall.getResult(0);
   }
   SmallVector<Value> transposedSizes;
   if (type.isDynamicDim(1))
     transposedSizes.push_back(n);
   Value transposed = createEmpty(b, loc, type, transposedSizes);
-  return linalg::TransposeOp::create(b, loc, forall.getResult(0), transposed,
+  return linalg::TransposeOp::create(b, loc, decodedRows, transposed,
                                      ArrayRef<int64_t>{1, 0})
       .getResult()[0];
 }
@@ -318,16 +339,9 @@ Value registerKernel(OpBuilder &b, Location loc, QuantizationEncoding encoding,
   if (type.isDynamicDim(1))
     sizes.push_back(n);
   Value init = createEmpty(b, loc, type, sizes);
-  Value tile = indexConstant(b, loc, kRowsPerTile);
-  Value tiles = arith::CeilDivUIOp::create(b, loc, n, tile);
-  auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{tiles},
-                                      ValueRange{init}, std::nullopt);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(forall.getBody());
-  Value first = arith::MulIOp::create(b, loc, forall.getInductionVar(0), tile);
-  Value count = arith::MinUIOp::create(b, loc, tile,
-                                       arith::SubIOp::create(b, loc, n, first));
-  Value shared = forall.getRegionOutArgs()[0];
+  RowTiles tiles(b, loc, n, init);
+  Value first = tiles.first, count = tiles.count;
   auto tileType = RankedTensorType::get(
       {type.getDimSize(0), ShapedType::kDynamic}, type.getElementType());
   SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), first};
@@ -336,7 +350,7 @@ Value registerKernel(OpBuilder &b, Location loc, QuantizationEncoding encoding,
     tileRows = b.getIndexAttr(type.getDimSize(0));
   SmallVector<OpFoldResult> tileSizes = {tileRows, count};
   SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1)};
-  Value outTile = tensor::ExtractSliceOp::create(b, loc, tileType, shared,
+  Value outTile = tensor::ExtractSliceOp::create(b, loc, tileType, tiles.shared,
                                                  offsets, tileSizes, strides);
   auto vectorType = VectorType::get({kLanes}, b.getF32Type());
   BlockDecoder decoder{encoding, bytes};
@@ -423,10 +437,8 @@ Value registerKernel(OpBuilder &b, Location loc, QuantizationEncoding encoding,
             });
         scf::YieldOp::create(rb, at, rest.getResult(0));
       });
-  b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, perRow.getResult(0), shared,
-                                        offsets, tileSizes, strides);
-  return forall.getResult(0);
+  tiles.insert(b, loc, perRow.getResult(0), offsets, tileSizes);
+  return tiles.forall.getResult(0);
 }
 
 /// `value` reshaped to the static or dynamic `shape` with `sizes`.
