@@ -141,7 +141,7 @@ class Decoder:
         columns = F.reshape(
             F.permute(F.reshape(q, [seq, c.kv_heads, group, c.head_dim]),
                       [1, 3, 0, 2]), [c.kv_heads, c.head_dim, seq * group])
-        # [kv, seq * group, ?]; `allowed` has a row per (position, head).
+        # [kv, seq * group, ?]: a row per (position, query head).
         scores = F.permute(keys @ columns, [0, 2, 1]) * \
             (1.0 / np.sqrt(c.head_dim))
         # The query at position pos + i, in row i * group + g of each key
