@@ -6,8 +6,9 @@ The prompt ids must be the reference's exactly. The generated ids must be
 the reference's up to and including the first step where the reference's
 top two logits are closer than LOW_GAP: past such a step, float rounding
 may rightly pick the other token and the two continuations part. The
-example's JSON interface gives no logits, so the reference's
-last_logits_<i>.npy are not compared here."""
+last prompt position's logits (last_logits_<i>.npy) are compared in
+process, through the generator's compiled step (the JSON interface gives
+no logits), within LOGITS_TOLERANCE."""
 
 import json
 import os
@@ -15,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +40,8 @@ MAX_NEW_TOKENS = max(len(case["ids"]) for case in CASES)
 
 # Top-1 minus top-2 logit below which the greedy choice is a near tie.
 LOW_GAP = 0.05
+# The largest difference allowed from the reference's logits.
+LOGITS_TOLERANCE = 1e-3
 
 
 def compared_steps(gaps: list[float]) -> int:
@@ -92,3 +96,21 @@ def test_greedy_ids_match_the_reference(results, index):
     if steps == len(case["ids"]):
         assert actual == case["ids"]
         assert results[index]["text"] == case["text"]
+
+
+@pytest.mark.parametrize("weights", ["q4", "f32"])
+def test_last_prompt_logits_match_the_reference(weights):
+    from examples.smollm2.generator import Generator
+
+    generator = Generator(max_seq=128, weights=weights,
+                          progress=lambda message: None)
+    for index, case in enumerate(CASES):
+        expected = np.load(ROOT / "examples" / "smollm2" / "reference" /
+                           f"last_logits_{index}.npy")
+        logits, _ = generator.step(np.array(case["prompt_ids"], np.int64),
+                                   np.array(0, np.int64), generator.k_caches,
+                                   generator.v_caches)
+        logits = logits.to_numpy().reshape(-1)
+        assert logits.shape == expected.shape
+        worst = float(np.abs(logits - expected).max())
+        assert worst < LOGITS_TOLERANCE, (case["prompt"], weights, worst)
