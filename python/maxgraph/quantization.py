@@ -34,11 +34,6 @@ class QuantizationEncoding(enum.Enum):
         """Bytes per block."""
         return {"q4_0": 18, "q4_1": 20, "q8_0": 34}[self.value]
 
-    @property
-    def name_gguf(self) -> str:
-        """The GGML type's name (``gguf.GGMLQuantizationType``)."""
-        return self.name
-
     def __str__(self) -> str:
         return self.value
 
