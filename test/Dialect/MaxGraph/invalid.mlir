@@ -1803,7 +1803,7 @@ maxgraph.graph @qmatmul_rhs_rank(%x: !maxgraph.tensor<[1, 32], f32>, %w: !maxgra
 // -----
 
 maxgraph.graph @qmatmul_devices(%x: !maxgraph.tensor<[1, 32], f32, gpu:0>, %w: !maxgraph.tensor<[4, 20], ui8>) -> () {
-  // expected-error @+1 {{'maxgraph.qmatmul' op operands are on different devices (types '!maxgraph.tensor<[1, 32], f32, gpu:0>' and '!maxgraph.tensor<[4, 20], ui8>')}}
+  // expected-error @+1 {{'maxgraph.qmatmul' op operand 1 is on cpu:0 but operand 0 is on gpu:0; transfer it first}}
   %0 = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[1, 32], f32, gpu:0>, !maxgraph.tensor<[4, 20], ui8>) -> !maxgraph.tensor<[1, 4], f32>
   maxgraph.output
 }

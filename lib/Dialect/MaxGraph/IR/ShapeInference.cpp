@@ -74,6 +74,27 @@ maxgraph::detail::getTensorOperand(std::optional<Location> loc, StringRef op,
          << "operand " << index << " must be a !maxgraph.tensor, got " << type;
 }
 
+LogicalResult maxgraph::detail::verifySameDevice(std::optional<Location> loc,
+                                                 StringRef op,
+                                                 ArrayRef<LayoutType> operands,
+                                                 ArrayRef<int64_t> positions) {
+  auto position = [&](size_t index) {
+    return positions.empty() ? static_cast<int64_t>(index) : positions[index];
+  };
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    if (operand.getDevice() != operands[0].getDevice()) {
+      std::string lhs, rhs;
+      llvm::raw_string_ostream lhsOs(lhs), rhsOs(rhs);
+      operand.getDevice().printBare(lhsOs);
+      operands[0].getDevice().printBare(rhsOs);
+      return OptionalDiag(loc, op) << "operand " << position(index) << " is on "
+                                   << lhs << " but operand " << position(0)
+                                   << " is on " << rhs << "; transfer it first";
+    }
+  }
+  return success();
+}
+
 LogicalResult maxgraph::detail::verifySameElementTypeAndDevice(
     std::optional<Location> loc, StringRef op, ArrayRef<LayoutType> operands,
     ArrayRef<int64_t> positions) {
@@ -87,15 +108,9 @@ LogicalResult maxgraph::detail::verifySameElementTypeAndDevice(
              << operand.getElementType() << " but operand " << position(0)
              << " has " << operands[0].getElementType() << " (types "
              << operands[0] << " and " << operand << ")";
-    if (operand.getDevice() != operands[0].getDevice()) {
-      std::string lhs, rhs;
-      llvm::raw_string_ostream lhsOs(lhs), rhsOs(rhs);
-      operand.getDevice().printBare(lhsOs);
-      operands[0].getDevice().printBare(rhsOs);
-      return OptionalDiag(loc, op) << "operand " << position(index) << " is on "
-                                   << lhs << " but operand " << position(0)
-                                   << " is on " << rhs << "; transfer it first";
-    }
+    if (failed(verifySameDevice(loc, op, {operands[0], operand},
+                                {position(0), position(index)})))
+      return failure();
   }
   return success();
 }

@@ -230,10 +230,8 @@ LogicalResult QMatmulOp::inferReturnTypes(MLIRContext *context,
            << " but qmatmul's quantized rhs is a matrix of rows of blocks "
               "(got "
            << rhs << ")";
-  if (lhs.getDevice() != rhs.getDevice())
-    return OptionalDiag(loc, name)
-           << "operands are on different devices (types " << lhs << " and "
-           << rhs << ")";
+  if (failed(maxgraph::detail::verifySameDevice(loc, name, {lhs, rhs})))
+    return failure();
   FailureOr<int64_t> values =
       quantizedValues(loc, name, adaptor.getEncoding(), rhs, 1);
   if (failed(values))

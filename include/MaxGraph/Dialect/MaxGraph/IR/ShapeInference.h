@@ -88,6 +88,13 @@ llvm::FailureOr<llvm::SmallVector<DimAttr>>
 broadcastShapes(std::optional<mlir::Location> loc, llvm::StringRef op,
                 llvm::ArrayRef<LayoutType> operands);
 
+/// Checks that all `operands` are on one device (operands of different
+/// element types, such as qmatmul's f32 and ui8); `positions` as below.
+llvm::LogicalResult verifySameDevice(std::optional<mlir::Location> loc,
+                                     llvm::StringRef op,
+                                     llvm::ArrayRef<LayoutType> operands,
+                                     llvm::ArrayRef<int64_t> positions = {});
+
 /// Checks that all `operands` share an element type and a device;
 /// `positions` gives their operand numbers for messages (default 0, 1, ...).
 llvm::LogicalResult
