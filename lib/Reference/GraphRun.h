@@ -213,6 +213,11 @@ private:
   HostTensor pad(PadOp op);
   HostTensor arange(ArangeOp op);
   void call(CallOp op);
+  /// Runs the ops of `block` that reach its terminator or have an effect,
+  /// then returns the values its terminator passes on.
+  std::vector<TensorRef> runBlock(mlir::Block &block);
+  void whileLoop(WhileLoopOp op);
+  void cond(CondOp op);
   void collective(mlir::Operation *op);
 
   mlir::ModuleOp module;

@@ -51,21 +51,34 @@ std::vector<HostTensor> GraphRun::run(const std::vector<HostTensor *> &args) {
   for (auto [arg, tensor] : llvm::zip_equal(body.getArguments(), args))
     // Non-owning: buffers are updated in place, tensors are only read.
     values[arg] = TensorRef(tensor, [](HostTensor *) {});
+  runBlock(body);
+  return std::move(results);
+}
+
+std::vector<TensorRef> GraphRun::runBlock(Block &block) {
   // Only ops that reach a result or have an effect (a store, a call or a
   // kernel that may store) run, as in compiled code, which drops the rest:
   // an op whose value nothing uses fails nothing (docs/Spec.md, "Run-time
   // errors").
   llvm::DenseSet<Operation *> live;
-  for (Operation &op : llvm::reverse(body.getOperations()))
+  for (Operation &op : llvm::reverse(block.getOperations()))
     if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op) ||
         llvm::any_of(op.getUsers(), [&](Operation *user) {
-          return live.contains(body.findAncestorOpInBlock(*user));
+          Operation *ancestor = block.findAncestorOpInBlock(*user);
+          return ancestor && live.contains(ancestor);
         }))
       live.insert(&op);
-  for (Operation &op : body.getOperations())
+  for (Operation &op : block.getOperations())
     if (live.contains(&op))
       execute(&op);
-  return std::move(results);
+  std::vector<TensorRef> passed;
+  for (Value value : block.getTerminator()->getOperands()) {
+    auto it = values.find(value);
+    if (it == values.end())
+      fail("internal error: a yielded value is not computed");
+    passed.push_back(it->second);
+  }
+  return passed;
 }
 
 void GraphRun::checkResult(Operation *op, unsigned index,
@@ -231,6 +244,9 @@ void GraphRun::executeOp(Operation *op) {
       .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, BroadcastOp>(
           [&](Operation *op) { collective(op); })
       .Case([&](CallOp op) { call(op); })
+      .Case([&](WhileLoopOp op) { whileLoop(op); })
+      .Case([&](CondOp op) { cond(op); })
+      .Case([&](YieldOp) {})
       .Case([&](OutputOp op) {
         for (Value operand : op.getOperands())
           results.push_back(retag(get(operand), deviceOf(operand.getType())));
@@ -266,6 +282,46 @@ void GraphRun::call(CallOp op) {
     HostTensor tagged = retag(output, deviceOf(op.getResult(index).getType()));
     checkResult(op, index, tagged);
     set(op.getResult(index), std::move(tagged));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+void GraphRun::whileLoop(WhileLoopOp op) {
+  // Handles that share storage: tensor values are never written in place.
+  std::vector<TensorRef> carried;
+  for (Value value : op.getInitial())
+    carried.push_back(std::make_shared<HostTensor>(get(value)));
+  Block &condition = op.getCondition().front();
+  Block &body = op.getBody().front();
+  while (true) {
+    for (auto [arg, tensor] : llvm::zip_equal(condition.getArguments(), carried))
+      values[arg] = tensor;
+    TensorRef predicate = runBlock(condition).front();
+    current = op;
+    if (loadInt(*predicate, 0) == 0)
+      break;
+    for (auto [arg, tensor] : llvm::zip_equal(body.getArguments(), carried))
+      values[arg] = tensor;
+    carried = runBlock(body);
+    current = op;
+  }
+  for (auto [index, tensor] : llvm::enumerate(carried)) {
+    checkResult(op, index, *tensor);
+    values[op.getResult(index)] = tensor;
+  }
+}
+
+void GraphRun::cond(CondOp op) {
+  bool taken = loadInt(get(op.getPred()), 0) != 0;
+  Region &region = taken ? op.getThenRegion() : op.getElseRegion();
+  std::vector<TensorRef> yielded = runBlock(region.front());
+  current = op;
+  for (auto [index, tensor] : llvm::enumerate(yielded)) {
+    checkResult(op, index, *tensor);
+    values[op.getResult(index)] = tensor;
   }
 }
 

@@ -196,6 +196,10 @@ void Trace::checkOwned(uint64_t owner, Value value,
                                "never assigned a traced value)");
   if (owner == id)
     return;
+  for (Trace *trace = this; trace->readsParent && trace->parent;
+       trace = trace->parent)
+    if (trace->parent->id == owner)
+      return;
   if (lifetime->ended.load(std::memory_order_acquire))
     throwStagingError(loc, operand + " is a value of the trace of " +
                                lifetime->graph +

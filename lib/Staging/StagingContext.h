@@ -199,6 +199,9 @@ public:
   /// Whether as_subgraph() calls are inlined here (in bodies, or when
   /// subgraphs are disallowed).
   bool inlinesCalls;
+  /// Whether this trace records a region of a while_loop or cond, which
+  /// reads the values of the traces around it.
+  bool readsParent = false;
   /// The signal buffer of each GPU, by GPU index, when the graph has them.
   std::map<int, mlir::Value> signalBuffers;
   /// Declares the external weight `name` (relative to this body) of

@@ -33,7 +33,7 @@ import builtins
 import collections
 import functools
 import operator
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import numpy
 
@@ -882,6 +882,43 @@ def buffer_load(buffer) -> Tensor:
     return buffer.load()
 
 
+def while_loop(initial_values, predicate: Callable[..., Tensor],
+               body: Callable[..., Any]) -> list[Tensor]:
+    """Carries `initial_values` (one Tensor or a sequence of them) while
+    ``predicate(*values)`` is true (a rank-0 bool tensor on the CPU), each
+    round replacing them with ``body(*values)`` (a Tensor or a sequence of
+    as many, of the same dtypes, shapes and devices); returns the last
+    values. Both functions are traced once, into the loop's regions. Unlike
+    MAX's, the body may read and store the graph's buffers, so a decoder
+    can generate every token in one call."""
+    if isinstance(initial_values, Tensor):
+        initial_values = [initial_values]
+    return _ops.while_loop(list(initial_values), predicate, body)
+
+
+def cond(pred: Tensor, out_types: Optional[Sequence[TensorLayout]],
+         then_fn: Callable[[], Any], else_fn: Callable[[], Any]
+         ) -> list[Tensor]:
+    """The results of ``then_fn()`` when `pred` (a rank-0 bool tensor on
+    the CPU) holds, else of ``else_fn()``: each returns None, a Tensor or a
+    sequence of them, the same number with the same layouts. `out_types`
+    (MAX's) lists the result layouts, checked against the branches', or is
+    None (for branches that only store into buffers, or to take the
+    branches' own)."""
+    results = _ops.cond(pred, then_fn, else_fn)
+    if out_types is not None:
+        expected = list(out_types)
+        if len(expected) != len(results):
+            raise TypeError(f"cond: out_types lists {len(expected)} results, "
+                            f"the branches return {len(results)}")
+        for index, (layout, result) in enumerate(zip(expected, results)):
+            if layout.dtype != result.dtype or \
+                    list(layout.shape) != list(result.shape):
+                raise TypeError(f"cond: out_types[{index}] is {layout}, the "
+                                f"branches return {result.layout}")
+    return results
+
+
 def custom(name: str, device: Device, values: Sequence[Any],
            out_types: Sequence[TensorLayout],
            parameters: Optional[Mapping[str, Any]] = None,
@@ -1012,7 +1049,7 @@ __all__ = [
     "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
     "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
     "buffer_store_slice", "cast", "ceil", "chunk", "clamp", "clip", "concat",
-    "constant", "cos", "cumsum", "custom", "dequantize",
+    "cond", "constant", "cos", "cumsum", "custom", "dequantize",
     "distributed_broadcast", "div",
     "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
     "floor", "floor_div", "full", "full_like", "gather", "gather_nd", "gelu",
@@ -1024,8 +1061,8 @@ __all__ = [
     "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
     "shape_to_tensor", "sigmoid", "silu", "sin", "slice_tensor", "softmax",
     "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh", "tile", "top_k",
-    "transfer_to", "transpose", "trunc", "unsqueeze", "where", "zeros",
-    "zeros_like",
+    "transfer_to", "transpose", "trunc", "unsqueeze", "where", "while_loop",
+    "zeros", "zeros_like",
 ]
 
 def _is_live(value) -> bool:

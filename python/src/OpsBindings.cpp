@@ -30,6 +30,51 @@ std::vector<Tensor> tensors(const std::vector<const PyTensor *> &inputs,
   return result;
 }
 
+/// A traced tensor for a value that a region op takes or a region returns
+/// (a buffer reads as its current contents); a TypeError naming `op`,
+/// `what` and `index` for anything else.
+Tensor regionValue(nb::handle value, const char *op, const char *what,
+                   size_t index) {
+  if (nb::isinstance<PyTensor>(value))
+    return nb::cast<const PyTensor &>(value).traced(op);
+  if (nb::isinstance<PyBuffer>(value))
+    return nb::cast<const PyBuffer &>(value).buffer.load();
+  throw nb::type_error((std::string(op) + ": " + what + " " +
+                        std::to_string(index) + " must be a Tensor, got " +
+                        typeName(value))
+                           .c_str());
+}
+
+/// The values a region receives, as Python Tensors.
+nb::tuple regionArguments(const std::vector<Tensor> &values) {
+  nb::list arguments;
+  for (const Tensor &value : values)
+    arguments.append(nb::cast(PyTensor(value)));
+  return nb::tuple(arguments);
+}
+
+/// What a region's function returned: None (nothing), one Tensor, or a
+/// sequence of them.
+std::vector<Tensor> regionResults(nb::handle returned, const char *op,
+                                  const char *what) {
+  std::vector<Tensor> results;
+  if (returned.is_none())
+    return results;
+  if (nb::isinstance<PyTensor>(returned) || nb::isinstance<PyBuffer>(returned))
+    return {regionValue(returned, op, what, 0)};
+  if (!nb::isinstance<nb::list>(returned) &&
+      !nb::isinstance<nb::tuple>(returned))
+    throw nb::type_error((std::string(op) + ": " + what +
+                          " must return a Tensor, a list or tuple of them, "
+                          "or None, got " +
+                          typeName(returned))
+                             .c_str());
+  std::string result = std::string(what) + "'s result";
+  for (nb::handle value : returned)
+    results.push_back(regionValue(value, op, result.c_str(), results.size()));
+  return results;
+}
+
 std::vector<PyTensor> wrap(std::vector<Tensor> results) {
   std::vector<PyTensor> wrapped;
   for (Tensor &result : results)
@@ -648,6 +693,45 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       nb::arg("name"), nb::arg("inputs"), nb::arg("outputs"),
       nb::arg("params") = std::map<std::string, std::string>(),
       "Calls kernel `name` of one of the graph's custom extensions.");
+
+  m.def(
+      "while_loop",
+      [](const std::vector<nb::handle> &initial, nb::callable predicate,
+         nb::callable body) {
+        CallerLocation at;
+        std::vector<Tensor> values;
+        for (nb::handle value : initial)
+          values.push_back(regionValue(value, "while_loop", "initial value",
+                                       values.size()));
+        return wrap(ops::while_loop(
+            values,
+            [&](const std::vector<Tensor> &carried) {
+              nb::object result = predicate(*regionArguments(carried));
+              return regionValue(result, "while_loop", "predicate's result",
+                                 0);
+            },
+            [&](const std::vector<Tensor> &carried) {
+              return regionResults(body(*regionArguments(carried)),
+                                   "while_loop", "body");
+            }));
+      },
+      nb::arg("initial"), nb::arg("predicate"), nb::arg("body"),
+      "Carries `initial` while `predicate(*values)` is true, replacing the "
+      "values with `body(*values)` each round; both are traced once.");
+  m.def(
+      "cond",
+      [](const PyTensor &pred, nb::callable thenFn, nb::callable elseFn) {
+        CallerLocation at;
+        auto branch = [](nb::callable fn, const char *what) {
+          return [fn, what](const std::vector<Tensor> &) {
+            return regionResults(fn(), "cond", what);
+          };
+        };
+        return wrap(ops::cond(pred.traced("cond"), branch(thenFn, "then_fn"),
+                              branch(elseFn, "else_fn")));
+      },
+      nb::arg("pred"), nb::arg("then_fn"), nb::arg("else_fn"),
+      "The results of `then_fn()` when `pred` holds, else of `else_fn()`.");
 
   defCollective<ops::allreduce_sum>(m, "allreduce_sum");
   defCollective<ops::allreduce_max>(m, "allreduce_max");

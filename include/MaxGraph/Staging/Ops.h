@@ -16,6 +16,7 @@
 #include "MaxGraph/Staging/Tensor.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -215,6 +216,27 @@ Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
 Tensor pad(const Tensor &x, std::vector<int64_t> paddings,
            const std::string &mode = "constant", double value = 0,
            Loc loc = Loc::current());
+
+// Control flow.
+/// A function traced into a region of a while_loop or cond: it receives the
+/// region's values and returns the ones the region yields.
+using RegionFn = std::function<std::vector<Tensor>(const std::vector<Tensor> &)>;
+/// MAX's `while_loop` (`maxgraph.while_loop`): carries `initial` (one or
+/// more tensors) while `predicate` of the carried values returns true (a
+/// rank-0 bool on the host), each round replacing them with what `body`
+/// returns (as many tensors, of the same layouts); returns the last carried
+/// values. Each function is traced once into its region and may read the
+/// graph's tensors and load and store its buffers.
+std::vector<Tensor>
+while_loop(const std::vector<Tensor> &initial,
+           const std::function<Tensor(const std::vector<Tensor> &)> &predicate,
+           const RegionFn &body, Loc loc = Loc::current());
+/// MAX's `cond` (`maxgraph.cond`): runs `thenFn` when `pred` (a rank-0 bool
+/// on the host) is true, else `elseFn`; both return the same number of
+/// tensors of the same layouts (none, when they only store into buffers),
+/// and the taken one's are the results. Both receive no values.
+std::vector<Tensor> cond(const Tensor &pred, const RegionFn &thenFn,
+                         const RegionFn &elseFn, Loc loc = Loc::current());
 
 // Devices.
 Tensor transfer(const Tensor &x, Device device, Loc loc = Loc::current());

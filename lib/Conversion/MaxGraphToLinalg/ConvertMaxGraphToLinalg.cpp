@@ -117,6 +117,7 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphBufferToLinalgPatterns(converter, patterns);
   populateMaxGraphCustomToLinalgPatterns(converter, patterns);
   populateMaxGraphCollectiveToLinalgPatterns(converter, patterns);
+  populateMaxGraphControlFlowToLinalgPatterns(converter, patterns);
   populateMaxGraphQuantizedToLinalgPatterns(converter, patterns,
                                             /*registerKernels=*/!gpu);
 }

@@ -43,11 +43,12 @@ const SymbolSources &GraphSymbols::addGraph(GraphOp graph) {
 
 const SymbolSources &GraphSymbols::lookup(Operation *op) const {
   static const SymbolSources empty;
-  Operation *parent = op->getParentOp();
-  auto name =
-      parent
-          ? parent->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
-          : StringAttr();
+  // The graph (or the function it became) around `op`, through the
+  // regions of loops and branches.
+  StringAttr name;
+  for (Operation *parent = op->getParentOp(); parent && !name;
+       parent = parent->getParentOp())
+    name = parent->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
   if (!name)
     return empty;
   auto it = graphs.find(name.getValue());

@@ -29,6 +29,11 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
     return op->emitError() << "'" << op->getName()
                            << "' is a composite with no CPU lowering; run "
                               "maxgraph-decompose first";
+  if (gpu && isa<WhileLoopOp, CondOp>(op))
+    return op->emitError()
+           << "'" << op->getName()
+           << "' has no GPU lowering yet: its predicate is read on the host "
+              "each time, so the graph must run on the CPU";
   auto checkType = [&](Type type) -> LogicalResult {
     auto layout = dyn_cast<LayoutType>(type);
     // LLVM IR has no 8-bit float types: translation would fail late with a

@@ -166,6 +166,11 @@ void populateMaxGraphQuantizedToLinalgPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
     bool registerKernels);
 
+/// Adds the patterns of `while_loop` (an `scf.while` over the carried
+/// tensors), `cond` (an `scf.if`) and their `yield`s.
+void populateMaxGraphControlFlowToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
 /// Adds the patterns of every family above: all that
 /// convert-maxgraph-to-linalg uses. `gpu` leaves out the CPU's register
 /// kernels.

@@ -150,6 +150,79 @@ def MaxGraph_CallOp : MaxGraph_Op<"call", [
 }
 
 //===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+def MaxGraph_WhileLoopOp : MaxGraph_Op<"while_loop", [
+    RecursiveMemoryEffects, InferTypeOpAdaptor]> {
+  let summary = "Runs a body while a predicate holds";
+  let description = [{
+    Carries `initial` through iterations: the `condition` region receives
+    the carried values and yields a rank-0 `i1` predicate on the host; while
+    it is true the `do` region receives them and yields the next ones. The
+    results are the carried values when the predicate is first false. Both
+    regions read the enclosing graph's values and may load and store its
+    buffers (a decoder stores each new token's keys in its caches).
+
+    ```mlir
+    %r = maxgraph.while_loop (%zero) : !maxgraph.tensor<[], si64> condition {
+    ^bb0(%i: !maxgraph.tensor<[], si64>):
+      %p = maxgraph.cmp lt, %i, %n : (!maxgraph.tensor<[], si64>, !maxgraph.tensor<[], si64>) -> !maxgraph.tensor<[], i1>
+      maxgraph.yield %p : !maxgraph.tensor<[], i1>
+    } do {
+    ^bb0(%i: !maxgraph.tensor<[], si64>):
+      %next = maxgraph.add %i, %one : !maxgraph.tensor<[], si64>
+      maxgraph.yield %next : !maxgraph.tensor<[], si64>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<MaxGraph_Tensor>:$initial);
+  let results = (outs Variadic<MaxGraph_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$condition, SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $initial `)` attr-dict `:` qualified(type($initial))
+    `condition` $condition `do` $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def MaxGraph_CondOp : MaxGraph_Op<"cond", [RecursiveMemoryEffects]> {
+  let summary = "Runs one of two regions as a predicate holds";
+  let description = [{
+    `pred` is a rank-0 `i1` on the host. When it is true the `then` region
+    runs, else the `else` region; the one that runs yields the results. A
+    cond without results runs a region for its stores into buffers.
+
+    ```mlir
+    %r = maxgraph.cond %p -> !maxgraph.tensor<[4], f32> {
+      maxgraph.yield %x : !maxgraph.tensor<[4], f32>
+    } else {
+      %n = maxgraph.neg %x : !maxgraph.tensor<[4], f32>
+      maxgraph.yield %n : !maxgraph.tensor<[4], f32>
+    }
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$pred);
+  let results = (outs Variadic<MaxGraph_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$thenRegion,
+                        SizedRegion<1>:$elseRegion);
+  let assemblyFormat = [{
+    $pred attr-dict `:` qualified(type($pred))
+    (`->` qualified(type($results))^)? $thenRegion `else` $elseRegion
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def MaxGraph_YieldOp : MaxGraph_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["WhileLoopOp", "CondOp"]>]> {
+  let summary = "Ends a while_loop or cond region with its values";
+  let arguments = (ins Variadic<MaxGraph_Tensor>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` qualified(type($operands)))?";
+}
+
+//===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//
 
