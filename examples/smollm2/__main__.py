@@ -34,6 +34,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="q4 reads the file's Q4_0, Q4_1 and Q8_0 blocks "
                         "as they are stored (memory-mapped, not copied); "
                         "f32 dequantizes them when loading")
+    parser.add_argument("--in-graph-loop", action="store_true",
+                        help="after the prompt, generate every token in "
+                        "one call, by a while_loop in the graph (the text "
+                        "comes when it ends)")
     parser.add_argument("--threads", type=int,
                         help="the runtime's thread count")
     parser.add_argument("--json", action="store_true",
@@ -45,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         maxgraph.set_num_threads(args.threads)
     try:
         generator = Generator(args.gguf, max_seq=args.max_seq,
-                              weights=args.weights)
+                              weights=args.weights,
+                              in_graph_loop=args.in_graph_loop)
         for prompt in args.prompts:
             stream = None if args.json else \
                 (lambda piece: print(piece, end="", flush=True))

@@ -66,7 +66,8 @@ class Generator:
 
     def __init__(self, gguf: Optional[os.PathLike] = None,
                  max_seq: int = DEFAULT_MAX_SEQ, weights: str = "q4",
-                 progress: Callable[[str], None] = _progress):
+                 progress: Callable[[str], None] = _progress,
+                 in_graph_loop: bool = False):
         if weights not in WEIGHT_MODES:
             raise ModelFileError(
                 f"--weights {weights}: expected one of "
@@ -79,6 +80,7 @@ class Generator:
         encodings = _quantized(self.model) if weights == "q4" else {}
         decoder = Decoder(self.config, max_seq, encodings)
         staged = decoder.stage()
+        looped = decoder.stage_loop() if in_graph_loop else None
         loaded = time.perf_counter()
         arrays = {}
         decoded = 0
@@ -94,13 +96,15 @@ class Generator:
                 arrays[name] = self.model.weight(name)
         compile_start = time.perf_counter()
         self.step = staged.compile(arrays)
+        self.loop = looped.compile(arrays) if looped is not None else None
         done = time.perf_counter()
         if done - start > 1.0:
             progress(f"read {self.model.path.name} and staged the model "
                      f"({loaded - start:.1f} s), bound {len(arrays)} weights, "
                      f"{decoded} of them dequantized "
                      f"({compile_start - loaded:.1f} s), compiled the "
-                     f"decoder ({done - compile_start:.1f} s)")
+                     f"decoder{' and its loop' if looped else ''} "
+                     f"({done - compile_start:.1f} s)")
         shape = (self.config.kv_heads, max_seq, self.config.head_dim)
         self.k_caches = [np.zeros(shape, np.float32)
                          for _ in range(self.config.layers)]
@@ -139,6 +143,9 @@ class Generator:
         token = self._call(ids, 0)
         prefill = time.perf_counter()
         result.prefill_tokens_per_s = len(ids) / (prefill - start)
+        if self.loop is not None:
+            return self._generate_in_graph(result, token, max_new_tokens,
+                                           prefill, on_token)
         shown = ""
         while True:
             result.ids.append(token)
@@ -159,6 +166,30 @@ class Generator:
             result.decode_tokens_per_s = decoded / (end - prefill)
         result.text = self.tokenizer.decode(result.ids,
                                             skip_special_tokens=True)
+        return result
+
+    def _generate_in_graph(self, result: Generation, token: int,
+                           max_new_tokens: int, prefill: float,
+                           on_token: Optional[Callable[[str], None]]
+                           ) -> Generation:
+        """The tokens after the prompt's first one in one call of the
+        while_loop graph; they are shown when it returns."""
+        result.ids.append(token)
+        if token != self.config.eos_id and max_new_tokens > 1:
+            generated = np.zeros(self.max_seq, np.int64)
+            count = self.loop(np.array([token], np.int64),
+                              np.array(len(result.prompt_ids), np.int64),
+                              np.array(max_new_tokens - 1, np.int64),
+                              self.k_caches, self.v_caches, generated)
+            count = int(count.to_numpy())
+            result.ids.extend(int(i) for i in generated[:count])
+            if count:
+                result.decode_tokens_per_s = \
+                    count / (time.perf_counter() - prefill)
+        result.text = self.tokenizer.decode(result.ids,
+                                            skip_special_tokens=True)
+        if on_token is not None:
+            on_token(result.text)
         return result
 
     def reset(self) -> None:

@@ -7,7 +7,9 @@ positions `pos .. pos + seq - 1`, and one key and one value cache per layer
 (`[kv_heads, max_seq, head_dim]` BufferLayouts, head-major so that
 attention reads them as they are stored). Each layer writes its keys
 and values at `pos` and attends to the cache up to `pos + seq`. It returns
-the last position's logits and the greedy next token.
+the last position's logits and the greedy next token. `generate` runs
+`step` in a while_loop, one token at a time until the end-of-sequence token
+or a limit: the graph of `--in-graph-loop`.
 
 Weights are external weights (`ops.constant_external`) named as in the
 GGUF; the layers share one `as_subgraph` body whose weight names are
@@ -192,13 +194,43 @@ class Decoder:
         logits = self._linear(last, EMBEDDING, c.vocab, c.hidden)
         return logits, F.argmax(logits, axis=-1)
 
-    def specs(self):
+    def generate(self, token, pos, limit, k_caches, v_caches, ids):
+        """Greedy tokens after `token` ([1], at position `pos`) in one
+        call: a while_loop runs the decoder on each new token until it
+        generates the end-of-sequence token or `limit` tokens, storing them
+        in `ids` ([max_seq] int64); returns how many it stored."""
+        c = self.config
+
+        def more(count, token, pos):
+            return F.logical_and(count < limit,
+                                 F.reshape(token, []) != c.eos_id)
+
+        def next_token(count, token, pos):
+            _, chosen = self.step(token, pos, k_caches, v_caches)
+            chosen = F.reshape(chosen, [1])
+            ids[count:count + 1] = chosen
+            return count + 1, chosen, pos + 1
+
+        zero = F.constant(np.array(0, np.int64), DType.int64)
+        count, _, _ = F.while_loop([zero, token, pos], more, next_token)
+        return count
+
+    def _caches(self):
         c = self.config
         cache = BufferLayout(DType.float32,
                              [c.kv_heads, self.max_seq, c.head_dim])
+        return [cache] * c.layers, [cache] * c.layers
+
+    def specs(self):
         return (TensorLayout(DType.int64, ["seq"]),
-                TensorLayout(DType.int64, []),
-                [cache] * c.layers, [cache] * c.layers)
+                TensorLayout(DType.int64, []), *self._caches())
 
     def stage(self):
         return compilation.stage(self.step, name="smollm2")(*self.specs())
+
+    def stage_loop(self):
+        """The graph of `generate`."""
+        scalar = TensorLayout(DType.int64, [])
+        return compilation.stage(self.generate, name="smollm2_loop")(
+            TensorLayout(DType.int64, [1]), scalar, scalar, *self._caches(),
+            BufferLayout(DType.int64, [self.max_seq]))

@@ -297,7 +297,8 @@ void GraphRun::whileLoop(WhileLoopOp op) {
   Block &condition = op.getCondition().front();
   Block &body = op.getBody().front();
   while (true) {
-    for (auto [arg, tensor] : llvm::zip_equal(condition.getArguments(), carried))
+    for (auto [arg, tensor] :
+         llvm::zip_equal(condition.getArguments(), carried))
       values[arg] = tensor;
     TensorRef predicate = runBlock(condition).front();
     current = op;

@@ -71,10 +71,9 @@ void checkTypes(const SourceLoc &loc, ValueRange values, TypeRange types,
                                " " + expected + "s");
   for (auto [index, value, type] : llvm::enumerate(values, types))
     if (value.getType() != type)
-      throwStagingError(loc, what + " returned " + str(value.getType()) +
-                                 " for " + expected + " " +
-                                 std::to_string(index) + ", which is " +
-                                 str(type));
+      throwStagingError(
+          loc, what + " returned " + str(value.getType()) + " for " + expected +
+                   " " + std::to_string(index) + ", which is " + str(type));
 }
 
 /// Verifies the completed `op` and keeps it.
@@ -149,8 +148,8 @@ std::vector<Tensor> ops::cond(const Tensor &pred, const RegionFn &thenFn,
                                "(a CPU device)");
   // The result types are the then branch's: made with none and set once
   // it is traced.
-  auto op = CondOp::create(trace.builder, toLocation(loc), TypeRange(),
-                           predicate);
+  auto op =
+      CondOp::create(trace.builder, toLocation(loc), TypeRange(), predicate);
   PendingOp pending{op};
   std::string at = " of the cond at " + formatLoc(loc);
   SmallVector<Value> thenValues = traceRegion(
@@ -158,8 +157,8 @@ std::vector<Tensor> ops::cond(const Tensor &pred, const RegionFn &thenFn,
   SmallVector<Value> elseValues = traceRegion(
       trace, op.getElseRegion(), {}, "the else branch" + at, elseFn, loc);
   SmallVector<Type> types(ValueRange(thenValues).getTypes());
-  checkTypes(loc, elseValues, types, "the else branch" + at,
-             "result of the then branch");
+  // The then branch's values set the results' layouts.
+  checkTypes(loc, elseValues, types, "the else branch" + at, "result");
   // An op's result count is fixed when it is made: remake it with the
   // types, moving the traced regions over.
   OpBuilder builder(op);

@@ -701,14 +701,13 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
         CallerLocation at;
         std::vector<Tensor> values;
         for (nb::handle value : initial)
-          values.push_back(regionValue(value, "while_loop", "initial value",
-                                       values.size()));
+          values.push_back(
+              regionValue(value, "while_loop", "initial value", values.size()));
         return wrap(ops::while_loop(
             values,
             [&](const std::vector<Tensor> &carried) {
               nb::object result = predicate(*regionArguments(carried));
-              return regionValue(result, "while_loop", "predicate's result",
-                                 0);
+              return regionValue(result, "while_loop", "predicate's result", 0);
             },
             [&](const std::vector<Tensor> &carried) {
               return regionResults(body(*regionArguments(carried)),

@@ -69,6 +69,12 @@ def parameters(fn):
     return [(part.split(":")[0].strip(), "=" in part) for part in parts]
 
 
+def _scalar_bool(x):
+    """A rank-0 bool of the trace of `x`: a predicate of while_loop and
+    cond."""
+    return ops.less(ops.reduce_sum(x, [0, 1], keep_dims=False), 0.0)
+
+
 def good_arguments(x):
     """A valid value for each argument name the ops use."""
     return {
@@ -84,6 +90,9 @@ def good_arguments(x):
         "start": 0, "stop": 4, "step": 1, "k": 1,
         "paddings": [0, 0, 1, 0], "mode": "constant", "quantized": x,
         "encoding": "q4_1",
+        "initial": [x], "predicate": lambda value: _scalar_bool(value),
+        "body": lambda value: value, "pred": _scalar_bool(x),
+        "then_fn": lambda: x, "else_fn": lambda: x,
         "mapping": DeviceMesh([CPU(0), CPU(1)], (2,), ("x",)),
     }
 

@@ -220,7 +220,8 @@ Tensor pad(const Tensor &x, std::vector<int64_t> paddings,
 // Control flow.
 /// A function traced into a region of a while_loop or cond: it receives the
 /// region's values and returns the ones the region yields.
-using RegionFn = std::function<std::vector<Tensor>(const std::vector<Tensor> &)>;
+using RegionFn =
+    std::function<std::vector<Tensor>(const std::vector<Tensor> &)>;
 /// MAX's `while_loop` (`maxgraph.while_loop`): carries `initial` (one or
 /// more tensors) while `predicate` of the carried values returns true (a
 /// rank-0 bool on the host), each round replacing them with what `body`

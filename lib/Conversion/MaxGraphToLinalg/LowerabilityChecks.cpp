@@ -29,11 +29,6 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
     return op->emitError() << "'" << op->getName()
                            << "' is a composite with no CPU lowering; run "
                               "maxgraph-decompose first";
-  if (gpu && isa<WhileLoopOp, CondOp>(op))
-    return op->emitError()
-           << "'" << op->getName()
-           << "' has no GPU lowering yet: its predicate is read on the host "
-              "each time, so the graph must run on the CPU";
   auto checkType = [&](Type type) -> LogicalResult {
     auto layout = dyn_cast<LayoutType>(type);
     // LLVM IR has no 8-bit float types: translation would fail late with a
@@ -71,6 +66,18 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
     return success();
   };
   if (auto graph = dyn_cast<GraphOp>(op)) {
+    // Reported before the host predicate's device is.
+    WalkResult control = graph.walk([&](Operation *nested) {
+      if (!gpu || !isa<WhileLoopOp, CondOp>(nested))
+        return WalkResult::advance();
+      nested->emitError() << "'" << nested->getName()
+                          << "' has no GPU lowering yet: its predicate is "
+                             "read on the host each time, so the graph must "
+                             "run on the CPU";
+      return WalkResult::interrupt();
+    });
+    if (control.wasInterrupted())
+      return failure();
     for (Type type : graph.getArgumentTypes())
       if (failed(checkType(type)))
         return failure();

@@ -46,8 +46,7 @@ static LogicalResult verifyYield(Operation *op, Region &region, StringRef what,
     return op->emitOpError()
            << "'" << what << "' region yields " << yield.getNumOperands()
            << " values, but the op has " << types.size() << " " << expected;
-  for (auto [index, value, type] :
-       llvm::enumerate(yield.getOperands(), types))
+  for (auto [index, value, type] : llvm::enumerate(yield.getOperands(), types))
     if (value.getType() != type)
       return op->emitOpError()
              << "'" << what << "' region yields " << value.getType()
@@ -56,9 +55,10 @@ static LogicalResult verifyYield(Operation *op, Region &region, StringRef what,
   return success();
 }
 
-LogicalResult WhileLoopOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
+LogicalResult WhileLoopOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location>,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
   llvm::append_range(types, adaptor.getInitial().getTypes());
   return success();
 }
@@ -74,9 +74,8 @@ LogicalResult WhileLoopOp::verifyRegions() {
         {"do", &getBody()}}) {
     TypeRange arguments = region->getArgumentTypes();
     if (arguments != carried)
-      return emitOpError()
-             << "'" << name << "' region takes (" << arguments
-             << "), but the loop carries (" << carried << ")";
+      return emitOpError() << "'" << name << "' region takes (" << arguments
+                           << "), but the loop carries (" << carried << ")";
   }
   auto yield = dyn_cast<YieldOp>(getCondition().front().getTerminator());
   if (!yield)
