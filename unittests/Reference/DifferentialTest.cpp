@@ -222,6 +222,9 @@ struct Program {
   double scale = 4;
   /// Sizes symbolic dims are bound to.
   int64_t minSymbol = 1, maxSymbol = 4;
+  /// Whether the GPU lowering takes the program (it refuses loops and
+  /// branches, whose predicates the host reads).
+  bool gpuLowering = true;
 
   int addTensor(TensorLayout layout, Fill fill = {}) {
     tensors.push_back(std::move(layout));
@@ -1211,6 +1214,75 @@ Program callProgram(Rng &rng) {
   return p;
 }
 
+/// A loop of 0 to 4 rounds (a bound the graph makes, read at run time):
+/// each round stores the accumulator into row i of a buffer, then adds the
+/// input (times the round, converted) to it. CPU only: GPU graphs refuse
+/// loops.
+Program whileLoopProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.while_loop";
+  p.dtype = rng.pick(kNumeric);
+  p.gpuLowering = false;
+  int64_t rounds = rng.between(0, 4);
+  std::vector<Dim> shape = randomShape(rng, 0, 2);
+  std::vector<Dim> rows = {Dim(4)};
+  rows.insert(rows.end(), shape.begin(), shape.end());
+  p.addTensor(TensorLayout(p.dtype, shape));
+  p.addBuffer(BufferLayout(p.dtype, rows));
+  std::vector<Dim> row = {Dim(1)};
+  row.insert(row.end(), shape.begin(), shape.end());
+  p.what = std::to_string(rounds) + " rounds";
+  p.tolerance = 8;
+  p.scale = 40;
+  DType dtype = p.dtype;
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &b) {
+    Tensor limit = ops::constant(static_cast<double>(rounds), DType::Int64);
+    std::vector<Tensor> last = ops::while_loop(
+        {ops::constant(0, DType::Int64), x[0]},
+        [&](const std::vector<Tensor> &v) { return ops::less(v[0], limit); },
+        [&](const std::vector<Tensor> &v) {
+          Tensor next = v[0] + 1;
+          // Row i; the other dims whole.
+          std::vector<ops::Range> window(row.size());
+          window[0] = ops::Range{v[0], next};
+          ops::buffer_store_slice(b[0], ops::reshape(v[1], row), window);
+          return std::vector<Tensor>{next,
+                                     v[1] + x[0] * ops::cast(next, dtype)};
+        });
+    return std::vector<Tensor>{last[1], b[0].load()};
+  };
+  return p;
+}
+
+/// A branch on a bool input: the product, or the difference stored into a
+/// buffer too. CPU only, as loops.
+Program condProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.cond";
+  p.dtype = rng.pick(kNumeric);
+  p.gpuLowering = false;
+  std::vector<Dim> shape = randomShape(rng, 0, 3);
+  p.addTensor(TensorLayout(DType::Bool, {}));
+  p.addTensor(TensorLayout(p.dtype, shape));
+  p.addTensor(TensorLayout(p.dtype, shape));
+  p.addBuffer(BufferLayout(p.dtype, shape));
+  p.tolerance = 2;
+  p.body = [](const std::vector<Tensor> &x, const std::vector<Buffer> &b) {
+    std::vector<Tensor> taken = ops::cond(
+        x[0],
+        [&](const std::vector<Tensor> &) {
+          return std::vector<Tensor>{x[1] * x[2]};
+        },
+        [&](const std::vector<Tensor> &) {
+          Tensor difference = x[1] - x[2];
+          b[0].store(difference);
+          return std::vector<Tensor>{difference};
+        });
+    return std::vector<Tensor>{taken[0], b[0].load()};
+  };
+  return p;
+}
+
 Tensor powOp(const Tensor &a, const Tensor &b) { return ops::pow(a, b); }
 
 /// Every generator, by name: one per staging function (and pow split by
@@ -1356,6 +1428,8 @@ const std::map<std::string, Generator> &generators() {
         collective("maxgraph.reduce_scatter", "reduce_scatter");
     g["broadcast"] = collective("maxgraph.broadcast", "broadcast");
     g["call"] = callProgram;
+    g["while_loop"] = whileLoopProgram;
+    g["cond"] = condProgram;
     return g;
   }();
   return all;
@@ -1901,7 +1975,7 @@ TEST_P(GpuDifferentialTest, OpenCLKernelsMatchInterpreter) {
     {
       Rng rng(seedFor(op, seed));
       Program p = generate(rng);
-      if (!onHostOnly(p))
+      if (!onHostOnly(p) || !p.gpuLowering)
         continue;
     }
     ++ran;
@@ -1917,8 +1991,8 @@ TEST_P(GpuDifferentialTest, OpenCLKernelsMatchInterpreter) {
     return;
   if (!ran)
     GTEST_SKIP() << op
-                 << " programs span several devices; graphs over "
-                    "several devices have no GPU lowering yet";
+                 << " programs span several devices or hold loops; neither "
+                    "has a GPU lowering yet";
 }
 
 /// Every op's programs on gpu:0 also compile with the NVVM back end: to
@@ -1938,7 +2012,7 @@ TEST_P(GpuDifferentialTest, CompilesForNVVM) {
     gProgramDevice = GPU(0);
     Program p = generate(rng);
     gProgramDevice = CPU();
-    if (!onHostOnly(p))
+    if (!onHostOnly(p) || !p.gpuLowering)
       continue;
     moveTo(p, GPU(0));
     auto wrap = [](Body body) {
@@ -1979,7 +2053,9 @@ TEST_P(GpuDifferentialTest, CompilesForNVVM) {
     ++compiled;
   }
   if (!compiled)
-    GTEST_SKIP() << op << " programs span several devices";
+    GTEST_SKIP() << op
+                 << " programs span several devices or hold loops; neither "
+                    "has a GPU lowering yet";
 }
 
 std::vector<std::string> generatorNames() {
@@ -1998,6 +2074,8 @@ INSTANTIATE_TEST_SUITE_P(Ops, DifferentialTest,
 TEST(DifferentialCoverage, EveryOpOfTheDialectHasAGenerator) {
   // Ops that every program has: graphs and their outputs.
   std::set<std::string> covered = {"maxgraph.graph", "maxgraph.output"};
+  // The terminator of the regions of while_loop and cond.
+  covered.insert("maxgraph.yield");
   // One process's part of a collective between processes: they need an MPI
   // run, and are checked against the single-process collectives by the
   // multi-process tests (test/Tools/max-run/spmd-*.test).
