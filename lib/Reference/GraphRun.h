@@ -212,6 +212,7 @@ private:
   HostTensor gather(GatherOp op);
   HostTensor pad(PadOp op);
   HostTensor arange(ArangeOp op);
+  HostTensor randomUniform(RandomUniformOp op);
   void call(CallOp op);
   /// Runs the ops of `block` that reach its terminator or have an effect,
   /// then returns the values its terminator passes on.

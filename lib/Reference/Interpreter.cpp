@@ -209,6 +209,7 @@ void GraphRun::executeOp(Operation *op) {
       .Case([&](ShapeToTensorOp op) { setResult(0, shapeToTensor(op)); })
       .Case([&](PadOp op) { setResult(0, pad(op)); })
       .Case([&](ArangeOp op) { setResult(0, arange(op)); })
+      .Case([&](RandomUniformOp op) { setResult(0, randomUniform(op)); })
       .Case([&](BufferLoadOp op) {
         const HostTensor &buffer = get(op.getBuffer());
         setResult(0, retag(buffer, deviceOf(op.getType())));

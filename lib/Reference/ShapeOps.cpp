@@ -390,6 +390,23 @@ HostTensor GraphRun::pad(PadOp op) {
   return result;
 }
 
+HostTensor GraphRun::randomUniform(RandomUniformOp op) {
+  Shape shape = evalShape(op.getType());
+  if (llvm::is_contained(shape, -1))
+    fail("maxgraph.random_uniform: the shape of " + str(op.getType()) +
+         " is not known at run time");
+  HostTensor result = make(op.getType(), shape);
+  uint64_t seed = loadInt(get(op.getSeed()), 0);
+  double low = op.getLow().convertToDouble(),
+         high = op.getHigh().convertToDouble();
+  const llvm::fltSemantics &semantics = floatSemantics(result.dtype());
+  for (int64_t i = 0, n = result.numElements(); i < n; ++i)
+    storeElementAsFloat(result, i,
+                        scalar::uniformValue(scalar::randomBits(seed, i), low,
+                                             high, semantics));
+  return result;
+}
+
 HostTensor GraphRun::arange(ArangeOp op) {
   Shape shape = evalShape(op.getType());
   if (shape.size() != 1 || shape[0] < 0)

@@ -62,6 +62,11 @@ Tensor unary(const Tensor &x, const SourceLoc &loc,
   return trace.wrap(
       trace.createInferred<OpTy>(loc, {input}, attributes).getResult());
 }
+/// Throws unless every symbol of `dim` is a dim of an input of the graph
+/// being staged (so that a call can size it); `what` starts the message.
+void checkSymbolsBound(Trace &trace, const Dim &dim, const std::string &what,
+                       const SourceLoc &loc);
+
 } // namespace maxgraph::detail::opstaging
 
 #endif // MAXGRAPH_LIB_STAGING_OPSTAGING_H

@@ -283,6 +283,25 @@ Tensor ops::arange(double start, double stop, double step, DType dtype,
                   loc);
 }
 
+void opstaging::checkSymbolsBound(Trace &trace, const Dim &dim,
+                                  const std::string &what,
+                                  const SourceLoc &loc) {
+  // A size must be one the caller's inputs give: its symbols are the
+  // graph's arguments'.
+  llvm::SetVector<StringAttr> named, bound;
+  dim.getAttr().collectSymbols(named);
+  for (Type type : trace.graph.getBody().front().getArgumentTypes())
+    if (auto layout = dyn_cast<LayoutType>(type))
+      for (DimAttr argument : layout.getDims())
+        argument.collectSymbols(bound);
+  for (StringAttr symbol : named)
+    if (!bound.contains(symbol))
+      throwStagingError(loc, what +
+                                 ": no input of the graph has the symbolic "
+                                 "dim `" +
+                                 symbol.str() + "`, so no call could size it");
+}
+
 Tensor ops::arange(double start, const Dim &stop, double step, DType dtype,
                    Device device, Loc loc) {
   if (stop.isStatic())
@@ -298,21 +317,9 @@ Tensor ops::arange(double start, const Dim &stop, double step, DType dtype,
                                "integer step, got start " +
                                formatNumber(start) + " and step " +
                                formatNumber(step));
-  // A length must be one the caller's inputs size: its symbols are the
-  // graph's arguments'.
-  llvm::SetVector<StringAttr> named, bound;
-  stop.getAttr().collectSymbols(named);
-  Trace &trace = Trace::current(loc, ArangeOp::getOperationName());
-  for (Type type : trace.graph.getBody().front().getArgumentTypes())
-    if (auto layout = dyn_cast<LayoutType>(type))
-      for (DimAttr dim : layout.getDims())
-        dim.collectSymbols(bound);
-  for (StringAttr symbol : named)
-    if (!bound.contains(symbol))
-      throwStagingError(loc, "'maxgraph.arange' up to the dim `" + stop.str() +
-                                 "`: no input of the graph has the symbolic "
-                                 "dim `" +
-                                 symbol.str() + "`, so no call could size it");
+  checkSymbolsBound(Trace::current(loc, ArangeOp::getOperationName()), stop,
+                    "'maxgraph.arange' up to the dim `" + stop.str() + "`",
+                    loc);
   auto first = static_cast<int64_t>(start), by = static_cast<int64_t>(step);
   DimAttr span = subDims(stop.getAttr(), DimAttr::getStatic(ctx(), first));
   DimAttr length =

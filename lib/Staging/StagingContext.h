@@ -202,6 +202,9 @@ public:
   /// Whether this trace records a region of a while_loop or cond, which
   /// reads the values of the traces around it.
   bool readsParent = false;
+  /// The seed the next random op of this trace takes (random_seed()), once
+  /// set or first used.
+  std::optional<Tensor> seed;
   /// The signal buffer of each GPU, by GPU index, when the graph has them.
   std::map<int, mlir::Value> signalBuffers;
   /// Declares the external weight `name` (relative to this body) of

@@ -705,6 +705,87 @@ def range(start, stop, step=1, out_dim=None, *,
 # MAX's name for the same function.
 arange = range
 
+# The seed of live random tensors (made outside a staged function), which
+# `random.set_seed` sets there; each call takes it and advances it.
+_LIVE_SEED = [0]
+
+
+def _shape_list(shape) -> list:
+    if isinstance(shape, (int, str)) or not hasattr(shape, "__iter__"):
+        return [shape]
+    return list(shape)
+
+
+def uniform(shape=(), range=(0, 1), *, dtype: Optional[DType] = None,
+            device: Optional[Device] = None) -> Tensor:
+    """Values uniform in ``[range[0], range[1])`` (float32 by default), a
+    function of the graph's seed (``maxgraph.random.seed()``, which this
+    advances) and each element's index alone: the same seed gives the same
+    values on any thread count. Outside a staged function the result is a
+    live tensor, seeded by the process's seed."""
+    dtype = DType.float32 if dtype is None else dtype
+    device = CPU() if device is None else device
+    if not isinstance(range, (tuple, list)) or len(range) != 2:
+        raise ValueError(f"uniform: range must be (low, high), got {range!r}")
+    low, high = float(range[0]), float(range[1])
+    if not low < high:
+        raise ValueError(f"uniform: range ({low}, {high}) must have low "
+                         f"below high")
+    dims = _shape_list(shape)
+    if _in_trace():
+        return _ops.uniform(dims, low, high, dtype, device)
+    return _live_random(
+        ("uniform", tuple(dims), low, high, dtype, device), 1,
+        lambda: uniform(dims, (low, high), dtype=dtype, device=device))
+
+
+def _live_random(key, draws: int, create) -> Tensor:
+    """The live tensor that `create()` stages from the graph's seed, which
+    here is the process's live seed, advanced by the `draws` it takes: a
+    graph compiled once per `key`, run with the seed as its input."""
+    key = _call_key(key)
+    compiled = _EAGER_CACHE.get(key) if key is not None else None
+    if compiled is None:
+        from . import compilation
+        from .sharding import TensorLayout
+
+        def seeded(seed):
+            _ops.set_random_seed(seed)
+            return create()
+
+        compiled = compilation.compile(seeded)(TensorLayout(DType.int64, []))
+        if key is not None:
+            _EAGER_CACHE[key] = compiled
+    seed = _LIVE_SEED[0]
+    _LIVE_SEED[0] += draws
+    return compiled(numpy.array(seed, numpy.int64))
+
+
+def gaussian(shape=(), mean: float = 0.0, std: float = 1.0, *,
+             dtype: Optional[DType] = None,
+             device: Optional[Device] = None) -> Tensor:
+    """Normal values of `mean` and `std` (float32 by default): Box-Muller
+    of two uniform tensors (so it advances the seed twice), computed in
+    float32 for narrower dtypes."""
+    if not std > 0:
+        raise ValueError(f"gaussian: std must be positive, got {std}")
+    dtype = DType.float32 if dtype is None else dtype
+    if not _in_trace():
+        dims = _shape_list(shape)
+        return _live_random(
+            ("gaussian", tuple(dims), float(mean), float(std), dtype, device),
+            2, lambda: gaussian(dims, mean, std, dtype=dtype, device=device))
+    work = dtype if dtype in (DType.float32, DType.float64) else DType.float32
+    radius = uniform(shape, dtype=work, device=device)
+    angle = uniform(shape, dtype=work, device=device)
+    # 1 - u is in (0, 1]: its log is finite.
+    z = sqrt(log(1.0 - radius) * -2.0) * cos(angle * (2 * numpy.pi))
+    z = z * std + mean
+    return z if work == dtype else cast(z, dtype)
+
+
+normal = gaussian
+
 
 def hann_window(window_length: int, *, periodic: bool = True,
                 dtype: Optional[DType] = None, device=None) -> Tensor:
@@ -1052,16 +1133,19 @@ __all__ = [
     "cond", "constant", "cos", "cumsum", "custom", "dequantize",
     "distributed_broadcast", "div",
     "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
-    "floor", "floor_div", "full", "full_like", "gather", "gather_nd", "gelu",
+    "floor", "floor_div", "full", "full_like", "gather", "gather_nd",
+    "gaussian", "gelu",
     "greater", "greater_equal", "group_norm", "hann_window", "is_inf",
     "is_nan", "layer_norm", "log", "log1p", "logical_and", "logical_not",
     "logical_or", "logical_xor", "logsoftmax", "matmul", "max", "mean", "min",
-    "mod", "mul", "negate", "not_equal", "ones", "ones_like", "outer", "pad",
+    "mod", "mul", "negate", "normal", "not_equal", "ones", "ones_like",
+    "outer", "pad",
     "permute", "pow", "prod", "qmatmul", "range", "reduce_scatter", "relu",
     "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
     "shape_to_tensor", "sigmoid", "silu", "sin", "slice_tensor", "softmax",
     "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh", "tile", "top_k",
-    "transfer_to", "transpose", "trunc", "unsqueeze", "where", "while_loop",
+    "transfer_to", "transpose", "trunc", "uniform", "unsqueeze", "where",
+    "while_loop",
     "zeros", "zeros_like",
 ]
 

@@ -695,6 +695,46 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "Calls kernel `name` of one of the graph's custom extensions.");
 
   m.def(
+      "random_uniform",
+      [](const PyTensor &seed, nb::handle shape, double low, double high,
+         DType dtype, Device device) {
+        CallerLocation at;
+        return PyTensor(
+            ops::random_uniform(seed.traced("random_uniform"),
+                                toDims(shape, "random_uniform", "shape"), low,
+                                high, dtype, device));
+      },
+      nb::arg("seed"), nb::arg("shape"), nb::arg("low") = 0.0,
+      nb::arg("high") = 1.0, nb::arg("dtype") = DType::Float32,
+      nb::arg("device") = CPU(),
+      "Values uniform in [low, high), a function of `seed` (a rank-0 int64 "
+      "tensor) and each element's index alone.");
+  m.def(
+      "random_seed",
+      []() {
+        CallerLocation at;
+        return PyTensor(ops::random_seed());
+      },
+      "The graph's seed: 0 until set_random_seed; every uniform advances it.");
+  m.def(
+      "set_random_seed",
+      [](const PyTensor &seed) {
+        CallerLocation at;
+        ops::set_random_seed(seed.traced("set_random_seed"));
+      },
+      nb::arg("seed"), "Sets the graph's seed (a rank-0 integer tensor).");
+  m.def(
+      "uniform",
+      [](nb::handle shape, double low, double high, DType dtype,
+         Device device) {
+        CallerLocation at;
+        return PyTensor(ops::uniform(toDims(shape, "uniform", "shape"), low,
+                                     high, dtype, device));
+      },
+      nb::arg("shape"), nb::arg("low") = 0.0, nb::arg("high") = 1.0,
+      nb::arg("dtype") = DType::Float32, nb::arg("device") = CPU(),
+      "random_uniform with the graph's seed, which it advances.");
+  m.def(
       "while_loop",
       [](const std::vector<nb::handle> &initial, nb::callable predicate,
          nb::callable body) {

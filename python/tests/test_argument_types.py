@@ -93,6 +93,9 @@ def good_arguments(x):
         "initial": [x], "predicate": lambda value: _scalar_bool(value),
         "body": lambda value: value, "pred": _scalar_bool(x),
         "then_fn": lambda: x, "else_fn": lambda: x,
+        "seed": ops.cast(ops.reduce_sum(x, [0, 1], keep_dims=False),
+                         DType.int64),
+        "low": 0.0, "high": 1.0,
         "mapping": DeviceMesh([CPU(0), CPU(1)], (2,), ("x",)),
     }
 

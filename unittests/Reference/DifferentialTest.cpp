@@ -1214,6 +1214,29 @@ Program callProgram(Rng &rng) {
   return p;
 }
 
+/// Random values of a float dtype in a random range, from a seed input:
+/// compiled and interpreted bit for bit. CPU only: the seed is a host
+/// scalar, which the GPU lowering does not take yet.
+Program randomUniformProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.random_uniform";
+  p.dtype = rng.pick(kFloats);
+  p.gpuLowering = false;
+  std::vector<Dim> shape = randomShape(rng, 0, 3);
+  p.addTensor(TensorLayout(p.dtype, shape));
+  p.addTensor(TensorLayout(DType::Int64, {}));
+  double low = rng.between(-8, 4) / 4.0;
+  double high = low + rng.between(1, 12) / 4.0;
+  p.what = "[" + std::to_string(low) + ", " + std::to_string(high) + ")";
+  DType dtype = p.dtype;
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+    // The input's shape, so that symbolic dims are bound.
+    return std::vector<Tensor>{
+        ops::random_uniform(x[1], shape, low, high, dtype) + x[0] * 0};
+  };
+  return p;
+}
+
 /// A loop of 0 to 4 rounds (a bound the graph makes, read at run time):
 /// each round stores the accumulator into row i of a buffer, then adds the
 /// input (times the round, converted) to it. CPU only: GPU graphs refuse
@@ -1428,6 +1451,7 @@ const std::map<std::string, Generator> &generators() {
         collective("maxgraph.reduce_scatter", "reduce_scatter");
     g["broadcast"] = collective("maxgraph.broadcast", "broadcast");
     g["call"] = callProgram;
+    g["random_uniform"] = randomUniformProgram;
     g["while_loop"] = whileLoopProgram;
     g["cond"] = condProgram;
     return g;

@@ -217,6 +217,25 @@ Tensor pad(const Tensor &x, std::vector<int64_t> paddings,
            const std::string &mode = "constant", double value = 0,
            Loc loc = Loc::current());
 
+// Random values.
+/// `maxgraph.random_uniform`: a tensor of `shape` whose values are
+/// uniform in [low, high), a function of `seed` (a rank-0 int64 on the
+/// host) and each element's index alone.
+Tensor random_uniform(const Tensor &seed, std::vector<Dim> shape, double low,
+                      double high, DType dtype = DType::Float32,
+                      Device device = CPU(), Loc loc = Loc::current());
+/// The seed of the graph being staged (MAX's `random.seed()`): 0 until
+/// set_random_seed; every uniform() takes it and advances it by one. In a
+/// while_loop body or a cond branch, a seed set there holds in it alone.
+Tensor random_seed(Loc loc = Loc::current());
+/// Sets the seed (MAX's `random.set_seed`): a rank-0 integer tensor.
+void set_random_seed(const Tensor &seed, Loc loc = Loc::current());
+/// MAX's `uniform`: random_uniform with the graph's seed, which it
+/// advances.
+Tensor uniform(std::vector<Dim> shape, double low = 0, double high = 1,
+               DType dtype = DType::Float32, Device device = CPU(),
+               Loc loc = Loc::current());
+
 // Control flow.
 /// A function traced into a region of a while_loop or cond: it receives the
 /// region's values and returns the ones the region yields.

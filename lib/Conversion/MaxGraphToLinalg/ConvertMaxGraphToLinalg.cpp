@@ -118,6 +118,7 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphCustomToLinalgPatterns(converter, patterns);
   populateMaxGraphCollectiveToLinalgPatterns(converter, patterns);
   populateMaxGraphControlFlowToLinalgPatterns(converter, patterns);
+  populateMaxGraphRandomToLinalgPatterns(converter, patterns, graphSymbols);
   populateMaxGraphQuantizedToLinalgPatterns(converter, patterns,
                                             /*registerKernels=*/!gpu);
 }

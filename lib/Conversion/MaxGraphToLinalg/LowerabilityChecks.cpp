@@ -127,8 +127,8 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
   // one of a reshape's may take the rest of the element count.
   bool reshapeInfers = false;
   if (isElementwise(op) || isReduction(op) ||
-      isa<MatmulOp, TransposeOp, BroadcastToOp, ReshapeOp, SliceOp, ArangeOp>(
-          op)) {
+      isa<MatmulOp, TransposeOp, BroadcastToOp, ReshapeOp, SliceOp, ArangeOp,
+          RandomUniformOp>(op)) {
     for (auto [index, dim] :
          llvm::enumerate(layoutOf(op->getResult(0)).getDims())) {
       if (dim.isStatic() || canEvaluate(dim, symbols))

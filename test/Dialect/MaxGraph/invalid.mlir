@@ -1501,6 +1501,43 @@ maxgraph.graph @unbound_result<n>(%x: !maxgraph.tensor<[n], f32>) -> !maxgraph.t
 // -----
 
 //===----------------------------------------------------------------------===//
+// maxgraph.random_uniform
+//===----------------------------------------------------------------------===//
+
+maxgraph.graph @random_integers(%seed: !maxgraph.tensor<[], si64>) -> () {
+  // expected-error @+1 {{'maxgraph.random_uniform' op result has element type 'si32' but random_uniform makes f16, bf16, f32 or f64 values}}
+  %0 = maxgraph.random_uniform %seed low = 0 high = 4 : !maxgraph.tensor<[2], si32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @random_unknown_dim(%seed: !maxgraph.tensor<[], si64>) -> () {
+  // expected-error @+1 {{'maxgraph.random_uniform' op result dim 1 is `?`; random_uniform needs static, symbolic or algebraic dims}}
+  %0 = maxgraph.random_uniform %seed low = 0 high = 1 : !maxgraph.tensor<[2, ?], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @random_range(%seed: !maxgraph.tensor<[], si64>) -> () {
+  // expected-error @+1 {{'maxgraph.random_uniform' op range [1, 1) must be finite with low below high}}
+  %0 = maxgraph.random_uniform %seed low = 1 high = 1 : !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}
+
+// -----
+
+maxgraph.graph @random_seed_type(%seed: !maxgraph.tensor<[], si32>) -> () {
+  // The custom form spells no seed type (it is always this one).
+  // expected-error @+1 {{'maxgraph.random_uniform' op operand #0 must be a rank-0 si64 tensor on the host, but got '!maxgraph.tensor<[], si32>'}}
+  %0 = "maxgraph.random_uniform"(%seed) {low = 0.0 : f64, high = 1.0 : f64} : (!maxgraph.tensor<[], si32>) -> !maxgraph.tensor<[2], f32>
+  maxgraph.output
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // maxgraph.arange
 //===----------------------------------------------------------------------===//
 

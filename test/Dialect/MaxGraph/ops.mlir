@@ -279,6 +279,16 @@ maxgraph.graph @symbolic_slices<seq>(%x: !maxgraph.tensor<[seq], f32>, %y: !maxg
   maxgraph.output
 }
 
+// random_uniform: any float type, dims static, symbolic or algebraic.
+// CHECK-LABEL: maxgraph.graph @random<seq>(
+// CHECK: maxgraph.random_uniform %{{[a-z0-9_.]+}} low = 0 high = 1 : !maxgraph.tensor<[seq, 4], f32>
+// CHECK: maxgraph.random_uniform %{{[a-z0-9_.]+}} low = -2.500000e-01 high = 3 : !maxgraph.tensor<[seq * 2], bf16>
+maxgraph.graph @random<seq>(%x: !maxgraph.tensor<[seq], f32>, %seed: !maxgraph.tensor<[], si64>) -> () {
+  %0 = maxgraph.random_uniform %seed low = 0 high = 1 : !maxgraph.tensor<[seq, 4], f32>
+  %1 = maxgraph.random_uniform %seed low = -0.25 high = 3 : !maxgraph.tensor<[seq * 2], bf16>
+  maxgraph.output
+}
+
 // arange, pad and top_k: lengths static, symbolic and algebraic; numbers print
 // as integers when they are.
 // CHECK-LABEL: maxgraph.graph @arange_pad_top_k<seq>(

@@ -171,6 +171,12 @@ void populateMaxGraphQuantizedToLinalgPatterns(
 void populateMaxGraphControlFlowToLinalgPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 
+/// Adds the pattern of `random_uniform`: a `linalg.generic` that hashes
+/// the seed and each element's index.
+void populateMaxGraphRandomToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    const GraphSymbols &graphSymbols);
+
 /// Adds the patterns of every family above: all that
 /// convert-maxgraph-to-linalg uses. `gpu` leaves out the CPU's register
 /// kernels.

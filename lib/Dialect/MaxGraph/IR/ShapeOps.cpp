@@ -40,6 +40,27 @@ static std::string formatNumber(double value) {
   return os.str();
 }
 
+LogicalResult RandomUniformOp::verify() {
+  TensorLayoutType result = getType();
+  if (!isa<FloatType>(result.getElementType()) ||
+      result.getElementType().getIntOrFloatBitWidth() == 8)
+    return emitOpError() << "result has element type "
+                         << result.getElementType()
+                         << " but random_uniform makes f16, bf16, f32 or f64 "
+                            "values";
+  for (auto [index, dim] : llvm::enumerate(result.getDims()))
+    if (dim.getUnknown())
+      return emitOpError() << "result dim " << index
+                           << " is `?`; random_uniform needs static, symbolic "
+                              "or algebraic dims";
+  double low = getLow().convertToDouble(), high = getHigh().convertToDouble();
+  if (!std::isfinite(low) || !std::isfinite(high) || !(low < high))
+    return emitOpError() << "range [" << formatNumber(low) << ", "
+                         << formatNumber(high)
+                         << ") must be finite with low below high";
+  return success();
+}
+
 LogicalResult ArangeOp::verify() {
   TensorLayoutType result = getType();
   if (result.getRank() != 1)

@@ -333,3 +333,30 @@ double maxgraph::scalar::castIntToFloat(uint64_t x, IntKind from,
                 &losesInfo);
   return value.convertToDouble();
 }
+
+uint64_t maxgraph::scalar::randomBits(uint64_t seed, uint64_t index) {
+  uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+double maxgraph::scalar::below(double high,
+                               const llvm::fltSemantics &semantics) {
+  llvm::APFloat value(high);
+  bool losesInfo;
+  value.convert(semantics, llvm::APFloat::rmTowardNegative, &losesInfo);
+  // Rounded down with a loss, it is already below `high`.
+  if (!losesInfo)
+    value.next(/*nextDown=*/true);
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
+double maxgraph::scalar::uniformValue(uint64_t bits, double low, double high,
+                                      const llvm::fltSemantics &semantics) {
+  double u = static_cast<double>(bits >> 11) * 0x1p-53;
+  double value = roundTo(low + (high - low) * u, semantics);
+  return value >= high ? below(high, semantics) : value;
+}

@@ -266,6 +266,28 @@ def MaxGraph_ArangeOp : MaxGraph_Op<"arange", [Pure]> {
   let hasVerifier = 1;
 }
 
+def MaxGraph_RandomUniformOp : MaxGraph_Op<"random_uniform", [Pure]> {
+  let summary = "counter-based random values in [low, high)";
+  let description = [{
+    Element `i` (row-major) is a function of `seed` and `i` alone
+    (SplitMix64 of `seed + (i + 1) * 0x9E3779B97F4A7C15`), mapped to
+    `[low, high)` in f64 and rounded once to the float element type
+    (docs/Spec.md): the values do not depend on threads, tiles or devices,
+    and the same seed gives the same tensor.
+
+    ```mlir
+    %u = maxgraph.random_uniform %seed low = 0 high = 1 : !maxgraph.tensor<[2, 3], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_IndexScalar:$seed, F64Attr:$low, F64Attr:$high);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $seed `low` `=` custom<Number>($low) `high` `=` custom<Number>($high)
+    attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise ops
 //===----------------------------------------------------------------------===//

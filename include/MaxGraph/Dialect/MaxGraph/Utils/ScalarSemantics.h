@@ -112,6 +112,20 @@ uint64_t castIntToInt(uint64_t x, IntKind to);
 /// Integer to float, rounded once to nearest-even in `to`.
 double castIntToFloat(uint64_t x, IntKind from, const llvm::fltSemantics &to);
 
+/// The random bits of element `index` (row-major) of a
+/// `maxgraph.random_uniform` with `seed`: SplitMix64's output function of
+/// `seed + (index + 1) * 0x9E3779B97F4A7C15`, in wrapping 64-bit
+/// arithmetic. Counter-based: an element's bits depend on nothing else.
+uint64_t randomBits(uint64_t seed, uint64_t index);
+/// Element value of `maxgraph.random_uniform` for `bits`: the top 53 bits
+/// as u in [0, 1), `low + (high - low) * u` in double, rounded to nearest-
+/// even in `semantics`, and the largest value below `high` there where that
+/// rounds up to `high` (the range excludes it).
+double uniformValue(uint64_t bits, double low, double high,
+                    const llvm::fltSemantics &semantics);
+/// The largest value of `semantics` below `high`, as a double.
+double below(double high, const llvm::fltSemantics &semantics);
+
 } // namespace maxgraph::scalar
 
 #endif // MAXGRAPH_DIALECT_MAXGRAPH_UTILS_SCALARSEMANTICS_H
