@@ -13,13 +13,13 @@ import json
 import sys
 
 from .gguf_model import ModelFileError
-from .generator import DEFAULT_MAX_SEQ, WEIGHT_MODES, Generator
+from .generator import DEFAULT_MAX_SEQ, WEIGHT_MODES, Generator, Sampling
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m examples.smollm2",
-        description="Greedy chat completions from a Llama-architecture GGUF "
+        description="Chat completions from a Llama-architecture GGUF "
         "(SmolLM2-135M-Instruct by default) through MaxGraph.")
     parser.add_argument("prompts", nargs="+", metavar="PROMPT")
     parser.add_argument("--gguf", metavar="PATH",
@@ -29,7 +29,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seq", type=int, default=DEFAULT_MAX_SEQ,
                         help="positions in the KV cache")
     parser.add_argument("--greedy", action="store_true",
-                        help="greedy decoding (the only mode so far)")
+                        help="take the likeliest token each time instead of "
+                        "drawing one")
+    sampling = Sampling()
+    parser.add_argument("--temperature", type=float,
+                        default=sampling.temperature,
+                        help="divides the logits before drawing (default "
+                        "%(default)s)")
+    parser.add_argument("--top-k", type=int, default=sampling.top_k,
+                        help="draws from this many likeliest tokens "
+                        "(default %(default)s)")
+    parser.add_argument("--top-p", type=float, default=sampling.top_p,
+                        help="among the fewest of them whose probabilities "
+                        "reach this (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=sampling.seed,
+                        help="the draws' seed: the same seed gives the same "
+                        "text (default %(default)s)")
     parser.add_argument("--weights", choices=WEIGHT_MODES, default="q4",
                         help="q4 reads the file's Q4_0, Q4_1 and Q8_0 blocks "
                         "as they are stored (memory-mapped, not copied); "
@@ -48,9 +63,11 @@ def main(argv: list[str] | None = None) -> int:
 
         maxgraph.set_num_threads(args.threads)
     try:
-        generator = Generator(args.gguf, max_seq=args.max_seq,
-                              weights=args.weights,
-                              in_graph_loop=args.in_graph_loop)
+        generator = Generator(
+            args.gguf, max_seq=args.max_seq, weights=args.weights,
+            in_graph_loop=args.in_graph_loop,
+            sampling=None if args.greedy else Sampling(
+                args.temperature, args.top_k, args.top_p, args.seed))
         for prompt in args.prompts:
             stream = None if args.json else \
                 (lambda piece: print(piece, end="", flush=True))

@@ -46,6 +46,30 @@ def _quantized(model: LlamaGGUF) -> dict:
 
 
 @dataclass
+class Sampling:
+    """Each token drawn from the `top_k` likeliest, their logits divided by
+    `temperature`, among the fewest whose probabilities reach `top_p`; the
+    token after t generated ones from seed `seed + t`, so a seed gives the
+    same text in both loop modes."""
+    temperature: float = 0.7
+    top_k: int = 40
+    top_p: float = 0.9
+    seed: int = 0
+
+    def check(self, vocab: int) -> None:
+        if not self.temperature > 0:
+            raise ModelFileError(f"--temperature must be above 0, got "
+                                 f"{self.temperature} (--greedy takes the "
+                                 f"likeliest token)")
+        if not 1 <= self.top_k <= vocab:
+            raise ModelFileError(f"--top-k must be from 1 to the vocabulary's "
+                                 f"{vocab}, got {self.top_k}")
+        if not 0 < self.top_p <= 1:
+            raise ModelFileError(f"--top-p must be in (0, 1], got "
+                                 f"{self.top_p}")
+
+
+@dataclass
 class Generation:
     prompt_ids: list[int]
     ids: list[int] = field(default_factory=list)
@@ -67,7 +91,8 @@ class Generator:
     def __init__(self, gguf: Optional[os.PathLike] = None,
                  max_seq: int = DEFAULT_MAX_SEQ, weights: str = "q4",
                  progress: Callable[[str], None] = _progress,
-                 in_graph_loop: bool = False):
+                 in_graph_loop: bool = False,
+                 sampling: Optional[Sampling] = None):
         if weights not in WEIGHT_MODES:
             raise ModelFileError(
                 f"--weights {weights}: expected one of "
@@ -77,8 +102,12 @@ class Generator:
         self.config = self.model.config
         self.max_seq = max_seq
         self.tokenizer = self.model.tokenizer()
+        self.sampling = sampling
+        if sampling is not None:
+            sampling.check(self.config.vocab)
         encodings = _quantized(self.model) if weights == "q4" else {}
-        decoder = Decoder(self.config, max_seq, encodings)
+        decoder = Decoder(self.config, max_seq, encodings,
+                          sampling.top_k if sampling else None)
         staged = decoder.stage()
         looped = decoder.stage_loop() if in_graph_loop else None
         loaded = time.perf_counter()
@@ -117,16 +146,26 @@ class Generator:
         text = self.model.chat_prompt([{"role": "user", "content": prompt}])
         return self.tokenizer.encode(text, add_special_tokens=False).ids
 
-    def _call(self, tokens: list[int], pos: int) -> int:
-        _, next_token = self.step(np.array(tokens, np.int64),
-                                  np.array(pos, np.int64), self.k_caches,
-                                  self.v_caches)
+    def _call(self, tokens: list[int], pos: int, generated: int) -> int:
+        """The token after `tokens` at `pos`, the `generated`-th."""
+        inputs = [np.array(tokens, np.int64), np.array(pos, np.int64)]
+        inputs += self._sampling_inputs(generated)
+        _, next_token = self.step(*inputs, self.k_caches, self.v_caches)
         return int(next_token.to_numpy().reshape(-1)[0])
+
+    def _sampling_inputs(self, generated: int) -> list:
+        """temperature, top_p and the seed of the `generated`-th token."""
+        s = self.sampling
+        if s is None:
+            return []
+        return [np.array(s.temperature, np.float32),
+                np.array(s.top_p, np.float32),
+                np.array(s.seed + generated, np.int64)]
 
     def generate(self, prompt: str, max_new_tokens: int,
                  on_token: Optional[Callable[[str], None]] = None
                  ) -> Generation:
-        """Greedy generation after `prompt`, up to `max_new_tokens` or the
+        """Generation after `prompt`, up to `max_new_tokens` or the
         end-of-sequence token (included in `ids` when reached); `on_token`
         gets the text as it grows."""
         if max_new_tokens < 1:
@@ -140,7 +179,7 @@ class Generator:
                 f"ones exceed the cache of {self.max_seq} positions "
                 f"(--max-seq)")
         start = time.perf_counter()
-        token = self._call(ids, 0)
+        token = self._call(ids, 0, 0)
         prefill = time.perf_counter()
         result.prefill_tokens_per_s = len(ids) / (prefill - start)
         if self.loop is not None:
@@ -159,7 +198,8 @@ class Generator:
             if token == self.config.eos_id or \
                     len(result.ids) >= max_new_tokens:
                 break
-            token = self._call([token], len(ids) + len(result.ids) - 1)
+            token = self._call([token], len(ids) + len(result.ids) - 1,
+                               len(result.ids))
         end = time.perf_counter()
         decoded = len(result.ids) - 1
         if decoded:
@@ -180,7 +220,8 @@ class Generator:
             count = self.loop(np.array([token], np.int64),
                               np.array(len(result.prompt_ids), np.int64),
                               np.array(max_new_tokens - 1, np.int64),
-                              self.k_caches, self.v_caches, generated)
+                              *self._sampling_inputs(1), self.k_caches,
+                              self.v_caches, generated)
             count = int(count.to_numpy())
             result.ids.extend(int(i) for i in generated[:count])
             if count:

@@ -7,9 +7,10 @@ positions `pos .. pos + seq - 1`, and one key and one value cache per layer
 (`[kv_heads, max_seq, head_dim]` BufferLayouts, head-major so that
 attention reads them as they are stored). Each layer writes its keys
 and values at `pos` and attends to the cache up to `pos + seq`. It returns
-the last position's logits and the greedy next token. `generate` runs
-`step` in a while_loop, one token at a time until the end-of-sequence token
-or a limit: the graph of `--in-graph-loop`.
+the last position's logits and the greedy next token; `sampled_step`
+draws it instead (`sample`: top-k, temperature, top-p, from the graph's
+seed). `generate` runs the decoder in a while_loop, one token at a time
+until the end-of-sequence token or a limit: the graph of `--in-graph-loop`.
 
 Weights are external weights (`ops.constant_external`) named as in the
 GGUF; the layers share one `as_subgraph` body whose weight names are
@@ -26,7 +27,7 @@ from typing import Mapping, Optional
 import numpy as np
 
 import maxgraph.functional as F
-from maxgraph import compilation, ops
+from maxgraph import compilation, ops, random
 from maxgraph.dtype import DType
 from maxgraph.quantization import QuantizationEncoding
 from maxgraph.sharding import BufferLayout, TensorLayout
@@ -68,11 +69,13 @@ class Decoder:
 
     def __init__(self, config: LlamaConfig, max_seq: int,
                  encodings: Optional[Mapping[str, QuantizationEncoding]]
-                 = None):
+                 = None, top_k: Optional[int] = None):
         """`encodings` names the weights read in their file's block
         encoding (a layer's by its name relative to `blk.<i>.`); the others
-        are float32."""
+        are float32. With `top_k`, the graphs draw each token from that many
+        candidates (`sample`) instead of taking the likeliest."""
         self.config = config
+        self.top_k = top_k
         self.max_seq = max_seq
         self.encodings = dict(encodings or {})
         self.cos_table, self.sin_table = rope_tables(config, max_seq)
@@ -165,6 +168,36 @@ class Decoder:
     def step(self, tokens, pos, k_caches, v_caches):
         """Logits of the last new position ([1, vocab]) and the greedy next
         token ([1] int64)."""
+        logits = self.logits(tokens, pos, k_caches, v_caches)
+        return logits, F.argmax(logits, axis=-1)
+
+    def sampled_step(self, tokens, pos, temperature, top_p, seed, k_caches,
+                     v_caches):
+        """`step` with the next token drawn by `sample` from the graph's
+        seed `seed`."""
+        logits = self.logits(tokens, pos, k_caches, v_caches)
+        random.set_seed(seed)
+        return logits, self.sample(logits, temperature, top_p)
+
+    def sample(self, logits, temperature, top_p):
+        """A token ([1] int64) drawn from the `top_k` largest logits
+        ([1, vocab]) divided by `temperature`, among the fewest of them
+        whose probabilities reach `top_p` (the likeliest always), by one
+        uniform draw: top-p over the top-k candidates, no full sort."""
+        values, indices = F.top_k(logits, self.top_k, axis=-1)    # [1, k]
+        probs = F.softmax(values / temperature, axis=-1)
+        before = F.cumsum(probs, axis=-1) - probs
+        kept = F.where(before < top_p, probs, 0.0)
+        running = F.cumsum(kept, axis=-1)
+        draw = F.uniform((1, 1)) * running[:, -1:]
+        # The first candidate whose running sum passes the draw.
+        chosen = F.sum(F.cast(running <= draw, DType.int64), axis=-1)
+        chosen = F.min(chosen, self.top_k - 1)
+        return F.gather(F.reshape(indices, [self.top_k]),
+                        F.reshape(chosen, [1]), 0)
+
+    def logits(self, tokens, pos, k_caches, v_caches):
+        """Logits of the last new position ([1, vocab])."""
         c = self.config
         seq = tokens.shape[0]
         end = pos + seq
@@ -191,14 +224,27 @@ class Decoder:
                           self._weight("output_norm.weight", [c.hidden]),
                           c.rms_eps)
         # The output projection is tied to the embedding.
-        logits = self._linear(last, EMBEDDING, c.vocab, c.hidden)
-        return logits, F.argmax(logits, axis=-1)
+        return self._linear(last, EMBEDDING, c.vocab, c.hidden)
 
     def generate(self, token, pos, limit, k_caches, v_caches, ids):
         """Greedy tokens after `token` ([1], at position `pos`) in one
         call: a while_loop runs the decoder on each new token until it
         generates the end-of-sequence token or `limit` tokens, storing them
         in `ids` ([max_seq] int64); returns how many it stored."""
+        return self._loop(token, pos, limit, k_caches, v_caches, ids,
+                          lambda logits, count: F.argmax(logits, axis=-1))
+
+    def generate_sampled(self, token, pos, limit, temperature, top_p, seed,
+                         k_caches, v_caches, ids):
+        """`generate` with each token drawn by `sample`, the one after
+        `count` stored ones from seed `seed + count`."""
+        def choose(logits, count):
+            random.set_seed(seed + count)
+            return self.sample(logits, temperature, top_p)
+
+        return self._loop(token, pos, limit, k_caches, v_caches, ids, choose)
+
+    def _loop(self, token, pos, limit, k_caches, v_caches, ids, choose):
         c = self.config
 
         def more(count, token, pos):
@@ -206,8 +252,8 @@ class Decoder:
                                  F.reshape(token, []) != c.eos_id)
 
         def next_token(count, token, pos):
-            _, chosen = self.step(token, pos, k_caches, v_caches)
-            chosen = F.reshape(chosen, [1])
+            logits = self.logits(token, pos, k_caches, v_caches)
+            chosen = F.reshape(choose(logits, count), [1])
             ids[count:count + 1] = chosen
             return count + 1, chosen, pos + 1
 
@@ -226,11 +272,30 @@ class Decoder:
                 TensorLayout(DType.int64, []), *self._caches())
 
     def stage(self):
-        return compilation.stage(self.step, name="smollm2")(*self.specs())
+        """The graph of `step`, or with `top_k`, of `sampled_step`."""
+        if self.top_k is None:
+            return compilation.stage(self.step, name="smollm2")(
+                *self.specs())
+        tokens, pos, k_caches, v_caches = self.specs()
+        return compilation.stage(self.sampled_step, name="smollm2_sampled")(
+            tokens, pos, *self._sampling(), k_caches, v_caches)
 
     def stage_loop(self):
-        """The graph of `generate`."""
+        """The graph of `generate`, or with `top_k`, of
+        `generate_sampled`."""
         scalar = TensorLayout(DType.int64, [])
-        return compilation.stage(self.generate, name="smollm2_loop")(
-            TensorLayout(DType.int64, [1]), scalar, scalar, *self._caches(),
-            BufferLayout(DType.int64, [self.max_seq]))
+        token = TensorLayout(DType.int64, [1])
+        ids = BufferLayout(DType.int64, [self.max_seq])
+        if self.top_k is None:
+            return compilation.stage(self.generate, name="smollm2_loop")(
+                token, scalar, scalar, *self._caches(), ids)
+        return compilation.stage(self.generate_sampled,
+                                 name="smollm2_sampled_loop")(
+            token, scalar, scalar, *self._sampling(), *self._caches(), ids)
+
+    @staticmethod
+    def _sampling():
+        """temperature, top_p and seed."""
+        return (TensorLayout(DType.float32, []),
+                TensorLayout(DType.float32, []),
+                TensorLayout(DType.int64, []))

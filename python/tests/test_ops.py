@@ -484,6 +484,25 @@ def test_top_k_matches_a_stable_descending_sort(k, axis, dtype, rng):
     assert indices.dtype == np.int64 and values.dtype == dtype
 
 
+# One row of a long axis (a sampler's logits) skips the pairs of elements
+# that beat none of the slots: ascending values beat them all, ties and NaNs
+# test the order.
+@pytest.mark.parametrize("k", [9, 40])
+@pytest.mark.parametrize("kind", ["random", "ascending", "ties", "nans"])
+@pytest.mark.parametrize("n", [41, 1001])
+def test_top_k_of_one_long_row_matches_a_stable_sort(k, kind, n, rng):
+    x = {"random": rng.standard_normal(n),
+         "ascending": np.arange(n, dtype=np.float64),
+         "ties": rng.integers(0, 5, n).astype(np.float64),
+         "nans": rng.standard_normal(n)}[kind].astype(np.float32)
+    if kind == "nans":
+        x[[3, n // 2, n - 1]] = np.nan
+    values, indices = run(lambda a: ops.top_k(a, k), x[None])
+    expected_values, expected_indices = top_k_reference(x[None], k, -1)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_array_equal(values, expected_values)
+
+
 def test_top_k_all_and_none():
     x = np.array([[2, 7, 7, -1, 0]], np.int32)
     values, indices = run(lambda a: ops.top_k(a, 5), x)

@@ -112,7 +112,8 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphElementwiseToLinalgPatterns(converter, patterns,
                                               graphSymbols);
   populateMaxGraphMatmulToLinalgPatterns(converter, patterns, graphSymbols);
-  populateMaxGraphReductionToLinalgPatterns(converter, patterns);
+  populateMaxGraphReductionToLinalgPatterns(converter, patterns,
+                                            /*hostReads=*/!gpu);
   populateMaxGraphShapeToLinalgPatterns(converter, patterns, graphSymbols);
   populateMaxGraphBufferToLinalgPatterns(converter, patterns);
   populateMaxGraphCustomToLinalgPatterns(converter, patterns);

@@ -306,7 +306,8 @@ shapeWithout(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
 /// The patterns of cumsum and top_k (ScanLowering.cpp), which
 /// populateMaxGraphReductionToLinalgPatterns adds.
 void populateScanLoweringPatterns(const mlir::TypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  bool hostReads);
 } // namespace maxgraph::detail
 
 #endif // MAXGRAPH_LIB_CONVERSION_MAXGRAPHTOLINALG_LOWERINGUTILS_H

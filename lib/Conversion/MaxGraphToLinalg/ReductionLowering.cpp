@@ -370,10 +370,11 @@ template <typename OpTy> struct ArgReduceLowering : OpConversionPattern<OpTy> {
 } // namespace
 
 void maxgraph::populateMaxGraphReductionToLinalgPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    bool hostReads) {
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMaxOp>,
                ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>,
                ReduceLowering<ReduceMeanOp>, ArgReduceLowering<ArgmaxOp>,
                ArgReduceLowering<ArgminOp>>(converter, patterns.getContext());
-  populateScanLoweringPatterns(converter, patterns);
+  populateScanLoweringPatterns(converter, patterns, hostReads);
 }

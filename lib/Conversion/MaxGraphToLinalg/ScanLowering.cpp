@@ -163,7 +163,13 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
   /// The largest k kept in registers, one generic over the rows.
   static constexpr int64_t kRegisterSlots = 8;
 
-  using OpConversionPattern::OpConversionPattern;
+  TopKLowering(const TypeConverter &converter, MLIRContext *context,
+               bool hostReads)
+      : OpConversionPattern(converter, context), hostReads(hostReads) {}
+
+  /// Whether the loop along the axis may read the data (on the host; a GPU
+  /// graph's loop launches kernels and reads nothing itself).
+  bool hostReads;
 
   LogicalResult
   matchAndRewrite(TopKOp op, OpAdaptor adaptor,
@@ -432,21 +438,53 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
               store(generic.getResult(1), toIndices)};
     };
 
+    // One row (a sampler's logits) on the host: a pair of elements neither
+    // of which beats the last slot changes nothing, and most pairs of a long
+    // axis are such, so the pair is inserted only when one of them does.
+    bool oneRow =
+        hostReads && llvm::all_of(outerShape, [](int64_t d) { return d == 1; });
     Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
     auto loop = scf::ForOp::create(
         rewriter, loc, lower, count, two,
         ValueRange{aValues, aIndices, bValues, bIndices},
         [&](OpBuilder &b, Location at, Value step, ValueRange args) {
-          auto [bV, bI] = insertElement(b, at, step, Value(), args[0], args[1],
-                                        args[2], args[3]);
           // The second element of an odd axis's last pair is past the end:
           // read the last element and keep the slots.
           Value next = arith::AddIOp::create(b, at, step, one);
           Value last = arith::SubIOp::create(b, at, count, one);
           Value position = arith::MinUIOp::create(b, at, next, last);
-          auto [aV, aI] =
-              insertElement(b, at, position, next, bV, bI, args[0], args[1]);
-          scf::YieldOp::create(b, at, ValueRange{aV, aI, bV, bI});
+          auto insertPair = [&](OpBuilder &ib, Location where) {
+            auto [bV, bI] = insertElement(ib, where, step, Value(), args[0],
+                                          args[1], args[2], args[3]);
+            auto [aV, aI] = insertElement(ib, where, position, next, bV, bI,
+                                          args[0], args[1]);
+            scf::YieldOp::create(ib, where, ValueRange{aV, aI, bV, bI});
+          };
+          if (!oneRow)
+            return insertPair(b, at);
+          auto at0 = [&](Value along) {
+            SmallVector<Value> coordinates(rank, lower);
+            coordinates[axis] = along;
+            return coordinates;
+          };
+          Value kth = arith::ConstantIndexOp::create(b, at, k);
+          Value worst = tensor::ExtractOp::create(b, at, args[0], at0(kth));
+          Value worstIndex =
+              tensor::ExtractOp::create(b, at, args[1], at0(kth));
+          Value enters =
+              arith::CmpIOp::create(b, at, arith::CmpIPredicate::eq, worstIndex,
+                                    intConstant(b, at, i64, -1));
+          for (Value along : {step, position})
+            enters = arith::OrIOp::create(
+                b, at, enters,
+                greater(b, at,
+                        tensor::ExtractOp::create(b, at, input, at0(along)),
+                        worst));
+          auto branch = scf::IfOp::create(
+              b, at, enters, insertPair, [&](OpBuilder &eb, Location where) {
+                scf::YieldOp::create(eb, where, args);
+              });
+          scf::YieldOp::create(b, at, branch.getResults());
         });
     OpFoldResult slotsAt = rewriter.getIndexAttr(1);
     Value values = view(rewriter, loc, loop.getResult(0), slotsAt, k);
@@ -458,6 +496,8 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
 } // namespace
 
 void maxgraph::detail::populateScanLoweringPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<CumsumLowering, TopKLowering>(converter, patterns.getContext());
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    bool hostReads) {
+  patterns.add<CumsumLowering>(converter, patterns.getContext());
+  patterns.add<TopKLowering>(converter, patterns.getContext(), hostReads);
 }

@@ -129,10 +129,12 @@ void populateMaxGraphMatmulToLinalgPatterns(
     const GraphSymbols &graphSymbols);
 
 /// Adds the patterns of the reductions (`linalg.reduce`), argmax and argmin
-/// (a `linalg.generic` reducing into a value and an index) and cumsum (an
-/// `scf.for` along the axis).
+/// (a `linalg.generic` reducing into a value and an index), cumsum (an
+/// `scf.for` along the axis) and top_k. `hostReads` (the CPU) lets top_k's
+/// loop read the data to skip elements that change nothing.
 void populateMaxGraphReductionToLinalgPatterns(
-    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    bool hostReads = true);
 
 /// Adds the patterns of the ops that move elements: reshape, transpose,
 /// broadcast_to, concat, split, slice and gather. Dims that come from no
