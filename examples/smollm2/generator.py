@@ -73,6 +73,9 @@ class Sampling:
 class Generation:
     prompt_ids: list[int]
     ids: list[int] = field(default_factory=list)
+    # The prompt's first ids, whose keys and values the caches held from
+    # earlier turns (not computed again).
+    reused: int = 0
     text: str = ""
     prefill_tokens_per_s: float = 0.0
     decode_tokens_per_s: float = 0.0
@@ -134,6 +137,7 @@ class Generator:
                      f"({compile_start - loaded:.1f} s), compiled the "
                      f"decoder{' and its loop' if looped else ''} "
                      f"({done - compile_start:.1f} s)")
+        self.reset()
         shape = (self.config.kv_heads, max_seq, self.config.head_dim)
         self.k_caches = [np.zeros(shape, np.float32)
                          for _ in range(self.config.layers)]
@@ -143,7 +147,12 @@ class Generator:
     def prompt_ids(self, prompt: str) -> list[int]:
         """The ids of the chat template applied to one user message, with
         the generation prompt."""
-        text = self.model.chat_prompt([{"role": "user", "content": prompt}])
+        return self.conversation_ids([{"role": "user", "content": prompt}])
+
+    def conversation_ids(self, messages: list[dict]) -> list[int]:
+        """The ids of the chat template applied to `messages`, with the
+        generation prompt."""
+        text = self.model.chat_prompt(messages)
         return self.tokenizer.encode(text, add_special_tokens=False).ids
 
     def _call(self, tokens: list[int], pos: int, generated: int) -> int:
@@ -168,23 +177,74 @@ class Generator:
         """Generation after `prompt`, up to `max_new_tokens` or the
         end-of-sequence token (included in `ids` when reached); `on_token`
         gets the text as it grows."""
+        return self.generate_ids(self.prompt_ids(prompt), max_new_tokens,
+                                 on_token)
+
+    def generate_ids(self, ids: list[int], max_new_tokens: int,
+                     on_token: Optional[Callable[[str], None]] = None
+                     ) -> Generation:
+        """`generate` after prompt ids, all computed from position 0."""
+        return self._generate(ids, 0, max_new_tokens, on_token)
+
+    def chat(self, message: str, max_new_tokens: int,
+             on_token: Optional[Callable[[str], None]] = None
+             ) -> Generation:
+        """The answer to `message` in the conversation so far, which the
+        caches hold: only the template's ids past what the caches already
+        hold are computed (the new message, and the end of the last answer
+        as the template writes it). `reset` starts a new conversation."""
+        messages = self.messages + [{"role": "user", "content": message}]
+        ids = self.conversation_ids(messages)
+        held = 0
+        while held < min(len(ids), len(self.held)) and \
+                ids[held] == self.held[held]:
+            held += 1
+        # At least one token is computed: the last one gives the logits.
+        held = min(held, len(ids) - 1)
+        if len(ids) >= self.max_seq:
+            raise ModelFileError(
+                f"the conversation's {len(ids)} tokens fill the cache of "
+                f"{self.max_seq} positions (--max-seq)")
+        # An answer ends where the cache does.
+        max_new_tokens = min(max_new_tokens, self.max_seq - len(ids))
+        result = self._generate(ids, held, max_new_tokens, on_token)
+        self.messages = messages + [{"role": "assistant",
+                                     "content": result.text}]
+        return result
+
+    def _generate(self, ids: list[int], held: int, max_new_tokens: int,
+                  on_token: Optional[Callable[[str], None]]) -> Generation:
+        """Generation after `ids`, of which the caches hold the first
+        `held` already."""
         if max_new_tokens < 1:
             raise ModelFileError(
                 f"--max-new-tokens must be at least 1, got {max_new_tokens}")
-        result = Generation(self.prompt_ids(prompt))
-        ids = result.prompt_ids
+        result = Generation(ids, reused=held)
         if len(ids) + max_new_tokens > self.max_seq:
             raise ModelFileError(
                 f"the prompt's {len(ids)} tokens and {max_new_tokens} new "
                 f"ones exceed the cache of {self.max_seq} positions "
                 f"(--max-seq)")
         start = time.perf_counter()
-        token = self._call(ids, 0, 0)
+        token = self._call(ids[held:], held, 0)
         prefill = time.perf_counter()
-        result.prefill_tokens_per_s = len(ids) / (prefill - start)
-        if self.loop is not None:
-            return self._generate_in_graph(result, token, max_new_tokens,
-                                           prefill, on_token)
+        result.prefill_tokens_per_s = (len(ids) - held) / (prefill - start)
+        try:
+            if self.loop is not None:
+                return self._generate_in_graph(result, token, max_new_tokens,
+                                               prefill, on_token)
+            return self._generate_on_host(result, token, max_new_tokens,
+                                          prefill, on_token)
+        finally:
+            # What the caches hold: every token but the last generated one.
+            self.held = ids + result.ids[:-1]
+
+    def _generate_on_host(self, result: Generation, token: int,
+                          max_new_tokens: int, prefill: float,
+                          on_token: Optional[Callable[[str], None]]
+                          ) -> Generation:
+        """The tokens after the prompt's first one, one call each."""
+        ids = result.prompt_ids
         shown = ""
         while True:
             result.ids.append(token)
@@ -236,3 +296,5 @@ class Generator:
     def reset(self) -> None:
         """Forgets the conversation: the next prompt starts at position 0
         (the caches are overwritten as it goes, so they need no clearing)."""
+        self.messages = []
+        self.held = []

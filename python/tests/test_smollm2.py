@@ -183,3 +183,41 @@ def test_bad_sampling_settings_are_named():
         with pytest.raises(ModelFileError, match=message):
             smollm2.Generator(sampling=sampling,
                               progress=lambda message: None)
+
+
+def test_chat_keeps_the_conversation_in_the_caches(generator):
+    generator.reset()
+    first = generator.chat("What is the capital of France?", 32)
+    assert first.reused == 0
+    assert first.text == "The capital of France is Paris."
+    second = generator.chat("And of Germany?", 32)
+    # The caches held the first turn: only the rest was computed.
+    assert second.reused >= len(first.prompt_ids) + len(first.ids) - 1
+    assert second.prompt_ids[:len(first.prompt_ids)] == first.prompt_ids
+    # The same answer as the whole conversation computed from position 0.
+    generator.reset()
+    fresh = generator.generate_ids(second.prompt_ids, 32)
+    assert fresh.reused == 0
+    assert second.ids == fresh.ids
+    assert second.text == "The capital of Germany is Berlin."
+    generator.reset()
+    with pytest.raises(ModelFileError, match=r"the conversation's \d+ "
+                       r"tokens fill the cache of 128 positions"):
+        generator.chat("word " * 200, 8)
+    generator.reset()
+
+
+def test_chat_from_the_terminal():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.environ.get("PYTHONPATH", ""), str(ROOT)]))
+    out = subprocess.run(
+        [sys.executable, "-m", "examples.smollm2", "--chat", "--greedy",
+         "--json", "--max-seq", "128", "What is the capital of France?"],
+        input="And of Germany?\n/reset\nAnd of Germany?\n\nignored\n",
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    answers = [json.loads(line)["text"]
+               for line in out.stdout.strip().splitlines()]
+    # After /reset the question has no context.
+    assert answers[:2] == ["The capital of France is Paris.",
+                           "The capital of Germany is Berlin."]
+    assert len(answers) == 3 and answers[2] != answers[1]
