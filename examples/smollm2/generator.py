@@ -45,6 +45,23 @@ def _quantized(model: LlamaGGUF) -> dict:
     return encodings
 
 
+def weight_arrays(model, names: list[str], encodings: dict) -> dict:
+    """The arrays that bind a staged decoder's weights `names`, read from
+    `model` (a LlamaGGUF, or any object with its `weight` and `blocks`):
+    the blocks of those in `encodings` as stored, the others in float32
+    (`<name>.T`, the transpose of the file's `<name>`)."""
+    arrays = {}
+    for name in names:
+        if _relative(name) in encodings:
+            arrays[name] = model.blocks(name)
+        elif name.endswith(TRANSPOSED):
+            weight = model.weight(name[:-len(TRANSPOSED)])
+            arrays[name] = np.ascontiguousarray(weight.T)
+        else:
+            arrays[name] = model.weight(name)
+    return arrays
+
+
 @dataclass
 class Sampling:
     """Each token drawn from the `top_k` likeliest, their logits divided by
@@ -114,18 +131,9 @@ class Generator:
         staged = decoder.stage()
         looped = decoder.stage_loop() if in_graph_loop else None
         loaded = time.perf_counter()
-        arrays = {}
-        decoded = 0
-        for name in staged.weight_names:
-            if _relative(name) in encodings:
-                arrays[name] = self.model.blocks(name)
-                continue
-            decoded += 1
-            if name.endswith(TRANSPOSED):
-                weight = self.model.weight(name[:-len(TRANSPOSED)])
-                arrays[name] = np.ascontiguousarray(weight.T)
-            else:
-                arrays[name] = self.model.weight(name)
+        arrays = weight_arrays(self.model, staged.weight_names, encodings)
+        decoded = len(arrays) - sum(_relative(name) in encodings
+                                    for name in arrays)
         compile_start = time.perf_counter()
         self.step = staged.compile(arrays)
         self.loop = looped.compile(arrays) if looped is not None else None
@@ -155,8 +163,9 @@ class Generator:
         text = self.model.chat_prompt(messages)
         return self.tokenizer.encode(text, add_special_tokens=False).ids
 
-    def _call(self, tokens: list[int], pos: int, generated: int) -> int:
-        """The token after `tokens` at `pos`, the `generated`-th."""
+    def _call(self, tokens: list[int], pos: int, generated: int = 0) -> int:
+        """The token after `tokens` at `pos`, the `generated`-th (which
+        picks a sampled token's seed)."""
         inputs = [np.array(tokens, np.int64), np.array(pos, np.int64)]
         inputs += self._sampling_inputs(generated)
         _, next_token = self.step(*inputs, self.k_caches, self.v_caches)

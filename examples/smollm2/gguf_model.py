@@ -36,6 +36,8 @@ class LlamaConfig:
     context: int
     bos_id: int
     eos_id: int
+    # Whether the output projection is the embedding (no `output.weight`).
+    tied: bool = True
 
 
 def packaged_gguf() -> Path:
@@ -67,6 +69,8 @@ FIELDS = (
     "tokenizer.chat_template")
 # Bump when the cached record's format changes.
 METADATA_FORMAT = 1
+# An untied model's output projection (a tied one reuses the embedding).
+OUTPUT = "output.weight"
 
 
 def _cache_dir() -> Optional[Path]:
@@ -173,7 +177,8 @@ class LlamaGGUF:
                 self._field("llama.attention.layer_norm_rms_epsilon")),
             context=int(self._field("llama.context_length")),
             bos_id=int(self._field("tokenizer.ggml.bos_token_id")),
-            eos_id=int(self._field("tokenizer.ggml.eos_token_id")))
+            eos_id=int(self._field("tokenizer.ggml.eos_token_id")),
+            tied=OUTPUT not in self.tensors)
         self._file = np.memmap(self.path, dtype=np.uint8, mode="r")
 
     def _field(self, key: str, required: bool = True):

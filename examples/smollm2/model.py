@@ -32,7 +32,7 @@ from maxgraph.dtype import DType
 from maxgraph.quantization import QuantizationEncoding
 from maxgraph.sharding import BufferLayout, TensorLayout
 
-from .gguf_model import LlamaConfig
+from .gguf_model import OUTPUT, LlamaConfig
 
 
 def rope_tables(config: LlamaConfig, max_seq: int) -> tuple[np.ndarray,
@@ -223,8 +223,9 @@ class Decoder:
         last = F.rms_norm(h[-1:],
                           self._weight("output_norm.weight", [c.hidden]),
                           c.rms_eps)
-        # The output projection is tied to the embedding.
-        return self._linear(last, EMBEDDING, c.vocab, c.hidden)
+        # A tied model's output projection is its embedding.
+        return self._linear(last, EMBEDDING if c.tied else OUTPUT, c.vocab,
+                            c.hidden)
 
     def generate(self, token, pos, limit, k_caches, v_caches, ids):
         """Greedy tokens after `token` ([1], at position `pos`) in one

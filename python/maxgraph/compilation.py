@@ -260,6 +260,31 @@ class StagedGraph:
         """Writes the module as MLIR bytecode."""
         self._core.write_bytecode(str(path))
 
+    def interpret(self, *args: Any, weights: Optional[dict] = None,
+                  **kwargs: Any) -> Any:
+        """Runs the graph in the reference interpreter (slow, computed in
+        double and rounded once per op: the oracle the compilers are tested
+        against), on arguments as a compiled graph takes them and the
+        external weights by full name; returns the result tree."""
+        if len(args) != len(self._args) or set(kwargs) != set(self._kwargs):
+            raise TypeError(f"interpret: graph '{self.name}' was staged with "
+                            f"{len(self._args)} positional arguments and "
+                            f"keyword arguments {sorted(self._kwargs)}")
+        inputs: list = []
+        for spec, arg, path in zip(self._args, args, self._roots):
+            _trees.flatten_call(spec, arg, path, inputs)
+        for key, spec in self._kwargs.items():
+            _trees.flatten_call(spec, kwargs[key], key, inputs)
+        weights = dict(weights or {})
+        missing = [n for n in self.weight_names if n not in weights]
+        unknown = sorted(set(weights) - set(self.weight_names))
+        if missing or unknown:
+            raise ValueError(f"interpret: graph '{self.name}' needs the "
+                             f"weights {missing} (unknown: {unknown})")
+        inputs += [weights[name] for name in self.weight_names]
+        outputs = self._core.interpret(inputs)
+        return _trees.replace_tensors(self._result, iter(outputs))
+
     def compile(self, weights: Optional[dict] = None) -> "CompiledGraph":
         """Compiles the graph for the CPU (cached by the module's content),
         binding its external weights: ``{name: array or Tensor}``."""

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Bindings.h"
+#include "MaxGraph/Reference/Interpreter.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
@@ -277,5 +278,49 @@ void maxgraph::python::bindStaging(nb::module_ &m) {
                        lines.push_back(record.str());
                      return lines;
                    })
-      .def("write_bytecode", &StagedGraph::writeBytecode, nb::arg("path"));
+      .def("write_bytecode", &StagedGraph::writeBytecode, nb::arg("path"))
+      .def(
+          "interpret",
+          [](const StagedGraph &graph, const std::vector<nb::handle> &inputs) {
+            // Inputs, then weights: the graph's arguments, in order.
+            std::vector<Layout> layouts = graph.inputLayouts();
+            for (const TensorLayout &layout : graph.weightLayouts())
+              layouts.push_back(layout);
+            if (inputs.size() != layouts.size())
+              throw nb::type_error(
+                  ("interpret: graph '" + graph.name() + "' takes " +
+                   std::to_string(layouts.size()) +
+                   " inputs and weights, got " + std::to_string(inputs.size()))
+                      .c_str());
+            std::vector<HostTensor> tensors;
+            for (auto [index, input] : llvm::enumerate(inputs)) {
+              std::string what = "interpret: argument " +
+                                 std::to_string(index) + " of graph '" +
+                                 graph.name() + "'";
+              if (nb::isinstance<PyTensor>(input)) {
+                tensors.push_back(
+                    nb::inst_ptr<PyTensor>(input)->live(what.c_str()));
+                continue;
+              }
+              const Layout &layout = layouts[index];
+              tensors.push_back(hostTensorOfArray(input, layout.device(),
+                                                  layout.isBuffer()
+                                                      ? ArrayUse::GraphBuffer
+                                                      : ArrayUse::GraphInput,
+                                                  what));
+            }
+            std::vector<HostTensor> outputs;
+            {
+              nb::gil_scoped_release released;
+              outputs =
+                  maxgraph::interpret(graph.getModule(), graph.name(), tensors);
+            }
+            std::vector<PyTensor> results;
+            for (HostTensor &output : outputs)
+              results.emplace_back(std::move(output));
+            return results;
+          },
+          nb::arg("inputs"),
+          "Runs the graph in the reference interpreter on its inputs and "
+          "weights, in argument order; buffers are stored into.");
 }
