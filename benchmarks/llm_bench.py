@@ -19,6 +19,10 @@ with OMP_NUM_THREADS=N:
              weights="q4" or "f32") after maxgraph.set_num_threads(N); q4
              reads the file's Q4_1 (linear) and Q8_0 (embedding, tied output
              head) blocks in place, f32 dequantizes them when loading;
+  maxgraph-loop  the same, the decode tokens from one call of the while_loop
+             graph of `--in-graph-loop` (Decoder.stage_loop, staged with an
+             end-of-sequence id that never comes, so that it decodes as many
+             tokens as the others);
   torch      transformers' AutoModelForCausalLM.from_pretrained(directory,
              gguf_file=name, dtype=torch.float32) (dequantized to float32;
              the default attention, SDPA), torch.set_num_threads(N), eager,
@@ -91,8 +95,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 # (engine, weights) in the order of the table.
-ENGINES = (("maxgraph", "q4"), ("maxgraph", "f32"), ("torch", "f32"),
-           ("llama.cpp", "q4"))
+ENGINES = (("maxgraph", "q4"), ("maxgraph", "f32"), ("maxgraph-loop", "q4"),
+           ("torch", "f32"), ("llama.cpp", "q4"))
 # The user message's words, repeated as far as the prompt needs.
 FILLER = (
     "Tell me a long story about a small compiler that learned to turn "
@@ -210,6 +214,32 @@ class MaxGraphEngine:
         return self.generator._call([token], self.pos - 1)
 
 
+class MaxGraphLoopEngine(MaxGraphEngine):
+    def __init__(self, gguf, weights, threads, max_seq):
+        from dataclasses import replace
+
+        from examples.smollm2.generator import _quantized, weight_arrays
+        from examples.smollm2.model import Decoder
+
+        super().__init__(gguf, weights, threads, max_seq)
+        g = self.generator
+        encodings = _quantized(g.model) if weights == "q4" else {}
+        staged = Decoder(replace(g.config, eos_id=-1), max_seq,
+                         encodings).stage_loop()
+        self.loop = staged.compile(
+            weight_arrays(g.model, staged.weight_names, encodings))
+        self.ids = np.zeros(max_seq, np.int64)
+
+    def decode(self, token, count):
+        """`count` tokens after `token` in one call."""
+        g = self.generator
+        self.loop(np.array([token], np.int64), np.array(self.pos, np.int64),
+                  np.array(count, np.int64), g.k_caches, g.v_caches,
+                  self.ids)
+        self.pos += count
+        return self.ids[:count].tolist()
+
+
 class TorchEngine:
     def __init__(self, gguf, weights, threads, max_seq):
         import torch
@@ -267,7 +297,8 @@ class LlamaCppEngine:
         return self._next([token])
 
 
-ENGINE_CLASSES = {"maxgraph": MaxGraphEngine, "torch": TorchEngine,
+ENGINE_CLASSES = {"maxgraph": MaxGraphEngine,
+                  "maxgraph-loop": MaxGraphLoopEngine, "torch": TorchEngine,
                   "llama.cpp": LlamaCppEngine}
 
 
@@ -277,7 +308,9 @@ def generate(engine, ids, new_tokens):
     start = time.perf_counter()
     out = [engine.prefill(ids)]
     prefilled = time.perf_counter()
-    for _ in range(new_tokens):
+    if hasattr(engine, "decode"):
+        out += engine.decode(out[-1], new_tokens)
+    for _ in range(new_tokens + 1 - len(out)):
         out.append(engine.step(out[-1]))
     return prefilled - start, time.perf_counter() - prefilled, out
 
@@ -288,7 +321,7 @@ def child_main(args):
     ids = json.loads(args.ids)
     max_seq = len(ids) + args.new_tokens + 1
     # The example's default cache size unless the run needs more.
-    if args.child == "maxgraph":
+    if args.child.startswith("maxgraph"):
         from examples.smollm2.generator import DEFAULT_MAX_SEQ
         max_seq = max(max_seq, DEFAULT_MAX_SEQ)
     start = time.perf_counter()
@@ -506,7 +539,7 @@ def main():
         for n in threads:
             for engine, weights in engines:
                 env = os.environ
-                if engine == "maxgraph":   # Compiled by the runs above.
+                if engine.startswith("maxgraph"):  # Compiled above.
                     env = dict(env, MAXGRAPH_CACHE_DIR=caches[weights])
                 results[engine, weights, n] = run_child(
                     engine, weights, n, args, ids, gguf, env)
@@ -520,7 +553,7 @@ def main():
           f"decode tokens/s; numpy memory bandwidth (1 thread): copy "
           f"{bandwidth['copy_read_write_GBps']:.1f} GB/s read+write, sum "
           f"{bandwidth['sum_read_GBps']:.1f} GB/s read")
-    print(f"{'engine':<10} {'weights':<7} {'thr':>3} {'prefill tok/s':>13} "
+    print(f"{'engine':<13} {'weights':<7} {'thr':>3} {'prefill tok/s':>13} "
           f"{'decode tok/s':>12} {'prefill x torch':>15} "
           f"{'decode x torch':>14} {'prefill x llama':>15} "
           f"{'decode x llama':>14} {'decode GB/s':>11}")
@@ -553,7 +586,7 @@ def main():
                 "load_s": entry and entry["load_s"],
                 "ids": entry and entry["ids"]}
             report["results"].append(row)
-            print(f"{engine:<10} {weights:<7} {n:>3} {fmt(prefill, 13)} "
+            print(f"{engine:<13} {weights:<7} {n:>3} {fmt(prefill, 13)} "
                   f"{fmt(decode, 12)} "
                   f"{fmt(row['prefill_vs_torch'], 15, 2, 'x')} "
                   f"{fmt(row['decode_vs_torch'], 14, 2, 'x')} "
@@ -573,7 +606,8 @@ def main():
     for n in threads:
         for (a, b) in ((("maxgraph", "f32"), ("torch", "f32")),
                        (("maxgraph", "q4"), ("llama.cpp", "q4")),
-                       (("maxgraph", "q4"), ("maxgraph", "f32"))):
+                       (("maxgraph", "q4"), ("maxgraph", "f32")),
+                       (("maxgraph", "q4"), ("maxgraph-loop", "q4"))):
             first, second = results.get((*a, n)), results.get((*b, n))
             if first and second:
                 print(f"  {n} threads: {' '.join(a)} and {' '.join(b)}: "
