@@ -226,3 +226,25 @@ def test_cond_branches_must_agree_and_match_out_types():
                           TensorLayout(DType.float32, [2]))
     assert "the predicate of 'maxgraph.cond' is !maxgraph.tensor<[], si64>" \
         in message
+
+
+def test_a_carried_load_keeps_the_contents_it_read():
+    # Each round stores (i + 1) * x, then loads the buffer and carries the
+    # load; the next round reads the carried value after its own store: it
+    # must still be the previous round's contents, compiled as interpreted.
+    def fn(buf, x):
+        def step(i, loaded, previous):
+            F.buffer_store(buf, x * F.cast(i + 1, DType.float32))
+            return i + 1, F.buffer_load(buf), loaded + 0
+
+        _, last, previous = F.while_loop([zero(), x, x],
+                                         lambda i, l, p: i < 3, step)
+        return last, previous
+
+    staged = compilation.stage(fn)(BufferLayout(DType.float32, [3]),
+                                   TensorLayout(DType.float32, [3]))
+    x = np.array([1, 2, 3], np.float32)
+    for run in (staged.compile(), staged.interpret):
+        last, previous = run(np.zeros(3, np.float32), x)
+        np.testing.assert_array_equal(last.to_numpy(), 3 * x)
+        np.testing.assert_array_equal(previous.to_numpy(), 2 * x)
