@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 using namespace mlir;
@@ -347,12 +348,32 @@ Tensor ops::constant(const std::vector<double> &values, DType dtype,
   TensorLayoutType type =
       constantType(dtype, shape, device, values.size(), loc);
   Type element = type.getElementType();
+  if (auto fp = dyn_cast<FloatType>(element)) {
+    // The values' bits, rounded once each: no attribute per element (a
+    // table of 64K floats would make 64K uniqued ones).
+    size_t width = fp.getWidth() / 8;
+    std::vector<char> bytes(values.size() * width);
+    bool splat = true;
+    for (auto [index, value] : llvm::enumerate(values)) {
+      APFloat rounded(value);
+      bool losesInfo;
+      rounded.convert(fp.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                      &losesInfo);
+      uint64_t bits = rounded.bitcastToAPInt().getZExtValue();
+      std::memcpy(bytes.data() + index * width, &bits, width);
+      splat = splat && std::memcmp(bytes.data() + index * width, bytes.data(),
+                                   width) == 0;
+    }
+    // One element's bytes make a splat, as DenseElementsAttr::get would.
+    if (splat && !bytes.empty())
+      bytes.resize(width);
+    auto op = trace.createInferred<ConstantOp>(
+        loc, {},
+        {attr("value", DenseElementsAttr::getFromRawBuffer(type, bytes))});
+    return trace.wrap(op.getResult());
+  }
   SmallVector<Attribute> elements;
   for (double value : values) {
-    if (auto fp = dyn_cast<FloatType>(element)) {
-      elements.push_back(FloatAttr::get(fp, value));
-      continue;
-    }
     auto integer = cast<IntegerType>(element);
     if (!fitsInteger(value, integer)) {
       std::ostringstream os;

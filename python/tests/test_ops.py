@@ -561,3 +561,24 @@ def test_top_k_f16(rng):
     expected_values, expected_indices = top_k_reference(x, 3, -1)
     np.testing.assert_array_equal(indices.to_numpy(), expected_indices)
     np.testing.assert_array_equal(values.to_numpy(), expected_values)
+
+
+@pytest.mark.parametrize("dtype,numpy_dtype", [
+    (DType.float32, np.float32), (DType.float64, np.float64),
+    (DType.float16, np.float16)])
+def test_float_array_constants_round_each_value_once(dtype, numpy_dtype,
+                                                     rng):
+    # A table as large as a RoPE cache, given in float64: each value is
+    # rounded once to the dtype, as numpy's astype rounds it.
+    table = rng.standard_normal((2048, 32)) * 100
+    got = run(lambda x: ops.add(x, ops.cast(ops.constant(table, dtype),
+                                            DType.float64)),
+              np.zeros((2048, 32), np.float64))
+    np.testing.assert_array_equal(got, table.astype(numpy_dtype))
+
+
+def test_a_constant_of_equal_values_is_a_splat():
+    staged = compilation.stage(
+        lambda x: ops.add(x, ops.constant(np.full(4, 2.5), DType.float32)))(
+        TensorLayout(DType.float32, [4]))
+    assert "dense<2.500000e+00> : !maxgraph.tensor<[4], f32>" in str(staged)
