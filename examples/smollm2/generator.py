@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The driver: loads the GGUF, compiles the decoder once (disk-cached by
 the compile cache), and generates with a host loop, one call per token
-after the prompt's, the KV caches staying in the caller's arrays."""
+after the prompt's, or with `in_graph_loop` one call of a while_loop graph
+for them all; the KV caches stay in the caller's arrays, and `chat` keeps a
+conversation in them. Tokens are the likeliest, or drawn in the graph with
+`Sampling`."""
 
 from __future__ import annotations
 
