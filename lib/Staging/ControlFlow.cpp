@@ -61,14 +61,16 @@ SmallVector<Value> traceRegion(Trace &parent, Region &region,
   return yielded;
 }
 
-/// Throws unless `values` have `types`; `what` names who returned them and
-/// `expected` the values they replace.
+/// Throws unless `values` have `types`; `what` names who returned them,
+/// `expected` the values they replace and `owner` who has those.
 void checkTypes(const SourceLoc &loc, ValueRange values, TypeRange types,
-                const std::string &what, const std::string &expected) {
+                const std::string &what, const std::string &expected,
+                const std::string &owner) {
   if (values.size() != types.size())
     throwStagingError(loc, what + " returned " + std::to_string(values.size()) +
-                               " tensors for " + std::to_string(types.size()) +
-                               " " + expected + "s");
+                               (values.size() == 1 ? " tensor" : " tensors") +
+                               ", but " + owner + " " +
+                               std::to_string(types.size()));
   for (auto [index, value, type] : llvm::enumerate(values, types))
     if (value.getType() != type)
       throwStagingError(
@@ -131,7 +133,8 @@ std::vector<Tensor> ops::while_loop(
                                "host (a CPU device)");
   SmallVector<Value> next =
       traceRegion(trace, op.getBody(), types, "the body" + at, body, loc);
-  checkTypes(loc, next, types, "the body" + at, "carried value");
+  checkTypes(loc, next, types, "the body" + at, "carried value",
+             "the loop carries");
   finish(pending, loc);
   return wrapResults(trace, op);
 }
@@ -158,7 +161,8 @@ std::vector<Tensor> ops::cond(const Tensor &pred, const RegionFn &thenFn,
       trace, op.getElseRegion(), {}, "the else branch" + at, elseFn, loc);
   SmallVector<Type> types(ValueRange(thenValues).getTypes());
   // The then branch's values set the results' layouts.
-  checkTypes(loc, elseValues, types, "the else branch" + at, "result");
+  checkTypes(loc, elseValues, types, "the else branch" + at, "result",
+             "the then branch returned");
   // An op's result count is fixed when it is made: remake it with the
   // types, moving the traced regions over.
   OpBuilder builder(op);

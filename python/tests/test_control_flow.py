@@ -173,7 +173,7 @@ def test_a_body_that_returns_another_number_of_values_is_refused():
         return F.while_loop(zero(), lambda i: i < n, lambda i: (i, i))
 
     message = stage_error(fn, SCALAR)
-    assert "returned 2 tensors for 1 carried values" in message
+    assert "returned 2 tensors, but the loop carries 1" in message
 
 
 def test_values_of_a_body_are_refused_after_the_loop():
