@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Dialect/MaxGraph/IR/ControlFlow.h"
 #include "MaxGraph/Staging/Ops.h"
 #include "StagingContext.h"
 
@@ -93,12 +94,6 @@ std::vector<Tensor> wrapResults(Trace &trace, Operation *op) {
   return results;
 }
 
-/// Whether `type` is a rank-0 bool tensor on the host.
-bool isHostPredicate(Type type) {
-  auto layout = cast<TensorLayoutType>(type);
-  return layout.getDims().empty() && layout.getElementType().isInteger(1) &&
-         !layout.getDevice().isGpu();
-}
 } // namespace
 
 std::vector<Tensor> ops::while_loop(

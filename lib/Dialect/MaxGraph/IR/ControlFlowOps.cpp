@@ -10,14 +10,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Dialect/MaxGraph/IR/ControlFlow.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 using namespace maxgraph;
+using maxgraph::detail::isHostPredicate;
 
-/// Whether `type` is a rank-0 i1 tensor on a host device.
-static bool isHostPredicate(Type type) {
+bool maxgraph::detail::isHostPredicate(Type type) {
   auto layout = dyn_cast<TensorLayoutType>(type);
   return layout && layout.getDims().empty() &&
          layout.getElementType().isInteger(1) && !layout.getDevice().isGpu();
