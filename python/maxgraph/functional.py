@@ -652,6 +652,14 @@ def pad(input: Tensor, paddings: Sequence[int], mode: str = "constant",
     return _ops.pad(input, [int(p) for p in paddings], mode, float(value))
 
 
+def _remember(key, compiled) -> None:
+    """Keeps `compiled` under `key` in the eager cache, dropping the least
+    recently used graph past _EAGER_CACHE_SIZE."""
+    _EAGER_CACHE[key] = compiled
+    if len(_EAGER_CACHE) > _EAGER_CACHE_SIZE:
+        _EAGER_CACHE.popitem(last=False)
+
+
 def _live_creation(fn, key):
     """The live tensor that `fn()`, which stages a creation op, makes: a
     graph of `fn` alone, compiled once per `key`, run with no inputs."""
@@ -659,9 +667,7 @@ def _live_creation(fn, key):
     if compiled is None:
         from . import compilation
         compiled = compilation.compile(fn)()
-        _EAGER_CACHE[key] = compiled
-        if len(_EAGER_CACHE) > _EAGER_CACHE_SIZE:
-            _EAGER_CACHE.popitem(last=False)
+        _remember(key, compiled)
     else:
         _EAGER_CACHE.move_to_end(key)
     return compiled()
@@ -755,7 +761,9 @@ def _live_random(key, draws: int, create) -> Tensor:
 
         compiled = compilation.compile(seeded)(TensorLayout(DType.int64, []))
         if key is not None:
-            _EAGER_CACHE[key] = compiled
+            _remember(key, compiled)
+    else:
+        _EAGER_CACHE.move_to_end(key)
     seed = _LIVE_SEED[0]
     _LIVE_SEED[0] += draws
     return compiled(numpy.array(seed, numpy.int64))
@@ -1220,9 +1228,7 @@ def _eager(fn):
                 *_as_specs(args),
                 **{name: _as_specs(value) for name, value in kwargs.items()})
             if key is not None:
-                _EAGER_CACHE[key] = compiled
-                if len(_EAGER_CACHE) > _EAGER_CACHE_SIZE:
-                    _EAGER_CACHE.popitem(last=False)
+                _remember(key, compiled)
         else:
             _EAGER_CACHE.move_to_end(key)
         return compiled(*args, **kwargs)

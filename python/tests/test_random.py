@@ -160,3 +160,10 @@ def test_bad_seeds_and_ranges_are_refused():
     with pytest.raises(ValueError, match="no input of the graph has the "
                        "symbolic dim `n`"):
         compilation.stage(lambda s: ops.random_uniform(s, ["n"]))(SEED)
+
+
+def test_live_random_graphs_share_the_bounded_eager_cache(monkeypatch):
+    monkeypatch.setattr(F, "_EAGER_CACHE_SIZE", 3)
+    for length in range(1, 7):
+        assert F.uniform((length,)).to_numpy().shape == (length,)
+    assert len(F._EAGER_CACHE) <= 3
