@@ -163,6 +163,9 @@ def test_bad_seeds_and_ranges_are_refused():
 
 
 def test_live_random_graphs_share_the_bounded_eager_cache(monkeypatch):
+    import collections
+    # A cache of its own: earlier tests' graphs are not this test's.
+    monkeypatch.setattr(F, "_EAGER_CACHE", collections.OrderedDict())
     monkeypatch.setattr(F, "_EAGER_CACHE_SIZE", 3)
     for length in range(1, 7):
         assert F.uniform((length,)).to_numpy().shape == (length,)
