@@ -1186,6 +1186,8 @@ def _call_key(value):
     if isinstance(value, (list, tuple)):
         keys = tuple(_call_key(v) for v in value)
         return None if None in keys else (type(value), keys)
+    if isinstance(value, slice):  # Unhashable before Python 3.12.
+        return _call_key((slice, value.start, value.stop, value.step))
     try:
         hash(value)
     except TypeError:

@@ -9,7 +9,9 @@ operand may be a Python or numpy number on either side (``x * 2``,
 a TypeError (make it a tensor with ``ops.constant`` first). Outside, a live
 tensor holds data: ``Tensor.from_numpy(array)``, ``Tensor.from_dlpack(x)``,
 ``t.to_numpy()``, ``numpy.asarray(t)``, ``numpy.from_dlpack(t)``,
-``memoryview(t)``.
+``memoryview(t)``; its operators and methods run eagerly (a one-op graph,
+compiled once per layout), and a distributed one reads as the whole, its
+Partial terms reduced.
 
 Data crosses without copies: ``from_numpy`` shares a C-contiguous,
 writable, aligned array of a maxgraph dtype (and keeps it alive), and every
@@ -44,11 +46,11 @@ def _repr(self: Tensor) -> str:
 
 Tensor.__repr__ = _repr
 
-# numpy operators and ufuncs with a Tensor operand come here. On traced
-# tensors, the ufuncs of Tensor's operators with numpy scalars run those
-# operators (`numpy.float32(2) + x` is `x.__radd__(numpy.float32(2))`, with
-# a Python number's dtype rules); arrays and other ufuncs are a TypeError.
-# Live tensors are read as arrays, as numpy did before.
+# numpy operators and ufuncs with a Tensor operand come here. The ufuncs of
+# Tensor's operators with a numpy scalar run those operators
+# (`numpy.float32(2) + x` is `x.__radd__(numpy.float32(2))`, with a Python
+# number's dtype rules), staged or eagerly. Other ufuncs on traced tensors
+# are a TypeError; on live tensors they read the tensors as arrays.
 _OPERATORS = {
     numpy.add: ("__add__", "__radd__", "+"),
     numpy.subtract: ("__sub__", "__rsub__", "-"),
@@ -74,9 +76,20 @@ def _is_traced(value) -> bool:
     return isinstance(value, Tensor) and not value.is_live
 
 
+def _is_scalar(value) -> bool:
+    return numpy.isscalar(value) or (isinstance(value, numpy.ndarray)
+                                     and value.ndim == 0)
+
+
 def _array_ufunc(self: Tensor, ufunc, method: str, *inputs, **kwargs):
     out = kwargs.get("out", ())
-    if not any(_is_traced(value) for value in inputs + tuple(out)):
+    # An operator between a numpy scalar and a live tensor is the tensor's
+    # operator (`numpy.float32(2) * t` is `t * 2`), as on traced tensors.
+    number_operator = (ufunc in _OPERATORS and method == "__call__" and
+                       len(inputs) == 2 and not kwargs and
+                       any(_is_scalar(value) for value in inputs))
+    if not number_operator and \
+            not any(_is_traced(value) for value in inputs + tuple(out)):
         def data(value):
             return numpy.asarray(value) if isinstance(value, Tensor) else value
 
@@ -168,6 +181,71 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
 del _name
 
 __all__ = ["Buffer", "Tensor"]
+
+
+# Operators on live tensors run eagerly, as MAX's do: `a * 2`, `a + b`,
+# `-a`, `a[1:]`, `a @ b` compile a graph of the one operator for the
+# operands' layouts (and static values), kept in maxgraph.functional's
+# eager cache with F's calls, and run it. A numpy array beside a live
+# tensor becomes a live tensor too. Inside a staged function, operators
+# stage ops as before (a live operand there is refused: pass it as an
+# argument).
+def _live_operator(name: str):
+    traced = getattr(Tensor, name)
+
+    def operator(*args):
+        return traced(*args)
+
+    operator.__name__ = name
+    eager = None
+
+    def method(self: Tensor, *args):
+        nonlocal eager
+        if not self.is_live or any(_is_traced(value) for value in args):
+            return traced(self, *args)
+        if eager is None:
+            from . import functional
+            eager = functional._eager(operator)
+        args = tuple(Tensor.from_numpy(value)
+                     if isinstance(value, numpy.ndarray) and value.ndim
+                     else value for value in args)
+        return eager(self, *args)
+
+    method.__name__ = name
+    method.__doc__ = traced.__doc__
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+              "__rmul__", "__truediv__", "__rtruediv__", "__mod__",
+              "__rmod__", "__pow__", "__rpow__", "__matmul__",
+              "__rmatmul__", "__and__", "__rand__", "__or__", "__ror__",
+              "__xor__", "__rxor__", "__neg__", "__abs__", "__invert__",
+              "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+              "__getitem__"):
+    setattr(Tensor, _name, _live_operator(_name))
+del _name
+# Comparisons define __eq__, which would make tensors hashable by identity.
+Tensor.__hash__ = None
+
+_traced_bool = Tensor.__bool__
+
+
+def _bool(self: Tensor) -> bool:
+    """A live tensor of one element is true when that element is, as
+    numpy's; a traced tensor has no truth value."""
+    if not self.is_live:
+        return _traced_bool(self)
+    array = self.to_numpy()
+    if array.size != 1:
+        raise ValueError(
+            f"the truth value of a tensor of {array.size} elements is "
+            f"ambiguous: reduce it first (F.max, F.sum) or read it with "
+            f".to_numpy()")
+    return bool(array.item())
+
+
+Tensor.__bool__ = _bool
 
 
 # MAX's Tensor methods. On a traced tensor each stages its maxgraph.functional
@@ -304,6 +382,10 @@ def _to(self: Tensor, device) -> Tensor:
         return _core_to(self, device)
     if not self.is_live:
         return _ops_transfer(self, device)
+    if _is_distributed(self):
+        # The whole tensor, its Partial terms reduced, on one device.
+        host = Tensor.from_numpy(_to_numpy(self))
+        return host if device == _core.CPU() else host.to(device)
     on_gpu = isinstance(device, _core.Device) and device.kind == "gpu"
     if on_gpu or not self.is_host:
         if self.device == device and self.is_host != on_gpu:
@@ -335,6 +417,66 @@ def _num_elements(self: Tensor):
         count = count * dim
     return count
 
+
+def _is_distributed(self: Tensor) -> bool:
+    return self.is_live and self.placements is not None
+
+
+def _reduced(self: Tensor) -> Tensor:
+    """A live distributed tensor with its Partial placements reduced to
+    Replicated by a compiled reshard (the collectives of the mesh's
+    devices, as a graph's allreduce), so that its shards join into the
+    whole; any other tensor as it is."""
+    if not _is_distributed(self):
+        return self
+    placements = self.placements
+    if not any(isinstance(p, _core.Partial) for p in placements):
+        return self
+    mapping = _core.DeviceMapping(
+        self.mesh, [_core.Replicated() if isinstance(p, _core.Partial)
+                    else p for p in placements])
+    return _reshard(self, mapping)
+
+
+def _reshard_graph(x: Tensor, mapping) -> Tensor:
+    return x.to(mapping)
+
+
+_reshard = None
+
+
+def _reading(name: str):
+    """Tensor's `name`, which reads the data, reading a distributed tensor
+    as the whole: its shards joined, its Partial terms reduced (MAX reads
+    them as their sum)."""
+    read = getattr(Tensor, name)
+
+    def method(self: Tensor, *args, **kwargs):
+        if _is_distributed(self):
+            whole = _core_to_numpy(_reduced(self))
+            if name == "to_numpy":
+                return whole
+            self = Tensor.from_numpy(whole)
+        return read(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = read.__doc__
+    return method
+
+
+_core_to_numpy = Tensor.to_numpy
+
+
+def _define_readers() -> None:
+    global _reshard
+    from . import functional
+    _reshard = functional._eager(_reshard_graph)
+    for name in ("to_numpy", "__array__", "__dlpack__"):
+        setattr(Tensor, name, _reading(name))
+
+
+_define_readers()
+_to_numpy = Tensor.to_numpy
 
 from .ops import transfer as _ops_transfer  # noqa: E402
 

@@ -186,12 +186,19 @@ def test_call_structure_mistakes():
         run({"a": t, "b": t}, t)
 
 
-def test_ops_on_live_tensors_are_refused():
+def test_graph_ops_on_live_tensors_are_refused():
+    # maxgraph.ops builds graphs; F's functions and Tensor's operators run
+    # eagerly on live tensors (test_live_operators.py).
     live = Tensor.from_numpy(np.ones(2, np.float32))
-    with pytest.raises(TypeError, match=r"\+: this is a live tensor"):
-        live + live
     with pytest.raises(TypeError, match="exp: this is a live tensor"):
         ops.exp(live)
+
+    def mixed(x):
+        with pytest.raises(TypeError, match=r"\+: this is a live tensor"):
+            x + live
+        return x
+
+    compilation.stage(mixed)(F32_2)
 
 
 def test_traced_tensor_has_no_data_and_no_truth_value():

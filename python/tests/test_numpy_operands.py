@@ -145,6 +145,8 @@ def test_live_tensors_still_work_with_numpy():
     np.testing.assert_array_equal(np.sqrt(live), [1.0, 2.0])
     assert np.add.reduce(live) == 5.0
     assert np.sum(live) == 5.0
+    # An operator with a numpy scalar is the tensor's, run eagerly.
+    assert isinstance(np.float32(1) + live, Tensor)
     np.testing.assert_array_equal(np.float32(1) + live, [2.0, 5.0])
     out = np.empty(2, np.float32)
     np.multiply(live, 2, out=out)
