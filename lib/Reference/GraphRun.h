@@ -210,6 +210,8 @@ private:
   /// Writes the op's value into its window of `buffer`.
   void storeSlice(BufferStoreSliceOp op, HostTensor &buffer);
   HostTensor gather(GatherOp op);
+  HostTensor scatter(ScatterOp op);
+  HostTensor scatterNd(ScatterNdOp op);
   HostTensor pad(PadOp op);
   HostTensor arange(ArangeOp op);
   HostTensor randomUniform(RandomUniformOp op);

@@ -206,6 +206,8 @@ void GraphRun::executeOp(Operation *op) {
       .Case([&](SplitOp op) { splitTensor(op); })
       .Case([&](SliceOp op) { setResult(0, slice(op)); })
       .Case([&](GatherOp op) { setResult(0, gather(op)); })
+      .Case([&](ScatterOp op) { setResult(0, scatter(op)); })
+      .Case([&](ScatterNdOp op) { setResult(0, scatterNd(op)); })
       .Case([&](ShapeToTensorOp op) { setResult(0, shapeToTensor(op)); })
       .Case([&](PadOp op) { setResult(0, pad(op)); })
       .Case([&](ArangeOp op) { setResult(0, arange(op)); })

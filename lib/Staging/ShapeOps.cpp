@@ -210,6 +210,49 @@ Tensor ops::gather(const Tensor &x, const Tensor &indices, int64_t axis,
   return trace.wrap(op.getResult());
 }
 
+/// The ScatterReduction named `reduction`, or a staging error naming `op`.
+static ScatterReduction scatterReduction(StringRef op,
+                                         const std::string &reduction,
+                                         const SourceLoc &loc) {
+  std::optional<ScatterReduction> kind = symbolizeScatterReduction(reduction);
+  if (!kind)
+    throwStagingError(loc, "'" + op.str() + "' has no reduction '" + reduction +
+                               "'; expected 'none', 'add', 'max', 'min' or "
+                               "'mul'");
+  return *kind;
+}
+
+Tensor ops::scatter(const Tensor &x, const Tensor &updates,
+                    const Tensor &indices, int64_t axis,
+                    const std::string &reduction, Loc loc) {
+  StringRef name = ScatterOp::getOperationName();
+  ScatterReduction kind = scatterReduction(name, reduction, loc);
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0),
+                      trace.use(updates, loc, name, 1),
+                      trace.use(indices, loc, name, 2)};
+  auto op = trace.createInferred<ScatterOp>(
+      loc, operands,
+      {i64Attr("axis", axis),
+       attr("reduction", ScatterReductionAttr::get(ctx(), kind))});
+  return trace.wrap(op.getResult());
+}
+
+Tensor ops::scatter_nd(const Tensor &x, const Tensor &updates,
+                       const Tensor &indices, const std::string &reduction,
+                       Loc loc) {
+  StringRef name = ScatterNdOp::getOperationName();
+  ScatterReduction kind = scatterReduction(name, reduction, loc);
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0),
+                      trace.use(updates, loc, name, 1),
+                      trace.use(indices, loc, name, 2)};
+  auto op = trace.createInferred<ScatterNdOp>(
+      loc, operands,
+      {attr("reduction", ScatterReductionAttr::get(ctx(), kind))});
+  return trace.wrap(op.getResult());
+}
+
 Tensor ops::pad(const Tensor &x, std::vector<int64_t> paddings,
                 const std::string &mode, double value, Loc loc) {
   std::optional<PadMode> padMode = symbolizePadMode(mode);

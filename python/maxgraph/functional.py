@@ -90,6 +90,8 @@ sin = _ops.sin
 cos = _ops.cos
 tanh = _ops.tanh
 erf = _ops.erf
+acos = _ops.acos
+atanh = _ops.atanh
 floor = _ops.floor
 ceil = _ops.ceil
 round = _ops.round
@@ -536,6 +538,64 @@ def gather(input: Tensor, indices: Tensor, axis: int = 0) -> Tensor:
     return _ops.gather(input, indices, axis)
 
 
+def scatter(input: Tensor, updates: Tensor, indices: Tensor,
+            axis: int = -1) -> Tensor:
+    """A copy of `input` with `updates` written where `indices` say along
+    `axis` (MAX's, ONNX's ScatterElements): ``updates`` and ``indices``
+    share a shape of `input`'s rank, and update ``u`` at position ``p``
+    lands at ``p`` with ``p[axis]`` replaced by ``indices[p]`` (negative
+    indices count from the end). Among duplicate indices the last update in
+    row-major order wins; an index out of range is a run-time error."""
+    return _ops.scatter(input, updates, indices, axis, "none")
+
+
+def _scatter_reducing(reduction: str, what: str):
+    def scatter_reduce(input: Tensor, updates: Tensor, indices: Tensor,
+                       axis: int = -1) -> Tensor:
+        return _ops.scatter(input, updates, indices, axis, reduction)
+
+    scatter_reduce.__name__ = f"scatter_{reduction}"
+    scatter_reduce.__qualname__ = scatter_reduce.__name__
+    scatter_reduce.__doc__ = (
+        f"`scatter` that {what} every update into what is at its index, "
+        f"duplicates included (MAX's scatter_{reduction}).")
+    return scatter_reduce
+
+
+scatter_add = _scatter_reducing("add", "adds")
+scatter_max = _scatter_reducing("max", "takes the maximum of")
+scatter_min = _scatter_reducing("min", "takes the minimum of")
+scatter_mul = _scatter_reducing("mul", "multiplies")
+
+
+def scatter_nd(input: Tensor, updates: Tensor, indices: Tensor) -> Tensor:
+    """A copy of `input` with slices of `updates` written at index vectors
+    (MAX's, ONNX's ScatterND): the last dim ``k`` of `indices` (static)
+    indexes `input`'s first ``k`` dims, and `updates` has dims
+    ``indices.shape[:-1] + input.shape[k:]``. The last duplicate wins; an
+    index out of range is a run-time error."""
+    return _ops.scatter_nd(input, updates, indices, "none")
+
+
+def _scatter_nd_reducing(reduction: str, what: str):
+    def scatter_nd_reduce(input: Tensor, updates: Tensor,
+                          indices: Tensor) -> Tensor:
+        return _ops.scatter_nd(input, updates, indices, reduction)
+
+    scatter_nd_reduce.__name__ = f"scatter_nd_{reduction}"
+    scatter_nd_reduce.__qualname__ = scatter_nd_reduce.__name__
+    scatter_nd_reduce.__doc__ = (
+        f"`scatter_nd` that {what} every slice into what is at its index "
+        f"vector, duplicates included (MAX's scatter_nd_{reduction}).")
+    return scatter_nd_reduce
+
+
+scatter_nd_add = _scatter_nd_reducing("add", "adds")
+scatter_nd_max = _scatter_nd_reducing("max", "takes the maximum of")
+scatter_nd_min = _scatter_nd_reducing("min", "takes the minimum of")
+scatter_nd_mul = _scatter_nd_reducing("mul", "multiplies")
+
+
 def gather_nd(input: Tensor, indices: Tensor, batch_dims: int = 0) -> Tensor:
     """Elements of `input` chosen by index vectors, the last axis of
     `indices` (of static length k): each vector indexes the k axes of
@@ -793,6 +853,30 @@ def gaussian(shape=(), mean: float = 0.0, std: float = 1.0, *,
 
 
 normal = gaussian
+
+
+def _like_parts(op: str, like):
+    if not isinstance(like, (Tensor, TensorLayout)):
+        raise TypeError(f"{op}: like is a Tensor or TensorLayout, got "
+                        f"{type(like).__name__}")
+    return list(like.shape), like.dtype, like.device
+
+
+def uniform_like(like, range=(0, 1)) -> Tensor:
+    """`uniform` with the shape, dtype and device of `like` (a Tensor or a
+    TensorLayout), as MAX's."""
+    shape, dtype, device = _like_parts("uniform_like", like)
+    return uniform(shape, range, dtype=dtype, device=device)
+
+
+def gaussian_like(like, mean: float = 0.0, std: float = 1.0) -> Tensor:
+    """`gaussian` with the shape, dtype and device of `like` (a Tensor or
+    a TensorLayout), as MAX's."""
+    shape, dtype, device = _like_parts("gaussian_like", like)
+    return gaussian(shape, mean, std, dtype=dtype, device=device)
+
+
+normal_like = gaussian_like
 
 
 def hann_window(window_length: int, *, periodic: bool = True,
@@ -1135,26 +1219,27 @@ def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
 
 
 __all__ = [
-    "abs", "add", "allgather", "allreduce_sum", "arange", "argmax", "argmin",
-    "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
-    "buffer_store_slice", "cast", "ceil", "chunk", "clamp", "clip", "concat",
-    "cond", "constant", "cos", "cumsum", "custom", "dequantize",
-    "distributed_broadcast", "div",
+    "abs", "acos", "add", "allgather", "allreduce_sum", "arange", "argmax",
+    "argmin", "atanh", "band_part", "bottom_k", "broadcast_to",
+    "buffer_load", "buffer_store", "buffer_store_slice", "cast", "ceil",
+    "chunk", "clamp", "clip", "concat", "cond", "constant", "cos",
+    "cumsum", "custom", "dequantize", "distributed_broadcast", "div",
     "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
     "floor", "floor_div", "full", "full_like", "gather", "gather_nd",
-    "gaussian", "gelu",
-    "greater", "greater_equal", "group_norm", "hann_window", "is_inf",
-    "is_nan", "layer_norm", "log", "log1p", "logical_and", "logical_not",
-    "logical_or", "logical_xor", "logsoftmax", "matmul", "max", "mean", "min",
-    "mod", "mul", "negate", "normal", "not_equal", "ones", "ones_like",
-    "outer", "pad",
-    "permute", "pow", "prod", "qmatmul", "range", "reduce_scatter", "relu",
-    "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
-    "shape_to_tensor", "sigmoid", "silu", "sin", "slice_tensor", "softmax",
-    "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh", "tile", "top_k",
-    "transfer_to", "transpose", "trunc", "uniform", "unsqueeze", "where",
-    "while_loop",
-    "zeros", "zeros_like",
+    "gaussian", "gaussian_like", "gelu", "greater", "greater_equal",
+    "group_norm", "hann_window", "is_inf", "is_nan", "layer_norm", "log",
+    "log1p", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "logsoftmax", "matmul", "max", "mean", "min", "mod", "mul", "negate",
+    "normal", "normal_like", "not_equal", "ones", "ones_like", "outer",
+    "pad", "permute", "pow", "prod", "qmatmul", "range", "reduce_scatter",
+    "relu", "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
+    "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
+    "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
+    "scatter_nd_mul", "shape_to_tensor", "sigmoid", "silu", "sin",
+    "slice_tensor", "softmax", "split", "sqrt", "squeeze", "stack", "sub",
+    "sum", "tanh", "tile", "top_k", "transfer_to", "transpose", "trunc",
+    "uniform", "uniform_like", "unsqueeze", "where", "while_loop", "zeros",
+    "zeros_like",
 ]
 
 def _is_live(value) -> bool:
@@ -1238,8 +1323,9 @@ def _eager(fn):
     return call
 
 
-# Creation functions make live tensors themselves; custom and the buffer
-# functions take what only a trace has; the collectives and
+# Creation functions (the random ones included) make live tensors
+# themselves; custom and the buffer functions take what only a trace has;
+# the collectives and
 # distributed_broadcast go through transfer_to, Tensor.to and the list
 # helpers, which run eagerly.
 for _name in __all__:
@@ -1247,7 +1333,8 @@ for _name in __all__:
                      "ones_like", "zeros_like", "custom", "buffer_store",
                      "buffer_store_slice", "buffer_load", "shape_to_tensor",
                      "arange", "range", "hann_window", "allreduce_sum",
-                     "allgather", "reduce_scatter", "distributed_broadcast"):
+                     "allgather", "reduce_scatter", "distributed_broadcast",
+                     "uniform_like", "gaussian_like", "normal_like"):
         globals()[_name] = _eager(globals()[_name])
 for _name in ("_allreduce_list", "_allgather_list", "_reduce_scatter_list"):
     globals()[_name] = _eager(globals()[_name])

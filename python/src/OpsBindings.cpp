@@ -305,6 +305,8 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
   defUnary<ops::sin>(m, "sin");
   defUnary<ops::cos>(m, "cos");
   defUnary<ops::tanh>(m, "tanh");
+  defUnary<ops::acos>(m, "acos");
+  defUnary<ops::atanh>(m, "atanh");
   defUnary<ops::erf>(m, "erf");
   defUnary<ops::floor>(m, "floor");
   defUnary<ops::ceil>(m, "ceil");
@@ -618,6 +620,31 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
             ops::gather(x.traced("gather"), indices.traced("gather"), axis));
       },
       nb::arg("x"), nb::arg("indices"), nb::arg("axis") = 0);
+  m.def(
+      "scatter",
+      [](const PyTensor &x, const PyTensor &updates, const PyTensor &indices,
+         int64_t axis, const std::string &reduction) {
+        CallerLocation at;
+        return PyTensor(
+            ops::scatter(x.traced("scatter"), updates.traced("scatter"),
+                         indices.traced("scatter"), axis, reduction));
+      },
+      nb::arg("x"), nb::arg("updates"), nb::arg("indices"),
+      nb::arg("axis") = -1, nb::arg("reduction") = "none",
+      "A copy of `x` with `updates` written at `indices` along `axis`.");
+  m.def(
+      "scatter_nd",
+      [](const PyTensor &x, const PyTensor &updates, const PyTensor &indices,
+         const std::string &reduction) {
+        CallerLocation at;
+        return PyTensor(ops::scatter_nd(
+            x.traced("scatter_nd"), updates.traced("scatter_nd"),
+            indices.traced("scatter_nd"), reduction));
+      },
+      nb::arg("x"), nb::arg("updates"), nb::arg("indices"),
+      nb::arg("reduction") = "none",
+      "A copy of `x` with the slices of `updates` written at the index "
+      "vectors of `indices`.");
   m.def(
       "pad",
       [](const PyTensor &x, const std::vector<int64_t> &paddings,

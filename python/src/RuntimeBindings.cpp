@@ -10,6 +10,7 @@
 #include "MaxGraph/API/Distributed.h"
 #include "MaxGraph/API/Spmd.h"
 #include "MaxGraph/Compiler/CpuExecutable.h"
+#include "MaxGraph/Runtime/DeviceRuntime.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Runtime/Threads.h"
@@ -360,6 +361,16 @@ struct PyExecutable {
 void maxgraph::python::bindRuntime(nb::module_ &m) {
   // The threads compiled CPU code runs on, for the whole process.
   m.def("set_num_threads", &setThreadCount, nb::arg("count"));
+  // The default GPU runtime's name and its devices' names, or why it has
+  // none: what maxgraph.driver's device discovery reads.
+  m.def("_gpu_devices", []() -> nb::tuple {
+    const detail::DeviceRuntime &runtime = detail::deviceRuntime();
+    llvm::Expected<std::vector<std::string>> names = runtime.deviceNames();
+    if (!names)
+      return nb::make_tuple(runtime.name, nb::none(),
+                            llvm::toString(names.takeError()));
+    return nb::make_tuple(runtime.name, *names, nb::none());
+  });
   m.def("get_num_threads", &threadCount);
   // MPI (maxgraph.distributed): the runtime's MPI layer, opened at first use.
   m.def("mpi_available", [] {

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+import maxgraph.functional as F
 from maxgraph import compilation, ops
 from maxgraph.driver import CPU
 from maxgraph.dtype import DType
@@ -50,6 +51,8 @@ UNARY = {
     "cos": (ops.cos, np.cos, None),
     "tanh": (ops.tanh, np.tanh, None),
     "erf": (ops.erf, erf, None),
+    "acos": (ops.acos, np.arccos, "unit"),
+    "atanh": (ops.atanh, np.arctanh, "unit"),
     "floor": (ops.floor, np.floor, None),
     "ceil": (ops.ceil, np.ceil, None),
     "round": (ops.round, np.rint, None),
@@ -67,6 +70,8 @@ def test_unary(name, dtype, rng):
     x = rng.standard_normal((3, 5)) * 3
     if domain == "positive":
         x = np.abs(x) + 0.1
+    elif domain == "unit":
+        x = np.tanh(x) * 0.95
     x = x.astype(dtype)
     close(run(op, x), reference(x.astype(np.float64)),
           rtol=2e-5 if dtype == np.float32 else 1e-12)
@@ -582,3 +587,24 @@ def test_a_constant_of_equal_values_is_a_splat():
         lambda x: ops.add(x, ops.constant(np.full(4, 2.5), DType.float32)))(
         TensorLayout(DType.float32, [4]))
     assert "dense<2.500000e+00> : !maxgraph.tensor<[4], f32>" in str(staged)
+
+
+def test_acos_and_atanh_edges():
+    # docs/Spec.md: acos(1) = +0, acos(-1) = pi, NaN beyond [-1, 1];
+    # atanh(+-1) = +-inf, atanh(-0) = -0, NaN beyond.
+    x = np.array([1.0, -1.0, 0.0, -0.0, 1.5, np.nan], np.float32)
+    a = run(ops.acos, x)
+    np.testing.assert_array_equal(a[:2], [0.0, np.float32(np.pi)])
+    np.testing.assert_allclose(a[2:4], [np.pi / 2] * 2, rtol=1e-7)
+    assert np.isnan(a[4:]).all()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = run(ops.atanh, x)
+    np.testing.assert_array_equal(t[:4], [np.inf, -np.inf, 0.0, -0.0])
+    assert np.signbit(t[3])
+    assert np.isnan(t[4:]).all()
+    # F's names run eagerly on live tensors too.
+    live = Tensor.from_numpy(np.array([0.5, -0.25], np.float32))
+    np.testing.assert_allclose(F.acos(live).to_numpy(),
+                               np.arccos([0.5, -0.25]), rtol=1e-6)
+    np.testing.assert_allclose(F.atanh(live).to_numpy(),
+                               np.arctanh([0.5, -0.25]), rtol=1e-6)

@@ -170,3 +170,35 @@ def test_live_random_graphs_share_the_bounded_eager_cache(monkeypatch):
     for length in range(1, 7):
         assert F.uniform((length,)).to_numpy().shape == (length,)
     assert len(F._EAGER_CACHE) <= 3
+
+
+def test_like_forms_take_the_shape_dtype_and_device_of_like():
+    spec = TensorLayout(DType.float64, [3, 4])
+
+    def draws(x):
+        random.set_seed(5)
+        return (F.uniform_like(x, range=(2, 3)), F.gaussian_like(spec),
+                F.normal_like(x, mean=10.0, std=0.5))
+
+    def plain(x):
+        random.set_seed(5)
+        return F.uniform(x.shape, (2, 3), dtype=x.dtype, device=x.device)
+
+    zeros = np.zeros((3, 4))
+    u, g, n = [t.to_numpy() for t in compilation.compile(draws)(spec)(zeros)]
+    assert u.dtype == g.dtype == n.dtype == np.float64
+    assert u.shape == g.shape == n.shape == (3, 4)
+    assert ((u >= 2) & (u < 3)).all()
+    # uniform_like is uniform of like's shape, dtype and device: the same
+    # seed gives the same values.
+    np.testing.assert_array_equal(
+        u, compilation.compile(plain)(spec)(zeros).to_numpy())
+    assert abs(n.mean() - 10.0) < 0.5 and not np.array_equal(g, u)
+    # Live: a live `like` gives a live tensor from the process seed.
+    live = F.uniform_like(maxgraph.Tensor.from_numpy(
+        np.zeros(5, np.float32)))
+    assert live.is_live and live.dtype == DType.float32
+    assert live.shape == [5]
+    with pytest.raises(TypeError, match="uniform_like: like is a Tensor or "
+                       "TensorLayout, got list"):
+        F.uniform_like([3, 4])

@@ -180,6 +180,9 @@ struct Fill {
     Positive,
     /// Floats above -1 (log1p).
     AboveMinusOne,
+    /// Floats in [-7/8, 7/8], a quarter of them on the grid k/8, zeros
+    /// included (acos, atanh).
+    UnitInterval,
     /// Nonzero, small.
     NonZero,
     /// Divisors: small ints with 0 and -1 among them; nonzero floats with
@@ -765,6 +768,83 @@ Program gatherProgram(Rng &rng) {
       "axis " + std::to_string(axis) + ", " + toString(indexType) + " indices";
   p.body = [axis](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
     return std::vector<Tensor>{ops::gather(x[0], x[1], axis)};
+  };
+  return p;
+}
+
+/// A random scatter reduction: `none` for any dtype, the others for
+/// numbers.
+std::string scatterReduction(Rng &rng, DType dtype) {
+  if (dtype == DType::Bool)
+    return "none";
+  return rng.pick(std::vector<std::string>{"none", "add", "max", "min", "mul"});
+}
+
+/// scatter along a random axis of a static input, the updates no larger
+/// off the axis and 0 to 6 long on it (duplicate indices, negative ones);
+/// every reduction. No GPU lowering (the lowering refuses it).
+Program scatterProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.scatter";
+  p.dtype = rng.pick(kAll);
+  p.gpuLowering = false;
+  int64_t rank = rng.between(1, 3);
+  std::vector<Dim> in, up;
+  int64_t axis = rng.between(-rank, rank - 1),
+          at = axis < 0 ? axis + rank : axis;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = rng.between(1, 4);
+    in.push_back(Dim(size));
+    up.push_back(Dim(d == at ? rng.between(0, 6) : rng.between(1, size)));
+  }
+  std::string reduction = scatterReduction(rng, p.dtype);
+  p.addTensor(TensorLayout(p.dtype, in));
+  p.addTensor(TensorLayout(p.dtype, up),
+              {isFloat(p.dtype) ? Fill::Any : Fill::Small});
+  DType indexType =
+      rng.pick(std::vector<DType>{DType::Int32, DType::Int64, DType::UInt32});
+  p.addTensor(TensorLayout(indexType, up), {Fill::Indices, in[at]});
+  p.what = reduction + ", axis " + std::to_string(axis) + ", " +
+           toString(indexType) + " indices";
+  p.body = [axis, reduction](const std::vector<Tensor> &x,
+                             const std::vector<Buffer> &) {
+    return std::vector<Tensor>{ops::scatter(x[0], x[1], x[2], axis, reduction)};
+  };
+  return p;
+}
+
+/// scatter_nd with index vectors of 1 to rank components (slices or
+/// elements), 0 to 5 of them, indices valid for the smallest indexed dim.
+Program scatterNdProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.scatter_nd";
+  p.dtype = rng.pick(kAll);
+  p.gpuLowering = false;
+  int64_t rank = rng.between(1, 3), k = rng.between(1, rank);
+  std::vector<Dim> in, indices, up;
+  int64_t smallest = 4;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = rng.between(1, 4);
+    in.push_back(Dim(size));
+    if (d < k)
+      smallest = std::min(smallest, size);
+  }
+  for (int64_t q = rng.between(0, 2); q > 0; --q)
+    indices.push_back(Dim(rng.between(0, 3)));
+  up = indices;
+  up.insert(up.end(), in.begin() + k, in.end());
+  indices.push_back(Dim(k));
+  std::string reduction = scatterReduction(rng, p.dtype);
+  p.addTensor(TensorLayout(p.dtype, in));
+  p.addTensor(TensorLayout(p.dtype, up),
+              {isFloat(p.dtype) ? Fill::Any : Fill::Small});
+  DType indexType = rng.pick(std::vector<DType>{DType::Int32, DType::Int64});
+  p.addTensor(TensorLayout(indexType, indices), {Fill::Indices, Dim(smallest)});
+  p.what = reduction + ", k " + std::to_string(k) + ", " + toString(indexType) +
+           " indices";
+  p.body = [reduction](const std::vector<Tensor> &x,
+                       const std::vector<Buffer> &) {
+    return std::vector<Tensor>{ops::scatter_nd(x[0], x[1], x[2], reduction)};
   };
   return p;
 }
@@ -1395,6 +1475,8 @@ const std::map<std::string, Generator> &generators() {
     un("cos", kFloats, ops::cos, Fill::Any, 2);
     un("tanh", kFloats, ops::tanh, Fill::Any, 2);
     un("erf", kFloats, ops::erf, Fill::Any, 2);
+    un("acos", kFloats, ops::acos, Fill::UnitInterval, 4, false);
+    un("atanh", kFloats, ops::atanh, Fill::UnitInterval, 4, false);
     un("floor", kFloats, ops::floor);
     un("ceil", kFloats, ops::ceil);
     un("round", kFloats, ops::round);
@@ -1433,6 +1515,8 @@ const std::map<std::string, Generator> &generators() {
     g["split"] = splitProgram;
     g["slice"] = sliceProgram;
     g["gather"] = gatherProgram;
+    g["scatter"] = scatterProgram;
+    g["scatter_nd"] = scatterNdProgram;
     g["pad"] = padProgram;
     g["arange"] = arangeProgram;
     g["top_k"] = topKProgram;
@@ -1494,6 +1578,10 @@ void fillTensor(Rng &rng, HostTensor &tensor, const Fill &fill,
         break;
       case Fill::AboveMinusOne:
         value = rng.real(-0.875, 3);
+        break;
+      case Fill::UnitInterval:
+        value = rng.chance(0.25) ? rng.between(-7, 7) / 8.0
+                                 : rng.real(-0.875, 0.875);
         break;
       case Fill::NonZero:
         value =

@@ -797,12 +797,14 @@ TEST(OpsTest, UnaryOps) {
     y = ops::relu(y);
     y = ops::gelu(y);
     y = ops::silu(y);
+    y = ops::acos(y);
+    y = ops::atanh(y);
     return y;
   };
   std::string text = stage(fn)(f32({Dim("batch"), 4})).str();
-  for (const char *op :
-       {"abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tanh",
-        "erf", "floor", "ceil", "round", "sigmoid", "relu", "gelu", "silu"})
+  for (const char *op : {"abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sin",
+                         "cos", "tanh", "erf", "floor", "ceil", "round",
+                         "sigmoid", "relu", "gelu", "silu", "acos", "atanh"})
     EXPECT_TRUE(contains(text, std::string("maxgraph.") + op + " %"))
         << op << "\n"
         << text;

@@ -35,6 +35,9 @@ struct DeviceRuntime {
   llvm::Error (*copy)(void *destination, const void *source, size_t bytes,
                       void *stream);
   llvm::Error (*synchronize)(void *stream);
+  /// The names of its devices, gpu:0 first, or why there are none (no
+  /// driver, no platform).
+  llvm::Expected<std::vector<std::string>> (*deviceNames)();
   /// Page-locked host memory and its free; null for a runtime without it
   /// (OpenCL), whose host tensors are ordinary memory.
   llvm::Expected<void *> (*allocatePinned)(size_t bytes) = nullptr;

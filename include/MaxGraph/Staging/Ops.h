@@ -64,6 +64,10 @@ Tensor sin(const Tensor &x, Loc loc = Loc::current());
 Tensor cos(const Tensor &x, Loc loc = Loc::current());
 Tensor tanh(const Tensor &x, Loc loc = Loc::current());
 Tensor erf(const Tensor &x, Loc loc = Loc::current());
+/// The inverse cosine, NaN outside [-1, 1].
+Tensor acos(const Tensor &x, Loc loc = Loc::current());
+/// The inverse hyperbolic tangent: +-inf at +-1, NaN beyond.
+Tensor atanh(const Tensor &x, Loc loc = Loc::current());
 Tensor floor(const Tensor &x, Loc loc = Loc::current());
 Tensor ceil(const Tensor &x, Loc loc = Loc::current());
 Tensor round(const Tensor &x, Loc loc = Loc::current());
@@ -211,6 +215,17 @@ void buffer_store_slice(const Buffer &destination, const Tensor &source,
                         std::vector<Range> ranges, Loc loc = Loc::current());
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
               Loc loc = Loc::current());
+/// A copy of `x` with `updates` written at `indices` along `axis` (ONNX's
+/// ScatterElements, `maxgraph.scatter`): `reduction` is "none" (the last
+/// duplicate wins), "add", "max", "min" or "mul".
+Tensor scatter(const Tensor &x, const Tensor &updates, const Tensor &indices,
+               int64_t axis = -1, const std::string &reduction = "none",
+               Loc loc = Loc::current());
+/// A copy of `x` with the slices of `updates` written at the index vectors
+/// (the last dim) of `indices` (ONNX's ScatterND, `maxgraph.scatter_nd`).
+Tensor scatter_nd(const Tensor &x, const Tensor &updates, const Tensor &indices,
+                  const std::string &reduction = "none",
+                  Loc loc = Loc::current());
 /// Pads every dim: `paddings` is `[before_0, after_0, before_1, ...]`, all
 /// non-negative; `mode` is "constant" (with `value`), "reflect" or "edge".
 Tensor pad(const Tensor &x, std::vector<int64_t> paddings,

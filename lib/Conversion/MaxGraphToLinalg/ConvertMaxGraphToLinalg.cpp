@@ -119,6 +119,7 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphCustomToLinalgPatterns(converter, patterns);
   populateMaxGraphCollectiveToLinalgPatterns(converter, patterns);
   populateMaxGraphControlFlowToLinalgPatterns(converter, patterns);
+  populateMaxGraphScatterToLinalgPatterns(converter, patterns);
   populateMaxGraphRandomToLinalgPatterns(converter, patterns, graphSymbols);
   populateMaxGraphQuantizedToLinalgPatterns(converter, patterns,
                                             /*registerKernels=*/!gpu);

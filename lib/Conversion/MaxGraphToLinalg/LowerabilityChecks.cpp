@@ -68,13 +68,24 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
   if (auto graph = dyn_cast<GraphOp>(op)) {
     // Reported before the host predicate's device is.
     WalkResult control = graph.walk([&](Operation *nested) {
-      if (!gpu || !isa<WhileLoopOp, CondOp>(nested))
+      if (!gpu)
         return WalkResult::advance();
-      nested->emitError() << "'" << nested->getName()
-                          << "' has no GPU lowering yet: its predicate is "
-                             "read on the host each time, so the graph must "
-                             "run on the CPU";
-      return WalkResult::interrupt();
+      if (isa<WhileLoopOp, CondOp>(nested)) {
+        nested->emitError() << "'" << nested->getName()
+                            << "' has no GPU lowering yet: its predicate is "
+                               "read on the host each time, so the graph "
+                               "must run on the CPU";
+        return WalkResult::interrupt();
+      }
+      if (isa<ScatterOp, ScatterNdOp>(nested)) {
+        // As MAX's: its scatters run on the CPU.
+        nested->emitError() << "'" << nested->getName()
+                            << "' has no GPU lowering yet: its updates are "
+                               "applied one by one, in order; transfer its "
+                               "operands to the CPU";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
     if (control.wasInterrupted())
       return failure();

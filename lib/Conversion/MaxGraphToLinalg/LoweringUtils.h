@@ -20,6 +20,7 @@
 
 #include "MaxGraph/Conversion/MaxGraphToLinalg/MaxGraphToLinalg.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraph.h"
+#include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -155,6 +156,12 @@ mlir::Value intConstant(mlir::OpBuilder &builder, mlir::Location loc,
 /// `checkLowerable`).
 mlir::Value buildScalar(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Operation *op, mlir::ValueRange args);
+
+/// The binary arithmetic `op` on converted scalars `x` and `y` of the
+/// maxgraph element type `element` (signedness decides the integer ops).
+mlir::Value buildBinaryScalar(mlir::OpBuilder &b, mlir::Location loc,
+                              scalar::BinaryOp op, mlir::Value x, mlir::Value y,
+                              mlir::Type element);
 
 //===----------------------------------------------------------------------===//
 // Run-time checks (RuntimeChecks.cpp)

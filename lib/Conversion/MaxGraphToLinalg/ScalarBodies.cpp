@@ -385,6 +385,10 @@ static Value buildUnary(OpBuilder &b, Location loc, scalar::UnaryOp op, Value x,
     return math::TanhOp::create(b, loc, x);
   case scalar::UnaryOp::Erf:
     return math::ErfOp::create(b, loc, x);
+  case scalar::UnaryOp::Acos:
+    return math::AcosOp::create(b, loc, x);
+  case scalar::UnaryOp::Atanh:
+    return math::AtanhOp::create(b, loc, x);
   case scalar::UnaryOp::Floor:
     return math::FloorOp::create(b, loc, x);
   case scalar::UnaryOp::Ceil:
@@ -422,6 +426,13 @@ static Value buildUnary(OpBuilder &b, Location loc, scalar::UnaryOp op, Value x,
     return arith::XOrIOp::create(b, loc, x, intConstant(b, loc, type, -1));
   }
   llvm_unreachable("covered switch");
+}
+
+Value maxgraph::detail::buildBinaryScalar(OpBuilder &b, Location loc,
+                                          scalar::BinaryOp op, Value x, Value y,
+                                          Type element) {
+  return buildBinary(b, loc, op, x, y, isa<FloatType>(element),
+                     isSignedInt(element));
 }
 
 Value maxgraph::detail::buildScalar(OpBuilder &b, Location loc, Operation *op,

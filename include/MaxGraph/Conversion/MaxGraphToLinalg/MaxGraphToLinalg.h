@@ -173,6 +173,12 @@ void populateMaxGraphQuantizedToLinalgPatterns(
 void populateMaxGraphControlFlowToLinalgPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 
+/// Adds the patterns of `scatter` and `scatter_nd`: `scf.for` nests that
+/// apply the updates in row-major order (so that the last duplicate wins)
+/// and check each index.
+void populateMaxGraphScatterToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
 /// Adds the pattern of `random_uniform`: a `linalg.generic` that hashes
 /// the seed and each element's index.
 void populateMaxGraphRandomToLinalgPatterns(

@@ -228,6 +228,10 @@ double maxgraph::scalar::evaluate(UnaryOp op, double x) {
     return std::tanh(x);
   case UnaryOp::Erf:
     return std::erf(x);
+  case UnaryOp::Acos:
+    return std::acos(x);
+  case UnaryOp::Atanh:
+    return std::atanh(x);
   case UnaryOp::Floor:
     return std::floor(x);
   case UnaryOp::Ceil:

@@ -109,6 +109,17 @@ def MaxGraph_ReduceKind : I64EnumAttr<"ReduceKind", "collective reduction", [
   let cppNamespace = "::maxgraph";
 }
 
+// How maxgraph.scatter and scatter_nd combine an update with the element it
+// lands on (MAX's scatter, scatter_add, scatter_max, scatter_min and
+// scatter_mul).
+def MaxGraph_ScatterReduction : I64EnumAttr<"ScatterReduction",
+    "how a scatter combines an update with its target", [
+  I64EnumAttrCase<"none", 0>, I64EnumAttrCase<"add", 1>,
+  I64EnumAttrCase<"max", 2>, I64EnumAttrCase<"min", 3>,
+  I64EnumAttrCase<"mul", 4>]> {
+  let cppNamespace = "::maxgraph";
+}
+
 def MaxGraph_PadMode : I64EnumAttr<"PadMode", "what maxgraph.pad fills with", [
   I64EnumAttrCase<"constant", 0>, I64EnumAttrCase<"reflect", 1>,
   I64EnumAttrCase<"edge", 2>]> {

@@ -425,6 +425,8 @@ def MaxGraph_SinOp : MaxGraph_UnaryOp<"sin", MaxGraph_FloatElement, "Sin">;
 def MaxGraph_CosOp : MaxGraph_UnaryOp<"cos", MaxGraph_FloatElement, "Cos">;
 def MaxGraph_TanhOp : MaxGraph_UnaryOp<"tanh", MaxGraph_FloatElement, "Tanh">;
 def MaxGraph_ErfOp : MaxGraph_UnaryOp<"erf", MaxGraph_FloatElement, "Erf">;
+def MaxGraph_AcosOp : MaxGraph_UnaryOp<"acos", MaxGraph_FloatElement, "Acos">;
+def MaxGraph_AtanhOp : MaxGraph_UnaryOp<"atanh", MaxGraph_FloatElement, "Atanh">;
 def MaxGraph_FloorOp : MaxGraph_UnaryOp<"floor", MaxGraph_FloatElement, "Floor">;
 def MaxGraph_CeilOp : MaxGraph_UnaryOp<"ceil", MaxGraph_FloatElement, "Ceil">;
 def MaxGraph_RoundOp : MaxGraph_UnaryOp<"round", MaxGraph_FloatElement, "Round">;
@@ -857,6 +859,56 @@ def MaxGraph_GatherOp : MaxGraph_InferOp<"gather", [Pure, MaxGraph_ShapeFamily]>
   let results = (outs MaxGraph_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $indices `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def MaxGraph_ScatterOp : MaxGraph_InferOp<"scatter", [Pure, MaxGraph_ShapeFamily]> {
+  let summary = "writes updates into a copy of the input at indices along one axis";
+  let description = [{
+    ONNX's ScatterElements: `updates` and `indices` have one shape, of the
+    input's rank; update `u` at position `p` lands on the input's element
+    at `p` with `p[axis]` replaced by `indices[p]` (negative indices count
+    from the end). `none` overwrites, the last update in row-major order
+    winning among duplicates; `add`, `max`, `min` and `mul` combine every
+    update with what is there. An index out of range is a run-time error.
+
+    ```mlir
+    %s = maxgraph.scatter add %x, %u, %i axis = 0 : (!maxgraph.tensor<[4, 2], f32>,
+        !maxgraph.tensor<[3, 2], f32>, !maxgraph.tensor<[3, 2], si64>)
+        -> !maxgraph.tensor<[4, 2], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_Tensor:$updates,
+                       MaxGraph_Tensor:$indices, I64Attr:$axis,
+                       MaxGraph_ScatterReduction:$reduction);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $reduction $input `,` $updates `,` $indices `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def MaxGraph_ScatterNdOp : MaxGraph_InferOp<"scatter_nd", [Pure, MaxGraph_ShapeFamily]> {
+  let summary = "writes slices of updates into a copy of the input at index vectors";
+  let description = [{
+    ONNX's ScatterND: the last dim `k` of `indices` (static) holds index
+    vectors into the input's first `k` dims; `updates` has dims
+    `indices[:-1] + input[k:]`, and each index vector receives its slice of
+    updates (negative indices count from the end). `none` overwrites, the
+    last in row-major order winning among duplicates; `add`, `max`, `min`
+    and `mul` combine. An index out of range is a run-time error.
+
+    ```mlir
+    %s = maxgraph.scatter_nd none %cache, %rows, %at : (!maxgraph.tensor<[8, 4], f32>,
+        !maxgraph.tensor<[2, 4], f32>, !maxgraph.tensor<[2, 1], si64>)
+        -> !maxgraph.tensor<[8, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_Tensor:$updates,
+                       MaxGraph_Tensor:$indices,
+                       MaxGraph_ScatterReduction:$reduction);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $reduction $input `,` $updates `,` $indices attr-dict `:` functional-type(operands, results)
   }];
 }
 

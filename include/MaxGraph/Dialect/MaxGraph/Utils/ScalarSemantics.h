@@ -58,6 +58,8 @@ enum class UnaryOp {
   Cos,
   Tanh,
   Erf,
+  Acos,
+  Atanh,
   Floor,
   Ceil,
   Round,

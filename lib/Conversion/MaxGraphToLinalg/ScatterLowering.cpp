@@ -1,0 +1,284 @@
+//===- ScatterLowering.cpp - scatter and scatter_nd to scf loops ----------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A scatter applies its updates in row-major order, so that among duplicate
+// indices the last write wins (docs/Spec.md): an scf.for nest over the
+// updates (scatter) or the index vectors (scatter_nd) carries the result,
+// which starts as the input (bufferization copies it when the input lives
+// on). scatter_nd moves whole slices: an insert_slice, or for a reduction
+// a linalg.generic over the slice, which vectorizes. Each index is checked
+// in range as it is used; one run-time check after the loops reports any
+// that was not, and an update out of range is skipped so that nothing is
+// written out of bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace maxgraph;
+using namespace maxgraph::detail;
+
+namespace {
+/// The scalar semantics' op of a reduction other than `none`.
+scalar::BinaryOp combiner(ScatterReduction reduction) {
+  switch (reduction) {
+  case ScatterReduction::add:
+    return scalar::BinaryOp::Add;
+  case ScatterReduction::max:
+    return scalar::BinaryOp::Max;
+  case ScatterReduction::min:
+    return scalar::BinaryOp::Min;
+  case ScatterReduction::mul:
+  case ScatterReduction::none:
+    break;
+  }
+  return scalar::BinaryOp::Mul;
+}
+
+/// The size of dim `d` of `tensor`: a constant when static.
+Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t d) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(d))
+    return arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+  return tensor::DimOp::create(b, loc, tensor, d);
+}
+
+/// An index read from the indices as an index into a dim of `size`: its
+/// position (negative ones count from the end) clamped into the dim, and
+/// whether it was in range.
+std::pair<Value, Value> normalizeIndex(OpBuilder &b, Location loc, Value raw,
+                                       Value size, bool isSigned) {
+  Type indexType = b.getIndexType();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value last = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, size, one), zero);
+  if (!isSigned) {
+    Value index = arith::IndexCastUIOp::create(b, loc, indexType, raw);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, size);
+    return {arith::MinUIOp::create(b, loc, index, last), inRange};
+  }
+  Value index = arith::IndexCastOp::create(b, loc, indexType, raw);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  index = arith::SelectOp::create(
+      b, loc, negative, arith::AddIOp::create(b, loc, index, size), index);
+  Value inRange = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size));
+  index = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, index, zero), last);
+  return {index, inRange};
+}
+
+/// The loops over `sizes` carrying the result (starting as `input`) and
+/// an all-in-range flag; `body` makes one step's result and in-range flag.
+/// Returns the result after the run-time check of the flag.
+Value scatterLoops(OpBuilder &b, Location loc, Operation *op, Value input,
+                   ArrayRef<Value> sizes,
+                   function_ref<std::pair<Value, Value>(OpBuilder &, Location,
+                                                        ValueRange, Value)>
+                       body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value allInRange = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  SmallVector<Value> lbs(sizes.size(), zero), steps(sizes.size(), one);
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, sizes, steps, ValueRange{input, allInRange},
+      [&](OpBuilder &nested, Location at, ValueRange ivs, ValueRange args) {
+        auto [result, inRange] = body(nested, at, ivs, args[0]);
+        return scf::ValueVector{
+            result, arith::AndIOp::create(nested, at, args[1], inRange)};
+      });
+  Value result = input, ok = allInRange;
+  if (!nest.results.empty())
+    result = nest.results[0], ok = nest.results[1];
+  emitRuntimeCheck(b, loc, ok, op, "an index is out of range of the axis");
+  return result;
+}
+
+/// `into` with `update` written at `coordinates` when `inRange`.
+Value guardedInsert(OpBuilder &b, Location loc, Value inRange, Value into,
+                    function_ref<Value(OpBuilder &, Location)> write) {
+  auto branch = scf::IfOp::create(
+      b, loc, inRange,
+      [&](OpBuilder &nested, Location at) {
+        scf::YieldOp::create(nested, at, write(nested, at));
+      },
+      [&](OpBuilder &nested, Location at) {
+        scf::YieldOp::create(nested, at, into);
+      });
+  return branch.getResult(0);
+}
+
+/// scatter: one step per update element, its index along the axis read
+/// from the indices at the same position.
+struct ScatterLowering : OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), updates = adaptor.getUpdates(),
+          indices = adaptor.getIndices();
+    int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    bool isSigned = isSignedInt(layoutOf(op.getIndices()).getElementType());
+    Type element = layoutOf(op.getInput()).getElementType();
+    ScatterReduction reduction = op.getReduction();
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(sizeOf(rewriter, loc, updates, d));
+    Value size = sizeOf(rewriter, loc, input, axis);
+    Value result = scatterLoops(
+        rewriter, loc, op, input, sizes,
+        [&](OpBuilder &b, Location at, ValueRange ivs, Value into) {
+          Value raw = tensor::ExtractOp::create(b, at, indices, ivs);
+          auto [index, inRange] = normalizeIndex(b, at, raw, size, isSigned);
+          SmallVector<Value> coordinates(ivs);
+          coordinates[axis] = index;
+          Value written = guardedInsert(
+              b, at, inRange, into, [&](OpBuilder &w, Location where) {
+                Value value = tensor::ExtractOp::create(w, where, updates, ivs);
+                if (reduction != ScatterReduction::none)
+                  value = buildBinaryScalar(
+                      w, where, combiner(reduction),
+                      tensor::ExtractOp::create(w, where, into, coordinates),
+                      value, element);
+                return tensor::InsertOp::create(w, where, value, into,
+                                                coordinates)
+                    .getResult();
+              });
+          return std::make_pair(written, inRange);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// scatter_nd: one step per index vector, which moves its slice of the
+/// updates (the input's dims from k on) in one insert_slice.
+struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterNdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), updates = adaptor.getUpdates(),
+          indices = adaptor.getIndices();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    int64_t rank = inputType.getRank();
+    int64_t batchRank = indicesType.getRank() - 1;
+    int64_t k = indicesType.getShape().back();
+    bool isSigned = isSignedInt(layoutOf(op.getIndices()).getElementType());
+    Type element = layoutOf(op.getInput()).getElementType();
+    ScatterReduction reduction = op.getReduction();
+    SmallVector<Value> sizes, dimSizes;
+    for (int64_t d = 0; d < batchRank; ++d)
+      sizes.push_back(sizeOf(rewriter, loc, indices, d));
+    for (int64_t d = 0; d < rank; ++d)
+      dimSizes.push_back(sizeOf(rewriter, loc, input, d));
+    // The slice each index vector receives: the input's dims from k on.
+    auto sliceType = RankedTensorType::get(inputType.getShape().drop_front(k),
+                                           inputType.getElementType());
+    Value result = scatterLoops(
+        rewriter, loc, op, input, sizes,
+        [&](OpBuilder &b, Location at, ValueRange ivs, Value into) {
+          SmallVector<Value> coordinates;
+          Value inRange = arith::ConstantIntOp::create(b, at, b.getI1Type(), 1);
+          for (int64_t j = 0; j < k; ++j) {
+            SmallVector<Value> position(ivs);
+            position.push_back(arith::ConstantIndexOp::create(b, at, j));
+            Value raw = tensor::ExtractOp::create(b, at, indices, position);
+            auto [index, ok] =
+                normalizeIndex(b, at, raw, dimSizes[j], isSigned);
+            coordinates.push_back(index);
+            inRange = arith::AndIOp::create(b, at, inRange, ok);
+          }
+          Value written = guardedInsert(
+              b, at, inRange, into, [&](OpBuilder &w, Location where) {
+                if (k == rank) {
+                  Value value =
+                      tensor::ExtractOp::create(w, where, updates, ivs);
+                  if (reduction != ScatterReduction::none)
+                    value = buildBinaryScalar(
+                        w, where, combiner(reduction),
+                        tensor::ExtractOp::create(w, where, into, coordinates),
+                        value, element);
+                  return tensor::InsertOp::create(w, where, value, into,
+                                                  coordinates)
+                      .getResult();
+                }
+                // The update's slice: [ivs..., 0...] of the updates.
+                SmallVector<OpFoldResult> fromOffsets(ivs.begin(), ivs.end()),
+                    fromSizes(batchRank, w.getIndexAttr(1));
+                SmallVector<OpFoldResult> toOffsets(coordinates.begin(),
+                                                    coordinates.end()),
+                    toSizes(k, w.getIndexAttr(1));
+                for (int64_t d = k; d < rank; ++d) {
+                  fromOffsets.push_back(w.getIndexAttr(0));
+                  toOffsets.push_back(w.getIndexAttr(0));
+                  OpFoldResult size = inputType.isDynamicDim(d)
+                                          ? OpFoldResult(dimSizes[d])
+                                          : OpFoldResult(w.getIndexAttr(
+                                                inputType.getDimSize(d)));
+                  fromSizes.push_back(size);
+                  toSizes.push_back(size);
+                }
+                SmallVector<OpFoldResult> fromStrides(fromOffsets.size(),
+                                                      w.getIndexAttr(1)),
+                    toStrides(rank, w.getIndexAttr(1));
+                Value slice = tensor::ExtractSliceOp::create(
+                    w, where, sliceType, updates, fromOffsets, fromSizes,
+                    fromStrides);
+                if (reduction != ScatterReduction::none) {
+                  Value old = tensor::ExtractSliceOp::create(
+                      w, where, sliceType, into, toOffsets, toSizes, toStrides);
+                  int64_t sliceRank = sliceType.getRank();
+                  auto map = AffineMap::getMultiDimIdentityMap(sliceRank,
+                                                               getContext());
+                  SmallVector<utils::IteratorType> iterators(
+                      sliceRank, utils::IteratorType::parallel);
+                  slice =
+                      linalg::GenericOp::create(
+                          w, where, TypeRange{sliceType}, ValueRange{slice},
+                          ValueRange{old}, SmallVector<AffineMap>(2, map),
+                          iterators,
+                          [&](OpBuilder &g, Location gat, ValueRange args) {
+                            linalg::YieldOp::create(
+                                g, gat,
+                                buildBinaryScalar(g, gat, combiner(reduction),
+                                                  args[1], args[0], element));
+                          })
+                          .getResult(0);
+                }
+                return tensor::InsertSliceOp::create(
+                           w, where, slice, into, toOffsets, toSizes, toStrides)
+                    .getResult();
+              });
+          return std::make_pair(written, inRange);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void maxgraph::populateMaxGraphScatterToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ScatterLowering, ScatterNdLowering>(converter,
+                                                   patterns.getContext());
+}
