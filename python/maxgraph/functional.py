@@ -388,6 +388,43 @@ def concat(original_vals: Sequence[Tensor], axis: int = 0) -> Tensor:
     return _ops.concat(list(original_vals), axis)
 
 
+# Complex numbers as MAX's rotary embeddings hold them: a last dim of 2,
+# (real, imaginary).
+def _shape_text(x: Tensor) -> str:
+    return "[" + ", ".join(str(d) for d in x.shape) + "]"
+
+
+def as_interleaved_complex(x: Tensor) -> Tensor:
+    """`x`'s last dim, alternating (real, imaginary) values, as complex
+    numbers: ``[..., 2n]`` becomes ``[..., n, 2]`` (a reshape, as MAX's).
+    The last dim must be static and even."""
+    last = x.shape[-1] if x.shape else None
+    if last is None or not last.is_static:
+        raise TypeError(f"as_interleaved_complex: the last dim must be "
+                        f"static, got {_shape_text(x)}")
+    if int(last) % 2:
+        raise ValueError(f"as_interleaved_complex: the last dim must be "
+                         f"even, got {int(last)}")
+    return _ops.reshape(x, list(x.shape[:-1]) + [int(last) // 2, 2])
+
+
+def complex_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
+    """The complex product of `lhs` and `rhs`, complex numbers in a last
+    dim of 2 (real, imaginary), broadcast as other elementwise ops:
+    ``(a + bi)(c + di) = (ac - bd) + (ad + bc)i``."""
+    for name, value in (("lhs", lhs), ("rhs", rhs)):
+        if not value.shape or not value.shape[-1].is_static or \
+                int(value.shape[-1]) != 2:
+            raise ValueError(f"complex_mul: {name} holds complex numbers in "
+                             f"a last dim of 2, got shape "
+                             f"{_shape_text(value)}")
+    a, b = _ops.split(lhs, [1, 1], -1)
+    c, d = _ops.split(rhs, [1, 1], -1)
+    real = _ops.sub(_ops.mul(a, c), _ops.mul(b, d))
+    imaginary = _ops.add(_ops.mul(a, d), _ops.mul(b, c))
+    return _ops.concat([real, imaginary], -1)
+
+
 def stack(values: Sequence[Tensor], axis: int = 0) -> Tensor:
     """The tensors joined along a new axis `axis`."""
     values = list(values)
@@ -1220,19 +1257,20 @@ def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
 
 __all__ = [
     "abs", "acos", "add", "allgather", "allreduce_sum", "arange", "argmax",
-    "argmin", "atanh", "band_part", "bottom_k", "broadcast_to",
-    "buffer_load", "buffer_store", "buffer_store_slice", "cast", "ceil",
-    "chunk", "clamp", "clip", "concat", "cond", "constant", "cos",
-    "cumsum", "custom", "dequantize", "distributed_broadcast", "div",
-    "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
-    "floor", "floor_div", "full", "full_like", "gather", "gather_nd",
-    "gaussian", "gaussian_like", "gelu", "greater", "greater_equal",
-    "group_norm", "hann_window", "is_inf", "is_nan", "layer_norm", "log",
-    "log1p", "logical_and", "logical_not", "logical_or", "logical_xor",
-    "logsoftmax", "matmul", "max", "mean", "min", "mod", "mul", "negate",
-    "normal", "normal_like", "not_equal", "ones", "ones_like", "outer",
-    "pad", "permute", "pow", "prod", "qmatmul", "range", "reduce_scatter",
-    "relu", "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
+    "argmin", "as_interleaved_complex", "atanh", "band_part", "bottom_k",
+    "broadcast_to", "buffer_load", "buffer_store", "buffer_store_slice",
+    "cast", "ceil", "chunk", "clamp", "clip", "complex_mul", "concat",
+    "cond", "constant", "cos", "cumsum", "custom", "dequantize",
+    "distributed_broadcast", "div", "elementwise_max", "elementwise_min",
+    "equal", "erf", "exp", "flatten", "floor", "floor_div", "full",
+    "full_like", "gather", "gather_nd", "gaussian", "gaussian_like",
+    "gelu", "greater", "greater_equal", "group_norm", "hann_window",
+    "is_inf", "is_nan", "layer_norm", "log", "log1p", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "logsoftmax", "matmul",
+    "max", "mean", "min", "mod", "mul", "negate", "normal", "normal_like",
+    "not_equal", "ones", "ones_like", "outer", "pad", "permute", "pow",
+    "prod", "qmatmul", "range", "reduce_scatter", "relu",
+    "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
     "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
     "scatter_nd_mul", "shape_to_tensor", "sigmoid", "silu", "sin",
