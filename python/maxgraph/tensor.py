@@ -452,6 +452,8 @@ def _reading(name: str):
     read = getattr(Tensor, name)
 
     def method(self: Tensor, *args, **kwargs):
+        if name == "__dlpack_device__" and _is_distributed(self):
+            return (1, 0)  # The whole is exported from host memory.
         if _is_distributed(self):
             whole = _core_to_numpy(_reduced(self))
             if name == "to_numpy":
@@ -471,7 +473,7 @@ def _define_readers() -> None:
     global _reshard
     from . import functional
     _reshard = functional._eager(_reshard_graph)
-    for name in ("to_numpy", "__array__", "__dlpack__"):
+    for name in ("to_numpy", "__array__", "__dlpack__", "__dlpack_device__"):
         setattr(Tensor, name, _reading(name))
 
 

@@ -165,6 +165,7 @@ def test_partial_tensor_parallel_mlp_reads_back_as_its_sum():
                                atol=1e-4)
     np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-4,
                                atol=1e-4)
+    assert out.__dlpack_device__() == (1, 0)  # kDLCPU: read on the host.
     np.testing.assert_allclose(np.from_dlpack(out), expected, rtol=1e-4,
                                atol=1e-4)
     # The live result feeds eager operators after reading.
