@@ -186,6 +186,7 @@ private:
   HostTensor cumsum(CumsumOp op);
   /// The values and the indices.
   std::pair<HostTensor, HostTensor> topK(TopKOp op);
+  HostTensor argsort(ArgsortOp op);
   HostTensor softmax(mlir::Operation *op, int64_t axis, bool isLog);
   HostTensor norm(mlir::Operation *op, const HostTensor &input,
                   const HostTensor &gamma, const HostTensor *beta,

@@ -173,6 +173,7 @@ void GraphRun::executeOp(Operation *op) {
                                op.getKeepDims()));
       })
       .Case([&](CumsumOp op) { setResult(0, cumsum(op)); })
+      .Case([&](ArgsortOp op) { setResult(0, argsort(op)); })
       .Case([&](TopKOp op) {
         auto [values, indices] = topK(op);
         setResult(0, std::move(values));

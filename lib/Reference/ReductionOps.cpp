@@ -323,6 +323,44 @@ std::pair<HostTensor, HostTensor> GraphRun::topK(TopKOp op) {
   return {std::move(values), std::move(indices)};
 }
 
+HostTensor GraphRun::argsort(ArgsortOp op) {
+  const HostTensor &input = get(op.getInput());
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),
+                               input.shape().size(), "maxgraph.argsort");
+  AxisSplit split = splitAt(input.shape(), axis);
+  HostTensor indices = make(op.getIndices().getType(), input.shape());
+  bool floating = isFloat(input.dtype());
+  bool isSigned = isSignedInt(input.dtype());
+  bool descending = op.getDescending();
+  // Ascending order with NaN above every number; `below` is strict, so
+  // the stable sort keeps equal elements (-0 and +0 too) in index order.
+  auto below = [&](int64_t a, int64_t b) {
+    if (floating) {
+      double x = loadElementAsDouble(input, a),
+             y = loadElementAsDouble(input, b);
+      if (std::isnan(x) || std::isnan(y))
+        return !std::isnan(x) && std::isnan(y);
+      return x < y;
+    }
+    return compareInts(loadInt(input, a), loadInt(input, b), isSigned) < 0;
+  };
+  auto before = [&](int64_t a, int64_t b) {
+    return descending ? below(b, a) : below(a, b);
+  };
+  std::vector<int64_t> order(split.size);
+  for (int64_t o = 0; o < split.outer; ++o) {
+    for (int64_t i = 0; i < split.inner; ++i) {
+      for (int64_t j = 0; j < split.size; ++j)
+        order[j] = split.at(o, j, i);
+      stableSort(order.begin(), order.end(), before);
+      for (int64_t j = 0; j < split.size; ++j)
+        storeInt(indices, split.at(o, j, i),
+                 static_cast<uint64_t>((order[j] / split.inner) % split.size));
+    }
+  }
+  return indices;
+}
+
 HostTensor GraphRun::softmax(Operation *op, int64_t axis, bool isLog) {
   const HostTensor &input = get(op->getOperand(0));
   axis = normalizeAxis(axis, input.shape().size(), opName(op));

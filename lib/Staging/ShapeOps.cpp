@@ -222,6 +222,17 @@ static ScatterReduction scatterReduction(StringRef op,
   return *kind;
 }
 
+Tensor ops::argsort(const Tensor &x, int64_t axis, bool descending, Loc loc) {
+  StringRef name = ArgsortOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0)};
+  SmallVector<NamedAttribute> attrs = {i64Attr("axis", axis)};
+  if (descending)
+    attrs.push_back(attr("descending", UnitAttr::get(ctx())));
+  auto op = trace.createInferred<ArgsortOp>(loc, operands, attrs);
+  return trace.wrap(op.getResult());
+}
+
 Tensor ops::scatter(const Tensor &x, const Tensor &updates,
                     const Tensor &indices, int64_t axis,
                     const std::string &reduction, Loc loc) {

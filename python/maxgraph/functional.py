@@ -575,6 +575,17 @@ def gather(input: Tensor, indices: Tensor, axis: int = 0) -> Tensor:
     return _ops.gather(input, indices, axis)
 
 
+def argsort(x: Tensor, ascending: bool = True) -> Tensor:
+    """The int64 positions that sort `x` along its last axis (MAX's takes
+    rank 1; more dims sort each row): ascending, or descending with
+    ``ascending=False``; stable (equal elements keep their order), NaN
+    above every number (last ascending, first descending)."""
+    if not isinstance(ascending, bool):
+        raise TypeError(f"argsort: ascending is a bool, got "
+                        f"{type(ascending).__name__}")
+    return _ops.argsort(x, -1, not ascending)
+
+
 def scatter(input: Tensor, updates: Tensor, indices: Tensor,
             axis: int = -1) -> Tensor:
     """A copy of `input` with `updates` written where `indices` say along
@@ -1257,20 +1268,20 @@ def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
 
 __all__ = [
     "abs", "acos", "add", "allgather", "allreduce_sum", "arange", "argmax",
-    "argmin", "as_interleaved_complex", "atanh", "band_part", "bottom_k",
-    "broadcast_to", "buffer_load", "buffer_store", "buffer_store_slice",
-    "cast", "ceil", "chunk", "clamp", "clip", "complex_mul", "concat",
-    "cond", "constant", "cos", "cumsum", "custom", "dequantize",
-    "distributed_broadcast", "div", "elementwise_max", "elementwise_min",
-    "equal", "erf", "exp", "flatten", "floor", "floor_div", "full",
-    "full_like", "gather", "gather_nd", "gaussian", "gaussian_like",
-    "gelu", "greater", "greater_equal", "group_norm", "hann_window",
-    "is_inf", "is_nan", "layer_norm", "log", "log1p", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "logsoftmax", "matmul",
-    "max", "mean", "min", "mod", "mul", "negate", "normal", "normal_like",
-    "not_equal", "ones", "ones_like", "outer", "pad", "permute", "pow",
-    "prod", "qmatmul", "range", "reduce_scatter", "relu",
-    "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
+    "argmin", "argsort", "as_interleaved_complex", "atanh", "band_part",
+    "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
+    "buffer_store_slice", "cast", "ceil", "chunk", "clamp", "clip",
+    "complex_mul", "concat", "cond", "constant", "cos", "cumsum", "custom",
+    "dequantize", "distributed_broadcast", "div", "elementwise_max",
+    "elementwise_min", "equal", "erf", "exp", "flatten", "floor",
+    "floor_div", "full", "full_like", "gather", "gather_nd", "gaussian",
+    "gaussian_like", "gelu", "greater", "greater_equal", "group_norm",
+    "hann_window", "is_inf", "is_nan", "layer_norm", "log", "log1p",
+    "logical_and", "logical_not", "logical_or", "logical_xor",
+    "logsoftmax", "matmul", "max", "mean", "min", "mod", "mul", "negate",
+    "normal", "normal_like", "not_equal", "ones", "ones_like", "outer",
+    "pad", "permute", "pow", "prod", "qmatmul", "range", "reduce_scatter",
+    "relu", "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
     "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
     "scatter_nd_mul", "shape_to_tensor", "sigmoid", "silu", "sin",

@@ -621,6 +621,14 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       },
       nb::arg("x"), nb::arg("indices"), nb::arg("axis") = 0);
   m.def(
+      "argsort",
+      [](const PyTensor &x, int64_t axis, bool descending) {
+        CallerLocation at;
+        return PyTensor(ops::argsort(x.traced("argsort"), axis, descending));
+      },
+      nb::arg("x"), nb::arg("axis") = -1, nb::arg("descending") = false,
+      "The si64 positions along `axis` that sort `x`, stably.");
+  m.def(
       "scatter",
       [](const PyTensor &x, const PyTensor &updates, const PyTensor &indices,
          int64_t axis, const std::string &reduction) {

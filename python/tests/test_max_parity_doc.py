@@ -50,4 +50,4 @@ def test_a_missing_name_is_reported(tmp_path):
         [sys.executable, str(copy / "max_parity.py"), "count", "--check"],
         capture_output=True, text=True)
     assert counted.returncode == 1
-    assert "| functional | 91 |" in counted.stderr
+    assert "| functional | 92 |" in counted.stderr

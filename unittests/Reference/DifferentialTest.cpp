@@ -849,6 +849,31 @@ Program scatterNdProgram(Rng &rng) {
   return p;
 }
 
+/// argsort along a random axis of 0 to 13 elements (symbolic sometimes),
+/// both directions; floats with NaN, infinities, -0 and ties, small ints
+/// with ties. No GPU lowering.
+Program argsortProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.argsort";
+  p.dtype = rng.pick(kNumeric);
+  p.gpuLowering = false;
+  std::vector<Dim> shape = randomShape(rng, 1, 3);
+  int64_t rank = shape.size();
+  int64_t axis = rng.between(-rank, rank - 1);
+  if (rng.chance(0.3))
+    shape[axis < 0 ? axis + rank : axis] = Dim(rng.between(0, 13));
+  bool descending = rng.chance(0.5);
+  p.addTensor(TensorLayout(p.dtype, shape),
+              {isFloat(p.dtype) ? Fill::Specials : Fill::Small});
+  p.what = std::string(descending ? "descending" : "ascending") + ", axis " +
+           std::to_string(axis);
+  p.body = [axis, descending](const std::vector<Tensor> &x,
+                              const std::vector<Buffer> &) {
+    return std::vector<Tensor>{ops::argsort(x[0], axis, descending)};
+  };
+  return p;
+}
+
 /// top_k along a random axis, k up to the axis size (any k up to 3 on a
 /// symbolic axis, which may be shorter at run time; above 8, the slot
 /// buffers' lowering, on long axes); floats with NaN, infinities, -0 and
@@ -1516,6 +1541,7 @@ const std::map<std::string, Generator> &generators() {
     g["slice"] = sliceProgram;
     g["gather"] = gatherProgram;
     g["scatter"] = scatterProgram;
+    g["argsort"] = argsortProgram;
     g["scatter_nd"] = scatterNdProgram;
     g["pad"] = padProgram;
     g["arange"] = arangeProgram;

@@ -215,6 +215,10 @@ void buffer_store_slice(const Buffer &destination, const Tensor &source,
                         std::vector<Range> ranges, Loc loc = Loc::current());
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
               Loc loc = Loc::current());
+/// The si64 positions along `axis` that sort `x` (ascending, or
+/// `descending`), stably; NaN above every number (`maxgraph.argsort`).
+Tensor argsort(const Tensor &x, int64_t axis = -1, bool descending = false,
+               Loc loc = Loc::current());
 /// A copy of `x` with `updates` written at `indices` along `axis` (ONNX's
 /// ScatterElements, `maxgraph.scatter`): `reduction` is "none" (the last
 /// duplicate wins), "add", "max", "min" or "mul".

@@ -120,6 +120,7 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphCollectiveToLinalgPatterns(converter, patterns);
   populateMaxGraphControlFlowToLinalgPatterns(converter, patterns);
   populateMaxGraphScatterToLinalgPatterns(converter, patterns);
+  populateMaxGraphSortToLinalgPatterns(converter, patterns);
   populateMaxGraphRandomToLinalgPatterns(converter, patterns, graphSymbols);
   populateMaxGraphQuantizedToLinalgPatterns(converter, patterns,
                                             /*registerKernels=*/!gpu);

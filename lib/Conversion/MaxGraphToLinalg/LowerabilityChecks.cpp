@@ -85,6 +85,12 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
                                "operands to the CPU";
         return WalkResult::interrupt();
       }
+      if (isa<ArgsortOp>(nested)) {
+        nested->emitError() << "'" << nested->getName()
+                            << "' has no GPU lowering yet; transfer its "
+                               "operand to the CPU";
+        return WalkResult::interrupt();
+      }
       return WalkResult::advance();
     });
     if (control.wasInterrupted())

@@ -179,6 +179,12 @@ void populateMaxGraphControlFlowToLinalgPatterns(
 void populateMaxGraphScatterToLinalgPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 
+/// Adds the pattern of `argsort`: a bottom-up merge sort of the positions
+/// along the axis, each pass an `scf.for` nest that finds every output by
+/// a binary search on the merge path.
+void populateMaxGraphSortToLinalgPatterns(const mlir::TypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
+
 /// Adds the pattern of `random_uniform`: a `linalg.generic` that hashes
 /// the seed and each element's index.
 void populateMaxGraphRandomToLinalgPatterns(

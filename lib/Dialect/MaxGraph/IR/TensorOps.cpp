@@ -406,6 +406,22 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+LogicalResult ArgsortOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  SmallVector<Type> same;
+  if (failed(inferAlongAxis(loc, getOperationName(), isNumericElementType,
+                            "numeric (non-bool)", adaptor.getInput().getType(),
+                            adaptor.getAxis(), same)))
+    return failure();
+  auto input = cast<TensorLayoutType>(same.front());
+  types.push_back(TensorLayoutType::get(
+      input.getDims(), IntegerType::get(context, 64, IntegerType::Signed),
+      input.getDevice()));
+  return success();
+}
+
 /// Checks that each of `params` spans the trailing dims of `input`.
 static LogicalResult inferNorm(std::optional<Location> loc, StringRef name,
                                Type input, ArrayRef<Type> params,

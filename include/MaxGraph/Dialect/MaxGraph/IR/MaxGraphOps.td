@@ -634,6 +634,28 @@ def MaxGraph_TopKOp : MaxGraph_InferOp<"top_k", [Pure]> {
   }];
 }
 
+def MaxGraph_ArgsortOp : MaxGraph_InferOp<"argsort", [Pure]> {
+  let summary = "the indices that sort the input along one axis, stably";
+  let description = [{
+    The `si64` positions along `axis` that put the input in ascending order
+    (`descending`: descending), stable: equal elements keep their order.
+    NaN is above every number (last ascending, first descending); `-0`
+    equals `+0`. The result has the input's dims.
+
+    ```mlir
+    %i = maxgraph.argsort %x axis = -1 descending : !maxgraph.tensor<[batch, 8], f32>
+        -> !maxgraph.tensor<[batch, 8], si64>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, I64Attr:$axis,
+                       UnitAttr:$descending);
+  let results = (outs MaxGraph_Tensor:$indices);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`descending` $descending^)? attr-dict `:`
+    qualified(type($input)) `->` qualified(type($indices))
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Composites (decomposed by maxgraph-decompose before lowering)
 //===----------------------------------------------------------------------===//
