@@ -6,12 +6,9 @@
 //
 // maxgraph.argsort is a bottom-up merge sort of the positions along the
 // axis: an scf.while doubles the width of the sorted runs, and each pass
-// computes every output position on its own (the merge path): the number
-// `a` of left-run elements among the first `t` outputs of a block is found
-// by a binary search, then the output is the left run's `a`-th element or
-// the right run's `t - a`-th, whichever comes first (the left one on
-// ties, which keeps the sort stable). O(n log^2 n) comparisons, no
-// position written twice, every read in bounds.
+// merges every pair of neighbouring runs into a new tensor, sequentially
+// (an scf.while per block), taking the left element on ties, which keeps
+// the sort stable. O(n log n) comparisons; every read is in bounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,101 +100,103 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
             })
             .getResult(0);
 
-    // One pass: `source` (runs of `width` sorted) merged pairwise.
+    // One pass: `source` (runs of `width` sorted) merged pairwise into a
+    // new tensor, block by block, each block by one sequential merge.
     auto mergePass = [&](OpBuilder &b, Location at, Value width,
                          Value source) -> Value {
       Value zero = constantIndex(b, at, 0), one = constantIndex(b, at, 1);
       Value last = arith::SubIOp::create(b, at, n, one);
+      Value pair = arith::MulIOp::create(b, at, width, constantIndex(b, at, 2));
       Value empty = createEmpty(b, at, type, dynamicSizes);
-      SmallVector<Value> lbs(rank, zero), steps(rank, one);
-      scf::LoopNest nest = scf::buildLoopNest(
-          b, at, lbs, sizes, steps, ValueRange{empty},
-          [&](OpBuilder &lb, Location l, ValueRange ivs, ValueRange args) {
-            // The element at `position` (an index) of the source's run.
-            auto entry = [&](Value position) {
-              SmallVector<Value> coordinates(ivs);
-              coordinates[axis] = arith::MinSIOp::create(
-                  lb, l, arith::MaxSIOp::create(lb, l, position, zero), last);
-              return tensor::ExtractOp::create(lb, l, source, coordinates)
+      // The loops over the other dims: one row of the axis each.
+      SmallVector<Value> lbs, ubs, steps;
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != axis) {
+          lbs.push_back(zero);
+          ubs.push_back(sizes[d]);
+          steps.push_back(one);
+        }
+      scf::LoopNest rows = scf::buildLoopNest(
+          b, at, lbs, ubs, steps, ValueRange{empty},
+          [&](OpBuilder &rb, Location rl, ValueRange rowIvs,
+              ValueRange rowArgs) {
+            // Coordinates of position `k` (an index) of this row.
+            auto coordinatesAt = [&](Value k) {
+              SmallVector<Value> coordinates(rowIvs);
+              coordinates.insert(coordinates.begin() + axis, k);
+              return coordinates;
+            };
+            // The position the source holds at `k`, clamped into the row
+            // (a read past a run's end is never used).
+            auto entry = [&](OpBuilder &eb, Location el, Value k) {
+              Value inRow = arith::MinSIOp::create(eb, el, k, last);
+              return tensor::ExtractOp::create(eb, el, source,
+                                               coordinatesAt(inRow))
                   .getResult();
             };
-            auto key = [&](Value entryValue) {
-              SmallVector<Value> coordinates(ivs);
-              coordinates[axis] =
-                  arith::IndexCastOp::create(lb, l, indexType, entryValue);
-              return tensor::ExtractOp::create(lb, l, input, coordinates)
+            auto key = [&](OpBuilder &kb, Location kl, Value position) {
+              Value k = arith::IndexCastOp::create(kb, kl, indexType, position);
+              return tensor::ExtractOp::create(kb, kl, input, coordinatesAt(k))
                   .getResult();
             };
-            Value k = ivs[axis];
-            Value pair =
-                arith::MulIOp::create(lb, l, width, constantIndex(lb, l, 2));
-            Value lo = arith::MulIOp::create(
-                lb, l, arith::DivUIOp::create(lb, l, k, pair), pair);
-            Value mid = arith::MinSIOp::create(
-                lb, l, arith::AddIOp::create(lb, l, lo, width), n);
-            Value hi = arith::MinSIOp::create(
-                lb, l, arith::AddIOp::create(lb, l, lo, pair), n);
-            Value t = arith::SubIOp::create(lb, l, k, lo);
-            Value leftSize = arith::SubIOp::create(lb, l, mid, lo);
-            Value rightSize = arith::SubIOp::create(lb, l, hi, mid);
-            Value aMin = arith::MaxSIOp::create(
-                lb, l, arith::SubIOp::create(lb, l, t, rightSize), zero);
-            Value aMax = arith::MinSIOp::create(lb, l, t, leftSize);
-            // The largest a in [aMin, aMax] whose left element a - 1 does
-            // not come after the right element t - a (all reads in range).
-            auto search = scf::WhileOp::create(
-                lb, l, TypeRange{indexType, indexType}, ValueRange{aMin, aMax},
-                [&](OpBuilder &cb, Location cl, ValueRange bounds) {
-                  Value more = arith::CmpIOp::create(
-                      cb, cl, arith::CmpIPredicate::slt, bounds[0], bounds[1]);
-                  scf::ConditionOp::create(cb, cl, more, bounds);
-                },
-                [&](OpBuilder &wb, Location wl, ValueRange bounds) {
-                  Value m = arith::DivUIOp::create(
-                      wb, wl,
-                      arith::AddIOp::create(
-                          wb, wl,
-                          arith::AddIOp::create(wb, wl, bounds[0], bounds[1]),
-                          one),
-                      constantIndex(wb, wl, 2));
-                  Value left = key(entry(arith::SubIOp::create(
-                      wb, wl, arith::AddIOp::create(wb, wl, lo, m), one)));
-                  Value right = key(entry(arith::SubIOp::create(
-                      wb, wl, arith::AddIOp::create(wb, wl, mid, t), m)));
-                  Value fits = arith::XOrIOp::create(
-                      wb, wl, order.before(wb, wl, right, left),
-                      arith::ConstantIntOp::create(wb, wl, wb.getI1Type(), 1));
-                  Value lower =
-                      arith::SelectOp::create(wb, wl, fits, m, bounds[0]);
-                  Value upper = arith::SelectOp::create(
-                      wb, wl, fits, bounds[1],
-                      arith::SubIOp::create(wb, wl, m, one));
-                  scf::YieldOp::create(wb, wl, ValueRange{lower, upper});
+            auto blocks = scf::ForOp::create(
+                rb, rl, zero, n, pair, ValueRange{rowArgs[0]},
+                [&](OpBuilder &bb, Location bl, Value lo, ValueRange blockArgs) {
+                  Value mid = arith::MinSIOp::create(
+                      bb, bl, arith::AddIOp::create(bb, bl, lo, width), n);
+                  Value hi = arith::MinSIOp::create(
+                      bb, bl, arith::AddIOp::create(bb, bl, lo, pair), n);
+                  // (next of the left run, next of the right run, output
+                  // position, destination).
+                  auto merge = scf::WhileOp::create(
+                      bb, bl, TypeRange{indexType, indexType, indexType, type},
+                      ValueRange{lo, mid, lo, blockArgs[0]},
+                      [&](OpBuilder &cb, Location cl, ValueRange state) {
+                        Value more = arith::CmpIOp::create(
+                            cb, cl, arith::CmpIPredicate::slt, state[2], hi);
+                        scf::ConditionOp::create(cb, cl, more, state);
+                      },
+                      [&](OpBuilder &wb, Location wl, ValueRange state) {
+                        Value i = state[0], j = state[1], k = state[2];
+                        Value leftLeft = arith::CmpIOp::create(
+                            wb, wl, arith::CmpIPredicate::slt, i, mid);
+                        Value rightLeft = arith::CmpIOp::create(
+                            wb, wl, arith::CmpIPredicate::slt, j, hi);
+                        Value left = entry(wb, wl, i), right = entry(wb, wl, j);
+                        // The right element goes first only when it sorts
+                        // strictly before: ties keep the left one first.
+                        Value rightBefore = order.before(
+                            wb, wl, key(wb, wl, right), key(wb, wl, left));
+                        Value takeRight = arith::AndIOp::create(
+                            wb, wl, rightLeft,
+                            arith::OrIOp::create(
+                                wb, wl,
+                                arith::XOrIOp::create(
+                                    wb, wl, leftLeft,
+                                    arith::ConstantIntOp::create(
+                                        wb, wl, wb.getI1Type(), 1)),
+                                rightBefore));
+                        Value chosen =
+                            arith::SelectOp::create(wb, wl, takeRight, right, left);
+                        Value written = tensor::InsertOp::create(
+                            wb, wl, chosen, state[3], coordinatesAt(k));
+                        Value nextI = arith::SelectOp::create(
+                            wb, wl, takeRight, i,
+                            arith::AddIOp::create(wb, wl, i, one));
+                        Value nextJ = arith::SelectOp::create(
+                            wb, wl, takeRight,
+                            arith::AddIOp::create(wb, wl, j, one), j);
+                        scf::YieldOp::create(
+                            wb, wl,
+                            ValueRange{nextI, nextJ,
+                                       arith::AddIOp::create(wb, wl, k, one),
+                                       written});
+                      });
+                  scf::YieldOp::create(bb, bl, merge.getResult(3));
                 });
-            Value a = search.getResult(0);
-            Value bIndex = arith::SubIOp::create(lb, l, t, a);
-            Value leftEntry = entry(arith::AddIOp::create(lb, l, lo, a));
-            Value rightEntry = entry(arith::AddIOp::create(lb, l, mid, bIndex));
-            Value leftLeft = arith::CmpIOp::create(
-                lb, l, arith::CmpIPredicate::slt, a, leftSize);
-            Value rightDone = arith::CmpIOp::create(
-                lb, l, arith::CmpIPredicate::sge, bIndex, rightSize);
-            Value rightFirst =
-                order.before(lb, l, key(rightEntry), key(leftEntry));
-            Value takeLeft = arith::AndIOp::create(
-                lb, l, leftLeft,
-                arith::OrIOp::create(
-                    lb, l, rightDone,
-                    arith::XOrIOp::create(lb, l, rightFirst,
-                                          arith::ConstantIntOp::create(
-                                              lb, l, lb.getI1Type(), 1))));
-            Value chosen =
-                arith::SelectOp::create(lb, l, takeLeft, leftEntry, rightEntry);
-            return scf::ValueVector{
-                tensor::InsertOp::create(lb, l, chosen, args[0], ivs)
-                    .getResult()};
+            return scf::ValueVector{blocks.getResult(0)};
           });
-      return nest.results.empty() ? empty : nest.results[0];
+      return rows.results.empty() ? empty : rows.results[0];
     };
 
     auto passes = scf::WhileOp::create(

@@ -1,17 +1,17 @@
 // RUN: max-opt %s -convert-maxgraph-to-linalg -mlir-print-local-scope | FileCheck %s
 
 // argsort: the positions start as an iota along the axis; an scf.while
-// doubles the run width while it is below the axis size, and each pass is
-// an scf.for nest whose every output binary-searches the merge path (an
-// inner scf.while) and inserts the chosen position. Floats compare with
-// NaN above every number: olt, or ord against uno.
+// doubles the run width while it is below the axis size, and each pass
+// loops over the rows (dim 0) and the blocks of two runs, merging each
+// block with an inner scf.while that inserts one position per step. Floats
+// compare with NaN above every number: olt, or ord against uno.
 // CHECK-LABEL: func.func @argsort(
 // CHECK: %[[IOTA:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<3x10xi64>)
 // CHECK: linalg.index 1 : index
 // CHECK: %[[R:.*]]:2 = scf.while (%[[W:.*]] = %c1{{.*}}, %[[S:.*]] = %[[IOTA]]) : (index, tensor<3x10xi64>)
 // CHECK: arith.cmpi slt, %[[W]], %c10
-// CHECK: scf.for
-// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c3
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c10{{.*}} step
 // CHECK: scf.while
 // CHECK: arith.cmpf olt
 // CHECK: arith.cmpf ord
