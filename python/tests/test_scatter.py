@@ -185,3 +185,30 @@ def test_live_tensors_scatter_eagerly_and_meshes_are_refused():
                        "distributed.*has no sharding rule"):
         compilation.stage(F.scatter)(sharded, TensorLayout(DType.float32, [2]),
                                      TensorLayout(DType.int64, [2]))
+
+
+def test_unknown_dims_are_checked_when_the_graph_runs():
+    # `?` dims the verifier could not compare: checked per call, and a
+    # mismatch is an error, never a read past the updates.
+    x = np.zeros((4, 3), np.float32)
+    nd = compilation.compile(F.scatter_nd)(
+        spec(x), TensorLayout(DType.float32, ["?", 3]),
+        TensorLayout(DType.int64, ["?", 1]))
+    out = nd(x, np.ones((2, 3), np.float32), np.array([[1], [3]], np.int64))
+    np.testing.assert_array_equal(out.to_numpy()[[1, 3]], np.ones((2, 3)))
+    with pytest.raises(maxgraph.RuntimeError, match="maxgraph.scatter_nd: "
+                       "the updates' dims differ from the indices' and the "
+                       "input's"):
+        nd(x, np.ones((2, 3), np.float32),
+           np.array([[1], [3], [0]], np.int64))
+    elements = compilation.compile(
+        lambda a, u, i: F.scatter(a, u, i, axis=0))(
+        TensorLayout(DType.float32, ["?", 3]),
+        TensorLayout(DType.float32, [2, "?"]),
+        TensorLayout(DType.int64, [2, "?"]))
+    for updates, indices in [((2, 4), (2, 4)), ((2, 3), (2, 2))]:
+        with pytest.raises(maxgraph.RuntimeError, match="maxgraph.scatter: "
+                           "the updates' dims differ from the indices' or "
+                           "exceed the input's"):
+            elements(x, np.ones(updates, np.float32),
+                     np.zeros(indices, np.int64))

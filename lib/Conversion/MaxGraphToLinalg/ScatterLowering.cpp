@@ -51,6 +51,27 @@ Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t d) {
   return tensor::DimOp::create(b, loc, tensor, d);
 }
 
+/// Sizes that the verifier could not compare (a `?` among them): checks
+/// at run time that they agree (`equal`) or that the first is no larger,
+/// and loops over the smaller, so that no read or write leaves either
+/// tensor when the check fails.
+struct SizeChecks {
+  Value ok;
+
+  SizeChecks(OpBuilder &b, Location loc)
+      : ok(arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1)) {}
+
+  Value fit(OpBuilder &b, Location loc, Value size, Value bound, bool equal) {
+    if (getConstantIntValue(size) && getConstantIntValue(bound))
+      return size;
+    Value holds = arith::CmpIOp::create(
+        b, loc, equal ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ule,
+        size, bound);
+    ok = arith::AndIOp::create(b, loc, ok, holds);
+    return arith::MinUIOp::create(b, loc, size, bound);
+  }
+};
+
 /// An index read from the indices as an index into a dim of `size`: its
 /// position (negative ones count from the end) clamped into the dim, and
 /// whether it was in range.
@@ -138,8 +159,18 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
     Type element = layoutOf(op.getInput()).getElementType();
     ScatterReduction reduction = op.getReduction();
     SmallVector<Value> sizes;
-    for (int64_t d = 0; d < rank; ++d)
-      sizes.push_back(sizeOf(rewriter, loc, updates, d));
+    SizeChecks checks(rewriter, loc);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = checks.fit(rewriter, loc, sizeOf(rewriter, loc, updates, d),
+                              sizeOf(rewriter, loc, indices, d), true);
+      if (d != axis)
+        size = checks.fit(rewriter, loc, size, sizeOf(rewriter, loc, input, d),
+                          false);
+      sizes.push_back(size);
+    }
+    emitRuntimeCheck(rewriter, loc, checks.ok, op,
+                     "the updates' dims differ from the indices' or exceed "
+                     "the input's");
     Value size = sizeOf(rewriter, loc, input, axis);
     Value result = scatterLoops(
         rewriter, loc, op, input, sizes,
@@ -186,14 +217,32 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
     bool isSigned = isSignedInt(layoutOf(op.getIndices()).getElementType());
     Type element = layoutOf(op.getInput()).getElementType();
     ScatterReduction reduction = op.getReduction();
-    SmallVector<Value> sizes, dimSizes;
+    auto updatesType = cast<RankedTensorType>(updates.getType());
+    SmallVector<Value> sizes, dimSizes, sliceSizes;
+    SizeChecks checks(rewriter, loc);
     for (int64_t d = 0; d < batchRank; ++d)
-      sizes.push_back(sizeOf(rewriter, loc, indices, d));
+      sizes.push_back(checks.fit(rewriter, loc,
+                                 sizeOf(rewriter, loc, indices, d),
+                                 sizeOf(rewriter, loc, updates, d), true));
     for (int64_t d = 0; d < rank; ++d)
       dimSizes.push_back(sizeOf(rewriter, loc, input, d));
-    // The slice each index vector receives: the input's dims from k on.
-    auto sliceType = RankedTensorType::get(inputType.getShape().drop_front(k),
-                                           inputType.getElementType());
+    // The slice each index vector receives: the input's dims from k on
+    // (static where the verifier saw both sizes, equal).
+    SmallVector<int64_t> sliceShape;
+    for (int64_t d = k; d < rank; ++d) {
+      int64_t u = batchRank + d - k;
+      sliceSizes.push_back(checks.fit(rewriter, loc, dimSizes[d],
+                                      sizeOf(rewriter, loc, updates, u), true));
+      sliceShape.push_back(updatesType.isDynamicDim(u) ||
+                                   inputType.isDynamicDim(d)
+                               ? ShapedType::kDynamic
+                               : inputType.getDimSize(d));
+    }
+    emitRuntimeCheck(rewriter, loc, checks.ok, op,
+                     "the updates' dims differ from the indices' and the "
+                     "input's");
+    auto sliceType =
+        RankedTensorType::get(sliceShape, inputType.getElementType());
     Value result = scatterLoops(
         rewriter, loc, op, input, sizes,
         [&](OpBuilder &b, Location at, ValueRange ivs, Value into) {
@@ -231,10 +280,10 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
                 for (int64_t d = k; d < rank; ++d) {
                   fromOffsets.push_back(w.getIndexAttr(0));
                   toOffsets.push_back(w.getIndexAttr(0));
-                  OpFoldResult size = inputType.isDynamicDim(d)
-                                          ? OpFoldResult(dimSizes[d])
+                  OpFoldResult size = sliceType.isDynamicDim(d - k)
+                                          ? OpFoldResult(sliceSizes[d - k])
                                           : OpFoldResult(w.getIndexAttr(
-                                                inputType.getDimSize(d)));
+                                                sliceType.getDimSize(d - k)));
                   fromSizes.push_back(size);
                   toSizes.push_back(size);
                 }

@@ -141,7 +141,8 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
             };
             auto blocks = scf::ForOp::create(
                 rb, rl, zero, n, pair, ValueRange{rowArgs[0]},
-                [&](OpBuilder &bb, Location bl, Value lo, ValueRange blockArgs) {
+                [&](OpBuilder &bb, Location bl, Value lo,
+                    ValueRange blockArgs) {
                   Value mid = arith::MinSIOp::create(
                       bb, bl, arith::AddIOp::create(bb, bl, lo, width), n);
                   Value hi = arith::MinSIOp::create(
@@ -176,8 +177,8 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
                                     arith::ConstantIntOp::create(
                                         wb, wl, wb.getI1Type(), 1)),
                                 rightBefore));
-                        Value chosen =
-                            arith::SelectOp::create(wb, wl, takeRight, right, left);
+                        Value chosen = arith::SelectOp::create(
+                            wb, wl, takeRight, right, left);
                         Value written = tensor::InsertOp::create(
                             wb, wl, chosen, state[3], coordinatesAt(k));
                         Value nextI = arith::SelectOp::create(

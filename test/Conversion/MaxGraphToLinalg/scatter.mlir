@@ -6,7 +6,7 @@
 // and inserted; one run-time check after the loops.
 // CHECK-LABEL: func.func @scatter_add(
 // CHECK-SAME: %[[X:[^:]*]]: tensor<4x2xf32>{{.*}}, %[[U:[^:]*]]: tensor<3x2xf32>{{.*}}, %[[I:[^:]*]]: tensor<3x2xi64>
-// CHECK: %[[R:.*]]:2 = scf.for %[[P:.*]] = %c0 to %c3 step %c1 iter_args(%[[ACC:.*]] = %[[X]], %[[OK:.*]] = %true) -> (tensor<4x2xf32>, i1)
+// CHECK: %[[R:.*]]:2 = scf.for %[[P:.*]] = %c0 to %c3 step %c1 iter_args(%[[ACC:.*]] = %[[X]], %[[OK:.*]] = %true{{[_0-9]*}}) -> (tensor<4x2xf32>, i1)
 // CHECK: scf.for %[[Q:.*]] = %c0 to %c2 step %c1 iter_args(%[[ACC2:.*]] = %[[ACC]], %{{.*}} = %[[OK]])
 // CHECK: %[[RAW:.*]] = tensor.extract %[[I]][%[[P]], %[[Q]]] : tensor<3x2xi64>
 // CHECK: %[[IN:.*]] = scf.if %{{.*}} -> (tensor<4x2xf32>)
@@ -28,7 +28,7 @@ maxgraph.graph @scatter_add(%x: !maxgraph.tensor<[4, 2], f32>, %u: !maxgraph.ten
 // scatter_nd of rows (k = 1): one step per index vector, whose row of the
 // updates moves in one extract_slice/insert_slice pair.
 // CHECK-LABEL: func.func @scatter_rows(
-// CHECK: scf.for %[[V:.*]] = %c0 to %c2 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %true) -> (tensor<8x4xf32>, i1)
+// CHECK: scf.for %[[V:.*]] = %c0 to %c2 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %true{{[_0-9]*}}) -> (tensor<8x4xf32>, i1)
 // CHECK: tensor.extract %{{.*}}[%[[V]], %c0{{.*}}] : tensor<2x1xi32>
 // CHECK: scf.if
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %{{.*}}[%[[V]], 0] [1, 4] [1, 1] : tensor<2x4xf32> to tensor<4xf32>
