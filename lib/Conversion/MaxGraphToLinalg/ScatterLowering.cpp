@@ -128,6 +128,19 @@ Value scatterLoops(OpBuilder &b, Location loc, Operation *op, Value input,
   return result;
 }
 
+/// `into` with element `from` of `updates` written at `coordinates`, or
+/// combined there by `reduction`.
+Value writeElement(OpBuilder &b, Location loc, ScatterReduction reduction,
+                   Type element, Value updates, ValueRange from, Value into,
+                   ValueRange coordinates) {
+  Value value = tensor::ExtractOp::create(b, loc, updates, from);
+  if (reduction != ScatterReduction::none)
+    value = buildBinaryScalar(
+        b, loc, combiner(reduction),
+        tensor::ExtractOp::create(b, loc, into, coordinates), value, element);
+  return tensor::InsertOp::create(b, loc, value, into, coordinates);
+}
+
 /// `into` with `update` written at `coordinates` when `inRange`.
 Value guardedInsert(OpBuilder &b, Location loc, Value inRange, Value into,
                     function_ref<Value(OpBuilder &, Location)> write) {
@@ -181,15 +194,8 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
           coordinates[axis] = index;
           Value written = guardedInsert(
               b, at, inRange, into, [&](OpBuilder &w, Location where) {
-                Value value = tensor::ExtractOp::create(w, where, updates, ivs);
-                if (reduction != ScatterReduction::none)
-                  value = buildBinaryScalar(
-                      w, where, combiner(reduction),
-                      tensor::ExtractOp::create(w, where, into, coordinates),
-                      value, element);
-                return tensor::InsertOp::create(w, where, value, into,
-                                                coordinates)
-                    .getResult();
+                return writeElement(w, where, reduction, element, updates, ivs,
+                                    into, coordinates);
               });
           return std::make_pair(written, inRange);
         });
@@ -258,19 +264,10 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
             inRange = arith::AndIOp::create(b, at, inRange, ok);
           }
           Value written = guardedInsert(
-              b, at, inRange, into, [&](OpBuilder &w, Location where) {
-                if (k == rank) {
-                  Value value =
-                      tensor::ExtractOp::create(w, where, updates, ivs);
-                  if (reduction != ScatterReduction::none)
-                    value = buildBinaryScalar(
-                        w, where, combiner(reduction),
-                        tensor::ExtractOp::create(w, where, into, coordinates),
-                        value, element);
-                  return tensor::InsertOp::create(w, where, value, into,
-                                                  coordinates)
-                      .getResult();
-                }
+              b, at, inRange, into, [&](OpBuilder &w, Location where) -> Value {
+                if (k == rank)
+                  return writeElement(w, where, reduction, element, updates,
+                                      ivs, into, coordinates);
                 // The update's slice: [ivs..., 0...] of the updates.
                 SmallVector<OpFoldResult> fromOffsets(ivs.begin(), ivs.end()),
                     fromSizes(batchRank, w.getIndexAttr(1));
