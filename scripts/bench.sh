@@ -163,6 +163,9 @@ fi
 echo "== SmolLM2-135M generation against PyTorch eager and llama.cpp (x = tokens/s / the peer's)"
 PYTHONPATH="$build/python:$root" "$bench_venv/bin/python" \
   "$root/benchmarks/llm_bench.py" ${quick:+--runs 1}
+echo "== conv2d on ResNet-like shapes against PyTorch's best layout (x = torch time / ours)"
+PYTHONPATH="$build/python" "$bench_venv/bin/python" \
+  "$root/benchmarks/conv_bench.py" ${quick:+--runs 1}
 # JAX and IREE as peers (benchmarks/peers.py): the elementwise chain,
 # softmax, layer_norm and matmul on 1 and 2 pinned threads, and the 32-layer
 # model's time to first result, each framework in its own child process. From

@@ -388,6 +388,9 @@ def concat(original_vals: Sequence[Tensor], axis: int = 0) -> Tensor:
     return _ops.concat(list(original_vals), axis)
 
 
+from ._convolution import avg_pool2d, conv2d, max_pool2d  # noqa: E402
+
+
 # Complex numbers as MAX's rotary embeddings hold them: a last dim of 2,
 # (real, imaginary).
 def _shape_text(x: Tensor) -> str:
@@ -1268,26 +1271,27 @@ def distributed_broadcast(t: Tensor, mesh: DeviceMesh) -> Tensor:
 
 __all__ = [
     "abs", "acos", "add", "allgather", "allreduce_sum", "arange", "argmax",
-    "argmin", "argsort", "as_interleaved_complex", "atanh", "band_part",
-    "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
+    "argmin", "argsort", "as_interleaved_complex", "atanh", "avg_pool2d",
+    "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
     "buffer_store_slice", "cast", "ceil", "chunk", "clamp", "clip",
-    "complex_mul", "concat", "cond", "constant", "cos", "cumsum", "custom",
-    "dequantize", "distributed_broadcast", "div", "elementwise_max",
-    "elementwise_min", "equal", "erf", "exp", "flatten", "floor",
-    "floor_div", "full", "full_like", "gather", "gather_nd", "gaussian",
-    "gaussian_like", "gelu", "greater", "greater_equal", "group_norm",
-    "hann_window", "is_inf", "is_nan", "layer_norm", "log", "log1p",
-    "logical_and", "logical_not", "logical_or", "logical_xor",
-    "logsoftmax", "matmul", "max", "mean", "min", "mod", "mul", "negate",
-    "normal", "normal_like", "not_equal", "ones", "ones_like", "outer",
-    "pad", "permute", "pow", "prod", "qmatmul", "range", "reduce_scatter",
-    "relu", "repeat_interleave", "reshape", "rms_norm", "round", "rsqrt",
-    "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
-    "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
-    "scatter_nd_mul", "shape_to_tensor", "sigmoid", "silu", "sin",
-    "slice_tensor", "softmax", "split", "sqrt", "squeeze", "stack", "sub",
-    "sum", "tanh", "tile", "top_k", "transfer_to", "transpose", "trunc",
-    "uniform", "uniform_like", "unsqueeze", "where", "while_loop", "zeros",
+    "complex_mul", "concat", "cond", "constant", "conv2d", "cos", "cumsum",
+    "custom", "dequantize", "distributed_broadcast", "div",
+    "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
+    "floor", "floor_div", "full", "full_like", "gather", "gather_nd",
+    "gaussian", "gaussian_like", "gelu", "greater", "greater_equal",
+    "group_norm", "hann_window", "is_inf", "is_nan", "layer_norm", "log",
+    "log1p", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "logsoftmax", "matmul", "max", "max_pool2d", "mean", "min", "mod",
+    "mul", "negate", "normal", "normal_like", "not_equal", "ones",
+    "ones_like", "outer", "pad", "permute", "pow", "prod", "qmatmul",
+    "range", "reduce_scatter", "relu", "repeat_interleave", "reshape",
+    "rms_norm", "round", "rsqrt", "scatter", "scatter_add", "scatter_max",
+    "scatter_min", "scatter_mul", "scatter_nd", "scatter_nd_add",
+    "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
+    "shape_to_tensor", "sigmoid", "silu", "sin", "slice_tensor", "softmax",
+    "split", "sqrt", "squeeze", "stack", "sub", "sum", "tanh", "tile",
+    "top_k", "transfer_to", "transpose", "trunc", "uniform",
+    "uniform_like", "unsqueeze", "where", "while_loop", "zeros",
     "zeros_like",
 ]
 
