@@ -111,11 +111,11 @@ def conv2d(x: Tensor, filter: Tensor, stride: IntPair = (1, 1),
         x = _ops.transpose(x, [0, 2, 3, 1])
     if filter_order == "FCRS":
         filter = _ops.transpose(filter, [2, 3, 1, 0])
-    if filter.rank != 4:
-        raise ValueError(f"conv2d: the filter is rank 4, got rank "
-                         f"{filter.rank}")
+    if x.rank != 4 or filter.rank != 4:
+        raise ValueError(f"conv2d: the input and the filter are rank 4, got "
+                         f"ranks {x.rank} and {filter.rank}")
     r, s, group_channels, features = _static("conv2d", filter, [0, 1, 2, 3])
-    (channels,) = _static("conv2d", x, [3]) if x.rank == 4 else (0,)
+    (channels,) = _static("conv2d", x, [3])
     if groups < 1 or channels != group_channels * groups or \
             features % groups:
         raise ValueError(

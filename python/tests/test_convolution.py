@@ -130,6 +130,10 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="1 groups of the filter's 3 input "
                        "channels must make the input's 4"):
         compilation.stage(F.conv2d)(x, w)
+    with pytest.raises(ValueError, match="the input and the filter are rank "
+                       "4, got ranks 3 and 4"):
+        compilation.stage(F.conv2d)(TensorLayout(DType.float32, [5, 5, 4]),
+                                    w)
     with pytest.raises(ValueError, match="layouts are NHWC or NCHW and RSCF "
                        "or FCRS, got NHWC and HWIO"):
         compilation.stage(lambda a, f: F.conv2d(
