@@ -190,6 +190,21 @@ __all__ = ["Buffer", "Tensor"]
 # tensor becomes a live tensor too. Inside a staged function, operators
 # stage ops as before (a live operand there is refused: pass it as an
 # argument).
+def _cached_eager(fn):
+    """`fn` run on live tensors through maxgraph.functional's eager cache
+    (wrapped at the first call: functional imports this module)."""
+    eager = None
+
+    def run(*args, **kwargs):
+        nonlocal eager
+        if eager is None:
+            from . import functional
+            eager = functional._eager(fn)
+        return eager(*args, **kwargs)
+
+    return run
+
+
 def _live_operator(name: str):
     traced = getattr(Tensor, name)
 
@@ -197,15 +212,11 @@ def _live_operator(name: str):
         return traced(*args)
 
     operator.__name__ = name
-    eager = None
+    eager = _cached_eager(operator)
 
     def method(self: Tensor, *args):
-        nonlocal eager
         if not self.is_live or any(_is_traced(value) for value in args):
             return traced(self, *args)
-        if eager is None:
-            from . import functional
-            eager = functional._eager(operator)
         args = tuple(Tensor.from_numpy(value)
                      if isinstance(value, numpy.ndarray) and value.ndim
                      else value for value in args)
@@ -249,8 +260,9 @@ Tensor.__bool__ = _bool
 
 
 # MAX's Tensor methods. On a traced tensor each stages its maxgraph.functional
-# function; on a live one it runs eagerly: a one-op graph is compiled for the
-# tensor's layout (cached by its module) and run on the tensor. numpy's
+# function; on a live one it runs eagerly through the eager cache of F's
+# calls and Tensor's operators (one compiled graph per layout and static
+# arguments). numpy's
 # functions call the methods of the same names (numpy.sum(t) is
 # t.sum(axis=None, dtype=None, out=None)): those calls, told apart by numpy's
 # keywords, compute with numpy on the tensor's data, as before.
@@ -258,18 +270,14 @@ _NUMPY_KEYWORDS = {"out", "dtype", "keepdims", "initial", "where"}
 
 
 def _eager(fn, name: str):
+    eager = _cached_eager(fn)
+
     def method(self: Tensor, *args, **kwargs):
         if not self.is_live:
             return fn(self, *args, **kwargs)
         if _NUMPY_KEYWORDS & kwargs.keys():
             return getattr(self.to_numpy(), name)(*args, **kwargs)
-        from . import compilation
-
-        def graph(x):
-            return fn(x, *args, **kwargs)
-
-        graph.__name__ = name
-        return compilation.compile(graph)(self.layout)(self)
+        return eager(self, *args, **kwargs)
 
     method.__name__ = name
     method.__doc__ = fn.__doc__
@@ -426,9 +434,7 @@ def _reduced(self: Tensor) -> Tensor:
     """A live distributed tensor with its Partial placements reduced to
     Replicated by a compiled reshard (the collectives of the mesh's
     devices, as a graph's allreduce), so that its shards join into the
-    whole; any other tensor as it is."""
-    if not _is_distributed(self):
-        return self
+    whole."""
     placements = self.placements
     if not any(isinstance(p, _core.Partial) for p in placements):
         return self
@@ -452,14 +458,15 @@ def _reading(name: str):
     read = getattr(Tensor, name)
 
     def method(self: Tensor, *args, **kwargs):
-        if name == "__dlpack_device__" and _is_distributed(self):
+        # A traced tensor's reader raises its own error below.
+        if self.placements is None or not self.is_live:
+            return read(self, *args, **kwargs)
+        if name == "__dlpack_device__":
             return (1, 0)  # The whole is exported from host memory.
-        if _is_distributed(self):
-            whole = _core_to_numpy(_reduced(self))
-            if name == "to_numpy":
-                return whole
-            self = Tensor.from_numpy(whole)
-        return read(self, *args, **kwargs)
+        whole = _core_to_numpy(_reduced(self))
+        if name == "to_numpy":
+            return whole
+        return read(Tensor.from_numpy(whole), *args, **kwargs)
 
     method.__name__ = name
     method.__doc__ = read.__doc__
