@@ -233,35 +233,36 @@ Tensor ops::argsort(const Tensor &x, int64_t axis, bool descending, Loc loc) {
   return trace.wrap(op.getResult());
 }
 
-Tensor ops::scatter(const Tensor &x, const Tensor &updates,
-                    const Tensor &indices, int64_t axis,
-                    const std::string &reduction, Loc loc) {
-  StringRef name = ScatterOp::getOperationName();
+/// A scatter op of `x`, `updates` and `indices` with `reduction` and the
+/// op's other attributes.
+template <typename OpTy>
+static Tensor stageScatter(const Tensor &x, const Tensor &updates,
+                           const Tensor &indices, const std::string &reduction,
+                           SmallVector<NamedAttribute> attributes,
+                           const SourceLoc &loc) {
+  StringRef name = OpTy::getOperationName();
   ScatterReduction kind = scatterReduction(name, reduction, loc);
   Trace &trace = Trace::current(loc, name);
   Value operands[] = {trace.use(x, loc, name, 0),
                       trace.use(updates, loc, name, 1),
                       trace.use(indices, loc, name, 2)};
-  auto op = trace.createInferred<ScatterOp>(
-      loc, operands,
-      {i64Attr("axis", axis),
-       attr("reduction", ScatterReductionAttr::get(ctx(), kind))});
-  return trace.wrap(op.getResult());
+  attributes.push_back(
+      attr("reduction", ScatterReductionAttr::get(ctx(), kind)));
+  return trace.wrap(
+      trace.createInferred<OpTy>(loc, operands, attributes).getResult());
+}
+
+Tensor ops::scatter(const Tensor &x, const Tensor &updates,
+                    const Tensor &indices, int64_t axis,
+                    const std::string &reduction, Loc loc) {
+  return stageScatter<ScatterOp>(x, updates, indices, reduction,
+                                 {i64Attr("axis", axis)}, loc);
 }
 
 Tensor ops::scatter_nd(const Tensor &x, const Tensor &updates,
                        const Tensor &indices, const std::string &reduction,
                        Loc loc) {
-  StringRef name = ScatterNdOp::getOperationName();
-  ScatterReduction kind = scatterReduction(name, reduction, loc);
-  Trace &trace = Trace::current(loc, name);
-  Value operands[] = {trace.use(x, loc, name, 0),
-                      trace.use(updates, loc, name, 1),
-                      trace.use(indices, loc, name, 2)};
-  auto op = trace.createInferred<ScatterNdOp>(
-      loc, operands,
-      {attr("reduction", ScatterReductionAttr::get(ctx(), kind))});
-  return trace.wrap(op.getResult());
+  return stageScatter<ScatterNdOp>(x, updates, indices, reduction, {}, loc);
 }
 
 Tensor ops::pad(const Tensor &x, std::vector<int64_t> paddings,

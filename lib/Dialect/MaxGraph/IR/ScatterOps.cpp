@@ -69,6 +69,18 @@ LogicalResult commonChecks(std::optional<Location> loc, StringRef name,
            << "' needs a numeric element type, got i1";
   return success();
 }
+
+/// commonChecks on the operands of either scatter's adaptor.
+template <typename Adaptor>
+LogicalResult commonChecks(std::optional<Location> loc, StringRef name,
+                           Adaptor adaptor, TensorLayoutType &input,
+                           TensorLayoutType &updates,
+                           TensorLayoutType &indices) {
+  return commonChecks(loc, name, adaptor.getInput().getType(),
+                      adaptor.getUpdates().getType(),
+                      adaptor.getIndices().getType(), adaptor.getReduction(),
+                      input, updates, indices);
+}
 } // namespace
 
 LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
@@ -77,10 +89,7 @@ LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
                                           SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
   TensorLayoutType input, updates, indices;
-  if (failed(commonChecks(loc, name, adaptor.getInput().getType(),
-                          adaptor.getUpdates().getType(),
-                          adaptor.getIndices().getType(),
-                          adaptor.getReduction(), input, updates, indices)))
+  if (failed(commonChecks(loc, name, adaptor, input, updates, indices)))
     return failure();
   int64_t rank = input.getRank();
   if (rank == 0 || updates.getRank() != rank || indices.getRank() != rank)
@@ -116,10 +125,7 @@ LogicalResult ScatterNdOp::inferReturnTypes(MLIRContext *,
                                             SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
   TensorLayoutType input, updates, indices;
-  if (failed(commonChecks(loc, name, adaptor.getInput().getType(),
-                          adaptor.getUpdates().getType(),
-                          adaptor.getIndices().getType(),
-                          adaptor.getReduction(), input, updates, indices)))
+  if (failed(commonChecks(loc, name, adaptor, input, updates, indices)))
     return failure();
   ArrayRef<DimAttr> in = input.getDims(), up = updates.getDims(),
                     ix = indices.getDims();
