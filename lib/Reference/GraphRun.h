@@ -187,6 +187,8 @@ private:
   /// The values and the indices.
   std::pair<HostTensor, HostTensor> topK(TopKOp op);
   HostTensor argsort(ArgsortOp op);
+  /// The coordinates of the nonzero elements, row-major.
+  HostTensor nonzero(NonzeroOp op);
   HostTensor softmax(mlir::Operation *op, int64_t axis, bool isLog);
   HostTensor norm(mlir::Operation *op, const HostTensor &input,
                   const HostTensor &gamma, const HostTensor *beta,

@@ -16,6 +16,7 @@
 #include "GraphRun.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/GraphInputs.h"
 #include "MaxGraph/Runtime/ElementAccess.h"
+#include "MaxGraph/Runtime/ElementText.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Support/Error.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -25,6 +26,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 using namespace mlir;
@@ -174,6 +176,30 @@ void GraphRun::executeOp(Operation *op) {
       })
       .Case([&](CumsumOp op) { setResult(0, cumsum(op)); })
       .Case([&](ArgsortOp op) { setResult(0, argsort(op)); })
+      .Case([&](NonzeroOp op) { setResult(0, nonzero(op)); })
+      .Case([&](RebindOp op) {
+        const HostTensor &input = get(op.getInput());
+        // The asserted dims first: checkResult would call a mismatch an
+        // internal error.
+        for (auto [d, dim] : llvm::enumerate(op.getType().getDims())) {
+          std::optional<int64_t> size = evalSize(dim);
+          if (!size || *size == input.shape()[d])
+            continue;
+          std::string message = op.getMessage().str();
+          fail(what + ": dim " + std::to_string(d) + " is " +
+               std::to_string(input.shape()[d]) + " but the rebind asserts `" +
+               dim.str() + "` (" + std::to_string(*size) + ")" +
+               (message.empty() ? "" : ": " + message));
+        }
+        setResult(0, input);
+      })
+      .Case([&](PrintOp op) {
+        std::string line = printText(
+            op.getLabel().str(), op.getValue() ? &get(op.getValue()) : nullptr);
+        line += "\n";
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
+      })
       .Case([&](TopKOp op) {
         auto [values, indices] = topK(op);
         setResult(0, std::move(values));

@@ -361,6 +361,33 @@ HostTensor GraphRun::argsort(ArgsortOp op) {
   return indices;
 }
 
+HostTensor GraphRun::nonzero(NonzeroOp op) {
+  const HostTensor &input = get(op.getInput());
+  const Shape &shape = input.shape();
+  auto rank = static_cast<int64_t>(shape.size());
+  bool floating = isFloat(input.dtype());
+  // NaN is nonzero and -0.0 is zero, as `x != 0` says.
+  auto isNonzero = [&](int64_t i) {
+    return floating ? loadElementAsDouble(input, i) != 0.0
+                    : loadInt(input, i) != 0;
+  };
+  std::vector<int64_t> found;
+  for (int64_t i = 0, n = input.numElements(); i < n; ++i)
+    if (isNonzero(i))
+      found.push_back(i);
+  HostTensor indices =
+      make(op.getType(), {static_cast<int64_t>(found.size()), rank});
+  for (auto [row, flat] : llvm::enumerate(found)) {
+    int64_t rest = flat;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      storeInt(indices, static_cast<int64_t>(row) * rank + d,
+               static_cast<uint64_t>(rest % shape[d]));
+      rest /= shape[d];
+    }
+  }
+  return indices;
+}
+
 HostTensor GraphRun::softmax(Operation *op, int64_t axis, bool isLog) {
   const HostTensor &input = get(op->getOperand(0));
   axis = normalizeAxis(axis, input.shape().size(), opName(op));

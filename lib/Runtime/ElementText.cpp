@@ -54,6 +54,51 @@ std::string maxgraph::tensorText(const HostTensor &tensor, int64_t limit) {
   return text + (count > limit ? ", ...}" : "}");
 }
 
+namespace {
+/// Appends the elements of `tensor` from `offset` on, over dims `d` and
+/// after, as nested brackets; with `summarize`, a dim of more than six
+/// shows its first three and last three entries around `...`, as numpy.
+void appendNested(std::string &text, const HostTensor &tensor, size_t d,
+                  int64_t offset, bool summarize) {
+  const std::vector<int64_t> &shape = tensor.shape();
+  if (d == shape.size()) {
+    text += elementText(tensor, offset);
+    return;
+  }
+  int64_t stride = 1;
+  for (size_t e = d + 1; e < shape.size(); ++e)
+    stride *= shape[e];
+  constexpr int64_t kEdge = 3;
+  bool elide = summarize && shape[d] > 2 * kEdge;
+  text += "[";
+  for (int64_t i = 0; i < shape[d]; ++i) {
+    if (elide && i == kEdge) {
+      text += "..., ";
+      i = shape[d] - kEdge;
+    }
+    appendNested(text, tensor, d + 1, offset + i * stride, summarize);
+    if (i + 1 < shape[d])
+      text += ", ";
+  }
+  text += "]";
+}
+} // namespace
+
+std::string maxgraph::printText(std::string_view label,
+                                const HostTensor *value) {
+  std::string text(label);
+  if (!value)
+    return text;
+  if (value->isOnDevice()) {
+    HostTensor host = value->to(CPU());
+    return printText(label, &host);
+  }
+  text += ": " + toString(value->dtype()) + shapeText(value->shape()) + " ";
+  constexpr int64_t kSummarizeAbove = 1000;
+  appendNested(text, *value, 0, 0, value->numElements() > kSummarizeAbove);
+  return text;
+}
+
 double maxgraph::epsilonOf(DType dtype) {
   switch (dtype) {
   case DType::Float16:

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Runtime/EntrySignature.h"
+#include "MaxGraph/Runtime/RunnerUtils.h"
 #include "MaxGraph/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -42,11 +43,14 @@ std::string detail::describeFailure(const EntrySignature &signature,
 
 void detail::checkDefined(llvm::StringRef symbol, llvm::StringRef graph,
                           llvm::ArrayRef<llvm::StringRef> provided) {
-  // The linker's own symbols and the runtime's helper.
-  if (symbol == "memrefCopy" || symbol == "__truncdfbf2" ||
-      symbol == "__truncsfbf2" || symbol == "_GLOBAL_OFFSET_TABLE_" ||
+  // The linker's own symbols and the runtime's helpers.
+  if (symbol == "_GLOBAL_OFFSET_TABLE_" ||
       symbol.starts_with("_mlir_memref_to_llvm_") ||
-      symbol.starts_with("maxgraphMpi") || llvm::is_contained(provided, symbol))
+      symbol.starts_with("maxgraphMpi") ||
+      llvm::any_of(
+          runnerUtilSymbols(),
+          [&](const auto &helper) { return helper.first == symbol; }) ||
+      llvm::is_contained(provided, symbol))
     return;
   static bool loaded = [] {
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);

@@ -6,9 +6,14 @@
 
 #include "MaxGraph/Runtime/RunnerUtils.h"
 #include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
+#include "MaxGraph/Runtime/ElementText.h"
+#include "MaxGraph/Runtime/HostTensor.h"
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <vector>
 
 using namespace maxgraph;
@@ -90,6 +95,31 @@ extern "C" __bf16 truncFloatToBFloat16(float value) {
   std::memcpy(&result, &high, sizeof(high));
   return result;
 }
+
+/// `maxgraph.print` in compiled code: the label's bytes, and with `rank` of
+/// 0 or more a contiguous host tensor of DType `dtype` whose `rank` sizes
+/// are at `sizes`. Writes one line to the standard output, flushed, so that
+/// it lands in order with the caller's own output.
+extern "C" void maxgraphPrint(int64_t label, int64_t labelLength, int64_t data,
+                              int64_t dtype, int64_t rank, int64_t sizes) {
+  std::string_view text(reinterpret_cast<const char *>(label),
+                        static_cast<size_t>(labelLength));
+  std::string line;
+  if (rank < 0) {
+    line = printText(text, nullptr);
+  } else {
+    const auto *dims = reinterpret_cast<const int64_t *>(sizes);
+    HostTensor value(static_cast<DType>(dtype),
+                     std::vector<int64_t>(dims, dims + rank));
+    if (value.numBytes() > 0)
+      std::memcpy(value.rawData(), reinterpret_cast<const void *>(data),
+                  value.numBytes());
+    line = printText(text, &value);
+  }
+  line += "\n";
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fflush(stdout);
+}
 } // namespace
 
 llvm::ArrayRef<std::pair<llvm::StringRef, void *>>
@@ -97,6 +127,7 @@ maxgraph::detail::runnerUtilSymbols() {
   static const std::pair<llvm::StringRef, void *> symbols[] = {
       {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)},
       {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)},
-      {"__truncsfbf2", reinterpret_cast<void *>(&truncFloatToBFloat16)}};
+      {"__truncsfbf2", reinterpret_cast<void *>(&truncFloatToBFloat16)},
+      {"maxgraphPrint", reinterpret_cast<void *>(&maxgraphPrint)}};
   return symbols;
 }

@@ -26,11 +26,13 @@ using namespace maxgraph::detail;
 using namespace maxgraph::detail::opstaging;
 
 // Shape ops.
-/// An op that gives `x` new dims (reshape, broadcast_to): the result type is
-/// the caller's, and the op's verifier checks it against the operand.
+/// An op that gives `x` new dims (reshape, broadcast_to, rebind): the result
+/// type is the caller's, and the op's verifier checks it against the
+/// operand.
 template <typename OpTy>
 static Tensor withDims(const Tensor &x, const std::vector<Dim> &shape,
-                       const SourceLoc &loc) {
+                       const SourceLoc &loc,
+                       ArrayRef<NamedAttribute> attrs = {}) {
   StringRef name = OpTy::getOperationName();
   Trace &trace = Trace::current(loc, name);
   Value input = trace.use(x, loc, name, 0);
@@ -38,7 +40,7 @@ static Tensor withDims(const Tensor &x, const std::vector<Dim> &shape,
   Type result = TensorLayoutType::get(dimAttrs(shape), type.getElementType(),
                                       type.getDevice());
   return trace.wrap(
-      trace.createVerified<OpTy>(loc, {result}, {input}).getResult());
+      trace.createVerified<OpTy>(loc, {result}, {input}, attrs).getResult());
 }
 
 Tensor ops::reshape(const Tensor &x, std::vector<Dim> shape, Loc loc) {
@@ -220,6 +222,50 @@ static ScatterReduction scatterReduction(StringRef op,
                                "'; expected 'none', 'add', 'max', 'min' or "
                                "'mul'");
   return *kind;
+}
+
+Tensor ops::nonzero(const Tensor &x, const Dim &outDim, Loc loc) {
+  StringRef name = NonzeroOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  Value operands[] = {trace.use(x, loc, name, 0)};
+  Tensor indices =
+      trace.wrap(trace.createInferred<NonzeroOp>(loc, operands).getResult());
+  if (outDim == Dim::unknown())
+    return indices;
+  // MAX names the row count; here the name is a rebind of the `?`.
+  std::vector<Dim> shape = indices.shape(loc);
+  shape.front() = outDim;
+  return rebind(indices, shape, "the number of nonzero elements", loc);
+}
+
+Tensor ops::rebind(const Tensor &x, std::vector<Dim> shape,
+                   const std::string &message, Loc loc) {
+  SmallVector<NamedAttribute> attrs;
+  if (!message.empty())
+    attrs.push_back(attr("message", StringAttr::get(ctx(), message)));
+  return withDims<RebindOp>(x, shape, loc, attrs);
+}
+
+Tensor ops::masked_scatter(const Tensor &x, const Tensor &mask,
+                           const Tensor &updates, const Dim &outDim, Loc loc) {
+  // MAX's composition: the coordinates of the mask's nonzero positions,
+  // broadcast to the input's shape, take the updates in row-major order.
+  Tensor positions =
+      nonzero(broadcast_to(mask, x.shape(loc), loc), outDim, loc);
+  Dim count = 1;
+  for (const Dim &dim : updates.shape(loc))
+    count = count * dim;
+  return scatter_nd(x, reshape(updates, {count}, loc), positions, "none", loc);
+}
+
+void ops::print(const std::string &label, const Tensor *value, Loc loc) {
+  StringRef name = PrintOp::getOperationName();
+  Trace &trace = Trace::current(loc, name);
+  SmallVector<Value> operands;
+  if (value)
+    operands.push_back(trace.use(*value, loc, name, 0));
+  trace.createVerified<PrintOp>(loc, {}, operands,
+                                {attr("label", StringAttr::get(ctx(), label))});
 }
 
 Tensor ops::argsort(const Tensor &x, int64_t axis, bool descending, Loc loc) {

@@ -406,8 +406,37 @@ StagedGraph StageSession::finish() {
   Impl &s = *impl;
   MLIRContext *context = &stagingContext();
   Builder b(context);
-  OutputOp::create(s.trace->builder, s.graph.getLoc(), s.outputs);
   Block &block = s.graph.getBody().front();
+  // A result dim over a name no argument binds (MAX's `out_dim` of
+  // nonzero, say) names nothing the caller knows: it leaves as `?`.
+  llvm::SetVector<StringAttr> bound;
+  for (Type type : block.getArgumentTypes())
+    for (DimAttr dim : cast<LayoutType>(type).getDims())
+      dim.collectSymbols(bound);
+  for (Value &output : s.outputs) {
+    auto layout = dyn_cast<TensorLayoutType>(output.getType());
+    if (!layout)
+      continue;
+    SmallVector<DimAttr> dims(layout.getDims());
+    bool renamed = false;
+    for (DimAttr &dim : dims) {
+      llvm::SetVector<StringAttr> symbols;
+      dim.collectSymbols(symbols);
+      if (llvm::any_of(symbols, [&](StringAttr name) {
+            return !bound.contains(name);
+          })) {
+        dim = DimAttr::getUnknownDim(context);
+        renamed = true;
+      }
+    }
+    if (renamed)
+      output =
+          RebindOp::create(s.trace->builder, output.getLoc(),
+                           TensorLayoutType::get(dims, layout.getElementType(),
+                                                 layout.getDevice()),
+                           output);
+  }
+  OutputOp::create(s.trace->builder, s.graph.getLoc(), s.outputs);
   SmallVector<Type> resultTypes = llvm::map_to_vector(
       s.outputs, [](Value value) { return value.getType(); });
   s.graph.setFunctionType(

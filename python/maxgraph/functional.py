@@ -40,7 +40,7 @@ import numpy
 from . import ops as _ops
 from . import _core
 from . import dtype as _dtype  # noqa: F401  (DType's is_float, ...)
-from ._core import (CPU, Device, DeviceMapping, DeviceMesh, DType,
+from ._core import (CPU, Buffer, Device, DeviceMapping, DeviceMesh, DType,
                     NamedMapping, Partial, ReduceOp, Replicated, Sharded,
                     ShardingError, Tensor, TensorLayout)
 from .compilation import _in_trace
@@ -388,7 +388,8 @@ def concat(original_vals: Sequence[Tensor], axis: int = 0) -> Tensor:
     return _ops.concat(list(original_vals), axis)
 
 
-from ._convolution import avg_pool2d, conv2d, max_pool2d  # noqa: E402
+from ._convolution import (avg_pool2d, conv2d, conv2d_transpose,  # noqa: E402,E501
+                           conv3d, max_pool2d)
 
 
 # Complex numbers as MAX's rotary embeddings hold them: a last dim of 2,
@@ -587,6 +588,55 @@ def argsort(x: Tensor, ascending: bool = True) -> Tensor:
         raise TypeError(f"argsort: ascending is a bool, got "
                         f"{type(ascending).__name__}")
     return _ops.argsort(x, -1, not ascending)
+
+
+def nonzero(x: Tensor, out_dim=None) -> Tensor:
+    """The int64 coordinates of the nonzero elements of `x` (a true bool,
+    NaN included, -0.0 not), one row each in row-major order: shape
+    ``[count, x.rank]``. The count is known only once the graph runs; MAX's
+    `out_dim` names it (a name, or an int that the run asserts), else it is
+    a ``?`` dim. Not on GPUs."""
+    return _ops.nonzero(x, out_dim)
+
+
+def masked_scatter(input: Tensor, mask, updates: Tensor,
+                   out_dim=None) -> Tensor:
+    """A copy of `input` with the elements of `updates`, in row-major
+    order, written where `mask` (broadcast to `input`'s shape; any dtype,
+    nonzero selects; a list or number becomes a bool tensor) selects, as
+    MAX's: ``nonzero`` of the mask, then ``scatter_nd`` of the flattened
+    updates, which must hold one element per selected position (a run-time
+    error otherwise). `out_dim` is the count, as in `nonzero`."""
+    if not isinstance(mask, Tensor):
+        mask = constant(numpy.asarray(mask, dtype=bool), DType.bool,
+                        input.device)
+    return _ops.masked_scatter(input, mask, updates, out_dim)
+
+
+def rebind(x: Tensor, shape, message: str = "", layout=None) -> Tensor:
+    """`x` with the dims `shape` (ints, names, Dims), asserted when the
+    graph runs, as MAX's: each static dim, or one that the call's inputs
+    bind, must be `x`'s size there, else the run fails naming the dim and
+    `message`. A name no input binds just names the dim (after
+    ``nonzero``, say). `layout` (MAX's filter layout) is not taken."""
+    if layout is not None:
+        raise TypeError("rebind: layout (a filter layout) is not supported; "
+                        "pass the dims only")
+    return _ops.rebind(x, shape, message)
+
+
+def print(value, label: str = "debug_tensor") -> None:
+    """Prints when the graph runs, as MAX's: a string as it is, a tensor
+    as ``label: f32[2, 3] [[...], [...]]`` (above 1000 elements each dim
+    shows its first and last three entries). Compiled code prints through
+    the runtime, to the process's standard output. Not on GPUs."""
+    if isinstance(value, str):
+        if not _in_trace():
+            builtins.print(value, flush=True)
+            return
+        _ops.print(value, None)
+    else:
+        _ops.print(label, value)
 
 
 def scatter(input: Tensor, updates: Tensor, indices: Tensor,
@@ -1165,6 +1215,23 @@ def custom(name: str, device: Device, values: Sequence[Any],
     return _ops.custom(name, list(values), list(out_types), params)
 
 
+def inplace_custom(name: str, device: Device, values: Sequence[Any],
+                   out_types: Optional[Sequence[TensorLayout]] = None,
+                   parameters: Optional[Mapping[str, Any]] = None,
+                   custom_extensions=None) -> list[Tensor]:
+    """`custom` whose kernel writes into the Buffers among `values` (MAX's
+    in-place form): the kernel takes each buffer as a memref and its writes
+    are the buffer's new contents, in order with the graph's other buffer
+    reads and writes. `out_types` defaults to none."""
+    if not any(isinstance(value, Buffer) for value in values):
+        raise ValueError(
+            f"inplace_custom: no value of kernel {name!r} is a Buffer, so it "
+            f"has nothing to write in place; use custom for a kernel that "
+            f"only returns tensors")
+    return custom(name, device, values, list(out_types or []), parameters,
+                  custom_extensions)
+
+
 def _allreduce_list(inputs: Sequence[Tensor]) -> list[Tensor]:
     return _ops.allreduce_sum(list(inputs))
 
@@ -1274,17 +1341,20 @@ __all__ = [
     "argmin", "argsort", "as_interleaved_complex", "atanh", "avg_pool2d",
     "band_part", "bottom_k", "broadcast_to", "buffer_load", "buffer_store",
     "buffer_store_slice", "cast", "ceil", "chunk", "clamp", "clip",
-    "complex_mul", "concat", "cond", "constant", "conv2d", "cos", "cumsum",
+    "complex_mul", "concat", "cond", "constant", "conv2d",
+    "conv2d_transpose", "conv3d", "cos", "cumsum",
     "custom", "dequantize", "distributed_broadcast", "div",
     "elementwise_max", "elementwise_min", "equal", "erf", "exp", "flatten",
     "floor", "floor_div", "full", "full_like", "gather", "gather_nd",
     "gaussian", "gaussian_like", "gelu", "greater", "greater_equal",
-    "group_norm", "hann_window", "is_inf", "is_nan", "layer_norm", "log",
+    "group_norm", "hann_window", "inplace_custom", "is_inf", "is_nan",
+    "layer_norm", "log",
     "log1p", "logical_and", "logical_not", "logical_or", "logical_xor",
-    "logsoftmax", "matmul", "max", "max_pool2d", "mean", "min", "mod",
-    "mul", "negate", "normal", "normal_like", "not_equal", "ones",
-    "ones_like", "outer", "pad", "permute", "pow", "prod", "qmatmul",
-    "range", "reduce_scatter", "relu", "repeat_interleave", "reshape",
+    "logsoftmax", "masked_scatter", "matmul", "max", "max_pool2d", "mean",
+    "min", "mod", "mul", "negate", "nonzero", "normal", "normal_like",
+    "not_equal", "ones", "ones_like", "outer", "pad", "permute", "pow",
+    "print", "prod", "qmatmul", "range", "rebind", "reduce_scatter",
+    "relu", "repeat_interleave", "reshape",
     "rms_norm", "round", "rsqrt", "scatter", "scatter_add", "scatter_max",
     "scatter_min", "scatter_mul", "scatter_nd", "scatter_nd_add",
     "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
@@ -1386,6 +1456,7 @@ for _name in __all__:
                      "ones_like", "zeros_like", "custom", "buffer_store",
                      "buffer_store_slice", "buffer_load", "shape_to_tensor",
                      "arange", "range", "hann_window", "allreduce_sum",
+                     "inplace_custom",
                      "allgather", "reduce_scatter", "distributed_broadcast",
                      "uniform_like", "gaussian_like", "normal_like"):
         globals()[_name] = _eager(globals()[_name])

@@ -654,6 +654,56 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       "A copy of `x` with the slices of `updates` written at the index "
       "vectors of `indices`.");
   m.def(
+      "nonzero",
+      [](const PyTensor &x, nb::handle outDim) {
+        CallerLocation at;
+        return PyTensor(ops::nonzero(x.traced("nonzero"),
+                                     outDim.is_none()
+                                         ? Dim::unknown()
+                                         : toDim(outDim, "nonzero: out_dim")));
+      },
+      nb::arg("x"), nb::arg("out_dim").none() = nb::none(),
+      "The si64 coordinates of the nonzero elements of `x`, one row each, "
+      "row-major; the row count is a `?` dim known once the graph runs.");
+  m.def(
+      "rebind",
+      [](const PyTensor &x, nb::handle shape, const std::string &message) {
+        CallerLocation at;
+        return PyTensor(ops::rebind(x.traced("rebind"),
+                                    toDims(shape, "rebind", "shape"), message));
+      },
+      nb::arg("x"), nb::arg("shape"), nb::arg("message") = "",
+      "`x` with the dims `shape`, asserted when the graph runs.");
+  m.def(
+      "masked_scatter",
+      [](const PyTensor &x, const PyTensor &mask, const PyTensor &updates,
+         nb::handle outDim) {
+        CallerLocation at;
+        return PyTensor(ops::masked_scatter(
+            x.traced("masked_scatter"), mask.traced("masked_scatter"),
+            updates.traced("masked_scatter"),
+            outDim.is_none() ? Dim::unknown()
+                             : toDim(outDim, "masked_scatter: out_dim")));
+      },
+      nb::arg("x"), nb::arg("mask"), nb::arg("updates"),
+      nb::arg("out_dim").none() = nb::none(),
+      "A copy of `x` with `updates`, in row-major order, written where "
+      "`mask` is nonzero.");
+  m.def(
+      "print",
+      [](const std::string &label, const PyTensor *value) {
+        CallerLocation at;
+        if (value) {
+          const Tensor &traced = value->traced("print");
+          ops::print(label, &traced);
+        } else {
+          ops::print(label);
+        }
+      },
+      nb::arg("label"), nb::arg("value").none() = nb::none(),
+      "Prints `label`, and `value`'s type and elements, when the graph "
+      "runs.");
+  m.def(
       "pad",
       [](const PyTensor &x, const std::vector<int64_t> &paddings,
          const std::string &mode, double value) {

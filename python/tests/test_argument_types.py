@@ -80,7 +80,8 @@ def good_arguments(x):
     return {
         "x": x, "lhs": x, "rhs": x, "condition": x, "on_true": x,
         "on_false": x, "gamma": x, "beta": x, "weight": x, "indices": x,
-        "updates": x, "reduction": "none",
+        "updates": x, "reduction": "none", "mask": x, "label": "tag",
+        "message": "why",
         "inputs": [x], "shape": [2, 3], "sizes": [1, 1],
         "permutation": [1, 0], "ranges": [(0, 1)], "dtype": DType.float32,
         "device": CPU(), "value": 1.0, "name": "kernel",

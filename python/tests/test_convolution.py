@@ -145,3 +145,140 @@ def test_bad_arguments_are_refused():
         compilation.stage(lambda a: F.avg_pool2d(a, 2, ceil_mode=True))(x)
     with pytest.raises(TypeError, match="stride is an int or a pair of ints"):
         compilation.stage(lambda a: F.max_pool2d(a, 2, (1, 2, 3)))(x)
+
+
+def conv3d_reference(x, w, stride, dilation, padding, groups, bias):
+    """Direct 3-D convolution, NDHWC x QRSCF, in float64."""
+    x = np.pad(x.astype(np.float64),
+               [(0, 0)] + [tuple(padding[2 * d:2 * d + 2]) for d in range(3)]
+               + [(0, 0)])
+    n, *spatial, c = x.shape
+    *kernel, cg, f = w.shape
+    out_shape = [(spatial[d] - dilation[d] * (kernel[d] - 1) - 1)
+                 // stride[d] + 1 for d in range(3)]
+    out = np.zeros([n] + out_shape + [f])
+    fg = f // groups
+    for o in np.ndindex(*out_shape):
+        for tap in np.ndindex(*kernel):
+            at = tuple(o[d] * stride[d] + tap[d] * dilation[d]
+                       for d in range(3))
+            for g in range(groups):
+                out[(slice(None),) + o + (slice(g * fg, (g + 1) * fg),)] += \
+                    x[(slice(None),) + at + (slice(g * cg, (g + 1) * cg),)] \
+                    @ w[tap][:, g * fg:(g + 1) * fg]
+    return out + (0 if bias is None else bias)
+
+
+@pytest.mark.parametrize("stride,dilation,padding,groups", [
+    ((1, 1, 1), (1, 1, 1), (0,) * 6, 1),
+    ((2, 1, 2), (1, 2, 1), (1, 0, 0, 2, 1, 1), 1),
+    ((1, 1, 1), (1, 1, 1), (1,) * 6, 2),
+])
+def test_conv3d_matches_direct_convolution(stride, dilation, padding, groups,
+                                           rng):
+    x = rng.standard_normal((2, 5, 6, 5, 4)).astype(np.float32)
+    w = rng.standard_normal((2, 3, 2, 4 // groups, 6)).astype(np.float32)
+    bias = rng.standard_normal(6).astype(np.float32)
+
+    def conv(a, f, c):
+        return F.conv3d(a, f, stride, dilation, padding, groups, c)
+
+    specs = [layout(x), layout(w), layout(bias)]
+    expected = conv3d_reference(x, w, stride, dilation, padding, groups,
+                                bias)
+    out = compilation.compile(conv)(*specs)(x, w, bias).to_numpy()
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+    interpreted = compilation.stage(conv)(*specs).interpret(x, w, bias)
+    np.testing.assert_allclose(interpreted.to_numpy(), expected, rtol=1e-4,
+                               atol=1e-4)
+
+
+def test_conv3d_channels_first():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 3, 4, 4, 4)).astype(np.float32)  # NCDHW
+    w = rng.standard_normal((2, 3, 2, 2, 2)).astype(np.float32)  # FCQRS
+    out = compilation.compile(lambda a, f: F.conv3d(
+        a, f, input_layout="NCDHW", filter_layout="FCQRS"))(
+        layout(x), layout(w))(x, w).to_numpy()
+    expected = conv3d_reference(x.transpose(0, 2, 3, 4, 1),
+                                w.transpose(2, 3, 4, 1, 0), (1,) * 3,
+                                (1,) * 3, (0,) * 6, 1, None)
+    np.testing.assert_allclose(out, expected.transpose(0, 4, 1, 2, 3),
+                               rtol=1e-4, atol=1e-4)
+
+
+def conv_transpose_reference(x, w, stride, dilation, padding, extra, bias):
+    """The transposed convolution by its definition: each input pixel adds
+    the filter, scaled, at its strided place (NHWC x RSCF with C the output
+    channels), then `padding` comes off and `extra` rows and columns of
+    the full result stay at the end."""
+    n, h, wd, _ = x.shape
+    r, s, f, _ = w.shape
+    full_h = (h - 1) * stride[0] + dilation[0] * (r - 1) + 1 + extra[0]
+    full_w = (wd - 1) * stride[1] + dilation[1] * (s - 1) + 1 + extra[1]
+    full = np.zeros((n, full_h, full_w, f))
+    for i in range(h):
+        for j in range(wd):
+            for a in range(r):
+                for b in range(s):
+                    full[:, i * stride[0] + a * dilation[0],
+                         j * stride[1] + b * dilation[1]] += \
+                        x[:, i, j].astype(np.float64) @ w[a, b].T
+    top, bottom, left, right = padding
+    out = full[:, top:full_h - bottom, left:full_w - right]
+    return out + (0 if bias is None else bias)
+
+
+@pytest.mark.parametrize("stride,dilation,padding,extra", [
+    ((1, 1), (1, 1), (0, 0, 0, 0), (0, 0)),
+    ((2, 2), (1, 1), (0, 0, 0, 0), (0, 0)),
+    ((2, 3), (1, 1), (1, 1, 0, 2), (1, 2)),
+    ((1, 2), (2, 1), (2, 1, 1, 0), (1, 0)),
+    ((3, 1), (1, 1), (3, 3, 0, 0), (0, 0)),  # more padding than margin
+])
+def test_conv2d_transpose_matches_its_definition(stride, dilation, padding,
+                                                 extra, rng):
+    x = rng.standard_normal((2, 4, 5, 3)).astype(np.float32)
+    w = rng.standard_normal((3, 2, 6, 3)).astype(np.float32)  # R S out in
+    bias = rng.standard_normal(6).astype(np.float32)
+
+    def deconv(a, f, c):
+        return F.conv2d_transpose(a, f, stride, dilation, padding, extra, c)
+
+    specs = [layout(x), layout(w), layout(bias)]
+    expected = conv_transpose_reference(x, w, stride, dilation, padding,
+                                        extra, bias)
+    out = compilation.compile(deconv)(*specs)(x, w, bias).to_numpy()
+    assert out.shape == expected.shape
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+    interpreted = compilation.stage(deconv)(*specs).interpret(x, w, bias)
+    np.testing.assert_allclose(interpreted.to_numpy(), expected, rtol=1e-4,
+                               atol=1e-4)
+
+
+def test_conv2d_transpose_nchw_fcrs_is_torchs_layout(rng):
+    # PyTorch's ConvTranspose2d weight is [in, out, kH, kW]: FCRS here.
+    x = rng.standard_normal((1, 3, 4, 4)).astype(np.float32)
+    w = rng.standard_normal((3, 5, 3, 3)).astype(np.float32)
+    out = compilation.compile(lambda a, f: F.conv2d_transpose(
+        a, f, stride=2, padding=(1, 1, 1, 1), output_paddings=1,
+        input_layout="NCHW", filter_layout="FCRS"))(
+        layout(x), layout(w))(x, w).to_numpy()
+    expected = conv_transpose_reference(
+        x.transpose(0, 2, 3, 1), w.transpose(2, 3, 1, 0), (2, 2), (1, 1),
+        (1, 1, 1, 1), (1, 1), None).transpose(0, 3, 1, 2)
+    assert out.shape == (1, 5, 8, 8)  # (4 - 1) * 2 - 2 + 2 + 1 + 1
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_conv2d_transpose_refuses_bad_arguments():
+    x = TensorLayout(DType.float32, [1, 4, 4, 3])
+    w = TensorLayout(DType.float32, [3, 3, 2, 3])
+    with pytest.raises(ValueError, match=r"output padding must be smaller "
+                       r"than either stride or dilation"):
+        compilation.stage(lambda a, f: F.conv2d_transpose(
+            a, f, output_paddings=(1, 0)))(x, w)
+    with pytest.raises(ValueError, match="the filter takes 2 input channels"
+                       r" \(its last dim\), the input has 3"):
+        compilation.stage(F.conv2d_transpose)(
+            x, TensorLayout(DType.float32, [3, 3, 3, 2]))

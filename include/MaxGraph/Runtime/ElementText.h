@@ -17,6 +17,7 @@
 #include "MaxGraph/Runtime/HostTensor.h"
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace maxgraph {
@@ -30,6 +31,11 @@ std::string shapeText(const std::vector<int64_t> &shape);
 
 /// `f32[2, 3] on cpu:0 {1, 2, ...}`: the first `limit` elements.
 std::string tensorText(const HostTensor &tensor, int64_t limit = 64);
+
+/// What `maxgraph.print` writes: `label`, then, given a value,
+/// `: f32[2, 3] [[1, 2, 3], [4, 5, 6]]` (nested as the dims; above 1000
+/// elements each dim shows its first and last three entries around `...`).
+std::string printText(std::string_view label, const HostTensor *value);
 
 /// The gap between 1 and the next float of `dtype` (2^-10 for f16, 2^-7
 /// for bf16, 2^-23 for f32); f64's (2^-52) for every other dtype.

@@ -5,7 +5,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What LLVM-lowered code calls and the JIT's process need not define: MLIR
-// runner library's `memrefCopy` and compiler-rt's bf16 truncations. Every
+// runner library's `memrefCopy`, compiler-rt's bf16 truncations, and
+// `maxgraphPrint`, which `maxgraph.print` calls. Every
 // executable's JIT resolves them here, the CPU's and the GPU's host code.
 //
 //===----------------------------------------------------------------------===//

@@ -215,6 +215,28 @@ void buffer_store_slice(const Buffer &destination, const Tensor &source,
                         std::vector<Range> ranges, Loc loc = Loc::current());
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
               Loc loc = Loc::current());
+/// The si64 coordinates of the nonzero elements of `x`, one row each, in
+/// row-major order: `[?, rank]`, the row count known once it has run
+/// (`maxgraph.nonzero`). An `outDim` other than unknown (MAX's `out_dim`)
+/// names or fixes the row count through a `rebind`.
+Tensor nonzero(const Tensor &x, const Dim &outDim = Dim::unknown(),
+               Loc loc = Loc::current());
+/// `x` with the dims `shape`, asserted when the graph runs: a static dim or
+/// one the call binds must be `x`'s size there, else the run fails naming
+/// the dim and `message` (`maxgraph.rebind`).
+Tensor rebind(const Tensor &x, std::vector<Dim> shape,
+              const std::string &message = "", Loc loc = Loc::current());
+/// A copy of `x` with the elements of `updates`, in row-major order, written
+/// where `mask` (broadcast to `x`'s shape) is nonzero; `updates` holds one
+/// element per such position (MAX's composition: nonzero, then scatter_nd).
+/// `outDim` is the count of such positions, as in `nonzero`.
+Tensor masked_scatter(const Tensor &x, const Tensor &mask,
+                      const Tensor &updates, const Dim &outDim = Dim::unknown(),
+                      Loc loc = Loc::current());
+/// Prints `label`, and `value`'s type and elements when given, when the
+/// graph runs (`maxgraph.print`).
+void print(const std::string &label, const Tensor *value = nullptr,
+           Loc loc = Loc::current());
 /// The si64 positions along `axis` that sort `x` (ascending, or
 /// `descending`), stably; NaN above every number (`maxgraph.argsort`).
 Tensor argsort(const Tensor &x, int64_t axis = -1, bool descending = false,

@@ -121,6 +121,8 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphControlFlowToLinalgPatterns(converter, patterns);
   populateMaxGraphScatterToLinalgPatterns(converter, patterns);
   populateMaxGraphSortToLinalgPatterns(converter, patterns);
+  populateMaxGraphNonzeroToLinalgPatterns(converter, patterns);
+  populateMaxGraphPrintToLinalgPatterns(converter, patterns);
   populateMaxGraphRandomToLinalgPatterns(converter, patterns, graphSymbols);
   populateMaxGraphQuantizedToLinalgPatterns(converter, patterns,
                                             /*registerKernels=*/!gpu);

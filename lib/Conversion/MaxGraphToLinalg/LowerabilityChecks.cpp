@@ -85,7 +85,7 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
                                "operands to the CPU";
         return WalkResult::interrupt();
       }
-      if (isa<ArgsortOp>(nested)) {
+      if (isa<ArgsortOp, NonzeroOp, PrintOp>(nested)) {
         nested->emitError() << "'" << nested->getName()
                             << "' has no GPU lowering yet; transfer its "
                                "operand to the CPU";

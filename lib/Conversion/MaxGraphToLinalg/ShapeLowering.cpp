@@ -245,6 +245,62 @@ struct BroadcastToLowering : GraphSymbolsPattern<BroadcastToOp> {
 
 /// shape_to_tensor: each dim evaluated from the symbols (with the checks
 /// evaluating a dim has), then picked by a generic's index.
+/// rebind: the input, cast to the result's type, after a run-time check of
+/// each result dim that is static or evaluates from the bindings. When a
+/// check fails the result is zeros of the asserted sizes, so that code
+/// sized by them stays in bounds.
+struct RebindLowering : GraphSymbolsPattern<RebindOp> {
+  using GraphSymbolsPattern::GraphSymbolsPattern;
+
+  LogicalResult
+  matchAndRewrite(RebindOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType type = convertedResultType(op);
+    Value ok = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    SmallVector<Value> dynamicSizes;
+    std::string failed;
+    ArrayRef<DimAttr> inputDims = op.getInput().getType().getDims();
+    for (auto [d, dim] : llvm::enumerate(op.getType().getDims())) {
+      Value actual = dimOf(rewriter, loc, input, d);
+      Value asserted;
+      // The same dim, or two static ones (equal, by C3): nothing to check.
+      if (dim == inputDims[d] || inputDims[d].isStatic())
+        ;
+      else if (dim.isStatic())
+        asserted =
+            arith::ConstantIndexOp::create(rewriter, loc, dim.getStaticSize());
+      else if (!dim.getUnknown() && canEvaluate(dim, symbolsOf(op)))
+        asserted = evaluateDim(rewriter, loc, dim, symbolsOf(op));
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(asserted ? asserted : actual);
+      if (!asserted)
+        continue;
+      ok = arith::AndIOp::create(rewriter, loc, ok,
+                                 arith::CmpIOp::create(rewriter, loc,
+                                                       arith::CmpIPredicate::eq,
+                                                       actual, asserted));
+      failed += (failed.empty() ? "" : ", ") + std::to_string(d) + " (`" +
+                dim.str() + "`)";
+    }
+    if (failed.empty()) {
+      rewriter.replaceOp(op, castToType(rewriter, loc, input, type, ""));
+      return success();
+    }
+    std::string message = op.getMessage().str();
+    emitRuntimeCheck(rewriter, loc, ok, op,
+                     "the input's sizes differ from the asserted dims " +
+                         failed + (message.empty() ? "" : ": " + message));
+    rewriter.replaceOp(op, guardedValue(rewriter, loc, ok, type, dynamicSizes,
+                                        [&](OpBuilder &b, Location at) {
+                                          return castToType(b, at, input, type,
+                                                            "");
+                                        }));
+    return success();
+  }
+};
+
 struct ShapeToTensorLowering : GraphSymbolsPattern<ShapeToTensorOp> {
   using GraphSymbolsPattern::GraphSymbolsPattern;
 
@@ -853,7 +909,8 @@ void maxgraph::populateMaxGraphShapeToLinalgPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<TransposeLowering, BroadcastToLowering, ConcatLowering,
                ReshapeLowering, SliceLowering, SplitLowering, ArangeLowering,
-               ShapeToTensorLowering>(converter, context, graphSymbols);
+               ShapeToTensorLowering, RebindLowering>(converter, context,
+                                                      graphSymbols);
   patterns.add<GatherLowering, PadLowering>(converter, context);
 }
 

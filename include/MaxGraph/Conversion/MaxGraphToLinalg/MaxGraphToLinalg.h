@@ -185,6 +185,15 @@ void populateMaxGraphScatterToLinalgPatterns(
 void populateMaxGraphSortToLinalgPatterns(const mlir::TypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
 
+/// Adds the pattern of `nonzero`: a counting reduction, then a row-major
+/// `scf.for` nest that writes each nonzero element's coordinates.
+void populateMaxGraphNonzeroToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
+/// Adds the pattern of `print`: a call of the runtime's `maxgraphPrint`.
+void populateMaxGraphPrintToLinalgPatterns(const mlir::TypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
+
 /// Adds the pattern of `random_uniform`: a `linalg.generic` that hashes
 /// the seed and each element's index.
 void populateMaxGraphRandomToLinalgPatterns(

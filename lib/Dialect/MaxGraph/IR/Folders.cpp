@@ -467,3 +467,10 @@ OpFoldResult TransferOp::fold(FoldAdaptor) {
     return getInput();
   return {};
 }
+
+/// A rebind to the input's own type asserts nothing the type does not say.
+OpFoldResult RebindOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}

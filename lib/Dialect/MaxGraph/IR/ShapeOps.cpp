@@ -141,6 +141,28 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+LogicalResult RebindOp::verify() {
+  TensorLayoutType input = getInput().getType(), result = getType();
+  if (input.getDims().size() != result.getDims().size())
+    return emitOpError() << "(C1) changes the rank from "
+                         << input.getDims().size() << " to "
+                         << result.getDims().size()
+                         << "; rebind asserts the dims it keeps";
+  if (failed(verifySameElementAndDevice(*this, input, result)))
+    return failure();
+  // Two static sizes are known here: a rebind between them could only fail.
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(input.getDims(), result.getDims()))) {
+    auto [from, to] = pair;
+    if (from.isStatic() && to.isStatic() &&
+        from.getStaticSize() != to.getStaticSize())
+      return emitOpError() << "(C3) result dim " << index << " is `" << to.str()
+                           << "` but the input's is `" << from.str()
+                           << "`, so the assertion would fail";
+  }
+  return success();
+}
+
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,

@@ -422,6 +422,30 @@ LogicalResult ArgsortOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  FailureOr<TensorLayoutType> input = maxgraph::detail::getTensorOperand(
+      loc, getOperationName(), adaptor.getInput().getType(), 0);
+  if (failed(input))
+    return failure();
+  int64_t rank = input->getDims().size();
+  // numpy refuses a 0-d nonzero too: a scalar has no coordinates to list.
+  if (rank == 0)
+    return maxgraph::detail::OptionalDiag(loc, getOperationName())
+           << "(C1) operand 0 has rank 0; nonzero lists coordinates, which "
+              "a rank-0 tensor does not have";
+  // The row count is the number of nonzero elements: known only once the
+  // op has run (Spec "Dims": known only after a kernel runs).
+  DimAttr dims[] = {DimAttr::getUnknownDim(context),
+                    DimAttr::getStatic(context, rank)};
+  types.push_back(TensorLayoutType::get(
+      dims, IntegerType::get(context, 64, IntegerType::Signed),
+      input->getDevice()));
+  return success();
+}
+
 /// Checks that each of `params` spans the trailing dims of `input`.
 static LogicalResult inferNorm(std::optional<Location> loc, StringRef name,
                                Type input, ArrayRef<Type> params,

@@ -656,6 +656,26 @@ def MaxGraph_ArgsortOp : MaxGraph_InferOp<"argsort", [Pure]> {
   }];
 }
 
+def MaxGraph_NonzeroOp : MaxGraph_InferOp<"nonzero", [Pure]> {
+  let summary = "the positions of the nonzero elements, in row-major order";
+  let description = [{
+    One row of `si64` coordinates per nonzero element of the input (a true
+    bool, NaN included, `-0.0` excluded), in row-major order. The number of
+    rows is known only once the op has run, so the result's first dim is
+    `?`; its second is the input's rank.
+
+    ```mlir
+    %i = maxgraph.nonzero %x : !maxgraph.tensor<[batch, 8], f32>
+        -> !maxgraph.tensor<[?, 2], si64>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input);
+  let results = (outs MaxGraph_Tensor:$indices);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($indices))
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Composites (decomposed by maxgraph-decompose before lowering)
 //===----------------------------------------------------------------------===//
@@ -866,6 +886,31 @@ def MaxGraph_ShapeToTensorOp
   }];
 }
 
+def MaxGraph_RebindOp : MaxGraph_Op<"rebind", [Pure]> {
+  let summary = "asserts the dims of a tensor when the graph runs";
+  let description = [{
+    The input with the result type's dims, which the op asserts: each result
+    dim that is static or evaluates from the call's bindings must be the
+    input's size along that dim when the graph runs, else the run fails
+    naming the dim (and `message`, if given). A `?` result dim, or one over
+    a name the graph does not declare, asserts nothing. The data is not
+    touched.
+
+    ```mlir
+    %r = maxgraph.rebind %x {message = "rows"} : !maxgraph.tensor<[?, 4], f32>
+        -> !maxgraph.tensor<[n, 4], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input,
+                       DefaultValuedStrAttr<StrAttr, "">:$message);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def MaxGraph_GatherOp : MaxGraph_InferOp<"gather", [Pure, MaxGraph_ShapeFamily]> {
   let summary = "picks slices along one axis by integer indices";
   let description = [{
@@ -1042,6 +1087,26 @@ def MaxGraph_TransferOp : MaxGraph_InferOp<"transfer", [Pure]> {
   let assemblyFormat = [{
     $input `to` custom<Device>($device) attr-dict `:`
     qualified(type($input)) `->` qualified(type($result))
+  }];
+}
+
+def MaxGraph_PrintOp : MaxGraph_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "prints a label and a tensor's elements when the graph runs";
+  let description = [{
+    Writes `label`, then the value's type and elements, to the standard
+    output of the process that runs the graph, when the op runs: in compiled
+    code through the runtime, in the interpreter directly. Without a value,
+    only the label. Its write effect keeps it, in order with the graph's
+    other effects.
+
+    ```mlir
+    maxgraph.print "hidden" %h : !maxgraph.tensor<[2, 4], f32>
+    maxgraph.print "step done"
+    ```
+  }];
+  let arguments = (ins StrAttr:$label, Optional<MaxGraph_Tensor>:$value);
+  let assemblyFormat = [{
+    $label ($value^ `:` qualified(type($value)))? attr-dict
   }];
 }
 
