@@ -42,17 +42,17 @@ fi
 # all-MiniLM-L6-v2 example's weights and the cross-check of
 # maxgraph.weights.load_safetensors; tokenizers: that example's tokenizer
 # and SmolLM2's; gguf and jinja2: the SmolLM2 example's GGUF reader and chat
-# template).
+# template; ml_dtypes: numpy's 8-bit floats, float8_e4m3fn and float8_e5m2).
 venv="$root/.venv"
 python_packages=("nanobind>=2.4" "numpy>=1.24" "pytest>=7"
                  "scikit-build-core>=0.10" "hypothesis>=6" "safetensors>=0.4"
-                 "tokenizers>=0.15" "gguf>=0.10" "jinja2>=3.1")
+                 "tokenizers>=0.15" "gguf>=0.10" "jinja2>=3.1" "ml_dtypes>=0.3")
 if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   python3 -m venv "$venv"
 fi
 if ! "$venv/bin/python" -c "import nanobind, numpy, pytest, scikit_build_core,\
- hypothesis, safetensors, tokenizers, gguf, jinja2" 2>/dev/null; then
+ hypothesis, safetensors, tokenizers, gguf, jinja2, ml_dtypes" 2>/dev/null; then
   echo "setup: installing ${python_packages[*]} into $venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     "${python_packages[@]}"

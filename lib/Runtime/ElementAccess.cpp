@@ -20,6 +20,10 @@ const llvm::fltSemantics &maxgraph::floatSemantics(DType dtype) {
     return llvm::APFloat::BFloat();
   case DType::Float32:
     return llvm::APFloat::IEEEsingle();
+  case DType::Float8E4M3FN:
+    return llvm::APFloat::Float8E4M3FN();
+  case DType::Float8E5M2:
+    return llvm::APFloat::Float8E5M2();
   default:
     return llvm::APFloat::IEEEdouble();
   }
@@ -57,8 +61,11 @@ double maxgraph::loadElementAsDouble(const HostTensor &tensor, int64_t i) {
     return value;
   }
   case DType::Float16:
-  case DType::BFloat16: {
-    llvm::APFloat value(floatSemantics(dtype), llvm::APInt(16, bits));
+  case DType::BFloat16:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2: {
+    llvm::APFloat value(floatSemantics(dtype),
+                        llvm::APInt(bitWidth(dtype), bits));
     bool losesInfo;
     value.convert(llvm::APFloat::IEEEdouble(),
                   llvm::APFloat::rmNearestTiesToEven, &losesInfo);
@@ -91,7 +98,11 @@ void maxgraph::storeElementAsFloat(HostTensor &tensor, int64_t i,
     return storeElementBits(tensor, i, bits);
   }
   case DType::Float16:
-  case DType::BFloat16: {
+  case DType::BFloat16:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2: {
+    // One rounding, to nearest-even; an 8-bit float without infinities
+    // (f8E4M3FN) takes NaN for what overflows, as APFloat and ml_dtypes.
     llvm::APFloat converted(value);
     bool losesInfo;
     converted.convert(floatSemantics(tensor.dtype()),

@@ -107,6 +107,10 @@ double maxgraph::epsilonOf(DType dtype) {
     return std::ldexp(1.0, -7);
   case DType::Float32:
     return std::ldexp(1.0, -23);
+  case DType::Float8E4M3FN:
+    return std::ldexp(1.0, -3);
+  case DType::Float8E5M2:
+    return std::ldexp(1.0, -2);
   default:
     return std::ldexp(1.0, -52);
   }

@@ -46,6 +46,8 @@ std::optional<std::string> descrOf(DType dtype) {
   case DType::Float64:
     return "<f8";
   case DType::BFloat16:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
     return std::nullopt;
   }
   return std::nullopt;

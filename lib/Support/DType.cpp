@@ -11,10 +11,10 @@ using namespace maxgraph;
 
 llvm::ArrayRef<DType> maxgraph::allDTypes() {
   static const DType dtypes[] = {
-      DType::Float16, DType::BFloat16, DType::Float32, DType::Float64,
-      DType::Bool,    DType::Int8,     DType::Int16,   DType::Int32,
-      DType::Int64,   DType::UInt8,    DType::UInt16,  DType::UInt32,
-      DType::UInt64,
+      DType::Float16, DType::BFloat16,     DType::Float32,    DType::Float64,
+      DType::Bool,    DType::Int8,         DType::Int16,      DType::Int32,
+      DType::Int64,   DType::UInt8,        DType::UInt16,     DType::UInt32,
+      DType::UInt64,  DType::Float8E4M3FN, DType::Float8E5M2,
   };
   return dtypes;
 }
@@ -47,6 +47,10 @@ std::string maxgraph::toString(DType dtype) {
     return "ui32";
   case DType::UInt64:
     return "ui64";
+  case DType::Float8E4M3FN:
+    return "f8E4M3FN";
+  case DType::Float8E5M2:
+    return "f8E5M2";
   }
   llvm_unreachable("unknown dtype");
 }
@@ -79,6 +83,10 @@ std::string maxgraph::numpyName(DType dtype) {
     return "uint32";
   case DType::UInt64:
     return "uint64";
+  case DType::Float8E4M3FN:
+    return "float8_e4m3fn";
+  case DType::Float8E5M2:
+    return "float8_e5m2";
   }
   llvm_unreachable("unknown dtype");
 }
@@ -95,6 +103,8 @@ size_t maxgraph::sizeInBytes(DType dtype) {
   case DType::Bool:
   case DType::Int8:
   case DType::UInt8:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
     return 1;
   case DType::Float16:
   case DType::BFloat16:
@@ -119,7 +129,8 @@ unsigned maxgraph::bitWidth(DType dtype) {
 
 bool maxgraph::isFloat(DType dtype) {
   return dtype == DType::Float16 || dtype == DType::BFloat16 ||
-         dtype == DType::Float32 || dtype == DType::Float64;
+         dtype == DType::Float32 || dtype == DType::Float64 ||
+         dtype == DType::Float8E4M3FN || dtype == DType::Float8E5M2;
 }
 
 bool maxgraph::isSignedInt(DType dtype) {

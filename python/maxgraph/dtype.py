@@ -5,7 +5,9 @@
 ``is_float()``, ``is_integral()`` (signed and unsigned integers, not bool),
 ``to_numpy()`` and ``DType.from_numpy(dtype)``; ``finfo(dtype)`` gives a
 float type's limits. numpy has no bfloat16, so ``DType.bfloat16.to_numpy()``
-is a ValueError (``finfo`` knows its limits all the same).
+is a ValueError (``finfo`` knows its limits all the same). The 8-bit
+floats ``float8_e4m3fn`` and ``float8_e5m2`` are numpy dtypes through the
+``ml_dtypes`` package (which the set-up scripts install), as in JAX.
 """
 
 from __future__ import annotations
@@ -15,14 +17,16 @@ import numpy
 from ._core import DType
 
 _FLOATS = frozenset({DType.float16, DType.bfloat16, DType.float32,
-                     DType.float64})
+                     DType.float64, DType.float8_e4m3fn, DType.float8_e5m2})
+_FLOAT8 = frozenset({DType.float8_e4m3fn, DType.float8_e5m2})
 _INTEGRALS = frozenset({DType.int8, DType.int16, DType.int32, DType.int64,
                         DType.uint8, DType.uint16, DType.uint32,
                         DType.uint64})
 _SIZES = {DType.bool: 1, DType.int8: 1, DType.uint8: 1, DType.int16: 2,
           DType.uint16: 2, DType.float16: 2, DType.bfloat16: 2,
           DType.int32: 4, DType.uint32: 4, DType.float32: 4, DType.int64: 8,
-          DType.uint64: 8, DType.float64: 8}
+          DType.uint64: 8, DType.float64: 8, DType.float8_e4m3fn: 1,
+          DType.float8_e5m2: 1}
 
 
 def _size_in_bytes(self: DType) -> int:
@@ -54,7 +58,21 @@ def _to_numpy(self: DType) -> numpy.dtype:
             "DType.bfloat16.to_numpy(): numpy has no bfloat16 type; hold the "
             "data as float32 and cast in the graph, or as uint16 bits "
             "(maxgraph.weights.load_safetensors does so)")
+    if self in _FLOAT8:
+        return numpy.dtype(getattr(_ml_dtypes(f"DType.{self.name}."
+                                              f"to_numpy()"), self.name))
     return numpy.dtype(self.name)
+
+
+def _ml_dtypes(what: str):
+    """The ml_dtypes module, which gives numpy its 8-bit floats."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ValueError(f"{what}: numpy has 8-bit floats only through the "
+                         f"ml_dtypes package, which is not installed (pip "
+                         f"install ml_dtypes)") from None
+    return ml_dtypes
 
 
 def _from_numpy(dtype) -> DType:
@@ -97,7 +115,14 @@ class finfo:
             name = getattr(dtype, "name", repr(dtype))
             raise TypeError(f"finfo only supports floating-point types, "
                             f"got {name}")
-        if dtype == DType.bfloat16:
+        if dtype in _FLOAT8:
+            info = _ml_dtypes("finfo").finfo(dtype.to_numpy())
+            self.bits = 8
+            self.eps = float(info.eps)
+            self.max = float(info.max)
+            self.min = float(info.min)
+            self.tiny = float(info.tiny)
+        elif dtype == DType.bfloat16:
             # 8 exponent bits and 7 mantissa bits (float32's exponent).
             self.bits = 16
             self.eps = 2.0 ** -7

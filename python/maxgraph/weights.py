@@ -30,6 +30,9 @@ _DTYPES = {
     "U64": "<u8", "U32": "<u4", "U16": "<u2", "U8": "u1", "BOOL": "?",
 }
 
+# The 8-bit floats are numpy dtypes through ml_dtypes.
+_FLOAT8 = {"F8_E4M3": "float8_e4m3fn", "F8_E5M2": "float8_e5m2"}
+
 # A header larger than this is not a safetensors header (the format's
 # own readers refuse beyond 100 MB).
 _MAX_HEADER = 100 * 1024 * 1024
@@ -77,9 +80,17 @@ def load_safetensors(
             raise fail(f"tensor '{name}' needs dtype, shape and data_offsets, "
                        f"got {entry!r}")
         dtype = _DTYPES.get(entry["dtype"])
+        if entry["dtype"] in _FLOAT8:
+            try:
+                import ml_dtypes
+            except ImportError:
+                raise fail(f"tensor '{name}' is {entry['dtype']}, which "
+                           f"numpy holds only with the ml_dtypes package "
+                           f"(pip install ml_dtypes)") from None
+            dtype = numpy.dtype(getattr(ml_dtypes, _FLOAT8[entry["dtype"]]))
         if dtype is None:
             raise fail(f"tensor '{name}' has dtype {entry['dtype']!r}; "
-                       f"supported: {', '.join(_DTYPES)}")
+                       f"supported: {', '.join(list(_DTYPES) + list(_FLOAT8))}")
         shape = entry["shape"]
         offsets = entry["data_offsets"]
         if (not isinstance(shape, list)

@@ -18,6 +18,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <type_traits>
 
 namespace nb = nanobind;
 using namespace maxgraph;
@@ -191,6 +192,10 @@ nb::dlpack::dtype toDLPack(DType dtype) {
     return make(Code::UInt, 32);
   case DType::UInt64:
     return make(Code::UInt, 64);
+  case DType::Float8E4M3FN:
+    return make(Code::Float8_E4M3FN, 8);
+  case DType::Float8E5M2:
+    return make(Code::Float8_E5M2, 8);
   }
   return make(Code::Float, 32);
 }
@@ -198,7 +203,8 @@ nb::dlpack::dtype toDLPack(DType dtype) {
 /// What every refusal of an element type lists.
 constexpr const char *kAcceptedDTypes =
     "maxgraph takes bool, int8-int64, uint8-uint64, float16, bfloat16 "
-    "(through DLPack), float32 and float64";
+    "(through DLPack), float32, float64, and ml_dtypes' float8_e4m3fn and "
+    "float8_e5m2";
 
 DType fromDLPack(nb::dlpack::dtype dtype, const std::string &what) {
   using Code = nb::dlpack::dtype_code;
@@ -217,6 +223,10 @@ DType fromDLPack(nb::dlpack::dtype dtype, const std::string &what) {
       if (dtype.bits == 16)
         return DType::BFloat16;
       break;
+    case Code::Float8_E4M3FN:
+      return DType::Float8E4M3FN;
+    case Code::Float8_E5M2:
+      return DType::Float8E5M2;
     case Code::Bool:
       if (dtype.bits == 8)
         return DType::Bool;
@@ -331,6 +341,22 @@ void checkNumpyDType(nb::handle dtype, const std::string &what) {
                            .c_str());
 }
 
+/// The 8-bit float DType of a numpy array of ml_dtypes' `float8_e4m3fn` or
+/// `float8_e5m2`; none for anything else.
+std::optional<DType> float8OfNumpy(nb::handle object) {
+  if (!nb::hasattr(object, "dtype") || !nb::hasattr(object, "view"))
+    return std::nullopt;
+  nb::object dtype = object.attr("dtype");
+  if (!nb::hasattr(dtype, "name"))
+    return std::nullopt;
+  std::string name = nb::cast<std::string>(nb::str(dtype.attr("name")));
+  if (name == "float8_e4m3fn")
+    return DType::Float8E4M3FN;
+  if (name == "float8_e5m2")
+    return DType::Float8E5M2;
+  return std::nullopt;
+}
+
 /// numpy's `array` as a native-byte-order, C-contiguous copy, for what
 /// DLPack and the buffer protocol cannot describe (a big-endian array, say).
 nb::object nativeCopy(nb::handle array) {
@@ -359,6 +385,17 @@ char maxgraph::python::numpyNumberKind(nb::handle dtype) {
 /// caller's array, which is not copied again.
 static HostTensor importArray(nb::handle object, Device device, ArrayUse use,
                               const std::string &what, bool copied) {
+  // numpy holds 8-bit floats as ml_dtypes' types, which neither DLPack nor
+  // the buffer protocol describes: their bytes come in as uint8 and keep
+  // their dtype.
+  if (std::optional<DType> narrow = float8OfNumpy(object)) {
+    HostTensor bits = importArray(
+        object.attr("view")(nb::module_::import_("numpy").attr("uint8")),
+        device, use, what, copied);
+    auto held = std::make_shared<HostTensor>(bits);
+    return HostTensor::wrap(held->rawData(), *narrow, bits.shape(), held,
+                            device);
+  }
   AnyArray array;
   bool readOnly = false;
   if (!nb::try_cast(object, array, /*convert=*/false)) {
@@ -461,14 +498,33 @@ nb::capsule storageCapsule(const HostTensor &tensor) {
 }
 
 /// An array over `tensor`'s storage (no copy) for `Framework`: numpy, or
-/// nanobind's array-API object that exports DLPack.
+/// nanobind's array-API object that exports DLPack. numpy gets an 8-bit
+/// float tensor as a view of its bytes with ml_dtypes' type.
 template <typename... Framework>
 nb::object exportArray(const HostTensor &tensor) {
   std::vector<size_t> shape(tensor.shape().begin(), tensor.shape().end());
-  return nb::ndarray<Framework...>(
-             const_cast<void *>(tensor.rawData()), shape.size(), shape.data(),
-             storageCapsule(tensor), nullptr, toDLPack(tensor.dtype()))
-      .cast();
+  constexpr bool toNumpy = (std::is_same_v<Framework, nb::numpy> || ...);
+  bool narrow = tensor.dtype() == DType::Float8E4M3FN ||
+                tensor.dtype() == DType::Float8E5M2;
+  nb::dlpack::dtype type = toDLPack(tensor.dtype());
+  if (toNumpy && narrow)
+    type = toDLPack(DType::UInt8);
+  nb::object array = nb::ndarray<Framework...>(
+                         const_cast<void *>(tensor.rawData()), shape.size(),
+                         shape.data(), storageCapsule(tensor), nullptr, type)
+                         .cast();
+  if (!toNumpy || !narrow)
+    return array;
+  nb::object types;
+  try {
+    types = nb::module_::import_("ml_dtypes");
+  } catch (const nb::python_error &) {
+    throw nb::type_error(("numpy holds " + numpyName(tensor.dtype()) +
+                          " elements only with the ml_dtypes package, which "
+                          "is not installed (pip install ml_dtypes)")
+                             .c_str());
+  }
+  return array.attr("view")(types.attr(numpyName(tensor.dtype()).c_str()));
 }
 
 const HostTensor &exportable(const PyTensor &self, const char *what) {
@@ -592,11 +648,14 @@ int getBuffer(PyObject *object, Py_buffer *view, int flags) {
     format = "Q";
     break;
   case DType::BFloat16:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
     break;
   }
   if (!format) {
-    PyErr_SetString(PyExc_BufferError,
-                    "the buffer protocol has no bfloat16 format");
+    PyErr_SetString(PyExc_BufferError, ("the buffer protocol has no " +
+                                        numpyName(tensor->dtype()) + " format")
+                                           .c_str());
     return -1;
   }
   size_t rank = tensor->shape().size();

@@ -351,7 +351,9 @@ void maxgraph::python::bindTypes(nb::module_ &m) {
       .value("uint8", DType::UInt8)
       .value("uint16", DType::UInt16)
       .value("uint32", DType::UInt32)
-      .value("uint64", DType::UInt64);
+      .value("uint64", DType::UInt64)
+      .value("float8_e4m3fn", DType::Float8E4M3FN)
+      .value("float8_e5m2", DType::Float8E5M2);
   m.def("dtype_size", &sizeInBytes, nb::arg("dtype"),
         "Bytes per element of `dtype`.");
   m.def("dtype_is_float", &isFloat, nb::arg("dtype"));

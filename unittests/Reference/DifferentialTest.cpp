@@ -382,6 +382,32 @@ Program castProgram(Rng &rng) {
   return p;
 }
 
+/// Through an 8-bit float: an input of any numeric dtype (wide values,
+/// NaN and infinities among the floats) cast to f8E4M3FN or f8E5M2, an op
+/// on the 8-bit values (computed in f32, rounded once), and a cast back.
+/// The GPU lowering refuses 8-bit floats.
+Program float8Program(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.cast";
+  p.dtype = rng.pick(kNumeric);
+  p.gpuLowering = false;
+  DType narrow = rng.chance(0.5) ? DType::Float8E4M3FN : DType::Float8E5M2;
+  int op = rng.between(0, 3);
+  p.what = "through " + toString(narrow) + ", op " + std::to_string(op);
+  p.addTensor(TensorLayout(p.dtype, randomShape(rng, 0, 3)),
+              {rng.chance(0.5) ? Fill::Wide : Fill::Specials});
+  p.body = [narrow, op](const std::vector<Tensor> &x,
+                        const std::vector<Buffer> &) {
+    Tensor y = ops::cast(x[0], narrow);
+    Tensor z = op == 0   ? ops::add(y, y)
+               : op == 1 ? ops::mul(y, ops::neg(y))
+               : op == 2 ? ops::max(y, ops::abs(y))
+                         : ops::sqrt(ops::abs(y));
+    return std::vector<Tensor>{z, ops::cast(z, x[0].dtype())};
+  };
+  return p;
+}
+
 Program constantProgram(Rng &rng) {
   Program p;
   p.dialectOp = "maxgraph.constant";
@@ -1568,6 +1594,7 @@ const std::map<std::string, Generator> &generators() {
 
     g["select"] = selectProgram;
     g["cast"] = castProgram;
+    g["float8"] = float8Program;
     g["constant"] = constantProgram;
     g["matmul"] = matmulProgram;
     g["dequantize"] = dequantizeProgram;

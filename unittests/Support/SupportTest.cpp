@@ -15,7 +15,7 @@ using namespace maxgraph;
 
 namespace {
 TEST(DTypeTest, NamesRoundTrip) {
-  EXPECT_EQ(allDTypes().size(), 13u);
+  EXPECT_EQ(allDTypes().size(), 15u);
   for (DType dtype : allDTypes()) {
     EXPECT_EQ(parseDType(toString(dtype)), dtype) << toString(dtype);
     EXPECT_EQ(parseDType(numpyName(dtype)), dtype) << numpyName(dtype);
@@ -26,6 +26,11 @@ TEST(DTypeTest, NamesRoundTrip) {
   EXPECT_EQ(toString(DType::UInt8), "ui8");
   EXPECT_EQ(numpyName(DType::BFloat16), "bfloat16");
   EXPECT_EQ(numpyName(DType::UInt16), "uint16");
+  EXPECT_EQ(toString(DType::Float8E4M3FN), "f8E4M3FN");
+  EXPECT_EQ(numpyName(DType::Float8E5M2), "float8_e5m2");
+  // Added last: the codes images and artifacts hold stay what they were.
+  EXPECT_EQ(static_cast<int>(DType::UInt64), 12);
+  EXPECT_EQ(static_cast<int>(DType::Float8E4M3FN), 13);
   EXPECT_EQ(parseDType("i32"), std::nullopt);
   EXPECT_EQ(parseDType("float8"), std::nullopt);
   EXPECT_EQ(parseDType(""), std::nullopt);
@@ -36,6 +41,7 @@ TEST(DTypeTest, SizesAndKinds) {
   EXPECT_EQ(sizeInBytes(DType::BFloat16), 2u);
   EXPECT_EQ(sizeInBytes(DType::UInt32), 4u);
   EXPECT_EQ(sizeInBytes(DType::Float64), 8u);
+  EXPECT_EQ(sizeInBytes(DType::Float8E4M3FN), 1u);
   EXPECT_EQ(bitWidth(DType::Bool), 1u);
   EXPECT_EQ(bitWidth(DType::Int16), 16u);
   int floats = 0, signedInts = 0, unsignedInts = 0;
@@ -48,7 +54,7 @@ TEST(DTypeTest, SizesAndKinds) {
     EXPECT_EQ(isFloat(dtype) + isInteger(dtype) + (dtype == DType::Bool), 1)
         << toString(dtype);
   }
-  EXPECT_EQ(floats, 4);
+  EXPECT_EQ(floats, 6);
   EXPECT_EQ(signedInts, 4);
   EXPECT_EQ(unsignedInts, 4);
 }

@@ -38,7 +38,8 @@ std::string tensorText(const HostTensor &tensor, int64_t limit = 64);
 std::string printText(std::string_view label, const HostTensor *value);
 
 /// The gap between 1 and the next float of `dtype` (2^-10 for f16, 2^-7
-/// for bf16, 2^-23 for f32); f64's (2^-52) for every other dtype.
+/// for bf16, 2^-23 for f32, 2^-3 for f8E4M3FN, 2^-2 for f8E5M2); f64's
+/// (2^-52) for every other dtype.
 double epsilonOf(DType dtype);
 } // namespace maxgraph
 

@@ -20,7 +20,7 @@ namespace maxgraph {
 /// Reads an .npy file; throws RuntimeError naming the file and the problem.
 HostTensor readNpy(const std::string &path);
 /// Writes `tensor` as an .npy file; throws RuntimeError on failure or for
-/// dtypes numpy has no type for (bfloat16).
+/// dtypes numpy has no type for (bfloat16, the 8-bit floats).
 void writeNpy(const std::string &path, const HostTensor &tensor);
 } // namespace maxgraph
 

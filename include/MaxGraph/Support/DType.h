@@ -36,6 +36,11 @@ enum class DType {
   UInt16,
   UInt32,
   UInt64,
+  /// 8-bit floats (OCP FP8): 4 exponent bits, 3 mantissa bits, no
+  /// infinities (`f8E4M3FN`); and 5 and 2, IEEE-like (`f8E5M2`). Last, so
+  /// that the codes of the others stay what images and artifacts hold.
+  Float8E4M3FN,
+  Float8E5M2,
 };
 
 /// Every DType, in declaration order.
@@ -53,7 +58,8 @@ std::optional<DType> parseDType(llvm::StringRef name);
 size_t sizeInBytes(DType dtype);
 /// The width of an element in bits: 1 for Bool, 8 * sizeInBytes otherwise.
 unsigned bitWidth(DType dtype);
-/// Whether `dtype` is a floating-point type (f16, bf16, f32, f64).
+/// Whether `dtype` is a floating-point type (f16, bf16, f32, f64, and the
+/// 8-bit floats).
 bool isFloat(DType dtype);
 /// Whether `dtype` is a signed integer (si8..si64).
 bool isSignedInt(DType dtype);

@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include <cmath>
 
 using namespace mlir;
 
@@ -132,10 +133,14 @@ private:
   Type shapeOf;
 };
 
-/// An IEEE binary format by its field widths and exponent bias.
+/// A binary float format by its field widths and exponent bias. IEEE's,
+/// or with `finite` (f8E4M3FN) no infinities: the largest exponent holds
+/// numbers too, the all-ones magnitude is the one NaN, and what overflows
+/// is NaN.
 struct Format {
   unsigned width, exponentBits, mantissaBits;
   int64_t bias;
+  bool finite = false;
 };
 
 Format formatOf(Type type) {
@@ -144,43 +149,61 @@ Format formatOf(Type type) {
     return {16, 5, 10, 15};
   if (element.isBF16())
     return {16, 8, 7, 127};
+  if (isa<Float8E4M3FNType>(element))
+    return {8, 4, 3, 7, /*finite=*/true};
+  if (isa<Float8E5M2Type>(element))
+    return {8, 5, 2, 15};
   if (element.isF32())
     return {32, 8, 23, 127};
   return {64, 11, 52, 1023};
 }
 
-/// The f32 bits (i32) of the narrow float bits `bits` (i16) of format
-/// `from`: exact.
+/// The f32 bits (i32) of the narrow float bits `bits` (i16 or i8) of
+/// format `from`: exact.
 Value extendToF32Bits(const BitCode &code, Value bits, Format from) {
   ImplicitLocOpBuilder &b = code.builder();
   Value wide = arith::ExtUIOp::create(b, code.integer(32), bits);
-  if (from.exponentBits == 8) // bf16 is the top half of an f32.
+  if (from.width == 16 && from.exponentBits == 8) // bf16: an f32's top half.
     return code.shl(wide, 16);
-  // f16: rebias normal numbers; infinities and NaN keep their mantissa;
-  // subnormals and zeros are mantissa * 2^-24, which f32 holds exactly.
-  Value sign = code.shl(code.andI(wide, 0x8000), 16);
-  Value exponent = code.andI(code.lshr(wide, 10), 0x1f);
-  Value mantissa = code.andI(wide, 0x3ff);
-  Value mantissaBits = code.shl(mantissa, 13);
+  // Rebias normal numbers; infinities and NaN keep their mantissa;
+  // subnormals and zeros are mantissa * 2^(1 - bias - mantissaBits), which
+  // f32 holds exactly.
+  unsigned w = from.width, m = from.mantissaBits;
+  uint64_t maxExponent = (uint64_t(1) << from.exponentBits) - 1;
+  Value sign = code.shl(code.andI(wide, uint64_t(1) << (w - 1)), 32 - w);
+  Value exponent = code.andI(code.lshr(wide, m), maxExponent);
+  Value mantissa = code.andI(wide, (uint64_t(1) << m) - 1);
+  Value mantissaBits = code.shl(mantissa, 23 - m);
   Value normal =
-      code.orI(code.shl(code.add(exponent, 127 - 15), 23), mantissaBits);
-  Value special = code.orI(code.c(wide, 0x7f800000), mantissaBits);
+      code.orI(code.shl(code.add(exponent, uint64_t(127 - from.bias)), 23),
+               mantissaBits);
   Value scaled = arith::MulFOp::create(
       b,
       arith::UIToFPOp::create(b, withElement(wide.getType(), b.getF32Type()),
                               mantissa),
-      code.floatConstant(b.getF32Type(), 0x1p-24));
+      code.floatConstant(b.getF32Type(),
+                         std::ldexp(1.0, int(1 - from.bias - m))));
   Value small = arith::BitcastOp::create(b, code.integer(32), scaled);
-  Value magnitude = code.select(
-      code.cmp(arith::CmpIPredicate::eq, exponent, 0), small,
-      code.select(code.cmp(arith::CmpIPredicate::eq, exponent, 0x1f), special,
-                  normal));
+  // Infinities, and NaN quiet with its payload on top, as APFloat and x86
+  // extend them; without infinities only the all-ones magnitude is NaN.
+  Value quiet = code.select(code.cmp(arith::CmpIPredicate::ne, mantissa, 0),
+                            code.c(wide, 0x400000), code.c(wide, 0));
+  Value special =
+      code.orI(code.orI(code.c(wide, 0x7f800000), mantissaBits), quiet);
+  uint64_t nanMagnitude = (uint64_t(1) << (w - 1)) - 1;
+  Value isSpecial =
+      from.finite ? code.cmp(arith::CmpIPredicate::eq,
+                             code.andI(wide, nanMagnitude), nanMagnitude)
+                  : code.cmp(arith::CmpIPredicate::eq, exponent, maxExponent);
+  Value magnitude = code.select(code.cmp(arith::CmpIPredicate::eq, exponent, 0),
+                                small, code.select(isSpecial, special, normal));
   return code.orI(sign, magnitude);
 }
 
-/// The narrow float bits (i16) of format `to` nearest to the f32 or f64
-/// bits `bits` of format `from`, ties to even: one rounding, also where
-/// the result is subnormal or overflows to infinity.
+/// The narrow float bits (i16 or i8) of format `to` nearest to the f32 or
+/// f64 bits `bits` of format `from`, ties to even: one rounding, also where
+/// the result is subnormal or overflows (to infinity, or to NaN in a
+/// `finite` format).
 Value truncateToBits(const BitCode &code, Value bits, Format from, Format to) {
   ImplicitLocOpBuilder &b = code.builder();
   unsigned w = from.width;
@@ -191,8 +214,9 @@ Value truncateToBits(const BitCode &code, Value bits, Format from, Format to) {
   uint64_t infinity = maxExponent << to.mantissaBits;
   uint64_t quietNaN = infinity | (uint64_t(1) << (to.mantissaBits - 1));
   unsigned shift = from.mantissaBits - to.mantissaBits;
+  uint64_t signBit = uint64_t(1) << (to.width - 1);
 
-  Value sign = code.andI(code.lshr(bits, w - 16), 0x8000);
+  Value sign = code.andI(code.lshr(bits, w - to.width), signBit);
   Value magnitude = code.andI(bits, magnitudeMask);
   Value isNaN = code.cmp(arith::CmpIPredicate::ugt, magnitude, sourceInfinity);
   Value exponentField = code.lshr(magnitude, from.mantissaBits);
@@ -226,6 +250,18 @@ Value truncateToBits(const BitCode &code, Value bits, Format from, Format to) {
 
   Value result = code.select(code.cmp(arith::CmpIPredicate::sge, exponent, 1),
                              normal, subnormal);
+  if (to.finite) {
+    // The one NaN is the all-ones magnitude; a rounded magnitude at or
+    // above it (infinities included) overflowed.
+    Value nan = code.c(bits, signBit - 1);
+    Value overflow =
+        code.cmp(arith::CmpIPredicate::sge, exponent, maxExponent + 1);
+    overflow = arith::OrIOp::create(
+        b, overflow, code.cmp(arith::CmpIPredicate::uge, result, signBit - 1));
+    result = code.select(arith::OrIOp::create(b, overflow, isNaN), nan, result);
+    return arith::TruncIOp::create(b, code.integer(to.width),
+                                   code.orI(sign, result));
+  }
   result =
       code.select(code.cmp(arith::CmpIPredicate::sge, exponent, maxExponent),
                   code.c(bits, infinity), result);
@@ -234,7 +270,8 @@ Value truncateToBits(const BitCode &code, Value bits, Format from, Format to) {
                        code.andI(code.lshr(magnitude, shift),
                                  (uint64_t(1) << to.mantissaBits) - 1));
   result = code.select(isNaN, nan, result);
-  return arith::TruncIOp::create(b, code.integer(16), code.orI(sign, result));
+  return arith::TruncIOp::create(b, code.integer(to.width),
+                                 code.orI(sign, result));
 }
 
 /// The 64-bit integer `value` as the f64 nearest to it rounded to odd
@@ -346,18 +383,19 @@ void constantsToBits(Operation *root) {
   }
 }
 
-/// `truncate` (to f16 or bf16) as the integer code above, between bitcasts;
-/// an error for a rounding mode other than to nearest even.
+/// `truncate` (to f16, bf16 or an 8-bit float) as the integer code above,
+/// between bitcasts; an error for a rounding mode other than to nearest
+/// even.
 FailureOr<Value> truncateAsBits(arith::TruncFOp truncate) {
   if (truncate.getRoundingmode() &&
       *truncate.getRoundingmode() != arith::RoundingMode::to_nearest_even)
     return truncate.emitError()
-           << "only rounding to nearest even is emulated for f16 and bf16 on "
-              "this target";
+           << "only rounding to nearest even is emulated for "
+           << truncate.getType() << " on this target";
   ImplicitLocOpBuilder b(truncate.getLoc(), truncate);
   Value source = truncate.getIn();
   BitCode code(b, source.getType());
-  // The sources wider than 16 bits are f32 and f64.
+  // The sources wider than the result are f16, bf16, f32 and f64.
   Format from = formatOf(source.getType());
   Value bits = arith::BitcastOp::create(b, code.integer(from.width), source);
   Value narrowBits =
@@ -366,13 +404,14 @@ FailureOr<Value> truncateAsBits(arith::TruncFOp truncate) {
       .getResult();
 }
 
-/// `arith.extf` from and `arith.truncf` to narrow floats as the integer
-/// code above, between bitcasts.
-LogicalResult conversionsToBits(Operation *root) {
+/// `arith.extf` from and `arith.truncf` to the floats `emulated` picks as
+/// the integer code above, between bitcasts.
+LogicalResult conversionsToBits(Operation *root,
+                                function_ref<bool(Type)> emulated) {
   SmallVector<Operation *> conversions;
   root->walk([&](Operation *op) {
-    if ((isa<arith::ExtFOp>(op) && isNarrowFloat(op->getOperandTypes()[0])) ||
-        (isa<arith::TruncFOp>(op) && isNarrowFloat(op->getResultTypes()[0])))
+    if ((isa<arith::ExtFOp>(op) && emulated(op->getOperandTypes()[0])) ||
+        (isa<arith::TruncFOp>(op) && emulated(op->getResultTypes()[0])))
       conversions.push_back(op);
   });
   for (Operation *op : conversions) {
@@ -384,11 +423,15 @@ LogicalResult conversionsToBits(Operation *root) {
     Value result;
     if (isa<arith::ExtFOp>(op)) {
       Value bits =
-          arith::BitcastOp::create(b, code.integer(16), source).getResult();
+          arith::BitcastOp::create(b, code.integer(code.width(source)), source)
+              .getResult();
       Value f32Bits = extendToF32Bits(code, bits, formatOf(sourceType));
       result = arith::BitcastOp::create(
           b, withElement(sourceType, b.getF32Type()), f32Bits);
-      if (result.getType() != resultType)
+      // To f16 or bf16 (from an 8-bit float) the truncation is exact.
+      if (getElementTypeOrSelf(resultType).getIntOrFloatBitWidth() < 32)
+        result = arith::TruncFOp::create(b, resultType, result);
+      else if (result.getType() != resultType)
         result = arith::ExtFOp::create(b, resultType, result);
     } else {
       FailureOr<Value> truncated = truncateAsBits(cast<arith::TruncFOp>(op));
@@ -473,7 +516,7 @@ LogicalResult maxgraph::emulateNarrowFloatsAsBits(Operation *root) {
   convertWideIntegersToNarrowFloats(root);
   computeInF32(root);
   constantsToBits(root);
-  if (failed(conversionsToBits(root)))
+  if (failed(conversionsToBits(root, isNarrowFloat)))
     return failure();
   // What is left on narrow floats only moves data (loads, stores, selects,
   // loop-carried values, workgroup buffers), which bits do as well.
@@ -494,4 +537,12 @@ LogicalResult maxgraph::emulateNarrowFloatsAsBits(Operation *root) {
     return failure();
   retypeToBits(root);
   return success();
+}
+
+bool maxgraph::isFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
+}
+
+LogicalResult maxgraph::expandFloat8Conversions(Operation *root) {
+  return conversionsToBits(root, isFloat8);
 }

@@ -86,7 +86,7 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addPass(createAssertionsToStatus());
   // bf16 computed in f32 (LLVM would round each lane by a call), before
   // math and reductions are lowered, so that they are lowered in f32.
-  pm.addNestedPass<func::FuncOp>(createEmulateBFloat16());
+  pm.addNestedPass<func::FuncOp>(createEmulateNarrowFloats());
   pm.addNestedPass<func::FuncOp>(createLowerVectorOps());
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();

@@ -31,14 +31,24 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
                               "maxgraph-decompose first";
   auto checkType = [&](Type type) -> LogicalResult {
     auto layout = dyn_cast<LayoutType>(type);
-    // LLVM IR has no 8-bit float types: translation would fail late with a
-    // message about i8, math.exp or "could not convert to LLVM IR".
-    if (layout && isa<FloatType>(layout.getElementType()) &&
-        layout.getElementType().getIntOrFloatBitWidth() == 8)
-      return op->emitError()
-             << "'" << op->getName() << "' uses " << layout.getElementType()
-             << " elements; 8-bit floats have no CPU lowering yet (keep the "
-                "data in f16 or f32)";
+    // LLVM IR has no 8-bit float types: the CPU pipeline emulates f8E4M3FN
+    // and f8E5M2 (maxgraph-emulate-narrow-floats); other formats, and the
+    // GPU pipelines, would fail late with a message about i8, math.exp or
+    // "could not convert to LLVM IR".
+    Type element = layout ? layout.getElementType() : Type();
+    if (element && isa<FloatType>(element) &&
+        element.getIntOrFloatBitWidth() == 8) {
+      if (!isa<Float8E4M3FNType, Float8E5M2Type>(element))
+        return op->emitError()
+               << "'" << op->getName() << "' uses " << element
+               << " elements; of the 8-bit floats only f8E4M3FN and f8E5M2 "
+                  "have a lowering";
+      if (gpu)
+        return op->emitError()
+               << "'" << op->getName() << "' uses " << element
+               << " elements; 8-bit floats have no GPU lowering yet (cast "
+                  "them to f16 or f32 on the host)";
+    }
     if (!layout)
       return success();
     DeviceAttr device = layout.getDevice();

@@ -65,14 +65,16 @@ maxgraph.graph @unknown(%x: !maxgraph.tensor<[6, 4], f32>) -> () {
 
 // -----
 
-// LLVM IR has no 8-bit float types: every op on them is refused up front
-// (exp, reductions and even casts failed late with internal messages).
+// Of the 8-bit floats, which LLVM IR has no types for, the CPU pipeline
+// emulates f8E4M3FN and f8E5M2; every op on another format is refused up
+// front (exp, reductions and even casts would fail late with internal
+// messages).
 maxgraph.graph @float8(%a: !maxgraph.tensor<[4], f32>) -> !maxgraph.tensor<[4], f32> {
-  // expected-error @+1 {{'maxgraph.cast' uses 'f8E4M3FN' elements; 8-bit floats have no CPU lowering yet (keep the data in f16 or f32)}}
-  %0 = maxgraph.cast %a : !maxgraph.tensor<[4], f32> to !maxgraph.tensor<[4], f8E4M3FN>
-  // expected-error @+1 {{'maxgraph.exp' uses 'f8E4M3FN' elements; 8-bit floats have no CPU lowering yet}}
-  %1 = maxgraph.exp %0 : !maxgraph.tensor<[4], f8E4M3FN>
-  // expected-error @+1 {{'maxgraph.cast' uses 'f8E4M3FN' elements}}
-  %2 = maxgraph.cast %1 : !maxgraph.tensor<[4], f8E4M3FN> to !maxgraph.tensor<[4], f32>
+  // expected-error @+1 {{'maxgraph.cast' uses 'f8E4M3FNUZ' elements; of the 8-bit floats only f8E4M3FN and f8E5M2 have a lowering}}
+  %0 = maxgraph.cast %a : !maxgraph.tensor<[4], f32> to !maxgraph.tensor<[4], f8E4M3FNUZ>
+  // expected-error @+1 {{'maxgraph.exp' uses 'f8E4M3FNUZ' elements; of the 8-bit floats only}}
+  %1 = maxgraph.exp %0 : !maxgraph.tensor<[4], f8E4M3FNUZ>
+  // expected-error @+1 {{'maxgraph.cast' uses 'f8E4M3FNUZ' elements}}
+  %2 = maxgraph.cast %1 : !maxgraph.tensor<[4], f8E4M3FNUZ> to !maxgraph.tensor<[4], f32>
   maxgraph.output %2 : !maxgraph.tensor<[4], f32>
 }

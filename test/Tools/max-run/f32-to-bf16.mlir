@@ -1,5 +1,5 @@
 // Compiled f32 -> bf16 casts (and bf16 arithmetic, computed in f32) round
-// by inline integer code (maxgraph-emulate-bf16), to nearest-even as the
+// by inline integer code (maxgraph-emulate-narrow-floats), to nearest-even as the
 // interpreter does (1 + 2^-8 and 1 + 3 * 2^-8 are ties; 3.4e38
 // overflows), NaN kept a NaN. (Code that still calls __truncsfbf2, which
 // the JIT's process need not define, gets the runtime's.)

@@ -1,5 +1,5 @@
 // Compiled f64 -> bf16 casts round by integer code on the f64's bits
-// (maxgraph-emulate-bf16): once to nearest-even, as the interpreter does
+// (maxgraph-emulate-narrow-floats): once to nearest-even, as the interpreter does
 // (1 + 2^-8 and 1 + 3 * 2^-8 are ties; 1e39 overflows).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/npy.py write %t/x.npy '<f8' 6 1.00390625 1.01171875 -2.5 1e39 0.1 3.0000001

@@ -1,13 +1,14 @@
-//===- NarrowFloatEmulation.h - f16 and bf16 computed in f32 ----*- C++ -*-===//
+//===- NarrowFloatEmulation.h - narrow floats computed in f32 ---*- C++ -*-===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Targets without arithmetic on f16 or bf16 compute in f32 and round each
-// result once to its type, as docs/Spec.md says: the CPU without AVX-512
-// BF16 (maxgraph-emulate-bf16), and OpenCL through SPIR-V 1.0, which has no
-// 16-bit float types at all and holds their data as i16
+// Targets without arithmetic on f16, bf16 or 8-bit floats compute in f32
+// and round each result once to its type, as docs/Spec.md says: the CPU
+// without AVX-512 BF16, and for 8-bit floats, which LLVM has no types for
+// (maxgraph-emulate-narrow-floats), and OpenCL through SPIR-V 1.0, which
+// has no 16-bit float types at all and holds their data as i16
 // (maxgraph-gpu-emulate-narrow-floats).
 //
 //===----------------------------------------------------------------------===//
@@ -43,6 +44,17 @@ mlir::LogicalResult expandTruncationsFromF64(mlir::Operation *root);
 /// stubs do. Fails with an error on what it cannot change (a narrow float
 /// in a type attribute).
 mlir::LogicalResult emulateNarrowFloatsAsBits(mlir::Operation *root);
+
+/// Whether `type` (or its element type) is f8E4M3FN or f8E5M2, the 8-bit
+/// floats with a lowering.
+bool isFloat8(mlir::Type type);
+
+/// Rewrites each `arith.extf` from and `arith.truncf` to f8E4M3FN or f8E5M2
+/// under `root` as exact integer code on their bits (one rounding to
+/// nearest even, with subnormals; f8E5M2 overflows to infinity, f8E4M3FN,
+/// which has none, to NaN), since LLVM has no 8-bit float types. Fails with
+/// an error on another rounding mode.
+mlir::LogicalResult expandFloat8Conversions(mlir::Operation *root);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CODEGEN_COMMON_NARROWFLOATEMULATION_H

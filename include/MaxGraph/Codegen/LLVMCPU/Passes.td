@@ -392,27 +392,32 @@ def LowerVectorOps : Pass<"maxgraph-lower-vector-ops", "mlir::func::FuncOp"> {
   ];
 }
 
-def EmulateBFloat16 : Pass<"maxgraph-emulate-bf16", "mlir::func::FuncOp"> {
-  let summary = "Computes bf16 arithmetic in f32 and expands bf16 "
-                "conversions to integer code";
+def EmulateNarrowFloats
+    : Pass<"maxgraph-emulate-narrow-floats", "mlir::func::FuncOp"> {
+  let summary = "Computes bf16 and 8-bit float arithmetic in f32 and "
+                "expands their conversions to integer code";
   let description = [{
     Runs on vector code, before it is lowered to LLVM, in
     `maxgraph-lower-to-cpu`. Each arith or math op, vector contraction,
-    reduction, outer product or FMA on bf16 (scalars or vectors) extends its
-    operands to f32, computes in f32 and truncates its results to bf16
-    (upstream's float emulation); loads, stores and shuffles keep bf16.
+    reduction, outer product or FMA on bf16, f8E4M3FN or f8E5M2 (scalars or
+    vectors) extends its operands to f32, computes in f32 and truncates its
+    results to the narrow type (upstream's float emulation); loads, stores
+    and shuffles keep the narrow type, which LLVM holds as i16 or i8.
     Values that `scf` loops carry (a register tile's accumulator over K)
     are carried in f32 and rounded once after the loop, while a value that
-    is compared is rounded to bf16 first (as the interpreter rounds it, so
-    that it compares as its stored copy does); buffers (memrefs)
-    stay bf16, also where an `scf.if` chooses between them. A named linalg
-    op that computes on bf16 (a matmul tile of run-time sizes that was not
-    vectorized) becomes a `linalg.generic` first, so that its body may
-    compute in f32 too.
+    is compared is rounded to its type first (as the interpreter rounds it,
+    so that it compares as its stored copy does); buffers (memrefs) stay
+    narrow, also where an `scf.if` chooses between them. A named linalg
+    op that computes on a narrow float (a matmul tile of run-time sizes that
+    was not vectorized) becomes a `linalg.generic` first, so that its body
+    may compute in f32 too.
     Then `arith.extf` from bf16 and `arith.truncf` from f32 to bf16 become
     shifts and integer rounding to nearest even (upstream's bf16
     expansion), vectorized, instead of LLVM's per-lane `__truncsfbf2`
-    calls on CPUs without AVX512-BF16.
+    calls on CPUs without AVX512-BF16; those from and to the 8-bit floats,
+    which LLVM has no types for, become integer code on their bits
+    (Codegen/Common's narrow-float emulation: subnormals, f8E5M2's
+    infinities, f8E4M3FN's overflow to NaN).
     Conversions to f16 and bf16 round once, as docs/Spec.md says, with the
     OpenCL kernels' rules (Codegen/Common's narrow-float emulation): an
     integer wider than 24 bits goes through f64 (an i64 through an f64

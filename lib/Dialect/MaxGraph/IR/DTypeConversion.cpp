@@ -45,6 +45,10 @@ Type maxgraph::toMLIRType(DType dtype, MLIRContext *context) {
     return integer(32, IntegerType::Unsigned);
   case DType::UInt64:
     return integer(64, IntegerType::Unsigned);
+  case DType::Float8E4M3FN:
+    return Float8E4M3FNType::get(context);
+  case DType::Float8E5M2:
+    return Float8E5M2Type::get(context);
   }
   llvm_unreachable("unknown dtype");
 }
@@ -58,6 +62,10 @@ std::optional<DType> maxgraph::tryFromMLIRType(Type type) {
     return DType::Float32;
   if (type.isF64())
     return DType::Float64;
+  if (isa<Float8E4M3FNType>(type))
+    return DType::Float8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return DType::Float8E5M2;
   if (type.isInteger(1))
     return DType::Bool;
   if (auto integer = dyn_cast<IntegerType>(type)) {

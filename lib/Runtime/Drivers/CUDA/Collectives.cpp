@@ -155,6 +155,8 @@ public:
     case DType::Bool:
     case DType::Int16:
     case DType::UInt16:
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
       break;
     }
     fail("NCCL has no reduction over " + toString(type));

@@ -25,8 +25,8 @@ class Type;
 namespace maxgraph {
 /// The builtin element type for `dtype`.
 mlir::Type toMLIRType(DType dtype, mlir::MLIRContext *context);
-/// The DType of a builtin element type; none for types without one (float8
-/// types, integers of other widths, ...).
+/// The DType of a builtin element type; none for types without one (8-bit
+/// floats other than f8E4M3FN and f8E5M2, integers of other widths, ...).
 std::optional<DType> tryFromMLIRType(mlir::Type type);
 /// The DType of a builtin element type; throws StagingError for others.
 DType fromMLIRType(mlir::Type type);

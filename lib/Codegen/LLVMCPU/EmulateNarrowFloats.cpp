@@ -1,4 +1,4 @@
-//===- EmulateBFloat16.cpp - maxgraph-emulate-bf16 ------------------------===//
+//===- EmulateNarrowFloats.cpp - maxgraph-emulate-narrow-floats -----------===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,16 +6,18 @@
 //
 // CPUs without AVX512-BF16 have no bf16 arithmetic, and LLVM legalizes each
 // lane of a bf16 vector op into a call of __truncsfbf2: a bf16 matmul ran
-// 230x slower than its f32 one. Here every op that computes on bf16
-// (arith, math, and vector's contractions, reductions and FMAs) computes in
-// f32 and rounds its result back to bf16; data moves stay bf16. A result
+// 230x slower than its f32 one. LLVM has no 8-bit float types at all (it
+// holds f8E4M3FN and f8E5M2 as i8). Here every op that computes on bf16 or
+// an 8-bit float (arith, math, and vector's contractions, reductions and
+// FMAs) computes in f32 and rounds its result back to its type; data moves
+// stay narrow. A result
 // that only feeds another such op may stay in f32 (upstream marks the
 // truncation and extension between them `contract`, and they fold), which
 // docs/Spec.md's tolerances for compiled code allow; a value that is
 // compared is rounded, so that it compares as its stored copy does. The
 // conversions left (and those of the graph's casts) become inline integer
 // code on vectors, rounding to nearest even. Named linalg ops that compute
-// on bf16 become generics first, whose bodies may change.
+// on a narrow float become generics first, whose bodies may change.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,15 +34,21 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace maxgraph {
-#define GEN_PASS_DEF_EMULATEBFLOAT16
+#define GEN_PASS_DEF_EMULATENARROWFLOATS
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h.inc"
 } // namespace maxgraph
 
 using namespace mlir;
 
 namespace {
-struct EmulateBFloat16Pass
-    : maxgraph::impl::EmulateBFloat16Base<EmulateBFloat16Pass> {
+/// Whether the pass computes on `type`'s elements in f32.
+bool isEmulated(Type type) {
+  return isa<BFloat16Type>(getElementTypeOrSelf(type)) ||
+         maxgraph::isFloat8(type);
+}
+
+struct EmulateNarrowFloatsPass
+    : maxgraph::impl::EmulateNarrowFloatsBase<EmulateNarrowFloatsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -51,7 +59,7 @@ struct EmulateBFloat16Pass
     maxgraph::convertWideIntegersToNarrowFloats(getOperation());
     if (failed(maxgraph::expandTruncationsFromF64(getOperation())))
       return signalPassFailure();
-    // A named linalg op that computes on bf16 buffers (a matmul tile whose
+    // A named linalg op that computes on narrow float buffers (a matmul tile whose
     // sizes are known only at run time, not vectorized) must keep its named
     // body; as a generic it may compute in f32 like the rest. Ops that only
     // move data (fill, copy, transpose) stay as they are.
@@ -60,16 +68,12 @@ struct EmulateBFloat16Pass
       if (isa<linalg::GenericOp>(op) || op->getNumRegions() != 1 ||
           op->getRegion(0).empty())
         return;
-      bool computesOnBFloat16 =
+      bool computesOnNarrowFloats =
           llvm::any_of(op->getRegion(0).front(), [](Operation &inner) {
-            return llvm::any_of(inner.getOperandTypes(),
-                                [](Type type) {
-                                  return isa<BFloat16Type>(
-                                      getElementTypeOrSelf(type));
-                                }) &&
+            return llvm::any_of(inner.getOperandTypes(), isEmulated) &&
                    !isa<linalg::YieldOp>(inner);
           });
-      if (computesOnBFloat16)
+      if (computesOnNarrowFloats)
         named.push_back(op);
     });
     IRRewriter rewriter(context);
@@ -80,9 +84,12 @@ struct EmulateBFloat16Pass
     }
     TypeConverter converter;
     arith::populateEmulateUnsupportedFloatsConversions(
-        converter, {BFloat16Type::get(context)}, Float32Type::get(context));
-    // Buffers stay bf16: the values computed on are widened, not the memory
-    // (an scf.if that picks one of two bf16 buffers, as a run-time broadcast
+        converter,
+        {BFloat16Type::get(context), Float8E4M3FNType::get(context),
+         Float8E5M2Type::get(context)},
+        Float32Type::get(context));
+    // Buffers stay narrow: the values computed on are widened, not the memory
+    // (an scf.if that picks one of two narrow buffers, as a run-time broadcast
     // does, would otherwise get f32 buffers and casts of whole buffers).
     converter.addConversion([](BaseMemRefType type) -> Type { return type; });
     converter.addSourceMaterialization([](OpBuilder &builder, Type type,
@@ -113,8 +120,12 @@ struct EmulateBFloat16Pass
     // max compared its fresh f32 candidate with its own rounded copy, and
     // argmax broke ties the other way. Other values (a loop's accumulator)
     // may stay in f32.
+    // An 8-bit float has so few digits that keeping a result in f32
+    // between two ops would change results visibly: each op's result is
+    // rounded to its type, as the interpreter rounds it.
     getOperation()->walk([](arith::ExtFOp extend) {
-      if (llvm::none_of(extend->getUsers(), [](Operation *user) {
+      if (!maxgraph::isFloat8(extend.getIn().getType()) &&
+          llvm::none_of(extend->getUsers(), [](Operation *user) {
             return isa<arith::CmpFOp>(user);
           }))
         return;
@@ -125,7 +136,8 @@ struct EmulateBFloat16Pass
 
     RewritePatternSet expand(context);
     arith::populateExpandBFloat16Patterns(expand);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(expand))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(expand))) ||
+        failed(maxgraph::expandFloat8Conversions(getOperation())))
       signalPassFailure();
   }
 };

@@ -1,6 +1,7 @@
-// maxgraph-emulate-bf16: bf16 arithmetic computed in f32 and rounded back
-// once per op; the conversions are integer code on the same vectors.
-// RUN: max-opt %s --split-input-file --maxgraph-emulate-bf16 | FileCheck %s
+// maxgraph-emulate-narrow-floats: bf16 and 8-bit float arithmetic computed
+// in f32 and rounded back once per op; the conversions are integer code on
+// the same vectors.
+// RUN: max-opt %s --split-input-file --maxgraph-emulate-narrow-floats | FileCheck %s
 
 // An elementwise op and a math op: operands widened by a 16-bit shift
 // (extf), the ops in f32 (the sum passed on in f32: the truncation and
@@ -151,4 +152,45 @@ func.func @wide_integers(%i: vector<8xi32>, %l: vector<8xi64>, %s: vector<8xi16>
   %1 = arith.uitofp %l : vector<8xi64> to vector<8xbf16>
   %2 = arith.sitofp %s : vector<8xi16> to vector<8xbf16>
   return %0, %1, %2 : vector<8xbf16>, vector<8xbf16>, vector<8xbf16>
+}
+
+// -----
+
+// 8-bit floats: operands widened by integer code on their i8 bits (the
+// exponent rebiased, subnormals scaled in f32), each op in f32 and each
+// result rounded to f8E4M3FN (no `contract` fold between the two ops: with
+// 3 mantissa bits, a sum kept in f32 would differ visibly), by integer code
+// that rounds to nearest even and takes NaN (the all-ones magnitude, 127)
+// for what overflows; no 8-bit float arithmetic or conversion left.
+// CHECK-LABEL: func.func @float8
+// CHECK-SAME: (%[[A:.*]]: vector<16xf8E4M3FN>, %[[B:.*]]: vector<16xf8E4M3FN>)
+// CHECK: arith.bitcast %[[A]] : vector<16xf8E4M3FN> to vector<16xi8>
+// CHECK: arith.extui {{.*}} : vector<16xi8> to vector<16xi32>
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: arith.constant dense<127> : vector<16xi32>
+// CHECK: arith.trunci {{.*}} : vector<16xi32> to vector<16xi8>
+// CHECK: arith.bitcast {{.*}} : vector<16xi8> to vector<16xf8E4M3FN>
+// CHECK: arith.bitcast {{.*}} : vector<16xf8E4M3FN> to vector<16xi8>
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK-NOT: arith.extf
+// CHECK-NOT: arith.truncf
+// CHECK: return {{.*}} : vector<16xf8E4M3FN>
+func.func @float8(%a: vector<16xf8E4M3FN>, %b: vector<16xf8E4M3FN>) -> vector<16xf8E4M3FN> {
+  %0 = arith.addf %a, %b : vector<16xf8E4M3FN>
+  %1 = arith.mulf %0, %b : vector<16xf8E4M3FN>
+  return %1 : vector<16xf8E4M3FN>
+}
+
+// -----
+
+// A cast from f64 rounds once, from the f64's bits (i64 code); f8E5M2
+// overflows to infinity (124).
+// CHECK-LABEL: func.func @f64_to_e5m2
+// CHECK: arith.bitcast {{.*}} : vector<8xf64> to vector<8xi64>
+// CHECK: arith.constant dense<124> : vector<8xi64>
+// CHECK: arith.trunci {{.*}} : vector<8xi64> to vector<8xi8>
+// CHECK-NOT: arith.truncf
+func.func @f64_to_e5m2(%a: vector<8xf64>) -> vector<8xf8E5M2> {
+  %0 = arith.truncf %a : vector<8xf64> to vector<8xf8E5M2>
+  return %0 : vector<8xf8E5M2>
 }
