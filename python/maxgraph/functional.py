@@ -390,6 +390,8 @@ def concat(original_vals: Sequence[Tensor], axis: int = 0) -> Tensor:
 
 from ._convolution import (avg_pool2d, conv2d, conv2d_transpose,  # noqa: E402,E501
                            conv3d, max_pool2d)
+from ._resize import (InterpolationMode, resize, resize_bicubic,  # noqa: E402
+                      resize_linear, resize_nearest)
 
 
 # Complex numbers as MAX's rotary embeddings hold them: a last dim of 2,
@@ -1354,7 +1356,8 @@ __all__ = [
     "min", "mod", "mul", "negate", "nonzero", "normal", "normal_like",
     "not_equal", "ones", "ones_like", "outer", "pad", "permute", "pow",
     "print", "prod", "qmatmul", "range", "rebind", "reduce_scatter",
-    "relu", "repeat_interleave", "reshape",
+    "relu", "repeat_interleave", "reshape", "resize", "resize_bicubic",
+    "resize_linear", "resize_nearest",
     "rms_norm", "round", "rsqrt", "scatter", "scatter_add", "scatter_max",
     "scatter_min", "scatter_mul", "scatter_nd", "scatter_nd_add",
     "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
