@@ -4,11 +4,12 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// maxgraph.argsort is a bottom-up merge sort of the positions along the
-// axis: an scf.while doubles the width of the sorted runs, and each pass
-// merges every pair of neighbouring runs into a new tensor, sequentially
-// (an scf.while per block), taking the left element on ties, which keeps
-// the sort stable. O(n log n) comparisons; every read is in bounds.
+// maxgraph.argsort is a bottom-up merge sort of (key, position) pairs along
+// the axis: an scf.while doubles the width of the sorted runs, and each
+// pass merges every pair of neighbouring runs into new tensors,
+// sequentially (an scf.while per block), taking the left element on ties,
+// which keeps the sort stable. O(n log n) comparisons, each of two keys read
+// in order; every read is in bounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,13 +101,17 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
             })
             .getResult(0);
 
-    // One pass: `source` (runs of `width` sorted) merged pairwise into a
-    // new tensor, block by block, each block by one sequential merge.
-    auto mergePass = [&](OpBuilder &b, Location at, Value width,
-                         Value source) -> Value {
+    // One pass: the (key, position) pairs of `keys` and `source` (runs of
+    // `width` sorted) merged pairwise into new tensors, block by block,
+    // each block by one sequential merge. The keys move with their
+    // positions, so a comparison reads them in order rather than through
+    // the positions.
+    auto mergePass = [&](OpBuilder &b, Location at, Value width, Value keys,
+                         Value source) -> std::pair<Value, Value> {
       Value zero = constantIndex(b, at, 0), one = constantIndex(b, at, 1);
       Value last = arith::SubIOp::create(b, at, n, one);
       Value pair = arith::MulIOp::create(b, at, width, constantIndex(b, at, 2));
+      Value emptyKeys = createEmpty(b, at, inputType, dynamicSizes);
       Value empty = createEmpty(b, at, type, dynamicSizes);
       // The loops over the other dims: one row of the axis each.
       SmallVector<Value> lbs, ubs, steps;
@@ -117,7 +122,7 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
           steps.push_back(one);
         }
       scf::LoopNest rows = scf::buildLoopNest(
-          b, at, lbs, ubs, steps, ValueRange{empty},
+          b, at, lbs, ubs, steps, ValueRange{emptyKeys, empty},
           [&](OpBuilder &rb, Location rl, ValueRange rowIvs,
               ValueRange rowArgs) {
             // Coordinates of position `k` (an index) of this row.
@@ -126,21 +131,16 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
               coordinates.insert(coordinates.begin() + axis, k);
               return coordinates;
             };
-            // The position the source holds at `k`, clamped into the row
-            // (a read past a run's end is never used).
-            auto entry = [&](OpBuilder &eb, Location el, Value k) {
+            // What `from` holds at `k`, clamped into the row (a read past a
+            // run's end is never used).
+            auto entry = [&](OpBuilder &eb, Location el, Value from, Value k) {
               Value inRow = arith::MinSIOp::create(eb, el, k, last);
-              return tensor::ExtractOp::create(eb, el, source,
+              return tensor::ExtractOp::create(eb, el, from,
                                                coordinatesAt(inRow))
                   .getResult();
             };
-            auto key = [&](OpBuilder &kb, Location kl, Value position) {
-              Value k = arith::IndexCastOp::create(kb, kl, indexType, position);
-              return tensor::ExtractOp::create(kb, kl, input, coordinatesAt(k))
-                  .getResult();
-            };
             auto blocks = scf::ForOp::create(
-                rb, rl, zero, n, pair, ValueRange{rowArgs[0]},
+                rb, rl, zero, n, pair, ValueRange{rowArgs[0], rowArgs[1]},
                 [&](OpBuilder &bb, Location bl, Value lo,
                     ValueRange blockArgs) {
                   Value mid = arith::MinSIOp::create(
@@ -148,10 +148,12 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
                   Value hi = arith::MinSIOp::create(
                       bb, bl, arith::AddIOp::create(bb, bl, lo, pair), n);
                   // (next of the left run, next of the right run, output
-                  // position, destination).
+                  // position, destination keys, destination positions).
                   auto merge = scf::WhileOp::create(
-                      bb, bl, TypeRange{indexType, indexType, indexType, type},
-                      ValueRange{lo, mid, lo, blockArgs[0]},
+                      bb, bl,
+                      TypeRange{indexType, indexType, indexType, inputType,
+                                type},
+                      ValueRange{lo, mid, lo, blockArgs[0], blockArgs[1]},
                       [&](OpBuilder &cb, Location cl, ValueRange state) {
                         Value more = arith::CmpIOp::create(
                             cb, cl, arith::CmpIPredicate::slt, state[2], hi);
@@ -163,11 +165,12 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
                             wb, wl, arith::CmpIPredicate::slt, i, mid);
                         Value rightLeft = arith::CmpIOp::create(
                             wb, wl, arith::CmpIPredicate::slt, j, hi);
-                        Value left = entry(wb, wl, i), right = entry(wb, wl, j);
+                        Value leftKey = entry(wb, wl, keys, i),
+                              rightKey = entry(wb, wl, keys, j);
                         // The right element goes first only when it sorts
                         // strictly before: ties keep the left one first.
-                        Value rightBefore = order.before(
-                            wb, wl, key(wb, wl, right), key(wb, wl, left));
+                        Value rightBefore =
+                            order.before(wb, wl, rightKey, leftKey);
                         Value takeRight = arith::AndIOp::create(
                             wb, wl, rightLeft,
                             arith::OrIOp::create(
@@ -177,10 +180,15 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
                                     arith::ConstantIntOp::create(
                                         wb, wl, wb.getI1Type(), 1)),
                                 rightBefore));
-                        Value chosen = arith::SelectOp::create(
-                            wb, wl, takeRight, right, left);
+                        Value from =
+                            arith::SelectOp::create(wb, wl, takeRight, j, i);
+                        Value key = arith::SelectOp::create(wb, wl, takeRight,
+                                                            rightKey, leftKey);
+                        Value keysWritten = tensor::InsertOp::create(
+                            wb, wl, key, state[3], coordinatesAt(k));
                         Value written = tensor::InsertOp::create(
-                            wb, wl, chosen, state[3], coordinatesAt(k));
+                            wb, wl, entry(wb, wl, source, from), state[4],
+                            coordinatesAt(k));
                         Value nextI = arith::SelectOp::create(
                             wb, wl, takeRight, i,
                             arith::AddIOp::create(wb, wl, i, one));
@@ -191,30 +199,34 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
                             wb, wl,
                             ValueRange{nextI, nextJ,
                                        arith::AddIOp::create(wb, wl, k, one),
-                                       written});
+                                       keysWritten, written});
                       });
-                  scf::YieldOp::create(bb, bl, merge.getResult(3));
+                  scf::YieldOp::create(
+                      bb, bl,
+                      ValueRange{merge.getResult(3), merge.getResult(4)});
                 });
-            return scf::ValueVector{blocks.getResult(0)};
+            return scf::ValueVector(blocks.getResults());
           });
-      return rows.results.empty() ? empty : rows.results[0];
+      if (rows.results.empty())
+        return {emptyKeys, empty};
+      return {rows.results[0], rows.results[1]};
     };
 
     auto passes = scf::WhileOp::create(
-        rewriter, loc, TypeRange{indexType, type},
-        ValueRange{constantIndex(rewriter, loc, 1), positions},
+        rewriter, loc, TypeRange{indexType, inputType, type},
+        ValueRange{constantIndex(rewriter, loc, 1), input, positions},
         [&](OpBuilder &b, Location at, ValueRange args) {
           Value unsorted = arith::CmpIOp::create(
               b, at, arith::CmpIPredicate::slt, args[0], n);
           scf::ConditionOp::create(b, at, unsorted, args);
         },
         [&](OpBuilder &b, Location at, ValueRange args) {
-          Value merged = mergePass(b, at, args[0], args[1]);
+          auto [keys, merged] = mergePass(b, at, args[0], args[1], args[2]);
           Value doubled =
               arith::MulIOp::create(b, at, args[0], constantIndex(b, at, 2));
-          scf::YieldOp::create(b, at, ValueRange{doubled, merged});
+          scf::YieldOp::create(b, at, ValueRange{doubled, keys, merged});
         });
-    rewriter.replaceOp(op, passes.getResult(1));
+    rewriter.replaceOp(op, passes.getResult(2));
     return success();
   }
 };
