@@ -243,8 +243,6 @@ struct BroadcastToLowering : GraphSymbolsPattern<BroadcastToOp> {
   }
 };
 
-/// shape_to_tensor: each dim evaluated from the symbols (with the checks
-/// evaluating a dim has), then picked by a generic's index.
 /// rebind: the input, cast to the result's type, after a run-time check of
 /// each result dim that is static or evaluates from the bindings. When a
 /// check fails the result is zeros of the asserted sizes, so that code
@@ -266,12 +264,12 @@ struct RebindLowering : GraphSymbolsPattern<RebindOp> {
       Value actual = dimOf(rewriter, loc, input, d);
       Value asserted;
       // The same dim, or two static ones (equal, by C3): nothing to check.
-      if (dim == inputDims[d] || inputDims[d].isStatic())
-        ;
-      else if (dim.isStatic())
+      bool settled =
+          dim == inputDims[d] || (dim.isStatic() && inputDims[d].isStatic());
+      if (!settled && dim.isStatic())
         asserted =
             arith::ConstantIndexOp::create(rewriter, loc, dim.getStaticSize());
-      else if (!dim.getUnknown() && canEvaluate(dim, symbolsOf(op)))
+      else if (!settled && !dim.getUnknown() && canEvaluate(dim, symbolsOf(op)))
         asserted = evaluateDim(rewriter, loc, dim, symbolsOf(op));
       if (type.isDynamicDim(d))
         dynamicSizes.push_back(asserted ? asserted : actual);
@@ -301,6 +299,8 @@ struct RebindLowering : GraphSymbolsPattern<RebindOp> {
   }
 };
 
+/// shape_to_tensor: each dim evaluated from the symbols (with the checks
+/// evaluating a dim has), then picked by a generic's index.
 struct ShapeToTensorLowering : GraphSymbolsPattern<ShapeToTensorOp> {
   using GraphSymbolsPattern::GraphSymbolsPattern;
 

@@ -23,6 +23,20 @@ maxgraph.graph @rebind<n>(%x: !maxgraph.tensor<[?, ?], f32>, %y: !maxgraph.tenso
 
 // -----
 
+// A static input dim asserted to be `n` is checked too.
+// CHECK-LABEL: func.func @static_to_symbolic(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4xf32> {{.*}}, %[[Y:[^:]*]]: tensor<?xf32>
+// CHECK: %[[FOUR:.*]] = tensor.dim %[[X]], %c0
+// CHECK: %[[N:.*]] = tensor.dim %[[Y]], %c0
+// CHECK: arith.cmpi eq, %[[FOUR]], %[[N]]
+// CHECK: cf.assert %{{.*}}, "maxgraph.rebind: the input's sizes differ from the asserted dims 0 (`n`)"
+maxgraph.graph @static_to_symbolic<n>(%x: !maxgraph.tensor<[4], f32>, %y: !maxgraph.tensor<[n], f32>) -> !maxgraph.tensor<[n], f32> {
+  %0 = maxgraph.rebind %x : !maxgraph.tensor<[4], f32> -> !maxgraph.tensor<[n], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[n], f32>
+}
+
+// -----
+
 // The dims asserted are the input's own (2), `?` or a name the graph does
 // not declare (count): no check.
 // CHECK-LABEL: func.func @naming(
