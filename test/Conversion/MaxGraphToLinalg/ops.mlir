@@ -669,6 +669,18 @@ maxgraph.graph @pad<n>(%x: !maxgraph.tensor<[n, 3], f32>, %y: !maxgraph.tensor<[
 
 // -----
 
+// A bool padded with 1 is padded with true: the value truncated to i1 (the
+// pass-pipelines fuzzer found the constant refused as a 1-bit signed value).
+// CHECK-LABEL: func.func @pad_bool(
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: linalg.fill ins(%[[TRUE]] : i1) outs(%{{.*}} : tensor<5xi1>)
+maxgraph.graph @pad_bool(%x: !maxgraph.tensor<[3], i1>) -> !maxgraph.tensor<[5], i1> {
+  %0 = maxgraph.pad %x paddings = [1, 1] constant 1.0 : !maxgraph.tensor<[3], i1> -> !maxgraph.tensor<[5], i1>
+  maxgraph.output %0 : !maxgraph.tensor<[5], i1>
+}
+
+// -----
+
 // top_k with a small k: one generic over the rows whose body walks the axis
 // with the k slots as loop-carried scalars (empty: index -1, value 0); each
 // slot beats or keeps, and the slot below takes the one above or the new
