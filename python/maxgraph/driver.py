@@ -15,13 +15,25 @@ of the runtime that graphs on ``GPU(n)`` use (CUDA's, or OpenCL's when
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Any, Literal, Protocol, Sequence, runtime_checkable
 
 from . import _core
 from ._core import CPU, GPU, Device
 
 #: MAX's name for a GPU: ``Accelerator(i)`` is ``GPU(i)``.
 Accelerator = GPU
+
+
+@runtime_checkable
+class DLPackArray(Protocol):
+    """What exports its memory through DLPack, as MAX's ``DLPackArray``:
+    ``__dlpack__`` and ``__dlpack_device__`` (numpy arrays, torch tensors,
+    maxgraph Tensors). ``Tensor.from_dlpack`` and ``compile(weights=)``
+    take one; ``isinstance(x, DLPackArray)`` checks for the two methods."""
+
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def __dlpack_device__(self) -> tuple[int, int]: ...
 
 
 def _gpu_devices() -> list[str]:
@@ -120,7 +132,7 @@ def _runtime_detail() -> str:
     return f"{runtime}: {len(names)} device(s)"
 
 
-__all__ = ["Accelerator", "CPU", "GPU", "Device", "DeviceSpec",
+__all__ = ["Accelerator", "CPU", "DLPackArray", "GPU", "Device", "DeviceSpec",
            "accelerator_api", "accelerator_count", "accelerator_names",
            "devices_exist", "load_device", "load_devices",
            "scan_available_devices"]

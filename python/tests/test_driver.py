@@ -80,3 +80,17 @@ def test_an_unknown_runtime_is_named(monkeypatch):
     with pytest.raises(Exception, match="unknown GPU runtime 'metal', "
                        "expected opencl or cuda"):
         driver.accelerator_count()
+
+
+def test_dlpack_array_is_a_protocol_of_the_two_methods():
+    import numpy as np
+
+    from maxgraph.driver import DLPackArray
+    from maxgraph.tensor import Tensor
+
+    array = np.arange(3, dtype=np.float32)
+    assert isinstance(array, DLPackArray)
+    tensor = Tensor.from_dlpack(array)
+    assert isinstance(tensor, DLPackArray)
+    assert not isinstance([1.0, 2.0], DLPackArray)
+    assert not isinstance(memoryview(b"ab"), DLPackArray)
