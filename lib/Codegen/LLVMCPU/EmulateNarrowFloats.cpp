@@ -59,10 +59,10 @@ struct EmulateNarrowFloatsPass
     maxgraph::convertWideIntegersToNarrowFloats(getOperation());
     if (failed(maxgraph::expandTruncationsFromF64(getOperation())))
       return signalPassFailure();
-    // A named linalg op that computes on narrow float buffers (a matmul tile whose
-    // sizes are known only at run time, not vectorized) must keep its named
-    // body; as a generic it may compute in f32 like the rest. Ops that only
-    // move data (fill, copy, transpose) stay as they are.
+    // A named linalg op that computes on narrow float buffers (a matmul tile
+    // whose sizes are known only at run time, not vectorized) must keep its
+    // named body; as a generic it may compute in f32 like the rest. Ops that
+    // only move data (fill, copy, transpose) stay as they are.
     SmallVector<linalg::LinalgOp> named;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (isa<linalg::GenericOp>(op) || op->getNumRegions() != 1 ||

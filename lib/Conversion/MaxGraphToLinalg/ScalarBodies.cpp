@@ -45,10 +45,10 @@ Value maxgraph::detail::intConstant(OpBuilder &builder, Location loc, Type type,
 
 Value maxgraph::detail::intConstant(OpBuilder &builder, Location loc, Type type,
                                     int64_t value) {
-  return intConstant(
-      builder, loc, type,
-      APInt(type.getIntOrFloatBitWidth(), value, /*isSigned=*/true,
-            /*implicitTrunc=*/true));
+  return intConstant(builder, loc, type,
+                     APInt(type.getIntOrFloatBitWidth(), value,
+                           /*isSigned=*/true,
+                           /*implicitTrunc=*/true));
 }
 
 /// Python's `%` on floats: the remainder takes the divisor's sign, and a
