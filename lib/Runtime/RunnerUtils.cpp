@@ -108,12 +108,12 @@ extern "C" void maxgraphPrint(int64_t label, int64_t labelLength, int64_t data,
   if (rank < 0) {
     line = printText(text, nullptr);
   } else {
+    // A view of the caller's buffer, which outlives the call: no copy.
     const auto *dims = reinterpret_cast<const int64_t *>(sizes);
-    HostTensor value(static_cast<DType>(dtype),
-                     std::vector<int64_t>(dims, dims + rank));
-    if (value.numBytes() > 0)
-      std::memcpy(value.rawData(), reinterpret_cast<const void *>(data),
-                  value.numBytes());
+    HostTensor value = HostTensor::wrap(reinterpret_cast<void *>(data),
+                                        static_cast<DType>(dtype),
+                                        std::vector<int64_t>(dims, dims + rank),
+                                        /*owner=*/nullptr);
     line = printText(text, &value);
   }
   line += "\n";

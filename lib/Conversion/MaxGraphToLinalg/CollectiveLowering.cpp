@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/DTypeConversion.h"
 #include "MaxGraph/Support/DType.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -229,34 +230,7 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
 
 /// The maxgraph::DType code of maxgraph element type `type` (-1: none).
 int64_t dtypeCode(Type type) {
-  std::optional<DType> dtype;
-  if (type.isF16())
-    dtype = DType::Float16;
-  else if (type.isBF16())
-    dtype = DType::BFloat16;
-  else if (type.isF32())
-    dtype = DType::Float32;
-  else if (type.isF64())
-    dtype = DType::Float64;
-  else if (type.isInteger(1))
-    dtype = DType::Bool;
-  else if (auto integer = dyn_cast<IntegerType>(type)) {
-    bool isUnsigned = integer.isUnsigned();
-    switch (integer.getWidth()) {
-    case 8:
-      dtype = isUnsigned ? DType::UInt8 : DType::Int8;
-      break;
-    case 16:
-      dtype = isUnsigned ? DType::UInt16 : DType::Int16;
-      break;
-    case 32:
-      dtype = isUnsigned ? DType::UInt32 : DType::Int32;
-      break;
-    case 64:
-      dtype = isUnsigned ? DType::UInt64 : DType::Int64;
-      break;
-    }
-  }
+  std::optional<DType> dtype = tryFromMLIRType(type);
   return dtype ? static_cast<int64_t>(*dtype) : -1;
 }
 
@@ -279,19 +253,6 @@ int64_t reduceCode(ReduceKind kind) {
 template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
-
-  Value i64(OpBuilder &b, Location loc, int64_t value) const {
-    return arith::ConstantIntOp::create(b, loc, value, 64);
-  }
-  Value i64(OpBuilder &b, Location loc, Value index) const {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  }
-  /// The aligned pointer of `memref` as an i64.
-  Value pointer(OpBuilder &b, Location loc, Value memref) const {
-    return i64(b, loc,
-               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref)
-                   .getResult());
-  }
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
@@ -344,23 +305,24 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
         /*read_only=*/true);
 
     bool onGpu = layoutOf(op.getInput()).getDevice().isGpu();
-    Value in = pointer(rewriter, loc, inputBuffer);
-    Value out = pointer(rewriter, loc, output);
-    Value ranksPointer = pointer(rewriter, loc, ranksBuffer);
-    Value numRanks = i64(rewriter, loc, count);
-    Value dtype = i64(rewriter, loc, dtypeCode(original));
+    Value in = alignedPointerAsI64(rewriter, loc, inputBuffer);
+    Value out = alignedPointerAsI64(rewriter, loc, output);
+    Value ranksPointer = alignedPointerAsI64(rewriter, loc, ranksBuffer);
+    Value numRanks = i64Constant(rewriter, loc, count);
+    Value dtype = i64Constant(rewriter, loc, dtypeCode(original));
     SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     SmallVector<Value> arguments;
     StringRef callee;
     if constexpr (std::is_same_v<OpTy, SpmdAllReduceOp>) {
       callee = "maxgraphMpiAllreduce";
-      arguments = {in,
-                   out,
-                   i64(rewriter, loc, sizeProduct(rewriter, loc, input, all)),
-                   dtype,
-                   i64(rewriter, loc, reduceCode(op.getKind())),
-                   ranksPointer,
-                   numRanks};
+      arguments = {
+          in,
+          out,
+          indexToI64(rewriter, loc, sizeProduct(rewriter, loc, input, all)),
+          dtype,
+          i64Constant(rewriter, loc, reduceCode(op.getKind())),
+          ranksPointer,
+          numRanks};
     } else if constexpr (std::is_same_v<OpTy, SpmdAllGatherOp>) {
       callee = "maxgraphMpiAllgather";
       SmallVector<int64_t> outer(all.begin(), all.begin() + axis);
@@ -368,12 +330,13 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
       Value rowBytes = arith::MulIOp::create(
           rewriter, loc, sizeProduct(rewriter, loc, input, inner),
           arith::ConstantIndexOp::create(rewriter, loc, elementBytes));
-      arguments = {in,
-                   out,
-                   i64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
-                   i64(rewriter, loc, rowBytes),
-                   ranksPointer,
-                   numRanks};
+      arguments = {
+          in,
+          out,
+          indexToI64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
+          indexToI64(rewriter, loc, rowBytes),
+          ranksPointer,
+          numRanks};
     } else if constexpr (std::is_same_v<OpTy, SpmdReduceScatterOp>) {
       callee = "maxgraphMpiReduceScatter";
       SmallVector<int64_t> outer(all.begin(), all.begin() + axis);
@@ -381,14 +344,15 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
       Value block = arith::FloorDivSIOp::create(
           rewriter, loc, sizeProduct(rewriter, loc, input, inner),
           arith::ConstantIndexOp::create(rewriter, loc, count));
-      arguments = {in,
-                   out,
-                   i64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
-                   i64(rewriter, loc, block),
-                   dtype,
-                   i64(rewriter, loc, reduceCode(op.getKind())),
-                   ranksPointer,
-                   numRanks};
+      arguments = {
+          in,
+          out,
+          indexToI64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
+          indexToI64(rewriter, loc, block),
+          dtype,
+          i64Constant(rewriter, loc, reduceCode(op.getKind())),
+          ranksPointer,
+          numRanks};
     } else {
       callee = "maxgraphMpiBroadcast";
       Value bytes = arith::MulIOp::create(
@@ -396,8 +360,8 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
           arith::ConstantIndexOp::create(rewriter, loc, elementBytes));
       arguments = {in,
                    out,
-                   i64(rewriter, loc, bytes),
-                   i64(rewriter, loc, op.getRoot()),
+                   indexToI64(rewriter, loc, bytes),
+                   i64Constant(rewriter, loc, op.getRoot()),
                    ranksPointer,
                    numRanks};
     }
@@ -410,20 +374,13 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
             : callee.str();
     callee = entry;
 
-    // The declaration of the entry, once per module.
-    auto module = op->template getParentOfType<ModuleOp>();
-    auto function = module.template lookupSymbol<func::FuncOp>(callee);
-    auto type = rewriter.getFunctionType(
-        SmallVector<Type>(arguments.size(), rewriter.getI64Type()),
-        {rewriter.getI32Type()});
-    if (!function) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      function = func::FuncOp::create(rewriter, loc, callee, type);
-      function.setPrivate();
-      if (onGpu)
-        function->setAttr(kEnqueuesAttr, rewriter.getUnitAttr());
-    }
+    func::FuncOp function = declareRuntimeEntry(
+        rewriter, op, callee,
+        rewriter.getFunctionType(
+            SmallVector<Type>(arguments.size(), rewriter.getI64Type()),
+            {rewriter.getI32Type()}));
+    if (onGpu)
+      function->setAttr(kEnqueuesAttr, rewriter.getUnitAttr());
     auto call = func::CallOp::create(rewriter, loc, function, arguments);
     if (onGpu)
       call->setAttr(kDevicePointersAttr, rewriter.getDenseI64ArrayAttr({0, 1}));

@@ -71,6 +71,14 @@ Value maxgraph::detail::dimOf(OpBuilder &builder, Location loc, Value value,
   return tensor::DimOp::create(builder, loc, value, index);
 }
 
+Value maxgraph::detail::sizeOfDim(OpBuilder &builder, Location loc, Value value,
+                                  int64_t index) {
+  auto type = cast<ShapedType>(value.getType());
+  if (!type.isDynamicDim(index))
+    return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(index));
+  return dimOf(builder, loc, value, index);
+}
+
 bool maxgraph::detail::canEvaluate(DimAttr dim, const SymbolSources &symbols) {
   if (dim.getUnknown())
     return false;

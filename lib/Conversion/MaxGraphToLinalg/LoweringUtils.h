@@ -68,12 +68,40 @@ inline int64_t normalizeAxis(uint64_t axis, int64_t rank) {
 }
 
 //===----------------------------------------------------------------------===//
+// Calls into the runtime (RuntimeCalls.cpp)
+//===----------------------------------------------------------------------===//
+
+/// An i64 constant, an argument of a runtime entry.
+mlir::Value i64Constant(mlir::OpBuilder &builder, mlir::Location loc,
+                        int64_t value);
+
+/// An index as an i64, an argument of a runtime entry.
+mlir::Value indexToI64(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value index);
+
+/// The aligned pointer of `memref` as an i64.
+mlir::Value alignedPointerAsI64(mlir::OpBuilder &builder, mlir::Location loc,
+                                mlir::Value memref);
+
+/// The private declaration of the runtime entry `name` of `type` in the
+/// module of `op`, made once per module at its start.
+mlir::func::FuncOp declareRuntimeEntry(mlir::OpBuilder &builder,
+                                       mlir::Operation *op,
+                                       llvm::StringRef name,
+                                       mlir::FunctionType type);
+
+//===----------------------------------------------------------------------===//
 // Dims (DimEvaluation.cpp)
 //===----------------------------------------------------------------------===//
 
 /// The size of dim `index` of a converted tensor or memref.
 mlir::Value dimOf(mlir::OpBuilder &builder, mlir::Location loc,
                   mlir::Value value, int64_t index);
+
+/// The size of dim `index` of a converted tensor or memref: a constant when
+/// its type has it, else dimOf's.
+mlir::Value sizeOfDim(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value value, int64_t index);
 
 /// Whether `dim` can be evaluated from the symbols of its graph.
 bool canEvaluate(DimAttr dim, const SymbolSources &symbols);

@@ -26,14 +26,6 @@ using namespace maxgraph;
 using namespace maxgraph::detail;
 
 namespace {
-/// The size of `value`'s dim `axis` as an index.
-Value sizeOfDim(OpBuilder &builder, Location loc, Value value, int64_t axis) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.isDynamicDim(axis))
-    return dimOf(builder, loc, value, axis);
-  return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(axis));
-}
-
 /// `sizes` as the 1-d index tensor that tensor.reshape takes as its shape.
 Value shapeTensorOf(OpBuilder &builder, Location loc, ArrayRef<Value> sizes) {
   return tensor::FromElementsOp::create(

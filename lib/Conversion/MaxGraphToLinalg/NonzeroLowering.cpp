@@ -102,11 +102,7 @@ struct NonzeroLowering : OpConversionPattern<NonzeroOp> {
             });
         return SmallVector<Value>(write.getResults());
       }
-      Value size =
-          inputType.isDynamicDim(d)
-              ? dimOf(b, at, input, d)
-              : arith::ConstantIndexOp::create(b, at, inputType.getDimSize(d))
-                    .getResult();
+      Value size = sizeOfDim(b, at, input, d);
       auto loop = scf::ForOp::create(
           b, at, c0, size, c1, carried,
           [&](OpBuilder &inner, Location in, Value index, ValueRange args) {

@@ -29,18 +29,6 @@ constexpr StringLiteral kPrintEntry = "maxgraphPrint";
 struct PrintLowering : OpConversionPattern<PrintOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  static Value i64(OpBuilder &b, Location loc, int64_t value) {
-    return arith::ConstantIntOp::create(b, loc, value, 64);
-  }
-  static Value i64(OpBuilder &b, Location loc, Value index) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  }
-  /// The aligned pointer of `memref` as an i64.
-  static Value pointer(OpBuilder &b, Location loc, Value memref) {
-    return i64(b, loc,
-               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref)
-                   .getResult());
-  }
   /// A read-only buffer holding the constant `values`.
   static Value constantBuffer(OpBuilder &b, Location loc, Type element,
                               ArrayRef<Attribute> values) {
@@ -73,8 +61,10 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
         return op.emitError() << "cannot print element type "
                               << layoutOf(op.getValue()).getElementType();
     }
-    Value data = i64(rewriter, loc, 0), dtype = i64(rewriter, loc, -1),
-          rank = i64(rewriter, loc, -1), sizes = i64(rewriter, loc, 0);
+    Value data = i64Constant(rewriter, loc, 0),
+          dtype = i64Constant(rewriter, loc, -1),
+          rank = i64Constant(rewriter, loc, -1),
+          sizes = i64Constant(rewriter, loc, 0);
     if (Value value = adaptor.getValue()) {
       auto type = cast<RankedTensorType>(value.getType());
       Value buffer = bufferization::ToBufferOp::create(
@@ -86,34 +76,26 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
       Value sizesBuffer = memref::AllocaOp::create(rewriter, loc, sizesType);
       for (int64_t d = 0; d < type.getRank(); ++d)
         memref::StoreOp::create(
-            rewriter, loc, i64(rewriter, loc, dimOf(rewriter, loc, value, d)),
+            rewriter, loc,
+            indexToI64(rewriter, loc, dimOf(rewriter, loc, value, d)),
             sizesBuffer,
             ValueRange{arith::ConstantIndexOp::create(rewriter, loc, d)});
-      data = pointer(rewriter, loc, buffer);
-      dtype = i64(rewriter, loc, static_cast<int64_t>(*valueType));
-      rank = i64(rewriter, loc, type.getRank());
-      sizes = pointer(rewriter, loc, sizesBuffer);
+      data = alignedPointerAsI64(rewriter, loc, buffer);
+      dtype = i64Constant(rewriter, loc, static_cast<int64_t>(*valueType));
+      rank = i64Constant(rewriter, loc, type.getRank());
+      sizes = alignedPointerAsI64(rewriter, loc, sizesBuffer);
     }
     SmallVector<Value> arguments = {
-        pointer(rewriter, loc, labelBuffer),
-        i64(rewriter, loc, static_cast<int64_t>(label.size())),
+        alignedPointerAsI64(rewriter, loc, labelBuffer),
+        i64Constant(rewriter, loc, static_cast<int64_t>(label.size())),
         data,
         dtype,
         rank,
         sizes};
-
-    // The declaration of the entry, once per module.
-    auto module = op->getParentOfType<ModuleOp>();
-    auto function = module.lookupSymbol<func::FuncOp>(kPrintEntry);
-    if (!function) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      function = func::FuncOp::create(
-          rewriter, loc, kPrintEntry,
-          rewriter.getFunctionType(
-              SmallVector<Type>(arguments.size(), rewriter.getI64Type()), {}));
-      function.setPrivate();
-    }
+    func::FuncOp function = declareRuntimeEntry(
+        rewriter, op, kPrintEntry,
+        rewriter.getFunctionType(
+            SmallVector<Type>(arguments.size(), rewriter.getI64Type()), {}));
     func::CallOp::create(rewriter, loc, function, arguments);
     rewriter.eraseOp(op);
     return success();

@@ -43,14 +43,6 @@ scalar::BinaryOp combiner(ScatterReduction reduction) {
   return scalar::BinaryOp::Mul;
 }
 
-/// The size of dim `d` of `tensor`: a constant when static.
-Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t d) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  if (!type.isDynamicDim(d))
-    return arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
-  return tensor::DimOp::create(b, loc, tensor, d);
-}
-
 /// Sizes that the verifier could not compare (a `?` among them): checks
 /// at run time that they agree (`equal`) or that the first is no larger,
 /// and loops over the smaller, so that no read or write leaves either
@@ -174,17 +166,18 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
     SmallVector<Value> sizes;
     SizeChecks checks(rewriter, loc);
     for (int64_t d = 0; d < rank; ++d) {
-      Value size = checks.fit(rewriter, loc, sizeOf(rewriter, loc, updates, d),
-                              sizeOf(rewriter, loc, indices, d), true);
+      Value size =
+          checks.fit(rewriter, loc, sizeOfDim(rewriter, loc, updates, d),
+                     sizeOfDim(rewriter, loc, indices, d), true);
       if (d != axis)
-        size = checks.fit(rewriter, loc, size, sizeOf(rewriter, loc, input, d),
-                          false);
+        size = checks.fit(rewriter, loc, size,
+                          sizeOfDim(rewriter, loc, input, d), false);
       sizes.push_back(size);
     }
     emitRuntimeCheck(rewriter, loc, checks.ok, op,
                      "the updates' dims differ from the indices' or exceed "
                      "the input's");
-    Value size = sizeOf(rewriter, loc, input, axis);
+    Value size = sizeOfDim(rewriter, loc, input, axis);
     Value result = scatterLoops(
         rewriter, loc, op, input, sizes,
         [&](OpBuilder &b, Location at, ValueRange ivs, Value into) {
@@ -228,17 +221,18 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
     SizeChecks checks(rewriter, loc);
     for (int64_t d = 0; d < batchRank; ++d)
       sizes.push_back(checks.fit(rewriter, loc,
-                                 sizeOf(rewriter, loc, indices, d),
-                                 sizeOf(rewriter, loc, updates, d), true));
+                                 sizeOfDim(rewriter, loc, indices, d),
+                                 sizeOfDim(rewriter, loc, updates, d), true));
     for (int64_t d = 0; d < rank; ++d)
-      dimSizes.push_back(sizeOf(rewriter, loc, input, d));
+      dimSizes.push_back(sizeOfDim(rewriter, loc, input, d));
     // The slice each index vector receives: the input's dims from k on
     // (static where the verifier saw both sizes, equal).
     SmallVector<int64_t> sliceShape;
     for (int64_t d = k; d < rank; ++d) {
       int64_t u = batchRank + d - k;
       sliceSizes.push_back(checks.fit(rewriter, loc, dimSizes[d],
-                                      sizeOf(rewriter, loc, updates, u), true));
+                                      sizeOfDim(rewriter, loc, updates, u),
+                                      true));
       sliceShape.push_back(updatesType.isDynamicDim(u) ||
                                    inputType.isDynamicDim(d)
                                ? ShapedType::kDynamic

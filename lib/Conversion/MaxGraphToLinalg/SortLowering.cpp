@@ -74,10 +74,7 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
     RankedTensorType type = convertedResultType(op);
     SmallVector<Value> sizes, dynamicSizes;
     for (int64_t d = 0; d < rank; ++d) {
-      Value size =
-          inputType.isDynamicDim(d)
-              ? tensor::DimOp::create(rewriter, loc, input, d).getResult()
-              : constantIndex(rewriter, loc, inputType.getDimSize(d));
+      Value size = sizeOfDim(rewriter, loc, input, d);
       sizes.push_back(size);
       if (inputType.isDynamicDim(d))
         dynamicSizes.push_back(size);
