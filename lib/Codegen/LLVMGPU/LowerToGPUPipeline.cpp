@@ -188,6 +188,7 @@ void maxgraph::buildLowerToGPUPipeline(
       nvvm.linkLibs.push_back(libdeviceOf(options.toolkit));
     pm.addPass(createGpuNVVMAttachTarget(nvvm));
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(createGPUAlignWorkgroupBuffers());
     // Tensor-core kernels' nvgpu.mma.sync.
     kernels.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions toNVVM;

@@ -4,6 +4,7 @@
 // `tensor-cores=false` keeps the shared-memory kernel.
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa" | FileCheck %s
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa tensor-cores=false" | FileCheck %s --check-prefix=OFF
+// RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa" | FileCheck %s --check-prefix=ALIGN
 // RUN: %if ptxas %{ max-opt %s --maxgraph-lower-to-gpu="format=bin" | FileCheck %s --check-prefix=CUBIN %}
 // CUBIN: gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
 // One binary (maxgraph-gpu-merge-kernel-modules): a fill, then each
@@ -11,6 +12,10 @@
 // CHECK:       gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}.entry mm_kernel_0{{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16{{.*}}.entry mm_kernel_2{{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
 // CHECK-NOT:   gpu.binary
 // OFF-NOT:     mma.sync
+// The shared-memory tiles, which the kernels read as 32-bit pairs of f16,
+// are declared 16-byte aligned (maxgraph-gpu-align-workgroup-buffers).
+// ALIGN:       .shared .align 16 .b8 __wg_mm_kernel_{{[0-9]+}}_0
+// ALIGN-NOT:   .shared .align {{[1248] }}
 maxgraph.graph @mm<m>(%a: !maxgraph.tensor<[m, 40], f16, gpu:0>, %b: !maxgraph.tensor<[40, 72], f16, gpu:0>,
     %c: !maxgraph.tensor<[3, m, 24], f16, gpu:0>, %d: !maxgraph.tensor<[3, 24, 20], f16, gpu:0>)
     -> (!maxgraph.tensor<[m, 72], f16, gpu:0>, !maxgraph.tensor<[3, m, 20], f16, gpu:0>) {

@@ -149,6 +149,21 @@ def GPUMergeKernelModules
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def GPUAlignWorkgroupBuffers
+    : Pass<"maxgraph-gpu-align-workgroup-buffers", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Aligns every kernel's shared-memory buffers to 16 bytes";
+  let description = [{
+    Gives each workgroup attribution of the module's kernels an
+    `llvm.align` of 16 bytes (a larger one already there stays), which the
+    lowering to NVVM gives the shared-memory global. Without it the global
+    has its element's alignment (`.shared .align 2` for f16) while the
+    kernels read it in wider words: the tensor-core kernel loads pairs of
+    f16 as 32-bit words, and 16-byte vector accesses, `ldmatrix` and
+    `cp.async` need 16-byte alignment. LLVM may assume more than the PTX
+    declares, so such code works only by the buffers' placement.
+  }];
+}
+
 def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
   let summary = "Makes host functions enqueue their GPU work on a stream "
                 "they take as their first argument";
