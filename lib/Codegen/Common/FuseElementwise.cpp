@@ -27,9 +27,35 @@ bool readsItsInits(linalg::GenericOp producer) {
   });
 }
 
-/// linalg's default (the producer has one use), and no accumulation fused
-/// into a consumer that broadcasts it.
-bool shouldFuse(OpOperand *fused) {
+/// The bytes `value` takes as a kernel parameter: a memref descriptor (two
+/// pointers, an offset, a size and a stride per dim) for a shaped value.
+int64_t kernelParameterBytes(Value value) {
+  auto shaped = dyn_cast<ShapedType>(value.getType());
+  return 8 * (shaped ? 3 + 2 * shaped.getRank() : 1);
+}
+
+/// The bytes of kernel parameters the op made by fusing `fused`'s producer
+/// into its owner would take: the owner's operands but the fused one, and
+/// the producer's inputs (and inits, where its payload reads them).
+int64_t fusedKernelParameterBytes(OpOperand *fused,
+                                  linalg::LinalgOp producer) {
+  int64_t bytes = 0;
+  for (OpOperand &operand : fused->getOwner()->getOpOperands())
+    if (&operand != fused)
+      bytes += kernelParameterBytes(operand.get());
+  for (Value input : producer.getDpsInputs())
+    bytes += kernelParameterBytes(input);
+  auto generic = dyn_cast<linalg::GenericOp>(producer.getOperation());
+  if (generic && readsItsInits(generic))
+    for (Value init : producer.getDpsInits())
+      bytes += kernelParameterBytes(init);
+  return bytes;
+}
+
+/// linalg's default (the producer has one use), no accumulation fused into
+/// a consumer that broadcasts it, and no fused op whose operands would pass
+/// `maxParameterBytes` of kernel parameters (where that is not 0).
+bool shouldFuse(OpOperand *fused, int64_t maxParameterBytes) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
@@ -38,14 +64,23 @@ bool shouldFuse(OpOperand *fused) {
   if (generic && consumer && readsItsInits(generic) &&
       !consumer.getMatchingIndexingMap(fused).isPermutation())
     return false;
+  auto producerOp = dyn_cast<linalg::LinalgOp>(producer);
+  if (maxParameterBytes > 0 && producerOp &&
+      fusedKernelParameterBytes(fused, producerOp) > maxParameterBytes)
+    return false;
   return true;
 }
 
 struct FuseElementwise
     : public maxgraph::impl::FuseElementwiseBase<FuseElementwise> {
+  using Base::Base;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
+    int64_t maxParameterBytes = maxKernelParameterBytes;
+    linalg::ControlFusionFn shouldFuse = [=](OpOperand *fused) {
+      return ::shouldFuse(fused, maxParameterBytes);
+    };
     linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, shouldFuse);
     linalg::populateConstantFoldLinalgOperations(patterns, shouldFuse);

@@ -35,5 +35,10 @@ void maxgraph::buildGraphToLinalgPipeline(
   // The conversion sizes each result by `tensor.dim` of its producer; folding
   // those leaves each producer with the one use that fusion asks for.
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+  FuseElementwiseOptions fusion;
+  // A kernel's parameters may take 4352 bytes under PTX ISA 8.0; what is
+  // left is room for the launch's sizes and other scalar arguments.
+  if (options.gpu)
+    fusion.maxKernelParameterBytes = 4096;
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise(fusion));
 }

@@ -54,3 +54,39 @@ func.func @accumulation_elementwise(%arg0: tensor<5x1xi8>, %arg1: tensor<5x1xi8>
   } -> tensor<5x1xi8>
   return %r : tensor<5x1xi8>
 }
+
+// -----
+
+// With max-kernel-parameter-bytes=160 (a rank-1 operand passes 40 bytes of
+// descriptor), a chain of adds over four inputs fuses while the fused op
+// takes at most four operands: fusion goes from the last add up, so
+// ((a + b) + c) + d fuses into one op of (a + b), c, d and its init, and
+// fusing (a + b) into that would take five.
+// RUN: max-opt %s --maxgraph-fuse-elementwise="max-kernel-parameter-bytes=160" --split-input-file | FileCheck %s --check-prefix=CAPPED
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @chain
+// CHECK:         linalg.generic {{.*}} ins(%arg0, %arg1, %arg2, %arg3 :
+// CHECK-NOT:     linalg.generic
+// CAPPED-LABEL: func.func @chain
+// CAPPED:         %[[AB:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 :
+// CAPPED:         linalg.generic {{.*}} ins(%[[AB]], %arg2, %arg3 :
+// CAPPED-NOT:     linalg.generic
+func.func @chain(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>, %d: tensor<8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %ab = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %abc = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%ab, %c : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %abcd = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%abc, %d : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %abcd : tensor<8xf32>
+}

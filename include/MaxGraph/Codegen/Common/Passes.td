@@ -26,7 +26,21 @@ def FuseElementwise : Pass<"maxgraph-fuse-elementwise", "mlir::func::FuncOp"> {
     indexing map). The fused op would keep the producer's result as an
     output written at the same element by every iteration along the
     broadcast dims, each adding to what the previous one wrote.
+
+    With `max-kernel-parameter-bytes`, a fusion is also refused where the
+    fused op's tensor operands, each passed to a GPU kernel as a memref
+    descriptor (two pointers, an offset, then a size and a stride per dim:
+    8 bytes each), would take more bytes than that: a kernel's parameters
+    are limited (4 KiB for PTX ISA 8.0), and a long chain of elementwise
+    ops over many inputs would otherwise become one kernel that ptxas
+    refuses.
   }];
+  let options = [
+    Option<"maxKernelParameterBytes", "max-kernel-parameter-bytes", "int64_t",
+           /*default=*/"0",
+           "The most bytes of memref descriptors a fused op may take as "
+           "kernel parameters (0: no limit)">
+  ];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::linalg::LinalgDialect",
     "mlir::tensor::TensorDialect"
