@@ -465,14 +465,33 @@ TEST_F(CUDARuntimeTest, BadLaunchesAreRefused) {
   mgpu.launchKernel(kernel, 1, 1, 1, 1, 1, 1, -4, nullptr, params, nullptr, 1);
   EXPECT_EQ(pendingError(), "mgpuLaunchKernel: kernel 'kernel_a': -4 bytes of "
                             "dynamic shared memory asked");
-  // More threads in a block than a device has.
-  mgpu.launchKernel(kernel, 1, 1, 1, 2048, 1, 1, 0, nullptr, params, nullptr,
-                    1);
-  EXPECT_EQ(pendingError(), std::string("mgpuLaunchKernel: kernel 'kernel_a' "
-                                        "on ") +
-                                kDevice +
-                                ": cuLaunchKernel: CUDA_ERROR_INVALID_VALUE: "
-                                "invalid argument");
+  // CUDA's limits, said with the limit (the driver would answer a bare
+  // CUDA_ERROR_INVALID_VALUE): more threads in a block than a GPU has, a
+  // grid past 2^31 - 1 blocks in x (a block reduction of that many rows),
+  // past 65535 in y, past 64 threads in z.
+  auto refused = [&](intptr_t gridX, intptr_t gridY, intptr_t blockX,
+                     intptr_t blockZ) {
+    mgpu.launchKernel(kernel, gridX, gridY, 1, blockX, 1, blockZ, 0, nullptr,
+                      params, nullptr, 1);
+    return pendingError();
+  };
+  std::string prefix =
+      std::string("mgpuLaunchKernel: kernel 'kernel_a' on ") + kDevice + ": ";
+  EXPECT_EQ(refused(1, 1, 2048, 1),
+            prefix +
+                "a block of 2048 threads in x passes CUDA's limit of 1024");
+  EXPECT_EQ(refused(1, 1, 512, 4),
+            prefix + "a block of 2048 threads passes CUDA's limit of 1024");
+  EXPECT_EQ(refused(1, 1, 1, 128),
+            prefix + "a block of 128 threads in z passes CUDA's limit of 64");
+  EXPECT_EQ(refused(intptr_t(1) << 31, 1, 128, 1),
+            prefix + "a grid of 2147483648 blocks in x passes CUDA's limit "
+                     "of 2147483647");
+  EXPECT_EQ(refused(1, 65536, 128, 1),
+            prefix + "a grid of 65536 blocks in y passes CUDA's limit of "
+                     "65535");
+  // At the limits, the launch reaches the driver.
+  EXPECT_EQ(refused((intptr_t(1) << 31) - 1, 65535, 1024, 1), "(none)");
   int notAStream = 0;
   mgpu.launchKernel(kernel, 1, 1, 1, 1, 1, 1, 0, &notAStream, params, nullptr,
                     1);
@@ -486,8 +505,8 @@ TEST_F(CUDARuntimeTest, BadLaunchesAreRefused) {
             "uses them)");
   mgpu.moduleUnload(module);
   log.expect({cubinLoaded('M'), "cuModuleGetFunction $M name=kernel_a -> $F",
-              "cuLaunchKernel $F name=kernel_a grid=(1,1,1) block=(2048,1,1) "
-              "shared=0 stream=S1 -> error 1",
+              "cuLaunchKernel $F name=kernel_a grid=(2147483647,65535,1) "
+              "block=(1024,1,1) shared=0 stream=S1",
               "cuModuleUnload $M"});
 }
 

@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <string>
 
 using namespace maxgraph;
 using namespace maxgraph::cuda;
@@ -100,6 +102,34 @@ static bool refuseWhileDeviceCaptures(Call &call, const DeviceState &device,
   return false;
 }
 
+/// What in `launch` passes CUDA's limits (the same on every GPU of compute
+/// capability 3.0 and later), said with the limit; none if nothing does.
+/// The driver would answer a bare CUDA_ERROR_INVALID_VALUE.
+static std::optional<std::string>
+launchLimitProblem(const drivers::Launch &launch) {
+  constexpr unsigned kMaxGrid[3] = {2147483647u, 65535u, 65535u};
+  constexpr unsigned kMaxBlock[3] = {1024u, 1024u, 64u};
+  constexpr uint64_t kMaxThreadsPerBlock = 1024;
+  static constexpr char kAxes[] = "xyz";
+  for (int i = 0; i < 3; ++i) {
+    if (launch.grid[i] > kMaxGrid[i])
+      return "a grid of " + std::to_string(launch.grid[i]) + " blocks in " +
+             kAxes[i] + " passes CUDA's limit of " +
+             std::to_string(kMaxGrid[i]);
+    if (launch.block[i] > kMaxBlock[i])
+      return "a block of " + std::to_string(launch.block[i]) + " threads in " +
+             kAxes[i] + " passes CUDA's limit of " +
+             std::to_string(kMaxBlock[i]);
+  }
+  uint64_t threads =
+      uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
+  if (threads > kMaxThreadsPerBlock)
+    return "a block of " + std::to_string(threads) +
+           " threads passes CUDA's limit of " +
+           std::to_string(kMaxThreadsPerBlock);
+  return std::nullopt;
+}
+
 namespace {
 /// The driver's part of the module, stream, event and memory functions
 /// (Common/CheckedFunctions.h checks their arguments first). What a stream
@@ -152,6 +182,11 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
                      const drivers::Launch &launch) {
     const CUDADriver *cu = call.driver();
     DeviceState &device = *stream.device;
+    if (std::optional<std::string> problem = launchLimitProblem(launch)) {
+      call.fail("kernel '" + launch.name + "' on " + device.label + ": " +
+                *problem);
+      return;
+    }
     // At most INT32_MAX: the ABI passes an int32_t.
     int sharedMemory = static_cast<int>(launch.dynamicSharedMemory);
     if (sharedMemory > device.maxSharedMemory) {
