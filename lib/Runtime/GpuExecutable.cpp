@@ -104,6 +104,15 @@ namespace {
   entry(arguments);
 }
 
+/// The alignment that kernels' vector accesses assume of every buffer's
+/// start: 16 bytes (`ld.global.v4.b32`). The runtime's own allocations have
+/// at least that (CUDA's 256 bytes, OpenCL's SVM blocks 128).
+constexpr uintptr_t kKernelAlignment = 16;
+
+bool isKernelAligned(const void *data) {
+  return reinterpret_cast<uintptr_t>(data) % kKernelAlignment == 0;
+}
+
 /// A dense row-major memref descriptor over `data` with `shape`:
 /// {allocated, aligned, offset, sizes, strides}.
 void fillDescriptor(int64_t *words, void *data, ArrayRef<int64_t> shape) {
@@ -334,8 +343,21 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
   {
     Buffers buffers{rt, stream, {}};
     for (const HostTensor &input : inputs) {
-      if (input.isOnDevice()) {
+      if (input.isOnDevice() && isKernelAligned(input.deviceData())) {
         arguments.add(input.deviceData(), input.shape());
+        continue;
+      }
+      if (input.isOnDevice()) {
+        // A view into another allocation (a framework tensor's slice):
+        // kernels read groups of elements as 16-byte vectors from where
+        // the descriptor's offset says they are aligned, and the entry's
+        // descriptors have offset 0, so the data moves to a buffer of its
+        // own (copyBack returns what a buffer argument's store wrote).
+        void *device = buffers.allocate(input.numBytes());
+        check();
+        arguments.add(device, input.shape());
+        rt.memcpy(device, input.deviceData(), input.numBytes(), stream);
+        check();
         continue;
       }
       void *device = buffers.allocate(input.numBytes());

@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -348,6 +349,40 @@ TEST_F(CUDAExecutableTest, PinnedInputsAreCopiedFromPageLockedMemory) {
   x = HostTensor(DType::Float32, {1});
   y = HostTensor(DType::Float32, {1});
   EXPECT_EQ(callsOf(logLines(), "cuMemFreeHost").size(), 2u) << standIn().log();
+}
+
+// A device pointer that kernels' 16-byte vector loads would fault on (a
+// framework tensor's slice, 4 bytes into an allocation) is copied into a
+// buffer of the run's own, which the entry reads; an aligned one is read
+// where it is.
+TEST_F(CUDAExecutableTest, AnInputOffSixteenBytesIsCopiedToAnAlignedBuffer) {
+  std::unique_ptr<GpuExecutable> executable = compile(kChain, "chain");
+  HostTensor whole = f32({1025}, 1).to(GPU(0), "cuda");
+  HostTensor aligned = f32({1024}, 2).to(GPU(0), "cuda");
+  HostTensor view = HostTensor::wrapOnDevice(
+      static_cast<char *>(whole.deviceData()) + 4, DType::Float32, {1024},
+      GPU(0), std::make_shared<HostTensor>(whole), "cuda");
+  standIn().clearLog();
+  std::vector<HostTensor> results = executable->run({view, aligned}, {});
+  std::vector<std::string> lines = logLines();
+  std::vector<std::string> copies = callsOf(lines, "cuMemcpyAsync");
+  // The view into a buffer of its own, the zeroed status in, the status
+  // out; the aligned input is not copied.
+  ASSERT_EQ(copies.size(), 3u) << standIn().log();
+  EXPECT_TRUE(llvm::StringRef(field(copies[0], "src")).ends_with("+4"))
+      << copies[0];
+  EXPECT_EQ(field(copies[0], "bytes"), "4096") << copies[0];
+  std::vector<std::string> allocations = callsOf(lines, "cuMemAllocAsync");
+  // The result, the view's copy and the status word.
+  EXPECT_EQ(allocations.size(), 3u) << standIn().log();
+  std::string copyName = field(copies[0], "dst");
+  EXPECT_EQ(copyName.find('+'), std::string::npos) << copies[0];
+  // The run frees the copy and the status word; the result goes with its
+  // last handle.
+  EXPECT_EQ(callsOf(lines, "cuMemFreeAsync").size(), 2u) << standIn().log();
+  results.clear();
+  EXPECT_EQ(callsOf(logLines(), "cuMemFreeAsync").size(), 3u)
+      << standIn().log();
 }
 
 /// Collectives only (whose results NCCL writes straight into the result

@@ -20,6 +20,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,34 @@ TEST_F(DeviceTensorTest, ABufferInDeviceMemoryIsUpdatedInPlace) {
   HostTensor hostAcc = f32({4}, {0, 0, 0, 0}).withDevice(GPU(0));
   accumulate->run({hostAcc, f32({4}, {5, 6, 7, 8})}, {});
   EXPECT_EQ(valuesOf(hostAcc), (std::vector<float>{5, 6, 7, 8}));
+}
+
+/// A view of `whole`'s device memory from element `first` on, as a
+/// framework's slice would be wrapped: `count` f32 elements.
+HostTensor viewFrom(const HostTensor &whole, int64_t first, int64_t count) {
+  return HostTensor::wrapOnDevice(
+      static_cast<float *>(whole.deviceData()) + first, DType::Float32, {count},
+      GPU(0), std::make_shared<HostTensor>(whole), "opencl");
+}
+
+// A device pointer 4 bytes past an allocation's start (kernels read groups
+// of 4 f32 as 16-byte vectors): the graph reads and a buffer argument
+// updates the elements the view holds, and nothing around them.
+TEST_F(DeviceTensorTest, AViewOffSixteenBytesIsReadAndUpdatedWhereItIs) {
+  std::unique_ptr<GpuExecutable> scale =
+      compileForGpu(*module, "scale", "opencl");
+  HostTensor whole = f32({6}, {9, 1, 2, 3, 4, 9}).to(GPU(0), "opencl");
+  std::vector<HostTensor> scaled = scale->run({viewFrom(whole, 1, 4)}, {});
+  EXPECT_EQ(valuesOf(scaled[0].to(CPU())), (std::vector<float>{2, 4, 6, 8}));
+
+  std::unique_ptr<GpuExecutable> accumulate =
+      compileForGpu(*module, "accumulate", "opencl");
+  HostTensor acc = viewFrom(whole, 1, 4);
+  for (int i = 0; i < 2; ++i)
+    accumulate->run({acc, f32({4}, {10, 20, 30, 40})}, {});
+  EXPECT_EQ(valuesOf(acc.to(CPU())), (std::vector<float>{21, 42, 63, 84}));
+  EXPECT_EQ(valuesOf(whole.to(CPU())),
+            (std::vector<float>{9, 21, 42, 63, 84, 9}));
 }
 
 TEST_F(DeviceTensorTest, AGraphOnTheCpuRefusesGpuMemory) {

@@ -18,7 +18,9 @@
 // the launch, and a group whose operands are not aligned takes its points
 // one by one. Buffers themselves start aligned: every GPU buffer is a
 // runtime allocation (CUDA's are 256-byte aligned, OpenCL's SVM blocks at
-// least 128), and views differ from them by offsets, which are checked.
+// least 128) or an input the executable copied into one (device memory of
+// the caller's that starts elsewhere), and views differ from them by
+// offsets, which are checked.
 //
 //===----------------------------------------------------------------------===//
 
