@@ -63,6 +63,7 @@ inline bool useTheStandIn() {
   unsetenv("MAXGRAPH_CUDA_STANDIN_DEVICES");
   unsetenv("MAXGRAPH_CUDA_STANDIN_CC");
   unsetenv("MAXGRAPH_NCCL_STANDIN_TIMEOUT");
+  unsetenv("MAXGRAPH_NCCL_STANDIN_ASYNC");
   return true;
 }
 
@@ -96,6 +97,8 @@ struct StandIn {
   void (*clearLog)() = nullptr;
   void (*failNext)(const char *, int) = nullptr;
   int (*liveAllocations)() = nullptr;
+  /// The threads waiting for a stream's deferred work.
+  int (*waiting)() = nullptr;
   int (*commInitAll)(ncclComm **, int, const int *) = nullptr;
   int (*groupStart)() = nullptr;
   int (*groupEnd)() = nullptr;
@@ -103,7 +106,9 @@ struct StandIn {
                    CUstream_st *) = nullptr;
 
   /// Whether the control functions are all there.
-  bool loaded() const { return log && clearLog && failNext && liveAllocations; }
+  bool loaded() const {
+    return log && clearLog && failNext && liveAllocations && waiting;
+  }
 };
 
 /// The functions of the stand-in that the runtime opened (it opens the
@@ -125,6 +130,8 @@ inline const StandIn &standIn() {
                 dlsym(library, "maxgraphCudaStandInFailNext"));
     bindAddress(functions.liveAllocations,
                 dlsym(library, "maxgraphCudaStandInLiveAllocations"));
+    bindAddress(functions.waiting,
+                dlsym(library, "maxgraphCudaStandInWaiting"));
     bindAddress(functions.commInitAll, dlsym(library, "ncclCommInitAll"));
     bindAddress(functions.groupStart, dlsym(library, "ncclGroupStart"));
     bindAddress(functions.groupEnd, dlsym(library, "ncclGroupEnd"));

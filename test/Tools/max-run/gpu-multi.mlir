@@ -19,6 +19,11 @@
 // RUN: max-run %s --graph=collectives --random-inputs --seed=5 --output=%t/col-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/col-c %t/col-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH7
 // MATCH7: match 7
+// The same with the stand-in's collectives returning at once, as NCCL's do
+// (the device waits, not the caller): the part on gpu:0 that waits for its
+// result must not keep gpu:1's thread from posting its part.
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_NCCL_STANDIN_ASYNC=1 MAXGRAPH_NCCL_STANDIN_TIMEOUT=5 MAXGRAPH_CACHE=0 max-run %s --graph=collectives --gpu-runtime=cuda --random-inputs --seed=5 --output=%t/col-a
+// RUN: %python %S/Inputs/compare.py %t/col-a %t/col-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH7
 //
 // The OpenCL runtime has no NCCL:
 // RUN: %if opencl %{ not max-run %s --graph=collectives --gpu-runtime=opencl --random-inputs 2>&1 | FileCheck %s --check-prefix=NONCCL %}
@@ -32,6 +37,8 @@
 // RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_CACHE=0 max-run %s --graph=transfer --gpu-runtime=cuda --random-inputs --seed=6 --output=%t/tr-c
 // RUN: max-run %s --graph=transfer --random-inputs --seed=6 --output=%t/tr-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/tr-c %t/tr-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH1
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_NCCL_STANDIN_ASYNC=1 MAXGRAPH_NCCL_STANDIN_TIMEOUT=5 MAXGRAPH_CACHE=0 max-run %s --graph=transfer --gpu-runtime=cuda --random-inputs --seed=6 --output=%t/tr-a
+// RUN: %python %S/Inputs/compare.py %t/tr-a %t/tr-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH1
 // MATCH1: match 1
 // of a shape the receiver knows: static, or symbols its own arguments bind
 // (here `n`, by %y on gpu:1):

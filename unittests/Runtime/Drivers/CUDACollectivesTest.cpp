@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "gtest/gtest.h"
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -330,6 +331,63 @@ TEST(CUDACollectivesTest, AllreduceSumAndMaxFromAThreadPerGpu) {
     gpus.tearDown(check);
     return check.report;
   });
+}
+
+// NCCL's calls return at once and the device waits (the stand-in's async
+// mode). gpu:0's part posts its allreduce, then reads the result into
+// pageable host memory, which waits for gpu:1's part: the runtime must let
+// gpu:1's thread in meanwhile. When the copy held the runtime's lock, gpu:1
+// could not post, and both waited until the stand-in's timeout.
+TEST(CUDACollectivesTest, AWaitForACollectiveLetsThePeerGpuIn) {
+  expectOnTwoGpus(
+      {{"MAXGRAPH_NCCL_STANDIN_ASYNC", "1"},
+       {"MAXGRAPH_NCCL_STANDIN_TIMEOUT", "2"}},
+      [] {
+        Differences check;
+        TwoGpus gpus;
+        if (!gpus.setUp(check))
+          return check.report;
+        void *data[2] = {
+            gpus.upload(check, 0, std::vector<float>{1, 2, 3, 4}),
+            gpus.upload(check, 1, std::vector<float>{10, 20, 30, 40})};
+        auto allreduce = [&](int gpu) {
+          return entries().allreduce(gpus.streams[gpu], address(data[gpu]),
+                                     address(data[gpu]), 4, kF32, kSum,
+                                     address(kBothGpus), 2);
+        };
+        std::vector<float> read(4, -1);
+        int32_t firstResult = -1;
+        std::string copied, firstError;
+        std::thread first([&] {
+          firstResult = allreduce(0);
+          copied = message(cuda::copy(read.data(), data[0], 4 * sizeof(float),
+                                      gpus.streams[0]));
+          firstError = pendingError();
+        });
+        // gpu:1 posts once gpu:0 waits in its copy.
+        auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (standIn().waiting() == 0 &&
+               std::chrono::steady_clock::now() < deadline)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        check.equal("gpu:0 waits for its stream",
+                    std::to_string(standIn().waiting()), "1");
+        int32_t secondResult = allreduce(1);
+        std::string secondError = pendingError();
+        first.join();
+        check.equal("allreduce on gpu:0", std::to_string(firstResult), "0");
+        check.equal("allreduce on gpu:1", std::to_string(secondResult), "0");
+        check.equal("error on gpu:0", firstError, "(none)");
+        check.equal("error on gpu:1", secondError, "(none)");
+        check.equal("copy out of gpu:0", copied, "(no error)");
+        check.equal("the sum read on gpu:0", read,
+                    std::vector<float>{11, 22, 33, 44});
+        check.equal("the sum on gpu:1",
+                    gpus.download<float>(check, 1, data[1], 4),
+                    std::vector<float>{11, 22, 33, 44});
+        gpus.tearDown(check);
+        return check.report;
+      });
 }
 
 TEST(CUDACollectivesTest, StandInGroupModeFromOneThread) {

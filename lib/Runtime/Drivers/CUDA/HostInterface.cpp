@@ -39,6 +39,19 @@ public:
     return status == CUDA_SUCCESS || failIn(what, cuError(cuCall, status));
   }
 
+  /// Runs `driverCall`, a driver call that may wait for the device (a copy
+  /// to or from pageable host memory waits for the stream to drain, a
+  /// launch for room in a full queue), without the runtime's lock: a part
+  /// of a graph over several GPUs that waits here for a collective must not
+  /// keep the thread of another part, which the collective waits for, from
+  /// launching its own. `driverCall` uses only what it captured by value.
+  template <typename DriverCall> CUresult whileUnlocked(DriverCall driverCall) {
+    unlock();
+    CUresult status = driverCall();
+    relock();
+    return status;
+  }
+
   /// The driver's entry points; none (recorded) without a driver.
   const CUDADriver *driver() { return valueOrFail(cudaDriver()); }
 
@@ -205,12 +218,15 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
         return;
       function.sharedMemoryAllowed = sharedMemory;
     }
-    call.check(
-        cu->LaunchKernel(function.function, launch.grid[0], launch.grid[1],
-                         launch.grid[2], launch.block[0], launch.block[1],
-                         launch.block[2], launch.dynamicSharedMemory,
-                         stream.stream, launch.params, launch.extra),
-        "cuLaunchKernel", "kernel '" + launch.name + "' on " + device.label);
+    call.check(call.whileUnlocked([cu, kernel = function.function, launch,
+                                   raw = stream.stream] {
+      return cu->LaunchKernel(kernel, launch.grid[0], launch.grid[1],
+                              launch.grid[2], launch.block[0], launch.block[1],
+                              launch.block[2], launch.dynamicSharedMemory, raw,
+                              launch.params, launch.extra);
+    }),
+               "cuLaunchKernel",
+               "kernel '" + launch.name + "' on " + device.label);
   }
 
   static void *getFunction(Call &call, Module &module, const char *name) {
@@ -260,11 +276,9 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     if (refuseWhileCapturing(call, stream, "a host synchronization"))
       return;
     const CUDADriver *cu = call.driver();
-    CUstream waited = stream.stream;
     std::string label = stream.device->label;
-    call.unlock();
-    CUresult status = cu->StreamSynchronize(waited);
-    call.relock();
+    CUresult status = call.whileUnlocked(
+        [cu, waited = stream.stream] { return cu->StreamSynchronize(waited); });
     call.check(status, "cuStreamSynchronize", label);
   }
 
@@ -297,10 +311,8 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
                                   "a host wait for an event"))
       return;
     const CUDADriver *cu = call.driver();
-    CUevent waited = event.event;
-    call.unlock();
-    CUresult status = cu->EventSynchronize(waited);
-    call.relock();
+    CUresult status = call.whileUnlocked(
+        [cu, waited = event.event] { return cu->EventSynchronize(waited); });
     call.check(status, "cuEventSynchronize");
   }
 
@@ -370,9 +382,17 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
         source = staged;
       }
     }
-    // Unified addressing: either side may be host memory.
-    call.check(cu->MemcpyAsync(devicePointer(destination),
-                               devicePointer(source), bytes, stream.stream),
+    // Unified addressing: either side may be host memory, and then the
+    // copy may wait for the stream (into pageable memory it always does).
+    auto driverCall = [cu, to = devicePointer(destination),
+                       from = devicePointer(source), bytes,
+                       raw = stream.stream] {
+      return cu->MemcpyAsync(to, from, bytes, raw);
+    };
+    bool mayWait =
+        !stream.capturing && (!call.state.isDeviceMemory(destination) ||
+                              !call.state.isDeviceMemory(source));
+    call.check(mayWait ? call.whileUnlocked(driverCall) : driverCall(),
                "cuMemcpyAsync",
                llvm::Twine(bytes) + " bytes from " +
                    drivers::hexAddress(source) + " to " +
@@ -566,8 +586,11 @@ llvm::Error cuda::launchGraph(void *handle, void *streamHandle) {
       call.fail(drivers::hexAddress(handle) + " is not a graph of endCapture");
     } else if (const CUDADriver *cu = call.driver()) {
       if (Stream *stream = call.stream(streamHandle, graph->device))
-        call.check(cu->GraphLaunch(graph->exec, stream->stream),
-                   "cuGraphLaunch", graph->device->label);
+        call.check(
+            call.whileUnlocked([cu, exec = graph->exec, raw = stream->stream] {
+              return cu->GraphLaunch(exec, raw);
+            }),
+            "cuGraphLaunch", graph->device->label);
     }
   }
   return pendingError();

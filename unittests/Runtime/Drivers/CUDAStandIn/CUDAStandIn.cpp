@@ -43,7 +43,17 @@
 //    G1, instantiated graphs E1, device and managed allocations P1, NCCL
 //    communicators N1; other pointers print as `pinned`, page-locked host
 //    memory, or `host`); the next call of an entry point (the driver's or
-//    NCCL's) made to fail; the allocations still live.
+//    NCCL's) made to fail; the allocations still live; the threads waiting
+//    for a stream.
+//  * Deferred work: with MAXGRAPH_NCCL_STANDIN_ASYNC=1 a collective returns
+//    at once, as NCCL's do, and the work enqueued behind it on its stream
+//    waits for it (copies, fills, frees, event records and graph launches
+//    are deferred, done in order once it is). What waits for a stream on
+//    the host waits for that work, letting the stand-in's lock go: a copy
+//    into pageable host memory, cuStreamSynchronize, cuEventSynchronize of a
+//    record behind it. A wait longer than MAXGRAPH_NCCL_STANDIN_TIMEOUT
+//    seconds fails with CUDA_ERROR_LAUNCH_TIMEOUT and drops the stream's
+//    deferred work: a test of a deadlock fails instead of hanging.
 //
 // All of its state is guarded by one mutex (StandInState.h).
 //
@@ -53,10 +63,14 @@
 #include "StandInState.h"
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -112,6 +126,10 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
      "an illegal memory access was encountered"},
+    {CUDA_ERROR_LAUNCH_TIMEOUT, "CUDA_ERROR_LAUNCH_TIMEOUT",
+     "the launch timed out and was terminated"},
+    {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED",
+     "unspecified launch failure"},
     {CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
      "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
      "part or all of the requested memory range is already mapped"},
@@ -253,6 +271,11 @@ struct Capture {
 
 struct StreamState {
   std::unique_ptr<Capture> capture;
+  /// Work waiting behind a collective (MAXGRAPH_NCCL_STANDIN_ASYNC), in
+  /// order: each step says whether it is done.
+  std::deque<std::function<bool()>> deferred;
+  /// What the next wait for the stream returns (a collective that failed).
+  CUresult error = CUDA_SUCCESS;
 };
 
 /// A graph of cuStreamEndCapture, or an instantiation of one.
@@ -287,6 +310,10 @@ public:
   }
 
   std::mutex mutex;
+  /// Signalled whenever deferred work or a collective is done.
+  std::condition_variable progress;
+  /// The threads waiting for a stream's deferred work.
+  int waiting = 0;
 
   bool initialized = false;
   int deviceCount = 0;
@@ -382,6 +409,97 @@ public:
     if (capture && capture->invalidated)
       return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
     return CUDA_SUCCESS;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Deferred work (MAXGRAPH_NCCL_STANDIN_ASYNC)
+  //===--------------------------------------------------------------------===//
+
+  /// The state of live stream `stream`; none for null or a dead handle.
+  StreamState *streamState(CUstream stream) {
+    if (!stream)
+      return nullptr;
+    auto found = streams.find(handleId(stream, HandleKind::Stream));
+    return found == streams.end() ? nullptr : &found->second;
+  }
+
+  /// Whether work enqueued on `stream` now waits behind a collective.
+  bool deferring(CUstream stream) {
+    StreamState *state = streamState(stream);
+    return state && !state->deferred.empty();
+  }
+
+  void defer(CUstream stream, std::function<bool()> step) {
+    streamState(stream)->deferred.push_back(std::move(step));
+    advance();
+  }
+
+  /// Does, on every stream, the deferred work whose turn has come.
+  void advance() {
+    bool progressed = false;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (auto &entry : streams) {
+        std::deque<std::function<bool()>> &queue = entry.second.deferred;
+        while (!queue.empty() && queue.front()()) {
+          queue.pop_front();
+          moved = progressed = true;
+        }
+      }
+    }
+    if (progressed)
+      progress.notify_all();
+  }
+
+  /// Waits, letting `lock` go, until `done()` (advancing deferred work);
+  /// false if MAXGRAPH_NCCL_STANDIN_TIMEOUT passes first.
+  bool waitUntil(std::unique_lock<std::mutex> &lock,
+                 const std::function<bool()> &done) {
+    auto deadline =
+        std::chrono::steady_clock::now() + standin::configuredTimeout();
+    ++waiting;
+    progress.notify_all();
+    bool finished = true;
+    for (advance(); !done(); advance()) {
+      if (progress.wait_until(lock, deadline) == std::cv_status::timeout) {
+        advance();
+        finished = done();
+        break;
+      }
+    }
+    --waiting;
+    return finished;
+  }
+
+  /// Waits until `stream`'s deferred work is done: its error (taken), or
+  /// CUDA_ERROR_LAUNCH_TIMEOUT, with the work dropped.
+  CUresult drain(std::unique_lock<std::mutex> &lock, CUstream stream) {
+    if (!deferring(stream))
+      return takeStreamError(stream);
+    unsigned id = handleId(stream, HandleKind::Stream);
+    auto empty = [&] {
+      auto found = streams.find(id);
+      return found == streams.end() || found->second.deferred.empty();
+    };
+    if (!waitUntil(lock, empty)) {
+      streams.at(id).deferred.clear();
+      return CUDA_ERROR_LAUNCH_TIMEOUT;
+    }
+    return takeStreamError(stream);
+  }
+
+  CUresult takeStreamError(CUstream stream) {
+    StreamState *state = streamState(stream);
+    if (!state)
+      return CUDA_SUCCESS;
+    return std::exchange(state->error, CUDA_SUCCESS);
+  }
+
+  bool anyDeferred() const {
+    for (const auto &entry : streams)
+      if (!entry.second.deferred.empty())
+        return true;
+    return false;
   }
 
   bool anyCapture() const {
@@ -548,6 +666,9 @@ public:
   explicit Call(const char *symbol)
       : state(StandIn::get()), lock(state.mutex), symbol(symbol) {}
 
+  /// The lock, for a call that waits.
+  std::unique_lock<std::mutex> &held() { return lock; }
+
   /// The result imposed on the call: the one a test asked for with
   /// maxgraphCudaStandInFailNext, or CUDA_ERROR_NOT_INITIALIZED before
   /// cuInit (unless `needsInit` is false); CUDA_SUCCESS when none is.
@@ -566,7 +687,7 @@ public:
   StandIn &state;
 
 private:
-  std::lock_guard<std::mutex> lock;
+  std::unique_lock<std::mutex> lock;
   const char *symbol;
 };
 
@@ -760,6 +881,11 @@ CUresult fillAsync(const char *name, CUdeviceptr destination, unsigned value,
     node.value = value;
     capture->nodes.push_back(node);
     line += " captured";
+  } else if (state.deferring(stream)) {
+    state.defer(stream, [to, value, count, width] {
+      StandIn::fill(to, value, count, width);
+      return true;
+    });
   } else {
     StandIn::fill(to, value, count, width);
   }
@@ -773,6 +899,35 @@ CUresult fillAsync(const char *name, CUdeviceptr destination, unsigned value,
 //===----------------------------------------------------------------------===//
 
 std::mutex &standin::mutex() { return StandIn::get().mutex; }
+
+std::condition_variable &standin::progress() { return StandIn::get().progress; }
+
+std::chrono::milliseconds standin::configuredTimeout() {
+  double seconds = 10;
+  if (const char *text = std::getenv("MAXGRAPH_NCCL_STANDIN_TIMEOUT");
+      text && *text) {
+    char *end = nullptr;
+    double value = std::strtod(text, &end);
+    if (!*end && value > 0 && value < 3600)
+      seconds = value;
+  }
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+bool standin::asyncCollectives() {
+  const char *value = std::getenv("MAXGRAPH_NCCL_STANDIN_ASYNC");
+  return value && std::string_view(value) == "1";
+}
+
+void standin::defer(CUstream stream, std::function<bool()> step) {
+  StandIn::get().defer(stream, std::move(step));
+}
+
+void standin::failStream(CUstream stream, int result) {
+  if (StreamState *state = StandIn::get().streamState(stream))
+    if (state->error == CUDA_SUCCESS)
+      state->error = result;
+}
 
 void standin::logLine(const std::string &line) { StandIn::get().logLine(line); }
 
@@ -1161,6 +1316,13 @@ CUresult cuStreamDestroy_v2(CUstream stream) {
   auto found = state.streams.find(handleId(stream, HandleKind::Stream));
   if (found == state.streams.end())
     return state.logError(line, CUDA_ERROR_INVALID_HANDLE);
+  // Deferred work is done first (CUDA does it after the call returns).
+  if (state.deferring(stream)) {
+    (void)state.drain(call.held(), stream);
+    found = state.streams.find(handleId(stream, HandleKind::Stream));
+    if (found == state.streams.end())
+      return state.logError(line, CUDA_ERROR_INVALID_HANDLE);
+  }
   // A capture in progress is dropped with the stream.
   if (found->second.capture)
     state.dropGraphMemory(found->second.capture->memory);
@@ -1182,7 +1344,10 @@ CUresult cuStreamSynchronize(CUstream stream) {
     capture->invalidated = true;
     return state.logError(line, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
   }
-  // The work was done when it was enqueued.
+  // The work was done when it was enqueued, but for what waits behind a
+  // collective.
+  if (CUresult status = state.drain(call.held(), stream))
+    return state.logError(line, status);
   state.logLine(line);
   return CUDA_SUCCESS;
 }
@@ -1320,6 +1485,15 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
   if (capture) {
     capture->nodes.push_back(Node{Node::Kind::EventRecord});
     line += " captured";
+  } else if (state.deferring(stream)) {
+    // Recorded when the work before it is done.
+    state.events[id] = false;
+    state.defer(stream, [&state, id] {
+      auto found = state.events.find(id);
+      if (found != state.events.end())
+        found->second = true;
+      return true;
+    });
   } else {
     state.events[id] = true;
   }
@@ -1336,6 +1510,13 @@ CUresult cuEventSynchronize(CUevent event) {
     return state.logError(line, imposed);
   if (!state.events.count(id))
     return state.logError(line, CUDA_ERROR_INVALID_HANDLE);
+  // A record deferred behind a collective is waited for.
+  if (!state.events.at(id) && !state.waitUntil(call.held(), [&] {
+        auto found = state.events.find(id);
+        return found == state.events.end() || found->second ||
+               !state.anyDeferred();
+      }))
+    return state.logError(line, CUDA_ERROR_LAUNCH_TIMEOUT);
   state.logLine(line);
   return CUDA_SUCCESS;
 }
@@ -1411,8 +1592,16 @@ CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
     node.destinationSerial = found->second.serial;
     capture->nodes.push_back(node);
     line += " captured";
-  } else if (!found->second.graphOwned) {
+  } else if (found->second.graphOwned) {
     // A graph's memory stays with the graph.
+  } else if (state.deferring(stream)) {
+    state.defer(stream, [&state, address] {
+      auto block = state.memory.find(address);
+      if (block != state.memory.end())
+        state.release(block);
+      return true;
+    });
+  } else {
     state.release(found);
   }
   state.logLine(line);
@@ -1565,6 +1754,24 @@ CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source,
     node.size = bytes;
     capture->nodes.push_back(node);
     line += " captured";
+  } else if (bytes && state.deferring(stream)) {
+    // From pageable memory CUDA stages the bytes before it returns; into
+    // pageable memory it returns once the copy, behind the stream's
+    // earlier work, is done.
+    std::shared_ptr<std::string> staged;
+    if (state.block(from) == state.memory.end())
+      staged = std::make_shared<std::string>(
+          reinterpret_cast<const char *>(from), bytes);
+    state.defer(stream, [to, from, bytes, staged] {
+      std::memmove(reinterpret_cast<void *>(to),
+                   staged ? staged->data()
+                          : reinterpret_cast<const char *>(from),
+                   bytes);
+      return true;
+    });
+    if (state.block(to) == state.memory.end())
+      if (CUresult status = state.drain(call.held(), stream))
+        return state.logError(line, status);
   } else if (bytes) {
     std::memmove(reinterpret_cast<void *>(to),
                  reinterpret_cast<const void *>(from), bytes);
@@ -1637,6 +1844,15 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *copy, CUstream stream) {
       capture->nodes.push_back(node);
     }
     line += " captured";
+  } else if (state.deferring(stream)) {
+    // Device memory on both sides (the collectives' packing).
+    state.defer(stream, [to, from, rows, width, toPitch, fromPitch] {
+      for (size_t row = 0; row < rows && width; ++row)
+        std::memmove(reinterpret_cast<void *>(to + row * toPitch),
+                     reinterpret_cast<const void *>(from + row * fromPitch),
+                     width);
+      return true;
+    });
   } else {
     for (size_t row = 0; row < rows && width; ++row)
       std::memmove(reinterpret_cast<void *>(to + row * toPitch),
@@ -1705,6 +1921,12 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
     capture->nodes.insert(capture->nodes.end(), found->second.nodes.begin(),
                           found->second.nodes.end());
     line += " captured";
+  } else if (state.deferring(stream)) {
+    state.defer(stream, [&state, nodes = found->second.nodes, stream] {
+      if (CUresult status = state.replay(nodes))
+        standin::failStream(stream, status);
+      return true;
+    });
   } else if (CUresult status = state.replay(found->second.nodes)) {
     return state.logError(line, status);
   }
@@ -1799,6 +2021,13 @@ void maxgraphCudaStandInFailNext(const char *function, int result) {
 
 /// The device and managed allocations not freed yet, the memory of graphs
 /// included.
+/// The threads waiting for a stream's deferred work.
+int maxgraphCudaStandInWaiting(void) {
+  StandIn &state = StandIn::get();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.waiting;
+}
+
 int maxgraphCudaStandInLiveAllocations(void) {
   StandIn &state = StandIn::get();
   std::lock_guard<std::mutex> lock(state.mutex);

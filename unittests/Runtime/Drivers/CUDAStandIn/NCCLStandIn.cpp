@@ -24,6 +24,13 @@
 //    longer than MAXGRAPH_NCCL_STANDIN_TIMEOUT seconds (10 by default, read
 //    by ncclCommInitAll) fails with ncclInternalError, as does every rank's
 //    call of that collective: a test never hangs.
+//  * With MAXGRAPH_NCCL_STANDIN_ASYNC=1 (outside a group, on a stream) a
+//    call returns at once, as NCCL's do: its part is posted when the work
+//    before it on its stream is done, and the stream's later work waits
+//    until the collective is (the driver's stand-in defers it). A host that
+//    waits for the stream waits for the peers; a collective that fails
+//    makes that wait fail with CUDA_ERROR_LAUNCH_FAILED, one whose peers
+//    never come with CUDA_ERROR_LAUNCH_TIMEOUT.
 //  * A collective on a stream that is being captured fails with
 //    ncclInvalidUsage: the stand-in does not record NCCL calls into graphs
 //    (NCCL does; a graph of the driver's stand-in replays only copies and
@@ -69,6 +76,9 @@ constexpr ncclResult_t ncclUnhandledCudaError = 1;
 constexpr ncclResult_t ncclInternalError = 3;
 constexpr ncclResult_t ncclInvalidArgument = 4;
 constexpr ncclResult_t ncclInvalidUsage = 5;
+/// CUDA_ERROR_LAUNCH_FAILED: what the next wait for the stream of a
+/// collective that failed returns (MAXGRAPH_NCCL_STANDIN_ASYNC).
+constexpr int kLaunchFailed = 719;
 
 /// NCCL 2.27.7's NCCL_VERSION_CODE.
 constexpr int kVersion = 22707;
@@ -378,8 +388,6 @@ public:
   std::map<unsigned, Communicator> communicators;
   std::map<unsigned, CommunicatorSet> sets;
   unsigned nextCommunicator = 1, nextSet = 1;
-  /// Signalled whenever a collective is done.
-  std::condition_variable progress;
 };
 
 thread_local int groupDepth = 0;
@@ -392,19 +400,6 @@ std::string communicatorName(ncclComm_t comm) {
   unsigned id = communicatorId(comm);
   return NcclStandIn::get().communicators.count(id) ? "N" + std::to_string(id)
                                                     : "invalid";
-}
-
-/// Reads MAXGRAPH_NCCL_STANDIN_TIMEOUT (seconds).
-std::chrono::milliseconds configuredTimeout() {
-  double seconds = 10;
-  if (const char *text = std::getenv("MAXGRAPH_NCCL_STANDIN_TIMEOUT");
-      text && *text) {
-    char *end = nullptr;
-    double value = std::strtod(text, &end);
-    if (!*end && value > 0 && value < 3600)
-      seconds = value;
-  }
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
 /// Does `operation` on the ranks' buffers: the result goes to a buffer of
@@ -471,7 +466,7 @@ void markReady(CommunicatorSet &set, uint64_t sequence, int rank) {
   if (!operation.done && operation.allReady()) {
     operation.result = perform(operation);
     operation.done = true;
-    NcclStandIn::get().progress.notify_all();
+    standin::progress().notify_all();
   }
 }
 
@@ -486,17 +481,44 @@ ncclResult_t awaitDone(std::unique_lock<std::mutex> &lock, unsigned setId,
   // Not erased before this rank's call returns.
   Operation &operation = set.operations.at(sequence);
   while (!operation.done) {
-    if (nccl.progress.wait_until(lock, deadline) == std::cv_status::timeout &&
+    if (standin::progress().wait_until(lock, deadline) ==
+            std::cv_status::timeout &&
         !operation.done) {
       operation.done = true;
       operation.result = ncclInternalError;
-      nccl.progress.notify_all();
+      standin::progress().notify_all();
     }
   }
   ncclResult_t result = operation.result;
   if (++operation.returned == static_cast<int>(operation.send.size()))
     set.operations.erase(sequence);
   return result;
+}
+
+/// Rank `rank`'s part of collective `sequence` of set `setId` as work of
+/// `stream` (MAXGRAPH_NCCL_STANDIN_ASYNC): posted when its turn comes, done
+/// when every rank's is; a failure is the stream's error.
+void postOnStream(cudaStream_t stream, unsigned setId, uint64_t sequence,
+                  int rank) {
+  standin::defer(
+      stream, [stream, setId, sequence, rank, posted = false]() mutable {
+        CommunicatorSet &set = NcclStandIn::get().sets.at(setId);
+        auto found = set.operations.find(sequence);
+        if (found == set.operations.end())
+          return true;
+        Operation &operation = found->second;
+        if (!posted) {
+          posted = true;
+          markReady(set, sequence, rank);
+        }
+        if (!operation.done)
+          return false;
+        if (operation.result != ncclSuccess)
+          standin::failStream(stream, kLaunchFailed);
+        if (++operation.returned == static_cast<int>(operation.send.size()))
+          set.operations.erase(found);
+        return true;
+      });
 }
 
 /// "send=P1 recv=P2 count=4 dtype=float32"
@@ -585,7 +607,7 @@ ncclResult_t collective(const char *name, Kind kind, const void *send,
     if (!operation.done) {
       operation.done = true;
       operation.result = ncclInvalidUsage;
-      nccl.progress.notify_all();
+      standin::progress().notify_all();
     }
   }
   operation.send[communicator.rank] = send;
@@ -593,6 +615,11 @@ ncclResult_t collective(const char *name, Kind kind, const void *send,
 
   if (groupDepth) {
     grouped.push_back({communicator.set, sequence, communicator.rank});
+    standin::logLine(line);
+    return ncclSuccess;
+  }
+  if (stream && standin::asyncCollectives()) {
+    postOnStream(stream, communicator.set, sequence, communicator.rank);
     standin::logLine(line);
     return ncclSuccess;
   }
@@ -668,7 +695,7 @@ ncclResult_t ncclCommInitAll(ncclComm_t *comms, int count, const int *devices) {
   }
   unsigned setId = nccl.nextSet++;
   CommunicatorSet &set = nccl.sets[setId];
-  set.timeout = configuredTimeout();
+  set.timeout = standin::configuredTimeout();
   line += " ->";
   for (int rank = 0; rank < count; ++rank) {
     unsigned id = nccl.nextCommunicator++;

@@ -19,8 +19,11 @@
 #ifndef MAXGRAPH_UNITTESTS_RUNTIME_CUDASTANDIN_STANDINSTATE_H
 #define MAXGRAPH_UNITTESTS_RUNTIME_CUDASTANDIN_STANDINSTATE_H
 
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -30,6 +33,27 @@ struct CUstream_st;
 namespace __attribute__((visibility("hidden"))) standin {
   /// The stand-in's one mutex.
   std::mutex &mutex();
+
+  /// Signalled whenever work that a thread may wait for is done: deferred
+  /// work of a stream, a collective.
+  std::condition_variable &progress();
+
+  /// How long a call waits for its peers or its stream before it fails:
+  /// MAXGRAPH_NCCL_STANDIN_TIMEOUT seconds (10 by default).
+  std::chrono::milliseconds configuredTimeout();
+
+  /// Whether MAXGRAPH_NCCL_STANDIN_ASYNC=1: collectives return at once and
+  /// wait on their stream, as NCCL's do, instead of blocking the caller.
+  bool asyncCollectives();
+
+  /// Appends `step` to the work deferred on `stream` (a live stream, not
+  /// null), then does what may be done. A step returns whether it is done;
+  /// one that is not is called again as other work progresses, and the
+  /// stream's later work waits behind it.
+  void defer(CUstream_st * stream, std::function<bool()> step);
+
+  /// Makes the next wait for `stream`'s work fail with `result` (a CUresult).
+  void failStream(CUstream_st * stream, int result);
 
   /// Appends `line` to the log.
   void logLine(const std::string &line);
