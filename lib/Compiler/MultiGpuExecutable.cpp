@@ -16,6 +16,7 @@
 #include "MaxGraph/Compiler/EntryPoint.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphTraits.h"
+#include "MaxGraph/Runtime/CUDARuntime.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -124,6 +125,14 @@ MultiGpuExecutable::compile(ModuleOp module, StringRef name,
 
     OwningOpRef<ModuleOp> partModule = module.clone();
     partitionForDevice(*partModule, graphName, DeviceKind::gpu, gpu);
+    partModule->walk([&](Operation *op) {
+      if (isa<SpmdAllReduceOp, SpmdAllGatherOp, SpmdReduceScatterOp,
+              SpmdBroadcastOp>(op)) {
+        ArrayRef<int64_t> devices =
+            op->getAttrOfType<DenseI64ArrayAttr>("devices").asArrayRef();
+        executable->communicatorLists.emplace(devices.begin(), devices.end());
+      }
+    });
     part.executable = compileForGpu(*partModule, graphName, runtime);
     executable->parts.push_back(std::move(part));
   }
@@ -196,6 +205,13 @@ MultiGpuExecutable::run(const std::vector<HostTensor> &given,
     }
   };
   if (withCollectives) {
+    // NCCL's communicators before the parts' threads: making them allocates
+    // and synchronizes on every GPU of a list, which no part's capture of a
+    // device graph may hold.
+    for (const std::vector<int> &devices : communicatorLists)
+      if (llvm::Error error = cuda::prepareCollectives(devices))
+        throw RuntimeError("run @" + signature->name + ": " +
+                           llvm::toString(std::move(error)));
     std::vector<std::thread> threads;
     threads.reserve(parts.size());
     for (size_t index = 0; index < parts.size(); ++index)

@@ -335,8 +335,15 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
           "), but the graph runs on gpu:" + std::to_string(deviceIndex) + " (" +
           rt.name + "); copy it with to()");
 
-  if (deviceGraph && rt.device->beginCapture)
-    return replay(inputs, std::move(outputs), bindings);
+  // A device graph's first run for a binding of its symbolic dims runs as
+  // any graph's does, so that what happens once (kernels loaded, NCCL's
+  // connections made) happens outside a capture; the next run records the
+  // graph and replays it, and later runs replay it.
+  if (deviceGraph && rt.device->beginCapture) {
+    std::vector<int64_t> key = recordingKey(bindings);
+    if (!uncapturedRuns.insert(key).second)
+      return replay(inputs, std::move(outputs), key);
+  }
 
   EntryArguments arguments;
   const char *status = nullptr;
@@ -405,10 +412,22 @@ void GpuExecutable::copyBack(const GpuRuntime &rt,
   }
 }
 
+std::vector<int64_t>
+GpuExecutable::recordingKey(const llvm::StringMap<int64_t> &bindings) {
+  std::vector<std::pair<std::string, int64_t>> sorted;
+  for (const auto &entry : bindings)
+    sorted.emplace_back(entry.getKey().str(), entry.getValue());
+  llvm::sort(sorted);
+  std::vector<int64_t> key;
+  for (const auto &entry : sorted)
+    key.push_back(entry.second);
+  return key;
+}
+
 std::vector<HostTensor>
 GpuExecutable::replay(const std::vector<HostTensor> &inputs,
                       std::vector<HostTensor> outputs,
-                      const llvm::StringMap<int64_t> &bindings) const {
+                      const std::vector<int64_t> &key) const {
   const EntrySignature &s = loaded->entry;
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
@@ -417,13 +436,6 @@ GpuExecutable::replay(const std::vector<HostTensor> &inputs,
   };
   // One recording per binding of the symbolic dims: the sizes of the
   // buffers and launches are baked into it.
-  std::vector<std::pair<std::string, int64_t>> sorted;
-  for (const auto &entry : bindings)
-    sorted.emplace_back(entry.getKey().str(), entry.getValue());
-  llvm::sort(sorted);
-  std::vector<int64_t> key;
-  for (const auto &entry : sorted)
-    key.push_back(entry.second);
   auto found = recordings.find(key);
   if (found == recordings.end())
     found = recordings.emplace(key, record(inputs, outputs)).first;

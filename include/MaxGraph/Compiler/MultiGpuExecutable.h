@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,9 @@ private:
   std::vector<Part> parts;
   size_t resultCount = 0;
   bool withCollectives = false;
+  /// The lists of GPUs (in rank order) that the parts' collectives run
+  /// over: their NCCL communicators are made before the parts run.
+  std::set<std::vector<int>> communicatorLists;
 };
 } // namespace maxgraph
 

@@ -66,6 +66,7 @@
 #ifndef MAXGRAPH_RUNTIME_CUDARUNTIME_H
 #define MAXGRAPH_RUNTIME_CUDARUNTIME_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <cstddef>
 #include <optional>
@@ -150,6 +151,13 @@ llvm::Error launchGraph(void *graph, void *stream = nullptr);
 
 /// Destroys a graph of `endCapture`. Null is ignored.
 llvm::Error destroyGraph(void *graph);
+
+/// Makes the NCCL communicators of `devices` (GPU ids in rank order) once,
+/// as the first collective over that list would: before threads run the
+/// parts of a graph over several GPUs, and before a device graph captures
+/// its collectives (making communicators allocates and synchronizes, which
+/// a stream capture cannot hold). Says why they cannot be made.
+llvm::Error prepareCollectives(llvm::ArrayRef<int> devices);
 
 /// The version of the NCCL library that the collectives use ("2.27.7"),
 /// loading it if it is not yet, or why there is none: "no NCCL:

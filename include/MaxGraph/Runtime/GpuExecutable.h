@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace maxgraph {
@@ -40,9 +41,11 @@ struct DeviceGraphRecording;
 ///
 /// A graph marked `is_device_graph` is recorded once and replayed: on a
 /// runtime with graphs (CUDA), the first run with a binding of the symbolic
-/// dims allocates the buffers of its inputs and results and captures the
-/// entry's work on the stream into a graph; every run copies its inputs
-/// into those buffers, replays the graph and copies the results back. What
+/// dims runs as any graph's does (what happens once, such as loading
+/// kernels and connecting NCCL, is not captured), the second allocates the
+/// buffers of its inputs and results and captures the entry's work on the
+/// stream into a graph, and from then on each run copies its inputs into
+/// those buffers, replays the graph and copies the results back. What
 /// breaks the contract while it is captured (a host synchronization, a
 /// host-shared allocation) fails the run; nothing is re-recorded. On the
 /// OpenCL runtime, which has no graphs, the kernels run one by one.
@@ -80,11 +83,15 @@ public:
 
 private:
   GpuExecutable() = default;
-  /// A run of a device graph: its recording for `bindings` (made at the
-  /// first such run), replayed.
-  std::vector<HostTensor>
-  replay(const std::vector<HostTensor> &inputs, std::vector<HostTensor> outputs,
-         const llvm::StringMap<int64_t> &bindings) const;
+  /// The sizes bound to the symbolic dims, in the symbols' order: what
+  /// tells a device graph's recordings apart.
+  static std::vector<int64_t>
+  recordingKey(const llvm::StringMap<int64_t> &bindings);
+  /// A run of a device graph: its recording for the binding `key` (made at
+  /// the first such run), replayed.
+  std::vector<HostTensor> replay(const std::vector<HostTensor> &inputs,
+                                 std::vector<HostTensor> outputs,
+                                 const std::vector<int64_t> &key) const;
   /// Allocates the buffers of a recording and captures the entry's work
   /// into a graph; throws RuntimeError when that fails.
   std::unique_ptr<detail::DeviceGraphRecording>
@@ -107,6 +114,8 @@ private:
   mutable std::map<std::vector<int64_t>,
                    std::unique_ptr<detail::DeviceGraphRecording>>
       recordings;
+  /// The bindings a device graph has run for once without a capture.
+  mutable std::set<std::vector<int64_t>> uncapturedRuns;
   /// The stream the graph runs on, made at the first run.
   mutable void *stream = nullptr;
   /// Runs are one at a time: they share the stream and the runtime's error.

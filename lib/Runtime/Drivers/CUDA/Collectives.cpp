@@ -56,6 +56,56 @@ std::map<std::vector<int>, Communicators> &communicatorSets() {
   return *sets;
 }
 
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The GPU ids at `ids` (`count` of them, in rank order) as a list, and
+/// `listing` as messages show it ("[0, 1]"); why they are no list of
+/// distinct devices of the `deviceCount`.
+llvm::Expected<std::vector<int>> deviceList(const int64_t *ids, int64_t count,
+                                            int deviceCount,
+                                            std::string &listing) {
+  listing.clear();
+  for (int64_t r = 0; r < count; ++r)
+    listing += (r ? ", " : "") + std::to_string(ids[r]);
+  listing = "[" + listing + "]";
+  std::vector<int> devices;
+  for (int64_t r = 0; r < count; ++r) {
+    int64_t id = ids[r];
+    if (id < 0 || id >= deviceCount)
+      return makeError("rank " + llvm::Twine(r) + " of " + listing +
+                       " is gpu:" + llvm::Twine(id) + ", and there are " +
+                       llvm::Twine(deviceCount) + " CUDA devices");
+    if (llvm::is_contained(devices, id))
+      return makeError("gpu:" + llvm::Twine(id) + " is listed twice in " +
+                       listing);
+    devices.push_back(static_cast<int>(id));
+  }
+  return devices;
+}
+
+/// The communicators of `devices` (`listing` in messages), made with
+/// ncclCommInitAll the first time; why they cannot be. The runtime's lock
+/// is held: the first thread of a list makes them while the others wait.
+llvm::Expected<Communicators &> communicatorsOf(const NCCLLibrary &nccl,
+                                                const std::vector<int> &devices,
+                                                llvm::StringRef listing) {
+  Communicators &communicators = communicatorSets()[devices];
+  if (!communicators.empty())
+    return communicators;
+  Communicators made(devices.size());
+  if (ncclResult_t status = nccl.CommInitAll(
+          made.data(), static_cast<int>(devices.size()), devices.data());
+      status != ncclSuccess) {
+    communicatorSets().erase(devices);
+    return makeError(ncclError("ncclCommInitAll", status) +
+                     " (the communicators of " + listing + ")");
+  }
+  communicators = std::move(made);
+  return communicators;
+}
+
 /// One call of a collective entry: holds the runtime's lock except while
 /// NCCL runs, and records what fails as "<entry> on <device>: <message>".
 class Collective {
@@ -190,22 +240,12 @@ public:
     llvm::Expected<int> count = state.deviceCount();
     if (!count)
       return fail(count.takeError());
-    std::vector<int> devices;
     std::string listing;
-    for (int64_t r = 0; r < numRanks; ++r)
-      listing += (r ? ", " : "") + std::to_string(ids[r]);
-    listing = "[" + listing + "]";
-    for (int64_t r = 0; r < numRanks; ++r) {
-      int64_t id = ids[r];
-      if (id < 0 || id >= *count)
-        return fail("rank " + llvm::Twine(r) + " of " + listing +
-                    " is gpu:" + llvm::Twine(id) + ", and there are " +
-                    llvm::Twine(*count) + " CUDA devices");
-      if (llvm::is_contained(devices, id))
-        return fail("gpu:" + llvm::Twine(id) + " is listed twice in " +
-                    listing);
-      devices.push_back(static_cast<int>(id));
-    }
+    llvm::Expected<std::vector<int>> list =
+        deviceList(ids, numRanks, *count, listing);
+    if (!list)
+      return fail(list.takeError());
+    const std::vector<int> &devices = *list;
     auto found = llvm::find(devices, device->index);
     if (found == devices.end())
       return fail("gpu:" + llvm::Twine(device->index) +
@@ -216,21 +256,11 @@ public:
     if (!library)
       return fail(library.takeError());
     nccl = &*library;
-    Communicators &communicators = communicatorSets()[devices];
-    if (communicators.empty()) {
-      // Made once for all of the list's threads: the first to come makes
-      // them while the others wait for the lock.
-      Communicators made(devices.size());
-      if (ncclResult_t status = nccl->CommInitAll(
-              made.data(), static_cast<int>(devices.size()), devices.data());
-          status != ncclSuccess) {
-        communicatorSets().erase(devices);
-        return fail(ncclError("ncclCommInitAll", status) +
-                    " (the communicators of " + listing + ")");
-      }
-      communicators = std::move(made);
-    }
-    communicator = communicators[rank];
+    llvm::Expected<Communicators &> communicators =
+        communicatorsOf(*nccl, devices, listing);
+    if (!communicators)
+      return fail(communicators.takeError());
+    communicator = (*communicators)[rank];
     // ncclCommInitAll makes each device current in turn.
     if (llvm::Error error = state.makeCurrent(*device))
       return fail(std::move(error));
@@ -309,6 +339,27 @@ CUdeviceptr devicePointer(int64_t address) {
   return static_cast<CUdeviceptr>(address);
 }
 } // namespace
+
+llvm::Error cuda::prepareCollectives(llvm::ArrayRef<int> devices) {
+  RuntimeState &state = RuntimeState::get();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  llvm::Expected<int> count = state.deviceCount();
+  if (!count)
+    return count.takeError();
+  std::vector<int64_t> ids(devices.begin(), devices.end());
+  std::string listing;
+  llvm::Expected<std::vector<int>> list =
+      deviceList(ids.data(), static_cast<int64_t>(ids.size()), *count, listing);
+  if (!list)
+    return list.takeError();
+  if (list->empty())
+    return makeError("no devices take part (0 ranks)");
+  llvm::Expected<const NCCLLibrary &> nccl = ncclLibrary();
+  if (!nccl)
+    return nccl.takeError();
+  llvm::Expected<Communicators &> made = communicatorsOf(*nccl, *list, listing);
+  return made ? llvm::Error::success() : made.takeError();
+}
 
 //===----------------------------------------------------------------------===//
 // The entries

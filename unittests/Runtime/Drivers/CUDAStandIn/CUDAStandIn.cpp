@@ -247,6 +247,8 @@ struct Node {
     Free,
     EventRecord,
     EventWait,
+    /// An NCCL collective (NCCLStandIn.cpp), posted on each launch.
+    Collective,
   };
   Kind kind;
   /// Kernel: the function's number.
@@ -260,6 +262,8 @@ struct Node {
   /// Copy: bytes; fill: values.
   size_t size = 0;
   unsigned value = 0;
+  /// Collective: posts the rank's part on the stream a launch is on.
+  std::shared_ptr<std::function<void(CUstream)>> post = nullptr;
 };
 
 /// A capture in progress on a stream.
@@ -429,9 +433,13 @@ public:
     return state && !state->deferred.empty();
   }
 
+  /// Dropped for a stream that is not live (a graph launched on the null
+  /// stream, which the runtime never does).
   void defer(CUstream stream, std::function<bool()> step) {
-    streamState(stream)->deferred.push_back(std::move(step));
-    advance();
+    if (StreamState *state = streamState(stream)) {
+      state->deferred.push_back(std::move(step));
+      advance();
+    }
   }
 
   /// Does, on every stream, the deferred work whose turn has come.
@@ -602,42 +610,64 @@ public:
   /// Does the work of `nodes`, in order. Kernels do nothing; a node whose
   /// memory is gone fails with CUDA_ERROR_ILLEGAL_ADDRESS, one whose kernel
   /// was unloaded with CUDA_ERROR_INVALID_HANDLE.
-  CUresult replay(const std::vector<Node> &nodes) {
+  /// Does the work of `nodes`, a graph launched on `stream`: at once, but
+  /// what comes behind a collective, or behind work the stream already
+  /// defers, is deferred in order.
+  CUresult replay(const std::vector<Node> &nodes, CUstream stream) {
     for (const Node &node : nodes) {
-      switch (node.kind) {
-      case Node::Kind::Kernel:
-        if (!functions.count(node.function))
-          return CUDA_ERROR_INVALID_HANDLE;
-        break;
-      case Node::Kind::Copy:
-        if (!stillThere(node.destination, node.destinationSerial) ||
-            !stillThere(node.source, node.sourceSerial))
-          return CUDA_ERROR_ILLEGAL_ADDRESS;
-        std::memmove(reinterpret_cast<void *>(node.destination),
-                     reinterpret_cast<const void *>(node.source), node.size);
-        break;
-      case Node::Kind::Fill32:
-      case Node::Kind::Fill16:
-        if (!stillThere(node.destination, node.destinationSerial))
-          return CUDA_ERROR_ILLEGAL_ADDRESS;
-        fill(node.destination, node.value, node.size,
-             node.kind == Node::Kind::Fill32 ? 4 : 2);
-        break;
-      case Node::Kind::Free: {
-        // Memory of the graph's own stays with it; other memory is freed by
-        // the first replay.
-        auto found = memory.find(node.destination);
-        if (found != memory.end() &&
-            found->second.serial == node.destinationSerial &&
-            !found->second.graphOwned)
-          release(found);
-        break;
+      if (node.kind == Node::Kind::Collective) {
+        (*node.post)(stream);
+        continue;
       }
-      case Node::Kind::Allocate:
-      case Node::Kind::EventRecord:
-      case Node::Kind::EventWait:
-        break;
+      if (deferring(stream)) {
+        defer(stream, [this, node, stream] {
+          if (CUresult status = replayNode(node))
+            standin::failStream(stream, status);
+          return true;
+        });
+        continue;
       }
+      if (CUresult status = replayNode(node))
+        return status;
+    }
+    return CUDA_SUCCESS;
+  }
+
+  CUresult replayNode(const Node &node) {
+    switch (node.kind) {
+    case Node::Kind::Kernel:
+      if (!functions.count(node.function))
+        return CUDA_ERROR_INVALID_HANDLE;
+      break;
+    case Node::Kind::Copy:
+      if (!stillThere(node.destination, node.destinationSerial) ||
+          !stillThere(node.source, node.sourceSerial))
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
+      std::memmove(reinterpret_cast<void *>(node.destination),
+                   reinterpret_cast<const void *>(node.source), node.size);
+      break;
+    case Node::Kind::Fill32:
+    case Node::Kind::Fill16:
+      if (!stillThere(node.destination, node.destinationSerial))
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
+      fill(node.destination, node.value, node.size,
+           node.kind == Node::Kind::Fill32 ? 4 : 2);
+      break;
+    case Node::Kind::Free: {
+      // Memory of the graph's own stays with it; other memory is freed by
+      // the first replay.
+      auto found = memory.find(node.destination);
+      if (found != memory.end() &&
+          found->second.serial == node.destinationSerial &&
+          !found->second.graphOwned)
+        release(found);
+      break;
+    }
+    case Node::Kind::Allocate:
+    case Node::Kind::EventRecord:
+    case Node::Kind::EventWait:
+    case Node::Kind::Collective:
+      break;
     }
     return CUDA_SUCCESS;
   }
@@ -921,6 +951,15 @@ bool standin::asyncCollectives() {
 
 void standin::defer(CUstream stream, std::function<bool()> step) {
   StandIn::get().defer(stream, std::move(step));
+}
+
+bool standin::anyCapture() { return StandIn::get().anyCapture(); }
+
+void standin::captureCollective(CUstream stream,
+                                std::function<void(CUstream)> post) {
+  Node node{Node::Kind::Collective};
+  node.post = std::make_shared<std::function<void(CUstream)>>(std::move(post));
+  StandIn::get().streamState(stream)->capture->nodes.push_back(node);
 }
 
 void standin::failStream(CUstream stream, int result) {
@@ -1921,13 +1960,7 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
     capture->nodes.insert(capture->nodes.end(), found->second.nodes.begin(),
                           found->second.nodes.end());
     line += " captured";
-  } else if (state.deferring(stream)) {
-    state.defer(stream, [&state, nodes = found->second.nodes, stream] {
-      if (CUresult status = state.replay(nodes))
-        standin::failStream(stream, status);
-      return true;
-    });
-  } else if (CUresult status = state.replay(found->second.nodes)) {
+  } else if (CUresult status = state.replay(found->second.nodes, stream)) {
     return state.logError(line, status);
   }
   state.logLine(line);

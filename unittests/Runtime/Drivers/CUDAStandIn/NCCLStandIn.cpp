@@ -31,10 +31,12 @@
 //    waits for the stream waits for the peers; a collective that fails
 //    makes that wait fail with CUDA_ERROR_LAUNCH_FAILED, one whose peers
 //    never come with CUDA_ERROR_LAUNCH_TIMEOUT.
-//  * A collective on a stream that is being captured fails with
-//    ncclInvalidUsage: the stand-in does not record NCCL calls into graphs
-//    (NCCL does; a graph of the driver's stand-in replays only copies and
-//    fills).
+//  * A collective on a stream that is being captured is recorded into the
+//    graph, as NCCL's are: each launch of the graph posts the rank's part
+//    in its turn among the graph's work, and the work behind it waits for
+//    it (as in the async mode). Making communicators while any stream
+//    captures fails with ncclInvalidUsage: NCCL's set-up allocates and
+//    synchronizes, which would invalidate the capture.
 //  * Log: a line per call, `ncclAllReduce N1 send=P1 recv=P2 count=4
 //    dtype=float32 op=sum stream=S1`, written when the call returns (so the
 //    lines of a collective of several threads come in any order), with
@@ -521,6 +523,40 @@ void postOnStream(cudaStream_t stream, unsigned setId, uint64_t sequence,
       });
 }
 
+/// Posts `communicator`'s part of its next collective (the n-th collective
+/// of every communicator of a set is the same one); its number.
+uint64_t postPart(Communicator &communicator, Kind kind, const void *send,
+                  void *receive, size_t count, ncclDataType_t type,
+                  ncclRedOp_t op, int root) {
+  CommunicatorSet &set = NcclStandIn::get().sets.at(communicator.set);
+  size_t ranks = set.communicators.size();
+  uint64_t sequence = communicator.next++;
+  auto [slot, first] = set.operations.try_emplace(sequence);
+  Operation &operation = slot->second;
+  if (first) {
+    operation.kind = kind;
+    operation.count = count;
+    operation.type = type;
+    operation.op = op;
+    operation.root = root;
+    operation.send.assign(ranks, nullptr);
+    operation.receive.assign(ranks, nullptr);
+    operation.ready.assign(ranks, false);
+  } else if (operation.kind != kind || operation.count != count ||
+             operation.type != type || operation.op != op ||
+             operation.root != root) {
+    // Ranks that disagree: each gets the error.
+    if (!operation.done) {
+      operation.done = true;
+      operation.result = ncclInvalidUsage;
+      standin::progress().notify_all();
+    }
+  }
+  operation.send[communicator.rank] = send;
+  operation.receive[communicator.rank] = receive;
+  return sequence;
+}
+
 /// "send=P1 recv=P2 count=4 dtype=float32"
 std::string buffers(const void *send, const void *receive, size_t count,
                     ncclDataType_t type) {
@@ -572,9 +608,6 @@ ncclResult_t collective(const char *name, Kind kind, const void *send,
   bool capturing = false;
   if (!standin::liveStream(stream, capturing))
     return fail(ncclInvalidArgument);
-  // The stand-in does not record NCCL calls into graphs.
-  if (capturing)
-    return fail(ncclInvalidUsage);
   size_t elementBytes = kTypeSizes[type];
   size_t sendBytes =
       (kind == Kind::ReduceScatter ? count * ranks : count) * elementBytes;
@@ -587,31 +620,24 @@ ncclResult_t collective(const char *name, Kind kind, const void *send,
                                          receiveBytes)))
     return fail(ncclInvalidArgument);
 
-  // The n-th collective of every communicator of the set is the same one.
-  uint64_t sequence = communicator.next++;
-  auto [slot, first] = set.operations.try_emplace(sequence);
-  Operation &operation = slot->second;
-  if (first) {
-    operation.kind = kind;
-    operation.count = count;
-    operation.type = type;
-    operation.op = op;
-    operation.root = root;
-    operation.send.assign(ranks, nullptr);
-    operation.receive.assign(ranks, nullptr);
-    operation.ready.assign(ranks, false);
-  } else if (operation.kind != kind || operation.count != count ||
-             operation.type != type || operation.op != op ||
-             operation.root != root) {
-    // Ranks that disagree: each gets the error.
-    if (!operation.done) {
-      operation.done = true;
-      operation.result = ncclInvalidUsage;
-      standin::progress().notify_all();
-    }
+  if (capturing) {
+    unsigned id = communicatorId(comm);
+    standin::captureCollective(stream, [=](cudaStream_t launched) {
+      auto posting = NcclStandIn::get().communicators.find(id);
+      if (posting == NcclStandIn::get().communicators.end()) {
+        standin::failStream(launched, kLaunchFailed);
+        return;
+      }
+      Communicator &rank = posting->second;
+      uint64_t sequence =
+          postPart(rank, kind, send, receive, count, type, op, root);
+      postOnStream(launched, rank.set, sequence, rank.rank);
+    });
+    standin::logLine(line + " captured");
+    return ncclSuccess;
   }
-  operation.send[communicator.rank] = send;
-  operation.receive[communicator.rank] = receive;
+  uint64_t sequence =
+      postPart(communicator, kind, send, receive, count, type, op, root);
 
   if (groupDepth) {
     grouped.push_back({communicator.set, sequence, communicator.rank});
@@ -684,6 +710,9 @@ ncclResult_t ncclCommInitAll(ncclComm_t *comms, int count, const int *devices) {
   // Devices are the driver's: none before cuInit.
   if (standin::deviceCount() == 0)
     return fail(ncclUnhandledCudaError);
+  // Set-up allocates and synchronizes: it would break a capture.
+  if (standin::anyCapture())
+    return fail(ncclInvalidUsage);
   if (!comms || count < 1)
     return fail(ncclInvalidArgument);
   for (size_t i = 0; i < list.size(); ++i) {

@@ -52,6 +52,15 @@ namespace __attribute__((visibility("hidden"))) standin {
   /// stream's later work waits behind it.
   void defer(CUstream_st * stream, std::function<bool()> step);
 
+  /// Whether any stream is being captured into a graph.
+  bool anyCapture();
+
+  /// Adds a collective to the capture under way on `stream`: each launch of
+  /// the graph calls `post` with the stream it is launched on, in its turn
+  /// among the graph's work (what follows it is deferred behind it).
+  void captureCollective(CUstream_st * stream,
+                         std::function<void(CUstream_st *)> post);
+
   /// Makes the next wait for `stream`'s work fail with `result` (a CUresult).
   void failStream(CUstream_st * stream, int result);
 
