@@ -29,6 +29,28 @@ cd "$root"
 mapfile -t tests < <(grep -rl --include='*.mlir' --include='*.test' \
   -E '^// REQUIRES:.*\bcuda-device\b' test | sort)
 
+# The driver's and the toolkit's versions first: a driver older than the
+# toolkit that made the kernels refuses them (the module-load error says
+# the driver's version too).
+driver=$(python3 - <<'PY'
+import ctypes
+try:
+    driver = ctypes.CDLL("libcuda.so.1")
+except OSError:
+    print("none")
+    raise SystemExit
+version = ctypes.c_int(0)
+if driver.cuDriverGetVersion(ctypes.byref(version)) != 0:
+    print("unknown")
+else:
+    print(f"CUDA {version.value // 1000}.{version.value % 1000 // 10}")
+PY
+)
+ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+echo "gpu-check: driver: $driver; toolkit: $("$ptxas" --version 2>/dev/null |
+  sed -n 's/.*release \([0-9.]*\), V\([0-9.]*\).*/ptxas \2 (CUDA \1)/p' |
+  grep . || echo "no ptxas")"
+
 # What the driver shows, probed as lit's `cuda-device` feature is.
 probe=$(python3 - <<'PY'
 import ctypes

@@ -200,9 +200,19 @@ ExecutableImage maxgraph::detail::compileGpuImage(ModuleOp module,
   if (llvm::Error error = resolveLowerToGPUOptions(options))
     throw RuntimeError("compile: @" + name + ": " +
                        llvm::toString(std::move(error)));
+  if (options.target == "nvvm") {
+    image.gpu->chip = options.chip;
+    image.gpu->binaryFormat = options.format;
+    image.gpu->toolkitVersion =
+        options.toolkit.empty() ? "" : cudaToolkitVersion(options.toolkit);
+  }
   Target target;
   // Its host code is not optimized (below): kObjectOptLevel does not apply.
-  target.cacheTarget = "gpu-" + options.target + ", host code at O0";
+  target.cacheTarget = "gpu-" + options.target;
+  if (options.target == "nvvm")
+    target.cacheTarget += " " + options.chip + " " + options.format +
+                          " CUDA " + image.gpu->toolkitVersion;
+  target.cacheTarget += ", host code at O0";
   target.what = "to the GPU";
   target.registerTranslations = [](DialectRegistry &registry) {
     registerAllGPUToLLVMIRTranslations(registry);

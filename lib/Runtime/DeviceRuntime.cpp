@@ -33,7 +33,8 @@ const DeviceRuntime &detail::deviceRuntime(llvm::StringRef name) {
                                          &cuda::beginCapture,
                                          &cuda::endCapture,
                                          &cuda::launchGraph,
-                                         &cuda::destroyGraph};
+                                         &cuda::destroyGraph,
+                                         &cuda::checkKernels};
   static const DeviceRuntime openCLRuntime{"opencl",
                                            &opencl::selectDevice,
                                            &opencl::allocate,

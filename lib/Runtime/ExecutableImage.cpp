@@ -259,8 +259,10 @@ std::string ExecutableImage::serialize() const {
         exprs.push_back(writeDimExpr(b, dim));
       results.push_back(fb::CreateResultDims(b, b.CreateVector(exprs)));
     }
-    gpuPart = fb::CreateGpuPart(b, b.CreateString(gpu->runtime), gpu->device,
-                                gpu->deviceGraph, b.CreateVector(results));
+    gpuPart = fb::CreateGpuPart(
+        b, b.CreateString(gpu->runtime), gpu->device, gpu->deviceGraph,
+        b.CreateVector(results), b.CreateString(gpu->chip),
+        b.CreateString(gpu->binaryFormat), b.CreateString(gpu->toolkitVersion));
   }
   Offset<fb::Boundary> edges;
   if (boundary)
@@ -334,6 +336,9 @@ ExecutableImage ExecutableImage::deserialize(llvm::StringRef bytes,
     gpu.runtime = Reader::str(part->runtime());
     gpu.device = part->device();
     gpu.deviceGraph = part->device_graph();
+    gpu.chip = Reader::str(part->chip());
+    gpu.binaryFormat = Reader::str(part->binary_format());
+    gpu.toolkitVersion = Reader::str(part->toolkit_version());
     if (part->result_dims())
       for (const fb::ResultDims *result : *part->result_dims()) {
         std::vector<DimExpr> dims;

@@ -215,6 +215,13 @@ GpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
   if (!why.empty())
     throw RuntimeError(source.str() + ": " + why);
   const GpuRuntime &runtime = gpuRuntime(gpu.runtime);
+  // Kernels this GPU or driver cannot load are refused by name, before the
+  // driver would answer a bare CUDA_ERROR_NO_BINARY_FOR_GPU.
+  if (runtime.device->checkKernels && !gpu.chip.empty())
+    if (llvm::Error error = runtime.device->checkKernels(
+            gpu.device, gpu.chip, gpu.binaryFormat, gpu.toolkitVersion))
+      throw RuntimeError(source.str() + ": @" + signature.name + ": " +
+                         llvm::toString(std::move(error)));
   auto executable = std::unique_ptr<GpuExecutable>(new GpuExecutable());
   executable->runtime = &runtime;
   executable->deviceIndex = gpu.device;
@@ -228,9 +235,17 @@ GpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
   executable->jit = std::move(loaded.jit);
   executable->entry = loaded.entry;
   // The constructors loaded the kernels.
-  if (std::optional<std::string> error = runtime.device->takeError())
+  if (std::optional<std::string> error = runtime.device->takeError()) {
+    std::string kernels;
+    if (!gpu.chip.empty())
+      kernels = " (the kernels: " + gpu.binaryFormat + " for " + gpu.chip +
+                (gpu.toolkitVersion.empty()
+                     ? ""
+                     : " from CUDA toolkit " + gpu.toolkitVersion) +
+                ")";
     throw RuntimeError(source.str() + ": @" + signature.name +
-                       ": loading the kernels failed: " + *error);
+                       ": loading the kernels failed: " + *error + kernels);
+  }
   executable->loaded = std::move(image);
   return executable;
 }

@@ -141,8 +141,9 @@ TEST_F(CUDAExecutableTest, CompileLoadsTheKernelsAndLaunchesNothing) {
   std::vector<std::string> lines = logLines();
   std::vector<std::string> loads = callsOf(lines, "cuModuleLoadData");
   ASSERT_EQ(loads.size(), 1u) << standIn().log();
-  // A cubin where configure found ptxas, PTX text otherwise.
-  std::string kind = configuredCudaToolkit().empty() ? "ptx" : "cubin";
+  // A fatbin (the cubin and its PTX) where configure found the toolkit,
+  // PTX text otherwise.
+  std::string kind = configuredCudaToolkit().empty() ? "ptx" : "fatbin";
   EXPECT_EQ(field(loads[0], "kind"), kind) << loads[0];
   EXPECT_TRUE(callsOf(lines, "cuLaunchKernel").empty()) << standIn().log();
   EXPECT_TRUE(callsOf(lines, "cuMemAllocAsync").empty()) << standIn().log();
@@ -334,6 +335,59 @@ TEST_F(CUDAExecutableTest, AFailedCaptureRecordsNothingAndTheNextRunRecords) {
   executable->run({f32({8, 4}, 0)}, {});
   EXPECT_EQ(executable->recordedGraphs(), 1u);
   EXPECT_EQ(callsOf(logLines(), "cuGraphLaunch").size(), 1u);
+}
+
+// The image says what its kernels are (sm_90, a fatbin, the toolkit): a
+// GPU that cannot run them is refused by name when the image is loaded,
+// before the driver's bare CUDA_ERROR_NO_BINARY_FOR_GPU. A fatbin's PTX runs
+// on a later GPU; a cubin alone does not. (In a child process whose
+// stand-in GPU has compute capability 10.0: nothing may open the driver
+// before, so no fixture.)
+TEST(CUDAExecutableArchitectureTest, KernelsAGpuCannotRunAreRefusedAtLoad) {
+  if (!standInChosen || configuredCudaToolkit().empty())
+    GTEST_SKIP() << "the stand-in and the CUDA toolkit's fatbins only";
+  expectInChild(
+      {{"MAXGRAPH_CUDA_STANDIN_CC", "10.0"},
+       {"MAXGRAPH_CUDA_STANDIN_DEVICES", "1"}},
+      [] {
+        Differences check;
+        mlir::MLIRContext context;
+        context.loadDialect<MaxGraphDialect>();
+        mlir::OwningOpRef<mlir::ModuleOp> module =
+            mlir::parseSourceString<mlir::ModuleOp>(kChain, &context);
+        ExecutableOptions options;
+        options.gpuRuntime = "cuda";
+        ExecutableImage compiled = compileImage(*module, "chain", options);
+        check.equal("chip", compiled.gpu->chip, "sm_90");
+        check.equal("format", compiled.gpu->binaryFormat, "fatbin");
+        check.equal(
+            "a toolkit version",
+            std::to_string(
+                llvm::StringRef(compiled.gpu->toolkitVersion).count('.')) +
+                " dots",
+            "2 dots");
+        auto asCubin = std::make_shared<ExecutableImage>(compiled);
+        asCubin->gpu->binaryFormat = "bin";
+        try {
+          GpuExecutable::load(asCubin, "the image");
+          check.add("a cubin for sm_90 loaded on compute capability 10.0");
+        } catch (const RuntimeError &error) {
+          check.equal("the cubin",
+                      llvm::StringRef(error.what())
+                          .split(" from CUDA toolkit")
+                          .first.str(),
+                      "the image: @chain: gpu:0 (MaxGraph CUDA stand-in), of "
+                      "compute capability 10.0, with a driver for CUDA 13.0, "
+                      "cannot run the kernels, a cubin for sm_90");
+        }
+        try {
+          GpuExecutable::load(std::make_shared<ExecutableImage>(compiled),
+                              "the image");
+        } catch (const RuntimeError &error) {
+          check.add(std::string("the fatbin: ") + error.what());
+        }
+        return check.report;
+      });
 }
 
 TEST_F(CUDAExecutableTest, AnotherDeviceThanTheDriverHasIsAnError) {

@@ -65,6 +65,11 @@ ExecutableImage gpuImage() {
   gpu.runtime = "opencl";
   gpu.device = 1;
   gpu.deviceGraph = true;
+  // What CUDA kernels are (the runtime here is OpenCL's: the fields only
+  // travel).
+  gpu.chip = "sm_90a";
+  gpu.binaryFormat = "fatbin";
+  gpu.toolkitVersion = "13.0.88";
   // n * 3 and (n + 1) floordiv 2.
   DimExpr times3;
   times3.terms.push_back({3, {{"n", nullptr, 1}}});
@@ -112,6 +117,9 @@ TEST(ExecutableImageTest, WrittenAndReadBackIsTheSameImage) {
   EXPECT_EQ(back.gpu->runtime, "opencl");
   EXPECT_EQ(back.gpu->device, 1);
   EXPECT_TRUE(back.gpu->deviceGraph);
+  EXPECT_EQ(back.gpu->chip, "sm_90a");
+  EXPECT_EQ(back.gpu->binaryFormat, "fatbin");
+  EXPECT_EQ(back.gpu->toolkitVersion, "13.0.88");
   ASSERT_EQ(back.gpu->resultDims.size(), 1u);
   EXPECT_EQ(back.gpu->resultDims[0], image.gpu->resultDims[0]);
   EXPECT_EQ(back.gpu->resultDims[0][1].str(), "(n + 1) floordiv 2");

@@ -88,6 +88,23 @@ std::optional<std::string> takeError();
 /// No such file or directory", "no CUDA device: cuInit: ...".
 llvm::Expected<std::vector<std::string>> deviceNames();
 
+/// Whether kernels compiled for `chip` ("sm_90", "sm_90a") as `format`
+/// ("bin": a cubin; "fatbin": a cubin and its PTX; "isa": PTX) by CUDA
+/// toolkit `toolkitVersion` ("13.0.88"; "" if unknown) load on gpu:`index`
+/// with this driver: a cubin runs on its architecture's major version at
+/// the same or a later minor one (an `a` architecture on exactly its own),
+/// PTX on the same or a later compute capability, and a cubin needs a
+/// driver of at least its toolkit's major version. The error names the
+/// device, its compute capability, the driver's CUDA version and what the
+/// kernels are, and says how to compile kernels that load.
+llvm::Error checkKernels(int index, llvm::StringRef chip,
+                         llvm::StringRef format,
+                         llvm::StringRef toolkitVersion);
+
+/// The CUDA version the driver supports, as cuDriverGetVersion says it
+/// (13000 for 13.0), or why there is none.
+llvm::Expected<int> driverVersion();
+
 /// Makes gpu:`index` the device of later modules, streams and allocations
 /// (what mgpuSetDefaultDevice does), opening it if it is not yet; the error
 /// says why it cannot be: no driver, "gpu:3: no CUDA device 3 (1 found)",

@@ -55,6 +55,12 @@ struct DeviceRuntime {
   llvm::Expected<void *> (*endCapture)(void *stream) = nullptr;
   llvm::Error (*launchGraph)(void *graph, void *stream) = nullptr;
   llvm::Error (*destroyGraph)(void *graph) = nullptr;
+  /// Whether kernels for `chip` in `format` from toolkit `version` load on
+  /// device `index` (cuda::checkKernels); null where kernels carry no such
+  /// description (OpenCL's are SPIR-V for the device's own compiler).
+  llvm::Error (*checkKernels)(int index, llvm::StringRef chip,
+                              llvm::StringRef format,
+                              llvm::StringRef version) = nullptr;
 };
 
 /// The runtime that graphs on gpu:N use unless told otherwise:

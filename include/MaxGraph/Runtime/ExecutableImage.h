@@ -49,12 +49,17 @@ struct ExecutableImage {
   /// Of a GPU image: the GPU runtime its host code calls ("opencl",
   /// "cuda"), the GPU, whether it is a device graph, and per result its
   /// dims over the symbols the inputs bind (results are allocated before
-  /// the run).
+  /// the run). For CUDA, what the kernels are: the architecture ("sm_90"),
+  /// the form ("bin", "fatbin" or "isa") and the toolkit's version, which
+  /// say which GPUs and drivers can load them.
   struct Gpu {
     std::string runtime;
     int device = 0;
     bool deviceGraph = false;
     std::vector<std::vector<DimExpr>> resultDims;
+    std::string chip;
+    std::string binaryFormat;
+    std::string toolkitVersion;
   };
   std::optional<Gpu> gpu;
 

@@ -31,8 +31,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <mutex>
+#include <optional>
 
 using namespace mlir;
 
@@ -53,6 +59,13 @@ std::string libdeviceOf(llvm::StringRef toolkit) {
   llvm::SmallString<128> path(toolkit);
   llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
   return std::string(path);
+}
+
+/// Whether the CUDA toolkit at `toolkit` has the `fatbinary` tool.
+bool hasFatbinary(llvm::StringRef toolkit) {
+  llvm::SmallString<128> path(toolkit);
+  llvm::sys::path::append(path, "bin", "fatbinary");
+  return llvm::sys::fs::can_execute(path);
 }
 
 llvm::Error optionError(const llvm::Twine &message) {
@@ -78,6 +91,40 @@ struct ReportPipelineError
 };
 } // namespace
 
+std::string maxgraph::cudaToolkitVersion(llvm::StringRef toolkit) {
+  static std::mutex mutex;
+  static llvm::StringMap<std::string> versions;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [slot, first] = versions.try_emplace(toolkit);
+  if (!first)
+    return slot->second;
+  llvm::SmallString<128> ptxas(toolkit);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  llvm::SmallString<128> output;
+  if (llvm::sys::fs::createTemporaryFile("maxgraph-ptxas-version", "txt",
+                                         output))
+    return "";
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
+                                                llvm::StringRef(output),
+                                                llvm::StringRef(output)};
+  llvm::StringRef arguments[] = {ptxas, "--version"};
+  int status = llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt,
+                                         redirects, /*SecondsToWait=*/30);
+  auto text = llvm::MemoryBuffer::getFile(output);
+  llvm::sys::fs::remove(output);
+  if (status != 0 || !text)
+    return "";
+  // "Cuda compilation tools, release 13.0, V13.0.88"
+  llvm::StringRef rest = (*text)->getBuffer();
+  size_t at = rest.find(", V");
+  if (at == llvm::StringRef::npos)
+    return "";
+  slot->second = rest.drop_front(at + 3).take_while([](char c) {
+    return llvm::isDigit(c) || c == '.';
+  });
+  return slot->second;
+}
+
 llvm::Error
 maxgraph::resolveLowerToGPUOptions(LowerToGPUPipelineOptions &options) {
   if (options.blockSize < 1 || options.blockSize > 1024)
@@ -97,8 +144,12 @@ maxgraph::resolveLowerToGPUOptions(LowerToGPUPipelineOptions &options) {
                        "', expected nvvm or opencl");
   if (options.toolkit.empty())
     options.toolkit = configuredCudaToolkit();
+  // A fatbin holds the cubin and the PTX, which a driver compiles for a GPU
+  // newer than the cubin's; it needs the toolkit's `fatbinary`.
   if (options.format.empty())
-    options.format = options.toolkit.empty() ? "isa" : "bin";
+    options.format = options.toolkit.empty()        ? "isa"
+                     : hasFatbinary(options.toolkit) ? "fatbin"
+                                                     : "bin";
   if (options.format != "isa" && options.format != "bin" &&
       options.format != "fatbin")
     return optionError("unknown format '" + options.format +

@@ -1,8 +1,11 @@
 // With the CUDA toolkit found at configure time, the default format is a
-// cubin for sm_90, made by ptxas.
+// fatbin for sm_90 (fatbinary's container of the cubin ptxas made and of
+// the PTX, which a driver compiles for a newer GPU); format=bin is the
+// cubin alone.
 // REQUIRES: ptxas
-// RUN: max-opt %s --maxgraph-lower-to-gpu | FileCheck %s
+// RUN: max-opt %s --maxgraph-lower-to-gpu | FileCheck %s --check-prefix=FATBIN
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=fatbin" | FileCheck %s --check-prefix=FATBIN
+// RUN: max-opt %s --maxgraph-lower-to-gpu="format=bin" | FileCheck %s
 // CHECK:  gpu.binary @mlp_kernel  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
 // FATBIN: gpu.binary @mlp_kernel  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, "P\EDU\BA
 maxgraph.graph @mlp<batch>(%x: !maxgraph.tensor<[batch, 8], f32, gpu:0>,

@@ -355,19 +355,28 @@ TEST_F(CUDARuntimeTest, PtxModulesAndImagesThatAreNeither) {
   module = mgpu.moduleLoad(terminated.data(), terminated.size());
   ASSERT_NE(module, nullptr) << pendingError();
   mgpu.moduleUnload(module);
+  // The driver's version is in the message: what it refuses depends on it.
   std::string junk = "not a kernel image";
   EXPECT_EQ(mgpu.moduleLoad(junk.data(), junk.size()), nullptr);
-  EXPECT_EQ(pendingError(), std::string("mgpuModuleLoad: loading the kernels "
-                                        "on ") +
-                                kDevice +
-                                ": cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE: "
-                                "device kernel image is invalid");
+  std::string refused = std::string("mgpuModuleLoad: loading the kernels "
+                                    "on ") +
+                        kDevice +
+                        " (a driver for CUDA 13.0): cuModuleLoadData: "
+                        "CUDA_ERROR_INVALID_IMAGE: device kernel image is "
+                        "invalid";
+  EXPECT_EQ(pendingError(), refused);
+  // A fatbin whose header is too short for one.
+  std::string fatbin("\x50\xed\x55\xba\x01\x00\x08\x00", 8);
+  fatbin += std::string(8, '\0');
+  EXPECT_EQ(mgpu.moduleLoad(fatbin.data(), fatbin.size()), nullptr);
+  EXPECT_EQ(pendingError(), refused);
   EXPECT_EQ(mgpu.moduleLoad(junk.data(), 0), nullptr);
   EXPECT_EQ(pendingError(), "mgpuModuleLoad: empty module");
   std::string bytes = " bytes=" + std::to_string(ptx.size());
   log.expect({"cuModuleLoadData -> $M kind=ptx" + bytes,
               "cuModuleGetFunction $M name=scale -> $F", "cuModuleUnload $M",
               "cuModuleLoadData -> $N kind=ptx" + bytes, "cuModuleUnload $N",
+              "cuModuleLoadData -> error 200",
               "cuModuleLoadData -> error 200"});
 }
 
@@ -1064,6 +1073,69 @@ TEST(CUDAStandInEnvironmentTest, DevicesOlderThanSm90AreRefused) {
   expectInChild({{"MAXGRAPH_CUDA_STANDIN_CC", "10.0"}}, [] {
     Differences check;
     check.equal("selectDevice", message(cuda::selectDevice(0)), "(no error)");
+    return check.report;
+  });
+}
+
+// Which kernels a GPU and its driver (the stand-in's: CUDA 13.0) load, said
+// with the device, its compute capability, the driver and the kernels.
+TEST(CUDAStandInEnvironmentTest, KernelsAGpuCannotLoadAreRefusedByName) {
+  expectInChild({{"MAXGRAPH_CUDA_STANDIN_CC", "10.0"}}, [] {
+    Differences check;
+    std::string device = std::string(kDevice) +
+                         ", of compute capability 10.0, with a driver for "
+                         "CUDA 13.0, cannot run the kernels, ";
+    check.equal("an sm_90 cubin",
+                message(cuda::checkKernels(0, "sm_90", "bin", "13.0.88")),
+                device +
+                    "a cubin for sm_90 from CUDA toolkit 13.0.88: a cubin "
+                    "runs on its architecture's compute capability 9.x "
+                    "only; compile as a fatbin (format=fatbin, the default "
+                    "where the toolkit has fatbinary), whose PTX the driver "
+                    "compiles for later GPUs");
+    check.equal("an sm_90 fatbin: its PTX",
+                message(cuda::checkKernels(0, "sm_90", "fatbin", "13.0.88")),
+                "(no error)");
+    check.equal("sm_90 PTX", message(cuda::checkKernels(0, "sm_90", "isa", "")),
+                "(no error)");
+    check.equal("an sm_90a fatbin",
+                message(cuda::checkKernels(0, "sm_90a", "fatbin", "")),
+                device + "a cubin and its PTX for sm_90a: an "
+                         "architecture-specific chip runs on that "
+                         "architecture only; compile for sm_100");
+    return check.report;
+  });
+  expectInChild({{"MAXGRAPH_CUDA_STANDIN_CC", "9.0"}}, [] {
+    Differences check;
+    std::string device = std::string(kDevice) +
+                         ", of compute capability 9.0, with a driver for "
+                         "CUDA 13.0, ";
+    check.equal("an sm_90 cubin",
+                message(cuda::checkKernels(0, "sm_90", "bin", "13.0.88")),
+                "(no error)");
+    check.equal("an sm_90a cubin",
+                message(cuda::checkKernels(0, "sm_90a", "bin", "")),
+                "(no error)");
+    check.equal("sm_100 PTX",
+                message(cuda::checkKernels(0, "sm_100", "isa", "")),
+                device + "cannot run the kernels, PTX for sm_100: PTX runs "
+                         "on that compute capability or a later one; compile "
+                         "for sm_90");
+    check.equal("a cubin of a newer toolkit than the driver",
+                message(cuda::checkKernels(0, "sm_90", "bin", "14.1.2")),
+                device + "cannot load the kernels, a cubin for sm_90 from "
+                         "CUDA toolkit 14.1.2: the driver is older than the "
+                         "toolkit; update the driver, or compile with the "
+                         "driver's toolkit");
+    check.equal("a fatbin of a newer toolkit: its PTX",
+                message(cuda::checkKernels(0, "sm_90", "fatbin", "14.1.2")),
+                "(no error)");
+    check.equal("no such GPU",
+                message(cuda::checkKernels(3, "sm_90", "bin", "")),
+                "gpu:3: no CUDA device 3 (1 found)");
+    check.equal("driverVersion",
+                std::to_string(llvm::cantFail(cuda::driverVersion())),
+                "13000");
     return check.report;
   });
 }

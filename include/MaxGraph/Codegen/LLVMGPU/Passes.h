@@ -56,8 +56,9 @@ struct LowerToGPUPipelineOptions
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("nvvm: isa (PTX text), bin (a cubin, by ptxas) or "
-                     "fatbin; default: bin when the CUDA toolkit was found, "
-                     "else isa"),
+                     "fatbin (the cubin and the PTX, which a driver compiles "
+                     "for a newer GPU); default: fatbin when the CUDA "
+                     "toolkit (with fatbinary) was found, else isa"),
       llvm::cl::init("")};
   Option<std::string> toolkit{
       *this, "toolkit",
@@ -82,6 +83,10 @@ struct LowerToGPUPipelineOptions
 /// The CUDA toolkit directory found at configure time
 /// (`-DMAXGRAPH_CUDA_TOOLKIT=` overrides), or "" if none was.
 std::string configuredCudaToolkit();
+
+/// The version of the CUDA toolkit at `toolkit` as its ptxas reports it
+/// ("13.0.88"), or "" if it cannot be told; asked once per toolkit.
+std::string cudaToolkitVersion(llvm::StringRef toolkit);
 
 /// The `llvm-spirv` tool found at configure time, or "" if none was.
 std::string configuredLlvmSpirv();

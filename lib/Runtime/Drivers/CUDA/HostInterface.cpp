@@ -153,21 +153,33 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
   static Module *loadModule(Call &call, DeviceState *device, void *data,
                             size_t size) {
     const CUDADriver *cu = call.driver();
-    // A cubin is an ELF image; PTX is text, which the driver reads up to a
-    // NUL that `gpu.binary` need not have.
+    // A cubin is an ELF image and a fatbin starts with its magic; PTX is
+    // text, which the driver reads up to a NUL that `gpu.binary` need not
+    // have.
     llvm::StringRef blob(static_cast<const char *>(data), size);
     std::string text;
     const void *image = data;
     if (!blob.starts_with("\x7f"
                           "ELF") &&
-        blob.back() != '\0') {
+        !blob.starts_with("\x50\xed\x55\xba") && blob.back() != '\0') {
       text = blob.str();
       image = text.c_str();
     }
     CUmodule module = nullptr;
-    if (!call.check(cu->ModuleLoadData(&module, image), "cuModuleLoadData",
-                    "loading the kernels on " + device->label))
+    if (CUresult status = cu->ModuleLoadData(&module, image);
+        status != CUDA_SUCCESS) {
+      // What a driver refuses depends on its version (kernels of a newer
+      // toolkit, PTX of a newer ISA): say it.
+      int version = 0;
+      std::string driver =
+          cu->DriverGetVersion(&version) == CUDA_SUCCESS
+              ? " (a driver for CUDA " + std::to_string(version / 1000) + "." +
+                    std::to_string(version % 1000 / 10) + ")"
+              : "";
+      call.check(status, "cuModuleLoadData",
+                 "loading the kernels on " + device->label + driver);
       return nullptr;
+    }
     return new Module{device, module, {}};
   }
 

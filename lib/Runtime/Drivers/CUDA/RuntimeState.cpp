@@ -99,6 +99,7 @@ llvm::Expected<DeviceState *> RuntimeState::device(int index) {
                     state->device),
                 "cuDeviceGetAttribute"))
     return std::move(error);
+  state->computeCapability = major * 10 + minor;
   if (major * 10 + minor < kMinimumComputeCapability)
     return makeError(where + " has compute capability " + llvm::Twine(major) +
                      "." + llvm::Twine(minor) +
@@ -183,4 +184,90 @@ llvm::Error cuda::selectDevice(int index) {
   RuntimeState &state = RuntimeState::get();
   std::lock_guard<std::mutex> lock(state.mutex);
   return state.selectDevice(index);
+}
+
+llvm::Expected<int> cuda::driverVersion() {
+  llvm::Expected<const CUDADriver &> cu = cudaDriver();
+  if (!cu)
+    return cu.takeError();
+  int version = 0;
+  if (CUresult status = cu->DriverGetVersion(&version); status != CUDA_SUCCESS)
+    return makeError(cuError("cuDriverGetVersion", status));
+  return version;
+}
+
+/// "13.0" for cuDriverGetVersion's 13000.
+static std::string cudaVersionText(int version) {
+  return std::to_string(version / 1000) + "." +
+         std::to_string(version % 1000 / 10);
+}
+
+llvm::Error cuda::checkKernels(int index, llvm::StringRef chip,
+                               llvm::StringRef format,
+                               llvm::StringRef toolkitVersion) {
+  // "sm_90" -> 90; an `a` (or `f`) suffix: features of that architecture
+  // only, which no other one runs.
+  unsigned architecture = 0;
+  llvm::StringRef digits = chip;
+  if (!digits.consume_front("sm_"))
+    return llvm::Error::success();
+  bool archSpecific = digits.consume_back("a") || digits.consume_back("f");
+  if (digits.getAsInteger(10, architecture))
+    return llvm::Error::success();
+  int capability = 0;
+  std::string label;
+  {
+    RuntimeState &state = RuntimeState::get();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    llvm::Expected<DeviceState *> device = state.device(index);
+    if (!device)
+      return device.takeError();
+    capability = (*device)->computeCapability;
+    label = (*device)->label;
+  }
+  llvm::Expected<int> driver = driverVersion();
+  if (!driver)
+    return driver.takeError();
+  int major = static_cast<int>(architecture) / 10;
+  bool cubinRuns = archSpecific ? capability == static_cast<int>(architecture)
+                                : capability / 10 == major &&
+                                      capability >= static_cast<int>(
+                                                        architecture);
+  bool hasPtx = format == "fatbin" || format == "isa";
+  bool ptxRuns =
+      hasPtx && !archSpecific && capability >= static_cast<int>(architecture);
+  bool hasCubin = format == "bin" || format == "fatbin";
+  std::string what = (format == "bin"      ? "a cubin"
+                      : format == "fatbin" ? "a cubin and its PTX"
+                                           : "PTX") +
+                     std::string(" for ") + chip.str();
+  if (!toolkitVersion.empty())
+    what += " from CUDA toolkit " + toolkitVersion.str();
+  std::string device = label + ", of compute capability " +
+                       std::to_string(capability / 10) + "." +
+                       std::to_string(capability % 10) + ", with a driver for CUDA " +
+                       cudaVersionText(*driver);
+  if (!(hasCubin && cubinRuns) && !ptxRuns)
+    return makeError(
+        device + ", cannot run the kernels, " + what + ": " +
+        (archSpecific ? "an architecture-specific chip runs on that "
+                        "architecture only; compile for sm_" +
+                            std::to_string(capability)
+         : hasPtx ? "PTX runs on that compute capability or a later one; "
+                    "compile for sm_" +
+                        std::to_string(capability)
+                  : "a cubin runs on its architecture's compute capability " +
+                        std::to_string(major) +
+                        ".x only; compile as a fatbin (format=fatbin, the "
+                        "default where the toolkit has fatbinary), whose PTX "
+                        "the driver compiles for later GPUs"));
+  // A driver runs cubins of toolkits up to its own major version.
+  unsigned toolkitMajor = 0;
+  if (format == "bin" && !toolkitVersion.empty() &&
+      !toolkitVersion.split('.').first.getAsInteger(10, toolkitMajor) &&
+      static_cast<int>(toolkitMajor) > *driver / 1000)
+    return makeError(device + ", cannot load the kernels, " + what +
+                     ": the driver is older than the toolkit; update the "
+                     "driver, or compile with the driver's toolkit");
+  return llvm::Error::success();
 }

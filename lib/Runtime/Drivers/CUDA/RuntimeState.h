@@ -43,6 +43,8 @@ struct DeviceState {
   Stream *defaultStream = nullptr;
   /// The most dynamic shared memory a block may opt in to.
   int maxSharedMemory = 48 * 1024;
+  /// The compute capability, major * 10 + minor (90 for 9.0).
+  int computeCapability = 0;
 };
 
 /// An mgpu stream of one device. `capturing` while its work is recorded

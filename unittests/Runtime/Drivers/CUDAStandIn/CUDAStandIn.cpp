@@ -31,7 +31,8 @@
 //    instantiations. What CUDA refuses while a stream captures (a copy from
 //    pageable host memory, synchronizing the stream, managed memory) fails
 //    with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidates the capture.
-//  * Kernels: a module is a cubin (an ELF image) or PTX (NUL-terminated text
+//  * Kernels: a module is a cubin (an ELF image), a fatbin (fatbinary's
+//    container, as long as its header says) or PTX (NUL-terminated text
 //    with a `.version`). Its functions are the names that occur in the image
 //    as whole identifiers. A test's fake cubin is "\x7f" "ELF", then text
 //    (not "\x02\x01\x01": that begins an ELF64 header), then the kernel
@@ -810,11 +811,22 @@ size_t elf64Length(const unsigned char *image) {
   return length;
 }
 
-/// The bytes of the kernel image at `data` and its kind ("cubin" or "ptx");
-/// CUDA_ERROR_INVALID_IMAGE when it is neither.
+/// The bytes of the kernel image at `data` and its kind ("cubin", "fatbin"
+/// or "ptx"); CUDA_ERROR_INVALID_IMAGE when it is none.
 CUresult readImage(const void *data, std::string &image, const char *&kind) {
   const auto *bytes = static_cast<const unsigned char *>(data);
   const auto *text = static_cast<const char *>(data);
+  // A fatbin (fatbinary's container of a cubin and PTX): its magic, a
+  // version, the header's size and the size of what follows it.
+  if (readLittleEndian(bytes, 4) == 0xBA55ED50u) {
+    uint64_t headerSize = readLittleEndian(bytes + 6, 2);
+    uint64_t contentSize = readLittleEndian(bytes + 8, 8);
+    if (headerSize < 16 || contentSize > (uint64_t(1) << 32))
+      return CUDA_ERROR_INVALID_IMAGE;
+    kind = "fatbin";
+    image.assign(text, headerSize + contentSize);
+    return CUDA_SUCCESS;
+  }
   if (std::strncmp(text, kElfMagic, sizeof kElfMagic) == 0) {
     kind = "cubin";
     size_t length = 0;
