@@ -204,14 +204,14 @@ ExecutableImage maxgraph::detail::compileGpuImage(ModuleOp module,
     image.gpu->chip = options.chip;
     image.gpu->binaryFormat = options.format;
     image.gpu->toolkitVersion =
-        options.toolkit.empty() ? "" : cudaToolkitVersion(options.toolkit);
+        options.toolkit == "none" ? "" : cudaToolkitVersion(options.toolkit);
   }
   Target target;
   // Its host code is not optimized (below): kObjectOptLevel does not apply.
   target.cacheTarget = "gpu-" + options.target;
   if (options.target == "nvvm")
-    target.cacheTarget += " " + options.chip + " " + options.format +
-                          " CUDA " + image.gpu->toolkitVersion;
+    target.cacheTarget += " " + options.chip + " " + options.format + " CUDA " +
+                          image.gpu->toolkitVersion;
   target.cacheTarget += ", host code at O0";
   target.what = "to the GPU";
   target.registerTranslations = [](DialectRegistry &registry) {

@@ -104,9 +104,8 @@ std::string maxgraph::cudaToolkitVersion(llvm::StringRef toolkit) {
   if (llvm::sys::fs::createTemporaryFile("maxgraph-ptxas-version", "txt",
                                          output))
     return "";
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
-                                                llvm::StringRef(output),
-                                                llvm::StringRef(output)};
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
   llvm::StringRef arguments[] = {ptxas, "--version"};
   int status = llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt,
                                          redirects, /*SecondsToWait=*/30);
@@ -119,9 +118,8 @@ std::string maxgraph::cudaToolkitVersion(llvm::StringRef toolkit) {
   size_t at = rest.find(", V");
   if (at == llvm::StringRef::npos)
     return "";
-  slot->second = rest.drop_front(at + 3).take_while([](char c) {
-    return llvm::isDigit(c) || c == '.';
-  });
+  slot->second = rest.drop_front(at + 3).take_while(
+      [](char c) { return llvm::isDigit(c) || c == '.'; });
   return slot->second;
 }
 
@@ -142,26 +140,32 @@ maxgraph::resolveLowerToGPUOptions(LowerToGPUPipelineOptions &options) {
   if (options.target != "nvvm")
     return optionError("unknown target '" + options.target +
                        "', expected nvvm or opencl");
+  // Resolved, `none` says that no toolkit is used: PTX only, without
+  // libdevice (asked for, or none found at configure time).
   if (options.toolkit.empty())
     options.toolkit = configuredCudaToolkit();
+  if (options.toolkit.empty())
+    options.toolkit = "none";
+  bool noToolkit = options.toolkit == "none";
   // A fatbin holds the cubin and the PTX, which a driver compiles for a GPU
   // newer than the cubin's; it needs the toolkit's `fatbinary`.
   if (options.format.empty())
-    options.format = options.toolkit.empty()        ? "isa"
+    options.format = noToolkit                       ? "isa"
                      : hasFatbinary(options.toolkit) ? "fatbin"
                                                      : "bin";
   if (options.format != "isa" && options.format != "bin" &&
       options.format != "fatbin")
     return optionError("unknown format '" + options.format +
                        "', expected isa, bin or fatbin");
-  if (options.toolkit.empty()) {
+  if (noToolkit) {
     if (options.format != "isa")
       return optionError("format=" + options.format +
                          " needs the CUDA toolkit's ptxas, which was not "
-                         "found at configure time; pass toolkit=DIR or "
+                         "found at configure time or was declined "
+                         "(toolkit=none); pass toolkit=DIR or "
                          "format=isa");
-    // PTX needs no toolkit, but math functions would stay unresolved
-    // `__nv_*` calls without libdevice.
+    // PTX needs no toolkit; math functions would be calls of libdevice's
+    // `__nv_*` functions, which maxgraph-gpu-check-libdevice-calls refuses.
     return llvm::Error::success();
   }
   if (!llvm::sys::fs::exists(libdeviceOf(options.toolkit)))
@@ -235,7 +239,8 @@ void maxgraph::buildLowerToGPUPipeline(
     nvvm.chip = options.chip;
     nvvm.features = options.features;
     nvvm.optLevel = 3;
-    if (!options.toolkit.empty())
+    bool noToolkit = options.toolkit == "none";
+    if (!noToolkit)
       nvvm.linkLibs.push_back(libdeviceOf(options.toolkit));
     pm.addPass(createGpuNVVMAttachTarget(nvvm));
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
@@ -248,8 +253,10 @@ void maxgraph::buildLowerToGPUPipeline(
     kernels.addPass(createCanonicalizerPass());
     kernels.addPass(createCSEPass());
     kernels.addPass(createReconcileUnrealizedCastsPass());
+    if (noToolkit)
+      kernels.addPass(createGPUCheckLibdeviceCalls());
     GpuModuleToBinaryPassOptions binary;
-    binary.toolkitPath = options.toolkit;
+    binary.toolkitPath = noToolkit ? std::string() : options.toolkit.getValue();
     binary.compilationTarget = options.format;
     pm.addPass(createGpuModuleToBinaryPass(binary));
   } else {

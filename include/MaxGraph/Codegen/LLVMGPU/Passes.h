@@ -63,7 +63,8 @@ struct LowerToGPUPipelineOptions
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("nvvm: the CUDA toolkit directory, for ptxas and "
-                     "libdevice (default: the one found at configure time)"),
+                     "libdevice (default: the one found at configure time; "
+                     "none: PTX without a toolkit, and no math functions)"),
       llvm::cl::init("")};
   Option<std::string> llvmSpirv{
       *this, "llvm-spirv",

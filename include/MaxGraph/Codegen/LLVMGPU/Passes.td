@@ -164,6 +164,21 @@ def GPUAlignWorkgroupBuffers
   }];
 }
 
+def GPUCheckLibdeviceCalls
+    : Pass<"maxgraph-gpu-check-libdevice-calls", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Refuses calls of libdevice's functions in kernels that "
+                "will not be linked with it";
+  let description = [{
+    Math on NVIDIA GPUs lowers to calls of libdevice's `__nv_*` functions
+    (`__nv_expf`), which the CUDA toolkit's libdevice defines. Where no
+    toolkit is linked (`maxgraph-lower-to-gpu` with `toolkit=none`, or none
+    found at configure time), the PTX would call functions that nothing
+    defines, and the driver would fail to load it. This pass, run on the
+    kernels once they are in the LLVM dialect, reports each such call at
+    the op it came from, naming the function; modules without math pass.
+  }];
+}
+
 def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
   let summary = "Makes host functions enqueue their GPU work on a stream "
                 "they take as their first argument";
