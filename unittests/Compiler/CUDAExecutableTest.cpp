@@ -146,7 +146,8 @@ TEST_F(CUDAExecutableTest, CompileLoadsTheKernelsAndLaunchesNothing) {
   std::string kind = configuredCudaToolkit().empty() ? "ptx" : "fatbin";
   EXPECT_EQ(field(loads[0], "kind"), kind) << loads[0];
   EXPECT_TRUE(callsOf(lines, "cuLaunchKernel").empty()) << standIn().log();
-  EXPECT_TRUE(callsOf(lines, "cuMemAllocAsync").empty()) << standIn().log();
+  EXPECT_TRUE(callsOf(lines, "cuMemAllocFromPoolAsync").empty())
+      << standIn().log();
 }
 
 TEST_F(CUDAExecutableTest, ARunEnqueuesEverythingOnOneStreamAndWaitsOnce) {
@@ -160,7 +161,8 @@ TEST_F(CUDAExecutableTest, ARunEnqueuesEverythingOnOneStreamAndWaitsOnce) {
     std::vector<std::string> lines = logLines();
     // Two inputs, one result, the device status word; all but the result
     // (which stays in device memory) are freed.
-    EXPECT_EQ(callsOf(lines, "cuMemAllocAsync").size(), 4u) << standIn().log();
+    EXPECT_EQ(callsOf(lines, "cuMemAllocFromPoolAsync").size(), 4u)
+        << standIn().log();
     EXPECT_EQ(callsOf(lines, "cuMemFreeAsync").size(), 3u) << standIn().log();
     // Inputs and the zeroed status in, the status out.
     EXPECT_EQ(callsOf(lines, "cuMemcpyAsync").size(), 4u) << standIn().log();
@@ -248,7 +250,8 @@ TEST_F(CUDAExecutableTest, ADeviceGraphIsCapturedOnceAndReplayed) {
       EXPECT_TRUE(callsOf(lines, "cuLaunchKernel").empty()) << standIn().log();
       EXPECT_TRUE(callsOf(lines, "cuStreamBeginCapture").empty());
       // The result's own memory, outside the graph.
-      std::vector<std::string> allocations = callsOf(lines, "cuMemAllocAsync");
+      std::vector<std::string> allocations =
+          callsOf(lines, "cuMemAllocFromPoolAsync");
       ASSERT_EQ(allocations.size(), 1u) << standIn().log();
       EXPECT_FALSE(llvm::StringRef(allocations[0]).ends_with(" captured"));
       EXPECT_EQ(launches[0].substr(strlen("cuGraphLaunch "), 2), exec);
@@ -293,15 +296,16 @@ TEST_F(CUDAExecutableTest, EachBindingOfTheSymbolicDimsHasItsOwnGraph) {
 
 TEST_F(CUDAExecutableTest, AFailedAllocationIsAnErrorAndTheNextRunWorks) {
   std::unique_ptr<GpuExecutable> executable = compile(kChain, "chain");
-  standIn().failNext("cuMemAllocAsync", 2);
+  standIn().failNext("cuMemAllocFromPoolAsync", 2);
   try {
     executable->run({f32({1024}, 1), f32({1024}, 2)}, {});
     FAIL() << "an out-of-memory run returned";
   } catch (const RuntimeError &error) {
-    EXPECT_STREQ(error.what(),
-                 "run @chain: mgpuMemAlloc: 4096 bytes on gpu:0 (MaxGraph "
-                 "CUDA stand-in): cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY: "
-                 "out of memory");
+    EXPECT_STREQ(
+        error.what(),
+        "run @chain: mgpuMemAlloc: 4096 bytes on gpu:0 (MaxGraph "
+        "CUDA stand-in): cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY: "
+        "out of memory");
   }
   EXPECT_EQ(standIn().liveAllocations(), liveBefore);
   standIn().clearLog();
@@ -453,7 +457,8 @@ TEST_F(CUDAExecutableTest, AnInputOffSixteenBytesIsCopiedToAnAlignedBuffer) {
   EXPECT_TRUE(llvm::StringRef(field(copies[0], "src")).ends_with("+4"))
       << copies[0];
   EXPECT_EQ(field(copies[0], "bytes"), "4096") << copies[0];
-  std::vector<std::string> allocations = callsOf(lines, "cuMemAllocAsync");
+  std::vector<std::string> allocations =
+      callsOf(lines, "cuMemAllocFromPoolAsync");
   // The result, the view's copy and the status word.
   EXPECT_EQ(allocations.size(), 3u) << standIn().log();
   std::string copyName = field(copies[0], "dst");

@@ -491,7 +491,7 @@ TEST(CUDACollectivesTest, AllgatherInterleavesRowsAlongAnInnerAxis) {
                   withToken(lines, "stream=" + gpus.streamNames[gpu]),
                   {"ncclAllGather " + comm + " send=" + name[0] +
                        " recv=" + name[1] + " count=24 dtype=uint8" + tail,
-                   "cuMemAllocAsync bytes=48" + tail + " -> $t",
+                   "cuMemAllocFromPoolAsync bytes=48" + tail + " -> $t",
                    "ncclAllGather " + comm + " send=" + name[0] +
                        " recv=$t count=24 dtype=uint8" + tail,
                    "cuMemcpy2DAsync width=8 height=3 dst=" + name[2] +
@@ -562,7 +562,7 @@ TEST(CUDACollectivesTest, ReduceScatterPacksBlocksAlongAnInnerAxis) {
           "the log" + on, withToken(lines, "stream=" + gpus.streamNames[gpu]),
           {"ncclReduceScatter " + comm + " send=" + name[0] +
                " recv=" + name[1] + " count=4 dtype=int32 op=sum" + tail,
-           "cuMemAllocAsync bytes=32" + tail + " -> $t",
+           "cuMemAllocFromPoolAsync bytes=32" + tail + " -> $t",
            "cuMemcpy2DAsync width=8 height=2 dst=$t dpitch=8 src=" + name[0] +
                " spitch=16" + tail,
            "cuMemcpy2DAsync width=8 height=2 dst=$t+16 dpitch=8 src=" +

@@ -225,7 +225,7 @@ TEST_F(CUDARuntimeTest, DevicesAndSelection) {
   // retained again, and its default stream is S1.
   void *pointer = take(cuda::allocate(16));
   EXPECT_EQ(message(cuda::deallocate(pointer)), "(no error)");
-  log.expect({"cuMemAllocAsync bytes=16 stream=S1 -> $A",
+  log.expect({"cuMemAllocFromPoolAsync bytes=16 stream=S1 -> $A",
               "cuMemFreeAsync $A stream=S1"});
 }
 
@@ -245,8 +245,8 @@ TEST_F(CUDARuntimeTest, CopiesGoThroughDeviceMemoryAndBack) {
   EXPECT_EQ(output, input);
   EXPECT_EQ(message(cuda::deallocate(first)), "(no error)");
   EXPECT_EQ(message(cuda::deallocate(second)), "(no error)");
-  log.expect({"cuMemAllocAsync bytes=256 stream=S1 -> $A",
-              "cuMemAllocAsync bytes=256 stream=S1 -> $B",
+  log.expect({"cuMemAllocFromPoolAsync bytes=256 stream=S1 -> $A",
+              "cuMemAllocFromPoolAsync bytes=256 stream=S1 -> $B",
               "cuMemcpyAsync bytes=256 dst=$A src=host stream=S1",
               "cuMemcpyAsync bytes=256 dst=$B src=$A stream=S1",
               "cuMemcpyAsync bytes=256 dst=host src=$B stream=S1",
@@ -262,8 +262,8 @@ TEST_F(CUDARuntimeTest, ZeroByteAllocationsGetABlockEach) {
   EXPECT_EQ(message(cuda::deallocate(first)), "(no error)");
   EXPECT_EQ(message(cuda::deallocate(second)), "(no error)");
   // The driver refuses zero bytes: the runtime asks for one.
-  log.expect({"cuMemAllocAsync bytes=1 stream=S1 -> $A",
-              "cuMemAllocAsync bytes=1 stream=S1 -> $B",
+  log.expect({"cuMemAllocFromPoolAsync bytes=1 stream=S1 -> $A",
+              "cuMemAllocFromPoolAsync bytes=1 stream=S1 -> $B",
               "cuMemFreeAsync $A stream=S1", "cuMemFreeAsync $B stream=S1"});
 }
 
@@ -287,7 +287,7 @@ TEST_F(CUDARuntimeTest, FillsWriteValuesOfTheirWidth) {
                 ": cuMemsetD32Async: CUDA_ERROR_INVALID_VALUE: invalid "
                 "argument");
   EXPECT_EQ(message(cuda::deallocate(buffer)), "(no error)");
-  log.expect({"cuMemAllocAsync bytes=32 stream=S1 -> $A",
+  log.expect({"cuMemAllocFromPoolAsync bytes=32 stream=S1 -> $A",
               "cuMemsetD32Async $A count=8 stream=S1",
               "cuMemsetD16Async $A+4 count=2 stream=S1",
               "cuMemcpyAsync bytes=32 dst=host src=$A stream=S1",
@@ -325,7 +325,7 @@ TEST_F(CUDARuntimeTest, KernelsOfACubinAreLaunchedOnTheirStreams) {
   log.expect({cubinLoaded('M'), "cuModuleGetFunction $M name=kernel_a -> $F",
               "cuModuleGetFunction $M name=kernel -> error 500",
               "cuModuleGetFunction $M name=kernel_b_long -> $G",
-              "cuMemAllocAsync bytes=64 stream=S1 -> $P",
+              "cuMemAllocFromPoolAsync bytes=64 stream=S1 -> $P",
               "cuLaunchKernel $F name=kernel_a grid=(4,2,1) block=(128,1,1) "
               "shared=0 stream=S1",
               "cuStreamCreate -> $S",
@@ -536,8 +536,8 @@ TEST_F(CUDARuntimeTest, CapturedWorkIsReplayedByEachGraphLaunch) {
             "(no error)");
   log.expect({cubinLoaded('M'), "cuModuleGetFunction $M name=kernel_a -> $F",
               "cuStreamCreate -> $S",
-              "cuMemAllocAsync bytes=64 stream=$S -> $A",
-              "cuMemAllocAsync bytes=64 stream=$S -> $B",
+              "cuMemAllocFromPoolAsync bytes=64 stream=$S -> $A",
+              "cuMemAllocFromPoolAsync bytes=64 stream=$S -> $B",
               "cuMemcpyAsync bytes=64 dst=$B src=host stream=$S",
               "cuMemcpyAsync bytes=64 dst=$A src=host stream=$S"});
 
@@ -619,14 +619,15 @@ TEST_F(CUDARuntimeTest, TheDefaultStreamCanBeCaptured) {
   EXPECT_EQ(message(cuda::destroyGraph(*graph)), "(no error)");
   EXPECT_EQ(message(cuda::destroyGraph(nullptr)), "(no error)");
   EXPECT_EQ(message(cuda::deallocate(buffer)), "(no error)");
-  log.expect(
-      {"cuMemAllocAsync bytes=16 stream=S1 -> $A", "cuStreamBeginCapture S1",
-       "cuMemsetD32Async $A count=4 stream=S1 captured",
-       "cuStreamEndCapture S1 -> $G nodes=1", "cuGraphInstantiate $G -> $E",
-       "cuGraphDestroy $G", "cuMemcpyAsync bytes=16 dst=$A src=host stream=S1",
-       "cuGraphLaunch $E stream=S1",
-       "cuMemcpyAsync bytes=16 dst=host src=$A stream=S1",
-       "cuGraphExecDestroy $E", "cuMemFreeAsync $A stream=S1"});
+  log.expect({"cuMemAllocFromPoolAsync bytes=16 stream=S1 -> $A",
+              "cuStreamBeginCapture S1",
+              "cuMemsetD32Async $A count=4 stream=S1 captured",
+              "cuStreamEndCapture S1 -> $G nodes=1",
+              "cuGraphInstantiate $G -> $E", "cuGraphDestroy $G",
+              "cuMemcpyAsync bytes=16 dst=$A src=host stream=S1",
+              "cuGraphLaunch $E stream=S1",
+              "cuMemcpyAsync bytes=16 dst=host src=$A stream=S1",
+              "cuGraphExecDestroy $E", "cuMemFreeAsync $A stream=S1"});
 }
 
 TEST_F(CUDARuntimeTest, HostSynchronizationDuringACaptureIsRefused) {
@@ -643,7 +644,7 @@ TEST_F(CUDARuntimeTest, HostSynchronizationDuringACaptureIsRefused) {
   EXPECT_NE(error.find("host synchronization"), std::string::npos);
   EXPECT_NE(error.find("device graph"), std::string::npos);
   log.expect({"cuStreamCreate -> $S",
-              "cuMemAllocAsync bytes=64 stream=$S -> $A",
+              "cuMemAllocFromPoolAsync bytes=64 stream=$S -> $A",
               "cuStreamBeginCapture $S", "cuStreamEndCapture $S -> $G nodes=0",
               "cuGraphDestroy $G"});
 
@@ -703,15 +704,16 @@ TEST_F(CUDARuntimeTest, HostDataCopiedInACaptureIsAPinnedSnapshot) {
                             "cuGraphLaunch $E stream=$S",
                             "cuMemcpyAsync bytes=64 dst=host src=$A stream=$S",
                             "cuStreamSynchronize $S"};
-  log.expect(
-      {"cuStreamCreate -> $S", "cuMemAllocAsync bytes=64 stream=$S -> $A",
-       "cuStreamBeginCapture $S", "cuMemAllocHost bytes=64",
-       "cuMemcpyAsync bytes=64 dst=$A src=pinned stream=$S captured",
-       "cuStreamEndCapture $S -> $G nodes=1", "cuGraphInstantiate $G -> $E",
-       "cuGraphDestroy $G", replayed[0], replayed[1], replayed[2], replayed[3],
-       replayed[0], replayed[1], replayed[2], replayed[3],
-       // The snapshot goes with the graph.
-       "cuGraphExecDestroy $E", "cuMemFreeHost"});
+  log.expect({"cuStreamCreate -> $S",
+              "cuMemAllocFromPoolAsync bytes=64 stream=$S -> $A",
+              "cuStreamBeginCapture $S", "cuMemAllocHost bytes=64",
+              "cuMemcpyAsync bytes=64 dst=$A src=pinned stream=$S captured",
+              "cuStreamEndCapture $S -> $G nodes=1",
+              "cuGraphInstantiate $G -> $E", "cuGraphDestroy $G", replayed[0],
+              replayed[1], replayed[2], replayed[3], replayed[0], replayed[1],
+              replayed[2], replayed[3],
+              // The snapshot goes with the graph.
+              "cuGraphExecDestroy $E", "cuMemFreeHost"});
 
   // A copy to the host would make the graph wait for it: refused, and the
   // snapshot taken before goes with the failed capture.
@@ -758,7 +760,7 @@ TEST_F(CUDARuntimeTest, HostMemoryOfMemRefsIsRegistered) {
   mgpu.memHostUnregisterMemRef(1, &empty, sizeof(float));
   EXPECT_EQ(message(cuda::deallocate(buffer)), "(no error)");
   log.expect({"cuMemHostRegister bytes=64",
-              "cuMemAllocAsync bytes=64 stream=S1 -> $A",
+              "cuMemAllocFromPoolAsync bytes=64 stream=S1 -> $A",
               "cuMemcpyAsync bytes=64 dst=$A src=pinned stream=S1",
               "cuMemcpyAsync bytes=64 dst=host src=$A stream=S1",
               "cuMemHostUnregister", "cuMemHostRegister bytes=40",
@@ -803,28 +805,30 @@ TEST_F(CUDARuntimeTest, HostSharedMemoryIsNotAllocatedDuringACapture) {
 }
 
 TEST_F(CUDARuntimeTest, OutOfMemoryNamesTheAllocationAndTheDevice) {
-  standIn().failNext("cuMemAllocAsync", 2);
-  EXPECT_EQ(message(cuda::allocate(64)),
-            std::string("mgpuMemAlloc: 64 bytes on ") + kDevice +
-                ": cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+  standIn().failNext("cuMemAllocFromPoolAsync", 2);
+  EXPECT_EQ(
+      message(cuda::allocate(64)),
+      std::string("mgpuMemAlloc: 64 bytes on ") + kDevice +
+          ": cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
   // Only the next call failed.
   void *pointer = take(cuda::allocate(64));
   EXPECT_NE(pointer, nullptr);
   EXPECT_EQ(message(cuda::deallocate(pointer)), "(no error)");
   // More than the stand-in's 4 GiB.
-  EXPECT_EQ(message(cuda::allocate(size_t(8) << 30)),
-            std::string("mgpuMemAlloc: 8589934592 bytes on ") + kDevice +
-                ": cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
-  log.expect({"cuMemAllocAsync bytes=64 stream=S1 -> error 2",
-              "cuMemAllocAsync bytes=64 stream=S1 -> $A",
+  EXPECT_EQ(
+      message(cuda::allocate(size_t(8) << 30)),
+      std::string("mgpuMemAlloc: 8589934592 bytes on ") + kDevice +
+          ": cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+  log.expect({"cuMemAllocFromPoolAsync bytes=64 stream=S1 -> error 2",
+              "cuMemAllocFromPoolAsync bytes=64 stream=S1 -> $A",
               "cuMemFreeAsync $A stream=S1",
-              "cuMemAllocAsync bytes=8589934592 stream=S1 -> error 2"});
+              "cuMemAllocFromPoolAsync bytes=8589934592 stream=S1 -> error 2"});
 }
 
 TEST_F(CUDARuntimeTest, APendingErrorMakesCallsNoOpsUntilTaken) {
   void *kept = take(cuda::allocate(16));
   ASSERT_NE(kept, nullptr);
-  standIn().failNext("cuMemAllocAsync", 2);
+  standIn().failNext("cuMemAllocFromPoolAsync", 2);
   EXPECT_EQ(mgpu.memAlloc(64, nullptr, 0), nullptr);
   // Every mgpu call is a no-op now, and the first error stays.
   EXPECT_EQ(mgpu.memAlloc(16, nullptr, 0), nullptr);
@@ -836,12 +840,12 @@ TEST_F(CUDARuntimeTest, APendingErrorMakesCallsNoOpsUntilTaken) {
   EXPECT_EQ(mgpu.moduleLoad(cubin.data(), cubin.size()), nullptr);
   mgpu.memFree(&host, nullptr);
   mgpu.streamSynchronize(nullptr);
-  log.expect({"cuMemAllocAsync bytes=16 stream=S1 -> $K",
-              "cuMemAllocAsync bytes=64 stream=S1 -> error 2"});
+  log.expect({"cuMemAllocFromPoolAsync bytes=16 stream=S1 -> $K",
+              "cuMemAllocFromPoolAsync bytes=64 stream=S1 -> error 2"});
   // The C++ functions return the pending error rather than do their work.
   std::string outOfMemory =
       std::string("mgpuMemAlloc: 64 bytes on ") + kDevice +
-      ": cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory";
+      ": cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory";
   EXPECT_EQ(message(cuda::copy(kept, host.data(), 16)), outOfMemory);
   EXPECT_EQ(pendingError(), "(none)");
   log.expect({});
@@ -859,14 +863,16 @@ TEST_F(CUDARuntimeTest, ModulesAreUnloadedWithAnErrorPending) {
   mgpu.moduleUnload(&local);
   EXPECT_EQ(pendingError(), "mgpuModuleUnload: " + hex(&local) +
                                 " is not a module of mgpuModuleLoad");
-  standIn().failNext("cuMemAllocAsync", 2);
+  standIn().failNext("cuMemAllocFromPoolAsync", 2);
   EXPECT_EQ(mgpu.memAlloc(64, nullptr, 0), nullptr);
   // Nothing else would free it.
   mgpu.moduleUnload(module);
-  EXPECT_EQ(pendingError(),
-            std::string("mgpuMemAlloc: 64 bytes on ") + kDevice +
-                ": cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
-  log.expect({cubinLoaded('M'), "cuMemAllocAsync bytes=64 stream=S1 -> error 2",
+  EXPECT_EQ(
+      pendingError(),
+      std::string("mgpuMemAlloc: 64 bytes on ") + kDevice +
+          ": cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+  log.expect({cubinLoaded('M'),
+              "cuMemAllocFromPoolAsync bytes=64 stream=S1 -> error 2",
               "cuModuleUnload $M"});
 }
 
@@ -883,7 +889,7 @@ TEST_F(CUDARuntimeTest, FreeingWhatWasNotAllocatedIsAnError) {
   EXPECT_EQ(message(cuda::deallocate(pointer)),
             "mgpuMemFree: " + hex(pointer) + " is not a block of mgpuMemAlloc");
   EXPECT_EQ(message(cuda::deallocate(nullptr)), "(no error)");
-  log.expect({"cuMemAllocAsync bytes=16 stream=S1 -> $A",
+  log.expect({"cuMemAllocFromPoolAsync bytes=16 stream=S1 -> $A",
               "cuMemFreeAsync $A stream=S1"});
 }
 
@@ -918,7 +924,7 @@ TEST_F(CUDARuntimeTest, StreamsOfCreateStreamAreOrderedByEvents) {
   EXPECT_EQ(pendingError(), "mgpuEventSynchronize: " + hex(event) +
                                 " is not an event of mgpuEventCreate");
   log.expect({"cuStreamCreate -> $S", "cuStreamCreate -> $T",
-              "cuMemAllocAsync bytes=32 stream=$S -> $A",
+              "cuMemAllocFromPoolAsync bytes=32 stream=$S -> $A",
               "cuMemcpyAsync bytes=32 dst=$A src=host stream=$S",
               "cuEventCreate -> $V", "cuEventRecord $V stream=$S",
               "cuStreamWaitEvent $T $V",
@@ -992,7 +998,7 @@ TEST_F(CUDARuntimeTest, CallsFromAnotherThreadMakeTheContextCurrent) {
   worker.join();
   EXPECT_EQ(errors, "(no error)(no error)(no error)(no error)");
   EXPECT_EQ(output, input);
-  log.expect({"cuMemAllocAsync bytes=16 stream=S1 -> $A",
+  log.expect({"cuMemAllocFromPoolAsync bytes=16 stream=S1 -> $A",
               "cuMemcpyAsync bytes=16 dst=$A src=host stream=S1",
               "cuMemcpyAsync bytes=16 dst=host src=$A stream=S1",
               "cuStreamSynchronize S1", "cuMemFreeAsync $A stream=S1"});
@@ -1134,8 +1140,7 @@ TEST(CUDAStandInEnvironmentTest, KernelsAGpuCannotLoadAreRefusedByName) {
                 message(cuda::checkKernels(3, "sm_90", "bin", "")),
                 "gpu:3: no CUDA device 3 (1 found)");
     check.equal("driverVersion",
-                std::to_string(llvm::cantFail(cuda::driverVersion())),
-                "13000");
+                std::to_string(llvm::cantFail(cuda::driverVersion())), "13000");
     return check.report;
   });
 }
@@ -1172,17 +1177,26 @@ TEST(CUDAStandInEnvironmentTest, EachDeviceHasItsContextAndDefaultStream) {
                 "(no error)");
     check.equal("destroyStream", message(cuda::destroyStream(stream)),
                 "(no error)");
+    // Each device's memory comes from a pool of the runtime's own, which
+    // keeps what is freed (the release threshold at its maximum); the
+    // device's default pool, which other libraries use, is left alone.
     check.equal("log", standIn().log(),
                 "cuDevicePrimaryCtxRetain device=0\n"
+                "cuMemPoolCreate device=0 -> Q1\n"
+                "cuMemPoolSetAttribute Q1 attribute=4 "
+                "value=18446744073709551615\n"
                 "cuStreamCreate -> S1\n"
-                "cuMemAllocAsync bytes=16 stream=S1 -> P1\n"
+                "cuMemAllocFromPoolAsync bytes=16 stream=S1 -> P1\n"
                 "cuDevicePrimaryCtxRetain device=1\n"
+                "cuMemPoolCreate device=1 -> Q2\n"
+                "cuMemPoolSetAttribute Q2 attribute=4 "
+                "value=18446744073709551615\n"
                 "cuStreamCreate -> S2\n"
-                "cuMemAllocAsync bytes=16 stream=S2 -> P2\n"
+                "cuMemAllocFromPoolAsync bytes=16 stream=S2 -> P2\n"
                 "cuMemFreeAsync P1 stream=S1\n"
                 "cuStreamCreate -> S3\n"
                 "cuMemFreeAsync P2 stream=S3\n"
-                "cuMemAllocAsync bytes=16 stream=S1 -> P3\n"
+                "cuMemAllocFromPoolAsync bytes=16 stream=S1 -> P3\n"
                 "cuMemFreeAsync P3 stream=S1\n"
                 "cuStreamDestroy S3\n");
     check.equal("live allocations", std::to_string(standIn().liveAllocations()),

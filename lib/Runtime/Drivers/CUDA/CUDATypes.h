@@ -51,6 +51,22 @@ struct CUDA_MEMCPY2D_st {
 };
 static_assert(sizeof(CUDA_MEMCPY2D_st) == 128, "the layout of cuda.h's");
 
+/// cuda.h's CUmemPoolProps_st (as for CUDA_MEMCPY2D_st): the allocation
+/// type, handle types and location (type and id) are its enums, as ints.
+struct CUmemPoolProps_st {
+  int allocType;
+  int handleTypes;
+  struct {
+    int type;
+    int id;
+  } location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+static_assert(sizeof(CUmemPoolProps_st) == 88, "the layout of cuda.h's");
+
 namespace maxgraph::cuda {
 //===----------------------------------------------------------------------===//
 // Types and constants of cuda.h
@@ -104,6 +120,10 @@ inline constexpr int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
 inline constexpr int CU_STREAM_CAPTURE_STATUS_NONE = 0;
 /// CUmemPool_attribute: CU_MEMPOOL_ATTR_RELEASE_THRESHOLD.
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
+/// CUmemAllocationType: CU_MEM_ALLOCATION_TYPE_PINNED.
+inline constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
+/// CUmemLocationType: CU_MEM_LOCATION_TYPE_DEVICE.
+inline constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
 /// CUmemAttach_flags: CU_MEM_ATTACH_GLOBAL.
 inline constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
 /// CUmemorytype: CU_MEMORYTYPE_DEVICE.
@@ -111,6 +131,8 @@ inline constexpr int CU_MEMORYTYPE_DEVICE = 2;
 
 /// CUDA_MEMCPY2D (CUDA_MEMCPY2D_v2), below.
 using CUDA_MEMCPY2D = ::CUDA_MEMCPY2D_st;
+/// CUmemPoolProps (CUmemPoolProps_v1), below.
+using CUmemPoolProps = ::CUmemPoolProps_st;
 } // namespace maxgraph::cuda
 
 #endif // MAXGRAPH_LIB_RUNTIME_CUDA_CUDATYPES_H

@@ -281,8 +281,10 @@ public:
   /// A temporary of `bytes` on the stream; false (recorded) if there is
   /// none.
   bool allocate(size_t bytes, CUdeviceptr &pointer) {
-    return check(cu->MemAllocAsync(&pointer, bytes, stream->stream),
-                 "cuMemAllocAsync",
+    const char *driverCall = nullptr;
+    CUresult status =
+        allocateOnStream(*cu, *stream, pointer, bytes, driverCall);
+    return check(status, driverCall,
                  " (a temporary of " + llvm::Twine(bytes) + " bytes)");
   }
 

@@ -171,11 +171,11 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
       // What a driver refuses depends on its version (kernels of a newer
       // toolkit, PTX of a newer ISA): say it.
       int version = 0;
-      std::string driver =
-          cu->DriverGetVersion(&version) == CUDA_SUCCESS
-              ? " (a driver for CUDA " + std::to_string(version / 1000) + "." +
-                    std::to_string(version % 1000 / 10) + ")"
-              : "";
+      std::string driver = cu->DriverGetVersion(&version) == CUDA_SUCCESS
+                               ? " (a driver for CUDA " +
+                                     std::to_string(version / 1000) + "." +
+                                     std::to_string(version % 1000 / 10) + ")"
+                               : "";
       call.check(status, "cuModuleLoadData",
                  "loading the kernels on " + device->label + driver);
       return nullptr;
@@ -347,9 +347,12 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
           !call.check(cu->MemAllocManaged(&pointer, size, CU_MEM_ATTACH_GLOBAL),
                       "cuMemAllocManaged", what))
         return nullptr;
-    } else if (!call.check(cu->MemAllocAsync(&pointer, size, stream.stream),
-                           "cuMemAllocAsync", what)) {
-      return nullptr;
+    } else {
+      const char *driverCall = nullptr;
+      CUresult status =
+          allocateOnStream(*cu, stream, pointer, size, driverCall);
+      if (!call.check(status, driverCall, what))
+        return nullptr;
     }
     void *address = reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
     call.state.allocations[address] = {static_cast<size_t>(bytes), device,

@@ -128,14 +128,22 @@ llvm::Expected<DeviceState *> RuntimeState::device(int index) {
     cu.DevicePrimaryCtxRelease(state->device);
     return std::move(error);
   }
-  // Freed blocks stay in the pool for the next call's allocations instead
-  // of going back to the driver at every synchronization.
-  CUmemoryPool pool = nullptr;
-  if (cu.DeviceGetDefaultMemPool(&pool, state->device) == CUDA_SUCCESS) {
-    uint64_t threshold = UINT64_MAX;
-    (void)cu.MemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                                 &threshold);
+  // A pool of the runtime's own, whose freed blocks stay for the next
+  // call's allocations instead of going back to the driver at every
+  // synchronization. (On the device's default pool that setting would hold
+  // for every library of the process, which would lose memory it frees.)
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = index;
+  if (llvm::Error error =
+          check(cu.MemPoolCreate(&state->pool, &props), "cuMemPoolCreate")) {
+    cu.DevicePrimaryCtxRelease(state->device);
+    return std::move(error);
   }
+  uint64_t threshold = UINT64_MAX;
+  (void)cu.MemPoolSetAttribute(state->pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                               &threshold);
   CUstream stream = nullptr;
   if (llvm::Error error = check(
           cu.StreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate")) {
@@ -186,6 +194,18 @@ llvm::Error cuda::selectDevice(int index) {
   return state.selectDevice(index);
 }
 
+CUresult cuda::allocateOnStream(const CUDADriver &cu, Stream &stream,
+                                CUdeviceptr &pointer, size_t bytes,
+                                const char *&call) {
+  if (stream.capturing) {
+    call = "cuMemAllocAsync";
+    return cu.MemAllocAsync(&pointer, bytes, stream.stream);
+  }
+  call = "cuMemAllocFromPoolAsync";
+  return cu.MemAllocFromPoolAsync(&pointer, bytes, stream.device->pool,
+                                  stream.stream);
+}
+
 llvm::Expected<int> cuda::driverVersion() {
   llvm::Expected<const CUDADriver &> cu = cudaDriver();
   if (!cu)
@@ -229,10 +249,10 @@ llvm::Error cuda::checkKernels(int index, llvm::StringRef chip,
   if (!driver)
     return driver.takeError();
   int major = static_cast<int>(architecture) / 10;
-  bool cubinRuns = archSpecific ? capability == static_cast<int>(architecture)
-                                : capability / 10 == major &&
-                                      capability >= static_cast<int>(
-                                                        architecture);
+  bool cubinRuns = archSpecific
+                       ? capability == static_cast<int>(architecture)
+                       : capability / 10 == major &&
+                             capability >= static_cast<int>(architecture);
   bool hasPtx = format == "fatbin" || format == "isa";
   bool ptxRuns =
       hasPtx && !archSpecific && capability >= static_cast<int>(architecture);
@@ -245,8 +265,8 @@ llvm::Error cuda::checkKernels(int index, llvm::StringRef chip,
     what += " from CUDA toolkit " + toolkitVersion.str();
   std::string device = label + ", of compute capability " +
                        std::to_string(capability / 10) + "." +
-                       std::to_string(capability % 10) + ", with a driver for CUDA " +
-                       cudaVersionText(*driver);
+                       std::to_string(capability % 10) +
+                       ", with a driver for CUDA " + cudaVersionText(*driver);
   if (!(hasCubin && cubinRuns) && !ptxRuns)
     return makeError(
         device + ", cannot run the kernels, " + what + ": " +

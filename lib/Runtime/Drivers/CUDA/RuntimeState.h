@@ -45,7 +45,19 @@ struct DeviceState {
   int maxSharedMemory = 48 * 1024;
   /// The compute capability, major * 10 + minor (90 for 9.0).
   int computeCapability = 0;
+  /// The runtime's own stream-ordered memory pool on the device, which
+  /// keeps freed blocks for the next allocations (the device's default
+  /// pool is left as other libraries of the process expect it).
+  CUmemoryPool pool = nullptr;
 };
+
+/// `bytes` of `stream`'s device memory, ordered on the stream: from the
+/// runtime's pool, or, while the stream is captured, a graph allocation
+/// (cuMemAllocAsync: a graph's memory is its own, whatever the pool). The
+/// driver call's name goes to `call`.
+CUresult allocateOnStream(const CUDADriver &cu, Stream &stream,
+                          CUdeviceptr &pointer, size_t bytes,
+                          const char *&call);
 
 /// An mgpu stream of one device. `capturing` while its work is recorded
 /// into a CUDA graph.

@@ -331,6 +331,8 @@ public:
   std::map<unsigned, FunctionState> functions;
   std::map<unsigned, StreamState> streams;
   std::map<unsigned, bool> events;
+  /// Memory pools of cuMemPoolCreate, and their devices.
+  std::map<unsigned, int> pools;
   std::map<unsigned, GraphState> graphs;
   std::map<unsigned, GraphState> execs;
   std::map<uintptr_t, Allocation> memory;
@@ -341,7 +343,8 @@ public:
 
   /// The number the next handle of its kind gets.
   unsigned nextModule = 1, nextFunction = 1, nextStream = 1, nextEvent = 1,
-           nextGraph = 1, nextExec = 1, nextPointerName = 1, nextSerial = 1;
+           nextGraph = 1, nextExec = 1, nextPointerName = 1, nextSerial = 1,
+           nextPool = 1;
 
   //===--------------------------------------------------------------------===//
   // The log
@@ -1162,29 +1165,49 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice device) {
-  Call call("cuDeviceGetDefaultMemPool");
+CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
+  Call call("cuMemPoolCreate");
+  StandIn &state = call.state;
+  std::string line = "cuMemPoolCreate";
+  if (props)
+    line += " device=" + std::to_string(props->location.id);
   if (CUresult imposed = call.imposed())
-    return imposed;
-  if (!pool)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (!call.state.validDevice(device))
-    return CUDA_ERROR_INVALID_DEVICE;
-  *pool = makeHandle<CUmemoryPool>(HandleKind::Pool, device + 1);
+    return state.logError(line, imposed);
+  // Device memory of a device, exported to nothing.
+  if (!pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      props->handleTypes != 0 ||
+      props->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+      props->win32SecurityAttributes)
+    return state.logError(line, CUDA_ERROR_INVALID_VALUE);
+  if (!state.validDevice(props->location.id))
+    return state.logError(line, CUDA_ERROR_INVALID_DEVICE);
+  unsigned id = state.nextPool++;
+  state.pools[id] = props->location.id;
+  *pool = makeHandle<CUmemoryPool>(HandleKind::Pool, id);
+  state.logLine(line + " -> Q" + std::to_string(id));
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemPoolSetAttribute(CUmemoryPool pool, int attribute, void *value) {
   Call call("cuMemPoolSetAttribute");
-  if (CUresult imposed = call.imposed())
-    return imposed;
+  StandIn &state = call.state;
   unsigned id = handleId(pool, HandleKind::Pool);
-  if (!id || static_cast<int>(id) > call.state.deviceCount)
-    return CUDA_ERROR_INVALID_HANDLE;
+  std::string line = "cuMemPoolSetAttribute " +
+                     (state.pools.count(id) ? "Q" + std::to_string(id)
+                                            : std::string("invalid")) +
+                     " attribute=" + std::to_string(attribute);
+  // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: a cuuint64_t.
+  if (value && attribute == 4)
+    line += " value=" + std::to_string(*static_cast<uint64_t *>(value));
+  if (CUresult imposed = call.imposed())
+    return state.logError(line, imposed);
+  if (!state.pools.count(id))
+    return state.logError(line, CUDA_ERROR_INVALID_HANDLE);
   // CUmemPool_attribute runs from 1 (reuse follow event dependencies) to 8
   // (used memory high).
   if (!value || attribute < 1 || attribute > 8)
-    return CUDA_ERROR_INVALID_VALUE;
+    return state.logError(line, CUDA_ERROR_INVALID_VALUE);
+  state.logLine(line);
   return CUDA_SUCCESS;
 }
 
@@ -1589,13 +1612,19 @@ CUresult cuEventDestroy_v2(CUevent event) {
 // Memory
 //===----------------------------------------------------------------------===//
 
-CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream stream) {
-  Call call("cuMemAllocAsync");
+namespace {
+/// cuMemAllocAsync, and cuMemAllocFromPoolAsync from the pool `poolId` (0
+/// for the former).
+CUresult allocateAsync(const char *name, CUdeviceptr *pointer, size_t bytes,
+                       unsigned poolId, CUstream stream) {
+  Call call(name);
   StandIn &state = call.state;
-  std::string line = "cuMemAllocAsync bytes=" + std::to_string(bytes) +
+  std::string line = std::string(name) + " bytes=" + std::to_string(bytes) +
                      " stream=" + state.streamName(stream);
   if (CUresult imposed = call.imposed())
     return state.logError(line, imposed);
+  if (poolId && !state.pools.count(poolId))
+    return state.logError(line, CUDA_ERROR_INVALID_VALUE);
   if (CUresult status = state.requireContext())
     return state.logError(line, status);
   Capture *capture = nullptr;
@@ -1621,6 +1650,19 @@ CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream stream) {
   }
   state.logLine(line);
   return CUDA_SUCCESS;
+}
+} // namespace
+
+CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream stream) {
+  return allocateAsync("cuMemAllocAsync", pointer, bytes, 0, stream);
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *pointer, size_t bytes,
+                                 CUmemoryPool pool, CUstream stream) {
+  unsigned id = handleId(pool, HandleKind::Pool);
+  // A null or dead pool is no pool: refused as the driver does.
+  return allocateAsync("cuMemAllocFromPoolAsync", pointer, bytes, id ? id : ~0u,
+                       stream);
 }
 
 CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
