@@ -485,6 +485,26 @@ maxgraph.graph @shards(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgraph.t
 }
 )mlir";
 
+/// Checks the results of @shards run on a[i] = `a` + i, b[i] = `b` + i: the
+/// sums on both GPUs, and along axis 1 each row a's row, then b's.
+void expectShards(const std::vector<HostTensor> &results, float a, float b) {
+  ASSERT_EQ(results.size(), 3u);
+  HostTensor sum0 = results[0].to(CPU()), sum1 = results[1].to(CPU());
+  HostTensor gathered = results[2].to(CPU());
+  for (int64_t i = 0; i < 24; ++i) {
+    float expected = (a + i) + (b + i);
+    EXPECT_EQ(sum0.data<float>()[i], expected) << i;
+    EXPECT_EQ(sum1.data<float>()[i], expected) << i;
+  }
+  for (int64_t row = 0; row < 4; ++row)
+    for (int64_t column = 0; column < 12; ++column) {
+      float expected =
+          column < 6 ? a + row * 6 + column : b + row * 6 + (column - 6);
+      EXPECT_EQ(gathered.data<float>()[row * 12 + column], expected)
+          << row << ", " << column;
+    }
+}
+
 // An artifact holds one executable image, of one device: a graph over two
 // GPUs, which runs as an image per GPU, is refused at export by name.
 TEST_F(CUDAExecutableTest, AGraphOverTwoGpusDoesNotExport) {
@@ -529,21 +549,7 @@ TEST_F(CUDAExecutableTest, AGraphOverTwoGpusRunsAPartPerGpuThroughNccl) {
     EXPECT_EQ(results[0].device(), GPU(0));
     EXPECT_EQ(results[1].device(), GPU(1));
     EXPECT_EQ(results[2].device(), GPU(0));
-    HostTensor sum0 = results[0].to(CPU()), sum1 = results[1].to(CPU());
-    HostTensor gathered = results[2].to(CPU());
-    for (int64_t i = 0; i < 24; ++i) {
-      float expected = (1.0f + i) + (100.0f + i);
-      EXPECT_EQ(sum0.data<float>()[i], expected) << i;
-      EXPECT_EQ(sum1.data<float>()[i], expected) << i;
-    }
-    // Along axis 1: each row is a's row, then b's.
-    for (int64_t row = 0; row < 4; ++row)
-      for (int64_t column = 0; column < 12; ++column) {
-        float expected = column < 6 ? 1.0f + row * 6 + column
-                                    : 100.0f + row * 6 + (column - 6);
-        EXPECT_EQ(gathered.data<float>()[row * 12 + column], expected)
-            << row << ", " << column;
-      }
+    expectShards(results, 1.0f, 100.0f);
     std::vector<std::string> lines = logLines();
     // One communicator set for the two GPUs, made at the first run.
     EXPECT_EQ(callsOf(lines, "ncclCommInitAll").size(), run == 0 ? 1u : 0u)
@@ -577,21 +583,7 @@ TEST_F(CUDAExecutableTest, ATwoGpuDeviceGraphCapturesItsCollectives) {
     float a = 1.0f + run, b = 100.0f * (run + 1);
     std::vector<HostTensor> results =
         executable->run({f32({4, 6}, a), f32({4, 6}, b)}, {});
-    ASSERT_EQ(results.size(), 3u);
-    HostTensor sum0 = results[0].to(CPU()), sum1 = results[1].to(CPU());
-    HostTensor gathered = results[2].to(CPU());
-    for (int64_t i = 0; i < 24; ++i) {
-      float expected = (a + i) + (b + i);
-      EXPECT_EQ(sum0.data<float>()[i], expected) << "run " << run << ", " << i;
-      EXPECT_EQ(sum1.data<float>()[i], expected) << "run " << run << ", " << i;
-    }
-    for (int64_t row = 0; row < 4; ++row)
-      for (int64_t column = 0; column < 12; ++column) {
-        float expected =
-            column < 6 ? a + row * 6 + column : b + row * 6 + (column - 6);
-        EXPECT_EQ(gathered.data<float>()[row * 12 + column], expected)
-            << "run " << run << ", " << row << ", " << column;
-      }
+    expectShards(results, a, b);
   }
   std::vector<std::string> lines = logLines();
   auto firstOf = [&](llvm::StringRef call) {
