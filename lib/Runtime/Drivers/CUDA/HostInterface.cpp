@@ -171,11 +171,10 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
       // What a driver refuses depends on its version (kernels of a newer
       // toolkit, PTX of a newer ISA): say it.
       int version = 0;
-      std::string driver = cu->DriverGetVersion(&version) == CUDA_SUCCESS
-                               ? " (a driver for CUDA " +
-                                     std::to_string(version / 1000) + "." +
-                                     std::to_string(version % 1000 / 10) + ")"
-                               : "";
+      std::string driver =
+          cu->DriverGetVersion(&version) == CUDA_SUCCESS
+              ? " (a driver for CUDA " + cudaVersionText(version) + ")"
+              : "";
       call.check(status, "cuModuleLoadData",
                  "loading the kernels on " + device->label + driver);
       return nullptr;

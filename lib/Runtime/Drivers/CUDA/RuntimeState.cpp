@@ -216,8 +216,7 @@ llvm::Expected<int> cuda::driverVersion() {
   return version;
 }
 
-/// "13.0" for cuDriverGetVersion's 13000.
-static std::string cudaVersionText(int version) {
+std::string cuda::cudaVersionText(int version) {
   return std::to_string(version / 1000) + "." +
          std::to_string(version % 1000 / 10);
 }

@@ -51,6 +51,9 @@ struct DeviceState {
   CUmemoryPool pool = nullptr;
 };
 
+/// "13.0" for cuDriverGetVersion's 13000.
+std::string cudaVersionText(int version);
+
 /// `bytes` of `stream`'s device memory, ordered on the stream: from the
 /// runtime's pool, or, while the stream is captured, a graph allocation
 /// (cuMemAllocAsync: a graph's memory is its own, whatever the pool). The
