@@ -8,6 +8,8 @@
 #   2. runs every lit test that REQUIRES: cuda-device (the execution tests'
 #      kernels through the CUDA runtime against the interpreter, a device
 #      graph) and the GoogleTest tests that need a device;
+#   2b. runs compute-sanitizer's memcheck and racecheck on a matmul, row and
+#      narrow-float graph (unsupported where the toolkit has none);
 #   3. runs the GPU benchmark (maxgraph-gpu-benchmark);
 #   4. prints a summary: `gpu-check: N passed, N failed, N unsupported`.
 # On a machine without a CUDA device (no libcuda.so.1, no GPU, or one older
@@ -170,7 +172,46 @@ else
 fi
 rm -f "$log"
 
+# compute-sanitizer over graphs whose kernels a wrong index or a missing
+# barrier would break quietly: memcheck (out-of-bounds and misaligned
+# accesses) on the tiled and tensor-core matmuls, the row kernels and the
+# narrow-float graph; racecheck (shared-memory hazards) on the kernels that
+# share memory (the matmuls' tiles, the block reductions).
+sanitizer=$(command -v compute-sanitizer || true)
+[ -n "$sanitizer" ] || for dir in ${toolkit:-} /usr/local/cuda; do
+  [ -x "$dir/bin/compute-sanitizer" ] && { sanitizer=$dir/bin/compute-sanitizer; break; }
+done
+sanitize() {
+  local tool=$1 file=$2 graph=$3 dims=$4
+  local what="compute-sanitizer --tool $tool: @$graph"
+  if [ -z "$sanitizer" ]; then
+    echo "UNSUPPORTED: $what (no compute-sanitizer in the CUDA toolkit)"
+    unsupported=$((unsupported + 1))
+    return
+  fi
+  if timeout 120 "$sanitizer" --tool "$tool" --error-exitcode 86 \
+      "$build/bin/max-run" "test/Tools/max-run/$file" --graph="$graph" \
+      --gpu-runtime=cuda --random-inputs --seed=1 --dims="$dims" \
+      --output="$(mktemp -d)" >"$log" 2>&1; then
+    echo "PASS: $what"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $what"; tail -20 "$log"
+    failed=$((failed + 1)) status=1
+  fi
+}
+unsupported=0
+log=$(mktemp)
+echo "== compute-sanitizer =="
+sanitize memcheck gpu-opencl-kernels.mlir matmuls batch=70
+sanitize memcheck gpu-opencl-kernels.mlir rows batch=70,n=777
+sanitize memcheck gpu-opencl-narrow-floats.mlir narrow batch=70
+sanitize racecheck gpu-opencl-kernels.mlir matmuls batch=70
+sanitize racecheck gpu-opencl-kernels.mlir rows batch=70,n=777
+sanitize racecheck gpu-opencl-narrow-floats.mlir narrow batch=70
+rm -f "$log"
+
 echo "== maxgraph-gpu-benchmark =="
 timeout 150 "$build/bin/maxgraph-gpu-benchmark" || status=1
-echo "gpu-check: $passed passed, $failed failed, 0 unsupported"
+echo "gpu-check: $passed passed, $failed failed, $unsupported unsupported"
 exit $status
