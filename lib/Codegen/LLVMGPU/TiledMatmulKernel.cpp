@@ -178,6 +178,20 @@ LogicalResult mapToTiledMatmul(RewriterBase &rewriter, linalg::GenericOp op,
                 }
               scf::YieldOp::create(b, loc, next);
             });
+        // The products and sums of float matmuls may contract into fused
+        // multiply-adds (one FFMA each instead of a rounded mul.rn and
+        // add.rn), as the CPU's vector contractions do: twice the work per
+        // instruction, and one rounding per step instead of two.
+        inner.getBody()->walk([&](Operation *bodyOp) {
+          if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(bodyOp))
+            return;
+          auto math = cast<arith::ArithFastMathInterface>(bodyOp);
+          math->setAttr(
+              math.getFastMathAttrName(),
+              arith::FastMathFlagsAttr::get(
+                  b.getContext(), math.getFastMathFlagsAttr().getValue() |
+                                      arith::FastMathFlags::contract));
+        });
         // Nobody stages the next slices before everyone has used these.
         gpu::BarrierOp::create(b, loc);
         scf::YieldOp::create(b, loc, inner.getResults());
