@@ -6,8 +6,11 @@
 //
 // NVVM's matmul strategy for f16 operands (f16 or f32 results): a block of
 // four warps computes a 64x64 tile of C, each warp a 32x32 quarter as 2 x 4
-// tiles of 16x8 accumulated by `nvgpu.mma.sync` (m16n8k16, PTX's
-// `mma.sync.aligned.m16n8k16.row.col`). K advances in steps of 16: the
+// tiles of 16x8 accumulated in f32 by `nvgpu.mma.sync` (m16n8k16, PTX's
+// `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`: f32 keeps a long
+// K's sum as cuBLAS's COMPUTE_32F does), rounded to an f16 result once,
+// when stored. (bf16 operands take the shared-memory kernel: LLVM 22's
+// nvgpu.mma.sync has no bf16 lowering.) K advances in steps of 16: the
 // block stages A's 64x16 and B's 16x64 slices in shared memory, zero where
 // they pass the operands' ends (a zero product adds nothing), and each lane
 // gathers its fragments from there in the layout PTX defines for this
@@ -62,6 +65,7 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
   OpOperand &out = *op.getDpsInitOperand(0);
   Type half = rewriter.getF16Type();
   Type outElement = getElementTypeOrSelf(out.get().getType());
+  Type f32 = rewriter.getF32Type();
   MatmulBlock block = MatmulBlock::open(rewriter, op, sizes, kTile, kThreads,
                                         {workgroupBuffer(half, kTile * kStep),
                                          workgroupBuffer(half, kStep * kTile)});
@@ -128,7 +132,7 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
                add(b, arith::MulIOp::create(b, loc, t, two), colTile * 8 + j))
         .getResult();
   };
-  auto accumulatorType = VectorType::get({2, 2}, outElement);
+  auto accumulatorType = VectorType::get({2, 2}, f32);
   SmallVector<Value> initial;
   for (int64_t rowTile = 0; rowTile < kRowTiles; ++rowTile)
     for (int64_t colTile = 0; colTile < kColTiles; ++colTile) {
@@ -140,8 +144,10 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
           Value inside = arith::AndIOp::create(
               rewriter, loc, below(rewriter, row, block.rows),
               below(rewriter, col, block.cols));
-          elements.push_back(
-              loadOrZero(rewriter, &out, inside, row, col, zero));
+          Value value = loadOrZero(rewriter, &out, inside, row, col, zero);
+          if (outElement != f32)
+            value = arith::ExtFOp::create(rewriter, loc, f32, value);
+          elements.push_back(value);
         }
       initial.push_back(vector::FromElementsOp::create(
           rewriter, loc, accumulatorType, elements));
@@ -239,6 +245,8 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
           Value value = vector::ExtractOp::create(
               rewriter, loc, kLoop.getResult(rowTile * kColTiles + colTile),
               ArrayRef<int64_t>{i, j});
+          if (outElement != f32)
+            value = arith::TruncFOp::create(rewriter, loc, outElement, value);
           memref::StoreOp::create(
               rewriter, loc, value, out.get(),
               applyMap(rewriter, loc, outMap, ivsAt(row, col, zero)));

@@ -8,8 +8,9 @@
 // RUN: %if ptxas %{ max-opt %s --maxgraph-lower-to-gpu="format=bin" | FileCheck %s --check-prefix=CUBIN %}
 // CUBIN: gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
 // One binary (maxgraph-gpu-merge-kernel-modules): a fill, then each
-// matmul's kernel on tensor cores.
-// CHECK:       gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}.entry mm_kernel_0{{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16{{.*}}.entry mm_kernel_2{{.*}}mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// matmul's kernel on tensor cores, accumulating in f32 (`.f32.f16.f16.f32`)
+// and rounding the f16 results once.
+// CHECK:       gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}.entry mm_kernel_0{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32{{.*}}.entry mm_kernel_2{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT:   gpu.binary
 // OFF-NOT:     mma.sync
 // The shared-memory tiles, which the kernels read as 32-bit pairs of f16,
