@@ -285,16 +285,19 @@ func.func @batch_matmul(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref
 
 // With tensor-cores, an f16 matmul takes NVIDIA's mma.sync: four warps per
 // 64x64 tile, shared-memory slices of 64x16 and 16x64 halves, 2 x 4
-// m16n8k16 tiles per warp and K step; an f32 matmul keeps the tiled kernel.
+// m16n8k16 tiles per warp and K step, accumulated in f32 (C's f16 values
+// widened first, each result rounded once when stored); an f32 matmul
+// keeps the tiled kernel.
 // TENSOR-LABEL: func.func @tensor_cores
 // TENSOR-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // TENSOR:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %[[C128]], {{.*}} workgroup(%[[AT:.*]] : memref<1024xf16, #gpu.address_space<workgroup>>, %[[BT:.*]] : memref<1024xf16, #gpu.address_space<workgroup>>)
-// TENSOR:           scf.for {{.*}} -> (vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>, vector<2x2xf16>)
+// TENSOR-COUNT-32:  arith.extf {{.*}} : f16 to f32
+// TENSOR:           scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
 // TENSOR:             gpu.barrier
 // TENSOR:             vector.from_elements {{.*}} : vector<4x2xf16>
-// TENSOR-COUNT-8:     nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+// TENSOR-COUNT-8:     nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // TENSOR:             gpu.barrier
-// TENSOR-COUNT-32:  vector.extract
+// TENSOR-COUNT-32:  arith.truncf {{.*}} : f32 to f16
 // TENSOR:         gpu.launch
 // TENSOR-NOT:       nvgpu.mma.sync
 // TENSOR:           workgroup(%{{.*}} : memref<1024xf32, #gpu.address_space<workgroup>>
