@@ -25,7 +25,9 @@
 // RUN: max-run %S/gpu-opencl.mlir --graph=integers --random-inputs --seed=3 --output=%t/int-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/int-g %t/int-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=INT
 // INT: match
-// RUN: max-run %s --graph=step --gpu-runtime=cuda --random-inputs --seed=4 --dims=n=37 --output=%t/step-g
+// The device graph runs three times (--time=3): uncaptured, captured and
+// replayed, replayed; the results are the last replay's.
+// RUN: max-run %s --graph=step --gpu-runtime=cuda --random-inputs --seed=4 --dims=n=37 --time=3 --output=%t/step-g
 // RUN: max-run %s --graph=step --random-inputs --seed=4 --dims=n=37 --output=%t/step-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/step-g %t/step-i | FileCheck %s --check-prefix=STEP
 // STEP: match 1

@@ -40,6 +40,15 @@
 // RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_NCCL_STANDIN_ASYNC=1 MAXGRAPH_NCCL_STANDIN_TIMEOUT=5 MAXGRAPH_CACHE=0 max-run %s --graph=transfer --gpu-runtime=cuda --random-inputs --seed=6 --output=%t/tr-a
 // RUN: %python %S/Inputs/compare.py %t/tr-a %t/tr-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH1
 // MATCH1: match 1
+// A device graph over two GPUs: its first run outside a capture, then a
+// capture of each part's collectives and a replay (three runs), in both of
+// the stand-in's modes, exactly the interpreter's results.
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_CACHE=0 max-run %s --graph=device_collectives --gpu-runtime=cuda --random-inputs --seed=9 --time=3 --output=%t/dc-c
+// RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_NCCL_STANDIN_ASYNC=1 MAXGRAPH_NCCL_STANDIN_TIMEOUT=5 MAXGRAPH_CACHE=0 max-run %s --graph=device_collectives --gpu-runtime=cuda --random-inputs --seed=9 --time=3 --output=%t/dc-a
+// RUN: max-run %s --graph=device_collectives --random-inputs --seed=9 --output=%t/dc-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/dc-c %t/dc-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH2
+// RUN: %python %S/Inputs/compare.py %t/dc-a %t/dc-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=MATCH2
+// MATCH2: match 2
 // of a shape the receiver knows: static, or symbols its own arguments bind
 // (here `n`, by %y on gpu:1):
 // RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=2 MAXGRAPH_CACHE=0 max-run %s --graph=transfer_dynamic --gpu-runtime=cuda --dims=n=7 --random-inputs --seed=8 --output=%t/td-c
@@ -71,6 +80,13 @@ maxgraph.graph @collectives(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgr
   %r0, %r1 = maxgraph.reduce_scatter sum %a, %b axis = 1 : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 3], f32, gpu:0>, !maxgraph.tensor<[4, 3], f32, gpu:1>)
   %c0, %c1 = maxgraph.broadcast %i, %j root = 1 : (!maxgraph.tensor<[3], si32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:1>) -> (!maxgraph.tensor<[3], si32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:1>)
   maxgraph.output %s0, %s1, %m1, %g0, %h1, %r0, %c0 : !maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[3], si32, gpu:1>, !maxgraph.tensor<[8, 6], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>, !maxgraph.tensor<[4, 3], f32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:0>
+}
+
+maxgraph.graph @device_collectives(%a: !maxgraph.tensor<[4, 6], f32, gpu:0>, %b: !maxgraph.tensor<[4, 6], f32, gpu:1>)
+    -> (!maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[4, 12], f32, gpu:0>) attributes {is_device_graph} {
+  %s0, %s1 = maxgraph.allreduce sum %a, %b : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>)
+  %h0, %h1 = maxgraph.allgather %a, %b axis = 1 : (!maxgraph.tensor<[4, 6], f32, gpu:0>, !maxgraph.tensor<[4, 6], f32, gpu:1>) -> (!maxgraph.tensor<[4, 12], f32, gpu:0>, !maxgraph.tensor<[4, 12], f32, gpu:1>)
+  maxgraph.output %s1, %h0 : !maxgraph.tensor<[4, 6], f32, gpu:1>, !maxgraph.tensor<[4, 12], f32, gpu:0>
 }
 
 maxgraph.graph @transfer(%x: !maxgraph.tensor<[4, 5], f32, gpu:0>) -> !maxgraph.tensor<[4, 5], f32, gpu:1> {
