@@ -20,14 +20,17 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
     - With `tensor-cores` (NVVM), matmuls of f16 operands into f16 or f32
       with a multiply-add body: a block of four warps per 64x64 tile of C,
       each warp a 32x32 quarter as 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles
-      (PTX `mma.sync.aligned.m16n8k16.row.col`), K in steps of 16 staged
-      in shared memory with zeros past the operands' ends.
+      (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`: f32
+      accumulators, an f16 result rounded once when stored), K in steps of
+      16 staged in shared memory with zeros past the operands' ends.
     - Matmuls (linalg's contraction dims: one m, n and k loop, any batch
       loops, two inputs, one output): a block of 256 threads per 64x64 tile
       of C, for every matmul of the batch. Each thread keeps a 4x4 tile of
       results in registers; K advances in steps of 16, the block staging
       A's 64x16 and B's 16x64 slices in workgroup (shared) memory between
-      barriers. Each result sees its k in order through the op's body.
+      barriers. Each result sees its k in order through the op's body,
+      whose float multiplies and adds may contract into fused
+      multiply-adds.
     - Reductions whose rows (the product of the reduction dims) are dynamic
       or at least 32 long, with one associative and commutative combiner
       that has a neutral element per output (`arith.addf`, `maximumf`,
