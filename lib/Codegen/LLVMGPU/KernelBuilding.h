@@ -94,11 +94,13 @@ struct MatmulBlock {
 /// thread. Handles every generic whose outputs are indexed by parallel dims.
 /// Without reductions, a thread takes a group of consecutive points along
 /// the innermost loop, with vector accesses of at most `vectorBytes` (0: no
-/// groups), where the operands allow.
+/// groups), where the operands allow; with `sixteenBitGroups`, operands of
+/// 16-bit elements too, in groups of up to 8.
 mlir::LogicalResult mapToThreadPerPoint(mlir::RewriterBase &rewriter,
                                         mlir::linalg::GenericOp op,
                                         llvm::ArrayRef<mlir::Value> sizes,
-                                        int64_t blockSize, int64_t vectorBytes);
+                                        int64_t blockSize, int64_t vectorBytes,
+                                        bool sixteenBitGroups);
 
 /// The combining ops of a reduction that a block can reduce as a tree: one
 /// associative, commutative op with a neutral element per output, or none

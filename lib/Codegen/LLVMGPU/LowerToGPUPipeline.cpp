@@ -217,6 +217,7 @@ void maxgraph::buildLowerToGPUPipeline(
   MapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
   mapping.tensorCores = options.target == "nvvm" && options.tensorCores;
+  mapping.sixteenBitGroups = options.target == "nvvm";
   pm.addNestedPass<func::FuncOp>(createMapToGPU(mapping));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

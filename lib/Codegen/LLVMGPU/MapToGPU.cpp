@@ -82,7 +82,7 @@ constexpr int64_t kMinBlockRow = 32;
 /// point of the parallel space.
 LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
                           int64_t blockSize, int64_t vectorBytes,
-                          bool tensorCores) {
+                          bool tensorCores, bool sixteenBitGroups) {
   if (!linalgOp.hasPureBufferSemantics())
     return linalgOp->emitError()
            << "'" << linalgOp->getName()
@@ -138,7 +138,7 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
                                           blockSize);
   }
   return kernels::mapToThreadPerPoint(rewriter, generic, sizes, blockSize,
-                                      vectorBytes);
+                                      vectorBytes, sixteenBitGroups);
 }
 
 /// The linear position in `flat` of `indices` into a view with `offset` and
@@ -257,8 +257,8 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
         linalgOps.push_back(op);
     });
     for (linalg::LinalgOp op : linalgOps)
-      if (failed(
-              mapToKernel(rewriter, op, blockSize, vectorBytes, tensorCores)))
+      if (failed(mapToKernel(rewriter, op, blockSize, vectorBytes, tensorCores,
+                             sixteenBitGroups)))
         return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(

@@ -106,12 +106,12 @@ LaneAccess laneAccess(AffineMap map, unsigned innermost) {
 /// The lanes of a group for `op` (loop sizes `sizes`) with vector accesses
 /// of at most `vectorBytes`, or 1 where groups do not apply: reduction
 /// loops, an output not contiguous along the innermost loop, an element
-/// type of other than 32 or 64 bits read or written contiguously (the
-/// OpenCL back end holds f16 and bf16 as i16 emulations, and i1 has no
-/// vector layout in memory). Groups shrink to divide a static innermost
-/// size.
+/// type of other than 32 or 64 bits read or written contiguously (16 too
+/// with `sixteenBitGroups`: the OpenCL back end holds f16 and bf16 as i16
+/// emulations; i1 has no vector layout in memory). Groups shrink to divide
+/// a static innermost size.
 int64_t vectorLanes(linalg::GenericOp op, ArrayRef<Value> sizes,
-                    int64_t vectorBytes) {
+                    int64_t vectorBytes, bool sixteenBitGroups) {
   unsigned loops = op.getNumLoops();
   if (loops == 0 || op.getNumReductionLoops() != 0 || vectorBytes <= 0)
     return 1;
@@ -130,14 +130,16 @@ int64_t vectorLanes(linalg::GenericOp op, ArrayRef<Value> sizes,
     Type element = type.getElementType();
     unsigned width =
         element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-    if (width != 32 && width != 64)
+    if (width != 32 && width != 64 && !(sixteenBitGroups && width == 16))
       return 1;
     widest = std::max(widest, width);
   }
   if (widest == 0)
     return 1;
-  // Four lanes at most: OpenCL vectors of 8 need the Vector16 capability.
-  int64_t lanes = std::min<int64_t>(4, vectorBytes * 8 / widest);
+  // Four lanes at most, but for 16-bit groups (NVVM only): OpenCL vectors
+  // of 8 need the Vector16 capability.
+  int64_t lanes =
+      std::min<int64_t>(sixteenBitGroups ? 8 : 4, vectorBytes * 8 / widest);
   if (std::optional<int64_t> size = getConstantIntValue(sizes[innermost]))
     while (lanes > 1 && *size % lanes != 0)
       lanes /= 2;
@@ -293,7 +295,7 @@ void emitGroup(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value> ivs,
 
 LogicalResult mapToThreadPerPoint(RewriterBase &rewriter, linalg::GenericOp op,
                                   ArrayRef<Value> sizes, int64_t blockSize,
-                                  int64_t vectorBytes) {
+                                  int64_t vectorBytes, bool sixteenBitGroups) {
   Location loc = op.getLoc();
   unsigned parallel = op.getNumParallelLoops();
   ArrayRef<Value> parallelSizes = sizes.take_front(parallel);
@@ -301,7 +303,7 @@ LogicalResult mapToThreadPerPoint(RewriterBase &rewriter, linalg::GenericOp op,
 
   // Groups of `lanes` consecutive points (or single points), shrunk to
   // what static views keep aligned.
-  int64_t lanes = vectorLanes(op, sizes, vectorBytes);
+  int64_t lanes = vectorLanes(op, sizes, vectorBytes, sixteenBitGroups);
   Value misaligned;
   for (; lanes > 1; lanes /= 2) {
     misaligned = misalignment(rewriter, loc, op, sizes, lanes);

@@ -4,6 +4,7 @@
 // RUN: max-opt %s --maxgraph-map-to-gpu --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: max-opt %s --maxgraph-map-to-gpu="vector-bytes=8" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=BYTES8
 // RUN: max-opt %s --maxgraph-map-to-gpu="vector-bytes=0" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=NONE
+// RUN: max-opt %s --maxgraph-map-to-gpu="sixteen-bit-groups=true" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SIXTEEN
 
 // Static layouts: groups of 4 floats (16 bytes), 512 / 4 = 128 threads and
 // no check at run time. The row operand (invariant along the group) is
@@ -148,10 +149,20 @@ func.func @odd(%a: memref<7xf32>, %b: memref<7xf32>, %c: memref<8xf32, strided<[
 // -----
 
 // Elements of other than 32 or 64 bits take a thread per point: f16 (the
-// OpenCL back end emulates it as i16) and i1.
+// OpenCL back end emulates it as i16) and i1. With sixteen-bit-groups
+// (NVVM), f16 takes groups of 8 (16 bytes: 2 threads for 16 points); i1
+// still takes a thread per point.
 // CHECK-LABEL: func.func @narrow
 // CHECK-NOT:     vector.
 // CHECK:         return
+// SIXTEEN-LABEL: func.func @narrow
+// SIXTEEN-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// SIXTEEN:         gpu.launch {{.*}} in (%{{.*}} = %[[C2]],
+// SIXTEEN:           %[[V:.*]] = vector.load {{.*}} {alignment = 16 : i64} : memref<16xf16{{.*}}>, vector<8xf16>
+// SIXTEEN:           vector.store {{.*}} {alignment = 16 : i64} : memref<16xf16{{.*}}>, vector<8xf16>
+// SIXTEEN:         gpu.launch
+// SIXTEEN-NOT:       vector.
+// SIXTEEN:         return
 #id = affine_map<(d0) -> (d0)>
 func.func @narrow(%a: memref<16xf16>, %b: memref<16xf16>, %c: memref<16xi1>, %d: memref<16xi1>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}

@@ -46,7 +46,8 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
       loops with the outputs in registers, then stores them. Without
       reduction dims, a thread takes a group of 2 or 4 consecutive points
       along the innermost loop where its outputs are contiguous there and
-      the operands accessed contiguously have 32- or 64-bit elements: one
+      the operands accessed contiguously have 32- or 64-bit elements (with
+      `sixteen-bit-groups`, 16-bit ones too, in groups of up to 8): one
       `vector.load` / `vector.store` of at most `vector-bytes` per such
       operand and group, aligned to its size. The host checks that the
       views keep every group aligned (offsets and outer strides multiples
@@ -99,7 +100,12 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
            "Widest vector access of the thread-per-point strategy's groups "
            "of points, in bytes (0: a thread per point)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
-           "Map f16 matmuls to NVIDIA tensor cores (nvgpu.mma.sync)">
+           "Map f16 matmuls to NVIDIA tensor cores (nvgpu.mma.sync)">,
+    Option<"sixteenBitGroups", "sixteen-bit-groups", "bool",
+           /*default=*/"false",
+           "Groups of points with 16-bit elements too, of up to 8 lanes "
+           "(NVVM: 16-byte accesses of f16 and bf16; OpenCL holds them as "
+           "i16 emulations and has no vectors of 8 without Vector16)">
   ];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
