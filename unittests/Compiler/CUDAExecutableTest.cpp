@@ -131,6 +131,18 @@ protected:
     return compileForGpu(*module, name, "cuda");
   }
 
+  /// Graph @shards of `text` (over two GPUs), compiled for CUDA; none (a
+  /// failure recorded) if it does not parse.
+  std::unique_ptr<Executable> compileShards(const std::string &text) {
+    module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+    EXPECT_TRUE(module);
+    if (!module)
+      return nullptr;
+    ExecutableOptions options;
+    options.gpuRuntime = "cuda";
+    return compileExecutable(*module, "shards", options);
+  }
+
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   int liveBefore = 0;
@@ -530,12 +542,8 @@ TEST_F(CUDAExecutableTest, AGraphOverTwoGpusDoesNotExport) {
 }
 
 TEST_F(CUDAExecutableTest, AGraphOverTwoGpusRunsAPartPerGpuThroughNccl) {
-  module = mlir::parseSourceString<mlir::ModuleOp>(kTwoGpus, &context);
-  ASSERT_TRUE(module);
-  ExecutableOptions options;
-  options.gpuRuntime = "cuda";
-  std::unique_ptr<Executable> executable =
-      compileExecutable(*module, "shards", options);
+  std::unique_ptr<Executable> executable = compileShards(kTwoGpus);
+  ASSERT_TRUE(executable);
   auto *multi = dynamic_cast<MultiGpuExecutable *>(executable.get());
   ASSERT_NE(multi, nullptr);
   EXPECT_EQ(multi->devices(), (std::vector<int>{0, 1}));
@@ -572,12 +580,8 @@ TEST_F(CUDAExecutableTest, ATwoGpuDeviceGraphCapturesItsCollectives) {
   size_t at = text.find("attributes {");
   ASSERT_NE(at, std::string::npos);
   text.insert(at + strlen("attributes {"), "is_device_graph, ");
-  module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
-  ASSERT_TRUE(module);
-  ExecutableOptions options;
-  options.gpuRuntime = "cuda";
-  std::unique_ptr<Executable> executable =
-      compileExecutable(*module, "shards", options);
+  std::unique_ptr<Executable> executable = compileShards(text);
+  ASSERT_TRUE(executable);
   standIn().clearLog();
   for (int run = 0; run < 4; ++run) {
     float a = 1.0f + run, b = 100.0f * (run + 1);

@@ -37,8 +37,7 @@ int64_t kernelParameterBytes(Value value) {
 /// The bytes of kernel parameters the op made by fusing `fused`'s producer
 /// into its owner would take: the owner's operands but the fused one, and
 /// the producer's inputs (and inits, where its payload reads them).
-int64_t fusedKernelParameterBytes(OpOperand *fused,
-                                  linalg::LinalgOp producer) {
+int64_t fusedKernelParameterBytes(OpOperand *fused, linalg::LinalgOp producer) {
   int64_t bytes = 0;
   for (OpOperand &operand : fused->getOwner()->getOpOperands())
     if (&operand != fused)
