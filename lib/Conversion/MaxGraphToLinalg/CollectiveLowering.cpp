@@ -311,6 +311,16 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
     Value numRanks = i64Constant(rewriter, loc, count);
     Value dtype = i64Constant(rewriter, loc, dtypeCode(original));
     SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    // The elements of the input's dims before `axis` (an i64 count of rows)
+    // and from it on (an index: a row's elements), for the collectives
+    // along an axis.
+    auto rowsAndRowElements = [&]() -> std::pair<Value, Value> {
+      ArrayRef<int64_t> dims(all);
+      return {
+          indexToI64(rewriter, loc,
+                     sizeProduct(rewriter, loc, input, dims.take_front(axis))),
+          sizeProduct(rewriter, loc, input, dims.drop_front(axis))};
+    };
     SmallVector<Value> arguments;
     StringRef callee;
     if constexpr (std::is_same_v<OpTy, SpmdAllReduceOp>) {
@@ -325,34 +335,24 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
           numRanks};
     } else if constexpr (std::is_same_v<OpTy, SpmdAllGatherOp>) {
       callee = "maxgraphMpiAllgather";
-      SmallVector<int64_t> outer(all.begin(), all.begin() + axis);
-      SmallVector<int64_t> inner(all.begin() + axis, all.end());
+      auto [rows, rowElements] = rowsAndRowElements();
       Value rowBytes = arith::MulIOp::create(
-          rewriter, loc, sizeProduct(rewriter, loc, input, inner),
+          rewriter, loc, rowElements,
           arith::ConstantIndexOp::create(rewriter, loc, elementBytes));
-      arguments = {
-          in,
-          out,
-          indexToI64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
-          indexToI64(rewriter, loc, rowBytes),
-          ranksPointer,
-          numRanks};
+      arguments = {in,           out,
+                   rows,         indexToI64(rewriter, loc, rowBytes),
+                   ranksPointer, numRanks};
     } else if constexpr (std::is_same_v<OpTy, SpmdReduceScatterOp>) {
       callee = "maxgraphMpiReduceScatter";
-      SmallVector<int64_t> outer(all.begin(), all.begin() + axis);
-      SmallVector<int64_t> inner(all.begin() + axis, all.end());
+      auto [rows, rowElements] = rowsAndRowElements();
       Value block = arith::FloorDivSIOp::create(
-          rewriter, loc, sizeProduct(rewriter, loc, input, inner),
+          rewriter, loc, rowElements,
           arith::ConstantIndexOp::create(rewriter, loc, count));
       arguments = {
-          in,
-          out,
-          indexToI64(rewriter, loc, sizeProduct(rewriter, loc, input, outer)),
-          indexToI64(rewriter, loc, block),
-          dtype,
-          i64Constant(rewriter, loc, reduceCode(op.getKind())),
-          ranksPointer,
-          numRanks};
+          in,           out,
+          rows,         indexToI64(rewriter, loc, block),
+          dtype,        i64Constant(rewriter, loc, reduceCode(op.getKind())),
+          ranksPointer, numRanks};
     } else {
       callee = "maxgraphMpiBroadcast";
       Value bytes = arith::MulIOp::create(

@@ -40,6 +40,7 @@
 
 using namespace maxgraph;
 using namespace maxgraph::cuda;
+using maxgraph::drivers::makeError;
 
 namespace {
 /// The communicators of one ordered list of GPUs, the one of rank r at r.
@@ -54,10 +55,6 @@ using Communicators = std::vector<ncclComm_t>;
 std::map<std::vector<int>, Communicators> &communicatorSets() {
   static auto *sets = new std::map<std::vector<int>, Communicators>;
   return *sets;
-}
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 /// The GPU ids at `ids` (`count` of them, in rank order) as a list, and

@@ -9,14 +9,11 @@
 
 using namespace maxgraph;
 using namespace maxgraph::cuda;
+using maxgraph::drivers::makeError;
 
 /// The architecture the NVVM back end builds cubins for (sm_90): older
 /// devices cannot run them.
 static constexpr int kMinimumComputeCapability = 90;
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 RuntimeState &RuntimeState::get() {
   // Never destroyed (see the header).

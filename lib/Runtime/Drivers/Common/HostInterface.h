@@ -196,6 +196,11 @@ private:
   llvm::StringRef name;
 };
 
+/// `message` as an llvm::Error: how the drivers' C++ functions fail.
+inline llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
 /// A pending error (`message`, taken from the runtime) as an llvm::Error,
 /// or success when there is none.
 inline llvm::Error toError(std::optional<std::string> message) {

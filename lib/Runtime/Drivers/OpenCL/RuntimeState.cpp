@@ -10,10 +10,7 @@
 
 using namespace maxgraph;
 using namespace maxgraph::opencl;
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
+using maxgraph::drivers::makeError;
 
 /// A string property of a platform or device, without its trailing NUL.
 template <typename Object, typename Info, typename Query>
