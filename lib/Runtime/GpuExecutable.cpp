@@ -179,6 +179,8 @@ GpuExecutable::~GpuExecutable() {
   if (!runtime || recordings.empty())
     return;
   for (auto &[key, recording] : recordings) {
+    if (!recording)
+      continue;
     llvm::consumeError(runtime->device->destroyGraph(recording->graph));
     for (void *pointer : recording->arguments.devicePointers)
       runtime->memFree(pointer, stream);
@@ -355,9 +357,9 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
   // connections made) happens outside a capture; the next run records the
   // graph and replays it, and later runs replay it.
   if (deviceGraph && rt.device->beginCapture) {
-    std::vector<int64_t> key = recordingKey(bindings);
-    if (!uncapturedRuns.insert(key).second)
-      return replay(inputs, std::move(outputs), key);
+    auto [slot, first] = recordings.try_emplace(recordingKey(bindings));
+    if (!first)
+      return replay(inputs, std::move(outputs), slot->second);
   }
 
   EntryArguments arguments;
@@ -442,7 +444,7 @@ GpuExecutable::recordingKey(const llvm::StringMap<int64_t> &bindings) {
 std::vector<HostTensor>
 GpuExecutable::replay(const std::vector<HostTensor> &inputs,
                       std::vector<HostTensor> outputs,
-                      const std::vector<int64_t> &key) const {
+                      std::unique_ptr<DeviceGraphRecording> &recording) const {
   const EntrySignature &s = loaded->entry;
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
@@ -451,11 +453,10 @@ GpuExecutable::replay(const std::vector<HostTensor> &inputs,
   };
   // One recording per binding of the symbolic dims: the sizes of the
   // buffers and launches are baked into it.
-  auto found = recordings.find(key);
-  if (found == recordings.end())
-    found = recordings.emplace(key, record(inputs, outputs)).first;
+  if (!recording)
+    recording = record(inputs, outputs);
 
-  DeviceGraphRecording &r = *found->second;
+  DeviceGraphRecording &r = *recording;
   for (auto [index, input] : llvm::enumerate(inputs))
     if (input.numBytes())
       rt.memcpy(r.arguments.devicePointers[index],
@@ -535,5 +536,6 @@ GpuExecutable::record(const std::vector<HostTensor> &inputs,
 
 size_t GpuExecutable::recordedGraphs() const {
   std::lock_guard<std::mutex> lock(running);
-  return recordings.size();
+  return llvm::count_if(
+      recordings, [](const auto &entry) { return entry.second != nullptr; });
 }

@@ -21,7 +21,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <vector>
 
 namespace maxgraph {
@@ -87,11 +86,11 @@ private:
   /// tells a device graph's recordings apart.
   static std::vector<int64_t>
   recordingKey(const llvm::StringMap<int64_t> &bindings);
-  /// A run of a device graph: its recording for the binding `key` (made at
-  /// the first such run), replayed.
-  std::vector<HostTensor> replay(const std::vector<HostTensor> &inputs,
-                                 std::vector<HostTensor> outputs,
-                                 const std::vector<int64_t> &key) const;
+  /// A run of a device graph: `recording`, its recording for this binding
+  /// (made here when there is none yet), replayed.
+  std::vector<HostTensor>
+  replay(const std::vector<HostTensor> &inputs, std::vector<HostTensor> outputs,
+         std::unique_ptr<detail::DeviceGraphRecording> &recording) const;
   /// Allocates the buffers of a recording and captures the entry's work
   /// into a graph; throws RuntimeError when that fails.
   std::unique_ptr<detail::DeviceGraphRecording>
@@ -110,12 +109,11 @@ private:
   /// Whether the graph is marked `is_device_graph`.
   bool deviceGraph = false;
   /// The recorded device graphs, by the sizes bound to the symbols (in the
-  /// symbols' order).
+  /// symbols' order); none for a binding that has run once, uncaptured,
+  /// until its next run records it.
   mutable std::map<std::vector<int64_t>,
                    std::unique_ptr<detail::DeviceGraphRecording>>
       recordings;
-  /// The bindings a device graph has run for once without a capture.
-  mutable std::set<std::vector<int64_t>> uncapturedRuns;
   /// The stream the graph runs on, made at the first run.
   mutable void *stream = nullptr;
   /// Runs are one at a time: they share the stream and the runtime's error.
