@@ -75,6 +75,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -494,7 +495,9 @@ public:
       return found == streams.end() || found->second.deferred.empty();
     };
     if (!waitUntil(lock, empty)) {
-      streams.at(id).deferred.clear();
+      // Dropped, unless the stream went meanwhile.
+      if (auto found = streams.find(id); found != streams.end())
+        found->second.deferred.clear();
       return CUDA_ERROR_LAUNCH_TIMEOUT;
     }
     return takeStreamError(stream);
@@ -1613,17 +1616,17 @@ CUresult cuEventDestroy_v2(CUevent event) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// cuMemAllocAsync, and cuMemAllocFromPoolAsync from the pool `poolId` (0
-/// for the former).
+/// cuMemAllocAsync (no `poolId`), and cuMemAllocFromPoolAsync from the
+/// pool `poolId`, which must be live.
 CUresult allocateAsync(const char *name, CUdeviceptr *pointer, size_t bytes,
-                       unsigned poolId, CUstream stream) {
+                       std::optional<unsigned> poolId, CUstream stream) {
   Call call(name);
   StandIn &state = call.state;
   std::string line = std::string(name) + " bytes=" + std::to_string(bytes) +
                      " stream=" + state.streamName(stream);
   if (CUresult imposed = call.imposed())
     return state.logError(line, imposed);
-  if (poolId && !state.pools.count(poolId))
+  if (poolId && !state.pools.count(*poolId))
     return state.logError(line, CUDA_ERROR_INVALID_VALUE);
   if (CUresult status = state.requireContext())
     return state.logError(line, status);
@@ -1654,15 +1657,14 @@ CUresult allocateAsync(const char *name, CUdeviceptr *pointer, size_t bytes,
 } // namespace
 
 CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream stream) {
-  return allocateAsync("cuMemAllocAsync", pointer, bytes, 0, stream);
+  return allocateAsync("cuMemAllocAsync", pointer, bytes, std::nullopt, stream);
 }
 
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *pointer, size_t bytes,
                                  CUmemoryPool pool, CUstream stream) {
-  unsigned id = handleId(pool, HandleKind::Pool);
-  // A null or dead pool is no pool: refused as the driver does.
-  return allocateAsync("cuMemAllocFromPoolAsync", pointer, bytes, id ? id : ~0u,
-                       stream);
+  // A null or dead pool (0, or no pool's number) is refused.
+  return allocateAsync("cuMemAllocFromPoolAsync", pointer, bytes,
+                       handleId(pool, HandleKind::Pool), stream);
 }
 
 CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
