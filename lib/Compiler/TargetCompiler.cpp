@@ -47,6 +47,9 @@ struct Target {
   std::vector<StringRef> provided;
   /// The optimization level of the host code's LLVM pipeline.
   unsigned optLevel = kObjectOptLevel;
+  /// Fills what the image says of code that is compiled now (an image from
+  /// the cache says it of its own code): only on a cache miss.
+  std::function<void(ExecutableImage &)> describeCompiledCode;
 };
 
 /// The skeleton: `image` (its kind, entry and target part filled) gets its
@@ -87,6 +90,8 @@ ExecutableImage compileWith(ModuleOp module, GraphOp graph,
     }
   }
 
+  if (target.describeCompiledCode)
+    target.describeCompiledCode(image);
   OwningOpRef<ModuleOp> lowered = prepareForLowering(module, graph);
   MLIRContext *context = lowered->getContext();
   DialectRegistry registry;
@@ -200,18 +205,23 @@ ExecutableImage maxgraph::detail::compileGpuImage(ModuleOp module,
   if (llvm::Error error = resolveLowerToGPUOptions(options))
     throw RuntimeError("compile: @" + name + ": " +
                        llvm::toString(std::move(error)));
-  if (options.target == "nvvm") {
-    image.gpu->chip = options.chip;
-    image.gpu->binaryFormat = options.format;
-    image.gpu->toolkitVersion =
-        options.toolkit == "none" ? "" : cudaToolkitVersion(options.toolkit);
-  }
   Target target;
   // Its host code is not optimized (below): kObjectOptLevel does not apply.
   target.cacheTarget = "gpu-" + options.target;
-  if (options.target == "nvvm")
-    target.cacheTarget += " " + options.chip + " " + options.format + " CUDA " +
-                          image.gpu->toolkitVersion;
+  if (options.target == "nvvm") {
+    image.gpu->chip = options.chip;
+    image.gpu->binaryFormat = options.format;
+    // The toolkit by its directory: asking its ptxas for the version takes
+    // milliseconds, which a compile from the cache must not pay; the image
+    // of a miss records the version of the ptxas that made it.
+    target.cacheTarget += " " + options.chip + " " + options.format +
+                          " toolkit " + options.toolkit.getValue();
+    if (options.toolkit != "none")
+      target.describeCompiledCode =
+          [toolkit = options.toolkit.getValue()](ExecutableImage &compiled) {
+            compiled.gpu->toolkitVersion = cudaToolkitVersion(toolkit);
+          };
+  }
   target.cacheTarget += ", host code at O0";
   target.what = "to the GPU";
   target.registerTranslations = [](DialectRegistry &registry) {
