@@ -8,12 +8,16 @@
 #include "MaxGraph/Compiler/Compile.h"
 #include "MaxGraph/Compiler/EntryPoint.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
+#include "MaxGraph/Runtime/CUDARuntime.h"
+#include "MaxGraph/Runtime/DeviceRuntime.h"
 #include "MaxGraph/Runtime/InputChecks.h"
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Staging/Stage.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
+#include <cstdlib>
+#include <set>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -27,15 +31,66 @@ uint64_t fnv1a(llvm::StringRef bytes, uint64_t hash = 14695981039346656037ull) {
   }
   return hash;
 }
+
+/// The device lists of the collectives of `part`, in one order on every
+/// rank: a rank in two lists meets each list's peers in turn.
+std::set<std::vector<int>> collectiveLists(ModuleOp part) {
+  std::set<std::vector<int>> lists;
+  part.walk([&](Operation *op) {
+    if (!isa<SpmdAllReduceOp, SpmdAllGatherOp, SpmdReduceScatterOp,
+             SpmdBroadcastOp>(op))
+      return;
+    ArrayRef<int64_t> devices =
+        op->getAttrOfType<DenseI64ArrayAttr>("devices").asArrayRef();
+    lists.emplace(devices.begin(), devices.end());
+  });
+  return lists;
+}
 } // namespace
 
-int64_t spmd::cpuId(Type type) {
-  return detail::deviceIdOf(type, DeviceKind::cpu);
+int64_t spmd::deviceId(Type type, DeviceKind kind) {
+  return detail::deviceIdOf(type, kind);
+}
+
+int64_t spmd::cpuId(Type type) { return deviceId(type, DeviceKind::cpu); }
+
+DeviceKind spmd::deviceKind(GraphOp graph) {
+  std::set<int64_t> gpus = detail::devicesOf(graph, DeviceKind::gpu);
+  if (gpus.empty())
+    return DeviceKind::cpu;
+  std::set<int64_t> cpus = detail::devicesOf(graph, DeviceKind::cpu);
+  // Values without a device are the host's: cpu:0 too.
+  if (!cpus.empty())
+    throw RuntimeError(
+        "@" + graph.getSymName().str() + " places values on cpu:" +
+        std::to_string(*cpus.begin()) + " and on gpu:" +
+        std::to_string(*gpus.begin()) +
+        "; a graph run across processes places them all on gpu:0..N-1 "
+        "(a GPU per process) or all on cpu:0..N-1");
+  return DeviceKind::gpu;
 }
 
 int64_t spmd::deviceCount(GraphOp graph) {
-  std::set<int64_t> cpus = detail::devicesOf(graph, DeviceKind::cpu);
-  return cpus.empty() ? 1 : *cpus.rbegin() + 1;
+  std::set<int64_t> ids = detail::devicesOf(graph, deviceKind(graph));
+  return ids.empty() ? 1 : *ids.rbegin() + 1;
+}
+
+int spmd::localGpu() {
+  if (const char *given = std::getenv("MAXGRAPH_SPMD_GPU")) {
+    int gpu = -1;
+    if (llvm::StringRef(given).getAsInteger(10, gpu) || gpu < 0)
+      throw RuntimeError("MAXGRAPH_SPMD_GPU is '" + std::string(given) +
+                         "'; it takes the number of a CUDA device (0, 1, ...)");
+    return gpu;
+  }
+  for (const char *name :
+       {"MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"})
+    if (const char *text = std::getenv(name)) {
+      int rank = -1;
+      if (!llvm::StringRef(text).getAsInteger(10, rank) && rank >= 0)
+        return rank;
+    }
+  return 0;
 }
 
 uint64_t spmd::hash(ModuleOp module) {
@@ -52,7 +107,81 @@ void spmd::partition(ModuleOp module, llvm::StringRef name, int rank) {
   partitionForDevice(module, name, DeviceKind::cpu, rank);
 }
 
-spmd::RankGraph::RankGraph(const StagedGraph &staged) {
+void spmd::partition(ModuleOp module, llvm::StringRef name, DeviceKind kind,
+                     int rank, int localGpu) {
+  partitionForDevice(module, name, kind, rank);
+  if (kind != DeviceKind::gpu || localGpu == rank)
+    return;
+  // What the part places on gpu:rank goes to this process's GPU; the
+  // collectives' device lists are attributes of integers, and stay.
+  MLIRContext *context = module.getContext();
+  auto from = DeviceAttr::get(context, DeviceKind::gpu, rank);
+  auto to = DeviceAttr::get(context, DeviceKind::gpu, localGpu);
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](DeviceAttr device) -> std::optional<Attribute> {
+    return device == from ? Attribute(to) : Attribute(device);
+  });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+}
+
+void spmd::joinCollectives(ModuleOp part, llvm::StringRef name, int rank,
+                           int localGpu) {
+  for (const std::vector<int> &devices : collectiveLists(part)) {
+    auto place = llvm::find(devices, rank);
+    if (place == devices.end())
+      continue;
+    cuda::CollectiveId id{};
+    if (place == devices.begin()) {
+      llvm::Expected<cuda::CollectiveId> made = cuda::makeCollectiveId();
+      if (!made)
+        throw RuntimeError("@" + name.str() + ": rank " +
+                           std::to_string(rank) + ": " +
+                           llvm::toString(made.takeError()));
+      id = *made;
+    }
+    mpi::broadcast(id.data(), static_cast<int64_t>(id.size()), /*root=*/0,
+                   devices);
+    llvm::Error error = llvm::Error::success();
+    {
+      mpi::WatchedWait watch("ncclCommInitRank");
+      error = cuda::joinCollectives(
+          devices, static_cast<int>(place - devices.begin()), localGpu, id);
+    }
+    if (error)
+      throw RuntimeError("@" + name.str() + ": rank " + std::to_string(rank) +
+                         ": " + llvm::toString(std::move(error)));
+  }
+}
+
+std::unique_ptr<Executable>
+spmd::compilePart(ModuleOp part, llvm::StringRef name, DeviceKind kind,
+                  int rank, int localGpu, const ExecutableOptions &options) {
+  std::unique_ptr<Executable> executable;
+  std::string failure;
+  // On CUDA the collectives are NCCL's; the OpenCL runtime's are MPI's.
+  bool nccl = false;
+  try {
+    executable = compileExecutable(part, name, options);
+    nccl = kind == DeviceKind::gpu && !collectiveLists(part).empty() &&
+           llvm::StringRef(detail::deviceRuntime(options.gpuRuntime).name) ==
+               "cuda";
+    // NCCL opened on every rank before any waits for the others in it.
+    if (nccl)
+      if (llvm::Expected<std::string> version = cuda::ncclVersion(); !version)
+        failure = llvm::toString(version.takeError());
+  } catch (const Error &error) {
+    failure = error.what();
+  }
+  mpi::checkAllSucceeded(failure);
+  if (nccl)
+    joinCollectives(part, name, rank, localGpu);
+  return executable;
+}
+
+spmd::RankGraph::RankGraph(const StagedGraph &staged,
+                           std::string gpuRuntime) {
   if (!staged.weightNames().empty())
     throw RuntimeError("@" + staged.name() +
                        ": graphs with external weights do not run across "
@@ -64,6 +193,9 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged) {
   worldSize_ = mpi::size();
   OwningOpRef<ModuleOp> module = staged.getModule().clone();
   try {
+    kind_ = spmd::deviceKind(graph);
+    if (kind_ == DeviceKind::gpu)
+      localGpu_ = localGpu();
     mpi::checkWorldSize(deviceCount(graph), "@" + name);
     mpi::checkSameHash(hash(*module), "graph @" + name + " or binary");
   } catch (const Error &error) {
@@ -76,14 +208,25 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged) {
     throw;
   }
   for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
-    if (cpuId(type) == rank_ && index < staged.inputLayouts().size())
+    if (deviceId(type, kind_) == rank_ && index < staged.inputLayouts().size())
       localInputs_.push_back(index);
   for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
-    if (cpuId(type) == rank_)
+    if (deviceId(type, kind_) == rank_)
       localResults_.push_back(index);
   ExecutableOptions options;
-  options.spmdRank = rank_;
-  executable = compileExecutable(*module, name, options);
+  options.gpuRuntime = std::move(gpuRuntime);
+  std::string failure;
+  try {
+    partition(*module, name, kind_, rank_, localGpu_);
+  } catch (const Error &error) {
+    failure = error.what();
+  }
+  mpi::checkAllSucceeded(failure);
+  executable = compilePart(*module, name, kind_, rank_, localGpu_, options);
+}
+
+Device spmd::RankGraph::device() const {
+  return kind_ == DeviceKind::gpu ? GPU(localGpu_) : CPU(rank_);
 }
 
 std::vector<HostTensor>

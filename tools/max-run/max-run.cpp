@@ -15,11 +15,12 @@
 // MLIR's JIT; `--interpret` runs the reference interpreter instead.
 //
 // `mpirun -np N max-run model.mlir --spmd` runs a graph on devices
-// cpu:0..N-1 as N processes: process r partitions the graph for cpu:r
-// (maxgraph-partition-by-device), takes the inputs placed on cpu:r (of the
+// cpu:0..N-1 (or gpu:0..N-1) as N processes: process r partitions the graph
+// for cpu:r (gpu:r, run on its own GPU: MaxGraph/API/Spmd.h's localGpu)
+// (maxgraph-partition-by-device), takes the inputs placed on it (of the
 // same global random inputs, or --input files, as the single-process run),
-// and writes each result placed on cpu:r as DIR/rank<r>/result_<N>.npy, N
-// its index in the whole graph.
+// and writes each result placed on it as DIR/rank<r>/result_<N>.npy, N its
+// index in the whole graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,8 +110,8 @@ static cl::opt<std::string> gpuRuntime(
 static cl::opt<bool> spmdFlag(
     "spmd", cl::cat(runCategory),
     cl::desc("Run as one process of `mpirun -np N` (MPICH): process r runs "
-             "the part of the graph on cpu:r and writes its results under "
-             "DIR/rank<r>/"));
+             "the part of the graph on cpu:r (or gpu:r, on its own GPU) and "
+             "writes its results under DIR/rank<r>/"));
 
 namespace {
 /// Writes `max-run: error: <message>` and a newline in one write, so that
@@ -345,11 +346,16 @@ int main(int argc, char **argv) {
   // SPMD: this process's rank, checked against the graph's devices and the
   // other ranks' graph and binary.
   int rank = -1;
+  DeviceKind spmdKind = DeviceKind::cpu;
+  int localGpu = 0;
   std::vector<int64_t> globalResults;
   if (spmdFlag) {
     try {
       mpi::initialize();
       rank = mpi::rank();
+      spmdKind = spmd::deviceKind(graph);
+      if (spmdKind == DeviceKind::gpu)
+        localGpu = spmd::localGpu();
       mpi::checkWorldSize(spmd::deviceCount(graph),
                           "@" + graph.getSymName().str());
       // A test hook: this rank starts late, so that the others' first
@@ -364,7 +370,7 @@ int main(int argc, char **argv) {
       dieOnEveryRank(error.what());
     }
     for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
-      if (spmd::cpuId(type) == rank)
+      if (spmd::deviceId(type, spmdKind) == rank)
         globalResults.push_back(index);
   }
 
@@ -387,10 +393,10 @@ int main(int argc, char **argv) {
       // This device's inputs, then its part of the graph.
       std::vector<HostTensor> local;
       for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
-        if (spmd::cpuId(type) == rank && index < arguments.size())
+        if (spmd::deviceId(type, spmdKind) == rank && index < arguments.size())
           local.push_back(std::move(arguments[index]));
       arguments = std::move(local);
-      spmd::partition(*module, graph.getSymName(), rank);
+      spmd::partition(*module, graph.getSymName(), spmdKind, rank, localGpu);
       graph = findGraph(*module);
     }
 
@@ -399,7 +405,10 @@ int main(int argc, char **argv) {
       auto start = std::chrono::steady_clock::now();
       ExecutableOptions options;
       options.gpuRuntime = gpuRuntime;
-      executable = compileExecutable(*module, graph.getSymName(), options);
+      executable =
+          spmdFlag ? spmd::compilePart(*module, graph.getSymName(), spmdKind,
+                                       rank, localGpu, options)
+                   : compileExecutable(*module, graph.getSymName(), options);
       if (cacheInfo)
         llvm::errs() << llvm::formatv(
             "compile: {0} in {1:f3} ms\n",
@@ -453,6 +462,13 @@ int main(int argc, char **argv) {
           seconds.front() * 1e3);
     }
   } catch (const maxgraph::Error &error) {
+    // A rank's failure ends the run: its peers may be waiting for it in a
+    // collective. Those that all fail together (compilePart) each print
+    // before the abort lets the launcher end them.
+    if (spmdFlag && mpi::initialized()) {
+      printError(error.what());
+      mpi::abort(1);
+    }
     die(error.what());
   }
   mpi::finalize();

@@ -56,7 +56,10 @@
 // makes the same calls in the same order; one whose call fails before NCCL
 // runs leaves its peers' collective waiting, so a failure is fatal to the
 // whole run. One set of communicators per ordered device list is made at its
-// first use (ncclCommInitAll) and kept. They return 0, or 1 with the error
+// first use (ncclCommInitAll) and kept. Across processes (an MPI rank per
+// GPU), each process joins the list's communicator with joinCollectives
+// before its part runs, and its part's calls use that one. They return 0, or
+// 1 with the error
 // pending as for the mgpu functions (a no-op returning 1 while one is):
 // "maxgraphNcclAllreduce on gpu:1 (NVIDIA H200): ncclAllReduce: unhandled
 // cuda error ...".
@@ -68,6 +71,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -175,6 +179,23 @@ llvm::Error destroyGraph(void *graph);
 /// its collectives (making communicators allocates and synchronizes, which
 /// a stream capture cannot hold). Says why they cannot be made.
 llvm::Error prepareCollectives(llvm::ArrayRef<int> devices);
+
+/// The id of an NCCL communicator across processes (an ncclUniqueId).
+using CollectiveId = std::array<char, 128>;
+
+/// A new id (ncclGetUniqueId), which one process of a communicator across
+/// processes makes and sends to the others, or why there is none.
+llvm::Expected<CollectiveId> makeCollectiveId();
+
+/// Joins this process to the communicator of `devices` across processes:
+/// the GPU ids that a graph's collectives name, in rank order, one per
+/// process, this one running the part of `devices[rank]` on its CUDA device
+/// `localDevice` (ncclCommInitRank from the `id` that every process of the
+/// list was given). Returns once every process has joined; the collectives
+/// over that list then go through the communicator, from parts on
+/// `localDevice`. Says why it cannot be made.
+llvm::Error joinCollectives(llvm::ArrayRef<int> devices, int rank,
+                            int localDevice, const CollectiveId &id);
 
 /// The version of the NCCL library that the collectives use ("2.27.7"),
 /// loading it if it is not yet, or why there is none: "no NCCL:

@@ -90,9 +90,29 @@ void checkWorldSize(int64_t devices, const std::string &what);
 /// throws a RuntimeError on every rank if any two differ, naming the ranks.
 void checkSameHash(uint64_t hash, const std::string &what);
 
+/// Gathers every rank's `failure` (empty when it has none) and, if any rank
+/// has one, throws a RuntimeError on every rank: the failing rank's own
+/// message on it, "rank 0: rank 1 cannot go on: <its message>" on the
+/// others (the first failing rank's). For a step that ranks may fail alone
+/// (compiling, opening NCCL) before a collective that would wait for them.
+void checkAllSucceeded(const std::string &failure);
+
 /// Ends every process of the run with `code` (MPI_Abort), once the launcher
 /// has had a moment to forward what this process printed.
 [[noreturn]] void abort(int code);
+
+/// Watches a wait that MPI does not see (NCCL's set-up across processes),
+/// as the collectives are watched, while it lives: one that takes longer
+/// than timeout() is reported on this rank ("rank 1: ncclCommInitRank timed
+/// out after ...") and ends the run. `what` is a string literal that names
+/// it. Not nested within a collective.
+class WatchedWait {
+public:
+  explicit WatchedWait(const char *what);
+  ~WatchedWait();
+  WatchedWait(const WatchedWait &) = delete;
+  WatchedWait &operator=(const WatchedWait &) = delete;
+};
 
 /// The message of the last MPI failure of a collective called from compiled
 /// code on this thread (empty if none).

@@ -34,6 +34,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <vector>
@@ -57,16 +58,36 @@ std::map<std::vector<int>, Communicators> &communicatorSets() {
   return *sets;
 }
 
+/// This process's communicator of a device list across processes
+/// (joinCollectives): its place in the list and the CUDA device it is on.
+struct ProcessCommunicator {
+  ncclComm_t communicator = nullptr;
+  int rank = 0;
+  int localDevice = 0;
+};
+
+/// The communicators joined across processes, by device list in rank order;
+/// guarded by the runtime's mutex and kept, as communicatorSets() are.
+std::map<std::vector<int64_t>, ProcessCommunicator> &processCommunicators() {
+  static auto *joined = new std::map<std::vector<int64_t>, ProcessCommunicator>;
+  return *joined;
+}
+
+/// "[0, 1]": how messages show the GPU ids at `ids` (`count` of them).
+std::string listingOf(const int64_t *ids, int64_t count) {
+  std::string listing;
+  for (int64_t r = 0; r < count; ++r)
+    listing += (r ? ", " : "") + std::to_string(ids[r]);
+  return "[" + listing + "]";
+}
+
 /// The GPU ids at `ids` (`count` of them, in rank order) as a list, and
 /// `listing` as messages show it ("[0, 1]"); why they are no list of
 /// distinct devices of the `deviceCount`.
 llvm::Expected<std::vector<int>> deviceList(const int64_t *ids, int64_t count,
                                             int deviceCount,
                                             std::string &listing) {
-  listing.clear();
-  for (int64_t r = 0; r < count; ++r)
-    listing += (r ? ", " : "") + std::to_string(ids[r]);
-  listing = "[" + listing + "]";
+  listing = listingOf(ids, count);
   std::vector<int> devices;
   for (int64_t r = 0; r < count; ++r) {
     int64_t id = ids[r];
@@ -234,6 +255,10 @@ public:
     if (!ranks || numRanks < 1)
       return fail("no devices take part (" + llvm::Twine(numRanks) + " ranks)");
     const auto *ids = reinterpret_cast<const int64_t *>(ranks);
+    auto joined = processCommunicators().find(
+        std::vector<int64_t>(ids, ids + numRanks));
+    if (joined != processCommunicators().end())
+      return joinAcrossProcesses(joined->second, listingOf(ids, numRanks));
     llvm::Expected<int> count = state.deviceCount();
     if (!count)
       return fail(count.takeError());
@@ -261,6 +286,24 @@ public:
     // ncclCommInitAll makes each device current in turn.
     if (llvm::Error error = state.makeCurrent(*device))
       return fail(std::move(error));
+    return true;
+  }
+
+  /// Takes this process's place in a communicator across processes; false
+  /// (recorded) when the part runs on another device than it was made on.
+  bool joinAcrossProcesses(const ProcessCommunicator &joined,
+                           llvm::StringRef listing) {
+    if (device->index != joined.localDevice)
+      return fail("the collective over " + listing +
+                  " runs on gpu:" + llvm::Twine(device->index) +
+                  ", and this process joined its communicator on gpu:" +
+                  llvm::Twine(joined.localDevice));
+    llvm::Expected<const NCCLLibrary &> library = ncclLibrary();
+    if (!library)
+      return fail(library.takeError());
+    nccl = &*library;
+    rank = joined.rank;
+    communicator = joined.communicator;
     return true;
   }
 
@@ -358,6 +401,59 @@ llvm::Error cuda::prepareCollectives(llvm::ArrayRef<int> devices) {
     return nccl.takeError();
   llvm::Expected<Communicators &> made = communicatorsOf(*nccl, *list, listing);
   return made ? llvm::Error::success() : made.takeError();
+}
+
+llvm::Expected<cuda::CollectiveId> cuda::makeCollectiveId() {
+  llvm::Expected<const NCCLLibrary &> nccl = ncclLibrary();
+  if (!nccl)
+    return nccl.takeError();
+  ncclUniqueId made{};
+  if (ncclResult_t status = nccl->GetUniqueId(&made); status != ncclSuccess)
+    return makeError(ncclError("ncclGetUniqueId", status));
+  CollectiveId id;
+  static_assert(sizeof(id) == sizeof(made.internal));
+  std::memcpy(id.data(), made.internal, id.size());
+  return id;
+}
+
+llvm::Error cuda::joinCollectives(llvm::ArrayRef<int> devices, int rank,
+                                  int localDevice, const CollectiveId &id) {
+  RuntimeState &state = RuntimeState::get();
+  std::unique_lock<std::mutex> lock(state.mutex);
+  std::vector<int64_t> key(devices.begin(), devices.end());
+  std::string listing = listingOf(key.data(), static_cast<int64_t>(key.size()));
+  if (rank < 0 || static_cast<size_t>(rank) >= devices.size())
+    return makeError("rank " + llvm::Twine(rank) + " is not a place in " +
+                     listing);
+  for (size_t i = 0; i < devices.size(); ++i)
+    if (llvm::is_contained(devices.take_front(i), devices[i]))
+      return makeError("gpu:" + llvm::Twine(devices[i]) + " is listed twice in " +
+                       listing);
+  if (processCommunicators().count(key))
+    return llvm::Error::success();
+  llvm::Expected<DeviceState *> device = state.device(localDevice);
+  if (!device)
+    return device.takeError();
+  llvm::Expected<const NCCLLibrary &> nccl = ncclLibrary();
+  if (!nccl)
+    return nccl.takeError();
+  // NCCL makes the communicator on the current device.
+  if (llvm::Error error = state.makeCurrent(**device))
+    return error;
+  ncclUniqueId given;
+  std::memcpy(given.internal, id.data(), id.size());
+  ncclComm_t communicator = nullptr;
+  // It waits for every process of the list: without the lock.
+  lock.unlock();
+  ncclResult_t status = nccl->CommInitRank(
+      &communicator, static_cast<int>(devices.size()), given, rank);
+  lock.lock();
+  if (status != ncclSuccess)
+    return makeError(ncclError("ncclCommInitRank", status) + " (rank " +
+                     llvm::Twine(rank) + " of " + listing + " on " +
+                     (*device)->label + ")");
+  processCommunicators()[key] = {communicator, rank, localDevice};
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -30,6 +30,8 @@ static LoadedNCCL load() {
         MAXGRAPH_RESOLVE(GetVersion)
         MAXGRAPH_RESOLVE(GetErrorString)
         MAXGRAPH_RESOLVE(CommInitAll)
+        MAXGRAPH_RESOLVE(GetUniqueId)
+        MAXGRAPH_RESOLVE(CommInitRank)
         MAXGRAPH_RESOLVE(CommDestroy)
         MAXGRAPH_RESOLVE(GroupStart)
         MAXGRAPH_RESOLVE(GroupEnd)

@@ -41,6 +41,12 @@ using ncclDataType_t = int;
 using ncclRedOp_t = int;
 using ncclComm_t = ::ncclComm *;
 
+/// What ncclGetUniqueId makes on one rank and every rank of a communicator
+/// across processes passes to ncclCommInitRank (by value, as in nccl.h).
+struct ncclUniqueId {
+  char internal[128];
+};
+
 inline constexpr ncclResult_t ncclSuccess = 0;
 
 /// ncclDataType_t values.
@@ -72,6 +78,9 @@ struct NCCLLibrary {
   ncclResult_t (*GetVersion)(int *version);
   const char *(*GetErrorString)(ncclResult_t);
   ncclResult_t (*CommInitAll)(ncclComm_t *comms, int count, const int *devices);
+  ncclResult_t (*GetUniqueId)(ncclUniqueId *id);
+  ncclResult_t (*CommInitRank)(ncclComm_t *comm, int count, ncclUniqueId id,
+                               int rank);
   ncclResult_t (*CommDestroy)(ncclComm_t);
   ncclResult_t (*GroupStart)();
   ncclResult_t (*GroupEnd)();

@@ -8,10 +8,12 @@
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Support/Error.h"
 #include "Watchdog.h"
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -283,6 +285,21 @@ void maxgraph::mpi::checkSameHash(uint64_t hash, const std::string &what) {
                          std::to_string(hashes[r]) + " vs " +
                          std::to_string(hashes[0]) +
                          "): every rank must run the same binary and graph");
+}
+
+void maxgraph::mpi::checkAllSucceeded(const std::string &failure) {
+  // Fixed blocks: the first bytes of each message, NUL-padded.
+  constexpr size_t kBlock = 1024;
+  std::vector<char> mine(kBlock, '\0');
+  std::memcpy(mine.data(), failure.data(), std::min(failure.size(), kBlock - 1));
+  std::vector<char> all(kBlock * size());
+  allgather(mine.data(), all.data(), kBlock);
+  if (!failure.empty())
+    throw RuntimeError(prefix() + failure);
+  for (int r = 0; r < size(); ++r)
+    if (const char *theirs = all.data() + r * kBlock; *theirs)
+      throw RuntimeError(prefix() + "rank " + std::to_string(r) +
+                         " cannot go on: " + std::string(theirs));
 }
 
 void maxgraph::mpi::abort(int code) {

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <thread>
 
 using namespace maxgraph::mpi::detail;
@@ -67,11 +68,14 @@ void watch() {
         (nowNanos() - since) < static_cast<int64_t>(timeout * 1e9))
       continue;
     const char *call = s.call.load();
+    long long bytes = s.bytes.load();
+    std::string size =
+        bytes >= 0 ? " (" + std::to_string(bytes) + " bytes)" : std::string();
     std::fprintf(stderr,
-                 "maxgraph: error: rank %d: %s (%lld bytes) timed out after "
-                 "%g s (MAXGRAPH_MPI_TIMEOUT); aborting the run\n",
+                 "maxgraph: error: rank %d: %s%s timed out after %g s "
+                 "(MAXGRAPH_MPI_TIMEOUT); aborting the run\n",
                  s.rank.load(), call ? call : "an MPI collective",
-                 s.bytes.load(), timeout);
+                 size.c_str(), timeout);
     maxgraph::mpi::abort(124);
   }
 }
@@ -115,3 +119,15 @@ Watch::Watch(const char *call, long long bytes) {
 }
 
 Watch::~Watch() { state().since.store(0, std::memory_order_release); }
+
+maxgraph::mpi::WatchedWait::WatchedWait(const char *what) {
+  State &s = state();
+  s.call.store(what, std::memory_order_relaxed);
+  // No size: a wait, not a transfer.
+  s.bytes.store(-1, std::memory_order_relaxed);
+  s.since.store(nowNanos(), std::memory_order_release);
+}
+
+maxgraph::mpi::WatchedWait::~WatchedWait() {
+  state().since.store(0, std::memory_order_release);
+}

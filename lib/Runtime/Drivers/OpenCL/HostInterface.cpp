@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Collectives.h"
 #include "Common/CheckedFunctions.h"
 #include "MaxGraph/Runtime/OpenCLRuntime.h"
 #include "RuntimeState.h"
@@ -471,9 +472,13 @@ static void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {
 
 std::vector<std::pair<const char *, void *>> opencl::hostInterfaceSymbols() {
 #define MAXGRAPH_MGPU_FUNCTION(name) {#name, reinterpret_cast<void *>(name)},
-  return {
+  std::vector<std::pair<const char *, void *>> symbols = {
 #include "Common/HostInterfaceFunctions.def"
   };
+  // The collectives of the SPMD ops on gpu devices, through MPI.
+  for (auto symbol : collectiveSymbols())
+    symbols.push_back(symbol);
+  return symbols;
 }
 
 // allocate, deallocate, copy, synchronize, createStream, destroyStream.

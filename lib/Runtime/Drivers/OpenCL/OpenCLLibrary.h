@@ -56,6 +56,7 @@ inline constexpr cl_int CL_DEVICE_NOT_FOUND = -1;
 inline constexpr cl_int CL_BUILD_PROGRAM_FAILURE = -11;
 inline constexpr cl_int CL_PLATFORM_NOT_FOUND_KHR = -1001;
 inline constexpr cl_bool CL_FALSE = 0;
+inline constexpr cl_bool CL_TRUE = 1;
 inline constexpr cl_device_type CL_DEVICE_TYPE_ALL = 0xFFFFFFFF;
 inline constexpr cl_platform_info CL_PLATFORM_NAME = 0x0902;
 inline constexpr cl_device_info CL_DEVICE_NAME = 0x102B;

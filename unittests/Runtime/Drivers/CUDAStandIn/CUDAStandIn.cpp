@@ -46,6 +46,7 @@
 //    memory, or `host`); the next call of an entry point (the driver's or
 //    NCCL's) made to fail; the allocations still live; the threads waiting
 //    for a stream.
+//    With MAXGRAPH_CUDA_STANDIN_LOG=FILE, each line is also appended to FILE.
 //  * Deferred work: with MAXGRAPH_NCCL_STANDIN_ASYNC=1 a collective returns
 //    at once, as NCCL's do, and the work enqueued behind it on its stream
 //    waits for it (copies, fills, frees, event records and graph launches
@@ -354,6 +355,15 @@ public:
   void logLine(const std::string &line) {
     log += line;
     log += '\n';
+    // For tests of other processes (max-run under mpirun): one write per
+    // line, appended, so that the processes' lines do not tear.
+    static const char *copy = std::getenv("MAXGRAPH_CUDA_STANDIN_LOG");
+    if (copy && *copy)
+      if (FILE *file = std::fopen(copy, "a")) {
+        std::string whole = line + "\n";
+        std::fwrite(whole.data(), 1, whole.size(), file);
+        std::fclose(file);
+      }
   }
 
   /// Logs `line` failed with `result`; `result`.
@@ -1001,6 +1011,13 @@ int standin::takeFailure(const std::string &entryPoint) {
 int standin::deviceCount() {
   StandIn &state = StandIn::get();
   return state.initialized ? state.deviceCount : 0;
+}
+
+int standin::currentDevice() {
+  StandIn &state = StandIn::get();
+  if (!state.liveContext(currentContext))
+    return -1;
+  return static_cast<int>(handleId(currentContext, HandleKind::Context)) - 1;
 }
 
 std::string standin::streamName(CUstream stream) {

@@ -74,6 +74,10 @@ namespace __attribute__((visibility("hidden"))) standin {
   /// The number of devices; 0 before cuInit succeeded.
   int deviceCount();
 
+  /// The device of the calling thread's current context, or -1 when it has
+  /// none.
+  int currentDevice();
+
   /// "S1", "null", or "invalid" for a stream that is not live.
   std::string streamName(CUstream_st * stream);
 
