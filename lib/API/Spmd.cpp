@@ -163,6 +163,19 @@ spmd::compilePart(ModuleOp part, llvm::StringRef name, DeviceKind kind,
   // On CUDA the collectives are NCCL's; the OpenCL runtime's are MPI's.
   bool nccl = false;
   try {
+    if (kind == DeviceKind::gpu) {
+      const detail::DeviceRuntime &runtime =
+          detail::deviceRuntime(options.gpuRuntime);
+      llvm::Expected<std::vector<std::string>> devices = runtime.deviceNames();
+      if (devices && static_cast<size_t>(localGpu) >= devices->size())
+        throw RuntimeError(
+            "its part runs on gpu:" + std::to_string(localGpu) +
+            " (its local rank; MAXGRAPH_SPMD_GPU chooses another), and the " +
+            runtime.name + " runtime has " + std::to_string(devices->size()) +
+            (devices->size() == 1 ? " device" : " devices"));
+      if (!devices)
+        llvm::consumeError(devices.takeError());
+    }
     executable = compileExecutable(part, name, options);
     nccl = kind == DeviceKind::gpu && !collectiveLists(part).empty() &&
            llvm::StringRef(detail::deviceRuntime(options.gpuRuntime).name) ==
@@ -196,7 +209,8 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged,
     kind_ = spmd::deviceKind(graph);
     if (kind_ == DeviceKind::gpu)
       localGpu_ = localGpu();
-    mpi::checkWorldSize(deviceCount(graph), "@" + name);
+    mpi::checkWorldSize(deviceCount(graph), "@" + name,
+                        stringifyDeviceKind(kind_).str());
     mpi::checkSameHash(hash(*module), "graph @" + name + " or binary");
   } catch (const Error &error) {
     // Every rank fails these checks alike: each says so before any of them

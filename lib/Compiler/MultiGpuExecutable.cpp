@@ -109,9 +109,11 @@ MultiGpuExecutable::compile(ModuleOp module, StringRef name,
   executable->withCollectives = hasCollectives(*reached);
   if (executable->withCollectives && runtime != "cuda")
     throw RuntimeError("compile: @" + signature.name +
-                       " has collectives between GPUs, which run through "
-                       "NCCL on the cuda runtime, not on the " +
-                       runtime.str() + " runtime");
+                       " has collectives between GPUs, which run in one "
+                       "process through NCCL on the cuda runtime, not on the " +
+                       runtime.str() +
+                       " runtime (whose collectives are MPI's, between "
+                       "processes: max-run --spmd, maxgraph.distributed)");
 
   for (int64_t gpu : devicesOf(graph, DeviceKind::gpu)) {
     Part part;

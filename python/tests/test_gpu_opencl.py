@@ -152,8 +152,10 @@ def test_a_graph_over_two_gpus_runs_a_part_on_each(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0] == "gpu:0 gpu:1", result.stdout
     assert lines[1].endswith(
-        "has collectives between GPUs, which run through NCCL on the cuda "
-        "runtime, not on the opencl runtime"), result.stdout
+        "has collectives between GPUs, which run in one process through NCCL "
+        "on the cuda runtime, not on the opencl runtime (whose collectives "
+        "are MPI's, between processes: max-run --spmd, "
+        "maxgraph.distributed)"), result.stdout
 
 
 @needs_opencl

@@ -357,7 +357,8 @@ int main(int argc, char **argv) {
       if (spmdKind == DeviceKind::gpu)
         localGpu = spmd::localGpu();
       mpi::checkWorldSize(spmd::deviceCount(graph),
-                          "@" + graph.getSymName().str());
+                          "@" + graph.getSymName().str(),
+                          stringifyDeviceKind(spmdKind).str());
       // A test hook: this rank starts late, so that the others' first
       // collective times out (test/Tools/max-run/spmd-errors.test).
       if (const char *late = std::getenv("MAXGRAPH_TEST_SPMD_DELAY_RANK"))

@@ -83,8 +83,10 @@ void broadcast(void *buffer, int64_t bytes, int root,
 void barrier();
 
 /// Throws a RuntimeError on every rank unless the world has `devices`
-/// processes (rank r runs device cpu:r). No communication.
-void checkWorldSize(int64_t devices, const std::string &what);
+/// processes (rank r runs device `kind`:r, "cpu" or "gpu"). No
+/// communication.
+void checkWorldSize(int64_t devices, const std::string &what,
+                    std::string_view kind = "cpu");
 
 /// Exchanges `hash` (of the graph and the binary) between all ranks and
 /// throws a RuntimeError on every rank if any two differ, naming the ranks.

@@ -27,7 +27,7 @@
 //
 // The OpenCL runtime has no NCCL:
 // RUN: %if opencl %{ not max-run %s --graph=collectives --gpu-runtime=opencl --random-inputs 2>&1 | FileCheck %s --check-prefix=NONCCL %}
-// NONCCL: max-run: error: compile: @collectives has collectives between GPUs, which run through NCCL on the cuda runtime, not on the opencl runtime
+// NONCCL: max-run: error: compile: @collectives has collectives between GPUs, which run in one process through NCCL on the cuda runtime, not on the opencl runtime (whose collectives are MPI's, between processes: max-run --spmd, maxgraph.distributed)
 //
 // Two GPUs where the driver has one:
 // RUN: %cuda_standin_env MAXGRAPH_CUDA_STANDIN_DEVICES=1 MAXGRAPH_CACHE=0 not max-run %s --graph=collectives --gpu-runtime=cuda --random-inputs 2>&1 | FileCheck %s --check-prefix=ONEGPU

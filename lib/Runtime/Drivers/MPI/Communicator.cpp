@@ -264,12 +264,15 @@ void maxgraph::mpi::barrier() {
   check(library().Barrier(kCommWorld), "MPI_Barrier");
 }
 
-void maxgraph::mpi::checkWorldSize(int64_t devices, const std::string &what) {
+void maxgraph::mpi::checkWorldSize(int64_t devices, const std::string &what,
+                                   std::string_view kind) {
   int processes = size();
   if (processes == devices)
     return;
+  std::string first = std::string(kind) + ":";
   throw RuntimeError(prefix() + what + " spans " + std::to_string(devices) +
-                     " devices (cpu:0..cpu:" + std::to_string(devices - 1) +
+                     " devices (" + first + "0.." + first +
+                     std::to_string(devices - 1) +
                      ") but the run has " + std::to_string(processes) +
                      " processes; run it with mpirun -np " +
                      std::to_string(devices));

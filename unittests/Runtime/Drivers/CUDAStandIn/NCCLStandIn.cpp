@@ -22,6 +22,8 @@
 //    the call (async mode or not) or, when captured, at each launch of its
 //    graph. A rank removes its part of a collective once every peer has
 //    written the next one; the last process to exit removes the directory.
+//    With MAXGRAPH_NCCL_STANDIN_LATE_RANK=r, rank r joins 5 s late (a test
+//    of a rank that does not come).
 //  * Collectives compute on the host memory behind the stand-in's device
 //    pointers. Each rank's call posts its part; once every rank of the set
 //    has posted the same collective (the n-th call on each communicator), it
@@ -1006,6 +1008,10 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int count, ncclUniqueId id,
       text.substr(0, kIdMark.size()) != kIdMark)
     return fail(ncclInvalidArgument);
   std::string directory(text.substr(kIdMark.size()));
+  // A test of a rank that does not come: it joins only after a while.
+  if (const char *late = std::getenv("MAXGRAPH_NCCL_STANDIN_LATE_RANK");
+      late && std::to_string(rank) == late)
+    std::this_thread::sleep_for(std::chrono::seconds(5));
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   std::string mine = directory + "/rank" + std::to_string(rank);
