@@ -221,9 +221,20 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged,
     mpi::finalize();
     throw;
   }
+  // Staging appends a signal buffer per GPU to the inputs of a graph over
+  // GPUs (MAX's): this rank's is its own, allocated below, not the caller's.
+  std::optional<ArrayAttr> argumentNames = graph.getArgumentNames();
+  auto isSignalBuffer = [&](size_t index) {
+    auto text = argumentNames
+                    ? dyn_cast<StringAttr>((*argumentNames)[index])
+                    : StringAttr();
+    return kind_ == DeviceKind::gpu && text &&
+           text.getValue().starts_with("signal_buffers[");
+  };
+  std::vector<size_t> signalArguments;
   for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
     if (deviceId(type, kind_) == rank_ && index < staged.inputLayouts().size())
-      localInputs_.push_back(index);
+      (isSignalBuffer(index) ? signalArguments : localInputs_).push_back(index);
   for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
     if (deviceId(type, kind_) == rank_)
       localResults_.push_back(index);
@@ -237,6 +248,14 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged,
   }
   mpi::checkAllSucceeded(failure);
   executable = compilePart(*module, name, kind_, rank_, localGpu_, options);
+  // Zeroed on this rank's GPU once, as MAX allocates them once per device.
+  for (size_t index : signalArguments) {
+    auto shaped = cast<ShapedType>(graph.getArgumentTypes()[index]);
+    signalBuffers.push_back(
+        HostTensor(DType::UInt8, std::vector<int64_t>(shaped.getShape().begin(),
+                                                      shaped.getShape().end()))
+            .to(device(), detail::deviceRuntime(options.gpuRuntime).name));
+  }
 }
 
 Device spmd::RankGraph::device() const {
@@ -245,6 +264,7 @@ Device spmd::RankGraph::device() const {
 
 std::vector<HostTensor>
 spmd::RankGraph::run(std::vector<HostTensor> inputs) const {
-  // As in max-run: the data is in host memory, devices are tags.
+  // As in max-run: host data is moved to the part's device by the part.
+  llvm::append_range(inputs, signalBuffers);
   return executable->run(std::move(inputs), InputCheckOptions());
 }

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """One graph as N processes under ``mpirun`` (MPICH): process r runs what
-the graph places on cpu:r, and MPI does the collectives.
+the graph places on cpu:r, and MPI does the collectives; or what it places
+on gpu:r, on a GPU of its own (its local rank on the node, or
+``MAXGRAPH_SPMD_GPU``), and NCCL does them (MPI on the OpenCL runtime).
 
     from maxgraph import distributed
     distributed.initialize()
@@ -8,10 +10,12 @@ the graph places on cpu:r, and MPI does the collectives.
     y = run(x_local, w1_local, w2_local)     # this rank's shards in and out
 
 Specs are those of ``compilation.compile`` (layouts over a mesh of
-cpu:0..N-1, or on one cpu:k each); N must be the number of processes. The
-callable takes, for each tensor argument, this rank's part: the local shard
-of a layout over a mesh, the tensor itself when it is on this rank's cpu,
-and ``None`` when it is on another device. It returns the result tree with
+cpu:0..N-1 or gpu:0..N-1, or on one device each); N must be the number of
+processes. The callable takes, for each tensor argument, this rank's part:
+the local shard of a layout over a mesh, the tensor itself when it is on
+this rank's device, and ``None`` when it is on another device: numpy arrays,
+or live Tensors (on this rank's GPU for a graph over GPUs). It returns the
+result tree with
 this rank's shard (a live Tensor) at each result leaf that has one here, and
 ``None`` at the others. Every rank must call it alike. At start-up the ranks
 check the world size against the graph's devices and that they all run the
@@ -25,7 +29,7 @@ from typing import Any, Callable, Optional
 
 from . import _core, _trees
 from . import compilation as _compilation
-from ._core import CPU, BufferLayout, TensorLayout
+from ._core import BufferLayout, TensorLayout
 
 
 def initialize() -> None:
@@ -65,9 +69,10 @@ def _leaves(tree: Any, root: str) -> list:
 class RankCallable:
     """A staged graph compiled for this rank's part (``distributed.compile``)."""
 
-    def __init__(self, staged: _compilation.StagedGraph):
+    def __init__(self, staged: _compilation.StagedGraph,
+                 gpu_runtime: str = ""):
         self._staged = staged
-        self._graph = _core.RankGraph(staged._core)
+        self._graph = _core.RankGraph(staged._core, gpu_runtime)
         self._local_inputs = set(self._graph.local_inputs)
         self._local_results = list(self._graph.local_results)
         self._shards_in = {first: layout.mapping.mesh.num_devices
@@ -84,6 +89,12 @@ class RankCallable:
     @property
     def world_size(self) -> int:
         return self._graph.world_size
+
+    @property
+    def device(self):
+        """The device this rank's part runs on: cpu:rank, or its GPU (whose
+        memory its results are in)."""
+        return self._graph.device
 
     @property
     def staged(self) -> _compilation.StagedGraph:
@@ -106,7 +117,7 @@ class RankCallable:
         if len(specs) != len(given):
             raise TypeError(f"graph '{staged.name}': the arguments do not "
                             f"have the staged trees' leaves")
-        here = CPU(self.rank)
+        here = self._graph.device
         inputs, index = [], 0
         for (spec, path), (arg, _) in zip(specs, given):
             if not isinstance(spec, (TensorLayout, BufferLayout)):
@@ -140,14 +151,17 @@ class RankCallable:
 
 
 def compile(fn: Callable, *, name: Optional[str] = None,
-            allow_subgraphs: bool = True) -> Callable[..., RankCallable]:
+            allow_subgraphs: bool = True,
+            gpu_runtime: str = "") -> Callable[..., RankCallable]:
     """Stages `fn` with the given specs and compiles this rank's part:
-    ``compile(fn)(*specs)(*local_tensors)``."""
+    ``compile(fn)(*specs)(*local_tensors)``. `gpu_runtime` ("cuda" or
+    "opencl"; empty: ``MAXGRAPH_GPU_RUNTIME``, else "cuda") runs a part on a
+    GPU."""
     staging = _compilation.stage(fn, name=name,
                                  allow_subgraphs=allow_subgraphs)
 
     def compiling(*args: Any, **kwargs: Any) -> RankCallable:
-        return RankCallable(staging(*args, **kwargs))
+        return RankCallable(staging(*args, **kwargs), gpu_runtime)
 
     return compiling
 

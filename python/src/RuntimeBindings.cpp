@@ -385,15 +385,20 @@ void maxgraph::python::bindRuntime(nb::module_ &m) {
   m.def("mpi_size", [] { return mpi::size(); });
   nb::class_<spmd::RankGraph>(
       m, "RankGraph",
-      "A staged graph over cpu:0..N-1 compiled for this MPI rank's part.")
+      "A staged graph over cpu:0..N-1 or gpu:0..N-1 compiled for this MPI "
+      "rank's part.")
       .def(
           "__init__",
-          [](spmd::RankGraph *self, const StagedGraph &staged) {
+          [](spmd::RankGraph *self, const StagedGraph &staged,
+             const std::string &gpuRuntime) {
             nb::gil_scoped_release released;
-            new (self) spmd::RankGraph(staged);
+            new (self) spmd::RankGraph(staged, gpuRuntime);
           },
-          nb::arg("staged"))
+          nb::arg("staged"), nb::arg("gpu_runtime") = "")
       .def_prop_ro("rank", &spmd::RankGraph::rank)
+      .def_prop_ro("device", &spmd::RankGraph::device,
+                   "The device this rank's part runs on: cpu:rank, or its "
+                   "own GPU.")
       .def_prop_ro("world_size", &spmd::RankGraph::worldSize)
       .def_prop_ro("local_inputs", &spmd::RankGraph::localInputs)
       .def_prop_ro("local_results", &spmd::RankGraph::localResults)

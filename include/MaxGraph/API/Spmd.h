@@ -119,6 +119,9 @@ private:
   DeviceKind kind_ = DeviceKind::cpu;
   int localGpu_ = 0;
   std::vector<size_t> localInputs_, localResults_;
+  /// The signal buffers of this rank's GPU that staging appended to the
+  /// graph's arguments (MAX's), which run() passes after the inputs.
+  std::vector<HostTensor> signalBuffers;
   std::unique_ptr<Executable> executable;
 };
 } // namespace spmd
