@@ -48,7 +48,8 @@ def launch(ranks, devices, out, kind="cpu", **env):
         [MPIRUN, "-np", str(ranks), sys.executable, SCRIPT, str(out),
          str(devices), kind],
         capture_output=True, text=True, timeout=180,
-        env=dict(os.environ, MAXGRAPH_MPI_TIMEOUT="60", **env))
+        env=dict(os.environ, MAXGRAPH_MPI_TIMEOUT="60", TMPDIR=str(out),
+                 **env))
 
 
 def mlp_expected():

@@ -20,14 +20,18 @@
 #include "MaxGraph/Runtime/MPI.h"
 #include "MaxGraph/Support/DType.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace maxgraph;
@@ -831,6 +835,126 @@ TEST(CUDACollectivesTest, CapturedCollectivesRunAtEachLaunch) {
       check.equal("destroyGraph", message(cuda::destroyGraph(graph)),
                   "(no error)");
     gpus.tearDown(check);
+    return check.report;
+  });
+}
+
+TEST(CUDACollectivesTest, ProcessesJoinACommunicatorAcrossProcesses) {
+  // Two processes, rank r on its gpu:r: the id made before the fork is
+  // what the launcher's broadcast would give both.
+  expectOnTwoGpus({}, [] {
+    Differences check;
+    // The ranks meet in files under TMPDIR: a directory of the test's own,
+    // which it removes (the children end without exit handlers).
+    llvm::SmallString<64> meeting;
+    if (llvm::sys::fs::createUniqueDirectory("collectives", meeting))
+      return std::string("no temporary directory");
+    setenv("TMPDIR", meeting.c_str(), 1);
+    llvm::Expected<cuda::CollectiveId> id = cuda::makeCollectiveId();
+    if (!id)
+      return "makeCollectiveId: " + llvm::toString(id.takeError());
+    pid_t peer = fork();
+    if (peer < 0)
+      return std::string("fork failed");
+    int rank = peer == 0 ? 1 : 0;
+    const int gpus[2] = {0, 1};
+    check.equal("joinCollectives",
+                message(cuda::joinCollectives(gpus, rank, rank, *id)),
+                "(no error)");
+    check.equal("selectDevice", message(cuda::selectDevice(rank)),
+                "(no error)");
+    std::vector<float> values = {1.5f + rank, -2.0f * rank, 4};
+    llvm::Expected<void *> stream = cuda::createStream();
+    llvm::Expected<void *> in = cuda::allocate(12, nullptr);
+    llvm::Expected<void *> out = cuda::allocate(12, nullptr);
+    if (!stream || !in || !out) {
+      llvm::consumeError(stream.takeError());
+      llvm::consumeError(in.takeError());
+      llvm::consumeError(out.takeError());
+      check.add("no stream or memory");
+    } else {
+      check.equal("copy in", message(cuda::copy(*in, values.data(), 12)),
+                  "(no error)");
+      check.equal("allreduce",
+                  std::to_string(entries().allreduce(
+                      *stream, address(*in), address(*out), 3, kF32, kSum,
+                      address(kBothGpus), 2)),
+                  "0");
+      std::vector<float> sum(3);
+      check.equal("copy out",
+                  message(cuda::copy(sum.data(), *out, 12, *stream)),
+                  "(no error)");
+      check.equal("synchronize", message(cuda::synchronize(*stream)),
+                  "(no error)");
+      check.equal("the sum on rank " + std::to_string(rank), sum,
+                  std::vector<float>{4, -2, 8});
+    }
+    std::vector<std::string> made;
+    for (const std::string &line : logLines())
+      if (llvm::StringRef(line).starts_with("ncclComm"))
+        made.push_back(line);
+    check.lines("the communicator of rank " + std::to_string(rank), made,
+                {"ncclCommInitRank nranks=2 rank=" + std::to_string(rank) +
+                 " device=" + std::to_string(rank) + " -> N1"});
+    if (peer == 0)
+      _exit(check.report.empty() ? 0 : 3);
+    int status = 0;
+    waitpid(peer, &status, 0);
+    check.equal("rank 1's exit", std::to_string(WEXITSTATUS(status)), "0");
+    llvm::sys::fs::remove_directories(meeting);
+    return check.report;
+  });
+}
+
+TEST(CUDACollectivesTest, AJoinedCommunicatorServesItsDeviceOnly) {
+  // A list of one process (no peer to wait for): the collective of gpu:0
+  // goes through it; gpu:1 of the same process is not its device.
+  expectOnTwoGpus({}, [] {
+    Differences check;
+    llvm::SmallString<64> meeting;
+    if (llvm::sys::fs::createUniqueDirectory("collectives", meeting))
+      return std::string("no temporary directory");
+    setenv("TMPDIR", meeting.c_str(), 1);
+    llvm::Expected<cuda::CollectiveId> id = cuda::makeCollectiveId();
+    if (!id)
+      return "makeCollectiveId: " + llvm::toString(id.takeError());
+    static const int64_t kRankThree[1] = {3};
+    const int three[1] = {3};
+    const int twice[2] = {3, 3};
+    check.equal("a place outside the list",
+                message(cuda::joinCollectives(three, 1, 0, *id)),
+                "rank 1 is not a place in [3]");
+    check.equal("a GPU listed twice",
+                message(cuda::joinCollectives(twice, 0, 0, *id)),
+                "gpu:3 is listed twice in [3, 3]");
+    check.equal("joinCollectives",
+                message(cuda::joinCollectives(three, 0, 0, *id)), "(no error)");
+    TwoGpus gpus;
+    if (!gpus.setUp(check))
+      return check.report;
+    void *in[2], *out[2];
+    for (int gpu = 0; gpu < 2; ++gpu) {
+      in[gpu] = gpus.upload(check, gpu, std::vector<int32_t>{5, -6});
+      out[gpu] = gpus.upload(check, gpu, std::vector<int32_t>{0, 0});
+    }
+    check.equal("on gpu:0",
+                std::to_string(entries().allreduce(
+                    gpus.streams[0], address(in[0]), address(out[0]), 2, kSi32,
+                    kSum, address(kRankThree), 1)),
+                "0");
+    check.equal("the result", gpus.download<int32_t>(check, 0, out[0], 2),
+                std::vector<int32_t>{5, -6});
+    check.equal("on gpu:1",
+                std::to_string(entries().allreduce(
+                    gpus.streams[1], address(in[1]), address(out[1]), 2, kSi32,
+                    kSum, address(kRankThree), 1)),
+                "1");
+    check.equal("its error", pendingError(),
+                std::string("maxgraphNcclAllreduce on ") + kGpu1 +
+                    ": the collective over [3] runs on gpu:1, and this "
+                    "process joined its communicator on gpu:0");
+    gpus.tearDown(check);
+    llvm::sys::fs::remove_directories(meeting);
     return check.report;
   });
 }

@@ -14,16 +14,18 @@
 //
 //  * Communicators: ncclCommInitAll makes one per device (N1, N2, ...: the
 //    log's names); they are the ranks of one set.
-//  * Across processes: ncclGetUniqueId makes an id that names a directory
-//    under $TMPDIR (or /tmp), and ncclCommInitRank joins the process to it
-//    as one rank, waiting until every rank has. A collective's parts meet
-//    there as files: each rank writes its part, waits for its peers' (the
-//    time-out below applies), and computes its result from them all, at
-//    the call (async mode or not) or, when captured, at each launch of its
-//    graph. A rank removes its part of a collective once every peer has
-//    written the next one; the last process to exit removes the directory.
-//    With MAXGRAPH_NCCL_STANDIN_LATE_RANK=r, rank r joins 5 s late (a test
-//    of a rank that does not come).
+//  * Across processes: ncclGetUniqueId makes an id that keys a directory
+//    under $TMPDIR (or /tmp; the same for every rank), and ncclCommInitRank
+//    joins the process to it as one rank, waiting until every rank has. A
+//    collective's parts meet there as files: each rank writes its part, waits
+//    for its peers' (the time-out below applies), and computes its result from
+//    them all, at the call (async mode or not) or, when captured, at each
+//    launch of its graph. A rank removes its part of a collective once every
+//    peer has written the next one; the last process to exit removes the
+//    directory (and ncclGetUniqueId those older than ten minutes whose maker is
+//    gone: processes killed before they could leave). With
+//    MAXGRAPH_NCCL_STANDIN_LATE_RANK=r, rank r joins 5 s late (a test of a rank
+//    that does not come).
 //  * Collectives compute on the host memory behind the stand-in's device
 //    pointers. Each rank's call posts its part; once every rank of the set
 //    has posted the same collective (the n-th call on each communicator), it
@@ -57,6 +59,7 @@
 
 #include "StandInState.h"
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -68,6 +71,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <signal.h>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -127,14 +131,14 @@ constexpr const char *kOpNames[] = {"sum", "prod", "max", "min", "avg"};
 constexpr int kOpSum = 0, kOpProd = 1, kOpMax = 2, kOpMin = 3, kOpAvg = 4;
 
 constexpr const char *kEntryPoints[] = {
-    "ncclGetVersion",   "ncclCommInitAll", "ncclGetUniqueId",
-    "ncclCommInitRank", "ncclCommDestroy", "ncclGroupStart",
-    "ncclGroupEnd",     "ncclAllReduce",   "ncclAllGather",
+    "ncclGetVersion",    "ncclCommInitAll", "ncclGetUniqueId",
+    "ncclCommInitRank",  "ncclCommDestroy", "ncclGroupStart",
+    "ncclGroupEnd",      "ncclAllReduce",   "ncclAllGather",
     "ncclReduceScatter", "ncclBroadcast",
 };
 
-/// nccl.h's ncclUniqueId. The stand-in's begins with kIdMark, then the
-/// name of its directory, NUL-terminated.
+/// nccl.h's ncclUniqueId. The stand-in's begins with kIdMark, then the key
+/// of its directory (the maker's pid, a count and a time), NUL-terminated.
 struct ncclUniqueId {
   char internal[128];
 };
@@ -640,7 +644,8 @@ std::optional<std::string> readWhole(const std::string &path) {
 /// `size` ranks r; false when the time-out passes first.
 bool awaitFiles(const std::string &directory, const std::string &prefix,
                 const std::string &suffix, int size) {
-  auto deadline = std::chrono::steady_clock::now() + standin::configuredTimeout();
+  auto deadline =
+      std::chrono::steady_clock::now() + standin::configuredTimeout();
   for (int r = 0; r < size;) {
     if (std::filesystem::exists(directory + "/" + prefix + std::to_string(r) +
                                 suffix)) {
@@ -673,6 +678,31 @@ void leaveRendezvous() {
     }
     if (gone >= ranks)
       std::filesystem::remove_all(directory, ignored);
+  }
+}
+
+/// Where the rendezvous directories are: $TMPDIR, else /tmp.
+std::string rendezvousRoot() {
+  const char *temporary = std::getenv("TMPDIR");
+  return temporary && *temporary ? temporary : "/tmp";
+}
+
+/// Removes the rendezvous directories under `root` that processes killed
+/// before they could leave (MPI_Abort, _exit) left behind: those whose
+/// maker is gone, from more than ten minutes ago.
+void sweepStaleRendezvous(const std::string &root) {
+  std::error_code ignored;
+  constexpr std::string_view kPrefix = "maxgraph-nccl-standin-";
+  auto old =
+      std::filesystem::file_time_type::clock::now() - std::chrono::minutes(10);
+  for (const auto &entry : std::filesystem::directory_iterator(root, ignored)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(kPrefix, 0) != 0 || !entry.is_directory(ignored))
+      continue;
+    int maker = std::atoi(name.c_str() + kPrefix.size());
+    if (maker > 0 && ::kill(maker, 0) != 0 && errno == ESRCH &&
+        entry.last_write_time(ignored) < old)
+      std::filesystem::remove_all(entry.path(), ignored);
   }
 }
 
@@ -713,8 +743,7 @@ ncclResult_t exchange(Communicator &communicator, Kind kind, const void *send,
     std::error_code ignored;
     std::filesystem::remove(previous, ignored);
     std::vector<std::string> &files = rendezvous().files;
-    files.erase(std::remove(files.begin(), files.end(), previous),
-                files.end());
+    files.erase(std::remove(files.begin(), files.end(), previous), files.end());
   }
   std::vector<std::string> parts;
   std::vector<const unsigned char *> peers;
@@ -727,8 +756,8 @@ ncclResult_t exchange(Communicator &communicator, Kind kind, const void *send,
     std::memcpy(&theirs, read->data(), sizeof(theirs));
     bool theySend = kind != Kind::Broadcast || r == root;
     // Ranks that disagree: each gets the error.
-    if (theirs.kind != header.kind || theirs.type != type ||
-        theirs.op != op || theirs.root != root || theirs.count != count ||
+    if (theirs.kind != header.kind || theirs.type != type || theirs.op != op ||
+        theirs.root != root || theirs.count != count ||
         read->size() != sizeof(theirs) + (theySend ? sendBytes : 0))
       return ncclInvalidUsage;
     parts.push_back(std::move(*read));
@@ -790,10 +819,9 @@ ncclResult_t collective(const char *name, Kind kind, const void *send,
     return fail(ncclInvalidArgument);
   Communicator &communicator = found->second;
   bool acrossProcesses = communicator.set == 0;
-  size_t ranks =
-      acrossProcesses
-          ? static_cast<size_t>(communicator.size)
-          : nccl.sets.at(communicator.set).communicators.size();
+  size_t ranks = acrossProcesses
+                     ? static_cast<size_t>(communicator.size)
+                     : nccl.sets.at(communicator.set).communicators.size();
   if (type < 0 || type >= (reduces ? kReducibleTypeCount : kTypeCount) ||
       (reduces && (op < 0 || op > kOpAvg)) ||
       (kind == Kind::Broadcast && (root < 0 || root >= int(ranks))))
@@ -968,14 +996,12 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId *id) {
   if (!id)
     return fail(ncclInvalidArgument);
   static unsigned made = 0;
-  const char *temporary = std::getenv("TMPDIR");
-  std::string directory =
-      std::string(temporary && *temporary ? temporary : "/tmp") +
-      "/maxgraph-nccl-standin-" + std::to_string(::getpid()) + "-" +
+  sweepStaleRendezvous(rendezvousRoot());
+  std::string text =
+      std::string(kIdMark) + std::to_string(::getpid()) + "-" +
       std::to_string(++made) + "-" +
       std::to_string(
           std::chrono::steady_clock::now().time_since_epoch().count());
-  std::string text = std::string(kIdMark) + directory;
   if (text.size() >= sizeof(id->internal))
     return fail(ncclInternalError);
   std::memset(id->internal, 0, sizeof(id->internal));
@@ -1007,7 +1033,8 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int count, ncclUniqueId id,
   if (!comm || count < 1 || rank < 0 || rank >= count ||
       text.substr(0, kIdMark.size()) != kIdMark)
     return fail(ncclInvalidArgument);
-  std::string directory(text.substr(kIdMark.size()));
+  std::string directory = rendezvousRoot() + "/maxgraph-nccl-standin-" +
+                          std::string(text.substr(kIdMark.size()));
   // A test of a rank that does not come: it joins only after a while.
   if (const char *late = std::getenv("MAXGRAPH_NCCL_STANDIN_LATE_RANK");
       late && std::to_string(rank) == late)
