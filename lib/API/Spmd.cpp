@@ -62,9 +62,9 @@ DeviceKind spmd::deviceKind(GraphOp graph) {
   // Values without a device are the host's: cpu:0 too.
   if (!cpus.empty())
     throw RuntimeError(
-        "@" + graph.getSymName().str() + " places values on cpu:" +
-        std::to_string(*cpus.begin()) + " and on gpu:" +
-        std::to_string(*gpus.begin()) +
+        "@" + graph.getSymName().str() +
+        " places values on cpu:" + std::to_string(*cpus.begin()) +
+        " and on gpu:" + std::to_string(*gpus.begin()) +
         "; a graph run across processes places them all on gpu:0..N-1 "
         "(a GPU per process) or all on cpu:0..N-1");
   return DeviceKind::gpu;
@@ -136,9 +136,8 @@ void spmd::joinCollectives(ModuleOp part, llvm::StringRef name, int rank,
     if (place == devices.begin()) {
       llvm::Expected<cuda::CollectiveId> made = cuda::makeCollectiveId();
       if (!made)
-        throw RuntimeError("@" + name.str() + ": rank " +
-                           std::to_string(rank) + ": " +
-                           llvm::toString(made.takeError()));
+        throw RuntimeError("@" + name.str() + ": rank " + std::to_string(rank) +
+                           ": " + llvm::toString(made.takeError()));
       id = *made;
     }
     mpi::broadcast(id.data(), static_cast<int64_t>(id.size()), /*root=*/0,
@@ -193,8 +192,7 @@ spmd::compilePart(ModuleOp part, llvm::StringRef name, DeviceKind kind,
   return executable;
 }
 
-spmd::RankGraph::RankGraph(const StagedGraph &staged,
-                           std::string gpuRuntime) {
+spmd::RankGraph::RankGraph(const StagedGraph &staged, std::string gpuRuntime) {
   if (!staged.weightNames().empty())
     throw RuntimeError("@" + staged.name() +
                        ": graphs with external weights do not run across "
@@ -225,9 +223,8 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged,
   // GPUs (MAX's): this rank's is its own, allocated below, not the caller's.
   std::optional<ArrayAttr> argumentNames = graph.getArgumentNames();
   auto isSignalBuffer = [&](size_t index) {
-    auto text = argumentNames
-                    ? dyn_cast<StringAttr>((*argumentNames)[index])
-                    : StringAttr();
+    auto text = argumentNames ? dyn_cast<StringAttr>((*argumentNames)[index])
+                              : StringAttr();
     return kind_ == DeviceKind::gpu && text &&
            text.getValue().starts_with("signal_buffers[");
   };

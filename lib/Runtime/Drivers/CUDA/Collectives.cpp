@@ -255,8 +255,8 @@ public:
     if (!ranks || numRanks < 1)
       return fail("no devices take part (" + llvm::Twine(numRanks) + " ranks)");
     const auto *ids = reinterpret_cast<const int64_t *>(ranks);
-    auto joined = processCommunicators().find(
-        std::vector<int64_t>(ids, ids + numRanks));
+    auto joined =
+        processCommunicators().find(std::vector<int64_t>(ids, ids + numRanks));
     if (joined != processCommunicators().end())
       return joinAcrossProcesses(joined->second, listingOf(ids, numRanks));
     llvm::Expected<int> count = state.deviceCount();
@@ -427,8 +427,8 @@ llvm::Error cuda::joinCollectives(llvm::ArrayRef<int> devices, int rank,
                      listing);
   for (size_t i = 0; i < devices.size(); ++i)
     if (llvm::is_contained(devices.take_front(i), devices[i]))
-      return makeError("gpu:" + llvm::Twine(devices[i]) + " is listed twice in " +
-                       listing);
+      return makeError("gpu:" + llvm::Twine(devices[i]) +
+                       " is listed twice in " + listing);
   if (processCommunicators().count(key))
     return llvm::Error::success();
   llvm::Expected<DeviceState *> device = state.device(localDevice);

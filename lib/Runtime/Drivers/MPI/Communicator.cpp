@@ -270,12 +270,11 @@ void maxgraph::mpi::checkWorldSize(int64_t devices, const std::string &what,
   if (processes == devices)
     return;
   std::string first = std::string(kind) + ":";
-  throw RuntimeError(prefix() + what + " spans " + std::to_string(devices) +
-                     " devices (" + first + "0.." + first +
-                     std::to_string(devices - 1) +
-                     ") but the run has " + std::to_string(processes) +
-                     " processes; run it with mpirun -np " +
-                     std::to_string(devices));
+  throw RuntimeError(
+      prefix() + what + " spans " + std::to_string(devices) + " devices (" +
+      first + "0.." + first + std::to_string(devices - 1) +
+      ") but the run has " + std::to_string(processes) +
+      " processes; run it with mpirun -np " + std::to_string(devices));
 }
 
 void maxgraph::mpi::checkSameHash(uint64_t hash, const std::string &what) {
@@ -294,7 +293,8 @@ void maxgraph::mpi::checkAllSucceeded(const std::string &failure) {
   // Fixed blocks: the first bytes of each message, NUL-padded.
   constexpr size_t kBlock = 1024;
   std::vector<char> mine(kBlock, '\0');
-  std::memcpy(mine.data(), failure.data(), std::min(failure.size(), kBlock - 1));
+  std::memcpy(mine.data(), failure.data(),
+              std::min(failure.size(), kBlock - 1));
   std::vector<char> all(kBlock * size());
   allgather(mine.data(), all.data(), kBlock);
   if (!failure.empty())

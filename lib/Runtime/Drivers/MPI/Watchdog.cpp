@@ -74,8 +74,8 @@ void watch() {
     std::fprintf(stderr,
                  "maxgraph: error: rank %d: %s%s timed out after %g s "
                  "(MAXGRAPH_MPI_TIMEOUT); aborting the run\n",
-                 s.rank.load(), call ? call : "an MPI collective",
-                 size.c_str(), timeout);
+                 s.rank.load(), call ? call : "an MPI collective", size.c_str(),
+                 timeout);
     maxgraph::mpi::abort(124);
   }
 }

@@ -49,7 +49,8 @@ public:
       return fail(library.takeError());
     cl = &*library;
     if (handle) {
-      const Stream *live = liveStream<Stream>(handle, static_cast<const DeviceState *>(nullptr));
+      const Stream *live =
+          liveStream<Stream>(handle, static_cast<const DeviceState *>(nullptr));
       if (!live)
         return false;
       queue = live->queue;
@@ -102,11 +103,10 @@ public:
   bool write(int64_t address, const std::vector<char> &host) {
     if (host.empty())
       return true;
-    return check(cl->EnqueueSVMMemcpy(queue, CL_TRUE,
-                                      reinterpret_cast<void *>(address),
-                                      host.data(), host.size(), 0, nullptr,
-                                      nullptr),
-                 "clEnqueueSVMMemcpy");
+    return check(
+        cl->EnqueueSVMMemcpy(queue, CL_TRUE, reinterpret_cast<void *>(address),
+                             host.data(), host.size(), 0, nullptr, nullptr),
+        "clEnqueueSVMMemcpy");
   }
 
   /// Runs `body`, an MPI collective, without the lock; false (recorded)
@@ -210,9 +210,8 @@ int32_t maxgraphNcclReduceScatter(void *stream, int64_t in, int64_t out,
                   sent.data() + (row * numRanks + r) * blockBytes, blockBytes);
   std::vector<char> received(outer * blockBytes);
   if (!call.runMPI([&] {
-        mpi::reduceScatter(packed.data(), received.data(), outer * block,
-                           *type, static_cast<mpi::ReduceKind>(kind),
-                           call.group);
+        mpi::reduceScatter(packed.data(), received.data(), outer * block, *type,
+                           static_cast<mpi::ReduceKind>(kind), call.group);
       }))
     return 1;
   return call.write(out, received) ? 0 : 1;

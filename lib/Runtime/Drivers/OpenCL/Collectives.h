@@ -1,4 +1,5 @@
-//===- Collectives.h - collectives of GPU parts, staged over MPI -*- C++ -*-===//
+//===- Collectives.h - collectives of GPU parts, staged over MPI -*- C++
+//-*-===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
