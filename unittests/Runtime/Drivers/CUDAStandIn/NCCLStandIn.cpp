@@ -25,7 +25,8 @@
 //    directory (and ncclGetUniqueId those older than ten minutes whose maker is
 //    gone: processes killed before they could leave). With
 //    MAXGRAPH_NCCL_STANDIN_LATE_RANK=r, rank r joins 5 s late (a test of a rank
-//    that does not come).
+//    that does not come); with MAXGRAPH_NCCL_STANDIN_DYING_RANK=r, rank r is
+//    killed at its first collective (a test of a rank that dies).
 //  * Collectives compute on the host memory behind the stand-in's device
 //    pointers. Each rank's call posts its part; once every rank of the set
 //    has posted the same collective (the n-th call on each communicator), it
@@ -64,6 +65,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -717,6 +719,14 @@ struct PartHeader {
 ncclResult_t exchange(Communicator &communicator, Kind kind, const void *send,
                       void *receive, size_t count, ncclDataType_t type,
                       ncclRedOp_t op, int root) {
+  // A test of a rank that dies: killed at its first collective.
+  if (const char *dies = std::getenv("MAXGRAPH_NCCL_STANDIN_DYING_RANK");
+      dies && std::to_string(communicator.rank) == dies) {
+    std::fprintf(stderr, "NCCL stand-in: rank %d is killed\n",
+                 communicator.rank);
+    std::fflush(stderr);
+    ::raise(SIGKILL);
+  }
   uint64_t sequence = communicator.next++;
   const std::string &directory = communicator.directory;
   int ranks = communicator.size;
