@@ -39,7 +39,8 @@ build=$root/build
 # Debian packages) and builds the default (Release) preset.
 "$root/scripts/setup.sh" default
 ninja -C "$build" maxgraph-cpu-benchmark maxgraph-compile-time-benchmark \
-  maxgraph-staging-benchmark maxgraph-mpi-benchmark maxgraph-models max-run
+  maxgraph-staging-benchmark maxgraph-mpi-benchmark maxgraph-nccl-benchmark \
+  maxgraph-models max-run
 
 # OpenBLAS 0.3.21 picks its kernels by CPU model and reads some CPUs (a
 # virtualised Xeon) as Prescott, an SSE3 kernel; give it its best kernel for
@@ -187,6 +188,15 @@ if command -v mpiexec.hydra >/dev/null; then
     echo "== allreduce on $ranks processes: MaxGraph's MPI layer against MPI_Allreduce"
     mpiexec.hydra -np "$ranks" "$build/bin/maxgraph-mpi-benchmark"
   done
+  # With two GPUs or more: a process per GPU, allreduce through MaxGraph
+  # (NCCL across processes) against ncclAllReduce called directly.
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+  if [ "${gpus:-0}" -ge 2 ]; then
+    echo "== allreduce on $gpus processes, one GPU each: MaxGraph against NCCL"
+    mpiexec.hydra -np "$gpus" "$build/bin/maxgraph-nccl-benchmark"
+  else
+    echo "== allreduce across processes on GPUs: needs two GPUs, this machine has ${gpus:-0}"
+  fi
   # The same MLP layer staged for one device and, by sharding propagation,
   # tensor parallel over cpu:0..1 (W1 by columns, W2 by rows, one
   # allreduce): in one process (both threads), and as 2 processes of one

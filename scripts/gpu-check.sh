@@ -7,10 +7,13 @@
 #      and the GPU benchmark) into build-gpu/, with every core;
 #   2. runs every lit test that REQUIRES: cuda-device (the execution tests'
 #      kernels through the CUDA runtime against the interpreter, a device
-#      graph) and the GoogleTest tests that need a device;
+#      graph) or cuda-devices-2 (a process per GPU under mpirun, NCCL across
+#      processes; unsupported on one GPU) and the GoogleTest tests that need
+#      a device;
 #   2b. runs compute-sanitizer's memcheck and racecheck on a matmul, row and
 #      narrow-float graph (unsupported where the toolkit has none);
-#   3. runs the GPU benchmark (maxgraph-gpu-benchmark);
+#   3. runs the GPU benchmarks (maxgraph-gpu-benchmark; with two GPUs,
+#      maxgraph-nccl-benchmark across processes);
 #   4. prints a summary: `gpu-check: N passed, N failed, N unsupported`.
 # On a machine without a CUDA device (no libcuda.so.1, no GPU, or one older
 # than sm_90) it builds nothing, reports every such test as unsupported and
@@ -29,7 +32,7 @@ cd "$root"
 
 # The tests that need a device, by their REQUIRES line.
 mapfile -t tests < <(grep -rl --include='*.mlir' --include='*.test' \
-  -E '^// REQUIRES:.*\bcuda-device\b' test | sort)
+  -E '^// REQUIRES:.*\bcuda-device(s-2)?\b' test | sort)
 
 # The driver's and the toolkit's versions first: a driver older than the
 # toolkit that made the kernels refuses them (the module-load error says
@@ -144,7 +147,8 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DMAXGRAPH_ENABLE_PYTHON=OFF >"$build.configure.log" 2>&1 ||
   { tail -30 "$build.configure.log"; exit 1; }
 cmake --build "$build" --target max-run maxgraph-gpu-benchmark \
-  MaxGraphCUDAExecutableTests -j "$(nproc)" >"$build.build.log" 2>&1 ||
+  maxgraph-nccl-benchmark MaxGraphCUDAExecutableTests -j "$(nproc)" \
+  >"$build.build.log" 2>&1 ||
   { tail -40 "$build.build.log"; exit 1; }
 echo "gpu-check: built in $(( $(date +%s) - start )) s"
 }
@@ -213,5 +217,15 @@ rm -f "$log"
 
 echo "== maxgraph-gpu-benchmark =="
 timeout 150 "$build/bin/maxgraph-gpu-benchmark" || status=1
+# Allreduce across processes, a GPU each, against NCCL called directly.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+if [ "${gpus:-0}" -ge 2 ] && command -v mpiexec.hydra >/dev/null; then
+  echo "== maxgraph-nccl-benchmark on $gpus processes =="
+  timeout 150 mpiexec.hydra -np "$gpus" "$build/bin/maxgraph-nccl-benchmark" ||
+    status=1
+else
+  echo "UNSUPPORTED: maxgraph-nccl-benchmark (needs two GPUs and mpiexec.hydra)"
+  unsupported=$((unsupported + 1))
+fi
 echo "gpu-check: $passed passed, $failed failed, $unsupported unsupported"
 exit $status

@@ -128,8 +128,12 @@ def cuda_devices():
 # and runs no kernels (unittests/Runtime/Drivers/CUDAStandIn); %cuda_standin_env
 # points the runtime at it, for the driver and for NCCL (the same library
 # stands in for libnccl.so.2, computing collectives on its host memory).
-if cuda_devices() > 0:
+# `cuda-devices-2`: two or more, for a process per GPU under mpirun.
+usable_cuda_devices = cuda_devices()
+if usable_cuda_devices > 0:
     config.available_features.add("cuda-device")
+if usable_cuda_devices > 1:
+    config.available_features.add("cuda-devices-2")
 if config.cuda_standin:
     config.substitutions.append(("%cuda_standin_env", (
         "env MAXGRAPH_CUDA_DRIVER_LIBRARY=" + config.cuda_standin +
