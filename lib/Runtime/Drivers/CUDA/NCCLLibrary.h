@@ -30,6 +30,13 @@
 // NCCL's communicator handle is a pointer to this struct, as in nccl.h.
 struct ncclComm;
 
+/// What ncclGetUniqueId makes on one rank and every rank of a communicator
+/// across processes passes to ncclCommInitRank (by value), as in nccl.h: at
+/// global scope, so that the entry points' types are NCCL's.
+struct ncclUniqueId {
+  char internal[128];
+};
+
 namespace maxgraph::cuda {
 //===----------------------------------------------------------------------===//
 // Types and constants of nccl.h
@@ -41,11 +48,6 @@ using ncclDataType_t = int;
 using ncclRedOp_t = int;
 using ncclComm_t = ::ncclComm *;
 
-/// What ncclGetUniqueId makes on one rank and every rank of a communicator
-/// across processes passes to ncclCommInitRank (by value, as in nccl.h).
-struct ncclUniqueId {
-  char internal[128];
-};
 
 inline constexpr ncclResult_t ncclSuccess = 0;
 

@@ -88,6 +88,9 @@ using ncclResult_t = int;
 using ncclDataType_t = int;
 using ncclRedOp_t = int;
 using ncclComm_t = struct ncclComm *;
+struct ncclUniqueId {
+  char internal[128];
+};
 using cudaStream_t = struct CUstream_st *;
 
 namespace {
@@ -139,11 +142,8 @@ constexpr const char *kEntryPoints[] = {
     "ncclReduceScatter", "ncclBroadcast",
 };
 
-/// nccl.h's ncclUniqueId. The stand-in's begins with kIdMark, then the key
-/// of its directory (the maker's pid, a count and a time), NUL-terminated.
-struct ncclUniqueId {
-  char internal[128];
-};
+/// The stand-in's ncclUniqueId begins with kIdMark, then the key of its
+/// directory (the maker's pid, a count and a time), NUL-terminated.
 constexpr std::string_view kIdMark = "maxgraph-nccl-standin:";
 
 /// A communicator handle is 'N' in the upper 32 bits (never a driver
