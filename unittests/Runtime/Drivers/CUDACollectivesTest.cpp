@@ -234,6 +234,24 @@ private:
 
 const int64_t kBothGpus[2] = {0, 1};
 
+/// Where the stand-in's ranks across processes meet (files under TMPDIR): a
+/// directory of the test's own, made and set as TMPDIR, removed with it (the
+/// test's processes end without exit handlers).
+class MeetingDirectory {
+public:
+  MeetingDirectory() {
+    if (!llvm::sys::fs::createUniqueDirectory("collectives", path))
+      setenv("TMPDIR", path.c_str(), 1);
+  }
+  ~MeetingDirectory() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+
+private:
+  llvm::SmallString<64> path;
+};
+
 //===----------------------------------------------------------------------===//
 // The tests
 //===----------------------------------------------------------------------===//
@@ -844,12 +862,7 @@ TEST(CUDACollectivesTest, ProcessesJoinACommunicatorAcrossProcesses) {
   // what the launcher's broadcast would give both.
   expectOnTwoGpus({}, [] {
     Differences check;
-    // The ranks meet in files under TMPDIR: a directory of the test's own,
-    // which it removes (the children end without exit handlers).
-    llvm::SmallString<64> meeting;
-    if (llvm::sys::fs::createUniqueDirectory("collectives", meeting))
-      return std::string("no temporary directory");
-    setenv("TMPDIR", meeting.c_str(), 1);
+    MeetingDirectory meeting;
     llvm::Expected<cuda::CollectiveId> id = cuda::makeCollectiveId();
     if (!id)
       return "makeCollectiveId: " + llvm::toString(id.takeError());
@@ -896,12 +909,12 @@ TEST(CUDACollectivesTest, ProcessesJoinACommunicatorAcrossProcesses) {
     check.lines("the communicator of rank " + std::to_string(rank), made,
                 {"ncclCommInitRank nranks=2 rank=" + std::to_string(rank) +
                  " device=" + std::to_string(rank) + " -> N1"});
+    // The forked rank ends without destructors: the directory stays.
     if (peer == 0)
       _exit(check.report.empty() ? 0 : 3);
     int status = 0;
     waitpid(peer, &status, 0);
     check.equal("rank 1's exit", std::to_string(WEXITSTATUS(status)), "0");
-    llvm::sys::fs::remove_directories(meeting);
     return check.report;
   });
 }
@@ -911,10 +924,7 @@ TEST(CUDACollectivesTest, AJoinedCommunicatorServesItsDeviceOnly) {
   // goes through it; gpu:1 of the same process is not its device.
   expectOnTwoGpus({}, [] {
     Differences check;
-    llvm::SmallString<64> meeting;
-    if (llvm::sys::fs::createUniqueDirectory("collectives", meeting))
-      return std::string("no temporary directory");
-    setenv("TMPDIR", meeting.c_str(), 1);
+    MeetingDirectory meeting;
     llvm::Expected<cuda::CollectiveId> id = cuda::makeCollectiveId();
     if (!id)
       return "makeCollectiveId: " + llvm::toString(id.takeError());
@@ -954,7 +964,6 @@ TEST(CUDACollectivesTest, AJoinedCommunicatorServesItsDeviceOnly) {
                     ": the collective over [3] runs on gpu:1, and this "
                     "process joined its communicator on gpu:0");
     gpus.tearDown(check);
-    llvm::sys::fs::remove_directories(meeting);
     return check.report;
   });
 }

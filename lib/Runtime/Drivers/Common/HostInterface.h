@@ -22,6 +22,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -197,6 +198,22 @@ private:
 };
 
 /// `message` as an llvm::Error: how the drivers' C++ functions fail.
+/// Why the sizes that a collective entry was given (named) cannot be: one
+/// is negative, or their product does not fit in 64 bits; none when they
+/// can.
+inline std::optional<std::string>
+sizeError(std::initializer_list<std::pair<const char *, int64_t>> values) {
+  int64_t product = 1;
+  for (auto [what, value] : values) {
+    if (value < 0)
+      return ("bad size: " + llvm::Twine(what) + " is " + llvm::Twine(value))
+          .str();
+    if (__builtin_mul_overflow(product, value, &product))
+      return std::string("sizes too large: their product overflows 64 bits");
+  }
+  return std::nullopt;
+}
+
 inline llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }

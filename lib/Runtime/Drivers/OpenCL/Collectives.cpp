@@ -70,15 +70,8 @@ public:
   /// Checks that sizes are not negative and that their product fits in
   /// 64 bits; false (recorded) otherwise.
   bool sizes(std::initializer_list<std::pair<const char *, int64_t>> values) {
-    int64_t product = 1;
-    for (auto [what, value] : values) {
-      if (value < 0)
-        return fail(llvm::Twine("bad size: ") + what + " is " +
-                    llvm::Twine(value));
-      if (__builtin_mul_overflow(product, value, &product))
-        return fail("sizes too large: their product overflows 64 bits");
-    }
-    return true;
+    std::optional<std::string> error = drivers::sizeError(values);
+    return !error || fail(*error);
   }
 
   /// The dtype an entry was given; none (recorded) for an unknown one.
