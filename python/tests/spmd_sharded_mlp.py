@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 
+import maxgraph
 import maxgraph.functional as F
 from maxgraph import distributed
 from maxgraph.driver import CPU, GPU
@@ -51,7 +52,12 @@ run = distributed.compile(mlp)(
     TensorLayout(DType.float32, [8, 12], DeviceMapping(mesh, [Sharded(1)])),
     TensorLayout(DType.float32, [12, 5], DeviceMapping(mesh, [Sharded(0)])))
 cols = np.array_split(np.arange(12), n)[rank]
-y = run(x, w1[:, cols], w2[cols])
+shards = [x, w1[:, cols], w2[cols]]
+if kind == "gpu":
+    # Live tensors already on this rank's GPU, as a model's weights are.
+    shards = [maxgraph.Tensor.from_numpy(np.ascontiguousarray(a)).to(
+        run.device) for a in shards]
+y = run(*shards)
 # A GPU part's results are in its GPU's memory.
 if kind != "cpu":
     assert str(y.device) == str(run.device), (y.device, run.device)
