@@ -101,7 +101,7 @@ ExecutableImage maxgraph::compileImage(ModuleOp module, StringRef name,
   OnGpu onGpu = absorbBoundaryTransfers(module, graph);
   ExecutableImage image = compileGpuImage(
       *onGpu.absorbed, findEntryGraph(*onGpu.absorbed, graph.getSymName()),
-      gpuRuntimeOf(options));
+      gpuRuntimeOf(options), options.gpuPipelineOptions);
   image.boundary = std::move(onGpu.moves);
   return image;
 }

@@ -161,7 +161,8 @@ ExecutableImage maxgraph::detail::compileCpuImage(ModuleOp module,
 
 ExecutableImage maxgraph::detail::compileGpuImage(ModuleOp module,
                                                   GraphOp graph,
-                                                  StringRef runtime) {
+                                                  StringRef runtime,
+                                                  StringRef pipelineOptions) {
   if (runtime != "opencl" && runtime != "cuda")
     throw RuntimeError("compile: unknown GPU runtime '" + runtime.str() +
                        "' for @" + graph.getSymName().str() +
@@ -201,6 +202,11 @@ ExecutableImage maxgraph::detail::compileGpuImage(ModuleOp module,
   image.gpu = std::move(gpu);
 
   LowerToGPUPipelineOptions options;
+  std::string refused;
+  llvm::raw_string_ostream why(refused);
+  if (failed(options.parseFromString(pipelineOptions, why)))
+    throw RuntimeError("compile: @" + name + ": bad GPU pipeline options '" +
+                       pipelineOptions.str() + "': " + refused);
   options.target = runtime == "cuda" ? "nvvm" : "opencl";
   if (llvm::Error error = resolveLowerToGPUOptions(options))
     throw RuntimeError("compile: @" + name + ": " +
@@ -222,6 +228,8 @@ ExecutableImage maxgraph::detail::compileGpuImage(ModuleOp module,
             compiled.gpu->toolkitVersion = cudaToolkitVersion(toolkit);
           };
   }
+  if (!pipelineOptions.empty())
+    target.cacheTarget += " options " + pipelineOptions.str();
   target.cacheTarget += ", host code at O0";
   target.what = "to the GPU";
   target.registerTranslations = [](DialectRegistry &registry) {

@@ -28,9 +28,11 @@ ExecutableImage compileCpuImage(mlir::ModuleOp module, GraphOp graph);
 
 /// Entry `graph` of `module`, on one GPU, compiled with
 /// `maxgraph-lower-to-gpu` for GPU runtime `runtime` ("opencl": SPIR
-/// kernels; "cuda": NVVM kernels).
+/// kernels; "cuda": NVVM kernels), with `pipelineOptions` too
+/// (ExecutableOptions::gpuPipelineOptions).
 ExecutableImage compileGpuImage(mlir::ModuleOp module, GraphOp graph,
-                                llvm::StringRef runtime);
+                                llvm::StringRef runtime,
+                                llvm::StringRef pipelineOptions = {});
 } // namespace maxgraph::detail
 
 #endif // MAXGRAPH_LIB_COMPILER_TARGETCOMPILER_H

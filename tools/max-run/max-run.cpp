@@ -107,6 +107,11 @@ static cl::opt<std::string> gpuRuntime(
              "e.g. PoCL on the CPU) or cuda (default: MAXGRAPH_GPU_RUNTIME, "
              "else cuda)"));
 
+static cl::opt<std::string> gpuPipelineOptions(
+    "gpu-pipeline-options", cl::cat(runCategory),
+    cl::desc("More options of maxgraph-lower-to-gpu, as max-opt takes them "
+             "(e.g. \"emulate-tensor-cores\")"));
+
 static cl::opt<bool> spmdFlag(
     "spmd", cl::cat(runCategory),
     cl::desc("Run as one process of `mpirun -np N` (MPICH): process r runs "
@@ -406,6 +411,7 @@ int main(int argc, char **argv) {
       auto start = std::chrono::steady_clock::now();
       ExecutableOptions options;
       options.gpuRuntime = gpuRuntime;
+      options.gpuPipelineOptions = gpuPipelineOptions;
       executable =
           spmdFlag ? spmd::compilePart(*module, graph.getSymName(), spmdKind,
                                        rank, localGpu, options)

@@ -34,6 +34,10 @@ struct ExecutableOptions {
   /// PoCL on the CPU) or "cuda"; empty takes MAXGRAPH_GPU_RUNTIME from the
   /// environment, and "cuda" when that is unset.
   std::string gpuRuntime;
+  /// More options of `maxgraph-lower-to-gpu` for graphs on `gpu:N`, as
+  /// max-opt takes them ("emulate-tensor-cores block-size=128"); a compile
+  /// cached with other options is not reused.
+  std::string gpuPipelineOptions;
   /// Of a graph over `cpu:0` .. `cpu:N-1` run as N processes (SPMD, MPI):
   /// the rank whose part is compiled (partitionForDevice first).
   std::optional<int> spmdRank;

@@ -140,6 +140,9 @@ maxgraph::resolveLowerToGPUOptions(LowerToGPUPipelineOptions &options) {
   if (options.target != "nvvm")
     return optionError("unknown target '" + options.target +
                        "', expected nvvm or opencl");
+  if (options.emulateTensorCores)
+    return optionError("emulate-tensor-cores is for target=opencl; on nvvm "
+                       "the tensor cores run mma.sync (tensor-cores)");
   // Resolved, `none` says that no toolkit is used: PTX only, without
   // libdevice (asked for, or none found at configure time).
   if (options.toolkit.empty())
@@ -216,7 +219,9 @@ void maxgraph::buildLowerToGPUPipeline(
   pm.addPass(createGPUDeviceChecks());
   MapToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
-  mapping.tensorCores = options.target == "nvvm" && options.tensorCores;
+  mapping.tensorCores = options.target == "nvvm"
+                            ? options.tensorCores.getValue()
+                            : options.emulateTensorCores.getValue();
   mapping.sixteenBitGroups = options.target == "nvvm";
   pm.addNestedPass<func::FuncOp>(createMapToGPU(mapping));
   pm.addPass(createCanonicalizerPass());
@@ -261,6 +266,8 @@ void maxgraph::buildLowerToGPUPipeline(
     binary.compilationTarget = options.format;
     pm.addPass(createGpuModuleToBinaryPass(binary));
   } else {
+    if (options.emulateTensorCores)
+      pm.addNestedPass<gpu::GPUModuleOp>(createGPUEmulateMmaSync());
     pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
     pm.addPass(createGPUKernelsToSPIRV());
     OpPassManager &spirvModules =

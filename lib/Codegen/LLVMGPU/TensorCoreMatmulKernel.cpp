@@ -19,7 +19,10 @@
 //   B (16x8, 2 registers of 2):  row 2t + j + 8 i, column g
 //   C (16x8, 2 registers of 2):  row g + 8 i, column 2t + j
 // OpenCL has no such instruction: there the op takes the shared-memory
-// tiled kernel (TiledMatmulKernel.cpp), which the tests run.
+// tiled kernel (TiledMatmulKernel.cpp), or, with `emulate-tensor-cores`,
+// this kernel with its mma.sync emulated from PTX's fragment layout
+// (maxgraph-gpu-emulate-mma-sync), which checks the gathers above by their
+// results (test/Tools/max-run/gpu-opencl-tensor-cores.mlir).
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,6 +5,10 @@
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa" | FileCheck %s
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa tensor-cores=false" | FileCheck %s --check-prefix=OFF
 // RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa" | FileCheck %s --check-prefix=ALIGN
+// Emulation is OpenCL's (a test of the kernel's layouts where there are no
+// tensor cores; gpu-opencl-tensor-cores.mlir runs it):
+// RUN: not max-opt %s --maxgraph-lower-to-gpu="format=isa emulate-tensor-cores" 2>&1 | FileCheck %s --check-prefix=EMULATE
+// EMULATE: error: maxgraph-lower-to-gpu: emulate-tensor-cores is for target=opencl; on nvvm the tensor cores run mma.sync (tensor-cores)
 // RUN: %if ptxas %{ max-opt %s --maxgraph-lower-to-gpu="format=bin" | FileCheck %s --check-prefix=CUBIN %}
 // CUBIN: gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
 // One binary (maxgraph-gpu-merge-kernel-modules): a fill, then each

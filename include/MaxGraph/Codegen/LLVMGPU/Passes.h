@@ -79,6 +79,13 @@ struct LowerToGPUPipelineOptions
       llvm::cl::desc("nvvm: f16 matmuls on tensor cores (mma.sync); off, "
                      "they take the shared-memory kernel of every target"),
       llvm::cl::init(true)};
+  Option<bool> emulateTensorCores{
+      *this, "emulate-tensor-cores",
+      llvm::cl::desc("opencl: f16 matmuls take the tensor-core kernel too, "
+                     "its mma.sync emulated through workgroup memory "
+                     "(maxgraph-gpu-emulate-mma-sync): a numeric test of "
+                     "its fragment layouts, not a fast path"),
+      llvm::cl::init(false)};
 };
 
 /// The CUDA toolkit directory found at configure time

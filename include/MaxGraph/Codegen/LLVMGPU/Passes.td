@@ -17,7 +17,9 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
     function becomes one `gpu.launch` on a 1-D grid, by a strategy chosen
     per op family:
 
-    - With `tensor-cores` (NVVM), matmuls of f16 operands into f16 or f32
+    - With `tensor-cores` (NVVM, or OpenCL where `maxgraph-lower-to-gpu`
+      emulates mma.sync: `emulate-tensor-cores`), matmuls of f16 operands
+      into f16 or f32
       with a multiply-add body: a block of four warps per 64x64 tile of C,
       each warp a 32x32 quarter as 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles
       (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`: f32
@@ -212,6 +214,35 @@ def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
     `buffer-results-to-out-params`).
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def GPUEmulateMmaSync
+    : Pass<"maxgraph-gpu-emulate-mma-sync", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Computes the kernels' nvgpu.mma.sync through workgroup "
+                "memory, for back ends without tensor cores";
+  let description = [{
+    A numeric test of the tensor-core kernels on any device (OpenCL: PoCL
+    on the CPU): each `nvgpu.mma.sync` of shape m16n8k16 with f16 operands
+    and an f32 accumulator becomes what the instruction does, written from
+    PTX's definition of its fragments, with g = lane / 4 and t = lane % 4:
+    every lane of the warp stores its fragments of A (register i, element j
+    at row g + 8 (i % 2), column 2t + j + 8 (i / 2)) and of B (row
+    2t + j + 8 i, column g), in f32, into its warp's part of a workgroup
+    buffer the pass adds to the kernel; after a barrier each lane computes
+    its elements of C (row g + 8 i, column 2t + j) from the whole 16x16 and
+    16x8 tiles; a second barrier frees the buffer for the next one. So a
+    kernel that gathers its fragments in another layout than PTX's gives
+    wrong results here, as it would on a GPU. Lanes are the threads of a
+    one-dimensional block in warps of 32, and every thread of the block
+    reaches each mma.sync (as in the tensor-core kernels). Then the n-D
+    vectors that the fragments and accumulators were, which SPIR-V lacks,
+    are flattened (upstream's vector linearization, through `scf.for`).
+    Other shapes and types are an error at the op.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::memref::MemRefDialect", "mlir::vector::VectorDialect"
+  ];
 }
 
 def GPUEmulateNarrowFloats

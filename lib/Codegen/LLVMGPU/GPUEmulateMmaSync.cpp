@@ -1,0 +1,193 @@
+//===- GPUEmulateMmaSync.cpp - maxgraph-gpu-emulate-mma-sync --------------===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// nvgpu.mma.sync m16n8k16 (f16 x f16 + f32) as plain loads, stores and
+// barriers, so that the tensor-core kernels run, and their fragment layouts
+// are checked by their results, where there are no tensor cores. The
+// fragments' places are PTX's (the ISA's "Matrix Fragments for mma.m16n8k16
+// with floating point type"), written here on their own: the kernel that
+// gathers them is what is tested.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace maxgraph {
+#define GEN_PASS_DEF_GPUEMULATEMMASYNC
+#include "MaxGraph/Codegen/LLVMGPU/Passes.h.inc"
+} // namespace maxgraph
+
+using namespace mlir;
+
+namespace {
+constexpr int64_t kWarp = 32;
+constexpr int64_t kRows = 16, kCols = 8, kDepth = 16;
+/// A warp's part of the exchange buffer: A's 16x16, then B's 16x8, in f32.
+constexpr int64_t kWarpFloats = kRows * kDepth + kDepth * kCols;
+
+/// Whether `op` is the one shape and type that the emulation knows.
+bool isEmulated(nvgpu::MmaSyncOp op) {
+  auto shape = op.getMmaShapeAsArray();
+  auto element = [](Value value) {
+    return cast<VectorType>(value.getType()).getElementType();
+  };
+  return shape.size() == 3 && shape[0] == kRows && shape[1] == kCols &&
+         shape[2] == kDepth && element(op.getMatrixA()).isF16() &&
+         element(op.getMatrixB()).isF16() && element(op.getMatrixC()).isF32() &&
+         !op.getTf32Enabled();
+}
+
+/// Replaces `op` by its emulation over `buffer` (the kernel's exchange
+/// buffer, kWarpFloats per warp).
+void emulate(RewriterBase &rewriter, nvgpu::MmaSyncOp op, Value buffer) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto index = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
+  };
+  auto plus = [&](Value a, Value b) {
+    return arith::AddIOp::create(rewriter, loc, a, b).getResult();
+  };
+  auto times = [&](Value a, int64_t b) {
+    return arith::MulIOp::create(rewriter, loc, a, index(b)).getResult();
+  };
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(kWarp));
+  Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(kWarp));
+  Value g = arith::DivUIOp::create(rewriter, loc, lane, index(4));
+  Value t = arith::RemUIOp::create(rewriter, loc, lane, index(4));
+  Value twoT = times(t, 2);
+  Value aBase = times(warp, kWarpFloats);
+  Value bBase = plus(aBase, index(kRows * kDepth));
+  auto aAt = [&](Value row, Value column) {
+    return plus(aBase, plus(times(row, kDepth), column));
+  };
+  auto bAt = [&](Value k, Value column) {
+    return plus(bBase, plus(times(k, kCols), column));
+  };
+  Type f32 = rewriter.getF32Type();
+  auto element = [&](Value fragment, int64_t i, int64_t j) {
+    return vector::ExtractOp::create(rewriter, loc, fragment,
+                                     ArrayRef<int64_t>{i, j})
+        .getResult();
+  };
+
+  // A: register i holds row g + 8 (i % 2), columns 2t + 8 (i / 2) + {0, 1}.
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value row = plus(g, index(8 * (i % 2)));
+      Value column = plus(twoT, index(j + 8 * (i / 2)));
+      Value value = arith::ExtFOp::create(rewriter, loc, f32,
+                                          element(op.getMatrixA(), i, j));
+      memref::StoreOp::create(rewriter, loc, value, buffer,
+                              ValueRange{aAt(row, column)});
+    }
+  // B: register i holds rows 2t + 8 i + {0, 1} of column g.
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value k = plus(twoT, index(j + 8 * i));
+      Value value = arith::ExtFOp::create(rewriter, loc, f32,
+                                          element(op.getMatrixB(), i, j));
+      memref::StoreOp::create(rewriter, loc, value, buffer,
+                              ValueRange{bAt(k, g)});
+    }
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // C: register i holds row g + 8 i, columns 2t + {0, 1}.
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value row = plus(g, index(8 * i));
+      Value column = plus(twoT, index(j));
+      Value sum = element(op.getMatrixC(), i, j);
+      for (int64_t k = 0; k < kDepth; ++k) {
+        Value a = memref::LoadOp::create(rewriter, loc, buffer,
+                                         ValueRange{aAt(row, index(k))});
+        Value b = memref::LoadOp::create(rewriter, loc, buffer,
+                                         ValueRange{bAt(index(k), column)});
+        sum = arith::AddFOp::create(rewriter, loc, sum,
+                                    arith::MulFOp::create(rewriter, loc, a, b));
+      }
+      results.push_back(sum);
+    }
+  // Nobody writes the next fragments before everyone has read these.
+  gpu::BarrierOp::create(rewriter, loc);
+  rewriter.replaceOp(op, vector::FromElementsOp::create(
+                             rewriter, loc, op.getRes().getType(), results));
+}
+
+/// Flattens the n-D vectors of `kernel` into 1-D ones.
+LogicalResult linearize(gpu::GPUFuncOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  TypeConverter converter;
+  RewritePatternSet patterns(context);
+  ConversionTarget target(*context);
+  vector::populateForVectorLinearize(converter, target);
+  vector::populateVectorLinearizeBasePatterns(converter, target, patterns);
+  vector::populateVectorLinearizeShuffleLikeOpsPatterns(converter, target,
+                                                        patterns);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  return applyPartialConversion(kernel, target, std::move(patterns));
+}
+
+struct GPUEmulateMmaSync
+    : maxgraph::impl::GPUEmulateMmaSyncBase<GPUEmulateMmaSync> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    WalkResult walked = getOperation().walk([&](gpu::GPUFuncOp kernel) {
+      SmallVector<nvgpu::MmaSyncOp> ops;
+      kernel.walk([&](nvgpu::MmaSyncOp op) { ops.push_back(op); });
+      if (ops.empty())
+        return WalkResult::advance();
+      for (nvgpu::MmaSyncOp op : ops)
+        if (!isEmulated(op)) {
+          op.emitOpError() << "is emulated only for m16n8k16 with f16 "
+                              "operands and an f32 accumulator";
+          return WalkResult::interrupt();
+        }
+      std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+      if (!block || (*block)[0] % kWarp != 0 || (*block)[1] != 1 ||
+          (*block)[2] != 1) {
+        kernel.emitOpError() << "has nvgpu.mma.sync and no known "
+                                "one-dimensional block of whole warps";
+        return WalkResult::interrupt();
+      }
+      int64_t warps = (*block)[0] / kWarp;
+      MemRefType type =
+          MemRefType::get({warps * kWarpFloats}, rewriter.getF32Type(),
+                          MemRefLayoutAttrInterface(),
+                          gpu::AddressSpaceAttr::get(
+                              &getContext(), gpu::AddressSpace::Workgroup));
+      Value buffer = kernel.addWorkgroupAttribution(type, kernel.getLoc());
+      for (nvgpu::MmaSyncOp op : ops)
+        emulate(rewriter, op, buffer);
+      // The fragments' elements straight from where the kernel made them.
+      RewritePatternSet folding(&getContext());
+      vector::ExtractOp::getCanonicalizationPatterns(folding, &getContext());
+      vector::FromElementsOp::getCanonicalizationPatterns(folding,
+                                                          &getContext());
+      if (failed(applyPatternsGreedily(kernel, std::move(folding))) ||
+          failed(linearize(kernel))) {
+        kernel.emitOpError() << "could not flatten its vectors";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walked.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
