@@ -4,9 +4,9 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// nvgpu.mma.sync m16n8k16 (f16 x f16 + f32) as plain loads, stores and
-// barriers, so that the tensor-core kernels run, and their fragment layouts
-// are checked by their results, where there are no tensor cores. The
+// nvgpu.mma.sync m16n8k16 (f16 or bf16 products, f32 sums) as plain loads,
+// stores and barriers, so that the tensor-core kernels run, and their fragment
+// layouts are checked by their results, where there are no tensor cores. The
 // fragments' places are PTX's (the ISA's "Matrix Fragments for mma.m16n8k16
 // with floating point type"), written here on their own: the kernel that
 // gathers them is what is tested.
@@ -43,10 +43,11 @@ bool isEmulated(nvgpu::MmaSyncOp op) {
   auto element = [](Value value) {
     return cast<VectorType>(value.getType()).getElementType();
   };
+  Type operands = element(op.getMatrixA());
   return shape.size() == 3 && shape[0] == kRows && shape[1] == kCols &&
-         shape[2] == kDepth && element(op.getMatrixA()).isF16() &&
-         element(op.getMatrixB()).isF16() && element(op.getMatrixC()).isF32() &&
-         !op.getTf32Enabled();
+         shape[2] == kDepth && (operands.isF16() || operands.isBF16()) &&
+         element(op.getMatrixB()) == operands &&
+         element(op.getMatrixC()).isF32() && !op.getTf32Enabled();
 }
 
 /// Replaces `op` by its emulation over `buffer` (the kernel's exchange
@@ -154,8 +155,8 @@ struct GPUEmulateMmaSync
         return WalkResult::advance();
       for (nvgpu::MmaSyncOp op : ops)
         if (!isEmulated(op)) {
-          op.emitOpError() << "is emulated only for m16n8k16 with f16 "
-                              "operands and an f32 accumulator";
+          op.emitOpError() << "is emulated only for m16n8k16 with f16 or "
+                              "bf16 operands and an f32 accumulator";
           return WalkResult::interrupt();
         }
       std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();

@@ -251,7 +251,9 @@ void maxgraph::buildLowerToGPUPipeline(
     pm.addPass(createGpuNVVMAttachTarget(nvvm));
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
     kernels.addPass(createGPUAlignWorkgroupBuffers());
-    // Tensor-core kernels' nvgpu.mma.sync.
+    // Tensor-core kernels' nvgpu.mma.sync: bf16 ones here, the others
+    // upstream.
+    kernels.addPass(createGPUBf16MmaSyncToNVVM());
     kernels.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions toNVVM;
     toNVVM.indexBitwidth = 64;

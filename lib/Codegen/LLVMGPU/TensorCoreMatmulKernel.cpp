@@ -4,13 +4,14 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// NVVM's matmul strategy for f16 operands (f16 or f32 results): a block of
-// four warps computes a 64x64 tile of C, each warp a 32x32 quarter as 2 x 4
-// tiles of 16x8 accumulated in f32 by `nvgpu.mma.sync` (m16n8k16, PTX's
-// `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`: f32 keeps a long
-// K's sum as cuBLAS's COMPUTE_32F does), rounded to an f16 result once,
-// when stored. (bf16 operands take the shared-memory kernel: LLVM 22's
-// nvgpu.mma.sync has no bf16 lowering.) K advances in steps of 16: the
+// NVVM's matmul strategy for f16 or bf16 operands (results of their type or
+// f32): a block of four warps computes a 64x64 tile of C, each warp a 32x32
+// quarter as 2 x 4 tiles of 16x8 accumulated in f32 by `nvgpu.mma.sync`
+// (m16n8k16, PTX's `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` or
+// `.f32.bf16.bf16.f32`: f32 keeps a long K's sum as cuBLAS's COMPUTE_32F
+// does), rounded to the result's type once, when stored. (LLVM 22 lowers
+// nvgpu.mma.sync of f16 only; maxgraph-gpu-bf16-mma-sync-to-nvvm lowers
+// the bf16 ones.) K advances in steps of 16: the
 // block stages A's 64x16 and B's 16x64 slices in shared memory, zero where
 // they pass the operands' ends (a zero product adds nothing), and each lane
 // gathers its fragments from there in the layout PTX defines for this
@@ -53,10 +54,11 @@ bool isTensorCoreMatmul(linalg::GenericOp op) {
   auto element = [&](OpOperand *operand) {
     return getElementTypeOrSelf(operand->get().getType());
   };
+  Type lhs = element(op.getDpsInputOperand(0));
   Type out = element(op.getDpsInitOperand(0));
-  return element(op.getDpsInputOperand(0)).isF16() &&
-         element(op.getDpsInputOperand(1)).isF16() &&
-         (out.isF16() || out.isF32());
+  return (lhs.isF16() || lhs.isBF16()) &&
+         element(op.getDpsInputOperand(1)) == lhs &&
+         (out == lhs || out.isF32());
 }
 
 LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
@@ -66,7 +68,8 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
   OpOperand &out = *op.getDpsInitOperand(0);
-  Type half = rewriter.getF16Type();
+  // f16 or bf16: the operands' type, which the fragments hold.
+  Type half = getElementTypeOrSelf(lhs->get().getType());
   Type outElement = getElementTypeOrSelf(out.get().getType());
   Type f32 = rewriter.getF32Type();
   MatmulBlock block = MatmulBlock::open(rewriter, op, sizes, kTile, kThreads,

@@ -76,7 +76,7 @@ gpu.module @kernels {
 gpu.module @kernels {
   gpu.func @f16acc(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf16>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
-    // expected-error @+1 {{'nvgpu.mma.sync' op is emulated only for m16n8k16 with f16 operands and an f32 accumulator}}
+    // expected-error @+1 {{'nvgpu.mma.sync' op is emulated only for m16n8k16 with f16 or bf16 operands and an f32 accumulator}}
     %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
     gpu.return
   }

@@ -10,6 +10,10 @@
 // RUN: not max-opt %s --maxgraph-lower-to-gpu="format=isa emulate-tensor-cores" 2>&1 | FileCheck %s --check-prefix=EMULATE
 // EMULATE: error: maxgraph-lower-to-gpu: emulate-tensor-cores is for target=opencl; on nvvm the tensor cores run mma.sync (tensor-cores)
 // RUN: %if ptxas %{ max-opt %s --maxgraph-lower-to-gpu="format=bin" | FileCheck %s --check-prefix=CUBIN %}
+// bf16 operands take the tensor cores too (maxgraph-gpu-bf16-mma-sync-to-nvvm),
+// accumulating in f32; ptxas assembles them where it is found.
+// RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa" | FileCheck %s --check-prefix=BF16
+// BF16: .entry mm_kernel_{{[0-9]+}}{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CUBIN: gpu.binary @mm_kernel  [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}ISAToBinaryTimeInMs{{.*}}, bin = "\7FELF
 // One binary (maxgraph-gpu-merge-kernel-modules): a fill, then each
 // matmul's kernel on tensor cores, accumulating in f32 (`.f32.f16.f16.f32`)
@@ -22,9 +26,11 @@
 // ALIGN:       .shared .align 16 .b8 __wg_mm_kernel_{{[0-9]+}}_0
 // ALIGN-NOT:   .shared .align {{[1248] }}
 maxgraph.graph @mm<m>(%a: !maxgraph.tensor<[m, 40], f16, gpu:0>, %b: !maxgraph.tensor<[40, 72], f16, gpu:0>,
-    %c: !maxgraph.tensor<[3, m, 24], f16, gpu:0>, %d: !maxgraph.tensor<[3, 24, 20], f16, gpu:0>)
-    -> (!maxgraph.tensor<[m, 72], f16, gpu:0>, !maxgraph.tensor<[3, m, 20], f16, gpu:0>) {
+    %c: !maxgraph.tensor<[3, m, 24], f16, gpu:0>, %d: !maxgraph.tensor<[3, 24, 20], f16, gpu:0>,
+    %e: !maxgraph.tensor<[m, 40], bf16, gpu:0>, %f: !maxgraph.tensor<[40, 72], bf16, gpu:0>)
+    -> (!maxgraph.tensor<[m, 72], f16, gpu:0>, !maxgraph.tensor<[3, m, 20], f16, gpu:0>, !maxgraph.tensor<[m, 72], bf16, gpu:0>) {
   %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[m, 40], f16, gpu:0>, !maxgraph.tensor<[40, 72], f16, gpu:0>) -> !maxgraph.tensor<[m, 72], f16, gpu:0>
   %1 = maxgraph.matmul %c, %d : (!maxgraph.tensor<[3, m, 24], f16, gpu:0>, !maxgraph.tensor<[3, 24, 20], f16, gpu:0>) -> !maxgraph.tensor<[3, m, 20], f16, gpu:0>
-  maxgraph.output %0, %1 : !maxgraph.tensor<[m, 72], f16, gpu:0>, !maxgraph.tensor<[3, m, 20], f16, gpu:0>
+  %2 = maxgraph.matmul %e, %f : (!maxgraph.tensor<[m, 40], bf16, gpu:0>, !maxgraph.tensor<[40, 72], bf16, gpu:0>) -> !maxgraph.tensor<[m, 72], bf16, gpu:0>
+  maxgraph.output %0, %1, %2 : !maxgraph.tensor<[m, 72], f16, gpu:0>, !maxgraph.tensor<[3, m, 20], f16, gpu:0>, !maxgraph.tensor<[m, 72], bf16, gpu:0>
 }

@@ -18,8 +18,8 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
     per op family:
 
     - With `tensor-cores` (NVVM, or OpenCL where `maxgraph-lower-to-gpu`
-      emulates mma.sync: `emulate-tensor-cores`), matmuls of f16 operands
-      into f16 or f32
+      emulates mma.sync: `emulate-tensor-cores`), matmuls of f16 (or bf16)
+      operands into their type or f32
       with a multiply-add body: a block of four warps per 64x64 tile of C,
       each warp a 32x32 quarter as 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles
       (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`: f32
@@ -216,14 +216,33 @@ def GPUStream : Pass<"maxgraph-gpu-stream", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def GPUBf16MmaSyncToNVVM
+    : Pass<"maxgraph-gpu-bf16-mma-sync-to-nvvm", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Lowers nvgpu.mma.sync of bf16 operands to nvvm.mma.sync";
+  let description = [{
+    Upstream's `convert-nvgpu-to-nvvm` lowers `nvgpu.mma.sync` of f16 and
+    other types but not of bf16 (LLVM 22). This pass, run before it, makes
+    each bf16 m16n8k16 one with an f32 accumulator an `nvvm.mma.sync`
+    (`mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`): A's four and
+    B's two registers are their pairs of bf16 packed into i32 (the first
+    element in the low half, as PTX reads them), C's and D's four f32 are
+    nvgpu's vector<2x2xf32> in order. Other bf16 shapes are an error at the
+    op.
+  }];
+  let dependentDialects = [
+    "mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+    "mlir::vector::VectorDialect"
+  ];
+}
+
 def GPUEmulateMmaSync
     : Pass<"maxgraph-gpu-emulate-mma-sync", "mlir::gpu::GPUModuleOp"> {
   let summary = "Computes the kernels' nvgpu.mma.sync through workgroup "
                 "memory, for back ends without tensor cores";
   let description = [{
     A numeric test of the tensor-core kernels on any device (OpenCL: PoCL
-    on the CPU): each `nvgpu.mma.sync` of shape m16n8k16 with f16 operands
-    and an f32 accumulator becomes what the instruction does, written from
+    on the CPU): each `nvgpu.mma.sync` of shape m16n8k16 with f16 or bf16
+    operands and an f32 accumulator becomes what the instruction does, written from
     PTX's definition of its fragments, with g = lane / 4 and t = lane % 4:
     every lane of the warp stores its fragments of A (register i, element j
     at row g + 8 (i % 2), column 2t + j + 8 (i / 2)) and of B (row
