@@ -59,7 +59,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "StandInState.h"
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -608,16 +607,11 @@ uint64_t postPart(Communicator &communicator, Kind kind, const void *send,
 // Across processes
 //===----------------------------------------------------------------------===//
 
-/// What this process wrote into rendezvous directories, removed at exit; the
-/// directories it joined, removed by the last process to leave each.
-struct Rendezvous {
-  std::vector<std::string> directories;
-  std::vector<std::string> files;
-};
-
-Rendezvous &rendezvous() {
-  static auto *made = new Rendezvous;
-  return *made;
+/// The rendezvous directories this process joined, which the last process
+/// to leave each removes.
+std::vector<std::string> &joinedDirectories() {
+  static auto *joined = new std::vector<std::string>;
+  return *joined;
 }
 
 /// Writes `bytes` to `path` whole, or not at all: peers that see the file
@@ -661,14 +655,11 @@ bool awaitFiles(const std::string &directory, const std::string &prefix,
   return true;
 }
 
-/// At exit: removes this process's files and says it left; the last to
-/// leave a directory removes it.
+/// At exit: says it left each directory; the last to leave one removes it
+/// (a peer may still read this process's last parts until it leaves).
 void leaveRendezvous() {
-  Rendezvous &made = rendezvous();
   std::error_code ignored;
-  for (const std::string &file : made.files)
-    std::filesystem::remove(file, ignored);
-  for (const std::string &directory : made.directories) {
+  for (const std::string &directory : joinedDirectories()) {
     std::string left = directory + "/left." + std::to_string(::getpid());
     publish(left, "");
     size_t ranks = 0, gone = 0;
@@ -743,7 +734,6 @@ ncclResult_t exchange(Communicator &communicator, Kind kind, const void *send,
       directory + "/" + prefix + std::to_string(communicator.rank);
   if (!publish(mine, part))
     return ncclInternalError;
-  rendezvous().files.push_back(mine);
   if (!awaitFiles(directory, prefix, "", ranks))
     return ncclInternalError;
   // Every peer has finished the collective before: its part goes.
@@ -752,8 +742,6 @@ ncclResult_t exchange(Communicator &communicator, Kind kind, const void *send,
                            "." + std::to_string(communicator.rank);
     std::error_code ignored;
     std::filesystem::remove(previous, ignored);
-    std::vector<std::string> &files = rendezvous().files;
-    files.erase(std::remove(files.begin(), files.end(), previous), files.end());
   }
   std::vector<std::string> parts;
   std::vector<const unsigned char *> peers;
@@ -1057,9 +1045,9 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int count, ncclUniqueId id,
     return fail(error ? ncclInternalError : ncclInvalidUsage);
   if (!publish(mine, std::to_string(count)))
     return fail(ncclInternalError);
-  if (rendezvous().directories.empty() && rendezvous().files.empty())
+  if (joinedDirectories().empty())
     std::atexit(leaveRendezvous);
-  rendezvous().directories.push_back(directory);
+  joinedDirectories().push_back(directory);
   if (!awaitFiles(directory, "rank", "", count))
     return fail(ncclInternalError);
   // Every process must say the same number of ranks.
