@@ -600,14 +600,9 @@ static int32_t maxgraphNcclBroadcast(void *streamHandle, int64_t in,
 }
 
 std::vector<std::pair<const char *, void *>> cuda::collectiveSymbols() {
+#define MAXGRAPH_COLLECTIVE_FUNCTION(name)                                     \
+  {#name, reinterpret_cast<void *>(&name)},
   return {
-      {"maxgraphNcclAllreduce",
-       reinterpret_cast<void *>(&maxgraphNcclAllreduce)},
-      {"maxgraphNcclAllgather",
-       reinterpret_cast<void *>(&maxgraphNcclAllgather)},
-      {"maxgraphNcclReduceScatter",
-       reinterpret_cast<void *>(&maxgraphNcclReduceScatter)},
-      {"maxgraphNcclBroadcast",
-       reinterpret_cast<void *>(&maxgraphNcclBroadcast)},
+#include "Common/CollectiveFunctions.def"
   };
 }

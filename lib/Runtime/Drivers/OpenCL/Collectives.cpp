@@ -235,14 +235,9 @@ int32_t maxgraphNcclBroadcast(void *stream, int64_t in, int64_t out,
 } // namespace
 
 std::vector<std::pair<const char *, void *>> opencl::collectiveSymbols() {
+#define MAXGRAPH_COLLECTIVE_FUNCTION(name)                                     \
+  {#name, reinterpret_cast<void *>(&name)},
   return {
-      {"maxgraphNcclAllreduce",
-       reinterpret_cast<void *>(&maxgraphNcclAllreduce)},
-      {"maxgraphNcclAllgather",
-       reinterpret_cast<void *>(&maxgraphNcclAllgather)},
-      {"maxgraphNcclReduceScatter",
-       reinterpret_cast<void *>(&maxgraphNcclReduceScatter)},
-      {"maxgraphNcclBroadcast",
-       reinterpret_cast<void *>(&maxgraphNcclBroadcast)},
+#include "Common/CollectiveFunctions.def"
   };
 }
