@@ -15,9 +15,9 @@ processes. The callable takes, for each tensor argument, this rank's part:
 the local shard of a layout over a mesh, the tensor itself when it is on
 this rank's device, and ``None`` when it is on another device: numpy arrays,
 or live Tensors (on this rank's GPU for a graph over GPUs). It returns the
-result tree with
-this rank's shard (a live Tensor) at each result leaf that has one here, and
-``None`` at the others. Every rank must call it alike. At start-up the ranks
+result tree with this rank's shard (a live Tensor, in its GPU's memory for
+a graph over GPUs) at each result leaf that has one here, and ``None`` at
+the others. Every rank must call it alike. At start-up the ranks
 check the world size against the graph's devices and that they all run the
 same graph and binary (an error on every rank, not a hang);
 ``MAXGRAPH_MPI_TIMEOUT`` bounds each collective.

@@ -16,11 +16,11 @@
 //
 // `mpirun -np N max-run model.mlir --spmd` runs a graph on devices
 // cpu:0..N-1 (or gpu:0..N-1) as N processes: process r partitions the graph
-// for cpu:r (gpu:r, run on its own GPU: MaxGraph/API/Spmd.h's localGpu)
-// (maxgraph-partition-by-device), takes the inputs placed on it (of the
-// same global random inputs, or --input files, as the single-process run),
-// and writes each result placed on it as DIR/rank<r>/result_<N>.npy, N its
-// index in the whole graph.
+// for cpu:r or gpu:r (maxgraph-partition-by-device; a GPU part runs on the
+// process's own GPU, MaxGraph/API/Spmd.h's localGpu), takes the inputs
+// placed on that device (of the same global random inputs, or --input
+// files, as the single-process run), and writes each result placed on it as
+// DIR/rank<r>/result_<N>.npy, N its index in the whole graph.
 //
 //===----------------------------------------------------------------------===//
 
