@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <cstdlib>
 #include <functional>
 
 using namespace mlir;
@@ -201,6 +202,10 @@ ExecutableImage maxgraph::detail::compileGpuImage(ModuleOp module,
   }
   image.gpu = std::move(gpu);
 
+  std::string fromEnvironment;
+  if (pipelineOptions.empty())
+    if (const char *given = std::getenv("MAXGRAPH_GPU_PIPELINE_OPTIONS"))
+      pipelineOptions = fromEnvironment = given;
   LowerToGPUPipelineOptions options;
   std::string refused;
   llvm::raw_string_ostream why(refused);

@@ -29,7 +29,8 @@ ExecutableImage compileCpuImage(mlir::ModuleOp module, GraphOp graph);
 /// Entry `graph` of `module`, on one GPU, compiled with
 /// `maxgraph-lower-to-gpu` for GPU runtime `runtime` ("opencl": SPIR
 /// kernels; "cuda": NVVM kernels), with `pipelineOptions` too
-/// (ExecutableOptions::gpuPipelineOptions).
+/// (ExecutableOptions::gpuPipelineOptions; empty: those of
+/// MAXGRAPH_GPU_PIPELINE_OPTIONS).
 ExecutableImage compileGpuImage(mlir::ModuleOp module, GraphOp graph,
                                 llvm::StringRef runtime,
                                 llvm::StringRef pipelineOptions = {});

@@ -110,7 +110,8 @@ static cl::opt<std::string> gpuRuntime(
 static cl::opt<std::string> gpuPipelineOptions(
     "gpu-pipeline-options", cl::cat(runCategory),
     cl::desc("More options of maxgraph-lower-to-gpu, as max-opt takes them "
-             "(e.g. \"emulate-tensor-cores\")"));
+             "(e.g. \"emulate-tensor-cores\"; default: "
+             "MAXGRAPH_GPU_PIPELINE_OPTIONS)"));
 
 static cl::opt<bool> spmdFlag(
     "spmd", cl::cat(runCategory),

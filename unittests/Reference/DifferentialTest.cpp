@@ -2214,6 +2214,44 @@ TEST_P(GpuDifferentialTest, OpenCLKernelsMatchInterpreter) {
                     "lowering yet";
 }
 
+/// The f16 and bf16 matmuls of the generator (broadcast batches, symbolic
+/// and unit dims) through the tensor-core kernel on OpenCL, its mma.sync
+/// emulated from PTX's fragment layout (`emulate-tensor-cores`): a wrong
+/// fragment gather or edge gives wrong results here as on a GPU.
+/// MAXGRAPH_DIFFERENTIAL_GPU_SEEDS=<n> runs n such programs (default 4).
+TEST(TensorCoreDifferentialTest, EmulatedOnOpenCLMatchesInterpreter) {
+  const std::string op = "matmul";
+  if (!unittest::haveOpenCLDevice())
+    GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
+  ::setenv("MAXGRAPH_GPU_RUNTIME", "opencl", /*overwrite=*/1);
+  ::setenv("MAXGRAPH_GPU_PIPELINE_OPTIONS", "emulate-tensor-cores",
+           /*overwrite=*/1);
+  const Generator &generate = generators().at(op);
+  int count = 4;
+  if (const char *many = std::getenv("MAXGRAPH_DIFFERENTIAL_GPU_SEEDS"))
+    count = std::atoi(many);
+  int ran = 0;
+  for (uint64_t seed = 0; ran < count && seed < 200; ++seed) {
+    {
+      Rng rng(seedFor(op, seed));
+      Program p = generate(rng);
+      if (!onHostOnly(p) || !p.gpuLowering ||
+          (p.dtype != DType::Float16 && p.dtype != DType::BFloat16))
+        continue;
+    }
+    ++ran;
+    std::optional<SeedFailure> failure =
+        runSeed(op, generate, seed, GPU(0), kOpenCLToleranceFactor);
+    if (failure) {
+      ADD_FAILURE() << "on gpu:0's emulated tensor cores (seed " << seed
+                    << "): " << failure->message;
+      break;
+    }
+  }
+  ::unsetenv("MAXGRAPH_GPU_PIPELINE_OPTIONS");
+  EXPECT_EQ(ran, count) << "the generator made too few f16 and bf16 matmuls";
+}
+
 /// Every op's programs on gpu:0 also compile with the NVVM back end: to
 /// cubins checked by ptxas when the CUDA toolkit was found at configure time
 /// (every kernel the suite makes goes through ptxas -arch=sm_90), to PTX

@@ -35,7 +35,8 @@ struct ExecutableOptions {
   /// environment, and "cuda" when that is unset.
   std::string gpuRuntime;
   /// More options of `maxgraph-lower-to-gpu` for graphs on `gpu:N`, as
-  /// max-opt takes them ("emulate-tensor-cores block-size=128"); a compile
+  /// max-opt takes them ("emulate-tensor-cores block-size=128"); empty
+  /// takes MAXGRAPH_GPU_PIPELINE_OPTIONS from the environment. A compile
   /// cached with other options is not reused.
   std::string gpuPipelineOptions;
   /// Of a graph over `cpu:0` .. `cpu:N-1` run as N processes (SPMD, MPI):
