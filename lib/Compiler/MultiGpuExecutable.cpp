@@ -6,7 +6,7 @@
 //
 // Each GPU's part is the graph partitioned for it, as an SPMD process's part
 // is for its cpu:N (Spmd.cpp); here the parts are threads of one process and
-// their collectives go through NCCL (the CUDA runtime's maxgraphNccl*
+// their collectives go through NCCL (the CUDA runtime's maxgraphGpu*
 // entries, which the GPU lowering of maxgraph.spmd_* calls).
 //
 //===----------------------------------------------------------------------===//

@@ -40,9 +40,9 @@
 // each GPU's part on a thread of its own. Thread-safe: one lock over all of
 // it, let go while a call waits for the device.
 //
-// Collectives between GPUs (the functions `maxgraphNcclAllreduce`,
-// `maxgraphNcclAllgather`, `maxgraphNcclReduceScatter` and
-// `maxgraphNcclBroadcast`, also in hostInterfaceSymbols()) go through NCCL,
+// Collectives between GPUs (the functions `maxgraphGpuAllreduce`,
+// `maxgraphGpuAllgather`, `maxgraphGpuReduceScatter` and
+// `maxgraphGpuBroadcast`, also in hostInterfaceSymbols()) go through NCCL,
 // opened with dlopen as the driver is (`libnccl.so.2`, or the library that
 // MAXGRAPH_NCCL_LIBRARY names). They take the mgpu stream first (null: the
 // current device's default stream), then the arguments of the MPI layer's
@@ -61,7 +61,7 @@
 // before its part runs, and its part's calls use that one. They return 0, or
 // 1 with the error
 // pending as for the mgpu functions (a no-op returning 1 while one is):
-// "maxgraphNcclAllreduce on gpu:1 (NVIDIA H200): ncclAllReduce: unhandled
+// "maxgraphGpuAllreduce on gpu:1 (NVIDIA H200): ncclAllReduce: unhandled
 // cuda error ...".
 //
 //===----------------------------------------------------------------------===//

@@ -21,7 +21,7 @@
 //
 // On a GPU (a part of a graph over several GPUs, each run by a host thread)
 // the same calls go to the NCCL layer of the CUDA runtime
-// (`maxgraphNccl<Op>`, MaxGraph/Runtime/CUDARuntime.h), which enqueues the
+// (`maxgraphGpu<Op>`, MaxGraph/Runtime/CUDARuntime.h), which enqueues the
 // collective on the stream: the declaration is marked `maxgraph.enqueues`
 // (maxgraph-gpu-stream passes the host function's stream first) and the
 // call lists in `maxgraph.device_pointers` which operands are device
@@ -368,10 +368,9 @@ template <typename OpTy> struct SpmdLowering : OpConversionPattern<OpTy> {
 
     // On a GPU, the NCCL layer's entry of the same name and arguments.
     std::string entry =
-        onGpu
-            ? ("maxgraphNccl" + callee.substr(StringRef("maxgraphMpi").size()))
-                  .str()
-            : callee.str();
+        onGpu ? ("maxgraphGpu" + callee.substr(StringRef("maxgraphMpi").size()))
+                    .str()
+              : callee.str();
     callee = entry;
 
     func::FuncOp function = declareRuntimeEntry(

@@ -167,7 +167,7 @@ module attributes {gpu.container_module} {
 // collectives) takes the stream first. The buffers whose pointers the call
 // lists in maxgraph.device_pointers are device memory (gpu.alloc, freed on
 // the stream); the list of devices stays a host constant.
-// CHECK-LABEL: func.func private @maxgraphNcclAllreduce
+// CHECK-LABEL: func.func private @maxgraphGpuAllreduce
 // CHECK-SAME:    (!gpu.async.token, i64, i64, i64, i64, i64, i64, i64) -> i32
 // CHECK-SAME:    maxgraph.enqueues
 // CHECK-LABEL: func.func @collective
@@ -175,13 +175,13 @@ module attributes {gpu.container_module} {
 // CHECK:         %[[OUT:.*]], %{{.*}} = gpu.alloc async [%[[S]]] () : memref<4xf32>
 // CHECK:         %[[RANKS:.*]] = memref.get_global @ranks : memref<2xi64>
 // CHECK-NOT:     gpu.memcpy
-// CHECK:         %[[STATUS:.*]] = call @maxgraphNcclAllreduce(%[[S]],
+// CHECK:         %[[STATUS:.*]] = call @maxgraphGpuAllreduce(%[[S]],
 // CHECK-NOT:     maxgraph.device_pointers
 // CHECK:         gpu.launch_func async [%[[S]]] @k::@use {{.*}} args(%[[A]] : memref<4xf32>)
 // CHECK:         gpu.dealloc async [%[[S]]] %[[OUT]] : memref<4xf32>
 module attributes {gpu.container_module} {
   memref.global "private" constant @ranks : memref<2xi64> = dense<[0, 1]>
-  func.func private @maxgraphNcclAllreduce(i64, i64, i64, i64, i64, i64, i64) -> i32 attributes {maxgraph.enqueues}
+  func.func private @maxgraphGpuAllreduce(i64, i64, i64, i64, i64, i64, i64) -> i32 attributes {maxgraph.enqueues}
   func.func @collective(%a: memref<4xf32>) -> i32 {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
@@ -197,7 +197,7 @@ module attributes {gpu.container_module} {
     %pot = arith.index_cast %po : index to i64
     %pr = memref.extract_aligned_pointer_as_index %ranks : memref<2xi64> -> index
     %prt = arith.index_cast %pr : index to i64
-    %status = call @maxgraphNcclAllreduce(%pi, %pot, %n, %dtype, %kind, %prt, %two) {maxgraph.device_pointers = array<i64: 0, 1>} : (i64, i64, i64, i64, i64, i64, i64) -> i32
+    %status = call @maxgraphGpuAllreduce(%pi, %pot, %n, %dtype, %kind, %prt, %two) {maxgraph.device_pointers = array<i64: 0, 1>} : (i64, i64, i64, i64, i64, i64, i64) -> i32
     gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%a : memref<4xf32>)
     memref.dealloc %out : memref<4xf32>
     return %status : i32

@@ -4,7 +4,7 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Tests of the CUDA runtime's collectives between GPUs (maxgraphNccl*, called
+// Tests of the CUDA runtime's collectives between GPUs (maxgraphGpu*, called
 // through the addresses of hostInterfaceSymbols() as compiled host code calls
 // them) over the test stand-ins of the CUDA driver and of NCCL (one library,
 // CUDAStandIn/), which compute the collectives on host memory: no GPU is
@@ -72,10 +72,10 @@ struct Entries {
 const Entries &entries() {
   static const Entries bound = [] {
     Entries bound;
-    bindHostInterface(bound.allreduce, "maxgraphNcclAllreduce");
-    bindHostInterface(bound.allgather, "maxgraphNcclAllgather");
-    bindHostInterface(bound.reduceScatter, "maxgraphNcclReduceScatter");
-    bindHostInterface(bound.broadcast, "maxgraphNcclBroadcast");
+    bindHostInterface(bound.allreduce, "maxgraphGpuAllreduce");
+    bindHostInterface(bound.allgather, "maxgraphGpuAllgather");
+    bindHostInterface(bound.reduceScatter, "maxgraphGpuReduceScatter");
+    bindHostInterface(bound.broadcast, "maxgraphGpuBroadcast");
     return bound;
   }();
   return bound;
@@ -679,7 +679,7 @@ TEST(CUDACollectivesTest, ErrorsNameTheEntryTheDeviceAndTheCall) {
         check.add("result " + std::to_string(result) + " with error " + error);
       return error;
     };
-    std::string entry = "maxgraphNcclAllreduce on ";
+    std::string entry = "maxgraphGpuAllreduce on ";
     standIn().clearLog();
 
     // What the runtime refuses before NCCL is called.
@@ -693,7 +693,7 @@ TEST(CUDACollectivesTest, ErrorsNameTheEntryTheDeviceAndTheCall) {
                     stream0, address(in), address(out), 1, 1, kBool, kSum,
                     address(gpu0Alone), 1)) +
                     " " + pendingError(),
-                std::string("1 maxgraphNcclReduceScatter on ") + kGpu0 +
+                std::string("1 maxgraphGpuReduceScatter on ") + kGpu0 +
                     ": NCCL has no reduction over i1");
     check.equal("a device twice", allreduce(stream0, kF32, twice, 2),
                 entry + kGpu0 + ": gpu:0 is listed twice in [0, 0]");
@@ -708,11 +708,11 @@ TEST(CUDACollectivesTest, ErrorsNameTheEntryTheDeviceAndTheCall) {
         std::to_string(entries().broadcast(stream0, address(in), address(out),
                                            16, 1, address(gpu0Alone), 1)) +
             " " + pendingError(),
-        std::string("1 maxgraphNcclBroadcast on ") + kGpu0 +
+        std::string("1 maxgraphGpuBroadcast on ") + kGpu0 +
             ": root 1 is not one of the 1 ranks");
     int fake = 0;
     check.equal("not a stream", allreduce(&fake, kF32, gpu0Alone, 1),
-                "maxgraphNcclAllreduce: " + hex(&fake) +
+                "maxgraphGpuAllreduce: " + hex(&fake) +
                     " is not a stream of mgpuStreamCreate");
     check.lines("nothing reached NCCL", logLines(), {});
 
@@ -762,7 +762,7 @@ TEST(CUDACollectivesTest, AStandInCollectiveWithoutItsPeerTimesOut) {
                             kSum, address(kBothGpus), 2);
     check.equal("result", std::to_string(result), "1");
     check.equal("error", pendingError(),
-                std::string("maxgraphNcclAllreduce on ") + kGpu0 +
+                std::string("maxgraphGpuAllreduce on ") + kGpu0 +
                     ": ncclAllReduce: internal error - please report this "
                     "issue to the NCCL developers");
     gpus.tearDown(check);
@@ -789,7 +789,7 @@ TEST(CUDACollectivesTest, CommunicatorsAreNotMadeWhileAStreamCaptures) {
     check.equal("result", std::to_string(result), "1");
     // The capture ends with the error.
     check.equal("endCapture", message(cuda::endCapture(gpus.streams[0])),
-                std::string("maxgraphNcclAllreduce on ") + kGpu0 +
+                std::string("maxgraphGpuAllreduce on ") + kGpu0 +
                     ": ncclCommInitAll: invalid usage (run with "
                     "NCCL_DEBUG=WARN for details) (the communicators of [0])");
     gpus.tearDown(check);
@@ -960,7 +960,7 @@ TEST(CUDACollectivesTest, AJoinedCommunicatorServesItsDeviceOnly) {
                     kSum, address(kRankThree), 1)),
                 "1");
     check.equal("its error", pendingError(),
-                std::string("maxgraphNcclAllreduce on ") + kGpu1 +
+                std::string("maxgraphGpuAllreduce on ") + kGpu1 +
                     ": the collective over [3] runs on gpu:1, and this "
                     "process joined its communicator on gpu:0");
     gpus.tearDown(check);
@@ -985,7 +985,7 @@ TEST(CUDACollectivesTest, WithoutNCCLCollectivesFailCleanly) {
                             kSum, address(gpu0Alone), 1);
     check.equal("result", std::to_string(result), "1");
     check.equal("error", pendingError(),
-                std::string("maxgraphNcclAllreduce on ") + kGpu0 + ": " +
+                std::string("maxgraphGpuAllreduce on ") + kGpu0 + ": " +
                     missing);
     gpus.tearDown(check);
     return check.report;

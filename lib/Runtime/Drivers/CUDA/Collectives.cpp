@@ -454,11 +454,10 @@ llvm::Error cuda::joinCollectives(llvm::ArrayRef<int> devices, int rank,
 //===----------------------------------------------------------------------===//
 
 /// out[count] = the `kind` reduction of every rank's in[count].
-static int32_t maxgraphNcclAllreduce(void *streamHandle, int64_t in,
-                                     int64_t out, int64_t count, int64_t dtype,
-                                     int64_t kind, int64_t ranks,
-                                     int64_t numRanks) {
-  Collective call("maxgraphNcclAllreduce");
+static int32_t maxgraphGpuAllreduce(void *streamHandle, int64_t in, int64_t out,
+                                    int64_t count, int64_t dtype, int64_t kind,
+                                    int64_t ranks, int64_t numRanks) {
+  Collective call("maxgraphGpuAllreduce");
   if (call.skipped())
     return 1;
   if (!call.enter(streamHandle))
@@ -479,11 +478,10 @@ static int32_t maxgraphNcclAllreduce(void *streamHandle, int64_t in,
 
 /// in: `outer` rows of `rowBytes`; out: `outer` rows of numRanks * rowBytes,
 /// each the ranks' rows in rank order.
-static int32_t maxgraphNcclAllgather(void *streamHandle, int64_t in,
-                                     int64_t out, int64_t outer,
-                                     int64_t rowBytes, int64_t ranks,
-                                     int64_t numRanks) {
-  Collective call("maxgraphNcclAllgather");
+static int32_t maxgraphGpuAllgather(void *streamHandle, int64_t in, int64_t out,
+                                    int64_t outer, int64_t rowBytes,
+                                    int64_t ranks, int64_t numRanks) {
+  Collective call("maxgraphGpuAllgather");
   if (call.skipped())
     return 1;
   if (!call.enter(streamHandle) ||
@@ -522,12 +520,12 @@ static int32_t maxgraphNcclAllgather(void *streamHandle, int64_t in,
 
 /// in: `outer` rows of numRanks blocks of `block` elements; out: this rank's
 /// block of every row, reduced.
-static int32_t maxgraphNcclReduceScatter(void *streamHandle, int64_t in,
-                                         int64_t out, int64_t outer,
-                                         int64_t block, int64_t dtype,
-                                         int64_t kind, int64_t ranks,
-                                         int64_t numRanks) {
-  Collective call("maxgraphNcclReduceScatter");
+static int32_t maxgraphGpuReduceScatter(void *streamHandle, int64_t in,
+                                        int64_t out, int64_t outer,
+                                        int64_t block, int64_t dtype,
+                                        int64_t kind, int64_t ranks,
+                                        int64_t numRanks) {
+  Collective call("maxgraphGpuReduceScatter");
   if (call.skipped())
     return 1;
   if (!call.enter(streamHandle))
@@ -573,10 +571,10 @@ static int32_t maxgraphNcclReduceScatter(void *streamHandle, int64_t in,
 }
 
 /// out[bytes] = rank `root`'s in[bytes] (`root` an index into `ranks`).
-static int32_t maxgraphNcclBroadcast(void *streamHandle, int64_t in,
-                                     int64_t out, int64_t bytes, int64_t root,
-                                     int64_t ranks, int64_t numRanks) {
-  Collective call("maxgraphNcclBroadcast");
+static int32_t maxgraphGpuBroadcast(void *streamHandle, int64_t in, int64_t out,
+                                    int64_t bytes, int64_t root, int64_t ranks,
+                                    int64_t numRanks) {
+  Collective call("maxgraphGpuBroadcast");
   if (call.skipped())
     return 1;
   if (!call.enter(streamHandle) || !call.sizes({{"bytes", bytes}}))

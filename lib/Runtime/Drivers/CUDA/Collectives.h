@@ -5,7 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The entries that compiled code calls for the SPMD collectives of gpu
-// devices (maxgraphNcclAllreduce and the others, Collectives.cpp), for
+// devices (maxgraphGpuAllreduce and the others, Collectives.cpp), for
 // hostInterfaceSymbols() to list.
 //
 //===----------------------------------------------------------------------===//
@@ -17,7 +17,7 @@
 #include <vector>
 
 namespace maxgraph::cuda {
-/// The maxgraphNccl* entries by symbol name, with their addresses.
+/// The maxgraphGpu* entries by symbol name, with their addresses.
 std::vector<std::pair<const char *, void *>> collectiveSymbols();
 } // namespace maxgraph::cuda
 

@@ -5,7 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The lowering of `maxgraph.spmd_*` ops on gpu devices calls the entries
-// that the CUDA runtime implements with NCCL (`maxgraphNcclAllreduce` and
+// that the CUDA runtime implements with NCCL (`maxgraphGpuAllreduce` and
 // the others, with the arguments CUDARuntime.h documents). On the OpenCL
 // runtime the ranks are the processes of an MPI run (max-run --spmd,
 // maxgraph.distributed), one device each, the graph's GPU ids their MPI
@@ -133,10 +133,10 @@ private:
 };
 
 /// out[count] = the `kind` reduction of every rank's in[count].
-int32_t maxgraphNcclAllreduce(void *stream, int64_t in, int64_t out,
-                              int64_t count, int64_t dtype, int64_t kind,
-                              int64_t ranks, int64_t numRanks) {
-  Collective call("maxgraphNcclAllreduce");
+int32_t maxgraphGpuAllreduce(void *stream, int64_t in, int64_t out,
+                             int64_t count, int64_t dtype, int64_t kind,
+                             int64_t ranks, int64_t numRanks) {
+  Collective call("maxgraphGpuAllreduce");
   std::optional<DType> type;
   if (call.skipped() || !call.enter(stream, ranks, numRanks) ||
       !(type = call.dtype(dtype)) ||
@@ -153,10 +153,10 @@ int32_t maxgraphNcclAllreduce(void *stream, int64_t in, int64_t out,
 
 /// in: `outer` rows of `rowBytes`; out: `outer` rows of numRanks * rowBytes,
 /// each the ranks' rows in rank order.
-int32_t maxgraphNcclAllgather(void *stream, int64_t in, int64_t out,
-                              int64_t outer, int64_t rowBytes, int64_t ranks,
-                              int64_t numRanks) {
-  Collective call("maxgraphNcclAllgather");
+int32_t maxgraphGpuAllgather(void *stream, int64_t in, int64_t out,
+                             int64_t outer, int64_t rowBytes, int64_t ranks,
+                             int64_t numRanks) {
+  Collective call("maxgraphGpuAllgather");
   if (call.skipped() || !call.enter(stream, ranks, numRanks) ||
       !call.sizes(
           {{"outer", outer}, {"rowBytes", rowBytes}, {"numRanks", numRanks}}))
@@ -178,11 +178,11 @@ int32_t maxgraphNcclAllgather(void *stream, int64_t in, int64_t out,
 
 /// in: `outer` rows of numRanks blocks of `block` elements; out: this rank's
 /// block of every row, reduced.
-int32_t maxgraphNcclReduceScatter(void *stream, int64_t in, int64_t out,
-                                  int64_t outer, int64_t block, int64_t dtype,
-                                  int64_t kind, int64_t ranks,
-                                  int64_t numRanks) {
-  Collective call("maxgraphNcclReduceScatter");
+int32_t maxgraphGpuReduceScatter(void *stream, int64_t in, int64_t out,
+                                 int64_t outer, int64_t block, int64_t dtype,
+                                 int64_t kind, int64_t ranks,
+                                 int64_t numRanks) {
+  Collective call("maxgraphGpuReduceScatter");
   std::optional<DType> type;
   if (call.skipped() || !call.enter(stream, ranks, numRanks) ||
       !(type = call.dtype(dtype)) ||
@@ -211,10 +211,10 @@ int32_t maxgraphNcclReduceScatter(void *stream, int64_t in, int64_t out,
 }
 
 /// out[bytes] = rank `root`'s in[bytes] (`root` an index into `ranks`).
-int32_t maxgraphNcclBroadcast(void *stream, int64_t in, int64_t out,
-                              int64_t bytes, int64_t root, int64_t ranks,
-                              int64_t numRanks) {
-  Collective call("maxgraphNcclBroadcast");
+int32_t maxgraphGpuBroadcast(void *stream, int64_t in, int64_t out,
+                             int64_t bytes, int64_t root, int64_t ranks,
+                             int64_t numRanks) {
+  Collective call("maxgraphGpuBroadcast");
   if (call.skipped() || !call.enter(stream, ranks, numRanks) ||
       !call.sizes({{"bytes", bytes}}))
     return 1;

@@ -18,7 +18,7 @@
 #include <vector>
 
 namespace maxgraph::opencl {
-/// The maxgraphNccl* entries by symbol name, with their addresses.
+/// The maxgraphGpu* entries by symbol name, with their addresses.
 std::vector<std::pair<const char *, void *>> collectiveSymbols();
 } // namespace maxgraph::opencl
 
