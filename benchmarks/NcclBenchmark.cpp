@@ -58,8 +58,7 @@ template <typename F> F entry(const char *path, const char *name) {
     library = dlopen(path, RTLD_NOW);
   void *found = library ? dlsym(library, name) : nullptr;
   if (!found) {
-    std::fprintf(stderr, "maxgraph-nccl-benchmark: %s has no %s\n", path,
-                 name);
+    std::fprintf(stderr, "maxgraph-nccl-benchmark: %s has no %s\n", path, name);
     mpi::abort(1);
   }
   return reinterpret_cast<F>(found);
@@ -108,10 +107,11 @@ int main(int argc, char **argv) {
       std::vector<TensorLayout> layouts;
       for (int gpu = 0; gpu < size; ++gpu)
         layouts.push_back(TensorLayout(DType::Float32, {elements}, GPU(gpu)));
-      StagedGraph staged =
-          stage([](const std::vector<Tensor> &parts) {
+      StagedGraph staged = stage(
+          [](const std::vector<Tensor> &parts) {
             return ops::allreduce_sum(parts);
-          }, {.name = "allreduce"})(layouts);
+          },
+          {.name = "allreduce"})(layouts);
       spmd::RankGraph graph(staged, "cuda");
       HostTensor input =
           HostTensor(DType::Float32, {elements}).to(graph.device(), "cuda");

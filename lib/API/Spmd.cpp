@@ -32,19 +32,34 @@ uint64_t fnv1a(llvm::StringRef bytes, uint64_t hash = 14695981039346656037ull) {
   return hash;
 }
 
-/// The device lists of the collectives of `part`, in one order on every
-/// rank: a rank in two lists meets each list's peers in turn.
-std::set<std::vector<int>> collectiveLists(ModuleOp part) {
-  std::set<std::vector<int>> lists;
-  part.walk([&](Operation *op) {
-    if (!isa<SpmdAllReduceOp, SpmdAllGatherOp, SpmdReduceScatterOp,
-             SpmdBroadcastOp>(op))
-      return;
-    ArrayRef<int64_t> devices =
-        op->getAttrOfType<DenseI64ArrayAttr>("devices").asArrayRef();
-    lists.emplace(devices.begin(), devices.end());
-  });
-  return lists;
+/// Joins this process, MPI rank `rank` on CUDA device `localGpu`, to the
+/// NCCL communicator of each of `lists` it is in (spmd::joinCollectives).
+void joinLists(const std::set<std::vector<int>> &lists, llvm::StringRef name,
+               int rank, int localGpu) {
+  for (const std::vector<int> &devices : lists) {
+    auto place = llvm::find(devices, rank);
+    if (place == devices.end())
+      continue;
+    cuda::CollectiveId id{};
+    if (place == devices.begin()) {
+      llvm::Expected<cuda::CollectiveId> made = cuda::makeCollectiveId();
+      if (!made)
+        throw RuntimeError("@" + name.str() + ": rank " + std::to_string(rank) +
+                           ": " + llvm::toString(made.takeError()));
+      id = *made;
+    }
+    mpi::broadcast(id.data(), static_cast<int64_t>(id.size()), /*root=*/0,
+                   devices);
+    llvm::Error error = llvm::Error::success();
+    {
+      mpi::WatchedWait watch("ncclCommInitRank");
+      error = cuda::joinCollectives(
+          devices, static_cast<int>(place - devices.begin()), localGpu, id);
+    }
+    if (error)
+      throw RuntimeError("@" + name.str() + ": rank " + std::to_string(rank) +
+                         ": " + llvm::toString(std::move(error)));
+  }
 }
 } // namespace
 
@@ -128,30 +143,7 @@ void spmd::partition(ModuleOp module, llvm::StringRef name, DeviceKind kind,
 
 void spmd::joinCollectives(ModuleOp part, llvm::StringRef name, int rank,
                            int localGpu) {
-  for (const std::vector<int> &devices : collectiveLists(part)) {
-    auto place = llvm::find(devices, rank);
-    if (place == devices.end())
-      continue;
-    cuda::CollectiveId id{};
-    if (place == devices.begin()) {
-      llvm::Expected<cuda::CollectiveId> made = cuda::makeCollectiveId();
-      if (!made)
-        throw RuntimeError("@" + name.str() + ": rank " + std::to_string(rank) +
-                           ": " + llvm::toString(made.takeError()));
-      id = *made;
-    }
-    mpi::broadcast(id.data(), static_cast<int64_t>(id.size()), /*root=*/0,
-                   devices);
-    llvm::Error error = llvm::Error::success();
-    {
-      mpi::WatchedWait watch("ncclCommInitRank");
-      error = cuda::joinCollectives(
-          devices, static_cast<int>(place - devices.begin()), localGpu, id);
-    }
-    if (error)
-      throw RuntimeError("@" + name.str() + ": rank " + std::to_string(rank) +
-                         ": " + llvm::toString(std::move(error)));
-  }
+  joinLists(detail::collectiveDeviceLists(part), name, rank, localGpu);
 }
 
 std::unique_ptr<Executable>
@@ -160,7 +152,7 @@ spmd::compilePart(ModuleOp part, llvm::StringRef name, DeviceKind kind,
   std::unique_ptr<Executable> executable;
   std::string failure;
   // On CUDA the collectives are NCCL's; the OpenCL runtime's are MPI's.
-  bool nccl = false;
+  std::set<std::vector<int>> ncclLists;
   try {
     if (kind == DeviceKind::gpu) {
       const detail::DeviceRuntime &runtime =
@@ -176,19 +168,19 @@ spmd::compilePart(ModuleOp part, llvm::StringRef name, DeviceKind kind,
         llvm::consumeError(devices.takeError());
     }
     executable = compileExecutable(part, name, options);
-    nccl = kind == DeviceKind::gpu && !collectiveLists(part).empty() &&
-           llvm::StringRef(detail::deviceRuntime(options.gpuRuntime).name) ==
-               "cuda";
+    if (kind == DeviceKind::gpu &&
+        llvm::StringRef(detail::deviceRuntime(options.gpuRuntime).name) ==
+            "cuda")
+      ncclLists = detail::collectiveDeviceLists(part);
     // NCCL opened on every rank before any waits for the others in it.
-    if (nccl)
+    if (!ncclLists.empty())
       if (llvm::Expected<std::string> version = cuda::ncclVersion(); !version)
         failure = llvm::toString(version.takeError());
   } catch (const Error &error) {
     failure = error.what();
   }
   mpi::checkAllSucceeded(failure);
-  if (nccl)
-    joinCollectives(part, name, rank, localGpu);
+  joinLists(ncclLists, name, rank, localGpu);
   return executable;
 }
 
@@ -221,17 +213,12 @@ spmd::RankGraph::RankGraph(const StagedGraph &staged, std::string gpuRuntime) {
   }
   // Staging appends a signal buffer per GPU to the inputs of a graph over
   // GPUs (MAX's): this rank's is its own, allocated below, not the caller's.
-  std::optional<ArrayAttr> argumentNames = graph.getArgumentNames();
-  auto isSignalBuffer = [&](size_t index) {
-    auto text = argumentNames ? dyn_cast<StringAttr>((*argumentNames)[index])
-                              : StringAttr();
-    return kind_ == DeviceKind::gpu && text &&
-           text.getValue().starts_with("signal_buffers[");
-  };
+  std::vector<size_t> signals = detail::signalBufferArguments(graph);
   std::vector<size_t> signalArguments;
   for (auto [index, type] : llvm::enumerate(graph.getArgumentTypes()))
     if (deviceId(type, kind_) == rank_ && index < staged.inputLayouts().size())
-      (isSignalBuffer(index) ? signalArguments : localInputs_).push_back(index);
+      (llvm::is_contained(signals, index) ? signalArguments : localInputs_)
+          .push_back(index);
   for (auto [index, type] : llvm::enumerate(graph.getResultTypes()))
     if (deviceId(type, kind_) == rank_)
       localResults_.push_back(index);

@@ -93,6 +93,38 @@ std::set<int64_t> maxgraph::detail::devicesOf(GraphOp graph, DeviceKind kind) {
   return devices;
 }
 
+std::vector<size_t> maxgraph::detail::signalBufferArguments(GraphOp graph) {
+  std::vector<size_t> found;
+  std::optional<ArrayAttr> names = graph.getArgumentNames();
+  if (!names)
+    return found;
+  for (size_t index = names->size(); index-- > 0;) {
+    auto text = dyn_cast<StringAttr>((*names)[index]);
+    Type type = graph.getArgumentTypes()[index];
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!text || !text.getValue().starts_with("signal_buffers[") ||
+        !isa<BufferLayoutType>(type) || deviceIdOf(type, DeviceKind::gpu) < 0 ||
+        !shaped || !shaped.hasStaticShape())
+      break;
+    found.insert(found.begin(), index);
+  }
+  return found;
+}
+
+std::set<std::vector<int>>
+maxgraph::detail::collectiveDeviceLists(ModuleOp part) {
+  std::set<std::vector<int>> lists;
+  part.walk([&](Operation *op) {
+    if (!isa<SpmdAllReduceOp, SpmdAllGatherOp, SpmdReduceScatterOp,
+             SpmdBroadcastOp>(op))
+      return;
+    ArrayRef<int64_t> devices =
+        op->getAttrOfType<DenseI64ArrayAttr>("devices").asArrayRef();
+    lists.emplace(devices.begin(), devices.end());
+  });
+  return lists;
+}
+
 /// The binary that holds this compiler (an executable, or the Python
 /// extension): its path, size and modification time. A rebuilt compiler may
 /// generate other code, or call entries differently, under the same version

@@ -45,22 +45,12 @@ int gpuOf(Type type) {
 std::vector<std::pair<int, std::vector<int64_t>>>
 trailingSignalBuffers(GraphOp graph) {
   std::vector<std::pair<int, std::vector<int64_t>>> found;
-  std::optional<ArrayAttr> names = graph.getArgumentNames();
-  if (!names)
-    return found;
-  for (auto [name, type] :
-       llvm::reverse(llvm::zip_equal(*names, graph.getArgumentTypes()))) {
-    auto text = dyn_cast<StringAttr>(name);
-    auto shaped = dyn_cast<ShapedType>(type);
-    if (!text || !text.getValue().starts_with("signal_buffers[") ||
-        !isa<BufferLayoutType>(type) || gpuOf(type) < 0 || !shaped ||
-        !shaped.hasStaticShape())
-      break;
+  for (size_t index : signalBufferArguments(graph)) {
+    Type type = graph.getArgumentTypes()[index];
+    ArrayRef<int64_t> shape = cast<ShapedType>(type).getShape();
     found.emplace_back(gpuOf(type),
-                       std::vector<int64_t>(shaped.getShape().begin(),
-                                            shaped.getShape().end()));
+                       std::vector<int64_t>(shape.begin(), shape.end()));
   }
-  std::reverse(found.begin(), found.end());
   return found;
 }
 
@@ -127,14 +117,7 @@ MultiGpuExecutable::compile(ModuleOp module, StringRef name,
 
     OwningOpRef<ModuleOp> partModule = module.clone();
     partitionForDevice(*partModule, graphName, DeviceKind::gpu, gpu);
-    partModule->walk([&](Operation *op) {
-      if (isa<SpmdAllReduceOp, SpmdAllGatherOp, SpmdReduceScatterOp,
-              SpmdBroadcastOp>(op)) {
-        ArrayRef<int64_t> devices =
-            op->getAttrOfType<DenseI64ArrayAttr>("devices").asArrayRef();
-        executable->communicatorLists.emplace(devices.begin(), devices.end());
-      }
-    });
+    executable->communicatorLists.merge(collectiveDeviceLists(*partModule));
     part.executable = compileForGpu(*partModule, graphName, runtime);
     executable->parts.push_back(std::move(part));
   }

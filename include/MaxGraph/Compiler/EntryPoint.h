@@ -56,6 +56,16 @@ int64_t deviceIdOf(mlir::Type type, DeviceKind kind);
 /// values on, ascending.
 std::set<int64_t> devicesOf(GraphOp graph, DeviceKind kind);
 
+/// The indices of `graph`'s trailing signal buffers, ascending: the
+/// arguments that staging appends to a graph over GPUs and names
+/// `signal_buffers[i]`, each a static buffer on a GPU.
+std::vector<size_t> signalBufferArguments(GraphOp graph);
+
+/// The device lists (in rank order) of the `maxgraph.spmd_*` collectives of
+/// `part`, a device's part of a graph (partitionForDevice): the
+/// communicators it needs, in one order on every device.
+std::set<std::vector<int>> collectiveDeviceLists(mlir::ModuleOp part);
+
 /// The text the compile cache keys entry `name` of `module` by: the
 /// versions, the host, `target` (what the entry is compiled for), the
 /// module and the kernel libraries its graphs link. None when a library

@@ -248,10 +248,13 @@ public:
     if (!ranks || numRanks < 1)
       return fail("no devices take part (" + llvm::Twine(numRanks) + " ranks)");
     const auto *ids = reinterpret_cast<const int64_t *>(ranks);
-    auto joined =
-        processCommunicators().find(std::vector<int64_t>(ids, ids + numRanks));
-    if (joined != processCommunicators().end())
-      return joinAcrossProcesses(joined->second, listingOf(ids, numRanks));
+    // One process per GPU (an MPI run) joined its lists before running.
+    if (!processCommunicators().empty()) {
+      auto joined = processCommunicators().find(
+          std::vector<int64_t>(ids, ids + numRanks));
+      if (joined != processCommunicators().end())
+        return joinAcrossProcesses(joined->second, listingOf(ids, numRanks));
+    }
     llvm::Expected<int> count = state.deviceCount();
     if (!count)
       return fail(count.takeError());

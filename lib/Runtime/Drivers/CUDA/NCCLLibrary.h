@@ -48,7 +48,6 @@ using ncclDataType_t = int;
 using ncclRedOp_t = int;
 using ncclComm_t = ::ncclComm *;
 
-
 inline constexpr ncclResult_t ncclSuccess = 0;
 
 /// ncclDataType_t values.

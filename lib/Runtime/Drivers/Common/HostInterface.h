@@ -197,7 +197,6 @@ private:
   llvm::StringRef name;
 };
 
-/// `message` as an llvm::Error: how the drivers' C++ functions fail.
 /// Why the sizes that a collective entry was given (named) cannot be: one
 /// is negative, or their product does not fit in 64 bits; none when they
 /// can.
@@ -214,6 +213,7 @@ sizeError(std::initializer_list<std::pair<const char *, int64_t>> values) {
   return std::nullopt;
 }
 
+/// `message` as an llvm::Error: how the drivers' C++ functions fail.
 inline llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }

@@ -111,23 +111,24 @@ void maxgraph::mpi::detail::setWatchdogTimeout(double seconds) {
   state().timeout = seconds;
 }
 
-Watch::Watch(const char *call, long long bytes) {
+namespace {
+/// Starts watching `call` of `bytes` bytes (-1: a wait, no size).
+void startWatching(const char *call, long long bytes) {
   State &s = state();
   s.call.store(call, std::memory_order_relaxed);
   s.bytes.store(bytes, std::memory_order_relaxed);
   s.since.store(nowNanos(), std::memory_order_release);
 }
 
-Watch::~Watch() { state().since.store(0, std::memory_order_release); }
+void stopWatching() { state().since.store(0, std::memory_order_release); }
+} // namespace
+
+Watch::Watch(const char *call, long long bytes) { startWatching(call, bytes); }
+
+Watch::~Watch() { stopWatching(); }
 
 maxgraph::mpi::WatchedWait::WatchedWait(const char *what) {
-  State &s = state();
-  s.call.store(what, std::memory_order_relaxed);
-  // No size: a wait, not a transfer.
-  s.bytes.store(-1, std::memory_order_relaxed);
-  s.since.store(nowNanos(), std::memory_order_release);
+  startWatching(what, -1);
 }
 
-maxgraph::mpi::WatchedWait::~WatchedWait() {
-  state().since.store(0, std::memory_order_release);
-}
+maxgraph::mpi::WatchedWait::~WatchedWait() { stopWatching(); }

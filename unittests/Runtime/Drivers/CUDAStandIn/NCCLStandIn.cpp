@@ -636,15 +636,14 @@ std::optional<std::string> readWhole(const std::string &path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-/// Waits until `directory` has a file `prefix`<r>`suffix` for each of the
-/// `size` ranks r; false when the time-out passes first.
+/// Waits until `directory` has a file `prefix`<r> for each of the `size`
+/// ranks r; false when the time-out passes first.
 bool awaitFiles(const std::string &directory, const std::string &prefix,
-                const std::string &suffix, int size) {
+                int size) {
   auto deadline =
       std::chrono::steady_clock::now() + standin::configuredTimeout();
   for (int r = 0; r < size;) {
-    if (std::filesystem::exists(directory + "/" + prefix + std::to_string(r) +
-                                suffix)) {
+    if (std::filesystem::exists(directory + "/" + prefix + std::to_string(r))) {
       ++r;
       continue;
     }
@@ -734,7 +733,7 @@ ncclResult_t exchange(Communicator &communicator, Kind kind, const void *send,
       directory + "/" + prefix + std::to_string(communicator.rank);
   if (!publish(mine, part))
     return ncclInternalError;
-  if (!awaitFiles(directory, prefix, "", ranks))
+  if (!awaitFiles(directory, prefix, ranks))
     return ncclInternalError;
   // Every peer has finished the collective before: its part goes.
   if (sequence > 0) {
@@ -1048,7 +1047,7 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int count, ncclUniqueId id,
   if (joinedDirectories().empty())
     std::atexit(leaveRendezvous);
   joinedDirectories().push_back(directory);
-  if (!awaitFiles(directory, "rank", "", count))
+  if (!awaitFiles(directory, "rank", count))
     return fail(ncclInternalError);
   // Every process must say the same number of ranks.
   for (int r = 0; r < count; ++r)
