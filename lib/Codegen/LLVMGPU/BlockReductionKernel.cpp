@@ -7,15 +7,16 @@
 // Reductions whose rows are long (softmax's max and sum, layer_norm's
 // moments, reduce_* to few outputs): a block per point of the parallel
 // space. Each thread folds every `blockDim`-th element of the row into a
-// partial result starting from the combiner's neutral element, then the
-// block combines the partials as a tree in shared memory, and thread 0
-// folds the total into the output. With one thread per row, a row of n
-// elements took n sequential steps on one thread and a full reduction ran
-// on one thread of the whole GPU.
+// partial result starting from the combiner's neutral element; the warps
+// combine their lanes' partials by shuffles (`gpu.shuffle xor`, a
+// butterfly, so every lane ends with its warp's total), lane 0 of each warp
+// leaves it in shared memory, and after one barrier every warp combines
+// those the same way; thread 0 folds the total into the output. The row
+// groups of RowGroupKernel.cpp reduce their rows with the same code.
 //
-// The tree reorders the combination, so it is used only for associative
-// and commutative combiners (floating-point sums are reassociated, as every
-// GPU reduction does).
+// The butterfly reorders the combination, so it is used only for
+// associative and commutative combiners (floating-point sums are
+// reassociated, as every GPU reduction does).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,11 @@
 using namespace mlir;
 
 namespace maxgraph::gpu_kernels {
+
+namespace {
+/// NVIDIA's warp: the lanes a `gpu.shuffle` exchanges between.
+constexpr int64_t kWarp = 32;
+} // namespace
 
 std::optional<SmallVector<Operation *>> treeCombiners(linalg::GenericOp op) {
   if (op.getNumReductionLoops() == 0)
@@ -68,7 +74,115 @@ Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
   combined->setOperands({lhs, rhs});
   return combined->getResult(0);
 }
+
+/// `value` of lane `lane ^ offset` of the warp (`gpu.shuffle xor`), for any
+/// integer or float of at most 64 bits: shuffles move 32-bit words, so a
+/// narrower value travels widened and a 64-bit one as two halves.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, int32_t offset,
+                 int32_t width) {
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  auto shuffle = [&](Value word) {
+    return gpu::ShuffleOp::create(b, loc, word, offset, width,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (bits == 32)
+    return shuffle(value);
+  Type integer = b.getIntegerType(bits);
+  Value word = isa<FloatType>(type)
+                   ? arith::BitcastOp::create(b, loc, integer, value)
+                   : value;
+  Value result;
+  if (bits < 32) {
+    Value shuffled = shuffle(arith::ExtUIOp::create(b, loc, i32, word));
+    result = arith::TruncIOp::create(b, loc, integer, shuffled);
+  } else {
+    Value shift = arith::ConstantIntOp::create(b, loc, integer, 32);
+    Value low = shuffle(arith::TruncIOp::create(b, loc, i32, word));
+    Value high = shuffle(arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, word, shift)));
+    result = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, integer, low),
+        arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, integer, high), shift));
+  }
+  return isa<FloatType>(type) ? arith::BitcastOp::create(b, loc, type, result)
+                              : result;
+}
+
+/// Each `values` combined over aligned groups of `lanes` lanes (a power of
+/// two, at most `width`): a butterfly of shuffles, after which every lane
+/// holds its group's totals. `width` is the lanes the shuffles name: the
+/// warp, or all the block's threads when there are fewer (a shuffle must
+/// not name lanes that do not run it).
+SmallVector<Value> warpReduce(OpBuilder &b, Location loc,
+                              ArrayRef<Operation *> combiners,
+                              SmallVector<Value> values, int64_t lanes,
+                              int64_t width) {
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2)
+    for (auto [combiner, value] : llvm::zip_equal(combiners, values))
+      value = combine(b, combiner, value,
+                      shuffleXor(b, loc, value, static_cast<int32_t>(offset),
+                                 static_cast<int32_t>(width)));
+  return values;
+}
 } // namespace
+
+int64_t warpsOf(int64_t threads) { return llvm::divideCeil(threads, kWarp); }
+
+SmallVector<Value> blockReduce(OpBuilder &b, Location loc,
+                               ArrayRef<Operation *> combiners,
+                               ValueRange partials, Value thread,
+                               int64_t threads, ArrayRef<Value> scratch) {
+  int64_t width = std::min(threads, kWarp);
+  SmallVector<Value> totals =
+      warpReduce(b, loc, combiners, llvm::to_vector(partials), width, width);
+  if (threads <= kWarp)
+    return totals;
+  // Lane 0 of each warp leaves its warp's totals in `scratch`; then every
+  // warp reduces those, each aligned group of `lanes` lanes a copy of them,
+  // so that every thread holds the block's totals without a branch around
+  // the shuffles.
+  int64_t warps = warpsOf(threads);
+  int64_t lanes = llvm::bit_ceil(static_cast<uint64_t>(warps));
+  Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarp);
+  Value lane = arith::RemUIOp::create(b, loc, thread, warpSize);
+  Value warp = arith::DivUIOp::create(b, loc, thread, warpSize);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [total, buffer] : llvm::zip_equal(totals, scratch))
+      memref::StoreOp::create(b, loc, total, buffer, warp);
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value slot = arith::RemUIOp::create(
+      b, loc, lane, arith::ConstantIndexOp::create(b, loc, lanes));
+  // Past the warp count, a lane reads slot 0 and takes the neutral element.
+  Value holds;
+  if (warps != lanes) {
+    holds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, slot,
+                              arith::ConstantIndexOp::create(b, loc, warps));
+    slot = arith::SelectOp::create(b, loc, holds, slot, zero);
+  }
+  SmallVector<Value> perWarp;
+  for (auto [combiner, buffer] : llvm::zip_equal(combiners, scratch)) {
+    Value loaded = memref::LoadOp::create(b, loc, buffer, slot);
+    if (holds)
+      loaded = arith::SelectOp::create(
+          b, loc, holds, loaded,
+          arith::ConstantOp::create(b, loc,
+                                    *arith::getNeutralElement(combiner)));
+    perWarp.push_back(loaded);
+  }
+  return warpReduce(b, loc, combiners, std::move(perWarp), lanes, kWarp);
+}
 
 LogicalResult mapToBlockReduction(RewriterBase &rewriter, linalg::GenericOp op,
                                   ArrayRef<Value> sizes,
@@ -81,82 +195,80 @@ LogicalResult mapToBlockReduction(RewriterBase &rewriter, linalg::GenericOp op,
   Value rows = product(rewriter, loc, parallelSizes);
   Value rowSize = product(rewriter, loc, reductionSizes);
 
-  // A power of two for the tree, no larger than a static row needs.
-  int64_t threads = llvm::bit_floor(static_cast<uint64_t>(blockSize));
-  if (std::optional<int64_t> staticRow = getConstantIntValue(rowSize))
-    threads =
-        std::min<int64_t>(threads, llvm::bit_ceil(static_cast<uint64_t>(
-                                       std::max<int64_t>(*staticRow, 1))));
-  SmallVector<Type> partialBuffers;
+  int64_t threads = blockThreads(blockSize, getConstantIntValue(rowSize));
+  SmallVector<Type> scratchBuffers;
   for (OpOperand &init : op.getDpsInitsMutable())
-    partialBuffers.push_back(
-        workgroupBuffer(getElementTypeOrSelf(init.get().getType()), threads));
+    scratchBuffers.push_back(workgroupBuffer(
+        getElementTypeOrSelf(init.get().getType()), warpsOf(threads)));
 
   gpu::LaunchOp launch =
-      openLaunch(rewriter, loc, rows, threads, partialBuffers);
+      openLaunch(rewriter, loc, rows, threads, scratchBuffers);
   Value thread = launch.getThreadIds().x;
   SmallVector<Value> rowIvs =
       delinearize(rewriter, loc, launch.getBlockIds().x, parallelSizes);
+  SmallVector<Value> totals = reduceRow(
+      rewriter, loc, op, combiners, rowIvs, reductionSizes, thread, threads,
+      llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
+  storeTotals(rewriter, loc, op, combiners, rowIvs, totals, thread);
+  rewriter.eraseOp(op);
+  return success();
+}
 
+int64_t blockThreads(int64_t blockSize, std::optional<int64_t> staticRow) {
+  // A power of two, no larger than a static row needs.
+  int64_t threads = llvm::bit_floor(static_cast<uint64_t>(blockSize));
+  if (staticRow)
+    threads =
+        std::min<int64_t>(threads, llvm::bit_ceil(static_cast<uint64_t>(
+                                       std::max<int64_t>(*staticRow, 1))));
+  return threads;
+}
+
+SmallVector<Value> reduceRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                             ArrayRef<Operation *> combiners,
+                             ArrayRef<Value> parallelIvs,
+                             ArrayRef<Value> reductionSizes, Value thread,
+                             int64_t threads, ArrayRef<Value> scratch) {
   // This thread's partials: every `threads`-th element of the row.
   SmallVector<Value> neutrals;
   for (Operation *combiner : combiners)
-    neutrals.push_back(arith::ConstantOp::create(
-        rewriter, loc, *arith::getNeutralElement(combiner)));
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    neutrals.push_back(
+        arith::ConstantOp::create(b, loc, *arith::getNeutralElement(combiner)));
+  Value step = arith::ConstantIndexOp::create(b, loc, threads);
+  Value rowSize = product(b, loc, reductionSizes);
   auto strided = scf::ForOp::create(
-      rewriter, loc, thread, rowSize, step, neutrals,
-      [&](OpBuilder &b, Location, Value position, ValueRange partials) {
-        SmallVector<Value> ivs(rowIvs);
-        llvm::append_range(ivs, delinearize(b, loc, position, reductionSizes));
-        scf::YieldOp::create(b, loc, emitBody(b, op, ivs, partials));
+      b, loc, thread, rowSize, step, neutrals,
+      [&](OpBuilder &nested, Location, Value position, ValueRange partials) {
+        SmallVector<Value> ivs(parallelIvs);
+        llvm::append_range(ivs,
+                           delinearize(nested, loc, position, reductionSizes));
+        scf::YieldOp::create(nested, loc, emitBody(nested, op, ivs, partials));
       });
+  return blockReduce(b, loc, combiners, strided.getResults(), thread, threads,
+                     scratch);
+}
 
-  ArrayRef<BlockArgument> shared = launch.getWorkgroupAttributions();
-  for (auto [partial, buffer] : llvm::zip_equal(strided.getResults(), shared))
-    memref::StoreOp::create(rewriter, loc, partial, buffer, thread);
-  gpu::BarrierOp::create(rewriter, loc);
-  // The tree: at each level the lower half adds the upper half's partials.
-  for (int64_t half = threads / 2; half >= 1; half /= 2) {
-    Value halfValue = arith::ConstantIndexOp::create(rewriter, loc, half);
-    Value lower = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ult, thread, halfValue);
-    auto ifOp = scf::IfOp::create(rewriter, loc, lower, /*withElse=*/false);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      Value partner = arith::AddIOp::create(rewriter, loc, thread, halfValue);
-      for (auto [combiner, buffer] : llvm::zip_equal(combiners, shared)) {
-        Value mine = memref::LoadOp::create(rewriter, loc, buffer, thread);
-        Value theirs = memref::LoadOp::create(rewriter, loc, buffer, partner);
-        memref::StoreOp::create(rewriter, loc,
-                                combine(rewriter, combiner, mine, theirs),
-                                buffer, thread);
-      }
-    }
-    // Thread 0 wrote the last level itself.
-    if (half > 1)
-      gpu::BarrierOp::create(rewriter, loc);
-  }
-
-  // Thread 0 folds the row's total into the output.
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                      thread, zero);
-  auto ifOp = scf::IfOp::create(rewriter, loc, first, /*withElse=*/false);
-  rewriter.setInsertionPointToStart(ifOp.thenBlock());
-  for (auto [init, combiner, buffer] :
-       llvm::zip_equal(op.getDpsInitsMutable(), combiners, shared)) {
+void storeTotals(OpBuilder &b, Location loc, linalg::GenericOp op,
+                 ArrayRef<Operation *> combiners, ArrayRef<Value> parallelIvs,
+                 ArrayRef<Value> totals, Value thread) {
+  // Outputs are indexed by the parallel loops only (`treeCombiners`); the
+  // reduction loops' indices are never read.
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> ivs(parallelIvs);
+  ivs.resize(op.getNumLoops(), zero);
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, zero);
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  for (auto [init, combiner, total] :
+       llvm::zip_equal(op.getDpsInitsMutable(), combiners, totals)) {
     SmallVector<Value> indices =
-        applyMap(rewriter, loc, op.getMatchingIndexingMap(&init), rowIvs);
-    Value initial = memref::LoadOp::create(rewriter, loc, init.get(), indices);
-    Value total = memref::LoadOp::create(rewriter, loc, buffer, zero);
-    memref::StoreOp::create(rewriter, loc,
-                            combine(rewriter, combiner, initial, total),
+        applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs);
+    Value initial = memref::LoadOp::create(b, loc, init.get(), indices);
+    memref::StoreOp::create(b, loc, combine(b, combiner, initial, total),
                             init.get(), indices);
   }
-  rewriter.eraseOp(op);
-  return success();
 }
 
 } // namespace maxgraph::gpu_kernels

@@ -22,6 +22,10 @@
 
 namespace maxgraph::gpu_kernels {
 
+/// Rows shorter than this stay on one thread each: a block per row would
+/// leave most of its threads idle.
+constexpr int64_t kMinBlockRow = 32;
+
 /// The indices that `map` gives for the loop indices `ivs`.
 llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &b, mlir::Location loc,
                                         mlir::AffineMap map,
@@ -110,12 +114,59 @@ treeCombiners(mlir::linalg::GenericOp op);
 
 /// One block per point of the parallel space (parallel loops first): its
 /// threads stride over the reduction space, then combine their partial
-/// results in shared memory. `combiners` from `treeCombiners`.
+/// results (`reduceRow`). `combiners` from `treeCombiners`.
 mlir::LogicalResult
 mapToBlockReduction(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
                     llvm::ArrayRef<mlir::Value> sizes,
                     llvm::ArrayRef<mlir::Operation *> combiners,
                     int64_t blockSize);
+
+/// The threads of a block that reduces rows: a power of two up to
+/// `blockSize`, no more than a static row of `staticRow` elements needs.
+int64_t blockThreads(int64_t blockSize, std::optional<int64_t> staticRow);
+
+/// The warps of a block of `threads` threads: the size of `blockReduce`'s
+/// scratch buffers.
+int64_t warpsOf(int64_t threads);
+
+/// Combines each of the block's threads' `partials` (one per combiner) and
+/// returns the totals, which every thread of the block gets: warp shuffles
+/// (`gpu.shuffle xor`), then, past one warp, the warps' totals through
+/// `scratch` (workgroup buffers of `warpsOf(threads)` elements, one per
+/// combiner) and shuffles again. Every thread of the block must reach it:
+/// it has a barrier.
+llvm::SmallVector<mlir::Value>
+blockReduce(mlir::OpBuilder &b, mlir::Location loc,
+            llvm::ArrayRef<mlir::Operation *> combiners,
+            mlir::ValueRange partials, mlir::Value thread, int64_t threads,
+            llvm::ArrayRef<mlir::Value> scratch);
+
+/// The totals of the reduction `op` (parallel loops first, `combiners` from
+/// `treeCombiners`) over the row at `parallelIvs`, which every thread of the
+/// block gets: each thread folds every `threads`-th element of the row,
+/// then `blockReduce`.
+llvm::SmallVector<mlir::Value>
+reduceRow(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericOp op,
+          llvm::ArrayRef<mlir::Operation *> combiners,
+          llvm::ArrayRef<mlir::Value> parallelIvs,
+          llvm::ArrayRef<mlir::Value> reductionSizes, mlir::Value thread,
+          int64_t threads, llvm::ArrayRef<mlir::Value> scratch);
+
+/// Thread 0 folds `totals` (from `reduceRow`) into `op`'s outputs at
+/// `parallelIvs`.
+void storeTotals(mlir::OpBuilder &b, mlir::Location loc,
+                 mlir::linalg::GenericOp op,
+                 llvm::ArrayRef<mlir::Operation *> combiners,
+                 llvm::ArrayRef<mlir::Value> parallelIvs,
+                 llvm::ArrayRef<mlir::Value> totals, mlir::Value thread);
+
+/// Maps every row group among `ops` (the linalg ops of a function on
+/// buffers, in program order) to one kernel, a block per row (softmax,
+/// layer_norm, rms_norm: RowGroupKernel.cpp), and removes them from `ops`.
+mlir::LogicalResult
+mapRowGroups(mlir::RewriterBase &rewriter,
+             llvm::SmallVectorImpl<mlir::linalg::LinalgOp> &ops,
+             int64_t blockSize);
 
 /// Whether `op` is a matmul the tiled strategy takes: two inputs, one
 /// output, one m, n and k loop and batch loops (linalg's contraction dims).

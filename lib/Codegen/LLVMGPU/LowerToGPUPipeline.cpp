@@ -270,6 +270,8 @@ void maxgraph::buildLowerToGPUPipeline(
   } else {
     if (options.emulateTensorCores)
       pm.addNestedPass<gpu::GPUModuleOp>(createGPUEmulateMmaSync());
+    // The block reductions' warp shuffles: OpenCL has no warps of 32.
+    pm.addNestedPass<gpu::GPUModuleOp>(createGPUEmulateShuffles());
     pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
     pm.addPass(createGPUKernelsToSPIRV());
     OpPassManager &spirvModules =

@@ -4,9 +4,12 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The GPU strategies: every linalg op of a host function (after
-// bufferization) becomes one `gpu.launch`, on a 1-D grid, by one of three
-// kernel strategies chosen here per op family (`mapToKernel`): matmuls
+// The GPU strategies: the linalg ops of a host function (after
+// bufferization) become `gpu.launch`es on a 1-D grid. Row groups (the ops
+// of a softmax or a norm over the same rows) go first, each as one kernel
+// with a block per row (RowGroupKernel.cpp); every other op becomes one
+// launch, by one of the kernel strategies chosen here per op family
+// (`mapToKernel`): matmuls
 // (linalg's contraction dims m, n, k and batch) on NVIDIA's tensor cores for
 // f16 operands where asked (TensorCoreMatmulKernel.cpp), else tiled through
 // shared memory (TiledMatmulKernel.cpp), reductions of rows of at least 32
@@ -70,10 +73,6 @@ SmallVector<Value> loopSizes(RewriterBase &rewriter, linalg::GenericOp op) {
         getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), range.size));
   return sizes;
 }
-
-/// Rows shorter than this stay on one thread each: a block per row would
-/// leave most of its threads idle.
-constexpr int64_t kMinBlockRow = 32;
 
 /// Replaces `linalgOp` (on buffers) with a kernel launch. The strategy is
 /// chosen here, by op family: f16 matmuls on tensor cores where the target
@@ -256,6 +255,8 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
       if (!op->getParentOfType<gpu::LaunchOp>())
         linalgOps.push_back(op);
     });
+    if (failed(kernels::mapRowGroups(rewriter, linalgOps, blockSize)))
+      return signalPassFailure();
     for (linalg::LinalgOp op : linalgOps)
       if (failed(mapToKernel(rewriter, op, blockSize, vectorBytes, tensorCores,
                              sixteenBitGroups)))

@@ -37,47 +37,57 @@ func.func @elementwise(%a: memref<999xf32>, %b: memref<999xf32>) {
 // A row reduction over a dynamic row count, rows of 64: a block per row,
 // launched only when there is a row. Each of its 64 threads folds every
 // 64th element into a partial sum from 0 (the input read flat: row * 64 +
-// column), then the partials are added as a tree in shared memory, a
-// barrier between levels, and thread 0 adds the total to the output.
+// column); each warp adds its partials by a butterfly of shuffles, lane 0
+// of each warp leaves the sum in shared memory, and after a barrier the two
+// warps' sums are added by shuffles again; thread 0 adds the total to the
+// output.
 // CHECK-LABEL: func.func @row_sum
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[W32:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[O16:.*]] = arith.constant 16 : i32
+// CHECK-DAG:     %[[O1:.*]] = arith.constant 1 : i32
 // CHECK:         %[[ROWS:.*]] = memref.dim
 // CHECK:         %[[ANY:.*]] = arith.cmpi ne, %[[ROWS]], %[[C0]] : index
 // CHECK:         scf.if %[[ANY]] {
 // CHECK:           %[[FLAT:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<?x64xf32> to memref<?xf32>
 // CHECK:           %[[OUT:.*]] = memref.reinterpret_cast %arg1
-// CHECK:           gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %[[C1]], %{{.*}} = %[[C1]]) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C64]], %{{.*}} = %[[C1]], %{{.*}} = %[[C1]]) workgroup(%[[PARTIALS:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK:           gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %[[C1]], %{{.*}} = %[[C1]]) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C64]], %{{.*}} = %[[C1]], %{{.*}} = %[[C1]]) workgroup(%[[WARPS:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
 // CHECK:             %[[PARTIAL:.*]] = scf.for %[[COL:.*]] = %[[TX]] to %[[C64]] step %[[C64]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
 // CHECK:               %[[AT:.*]] = arith.muli %[[ROW]], %[[C64]] : index
 // CHECK:               %[[POS:.*]] = arith.addi %[[AT]], %[[COL]] : index
 // CHECK:               %[[X:.*]] = memref.load %[[FLAT]][%[[POS]]] : memref<?xf32>
 // CHECK:               %[[NEXT:.*]] = arith.addf %[[X]], %[[ACC]] : f32
 // CHECK:               scf.yield %[[NEXT]] : f32
-// CHECK:             memref.store %[[PARTIAL]], %[[PARTIALS]][%[[TX]]]
+// CHECK:             %[[S16:.*]], %{{.*}} = gpu.shuffle xor %[[PARTIAL]], %[[O16]], %[[W32]] : f32
+// CHECK-NEXT:        %[[P16:.*]] = arith.addf %[[PARTIAL]], %[[S16]] : f32
+// CHECK-COUNT-3:     gpu.shuffle xor
+// CHECK:             %[[S1:.*]], %{{.*}} = gpu.shuffle xor %[[P2:.*]], %[[O1]], %[[W32]] : f32
+// CHECK-NEXT:        %[[WARP_SUM:.*]] = arith.addf %[[P2]], %[[S1]] : f32
+// CHECK-NEXT:        %[[LANE:.*]] = arith.remui %[[TX]], %[[C32]] : index
+// CHECK-NEXT:        %[[WARP:.*]] = arith.divui %[[TX]], %[[C32]] : index
+// CHECK-NEXT:        %[[LANE0:.*]] = arith.cmpi eq, %[[LANE]], %[[C0]] : index
+// CHECK-NEXT:        scf.if %[[LANE0]] {
+// CHECK-NEXT:          memref.store %[[WARP_SUM]], %[[WARPS]][%[[WARP]]]
+// CHECK-NEXT:        }
 // CHECK-NEXT:        gpu.barrier
-// CHECK-NEXT:        %[[LOWER:.*]] = arith.cmpi ult, %[[TX]], %[[C32]] : index
-// CHECK-NEXT:        scf.if %[[LOWER]] {
-// CHECK-NEXT:          %[[PARTNER:.*]] = arith.addi %[[TX]], %[[C32]] : index
-// CHECK-NEXT:          %[[MINE:.*]] = memref.load %[[PARTIALS]][%[[TX]]]
-// CHECK-NEXT:          %[[THEIRS:.*]] = memref.load %[[PARTIALS]][%[[PARTNER]]]
-// CHECK-NEXT:          %[[BOTH:.*]] = arith.addf %[[MINE]], %[[THEIRS]] : f32
-// CHECK-NEXT:          memref.store %[[BOTH]], %[[PARTIALS]][%[[TX]]]
-// CHECK:             gpu.barrier
-// CHECK-COUNT-4:     gpu.barrier
+// CHECK-NEXT:        %[[SLOT:.*]] = arith.remui %[[LANE]], %[[C2]] : index
+// CHECK-NEXT:        %[[THEIRS:.*]] = memref.load %[[WARPS]][%[[SLOT]]]
+// CHECK-NEXT:        %[[S:.*]], %{{.*}} = gpu.shuffle xor %[[THEIRS]], %[[O1]], %[[W32]] : f32
+// CHECK-NEXT:        %[[TOTAL:.*]] = arith.addf %[[THEIRS]], %[[S]] : f32
 // CHECK-NOT:         gpu.barrier
-// CHECK:             arith.cmpi ult, %[[TX]], %[[C1]] : index
+// CHECK-NOT:         gpu.shuffle
 // CHECK:             %[[FIRST:.*]] = arith.cmpi eq, %[[TX]], %[[C0]] : index
 // CHECK-NEXT:        scf.if %[[FIRST]] {
 // CHECK-NEXT:          %[[INIT:.*]] = memref.load %[[OUT]][%[[ROW]]] : memref<?xf32>
-// CHECK-NEXT:          %[[TOTAL:.*]] = memref.load %[[PARTIALS]][%[[C0]]]
 // CHECK-NEXT:          %[[SUM:.*]] = arith.addf %[[INIT]], %[[TOTAL]] : f32
 // CHECK-NEXT:          memref.store %[[SUM]], %[[OUT]][%[[ROW]]] : memref<?xf32>
 // BLOCK64-LABEL: func.func @row_sum
-// BLOCK64:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
+// BLOCK64:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<2xf32, #gpu.address_space<workgroup>>)
 func.func @row_sum(%a: memref<?x64xf32>, %out: memref<?xf32>) {
   linalg.reduce ins(%a : memref<?x64xf32>) outs(%out : memref<?xf32>) dimensions = [1]
     (%x: f32, %acc: f32) {
@@ -119,20 +129,25 @@ func.func @short_rows(%a: memref<?x8xf32>, %out: memref<?xf32>, %b: memref<?x512
 // -----
 
 // A max over dynamic rows, with the exp of each element fused in: the
-// partials start from -inf, the tree takes maxima, the block is 256 threads
-// (the option's size) because the row length is not known.
+// partials start from -inf, the shuffles take maxima, the block is 256
+// threads (the option's size) because the row length is not known: 8
+// warps, whose maxima are combined by 3 more shuffles.
 // CHECK-LABEL: func.func @row_max
 // CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
-// CHECK:         gpu.launch {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], {{.*}} workgroup(%[[PARTIALS:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], {{.*}} workgroup(%[[WARPS:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CHECK:           scf.for %{{.*}} = %[[TX]] to %{{.*}} step %[[C256]] iter_args(%{{.*}} = %[[NEGINF]])
 // CHECK:             math.exp
 // CHECK:             arith.maximumf
+// CHECK-COUNT-5:   gpu.shuffle xor
+// CHECK:           gpu.barrier
+// CHECK-NOT:       gpu.barrier
+// CHECK-COUNT-3:   gpu.shuffle xor
+// CHECK-NOT:       gpu.shuffle
 // CHECK:           scf.if
 // CHECK:             arith.maximumf
-// CHECK-COUNT-7:   gpu.barrier
 // BLOCK64-LABEL: func.func @row_max
-// BLOCK64:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
+// BLOCK64:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<2xf32, #gpu.address_space<workgroup>>)
 #rows = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @row_max(%a: memref<?x?xf32>, %out: memref<?xf32>) {
@@ -199,9 +214,10 @@ func.func @column_sum(%a: memref<16x8xf32>, %out: memref<8xf32>) {
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads({{.*}}) in (%{{.*}} = %[[C64]], {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads({{.*}}) in (%{{.*}} = %[[C64]], {{.*}} workgroup(%{{.*}} : memref<2xf32, #gpu.address_space<workgroup>>)
 // CHECK:           scf.for
-// CHECK-COUNT-5:   gpu.barrier
+// CHECK-COUNT-6:   gpu.shuffle
+// CHECK-NOT:       gpu.shuffle
 // CHECK:         %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [39], strides: [1]
 // CHECK:         gpu.launch blocks({{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C16]],
 // CHECK:           %[[TWICE:.*]] = arith.muli %[[TX]], %{{.*}} : index

@@ -40,6 +40,21 @@
 // RUN: max-run %s --graph=groups --random-inputs --seed=9 --dims=rows=5,n=5 --output=%t/g5-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/g5-g %t/g5-i | FileCheck %s --check-prefix=GROUPS
 // GROUPS: match 3
+// Row groups (one kernel a row for the ops of softmax, rms_norm and
+// layer_norm, their reductions by shuffles): rows over two dims, rows
+// shorter than a warp, longer than a block and of one element, and a
+// softmax over a middle axis, whose elementwise ops read across rows and
+// keep kernels of their own.
+// RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=10 --dims=a=3,b=5,n=700 --output=%t/f700-g
+// RUN: max-run %s --graph=fused_rows --random-inputs --seed=10 --dims=a=3,b=5,n=700 --output=%t/f700-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/f700-g %t/f700-i | FileCheck %s --check-prefix=FUSED
+// RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=11 --dims=a=2,b=1,n=7 --output=%t/f7-g
+// RUN: max-run %s --graph=fused_rows --random-inputs --seed=11 --dims=a=2,b=1,n=7 --output=%t/f7-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/f7-g %t/f7-i | FileCheck %s --check-prefix=FUSED
+// RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=12 --dims=a=1,b=3,n=1 --output=%t/f1-g
+// RUN: max-run %s --graph=fused_rows --random-inputs --seed=12 --dims=a=1,b=3,n=1 --output=%t/f1-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/f1-g %t/f1-i | FileCheck %s --check-prefix=FUSED
+// FUSED: match 4
 
 maxgraph.graph @matmuls<batch>(%x: !maxgraph.tensor<[batch, 70], f32, gpu:0>,
     %w: !maxgraph.tensor<[70, 130], f32, gpu:0>,
@@ -86,4 +101,16 @@ maxgraph.graph @groups<rows, n>(%x: !maxgraph.tensor<[rows, n], f32, gpu:0>,
   %5 = maxgraph.slice %w [:, 3:11] : !maxgraph.tensor<[rows, 12], f32, gpu:0> -> !maxgraph.tensor<[rows, 8], f32, gpu:0>
   %6 = maxgraph.exp %5 : !maxgraph.tensor<[rows, 8], f32, gpu:0>
   maxgraph.output %3, %4, %6 : !maxgraph.tensor<[rows, n], f32, gpu:0>, !maxgraph.tensor<[rows, n], f64, gpu:0>, !maxgraph.tensor<[rows, 8], f32, gpu:0>
+}
+
+maxgraph.graph @fused_rows<a, b, n>(%x: !maxgraph.tensor<[a, b, n], f32, gpu:0>,
+    %w: !maxgraph.tensor<[n], f32, gpu:0>,
+    %y: !maxgraph.tensor<[a, b, 40], f32, gpu:0>)
+    -> (!maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>,
+        !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, 40], f32, gpu:0>) {
+  %0 = maxgraph.rms_norm %x, %w epsilon = 1.0e-06 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>
+  %1 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[a, b, n], f32, gpu:0>
+  %2 = maxgraph.layer_norm %x, %w, %w epsilon = 1.0e-05 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>
+  %3 = maxgraph.softmax %y axis = 1 : !maxgraph.tensor<[a, b, 40], f32, gpu:0>
+  maxgraph.output %0, %1, %2, %3 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, 40], f32, gpu:0>
 }

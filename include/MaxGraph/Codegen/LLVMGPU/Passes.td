@@ -13,9 +13,17 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Maps each linalg op on buffers to a GPU kernel launch";
   let description = [{
     The GPU strategies of `maxgraph-lower-to-gpu`, after bufferization:
-    every linalg op (and `memref.copy`, as a `linalg.copy`) of a host
-    function becomes one `gpu.launch` on a 1-D grid, by a strategy chosen
-    per op family:
+    the linalg ops (and `memref.copy`, as a `linalg.copy`) of a host
+    function become `gpu.launch`es on a 1-D grid. First, row groups: the
+    ops of a softmax, layer_norm or rms_norm (fills, row reductions and
+    the elementwise ops over the same rows, next to each other) become one
+    launch with a block per row, which runs them in order with a barrier
+    between them (threads striding over the row's points, reductions as
+    below); an op joins only where no block can reach another block's row
+    of a buffer the group writes, an elementwise op only with at most 16384
+    points per row where they are static, and rows of one point or shorter
+    than 32 (static) stay with the strategies below. Then every other op
+    becomes one launch, by a strategy chosen per op family:
 
     - With `tensor-cores` (NVVM, or OpenCL where `maxgraph-lower-to-gpu`
       emulates mma.sync: `emulate-tensor-cores`), matmuls of f16 (or bf16)
@@ -39,8 +47,12 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
       `minsi`, ...): a block per point of the parallel space, of the
       smallest power of two of threads covering a static row (at most
       `block-size`). Each thread folds every `blockDim`-th element into a
-      partial from the neutral element; the partials are combined as a tree
-      in workgroup memory, and thread 0 folds the total into the output.
+      partial from the neutral element; each warp combines its lanes'
+      partials by a butterfly of `gpu.shuffle xor` (32-bit words: narrower
+      values widened, 64-bit ones in halves), lane 0 of each warp leaves
+      the warp's total in workgroup memory, and after a barrier every warp
+      combines those by shuffles again; thread 0 folds the total into the
+      output.
     - Everything else: a thread per point of the parallel space on blocks
       of `block-size` threads (an op smaller than a block gets one block of
       its size). A thread splits its linear id, row-major, into the op's
@@ -261,6 +273,29 @@ def GPUEmulateMmaSync
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::memref::MemRefDialect", "mlir::vector::VectorDialect"
+  ];
+}
+
+def GPUEmulateShuffles
+    : Pass<"maxgraph-gpu-emulate-shuffles", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Exchanges the kernels' gpu.shuffle xor values through "
+                "workgroup memory, for back ends without warp shuffles";
+  let description = [{
+    OpenCL devices need not have subgroups (PoCL's are not warps of 32), so
+    on `target=opencl` the block reductions' warp shuffles run as what they
+    compute: each thread stores its 32-bit value at its own slot of a
+    workgroup buffer of one word per thread (the pass adds it to the
+    kernel), and after a barrier reads lane `lane ^ offset` of its group of
+    `width` lanes; a second barrier frees the buffer for the next shuffle.
+    The kernels' lane arithmetic is thus checked by their results. Every
+    thread of the block must reach each shuffle, as in the reductions the
+    GPU mapping builds; the kernel needs a known one-dimensional block.
+    Other modes than `xor`, and values other than i32 and f32, are an error
+    at the op.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::memref::MemRefDialect"
   ];
 }
 
