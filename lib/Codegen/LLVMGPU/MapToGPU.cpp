@@ -132,7 +132,7 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
         rewriter, generic.getLoc(),
         ArrayRef<Value>(sizes).drop_front(generic.getNumParallelLoops()));
     std::optional<int64_t> staticRow = getConstantIntValue(rowSize);
-    if (!staticRow || *staticRow >= kMinBlockRow)
+    if (!staticRow || *staticRow >= kernels::kMinBlockRow)
       return kernels::mapToBlockReduction(rewriter, generic, sizes, *combiners,
                                           blockSize);
   }
