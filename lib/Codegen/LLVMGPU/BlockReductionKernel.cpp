@@ -22,6 +22,7 @@
 
 #include "KernelBuilding.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -34,6 +35,11 @@ namespace maxgraph::gpu_kernels {
 namespace {
 /// NVIDIA's warp: the lanes a `gpu.shuffle` exchanges between.
 constexpr int64_t kWarp = 32;
+/// Blocks that a reduction of few rows is split into: two for each of an
+/// H100's or H200's 132 SMs.
+constexpr int64_t kSplitBlocks = 264;
+/// Elements each thread of a split folds at the least.
+constexpr int64_t kSplitWork = 8;
 } // namespace
 
 std::optional<SmallVector<Operation *>> treeCombiners(linalg::GenericOp op) {
@@ -210,6 +216,138 @@ LogicalResult mapToBlockReduction(RewriterBase &rewriter, linalg::GenericOp op,
       rewriter, loc, op, combiners, rowIvs, reductionSizes, thread, threads,
       llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
   storeTotals(rewriter, loc, op, combiners, rowIvs, totals, thread);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+std::optional<int64_t> splitsPerRow(linalg::GenericOp op, ArrayRef<Value> sizes,
+                                    int64_t threads) {
+  unsigned parallel = op.getNumParallelLoops();
+  int64_t rows = 1;
+  for (Value size : sizes.take_front(parallel)) {
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    if (!constant)
+      return std::nullopt;
+    rows *= *constant;
+  }
+  if (rows == 0 || rows * 2 > kSplitBlocks)
+    return std::nullopt;
+  int64_t splits = kSplitBlocks / rows;
+  // At least kSplitWork elements for each thread of a split.
+  std::optional<int64_t> rowSize = 1;
+  for (Value size : sizes.drop_front(parallel))
+    if (std::optional<int64_t> constant = getConstantIntValue(size);
+        constant && rowSize)
+      *rowSize *= *constant;
+    else
+      rowSize = std::nullopt;
+  if (rowSize)
+    splits = std::min(splits, *rowSize / (threads * kSplitWork));
+  if (splits < 2)
+    return std::nullopt;
+  return splits;
+}
+
+LogicalResult mapToSplitReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                                  ArrayRef<Value> sizes,
+                                  ArrayRef<Operation *> combiners,
+                                  int64_t threads, int64_t splits) {
+  Location loc = op.getLoc();
+  unsigned parallel = op.getNumParallelLoops();
+  ArrayRef<Value> parallelSizes = sizes.take_front(parallel);
+  ArrayRef<Value> reductionSizes = sizes.drop_front(parallel);
+  int64_t rows = *getConstantIntValue(product(rewriter, loc, parallelSizes));
+  Value rowSize = product(rewriter, loc, reductionSizes);
+  Value splitCount = arith::ConstantIndexOp::create(rewriter, loc, splits);
+
+  // The partial totals, a row's `splits` of them side by side.
+  SmallVector<Value> partials;
+  SmallVector<Type> scratchTypes;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Type element = getElementTypeOrSelf(init.get().getType());
+    partials.push_back(memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({rows * splits}, element)));
+    scratchTypes.push_back(workgroupBuffer(element, warpsOf(threads)));
+  }
+
+  // First pass: block (row, split) folds every (splits x threads)-th element
+  // of its row from position split x threads + thread.
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value blocks = arith::ConstantIndexOp::create(rewriter, loc, rows * splits);
+    gpu::LaunchOp launch =
+        openLaunch(rewriter, loc, blocks, threads, scratchTypes);
+    Value thread = launch.getThreadIds().x;
+    Value block = launch.getBlockIds().x;
+    Value row = arith::DivUIOp::create(rewriter, loc, block, splitCount);
+    Value split = arith::RemUIOp::create(rewriter, loc, block, splitCount);
+    SmallVector<Value> rowIvs = delinearize(rewriter, loc, row, parallelSizes);
+    Value threadCount = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    Value first = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, split, threadCount),
+        thread);
+    Value step =
+        arith::ConstantIndexOp::create(rewriter, loc, splits * threads);
+    SmallVector<Value> neutrals;
+    for (Operation *combiner : combiners)
+      neutrals.push_back(arith::ConstantOp::create(
+          rewriter, loc, *arith::getNeutralElement(combiner)));
+    auto strided = scf::ForOp::create(
+        rewriter, loc, first, rowSize, step, neutrals,
+        [&](OpBuilder &b, Location, Value position, ValueRange current) {
+          SmallVector<Value> ivs(rowIvs);
+          llvm::append_range(ivs,
+                             delinearize(b, loc, position, reductionSizes));
+          scf::YieldOp::create(b, loc, emitBody(b, op, ivs, current));
+        });
+    SmallVector<Value> totals = blockReduce(
+        rewriter, loc, combiners, strided.getResults(), thread, threads,
+        llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value leader = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, thread, zero);
+    auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [total, buffer] : llvm::zip_equal(totals, partials))
+      memref::StoreOp::create(rewriter, loc, total, buffer, block);
+  }
+
+  // Second pass: a block per row combines its splits' totals into the
+  // output.
+  int64_t combineThreads =
+      std::min<int64_t>(threads, llvm::bit_ceil(static_cast<uint64_t>(splits)));
+  SmallVector<Type> combineScratch;
+  for (Value buffer : partials)
+    combineScratch.push_back(
+        workgroupBuffer(cast<MemRefType>(buffer.getType()).getElementType(),
+                        warpsOf(combineThreads)));
+  Value rowCount = arith::ConstantIndexOp::create(rewriter, loc, rows);
+  gpu::LaunchOp launch =
+      openLaunch(rewriter, loc, rowCount, combineThreads, combineScratch);
+  Value thread = launch.getThreadIds().x;
+  Value row = launch.getBlockIds().x;
+  Value base = arith::MulIOp::create(rewriter, loc, row, splitCount);
+  SmallVector<Value> neutrals;
+  for (Operation *combiner : combiners)
+    neutrals.push_back(arith::ConstantOp::create(
+        rewriter, loc, *arith::getNeutralElement(combiner)));
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, combineThreads);
+  auto strided = scf::ForOp::create(
+      rewriter, loc, thread, splitCount, step, neutrals,
+      [&](OpBuilder &b, Location, Value split, ValueRange current) {
+        Value at = arith::AddIOp::create(b, loc, base, split);
+        SmallVector<Value> next;
+        for (auto [combiner, buffer, value] :
+             llvm::zip_equal(combiners, partials, current))
+          next.push_back(combine(b, combiner, value,
+                                 memref::LoadOp::create(b, loc, buffer, at)));
+        scf::YieldOp::create(b, loc, next);
+      });
+  SmallVector<Value> totals = blockReduce(
+      rewriter, loc, combiners, strided.getResults(), thread, combineThreads,
+      llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
+  storeTotals(rewriter, loc, op, combiners,
+              delinearize(rewriter, loc, row, parallelSizes), totals, thread);
   rewriter.eraseOp(op);
   return success();
 }

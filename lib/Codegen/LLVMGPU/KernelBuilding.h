@@ -121,6 +121,23 @@ mapToBlockReduction(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
                     llvm::ArrayRef<mlir::Operation *> combiners,
                     int64_t blockSize);
 
+/// How many blocks each row of the reduction `op` (parallel loops first,
+/// loop sizes `sizes`) is split into when its rows are too few to fill the
+/// GPU: about two blocks per SM in all, each thread of them folding at
+/// least 8 elements; none when the rows are not static or are enough.
+std::optional<int64_t> splitsPerRow(mlir::linalg::GenericOp op,
+                                    llvm::ArrayRef<mlir::Value> sizes,
+                                    int64_t threads);
+
+/// A reduction of few long rows in two launches: `splits` blocks per row
+/// fold their parts of it into a buffer of partial totals, then a block per
+/// row combines those into the output (`reduceRow`'s shuffles in both).
+mlir::LogicalResult
+mapToSplitReduction(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                    llvm::ArrayRef<mlir::Value> sizes,
+                    llvm::ArrayRef<mlir::Operation *> combiners,
+                    int64_t threads, int64_t splits);
+
 /// The threads of a block that reduces rows: a power of two up to
 /// `blockSize`, no more than a static row of `staticRow` elements needs.
 int64_t blockThreads(int64_t blockSize, std::optional<int64_t> staticRow);

@@ -132,9 +132,15 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
         rewriter, generic.getLoc(),
         ArrayRef<Value>(sizes).drop_front(generic.getNumParallelLoops()));
     std::optional<int64_t> staticRow = getConstantIntValue(rowSize);
-    if (!staticRow || *staticRow >= kernels::kMinBlockRow)
+    if (!staticRow || *staticRow >= kernels::kMinBlockRow) {
+      int64_t threads = kernels::blockThreads(blockSize, staticRow);
+      if (std::optional<int64_t> splits =
+              kernels::splitsPerRow(generic, sizes, threads))
+        return kernels::mapToSplitReduction(rewriter, generic, sizes,
+                                            *combiners, threads, *splits);
       return kernels::mapToBlockReduction(rewriter, generic, sizes, *combiners,
                                           blockSize);
+    }
   }
   return kernels::mapToThreadPerPoint(rewriter, generic, sizes, blockSize,
                                       vectorBytes, sixteenBitGroups);

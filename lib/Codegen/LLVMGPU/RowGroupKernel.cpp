@@ -418,6 +418,9 @@ LogicalResult mapRowGroups(RewriterBase &rewriter,
         staticProduct(ArrayRef<Value>(first.sizes).drop_front(parallel));
     if (rowLength && *rowLength < kMinBlockRow)
       continue;
+    // Too few rows for the GPU: the reduction is split over more blocks.
+    if (splitsPerRow(first.op, first.sizes, blockThreads(blockSize, rowLength)))
+      continue;
     SmallVector<Value> rows =
         nonUnit(ArrayRef<Value>(first.sizes).take_front(parallel));
     // One row is one block: what is around it keeps the whole GPU.

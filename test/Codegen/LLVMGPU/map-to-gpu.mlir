@@ -325,3 +325,49 @@ func.func @tensor_cores(%a: memref<?x40xf16>, %b: memref<40x72xf16>, %c: memref<
   linalg.matmul ins(%x, %y : memref<8x8xf32>, memref<8x8xf32>) outs(%z : memref<8x8xf32>)
   return
 }
+
+// -----
+
+// Two rows of 100000: too few blocks for the GPU, so each row is split
+// over 48 blocks (100000 / (256 threads x 8) elements each at the least;
+// at most 264 blocks in all): a first launch of 96 blocks leaves each
+// block's total in a buffer of partial sums, a second of a block per row
+// (64 threads for its 48 partials) adds them into the output. A sum of a
+// dynamic 1-D buffer is one row split over 264 blocks.
+// CHECK-LABEL: func.func @split_rows
+// CHECK-DAG:     %[[C48:.*]] = arith.constant 48 : index
+// CHECK-DAG:     %[[C96:.*]] = arith.constant 96 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[STEP:.*]] = arith.constant 12288 : index
+// CHECK:         %[[PARTIALS:.*]] = memref.alloc() : memref<96xf32>
+// CHECK:         gpu.launch blocks(%[[BLOCK:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C96]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]],
+// CHECK:           %[[ROW:.*]] = arith.divui %[[BLOCK]], %[[C48]]
+// CHECK:           %[[SPLIT:.*]] = arith.remui %[[BLOCK]], %[[C48]]
+// CHECK:           %[[AT:.*]] = arith.muli %[[SPLIT]], %[[C256]]
+// CHECK:           %[[FIRST:.*]] = arith.addi %[[AT]], %[[TX]]
+// CHECK:           scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STEP]]
+// CHECK:           gpu.shuffle xor
+// CHECK:           memref.store %{{.*}}, %[[PARTIALS]][%[[BLOCK]]]
+// CHECK:         gpu.launch blocks(%[[R:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C2]], {{.*}} threads(%{{.*}}) in (%{{.*}} = %[[C64]],
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[C48]] step %[[C64]]
+// CHECK:             memref.load %[[PARTIALS]]
+// CHECK:           gpu.shuffle xor
+// CHECK:           memref.store {{.*}}[%[[R]]]
+// CHECK:         memref.alloc() : memref<264xf32>
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c264,
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1,
+func.func @split_rows(%a: memref<2x100000xf32>, %out: memref<2xf32>, %b: memref<?xf32>, %total: memref<f32>) {
+  linalg.reduce ins(%a : memref<2x100000xf32>) outs(%out : memref<2xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.reduce ins(%b : memref<?xf32>) outs(%total : memref<f32>) dimensions = [0]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}

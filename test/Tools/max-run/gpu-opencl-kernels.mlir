@@ -55,6 +55,15 @@
 // RUN: max-run %s --graph=fused_rows --random-inputs --seed=12 --dims=a=1,b=3,n=1 --output=%t/f1-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/f1-g %t/f1-i | FileCheck %s --check-prefix=FUSED
 // FUSED: match 4
+// Reductions of few long rows, split over many blocks and combined by a
+// second launch: long rows and rows shorter than the splits.
+// RUN: max-run %s --graph=split --gpu-runtime=opencl --random-inputs --seed=13 --dims=n=70001 --output=%t/s-g
+// RUN: max-run %s --graph=split --random-inputs --seed=13 --dims=n=70001 --output=%t/s-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/s-g %t/s-i --rtol 1e-4 | FileCheck %s --check-prefix=SPLIT
+// RUN: max-run %s --graph=split --gpu-runtime=opencl --random-inputs --seed=14 --dims=n=3 --output=%t/s3-g
+// RUN: max-run %s --graph=split --random-inputs --seed=14 --dims=n=3 --output=%t/s3-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/s3-g %t/s3-i | FileCheck %s --check-prefix=SPLIT
+// SPLIT: match 4
 
 maxgraph.graph @matmuls<batch>(%x: !maxgraph.tensor<[batch, 70], f32, gpu:0>,
     %w: !maxgraph.tensor<[70, 130], f32, gpu:0>,
@@ -113,4 +122,15 @@ maxgraph.graph @fused_rows<a, b, n>(%x: !maxgraph.tensor<[a, b, n], f32, gpu:0>,
   %2 = maxgraph.layer_norm %x, %w, %w epsilon = 1.0e-05 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>
   %3 = maxgraph.softmax %y axis = 1 : !maxgraph.tensor<[a, b, 40], f32, gpu:0>
   maxgraph.output %0, %1, %2, %3 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, 40], f32, gpu:0>
+}
+
+maxgraph.graph @split<n>(%x: !maxgraph.tensor<[2, n], f32, gpu:0>,
+    %k: !maxgraph.tensor<[3, n], si32, gpu:0>)
+    -> (!maxgraph.tensor<[2], f32, gpu:0>, !maxgraph.tensor<[2], f32, gpu:0>,
+        !maxgraph.tensor<[], f32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:0>) {
+  %0 = maxgraph.reduce_sum %x axes = [1] : !maxgraph.tensor<[2, n], f32, gpu:0> -> !maxgraph.tensor<[2], f32, gpu:0>
+  %1 = maxgraph.reduce_max %x axes = [1] : !maxgraph.tensor<[2, n], f32, gpu:0> -> !maxgraph.tensor<[2], f32, gpu:0>
+  %2 = maxgraph.reduce_sum %x axes = [0, 1] : !maxgraph.tensor<[2, n], f32, gpu:0> -> !maxgraph.tensor<[], f32, gpu:0>
+  %3 = maxgraph.reduce_min %k axes = [1] : !maxgraph.tensor<[3, n], si32, gpu:0> -> !maxgraph.tensor<[3], si32, gpu:0>
+  maxgraph.output %0, %1, %2, %3 : !maxgraph.tensor<[2], f32, gpu:0>, !maxgraph.tensor<[2], f32, gpu:0>, !maxgraph.tensor<[], f32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:0>
 }

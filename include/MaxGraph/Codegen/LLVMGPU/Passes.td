@@ -52,7 +52,11 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
       values widened, 64-bit ones in halves), lane 0 of each warp leaves
       the warp's total in workgroup memory, and after a barrier every warp
       combines those by shuffles again; thread 0 folds the total into the
-      output.
+      output. Static rows too few to fill the GPU (fewer than 132, half of
+      the 264 blocks that give an H100's or H200's 132 SMs two each) are
+      split: each row over up to 264 / rows blocks (each thread folding 8
+      elements at the least), whose totals a second launch, a block per
+      row, combines into the output; a full reduction is one such row.
     - Everything else: a thread per point of the parallel space on blocks
       of `block-size` threads (an op smaller than a block gets one block of
       its size). A thread splits its linear id, row-major, into the op's
