@@ -33,21 +33,34 @@ using namespace mlir;
 
 namespace {
 constexpr int64_t kWarp = 32;
-constexpr int64_t kRows = 16, kCols = 8, kDepth = 16;
+constexpr int64_t kRows = 16, kCols = 8, kDepth = 16, kTf32Depth = 8;
 /// A warp's part of the exchange buffer: A's 16x16, then B's 16x8, in f32.
 constexpr int64_t kWarpFloats = kRows * kDepth + kDepth * kCols;
 
-/// Whether `op` is the one shape and type that the emulation knows.
+/// Whether `op` is one of the shapes and types that the emulation knows:
+/// m16n8k16 of f16 or bf16, or m16n8k8 of TF32, into f32.
 bool isEmulated(nvgpu::MmaSyncOp op) {
   auto shape = op.getMmaShapeAsArray();
   auto element = [](Value value) {
     return cast<VectorType>(value.getType()).getElementType();
   };
   Type operands = element(op.getMatrixA());
-  return shape.size() == 3 && shape[0] == kRows && shape[1] == kCols &&
-         shape[2] == kDepth && (operands.isF16() || operands.isBF16()) &&
-         element(op.getMatrixB()) == operands &&
-         element(op.getMatrixC()).isF32() && !op.getTf32Enabled();
+  if (shape.size() != 3 || shape[0] != kRows || shape[1] != kCols ||
+      element(op.getMatrixB()) != operands || !element(op.getMatrixC()).isF32())
+    return false;
+  if (op.getTf32EnabledAttr())
+    return shape[2] == kTf32Depth && operands.isF32();
+  return shape[2] == kDepth && (operands.isF16() || operands.isBF16());
+}
+
+/// `value` as a TF32 reads it: the f32 with its 13 low mantissa bits
+/// dropped.
+Value truncateToTf32(OpBuilder &b, Location loc, Value value) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, value);
+  Value mask = arith::ConstantIntOp::create(b, loc, i32, 0xFFFFE000);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(),
+                                  arith::AndIOp::create(b, loc, bits, mask));
 }
 
 /// Replaces `op` by its emulation over `buffer` (the kernel's exchange
@@ -69,40 +82,44 @@ void emulate(RewriterBase &rewriter, nvgpu::MmaSyncOp op, Value buffer) {
   Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(kWarp));
   Value g = arith::DivUIOp::create(rewriter, loc, lane, index(4));
   Value t = arith::RemUIOp::create(rewriter, loc, lane, index(4));
+  // 16-bit operands: two per register, K of 16; TF32: one, K of 8.
+  bool tf32 = static_cast<bool>(op.getTf32EnabledAttr());
+  int64_t depth = tf32 ? kTf32Depth : kDepth;
+  int64_t perRegister = tf32 ? 1 : 2;
+  int64_t half = depth / 2;
+  Value kBase = tf32 ? t : times(t, 2);
   Value twoT = times(t, 2);
   Value aBase = times(warp, kWarpFloats);
-  Value bBase = plus(aBase, index(kRows * kDepth));
+  Value bBase = plus(aBase, index(kRows * depth));
   auto aAt = [&](Value row, Value column) {
-    return plus(aBase, plus(times(row, kDepth), column));
+    return plus(aBase, plus(times(row, depth), column));
   };
   auto bAt = [&](Value k, Value column) {
     return plus(bBase, plus(times(k, kCols), column));
   };
   Type f32 = rewriter.getF32Type();
   auto element = [&](Value fragment, int64_t i, int64_t j) {
-    return vector::ExtractOp::create(rewriter, loc, fragment,
-                                     ArrayRef<int64_t>{i, j})
-        .getResult();
+    Value value = vector::ExtractOp::create(rewriter, loc, fragment,
+                                            ArrayRef<int64_t>{i, j});
+    return tf32 ? truncateToTf32(rewriter, loc, value)
+                : arith::ExtFOp::create(rewriter, loc, f32, value).getResult();
   };
 
-  // A: register i holds row g + 8 (i % 2), columns 2t + 8 (i / 2) + {0, 1}.
+  // A: register i holds row g + 8 (i % 2), columns k0 + half (i / 2) + j
+  // (16-bit: k0 = 2t, half = 8; TF32: k0 = t, half = 4, j = 0).
   for (int64_t i = 0; i < 4; ++i)
-    for (int64_t j = 0; j < 2; ++j) {
+    for (int64_t j = 0; j < perRegister; ++j) {
       Value row = plus(g, index(8 * (i % 2)));
-      Value column = plus(twoT, index(j + 8 * (i / 2)));
-      Value value = arith::ExtFOp::create(rewriter, loc, f32,
-                                          element(op.getMatrixA(), i, j));
-      memref::StoreOp::create(rewriter, loc, value, buffer,
-                              ValueRange{aAt(row, column)});
+      Value column = plus(kBase, index(j + half * (i / 2)));
+      memref::StoreOp::create(rewriter, loc, element(op.getMatrixA(), i, j),
+                              buffer, ValueRange{aAt(row, column)});
     }
-  // B: register i holds rows 2t + 8 i + {0, 1} of column g.
+  // B: register i holds rows k0 + half i + j of column g.
   for (int64_t i = 0; i < 2; ++i)
-    for (int64_t j = 0; j < 2; ++j) {
-      Value k = plus(twoT, index(j + 8 * i));
-      Value value = arith::ExtFOp::create(rewriter, loc, f32,
-                                          element(op.getMatrixB(), i, j));
-      memref::StoreOp::create(rewriter, loc, value, buffer,
-                              ValueRange{bAt(k, g)});
+    for (int64_t j = 0; j < perRegister; ++j) {
+      Value k = plus(kBase, index(j + half * i));
+      memref::StoreOp::create(rewriter, loc, element(op.getMatrixB(), i, j),
+                              buffer, ValueRange{bAt(k, g)});
     }
   gpu::BarrierOp::create(rewriter, loc);
 
@@ -112,8 +129,9 @@ void emulate(RewriterBase &rewriter, nvgpu::MmaSyncOp op, Value buffer) {
     for (int64_t j = 0; j < 2; ++j) {
       Value row = plus(g, index(8 * i));
       Value column = plus(twoT, index(j));
-      Value sum = element(op.getMatrixC(), i, j);
-      for (int64_t k = 0; k < kDepth; ++k) {
+      Value sum = vector::ExtractOp::create(rewriter, loc, op.getMatrixC(),
+                                            ArrayRef<int64_t>{i, j});
+      for (int64_t k = 0; k < depth; ++k) {
         Value a = memref::LoadOp::create(rewriter, loc, buffer,
                                          ValueRange{aAt(row, index(k))});
         Value b = memref::LoadOp::create(rewriter, loc, buffer,
@@ -156,7 +174,8 @@ struct GPUEmulateMmaSync
       for (nvgpu::MmaSyncOp op : ops)
         if (!isEmulated(op)) {
           op.emitOpError() << "is emulated only for m16n8k16 with f16 or "
-                              "bf16 operands and an f32 accumulator";
+                              "bf16 operands, or m16n8k8 with TF32 ones, and "
+                              "an f32 accumulator";
           return WalkResult::interrupt();
         }
       std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();

@@ -195,14 +195,14 @@ mlir::LogicalResult mapToTiledMatmul(mlir::RewriterBase &rewriter,
                                      mlir::linalg::GenericOp op,
                                      llvm::ArrayRef<mlir::Value> sizes);
 
-/// Whether `op` is a tiled matmul (`isTiledMatmul`) of f16 operands into
-/// f16 or f32, with a multiply-add body: what NVIDIA's tensor cores
-/// compute.
-bool isTensorCoreMatmul(mlir::linalg::GenericOp op);
+/// Whether `op` is a tiled matmul (`isTiledMatmul`) of f16 or bf16
+/// operands into their type or f32 (with `allowTf32`, of f32 into f32),
+/// with a multiply-add body: what NVIDIA's tensor cores compute.
+bool isTensorCoreMatmul(mlir::linalg::GenericOp op, bool allowTf32 = false);
 
 /// NVVM only: a block of four warps per 64x64 tile of each matmul of the
-/// batch, each warp 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles, K in steps of
-/// 16 staged in shared memory.
+/// batch, each warp 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles (m16n8k8 TF32
+/// for f32 operands), K in steps of 16 (8) staged in shared memory.
 mlir::LogicalResult mapToTensorCoreMatmul(mlir::RewriterBase &rewriter,
                                           mlir::linalg::GenericOp op,
                                           llvm::ArrayRef<mlir::Value> sizes);

@@ -222,6 +222,7 @@ void maxgraph::buildLowerToGPUPipeline(
   mapping.tensorCores = options.target == "nvvm"
                             ? options.tensorCores.getValue()
                             : options.emulateTensorCores.getValue();
+  mapping.allowTf32 = options.allowTf32;
   mapping.sixteenBitGroups = options.target == "nvvm";
   pm.addNestedPass<func::FuncOp>(createMapToGPU(mapping));
   pm.addPass(createCanonicalizerPass());

@@ -81,7 +81,8 @@ SmallVector<Value> loopSizes(RewriterBase &rewriter, linalg::GenericOp op) {
 /// point of the parallel space.
 LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
                           int64_t blockSize, int64_t vectorBytes,
-                          bool tensorCores, bool sixteenBitGroups) {
+                          bool tensorCores, bool allowTf32,
+                          bool sixteenBitGroups) {
   if (!linalgOp.hasPureBufferSemantics())
     return linalgOp->emitError()
            << "'" << linalgOp->getName()
@@ -110,7 +111,7 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
     rewriter.eraseOp(generic);
     return success();
   }
-  if (tensorCores && kernels::isTensorCoreMatmul(generic))
+  if (tensorCores && kernels::isTensorCoreMatmul(generic, allowTf32))
     return kernels::mapToTensorCoreMatmul(rewriter, generic, sizes);
   if (kernels::isTiledMatmul(generic))
     return kernels::mapToTiledMatmul(rewriter, generic, sizes);
@@ -265,7 +266,7 @@ struct MapToGPUPass : maxgraph::impl::MapToGPUBase<MapToGPUPass> {
       return signalPassFailure();
     for (linalg::LinalgOp op : linalgOps)
       if (failed(mapToKernel(rewriter, op, blockSize, vectorBytes, tensorCores,
-                             sixteenBitGroups)))
+                             allowTf32, sixteenBitGroups)))
         return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(

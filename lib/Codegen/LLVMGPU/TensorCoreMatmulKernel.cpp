@@ -5,9 +5,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // NVVM's matmul strategy for f16 or bf16 operands (results of their type or
-// f32): a block of four warps computes a 64x64 tile of C, each warp a 32x32
-// quarter as 2 x 4 tiles of 16x8 accumulated in f32 by `nvgpu.mma.sync`
-// (m16n8k16, PTX's `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` or
+// f32), and, with `allow-tf32`, f32 ones read as TF32 (m16n8k8, K in steps
+// of 8, one element per register where 16-bit types pack two): a block of four
+// warps computes a 64x64 tile of C, each warp a 32x32 quarter as 2 x 4 tiles of
+// 16x8 accumulated in f32 by `nvgpu.mma.sync` (m16n8k16, PTX's
+// `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` or
 // `.f32.bf16.bf16.f32`: f32 keeps a long K's sum as cuBLAS's COMPUTE_32F
 // does), rounded to the result's type once, when stored. (LLVM 22 lowers
 // nvgpu.mma.sync of f16 only; maxgraph-gpu-bf16-mma-sync-to-nvvm lowers
@@ -39,7 +41,8 @@ using namespace mlir;
 namespace maxgraph::gpu_kernels {
 namespace {
 constexpr int64_t kTile = 64;     // rows and columns of C per block
-constexpr int64_t kStep = 16;     // K per mma and per shared-memory stage
+constexpr int64_t kHalfStep = 16; // K per f16 or bf16 mma and stage
+constexpr int64_t kTf32Step = 8;  // K per TF32 mma and stage
 constexpr int64_t kWarpTile = 32; // rows and columns of C per warp
 constexpr int64_t kThreads = 128; // four warps, 2 x 2 over the tile
 constexpr int64_t kMmaRows = 16, kMmaCols = 8;
@@ -47,7 +50,7 @@ constexpr int64_t kRowTiles = kWarpTile / kMmaRows; // 2 per warp
 constexpr int64_t kColTiles = kWarpTile / kMmaCols; // 4 per warp
 } // namespace
 
-bool isTensorCoreMatmul(linalg::GenericOp op) {
+bool isTensorCoreMatmul(linalg::GenericOp op, bool allowTf32) {
   if (!isTiledMatmul(op) || !linalg::isaContractionOpInterface(
                                 cast<linalg::LinalgOp>(op.getOperation())))
     return false;
@@ -56,9 +59,11 @@ bool isTensorCoreMatmul(linalg::GenericOp op) {
   };
   Type lhs = element(op.getDpsInputOperand(0));
   Type out = element(op.getDpsInitOperand(0));
-  return (lhs.isF16() || lhs.isBF16()) &&
-         element(op.getDpsInputOperand(1)) == lhs &&
-         (out == lhs || out.isF32());
+  if (element(op.getDpsInputOperand(1)) != lhs)
+    return false;
+  if (lhs.isF32())
+    return allowTf32 && out.isF32();
+  return (lhs.isF16() || lhs.isBF16()) && (out == lhs || out.isF32());
 }
 
 LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
@@ -68,10 +73,12 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
   OpOperand &out = *op.getDpsInitOperand(0);
-  // f16 or bf16: the operands' type, which the fragments hold.
+  // f16, bf16 or f32 (TF32): the operands' type, which the fragments hold.
   Type half = getElementTypeOrSelf(lhs->get().getType());
   Type outElement = getElementTypeOrSelf(out.get().getType());
   Type f32 = rewriter.getF32Type();
+  bool tf32 = half.isF32();
+  int64_t kStep = tf32 ? kTf32Step : kHalfStep;
   MatmulBlock block = MatmulBlock::open(rewriter, op, sizes, kTile, kThreads,
                                         {workgroupBuffer(half, kTile * kStep),
                                          workgroupBuffer(half, kStep * kTile)});
@@ -189,28 +196,33 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
         }
         gpu::BarrierOp::create(b, loc);
 
-        Value twoT = arith::MulIOp::create(b, loc, t, two);
+        // A register holds two 16-bit elements, or one TF32 (PTX's
+        // m16n8k8 .tf32: A's register i at row g + 8 (i % 2), column
+        // t + 4 (i / 2); B's register i at row t + 4 i, column g).
+        int64_t perRegister = tf32 ? 1 : 2;
+        Value kBase = tf32 ? t : arith::MulIOp::create(b, loc, t, two);
+        int64_t kHalf = kStep / 2;
         SmallVector<Value> lhsFragments, rhsFragments;
         for (int64_t rowTile = 0; rowTile < kRowTiles; ++rowTile) {
           SmallVector<Value> elements;
           for (int64_t i = 0; i < 4; ++i)
-            for (int64_t j = 0; j < 2; ++j) {
+            for (int64_t j = 0; j < perRegister; ++j) {
               Value row = arith::AddIOp::create(
                   b, loc, warpRow, add(b, g, rowTile * kMmaRows + 8 * (i % 2)));
-              Value col = add(b, twoT, j + 8 * (i / 2));
+              Value col = add(b, kBase, j + kHalf * (i / 2));
               elements.push_back(memref::LoadOp::create(
                   b, loc, lhsTile,
                   ValueRange{arith::AddIOp::create(
                       b, loc, arith::MulIOp::create(b, loc, row, step), col)}));
             }
           lhsFragments.push_back(vector::FromElementsOp::create(
-              b, loc, VectorType::get({4, 2}, half), elements));
+              b, loc, VectorType::get({4, perRegister}, half), elements));
         }
         for (int64_t colTile = 0; colTile < kColTiles; ++colTile) {
           SmallVector<Value> elements;
           for (int64_t i = 0; i < 2; ++i)
-            for (int64_t j = 0; j < 2; ++j) {
-              Value kIndex = add(b, twoT, j + 8 * i);
+            for (int64_t j = 0; j < perRegister; ++j) {
+              Value kIndex = add(b, kBase, j + kHalf * i);
               Value col = arith::AddIOp::create(b, loc, warpCol,
                                                 add(b, g, colTile * kMmaCols));
               elements.push_back(memref::LoadOp::create(
@@ -220,15 +232,19 @@ LogicalResult mapToTensorCoreMatmul(RewriterBase &rewriter,
                       col)}));
             }
           rhsFragments.push_back(vector::FromElementsOp::create(
-              b, loc, VectorType::get({2, 2}, half), elements));
+              b, loc, VectorType::get({2, perRegister}, half), elements));
         }
         SmallVector<Value> next;
         for (int64_t rowTile = 0; rowTile < kRowTiles; ++rowTile)
-          for (int64_t colTile = 0; colTile < kColTiles; ++colTile)
-            next.push_back(nvgpu::MmaSyncOp::create(
+          for (int64_t colTile = 0; colTile < kColTiles; ++colTile) {
+            auto mma = nvgpu::MmaSyncOp::create(
                 b, loc, lhsFragments[rowTile], rhsFragments[colTile],
                 accumulators[rowTile * kColTiles + colTile],
-                b.getI64ArrayAttr({kMmaRows, kMmaCols, kStep})));
+                b.getI64ArrayAttr({kMmaRows, kMmaCols, kStep}));
+            if (tf32)
+              mma.setTf32EnabledAttr(b.getUnitAttr());
+            next.push_back(mma);
+          }
         // Nobody stages the next slices before everyone has used these.
         gpu::BarrierOp::create(b, loc);
         scf::YieldOp::create(b, loc, next);

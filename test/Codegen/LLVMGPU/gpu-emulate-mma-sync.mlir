@@ -76,8 +76,42 @@ gpu.module @kernels {
 gpu.module @kernels {
   gpu.func @f16acc(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf16>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
-    // expected-error @+1 {{'nvgpu.mma.sync' op is emulated only for m16n8k16 with f16 or bf16 operands and an f32 accumulator}}
+    // expected-error @+1 {{'nvgpu.mma.sync' op is emulated only for m16n8k16 with f16 or bf16 operands, or m16n8k8 with TF32 ones, and an f32 accumulator}}
     %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A TF32 mma.sync (m16n8k8, f32 operands): each lane stores its 4 elements
+// of A and 2 of B with their 13 low mantissa bits cleared (what the tensor
+// cores read of an f32), a barrier, 8 products for each of its 4 elements
+// of C, a barrier.
+// CHECK-LABEL: gpu.func @tf32
+// CHECK-SAME:    workgroup(%[[BUF:.*]] : memref<384xf32, #gpu.address_space<workgroup>>)
+// CHECK-DAG:     %[[MASK:.*]] = arith.constant -8192 : i32
+// CHECK-COUNT-6: arith.andi %{{.*}}, %[[MASK]] : i32
+// CHECK:         gpu.barrier
+// CHECK-COUNT-64: memref.load %[[BUF]]
+// CHECK:         gpu.barrier
+// CHECK-NOT:     nvgpu.mma.sync
+gpu.module @kernels {
+  gpu.func @tf32(%a: vector<4x1xf32>, %b: vector<2x1xf32>, %c: vector<2x2xf32>, %out: memref<4xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %e00 = vector.extract %d[0, 0] : f32 from vector<2x2xf32>
+    %e01 = vector.extract %d[0, 1] : f32 from vector<2x2xf32>
+    %e10 = vector.extract %d[1, 0] : f32 from vector<2x2xf32>
+    %e11 = vector.extract %d[1, 1] : f32 from vector<2x2xf32>
+    memref.store %e00, %out[%c0] : memref<4xf32>
+    memref.store %e01, %out[%c1] : memref<4xf32>
+    memref.store %e10, %out[%c2] : memref<4xf32>
+    memref.store %e11, %out[%c3] : memref<4xf32>
     gpu.return
   }
 }

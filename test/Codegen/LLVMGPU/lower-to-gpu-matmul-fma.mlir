@@ -11,6 +11,16 @@
 // CHECK-NOT:     mul.rn.f32
 // CHECK-NOT:     add.rn.f32
 // CUBIN:       gpu.binary @mm_kernel {{.*}}bin = "\7FELF
+// With allow-tf32 (asked for: TF32 reads 10 of f32's 23 mantissa bits), the
+// f32 matmul takes the tensor cores: mma.sync m16n8k8 with TF32 operands
+// and f32 sums, 8 per warp and step of K (8); ptxas assembles it.
+// RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa allow-tf32" | sed -e 's/\\0A/\n/g' | FileCheck %s --check-prefix=TF32
+// RUN: %if ptxas %{ max-opt %s --maxgraph-lower-to-gpu="format=bin allow-tf32" | FileCheck %s --check-prefix=CUBIN %}
+// TF32:        .entry mm_kernel_0(
+// TF32-COUNT-8: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// TF32-NOT:    mma.sync
+// With tensor-cores=false, allow-tf32 changes nothing:
+// RUN: max-opt %s --maxgraph-lower-to-gpu="format=isa allow-tf32 tensor-cores=false" | FileCheck %s
 maxgraph.graph @mm<m>(%a: !maxgraph.tensor<[m, 64], f32, gpu:0>, %b: !maxgraph.tensor<[64, 64], f32, gpu:0>) -> !maxgraph.tensor<[m, 64], f32, gpu:0> {
   %0 = maxgraph.matmul %a, %b : (!maxgraph.tensor<[m, 64], f32, gpu:0>, !maxgraph.tensor<[64, 64], f32, gpu:0>) -> !maxgraph.tensor<[m, 64], f32, gpu:0>
   maxgraph.output %0 : !maxgraph.tensor<[m, 64], f32, gpu:0>

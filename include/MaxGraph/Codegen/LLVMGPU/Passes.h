@@ -86,6 +86,14 @@ struct LowerToGPUPipelineOptions
                      "(maxgraph-gpu-emulate-mma-sync): a numeric test of "
                      "its fragment layouts, not a fast path"),
       llvm::cl::init(false)};
+  Option<bool> allowTf32{
+      *this, "allow-tf32",
+      llvm::cl::desc("f32 matmuls on tensor cores too, their operands read "
+                     "as TF32 (10 mantissa bits; mma.sync m16n8k8 .tf32, "
+                     "f32 sums), where tensor-cores or "
+                     "emulate-tensor-cores is on; off, they keep the f32 "
+                     "fused multiply-add kernel"),
+      llvm::cl::init(false)};
 };
 
 /// The CUDA toolkit directory found at configure time

@@ -32,7 +32,10 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
       each warp a 32x32 quarter as 2 x 4 `nvgpu.mma.sync` m16n8k16 tiles
       (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`: f32
       accumulators, an f16 result rounded once when stored), K in steps of
-      16 staged in shared memory with zeros past the operands' ends.
+      16 staged in shared memory with zeros past the operands' ends. With
+      `allow-tf32`, f32 matmuls into f32 too: m16n8k8 with `tf32Enabled`
+      (the operands read as TF32), K in steps of 8, one element per
+      fragment register.
     - Matmuls (linalg's contraction dims: one m, n and k loop, any batch
       loops, two inputs, one output): a block of 256 threads per 64x64 tile
       of C, for every matmul of the batch. Each thread keeps a 4x4 tile of
@@ -119,6 +122,9 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
            "of points, in bytes (0: a thread per point)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
            "Map f16 matmuls to NVIDIA tensor cores (nvgpu.mma.sync)">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "With tensor-cores, f32 matmuls too, their operands read as TF32 "
+           "(nvgpu.mma.sync m16n8k8 with tf32Enabled)">,
     Option<"sixteenBitGroups", "sixteen-bit-groups", "bool",
            /*default=*/"false",
            "Groups of points with 16-bit elements too, of up to 8 lanes "
@@ -258,7 +264,11 @@ def GPUEmulateMmaSync
   let description = [{
     A numeric test of the tensor-core kernels on any device (OpenCL: PoCL
     on the CPU): each `nvgpu.mma.sync` of shape m16n8k16 with f16 or bf16
-    operands and an f32 accumulator becomes what the instruction does, written from
+    operands and an f32 accumulator (or m16n8k8 with TF32 operands, each
+    register one f32 of which the 13 low mantissa bits are dropped, as the
+    tensor cores read them: A's register i at row g + 8 (i % 2), column
+    t + 4 (i / 2), B's at row t + 4 i, column g) becomes what the
+    instruction does, written from
     PTX's definition of its fragments, with g = lane / 4 and t = lane % 4:
     every lane of the warp stores its fragments of A (register i, element j
     at row g + 8 (i % 2), column 2t + j + 8 (i / 2)) and of B (row
