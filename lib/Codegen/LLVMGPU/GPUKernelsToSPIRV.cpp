@@ -132,11 +132,23 @@ void guardEmptyLoops(gpu::GPUFuncOp kernel) {
   }
 }
 
-/// `vector.from_elements` as `spirv.CompositeInsert`s into an undefined
-/// vector. Upstream makes it an OpCompositeConstruct, which llvm-spirv 15
-/// translates with `ConstantVector::get` whatever its constituents, and
-/// crashes on those that are not constants (the thread-per-point
-/// strategy's vector stores gather computed lanes).
+/// A SPIR-V vector of `type` holding `elements`, made by
+/// `spirv.CompositeInsert`s into an undefined vector. Upstream makes
+/// `vector.from_elements` and the `vector.broadcast` of a scalar an
+/// OpCompositeConstruct, which llvm-spirv 15 translates with
+/// `ConstantVector::get` whatever its constituents, and crashes on those
+/// that are not constants (the thread-per-point strategy's vector stores
+/// gather computed lanes, and broadcast one loaded value).
+Value insertsOf(OpBuilder &b, Location loc, VectorType type,
+                ValueRange elements) {
+  Value vector = spirv::UndefOp::create(b, loc, type);
+  for (auto [index, element] : llvm::enumerate(elements))
+    vector = spirv::CompositeInsertOp::create(
+        b, loc, element, vector,
+        ArrayRef<int32_t>{static_cast<int32_t>(index)});
+  return vector;
+}
+
 struct FromElementsToInserts final
     : OpConversionPattern<vector::FromElementsOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -148,12 +160,25 @@ struct FromElementsToInserts final
         getTypeConverter()->convertType(op.getType()));
     if (!type)
       return rewriter.notifyMatchFailure(op, "not a SPIR-V vector");
-    Value vector = spirv::UndefOp::create(rewriter, op.getLoc(), type);
-    for (auto [index, element] : llvm::enumerate(adaptor.getElements()))
-      vector = spirv::CompositeInsertOp::create(
-          rewriter, op.getLoc(), element, vector,
-          ArrayRef<int32_t>{static_cast<int32_t>(index)});
-    rewriter.replaceOp(op, vector);
+    rewriter.replaceOp(
+        op, insertsOf(rewriter, op.getLoc(), type, adaptor.getElements()));
+    return success();
+  }
+};
+
+/// The `vector.broadcast` of a scalar to a 1-D vector, likewise.
+struct BroadcastToInserts final : OpConversionPattern<vector::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(vector::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_if_present<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type || isa<VectorType>(adaptor.getSource().getType()))
+      return rewriter.notifyMatchFailure(op, "not a scalar to a vector");
+    SmallVector<Value> elements(type.getNumElements(), adaptor.getSource());
+    rewriter.replaceOp(op, insertsOf(rewriter, op.getLoc(), type, elements));
     return success();
   }
 };
@@ -214,8 +239,8 @@ struct GPUKernelsToSPIRVPass
       populateMathToSPIRVPatterns(typeConverter, patterns);
       populateMemRefToSPIRVPatterns(typeConverter, patterns);
       populateVectorToSPIRVPatterns(typeConverter, patterns);
-      patterns.add<FromElementsToInserts>(typeConverter, context,
-                                          /*benefit=*/2);
+      patterns.add<FromElementsToInserts, BroadcastToInserts>(
+          typeConverter, context, /*benefit=*/2);
       populateFuncToSPIRVPatterns(typeConverter, patterns);
       if (failed(applyFullConversion(copy, *legal, std::move(patterns))))
         return signalPassFailure();

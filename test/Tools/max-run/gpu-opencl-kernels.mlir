@@ -64,6 +64,13 @@
 // RUN: max-run %s --graph=split --random-inputs --seed=14 --dims=n=3 --output=%t/s3-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/s3-g %t/s3-i | FileCheck %s --check-prefix=SPLIT
 // SPLIT: match 4
+// One value broadcast to a group of lanes (a vector of it, which
+// llvm-spirv 15 crashed on as an OpCompositeConstruct), for 32- and 64-bit
+// integers and floats:
+// RUN: max-run %s --graph=broadcasts --gpu-runtime=opencl --random-inputs --seed=15 --output=%t/b-g
+// RUN: max-run %s --graph=broadcasts --random-inputs --seed=15 --output=%t/b-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/b-g %t/b-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=BROADCASTS
+// BROADCASTS: match 3
 
 maxgraph.graph @matmuls<batch>(%x: !maxgraph.tensor<[batch, 70], f32, gpu:0>,
     %w: !maxgraph.tensor<[70, 130], f32, gpu:0>,
@@ -133,4 +140,14 @@ maxgraph.graph @split<n>(%x: !maxgraph.tensor<[2, n], f32, gpu:0>,
   %2 = maxgraph.reduce_sum %x axes = [0, 1] : !maxgraph.tensor<[2, n], f32, gpu:0> -> !maxgraph.tensor<[], f32, gpu:0>
   %3 = maxgraph.reduce_min %k axes = [1] : !maxgraph.tensor<[3, n], si32, gpu:0> -> !maxgraph.tensor<[3], si32, gpu:0>
   maxgraph.output %0, %1, %2, %3 : !maxgraph.tensor<[2], f32, gpu:0>, !maxgraph.tensor<[2], f32, gpu:0>, !maxgraph.tensor<[], f32, gpu:0>, !maxgraph.tensor<[3], si32, gpu:0>
+}
+
+maxgraph.graph @broadcasts(%a: !maxgraph.tensor<[2, 3, 1], si64, gpu:0>,
+    %b: !maxgraph.tensor<[2, 1], f64, gpu:0>, %c: !maxgraph.tensor<[5, 1], si32, gpu:0>)
+    -> (!maxgraph.tensor<[2, 3, 2], si64, gpu:0>, !maxgraph.tensor<[2, 6], f64, gpu:0>,
+        !maxgraph.tensor<[5, 8], si32, gpu:0>) {
+  %0 = maxgraph.broadcast_to %a : !maxgraph.tensor<[2, 3, 1], si64, gpu:0> -> !maxgraph.tensor<[2, 3, 2], si64, gpu:0>
+  %1 = maxgraph.broadcast_to %b : !maxgraph.tensor<[2, 1], f64, gpu:0> -> !maxgraph.tensor<[2, 6], f64, gpu:0>
+  %2 = maxgraph.broadcast_to %c : !maxgraph.tensor<[5, 1], si32, gpu:0> -> !maxgraph.tensor<[5, 8], si32, gpu:0>
+  maxgraph.output %0, %1, %2 : !maxgraph.tensor<[2, 3, 2], si64, gpu:0>, !maxgraph.tensor<[2, 6], f64, gpu:0>, !maxgraph.tensor<[5, 8], si32, gpu:0>
 }
