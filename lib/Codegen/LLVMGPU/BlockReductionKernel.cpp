@@ -214,8 +214,9 @@ LogicalResult mapToBlockReduction(RewriterBase &rewriter, linalg::GenericOp op,
       delinearize(rewriter, loc, launch.getBlockIds().x, parallelSizes);
   SmallVector<Value> totals = reduceRow(
       rewriter, loc, op, combiners, rowIvs, reductionSizes, thread, threads,
-      llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
-  storeTotals(rewriter, loc, op, combiners, rowIvs, totals, thread);
+      threads, llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
+  storeTotals(rewriter, loc, op, combiners, rowIvs, totals,
+              isFirstThread(rewriter, loc, thread));
   rewriter.eraseOp(op);
   return success();
 }
@@ -347,7 +348,8 @@ LogicalResult mapToSplitReduction(RewriterBase &rewriter, linalg::GenericOp op,
       rewriter, loc, combiners, strided.getResults(), thread, combineThreads,
       llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
   storeTotals(rewriter, loc, op, combiners,
-              delinearize(rewriter, loc, row, parallelSizes), totals, thread);
+              delinearize(rewriter, loc, row, parallelSizes), totals,
+              isFirstThread(rewriter, loc, thread));
   rewriter.eraseOp(op);
   return success();
 }
@@ -365,38 +367,46 @@ int64_t blockThreads(int64_t blockSize, std::optional<int64_t> staticRow) {
 SmallVector<Value> reduceRow(OpBuilder &b, Location loc, linalg::GenericOp op,
                              ArrayRef<Operation *> combiners,
                              ArrayRef<Value> parallelIvs,
-                             ArrayRef<Value> reductionSizes, Value thread,
-                             int64_t threads, ArrayRef<Value> scratch) {
-  // This thread's partials: every `threads`-th element of the row.
+                             ArrayRef<Value> reductionSizes, Value lane,
+                             int64_t lanes, int64_t threads,
+                             ArrayRef<Value> scratch, Value active) {
+  // This lane's partials: every `lanes`-th element of the row (none past
+  // the last row).
   SmallVector<Value> neutrals;
   for (Operation *combiner : combiners)
     neutrals.push_back(
         arith::ConstantOp::create(b, loc, *arith::getNeutralElement(combiner)));
-  Value step = arith::ConstantIndexOp::create(b, loc, threads);
+  Value step = arith::ConstantIndexOp::create(b, loc, lanes);
   Value rowSize = product(b, loc, reductionSizes);
+  if (active)
+    rowSize = arith::SelectOp::create(
+        b, loc, active, rowSize, arith::ConstantIndexOp::create(b, loc, 0));
   auto strided = scf::ForOp::create(
-      b, loc, thread, rowSize, step, neutrals,
+      b, loc, lane, rowSize, step, neutrals,
       [&](OpBuilder &nested, Location, Value position, ValueRange partials) {
         SmallVector<Value> ivs(parallelIvs);
         llvm::append_range(ivs,
                            delinearize(nested, loc, position, reductionSizes));
         scf::YieldOp::create(nested, loc, emitBody(nested, op, ivs, partials));
       });
-  return blockReduce(b, loc, combiners, strided.getResults(), thread, threads,
-                     scratch);
+  if (lanes == threads)
+    return blockReduce(b, loc, combiners, strided.getResults(), lane, threads,
+                       scratch);
+  // Several rows per warp: each aligned group of `lanes` lanes reduces its
+  // own, by shuffles over the whole warp.
+  return warpReduce(b, loc, combiners, SmallVector<Value>(strided.getResults()),
+                    lanes, std::min(threads, kWarp));
 }
 
 void storeTotals(OpBuilder &b, Location loc, linalg::GenericOp op,
                  ArrayRef<Operation *> combiners, ArrayRef<Value> parallelIvs,
-                 ArrayRef<Value> totals, Value thread) {
+                 ArrayRef<Value> totals, Value leader) {
   // Outputs are indexed by the parallel loops only (`treeCombiners`); the
   // reduction loops' indices are never read.
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> ivs(parallelIvs);
   ivs.resize(op.getNumLoops(), zero);
-  Value first =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, zero);
-  auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  auto ifOp = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   for (auto [init, combiner, total] :
@@ -407,6 +417,11 @@ void storeTotals(OpBuilder &b, Location loc, linalg::GenericOp op,
     memref::StoreOp::create(b, loc, combine(b, combiner, initial, total),
                             init.get(), indices);
   }
+}
+
+Value isFirstThread(OpBuilder &b, Location loc, Value thread) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                               arith::ConstantIndexOp::create(b, loc, 0));
 }
 
 } // namespace maxgraph::gpu_kernels

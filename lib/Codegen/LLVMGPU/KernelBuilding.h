@@ -159,23 +159,32 @@ blockReduce(mlir::OpBuilder &b, mlir::Location loc,
             llvm::ArrayRef<mlir::Value> scratch);
 
 /// The totals of the reduction `op` (parallel loops first, `combiners` from
-/// `treeCombiners`) over the row at `parallelIvs`, which every thread of the
-/// block gets: each thread folds every `threads`-th element of the row,
-/// then `blockReduce`.
+/// `treeCombiners`) over the row at `parallelIvs`, which every lane of the
+/// row gets: each of the row's `lanes` lanes (`lane` is this thread's)
+/// folds every `lanes`-th element of the row, then `blockReduce` when the
+/// row has the block's `threads` threads, else shuffles within aligned
+/// groups of `lanes` lanes of a warp (several rows per warp). `active`, if
+/// given, is false on lanes past the last row, which fold nothing but
+/// still shuffle.
 llvm::SmallVector<mlir::Value>
 reduceRow(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericOp op,
           llvm::ArrayRef<mlir::Operation *> combiners,
           llvm::ArrayRef<mlir::Value> parallelIvs,
-          llvm::ArrayRef<mlir::Value> reductionSizes, mlir::Value thread,
-          int64_t threads, llvm::ArrayRef<mlir::Value> scratch);
+          llvm::ArrayRef<mlir::Value> reductionSizes, mlir::Value lane,
+          int64_t lanes, int64_t threads, llvm::ArrayRef<mlir::Value> scratch,
+          mlir::Value active = {});
 
-/// Thread 0 folds `totals` (from `reduceRow`) into `op`'s outputs at
-/// `parallelIvs`.
+/// Where `leader` holds, folds `totals` (from `reduceRow`) into `op`'s
+/// outputs at `parallelIvs`.
 void storeTotals(mlir::OpBuilder &b, mlir::Location loc,
                  mlir::linalg::GenericOp op,
                  llvm::ArrayRef<mlir::Operation *> combiners,
                  llvm::ArrayRef<mlir::Value> parallelIvs,
-                 llvm::ArrayRef<mlir::Value> totals, mlir::Value thread);
+                 llvm::ArrayRef<mlir::Value> totals, mlir::Value leader);
+
+/// Whether `thread` is 0.
+mlir::Value isFirstThread(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value thread);
 
 /// Maps every row group among `ops` (the linalg ops of a function on
 /// buffers, in program order) to one kernel, a block per row (softmax,

@@ -16,14 +16,17 @@
 // wrote them, from the caches.
 //
 // Rows: a group starts at a reduction a block can reduce (`treeCombiners`)
-// whose rows are at least kMinBlockRow long or dynamic; its rows are its
-// parallel loops. A linalg op joins when it is next to the group (only ops
-// without memory effects, or allocations, between them), its leading loops
-// are those rows (unit loops aside) and, for a reduction, all its parallel
-// loops are. The group is kept only if no block can touch another's row of
-// a buffer the group writes: every access to such a buffer indexes its
-// leading dims by the rows' loops, in order, on a contiguous view, so that a
-// row is the same span of the allocation in every view of it.
+// whose rows are at least kMinBlockRow long or dynamic, or shorter and
+// contiguous; its rows are its parallel loops. Rows of at most a warp's
+// points (static) take a group of lanes each, several rows to a block
+// (a warp per row, or several per warp, reduced by shuffles among their
+// lanes); longer ones take a block each. A linalg op joins when it is next to
+// the group (only ops without memory effects, or allocations, between them),
+// its leading loops are those rows (unit loops aside) and, for a reduction, all
+// its parallel loops are. The group is kept only if no block can touch
+// another's row of a buffer the group writes: every access to such a buffer
+// indexes its leading dims by the rows' loops, in order, on a contiguous view,
+// so that a row is the same span of the allocation in every view of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +47,10 @@ using namespace mlir;
 
 namespace maxgraph::gpu_kernels {
 namespace {
+/// Rows of at most this many points (static) are a group of lanes of a
+/// warp each, not a block.
+constexpr int64_t kWarpLanes = 32;
+
 /// An elementwise op with more points per row than this, all static, is
 /// not grouped: 64 points for each of 256 threads of the row's one block.
 constexpr int64_t kMaxGroupedPoints = 16384;
@@ -241,6 +248,22 @@ bool rowsAreIndependent(ArrayRef<RowOp> group) {
   return true;
 }
 
+/// Whether every input of the reduction `op` (parallel loops first) has its
+/// innermost dim indexed by the innermost reduction loop, so that a row's
+/// lanes read consecutive elements.
+bool readsRowsContiguously(linalg::GenericOp op) {
+  unsigned innermost = op.getNumLoops() - 1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0)
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() != innermost)
+      return false;
+  }
+  return true;
+}
+
 /// Whether only ops without memory effects, or allocations, lie between
 /// `first` and `second` (in that order, in one block).
 bool adjacent(Operation *first, Operation *second) {
@@ -272,14 +295,27 @@ void emitGroup(RewriterBase &rewriter, ArrayRef<RowOp> group,
     longest = points && longest ? std::optional(std::max(*longest, *points))
                                 : std::nullopt;
   }
-  int64_t threads = blockThreads(blockSize, longest);
+  // Rows of at most a warp's points share a block, a group of lanes each
+  // (a warp per row or several rows per warp); longer ones take a block.
+  int64_t threads, lanes;
+  if (longest && *longest <= kWarpLanes) {
+    threads = llvm::bit_floor(static_cast<uint64_t>(blockSize));
+    lanes = std::min<int64_t>(threads, llvm::bit_ceil(static_cast<uint64_t>(
+                                           std::max<int64_t>(*longest, 1))));
+  } else {
+    threads = blockThreads(blockSize, longest);
+    lanes = threads;
+  }
+  int64_t rowsPerBlock = threads / lanes;
 
   SmallVector<Type> scratchTypes;
-  for (const RowOp &member : group)
-    if (member.combiners)
-      for (OpOperand &init : linalg::GenericOp(member.op).getDpsInitsMutable())
-        scratchTypes.push_back(workgroupBuffer(
-            getElementTypeOrSelf(init.get().getType()), warpsOf(threads)));
+  if (lanes == threads)
+    for (const RowOp &member : group)
+      if (member.combiners)
+        for (OpOperand &init :
+             linalg::GenericOp(member.op).getDpsInitsMutable())
+          scratchTypes.push_back(workgroupBuffer(
+              getElementTypeOrSelf(init.get().getType()), warpsOf(threads)));
 
   if (std::optional<int64_t> count = getConstantIntValue(rowCount);
       count && *count == 0) {
@@ -287,13 +323,33 @@ void emitGroup(RewriterBase &rewriter, ArrayRef<RowOp> group,
       rewriter.eraseOp(member.op);
     return;
   }
+  Value blocks = rowCount;
+  if (rowsPerBlock != 1)
+    blocks = rewriter.createOrFold<arith::CeilDivUIOp>(
+        loc, rowCount,
+        arith::ConstantIndexOp::create(rewriter, loc, rowsPerBlock));
   gpu::LaunchOp launch =
-      openLaunch(rewriter, loc, rowCount, threads, scratchTypes);
+      openLaunch(rewriter, loc, blocks, threads, scratchTypes);
   Value thread = launch.getThreadIds().x;
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, threads);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, lanes);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  SmallVector<Value> rowIvs =
-      delinearize(rewriter, loc, launch.getBlockIds().x, rows);
+  // This thread's row and lane in it; lanes past the last row compute
+  // nothing but reach the shuffles and barriers.
+  Value row = launch.getBlockIds().x, lane = thread, active;
+  if (rowsPerBlock != 1) {
+    Value laneCount = arith::ConstantIndexOp::create(rewriter, loc, lanes);
+    row = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc, row,
+            arith::ConstantIndexOp::create(rewriter, loc, rowsPerBlock)),
+        arith::DivUIOp::create(rewriter, loc, thread, laneCount));
+    lane = arith::RemUIOp::create(rewriter, loc, thread, laneCount);
+    active = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                   row, rowCount);
+    row = arith::SelectOp::create(rewriter, loc, active, row, zero);
+  }
+  SmallVector<Value> rowIvs = delinearize(rewriter, loc, row, rows);
   ArrayRef<BlockArgument> scratch = launch.getWorkgroupAttributions();
 
   for (auto [position, member] : llvm::enumerate(group)) {
@@ -310,18 +366,26 @@ void emitGroup(RewriterBase &rewriter, ArrayRef<RowOp> group,
         ArrayRef<Value>(member.sizes).drop_front(member.outer);
 
     if (member.combiners) {
-      SmallVector<Value> buffers(scratch.take_front(op.getNumDpsInits()));
-      scratch = scratch.drop_front(op.getNumDpsInits());
+      SmallVector<Value> buffers;
+      if (!scratch.empty()) {
+        buffers.assign(scratch.begin(), scratch.begin() + op.getNumDpsInits());
+        scratch = scratch.drop_front(op.getNumDpsInits());
+      }
       SmallVector<Value> totals =
           reduceRow(rewriter, opLoc, op, *member.combiners, outerIvs,
-                    innerSizes, thread, threads, buffers);
+                    innerSizes, lane, lanes, threads, buffers, active);
+      Value leader = isFirstThread(rewriter, opLoc, lane);
+      if (active)
+        leader = arith::AndIOp::create(rewriter, opLoc, leader, active);
       storeTotals(rewriter, opLoc, op, *member.combiners, outerIvs, totals,
-                  thread);
+                  leader);
       continue;
     }
-    // Elementwise over the row: the threads stride over its points.
+    // Elementwise over the row: its lanes stride over its points.
     Value points = product(rewriter, opLoc, innerSizes);
-    auto loop = scf::ForOp::create(rewriter, opLoc, thread, points, step);
+    if (active)
+      points = arith::SelectOp::create(rewriter, opLoc, active, points, zero);
+    auto loop = scf::ForOp::create(rewriter, opLoc, lane, points, step);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> ivs(outerIvs);
@@ -416,7 +480,11 @@ LogicalResult mapRowGroups(RewriterBase &rewriter,
     unsigned parallel = first.op.getNumParallelLoops();
     std::optional<int64_t> rowLength =
         staticProduct(ArrayRef<Value>(first.sizes).drop_front(parallel));
-    if (rowLength && *rowLength < kMinBlockRow)
+    // A short row takes a group of lanes, which read it together only
+    // where it is contiguous; else a thread per row reads rows side by
+    // side.
+    if (rowLength && *rowLength < kMinBlockRow &&
+        !readsRowsContiguously(first.op))
       continue;
     // Too few rows for the GPU: the reduction is split over more blocks.
     if (splitsPerRow(first.op, first.sizes, blockThreads(blockSize, rowLength)))

@@ -16,6 +16,12 @@
 // CHECK:         .entry rms_norm_kernel(
 // CHECK-COUNT-8: shfl.sync.bfly.b32
 // CHECK-NOT:     shfl.sync
+// Rows of 12: 16 lanes each, 16 rows to a block; each reduction is 4
+// shuffles among a row's lanes, with no shared memory.
+// CHECK:         .entry short_softmax_kernel(
+// CHECK-NOT:     .shared
+// CHECK-COUNT-8: shfl.sync.bfly.b32
+// CHECK-NOT:     shfl.sync
 // CHECK-NOT:     .entry
 // CUBIN: gpu.binary @softmax_kernel {{.*}}bin = "\7FELF
 maxgraph.graph @softmax<batch, n>(%x: !maxgraph.tensor<[batch, n], f32, gpu:0>) -> !maxgraph.tensor<[batch, n], f32, gpu:0> {
@@ -31,4 +37,9 @@ maxgraph.graph @layer_norm<batch>(%x: !maxgraph.tensor<[batch, 4096], f16, gpu:0
 maxgraph.graph @rms_norm<batch>(%x: !maxgraph.tensor<[batch, 2, 1000], bf16, gpu:0>, %w: !maxgraph.tensor<[1000], bf16, gpu:0>) -> !maxgraph.tensor<[batch, 2, 1000], bf16, gpu:0> {
   %0 = maxgraph.rms_norm %x, %w epsilon = 1.0e-06 : !maxgraph.tensor<[batch, 2, 1000], bf16, gpu:0>, !maxgraph.tensor<[1000], bf16, gpu:0>
   maxgraph.output %0 : !maxgraph.tensor<[batch, 2, 1000], bf16, gpu:0>
+}
+
+maxgraph.graph @short_softmax<batch>(%x: !maxgraph.tensor<[batch, 12], f32, gpu:0>) -> !maxgraph.tensor<[batch, 12], f32, gpu:0> {
+  %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[batch, 12], f32, gpu:0>
+  maxgraph.output %0 : !maxgraph.tensor<[batch, 12], f32, gpu:0>
 }

@@ -169,3 +169,51 @@ func.func @two_row_dims(%x: memref<4x?x64xf32>, %m: memref<4x?xf32>, %out: memre
   }
   return
 }
+
+// -----
+
+// Rows of 12 (at most a warp's points): 16 lanes a row, 16 rows to a
+// block of 256 threads, ceil(rows / 16) blocks; lanes past the last row
+// fold nothing (their bounds are 0) but reach every shuffle; a row's sum
+// is 4 shuffles among its 16 lanes (offsets 8 to 1 over the whole warp),
+// with no shared memory, and its first lane stores it. A column sum (rows
+// read with a stride) keeps a thread per row.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[O8:.*]] = arith.constant 8 : i32
+// CHECK-DAG:     %[[W32:.*]] = arith.constant 32 : i32
+// CHECK:         %[[ROWS:.*]] = memref.dim %arg0
+// CHECK:         %[[BLOCKS:.*]] = arith.ceildivui %[[ROWS]], %[[C16]]
+// CHECK:         gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], {{.*}}) {
+// CHECK:           %[[FIRST:.*]] = arith.muli %[[B]], %[[C16]]
+// CHECK:           %[[IN:.*]] = arith.divui %[[TX]], %[[C16]]
+// CHECK:           %[[ROW:.*]] = arith.addi %[[FIRST]], %[[IN]]
+// CHECK:           %[[LANE:.*]] = arith.remui %[[TX]], %[[C16]]
+// CHECK:           %[[ACTIVE:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS]]
+// CHECK:           arith.select %[[ACTIVE]], %[[ROW]], %{{.*}}
+// CHECK:           %[[BOUND:.*]] = arith.select %[[ACTIVE]], %{{.*}}, %{{.*}}
+// CHECK:           scf.for %{{.*}} = %[[LANE]] to %[[BOUND]] step %[[C16]] iter_args
+// CHECK:           gpu.shuffle xor %{{.*}}, %[[O8]], %[[W32]] : f32
+// CHECK-COUNT-3:   gpu.shuffle xor
+// CHECK-NOT:       gpu.shuffle
+// CHECK-NOT:       gpu.barrier
+// CHECK:           arith.andi %{{.*}}, %[[ACTIVE]]
+// CHECK:           gpu.terminator
+// CHECK:         gpu.launch
+// CHECK-NOT:       gpu.shuffle
+// CHECK:           scf.for
+// CHECK-NOT:     gpu.launch
+func.func @short_rows(%x: memref<?x12xf32>, %sum: memref<?xf32>, %y: memref<12x8xf32>, %col: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x12xf32>) outs(%sum : memref<?xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  }
+  linalg.reduce ins(%y : memref<12x8xf32>) outs(%col : memref<8xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %0 = arith.addf %in, %acc : f32
+      linalg.yield %0 : f32
+    }
+  return
+}

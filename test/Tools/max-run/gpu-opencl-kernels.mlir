@@ -42,7 +42,8 @@
 // GROUPS: match 3
 // Row groups (one kernel a row for the ops of softmax, rms_norm and
 // layer_norm, their reductions by shuffles): rows over two dims, rows
-// shorter than a warp, longer than a block and of one element, and a
+// shorter than a warp (several to a warp), longer than a block and of one
+// element, and a
 // softmax over a middle axis, whose elementwise ops read across rows and
 // keep kernels of their own.
 // RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=10 --dims=a=3,b=5,n=700 --output=%t/f700-g
@@ -54,6 +55,11 @@
 // RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=12 --dims=a=1,b=3,n=1 --output=%t/f1-g
 // RUN: max-run %s --graph=fused_rows --random-inputs --seed=12 --dims=a=1,b=3,n=1 --output=%t/f1-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/f1-g %t/f1-i | FileCheck %s --check-prefix=FUSED
+// Rows of 20: a warp each, 8 to a block, the last block partly past the
+// last row.
+// RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-g
+// RUN: max-run %s --graph=fused_rows --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/f20-g %t/f20-i | FileCheck %s --check-prefix=FUSED
 // FUSED: match 4
 // Reductions of few long rows, split over many blocks and combined by a
 // second launch: long rows and rows shorter than the splits.

@@ -20,9 +20,13 @@ def MapToGPU : Pass<"maxgraph-map-to-gpu", "mlir::func::FuncOp"> {
     launch with a block per row, which runs them in order with a barrier
     between them (threads striding over the row's points, reductions as
     below); an op joins only where no block can reach another block's row
-    of a buffer the group writes, an elementwise op only with at most 16384
-    points per row where they are static, and rows of one point or shorter
-    than 32 (static) stay with the strategies below. Then every other op
+    of a buffer the group writes, and an elementwise op only with at most
+    16384 points per row where they are static. Rows of at most 32 points
+    (static) take a group of lanes each (the next power of two), several
+    rows to a block of `block-size` threads, reduced by shuffles among a
+    row's lanes without shared memory; short rows read with a stride (a
+    reduction over an outer dim) stay with the strategies below, as do a
+    single row and rows too few to fill the GPU. Then every other op
     becomes one launch, by a strategy chosen per op family:
 
     - With `tensor-cores` (NVVM, or OpenCL where `maxgraph-lower-to-gpu`
