@@ -178,9 +178,10 @@ rm -f "$log"
 
 # compute-sanitizer over graphs whose kernels a wrong index or a missing
 # barrier would break quietly: memcheck (out-of-bounds and misaligned
-# accesses) on the tiled and tensor-core matmuls, the row kernels and the
-# narrow-float graph; racecheck (shared-memory hazards) on the kernels that
-# share memory (the matmuls' tiles, the block reductions).
+# accesses) on the tiled and tensor-core matmuls, the row kernels (row
+# groups, short rows, split reductions) and the narrow-float graph;
+# racecheck (shared-memory hazards) on the kernels that share memory (the
+# matmuls' tiles, the block reductions and row groups).
 sanitizer=$(command -v compute-sanitizer || true)
 [ -n "$sanitizer" ] || for dir in ${toolkit:-} /usr/local/cuda; do
   [ -x "$dir/bin/compute-sanitizer" ] && { sanitizer=$dir/bin/compute-sanitizer; break; }
@@ -210,8 +211,11 @@ echo "== compute-sanitizer =="
 sanitize memcheck gpu-opencl-kernels.mlir matmuls batch=70
 sanitize memcheck gpu-opencl-kernels.mlir rows batch=70,n=777
 sanitize memcheck gpu-opencl-narrow-floats.mlir narrow batch=70
+sanitize memcheck gpu-opencl-kernels.mlir fused_rows a=7,b=9,n=20
+sanitize memcheck gpu-opencl-kernels.mlir split n=70001
 sanitize racecheck gpu-opencl-kernels.mlir matmuls batch=70
 sanitize racecheck gpu-opencl-kernels.mlir rows batch=70,n=777
+sanitize racecheck gpu-opencl-kernels.mlir fused_rows a=3,b=5,n=700
 sanitize racecheck gpu-opencl-narrow-floats.mlir narrow batch=70
 rm -f "$log"
 

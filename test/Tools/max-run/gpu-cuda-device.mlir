@@ -13,6 +13,29 @@
 // RUN: max-run %S/gpu-opencl-kernels.mlir --graph=rows --random-inputs --seed=3 --dims=batch=70,n=777 --output=%t/rows-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/rows-g %t/rows-i | FileCheck %s --check-prefix=ROWS
 // ROWS: match
+// Row groups with real warp shuffles (a block per row, and several short
+// rows to a warp), reductions split over many blocks, broadcasts to vector
+// groups:
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=fused_rows --gpu-runtime=cuda --random-inputs --seed=10 --dims=a=3,b=5,n=700 --output=%t/f700-g
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=fused_rows --random-inputs --seed=10 --dims=a=3,b=5,n=700 --output=%t/f700-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/f700-g %t/f700-i | FileCheck %s --check-prefix=FUSED
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=fused_rows --gpu-runtime=cuda --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-g
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=fused_rows --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/f20-g %t/f20-i | FileCheck %s --check-prefix=FUSED
+// FUSED: match 4
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=split --gpu-runtime=cuda --random-inputs --seed=13 --dims=n=70001 --output=%t/s-g
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=split --random-inputs --seed=13 --dims=n=70001 --output=%t/s-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/s-g %t/s-i --rtol 1e-4 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: match 4
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=broadcasts --gpu-runtime=cuda --random-inputs --seed=15 --output=%t/b-g
+// RUN: max-run %S/gpu-opencl-kernels.mlir --graph=broadcasts --random-inputs --seed=15 --output=%t/b-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/b-g %t/b-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=BROADCASTS
+// BROADCASTS: match 3
+// f32 matmuls on TF32 tensor cores (allow-tf32): exact on small integers.
+// RUN: max-run %S/gpu-opencl-tf32.mlir --graph=ints --gpu-runtime=cuda --gpu-pipeline-options=allow-tf32 --random-inputs --seed=3 --dims=m=77 --output=%t/tf-g
+// RUN: max-run %S/gpu-opencl-tf32.mlir --graph=ints --random-inputs --seed=3 --dims=m=77 --output=%t/tf-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/tf-g %t/tf-i --rtol 0 --atol 0 | FileCheck %s --check-prefix=TF32
+// TF32: match 2
 // RUN: max-run %S/gpu-opencl-narrow-floats.mlir --graph=narrow --gpu-runtime=cuda --random-inputs --seed=1 --dims=batch=70 --output=%t/n-g
 // RUN: max-run %S/gpu-opencl-narrow-floats.mlir --graph=narrow --random-inputs --seed=1 --dims=batch=70 --output=%t/n-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/n-g %t/n-i --rtol 2e-2 --atol 5e-2 | FileCheck %s --check-prefix=NARROW
