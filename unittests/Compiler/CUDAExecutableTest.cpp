@@ -99,14 +99,15 @@ maxgraph.graph @chain(%x: !maxgraph.tensor<[1024], f32, gpu:0>, %y: !maxgraph.te
 )mlir";
 
 /// The same graph, marked as a device graph, with a symbolic length, a
-/// constant (copied from the host inside the graph) and a row softmax (a
-/// second kernel).
+/// constant (copied from the host inside the graph), a row softmax (one
+/// kernel with the product before it) and a column softmax (more kernels).
 const char *kDeviceGraph = R"mlir(
 maxgraph.graph @step<n>(%x: !maxgraph.tensor<[n, 4], f32, gpu:0>) -> !maxgraph.tensor<[n, 4], f32, gpu:0> attributes {is_device_graph} {
   %c = maxgraph.constant dense<[1.0, 2.0, 3.0, 4.0]> : !maxgraph.tensor<[4], f32, gpu:0>
   %0 = maxgraph.mul %x, %c : (!maxgraph.tensor<[n, 4], f32, gpu:0>, !maxgraph.tensor<[4], f32, gpu:0>) -> !maxgraph.tensor<[n, 4], f32, gpu:0>
   %1 = maxgraph.softmax %0 axis = -1 : !maxgraph.tensor<[n, 4], f32, gpu:0>
-  maxgraph.output %1 : !maxgraph.tensor<[n, 4], f32, gpu:0>
+  %2 = maxgraph.softmax %1 axis = 0 : !maxgraph.tensor<[n, 4], f32, gpu:0>
+  maxgraph.output %2 : !maxgraph.tensor<[n, 4], f32, gpu:0>
 }
 )mlir";
 
@@ -671,6 +672,8 @@ TEST_F(CudaDeviceTest, DeviceGraphReplaysAgreeWithTheHost) {
     std::vector<HostTensor> r = executable->run({x}, {});
     HostTensor host = r[0].to(CPU());
     const auto *out = static_cast<const float *>(host.rawData());
+    // Each row's softmax, then each column's.
+    std::vector<float> rowSoftmax(rows * 4);
     for (int64_t row = 0; row < rows; ++row) {
       float scaled[4], largest = -1e30f, sum = 0;
       for (int j = 0; j < 4; ++j) {
@@ -680,9 +683,18 @@ TEST_F(CudaDeviceTest, DeviceGraphReplaysAgreeWithTheHost) {
       for (int j = 0; j < 4; ++j)
         sum += std::exp(scaled[j] - largest);
       for (int j = 0; j < 4; ++j)
-        EXPECT_NEAR(out[row * 4 + j], std::exp(scaled[j] - largest) / sum,
-                    1e-5f)
-            << "run " << run << ", row " << row;
+        rowSoftmax[row * 4 + j] = std::exp(scaled[j] - largest) / sum;
+    }
+    for (int j = 0; j < 4; ++j) {
+      float largest = -1e30f, sum = 0;
+      for (int64_t row = 0; row < rows; ++row)
+        largest = std::max(largest, rowSoftmax[row * 4 + j]);
+      for (int64_t row = 0; row < rows; ++row)
+        sum += std::exp(rowSoftmax[row * 4 + j] - largest);
+      for (int64_t row = 0; row < rows; ++row)
+        EXPECT_NEAR(out[row * 4 + j],
+                    std::exp(rowSoftmax[row * 4 + j] - largest) / sum, 1e-5f)
+            << "run " << run << ", row " << row << ", column " << j;
     }
   }
   EXPECT_EQ(executable->recordedGraphs(), 2u);
