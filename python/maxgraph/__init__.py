@@ -43,6 +43,22 @@ def get_num_threads() -> int:
     return _core.get_num_threads()
 
 
+def set_spin_time(milliseconds: int) -> None:
+    """How long OpenMP's threads wait spinning for more work after a
+    parallel loop of compiled CPU code before they sleep (OpenMP's
+    blocktime), for the whole process. The default is 1 ms unless
+    ``KMP_BLOCKTIME`` is set: enough for one op's loops to follow the
+    previous one's, too short for a call to leave threads spinning against
+    the caller's own work or other libraries (libomp's own default is
+    200 ms). A negative time raises ``maxgraph.RuntimeError``."""
+    _core.set_spin_time(milliseconds)
+
+
+def get_spin_time() -> int:
+    """The spin time compiled CPU code runs with, in milliseconds."""
+    return _core.get_spin_time()
+
+
 from . import (  # noqa: E402
     compilation, distributed, driver, dtype, functional, ops, quantization,
     sharding, tensor, weights)
@@ -60,9 +76,11 @@ __all__ = [
     "dtype",
     "functional",
     "get_num_threads",
+    "get_spin_time",
     "ops",
     "quantization",
     "set_num_threads",
+    "set_spin_time",
     "sharding",
     "tensor",
     "weights",

@@ -372,6 +372,9 @@ void maxgraph::python::bindRuntime(nb::module_ &m) {
     return nb::make_tuple(runtime.name, *names, nb::none());
   });
   m.def("get_num_threads", &threadCount);
+  // How long OpenMP's threads spin after a parallel loop, for the process.
+  m.def("set_spin_time", &setSpinTime, nb::arg("milliseconds"));
+  m.def("get_spin_time", &spinTime);
   // MPI (maxgraph.distributed): the runtime's MPI layer, opened at first use.
   m.def("mpi_available", [] {
     std::string reason;

@@ -67,3 +67,52 @@ def test_a_negative_count_is_refused():
                        match=r"setThreadCount: -1 threads; expected at least "
                              r"1, or 0 for OpenMP's default"):
         maxgraph.set_num_threads(-1)
+
+
+def openmp_blocktime():
+    """The calling thread's OpenMP blocktime in ms (libomp's
+    kmp_get_blocktime)."""
+    return ctypes.CDLL("libomp.so.5").kmp_get_blocktime()
+
+
+def test_the_spin_time_holds_for_every_calling_thread(large_add):
+    run, a, b = large_add
+    assert maxgraph.get_spin_time() == 1  # no KMP_BLOCKTIME in the tests
+    try:
+        for spin in [0, 7, 1]:
+            maxgraph.set_spin_time(spin)
+            assert maxgraph.get_spin_time() == spin
+            run(a, b)
+            assert openmp_blocktime() == spin
+            seen = []
+
+            def call():
+                run(a, b)
+                seen.append(openmp_blocktime())
+
+            worker = threading.Thread(target=call)
+            worker.start()
+            worker.join()
+            assert seen == [spin]
+    finally:
+        maxgraph.set_spin_time(1)
+    with pytest.raises(maxgraph.RuntimeError, match="-1 ms; expected 0"):
+        maxgraph.set_spin_time(-1)
+
+
+def test_a_call_leaves_no_thread_spinning(large_add):
+    """After a call on two threads, OpenMP's other thread sleeps within the
+    spin time (1 ms) instead of libomp's 200 ms: the process uses next to
+    no CPU while its caller sleeps."""
+    import time
+    run, a, b = large_add
+    maxgraph.set_num_threads(2)
+    for _ in range(3):
+        run(a, b)
+    spent = []
+    for _ in range(5):
+        run(a, b)
+        start = time.process_time()
+        time.sleep(0.3)
+        spent.append(time.process_time() - start)
+    assert max(spent) < 0.03, spent

@@ -8,7 +8,8 @@
 // choice made here that is OpenMP's own default (OMP_NUM_THREADS, or every
 // core); setThreadCount chooses for the whole process, whichever thread
 // then calls compiled code (OpenMP's omp_set_num_threads would choose for
-// the calling thread alone).
+// the calling thread alone). setSpinTime chooses how long OpenMP's threads
+// spin after a parallel loop before they sleep, for the whole process too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,9 +26,26 @@ void setThreadCount(int count);
 /// OpenMP's default.
 int threadCount();
 
+/// How long, in milliseconds, OpenMP's threads wait spinning for more work
+/// after a parallel loop of compiled code before they sleep, from the next
+/// call on (OpenMP's blocktime). The default is kDefaultSpinTime unless
+/// KMP_BLOCKTIME is set, which then holds: long enough that one op's loops
+/// follow the previous one's without waking the threads, short enough that
+/// a call does not leave them spinning against the caller's own work or
+/// other libraries' threads (libomp's own default, 200 ms, does). Throws
+/// RuntimeError for a negative time.
+void setSpinTime(int milliseconds);
+
+/// The spin time compiled CPU code runs with (see setSpinTime): the one
+/// set, else KMP_BLOCKTIME's, else kDefaultSpinTime.
+int spinTime();
+
+/// The spin time without KMP_BLOCKTIME or setSpinTime, in milliseconds.
+inline constexpr int kDefaultSpinTime = 1;
+
 namespace detail {
-/// Gives the calling thread the count set (once per change): called before
-/// compiled code runs.
+/// Gives the calling thread the count and spin time set (once per change):
+/// called before compiled code runs.
 void applyThreadCount();
 } // namespace detail
 } // namespace maxgraph
