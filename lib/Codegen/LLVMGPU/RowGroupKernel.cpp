@@ -72,9 +72,44 @@ bool isUnit(Value size) {
   return constant && *constant == 1;
 }
 
+/// `size` or, for a dim of a `memref.reshape` (which the graph's matmuls
+/// use to flatten their batch dims), the size stored into its shape
+/// buffer, which value bounds do not see through.
+Value throughReshapes(Value size) {
+  while (auto dim = size.getDefiningOp<memref::DimOp>()) {
+    std::optional<int64_t> index = getConstantIntValue(dim.getIndex());
+    auto reshape = dim.getSource().getDefiningOp<memref::ReshapeOp>();
+    if (!index || !reshape)
+      break;
+    Value stored;
+    for (Operation *user : reshape.getShape().getUsers()) {
+      auto store = dyn_cast<memref::StoreOp>(user);
+      if (!store)
+        continue;
+      std::optional<int64_t> at =
+          store.getIndices().size() == 1
+              ? getConstantIntValue(store.getIndices().front())
+              : std::nullopt;
+      if (!at)
+        return size;
+      if (*at != *index)
+        continue;
+      if (stored)
+        return size;
+      stored = store.getValueToStore();
+    }
+    if (!stored)
+      break;
+    size = stored;
+  }
+  return size;
+}
+
 /// Whether two sizes are equal: the same value, equal constants, or equal
 /// by value-bounds analysis (dims of views of the same buffer).
 bool sameSize(Value a, Value b) {
+  a = throughReshapes(a);
+  b = throughReshapes(b);
   if (a == b)
     return true;
   std::optional<int64_t> ca = getConstantIntValue(a);
@@ -86,8 +121,8 @@ bool sameSize(Value a, Value b) {
 }
 
 /// The allocation (or argument) that `value` is a view of, and whether every
-/// view on the way is contiguous: expand or collapse shapes of identity
-/// layouts, which keep the elements' linear order.
+/// view on the way is contiguous: expand or collapse shapes and reshapes of
+/// identity layouts, which keep the elements' linear order.
 std::pair<Value, bool> rootOf(Value value) {
   bool contiguous = true;
   while (true) {
@@ -100,6 +135,11 @@ std::pair<Value, bool> rootOf(Value value) {
     }
     if (auto collapse = dyn_cast_or_null<memref::CollapseShapeOp>(def)) {
       value = collapse.getSrc();
+      continue;
+    }
+    // Its source and result have identity layouts.
+    if (auto reshape = dyn_cast_or_null<memref::ReshapeOp>(def)) {
+      value = reshape.getSource();
       continue;
     }
     if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {

@@ -70,6 +70,15 @@
 // RUN: max-run %s --graph=split --random-inputs --seed=14 --dims=n=3 --output=%t/s3-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/s3-g %t/s3-i | FileCheck %s --check-prefix=SPLIT
 // SPLIT: match 4
+// Batched attention: its softmax one row group, its rows' sizes read
+// through the matmuls' batch reshapes; rows longer and shorter than a warp.
+// RUN: max-run %s --graph=attention --gpu-runtime=opencl --random-inputs --seed=17 --dims=b=2,s=37 --output=%t/a-g
+// RUN: max-run %s --graph=attention --random-inputs --seed=17 --dims=b=2,s=37 --output=%t/a-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/a-g %t/a-i | FileCheck %s --check-prefix=ATTENTION
+// RUN: max-run %s --graph=attention --gpu-runtime=opencl --random-inputs --seed=18 --dims=b=3,s=5 --output=%t/a5-g
+// RUN: max-run %s --graph=attention --random-inputs --seed=18 --dims=b=3,s=5 --output=%t/a5-i --interpret
+// RUN: %python %S/Inputs/compare.py %t/a5-g %t/a5-i | FileCheck %s --check-prefix=ATTENTION
+// ATTENTION: match 1
 // One value broadcast to a group of lanes (a vector of it, which
 // llvm-spirv 15 crashed on as an OpCompositeConstruct), for 32- and 64-bit
 // integers and floats:
@@ -156,4 +165,12 @@ maxgraph.graph @broadcasts(%a: !maxgraph.tensor<[2, 3, 1], si64, gpu:0>,
   %1 = maxgraph.broadcast_to %b : !maxgraph.tensor<[2, 1], f64, gpu:0> -> !maxgraph.tensor<[2, 6], f64, gpu:0>
   %2 = maxgraph.broadcast_to %c : !maxgraph.tensor<[5, 1], si32, gpu:0> -> !maxgraph.tensor<[5, 8], si32, gpu:0>
   maxgraph.output %0, %1, %2 : !maxgraph.tensor<[2, 3, 2], si64, gpu:0>, !maxgraph.tensor<[2, 6], f64, gpu:0>, !maxgraph.tensor<[5, 8], si32, gpu:0>
+}
+
+maxgraph.graph @attention<b, s>(%q: !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0>, %k: !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0>, %v: !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0>) -> !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0> {
+  %kt = maxgraph.transpose %k perm = [0, 1, 3, 2] : !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0> -> !maxgraph.tensor<[b, 2, 16, s], f32, gpu:0>
+  %s0 = maxgraph.matmul %q, %kt : (!maxgraph.tensor<[b, 2, s, 16], f32, gpu:0>, !maxgraph.tensor<[b, 2, 16, s], f32, gpu:0>) -> !maxgraph.tensor<[b, 2, s, s], f32, gpu:0>
+  %p = maxgraph.softmax %s0 axis = -1 : !maxgraph.tensor<[b, 2, s, s], f32, gpu:0>
+  %o = maxgraph.matmul %p, %v : (!maxgraph.tensor<[b, 2, s, s], f32, gpu:0>, !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0>) -> !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0>
+  maxgraph.output %o : !maxgraph.tensor<[b, 2, s, 16], f32, gpu:0>
 }
