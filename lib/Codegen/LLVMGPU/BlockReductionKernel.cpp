@@ -81,6 +81,35 @@ Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
   return combined->getResult(0);
 }
 
+/// The combiners' neutral elements: where every partial starts.
+SmallVector<Value> neutralsOf(OpBuilder &b, Location loc,
+                              ArrayRef<Operation *> combiners) {
+  SmallVector<Value> neutrals;
+  for (Operation *combiner : combiners)
+    neutrals.push_back(
+        arith::ConstantOp::create(b, loc, *arith::getNeutralElement(combiner)));
+  return neutrals;
+}
+
+/// The partials of `op` over the row at `parallelIvs`: its body folded over
+/// the row's positions `first`, `first + step`, ... below `end`.
+ValueRange foldStrided(OpBuilder &b, Location loc, linalg::GenericOp op,
+                       ArrayRef<Operation *> combiners,
+                       ArrayRef<Value> parallelIvs,
+                       ArrayRef<Value> reductionSizes, Value first, Value end,
+                       int64_t step) {
+  auto strided = scf::ForOp::create(
+      b, loc, first, end, arith::ConstantIndexOp::create(b, loc, step),
+      neutralsOf(b, loc, combiners),
+      [&](OpBuilder &nested, Location, Value position, ValueRange partials) {
+        SmallVector<Value> ivs(parallelIvs);
+        llvm::append_range(ivs,
+                           delinearize(nested, loc, position, reductionSizes));
+        scf::YieldOp::create(nested, loc, emitBody(nested, op, ivs, partials));
+      });
+  return strided.getResults();
+}
+
 /// `value` of lane `lane ^ offset` of the warp (`gpu.shuffle xor`), for any
 /// integer or float of at most 64 bits: shuffles move 32-bit words, so a
 /// narrower value travels widened and a 64-bit one as two halves.
@@ -287,22 +316,11 @@ LogicalResult mapToSplitReduction(RewriterBase &rewriter, linalg::GenericOp op,
     Value first = arith::AddIOp::create(
         rewriter, loc, arith::MulIOp::create(rewriter, loc, split, threadCount),
         thread);
-    Value step =
-        arith::ConstantIndexOp::create(rewriter, loc, splits * threads);
-    SmallVector<Value> neutrals;
-    for (Operation *combiner : combiners)
-      neutrals.push_back(arith::ConstantOp::create(
-          rewriter, loc, *arith::getNeutralElement(combiner)));
-    auto strided = scf::ForOp::create(
-        rewriter, loc, first, rowSize, step, neutrals,
-        [&](OpBuilder &b, Location, Value position, ValueRange current) {
-          SmallVector<Value> ivs(rowIvs);
-          llvm::append_range(ivs,
-                             delinearize(b, loc, position, reductionSizes));
-          scf::YieldOp::create(b, loc, emitBody(b, op, ivs, current));
-        });
+    ValueRange folded =
+        foldStrided(rewriter, loc, op, combiners, rowIvs, reductionSizes, first,
+                    rowSize, splits * threads);
     SmallVector<Value> totals = blockReduce(
-        rewriter, loc, combiners, strided.getResults(), thread, threads,
+        rewriter, loc, combiners, folded, thread, threads,
         llvm::to_vector_of<Value>(launch.getWorkgroupAttributions()));
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value leader = arith::CmpIOp::create(
@@ -328,13 +346,10 @@ LogicalResult mapToSplitReduction(RewriterBase &rewriter, linalg::GenericOp op,
   Value thread = launch.getThreadIds().x;
   Value row = launch.getBlockIds().x;
   Value base = arith::MulIOp::create(rewriter, loc, row, splitCount);
-  SmallVector<Value> neutrals;
-  for (Operation *combiner : combiners)
-    neutrals.push_back(arith::ConstantOp::create(
-        rewriter, loc, *arith::getNeutralElement(combiner)));
   Value step = arith::ConstantIndexOp::create(rewriter, loc, combineThreads);
   auto strided = scf::ForOp::create(
-      rewriter, loc, thread, splitCount, step, neutrals,
+      rewriter, loc, thread, splitCount, step,
+      neutralsOf(rewriter, loc, combiners),
       [&](OpBuilder &b, Location, Value split, ValueRange current) {
         Value at = arith::AddIOp::create(b, loc, base, split);
         SmallVector<Value> next;
@@ -372,30 +387,18 @@ SmallVector<Value> reduceRow(OpBuilder &b, Location loc, linalg::GenericOp op,
                              ArrayRef<Value> scratch, Value active) {
   // This lane's partials: every `lanes`-th element of the row (none past
   // the last row).
-  SmallVector<Value> neutrals;
-  for (Operation *combiner : combiners)
-    neutrals.push_back(
-        arith::ConstantOp::create(b, loc, *arith::getNeutralElement(combiner)));
-  Value step = arith::ConstantIndexOp::create(b, loc, lanes);
   Value rowSize = product(b, loc, reductionSizes);
   if (active)
     rowSize = arith::SelectOp::create(
         b, loc, active, rowSize, arith::ConstantIndexOp::create(b, loc, 0));
-  auto strided = scf::ForOp::create(
-      b, loc, lane, rowSize, step, neutrals,
-      [&](OpBuilder &nested, Location, Value position, ValueRange partials) {
-        SmallVector<Value> ivs(parallelIvs);
-        llvm::append_range(ivs,
-                           delinearize(nested, loc, position, reductionSizes));
-        scf::YieldOp::create(nested, loc, emitBody(nested, op, ivs, partials));
-      });
+  ValueRange partials = foldStrided(b, loc, op, combiners, parallelIvs,
+                                    reductionSizes, lane, rowSize, lanes);
   if (lanes == threads)
-    return blockReduce(b, loc, combiners, strided.getResults(), lane, threads,
-                       scratch);
+    return blockReduce(b, loc, combiners, partials, lane, threads, scratch);
   // Several rows per warp: each aligned group of `lanes` lanes reduces its
   // own, by shuffles over the whole warp.
-  return warpReduce(b, loc, combiners, SmallVector<Value>(strided.getResults()),
-                    lanes, std::min(threads, kWarp));
+  return warpReduce(b, loc, combiners, SmallVector<Value>(partials), lanes,
+                    std::min(threads, kWarp));
 }
 
 void storeTotals(OpBuilder &b, Location loc, linalg::GenericOp op,

@@ -7,6 +7,7 @@
 #include "KernelBuilding.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -82,6 +83,14 @@ SmallVector<Value> emitBody(OpBuilder &b, linalg::GenericOp op, ValueRange ivs,
   for (Value value : body.getTerminator()->getOperands())
     yielded.push_back(mapping.lookupOrDefault(value));
   return yielded;
+}
+
+FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
+                                       linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  rewriter.setInsertionPoint(op);
+  return linalg::generalizeNamedOp(rewriter, op);
 }
 
 gpu::LaunchOp openLaunch(RewriterBase &rewriter, Location loc, Value blocks,

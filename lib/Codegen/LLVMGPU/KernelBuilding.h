@@ -91,6 +91,11 @@ struct MatmulBlock {
   mlir::Value zero, one;
 };
 
+/// `op` as a linalg.generic: itself, or its generalization in its place
+/// (failure for a named op linalg cannot generalize).
+mlir::FailureOr<mlir::linalg::GenericOp> asGeneric(mlir::RewriterBase &rewriter,
+                                                   mlir::linalg::LinalgOp op);
+
 /// Kernel strategies. Each replaces the generic `op` (on buffers, parallel
 /// loops first where it says so) with a launch; `sizes` are its loop sizes.
 

@@ -87,16 +87,12 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
     return linalgOp->emitError()
            << "'" << linalgOp->getName()
            << "' works on tensors; the GPU mapping runs after bufferization";
-  rewriter.setInsertionPoint(linalgOp);
-  auto generic = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rewriter, linalgOp);
-    if (failed(generalized))
-      return linalgOp->emitError()
-             << "'" << linalgOp->getName() << "' has no GPU mapping";
-    generic = *generalized;
-  }
+  FailureOr<linalg::GenericOp> asGeneric =
+      kernels::asGeneric(rewriter, linalgOp);
+  if (failed(asGeneric))
+    return linalgOp->emitError()
+           << "'" << linalgOp->getName() << "' has no GPU mapping";
+  linalg::GenericOp generic = *asGeneric;
 
   rewriter.setInsertionPoint(generic);
   SmallVector<Value> sizes = loopSizes(rewriter, generic);

@@ -461,16 +461,11 @@ std::optional<RowOp> asRowOp(RewriterBase &rewriter,
                              linalg::LinalgOp &linalgOp) {
   if (!linalgOp.hasPureBufferSemantics())
     return std::nullopt;
-  rewriter.setInsertionPoint(linalgOp);
-  auto generic = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rewriter, linalgOp);
-    if (failed(generalized))
-      return std::nullopt;
-    generic = *generalized;
-    linalgOp = cast<linalg::LinalgOp>(generic.getOperation());
-  }
+  FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, linalgOp);
+  if (failed(asGenericOp))
+    return std::nullopt;
+  linalg::GenericOp generic = *asGenericOp;
+  linalgOp = cast<linalg::LinalgOp>(generic.getOperation());
   if (isTiledMatmul(generic))
     return std::nullopt;
   RowOp candidate;
