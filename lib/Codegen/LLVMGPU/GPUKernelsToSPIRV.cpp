@@ -183,6 +183,26 @@ struct BroadcastToInserts final : OpConversionPattern<vector::BroadcastOp> {
   }
 };
 
+/// `gpu.barrier` as a work-group barrier that also orders global memory
+/// (OpenCL's `barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)`):
+/// upstream's orders workgroup memory only, and a row group's threads read,
+/// after a barrier, what other threads of the block wrote to global memory
+/// (a row's intermediates), as `bar.sync` orders on NVIDIA's GPUs.
+struct BarrierWithGlobalMemory final : OpConversionPattern<gpu::BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<spirv::ControlBarrierOp>(
+        op, spirv::Scope::Workgroup, spirv::Scope::Workgroup,
+        spirv::MemorySemantics::AcquireRelease |
+            spirv::MemorySemantics::WorkgroupMemory |
+            spirv::MemorySemantics::CrossWorkgroupMemory);
+    return success();
+  }
+};
+
 struct GPUKernelsToSPIRVPass
     : maxgraph::impl::GPUKernelsToSPIRVBase<GPUKernelsToSPIRVPass> {
   void runOnOperation() override {
@@ -239,8 +259,9 @@ struct GPUKernelsToSPIRVPass
       populateMathToSPIRVPatterns(typeConverter, patterns);
       populateMemRefToSPIRVPatterns(typeConverter, patterns);
       populateVectorToSPIRVPatterns(typeConverter, patterns);
-      patterns.add<FromElementsToInserts, BroadcastToInserts>(
-          typeConverter, context, /*benefit=*/2);
+      patterns.add<FromElementsToInserts, BroadcastToInserts,
+                   BarrierWithGlobalMemory>(typeConverter, context,
+                                            /*benefit=*/2);
       populateFuncToSPIRVPatterns(typeConverter, patterns);
       if (failed(applyFullConversion(copy, *legal, std::move(patterns))))
         return signalPassFailure();

@@ -22,7 +22,9 @@
 // CHECK:           %[[PARTIAL:.*]] = spirv.Load "Function" %[[RESULT]] : f32
 // CHECK:           %[[SLOT:.*]] = spirv.AccessChain %[[ADDR]][%[[TX]]] : !spirv.ptr<!spirv.array<64 x f32>, Workgroup>
 // CHECK:           spirv.Store "Workgroup" %[[SLOT]], %[[PARTIAL]] : f32
-// CHECK:           spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>
+// A barrier orders global memory too (a row group's threads read what
+// others of the block wrote there).
+// CHECK:           spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory|CrossWorkgroupMemory>
 // CHECK:         func.func @partial_sums(%{{.*}}: index, %{{.*}}: memref<?xf32>, %{{.*}}: memref<64xf32>) attributes {gpu.kernel}
 module attributes {gpu.container_module} {
   gpu.module @kernels {
