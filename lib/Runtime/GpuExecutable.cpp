@@ -165,27 +165,50 @@ struct EntryArguments {
   }
 };
 
-/// A device graph recorded for one binding of the symbolic dims: the
-/// buffers its inputs are copied into and its results read from, and the
-/// runtime's replayable graph.
+/// A device graph of one binding of the symbolic dims: the buffers its
+/// inputs are copied into and its results read from, and the runtime's
+/// replayable graph (none until the binding's second run records it).
 struct DeviceGraphRecording {
   EntryArguments arguments;
   void *statusWord = nullptr;
   void *graph = nullptr;
+  /// Per input, the device memory the graph reads it from in place: an
+  /// input in device memory at the same address in the binding's runs so
+  /// far (weights, caches); null for one copied into a buffer of the
+  /// recording's own (host data, or device data that moved).
+  std::vector<void *> inPlace;
+
+  /// Frees the graph and the buffers of its own (not the callers' tensors
+  /// it reads in place), and forgets them.
+  void release(const GpuRuntime &rt, void *stream) {
+    if (graph)
+      llvm::consumeError(rt.device->destroyGraph(graph));
+    for (auto [index, pointer] : llvm::enumerate(arguments.devicePointers))
+      if (index >= inPlace.size() || !inPlace[index])
+        rt.memFree(pointer, stream);
+    if (statusWord)
+      rt.memFree(statusWord, stream);
+    graph = statusWord = nullptr;
+    arguments = EntryArguments();
+  }
 };
 } // namespace maxgraph::detail
+
+namespace {
+/// Where a graph could read `input` in place: its device memory when it is
+/// there and aligned for the kernels' vector accesses, else null.
+void *inPlaceAddress(const HostTensor &input) {
+  return input.isOnDevice() && isKernelAligned(input.deviceData())
+             ? input.deviceData()
+             : nullptr;
+}
+} // namespace
 
 GpuExecutable::~GpuExecutable() {
   if (!runtime || recordings.empty())
     return;
-  for (auto &[key, recording] : recordings) {
-    if (!recording)
-      continue;
-    llvm::consumeError(runtime->device->destroyGraph(recording->graph));
-    for (void *pointer : recording->arguments.devicePointers)
-      runtime->memFree(pointer, stream);
-    runtime->memFree(recording->statusWord, stream);
-  }
+  for (auto &[key, recording] : recordings)
+    recording->release(*runtime, stream);
   runtime->streamSynchronize(stream);
   (void)runtime->device->takeError();
 }
@@ -359,7 +382,10 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
   if (deviceGraph && rt.device->beginCapture) {
     auto [slot, first] = recordings.try_emplace(recordingKey(bindings));
     if (!first)
-      return replay(inputs, std::move(outputs), slot->second);
+      return replay(inputs, std::move(outputs), *slot->second);
+    slot->second = std::make_unique<detail::DeviceGraphRecording>();
+    for (const HostTensor &input : inputs)
+      slot->second->inPlace.push_back(inPlaceAddress(input));
   }
 
   EntryArguments arguments;
@@ -444,21 +470,35 @@ GpuExecutable::recordingKey(const llvm::StringMap<int64_t> &bindings) {
 std::vector<HostTensor>
 GpuExecutable::replay(const std::vector<HostTensor> &inputs,
                       std::vector<HostTensor> outputs,
-                      std::unique_ptr<DeviceGraphRecording> &recording) const {
+                      DeviceGraphRecording &r) const {
   const EntrySignature &s = loaded->entry;
   const GpuRuntime &rt = *runtime;
   auto check = [&] {
     if (std::optional<std::string> error = rt.device->takeError())
       throw RuntimeError("run @" + s.name + ": " + *error);
   };
+  // An input read in place that has moved is copied from now on: the graph
+  // is recorded again, once, with a buffer of its own for it.
+  llvm::SmallVector<size_t> moved;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    if (r.inPlace[index] && r.inPlace[index] != inPlaceAddress(input))
+      moved.push_back(index);
+  if (!moved.empty()) {
+    // Released while it still tells the callers' tensors from its own.
+    if (r.graph) {
+      r.release(rt, stream);
+      check();
+    }
+    for (size_t index : moved)
+      r.inPlace[index] = nullptr;
+  }
   // One recording per binding of the symbolic dims: the sizes of the
   // buffers and launches are baked into it.
-  if (!recording)
-    recording = record(inputs, outputs);
+  if (!r.graph)
+    record(inputs, outputs, r);
 
-  DeviceGraphRecording &r = *recording;
   for (auto [index, input] : llvm::enumerate(inputs))
-    if (input.numBytes())
+    if (input.numBytes() && !r.inPlace[index])
       rt.memcpy(r.arguments.devicePointers[index],
                 input.isOnDevice() ? input.deviceData()
                                    : const_cast<void *>(input.rawData()),
@@ -486,32 +526,24 @@ GpuExecutable::replay(const std::vector<HostTensor> &inputs,
   return outputs;
 }
 
-std::unique_ptr<DeviceGraphRecording>
-GpuExecutable::record(const std::vector<HostTensor> &inputs,
-                      const std::vector<HostTensor> &outputs) const {
+void GpuExecutable::record(const std::vector<HostTensor> &inputs,
+                           const std::vector<HostTensor> &outputs,
+                           DeviceGraphRecording &r) const {
   const EntrySignature &s = loaded->entry;
   const GpuRuntime &rt = *runtime;
-  auto recording = std::make_unique<DeviceGraphRecording>();
-  DeviceGraphRecording &r = *recording;
   // The buffers the graph reads and writes stay for its life: a replay
-  // bakes in their addresses.
-  auto release = [&] {
-    if (r.graph)
-      llvm::consumeError(rt.device->destroyGraph(r.graph));
-    for (void *pointer : r.arguments.devicePointers)
-      rt.memFree(pointer, stream);
-    rt.memFree(r.statusWord, stream);
-    rt.streamSynchronize(stream);
-  };
-  auto fail =
-      [&](const std::string &message) -> std::unique_ptr<DeviceGraphRecording> {
+  // bakes in their addresses. Inputs read in place are the callers'.
+  auto fail = [&](const std::string &message) {
     (void)rt.device->takeError();
-    release();
+    r.release(rt, stream);
+    rt.streamSynchronize(stream);
     (void)rt.device->takeError();
     throw RuntimeError("run @" + s.name + ": " + message);
   };
-  for (const HostTensor &tensor : inputs)
-    r.arguments.add(rt.memAlloc(tensor.numBytes(), stream, false),
+  for (auto [index, tensor] : llvm::enumerate(inputs))
+    r.arguments.add(r.inPlace[index]
+                        ? r.inPlace[index]
+                        : rt.memAlloc(tensor.numBytes(), stream, false),
                     tensor.shape());
   for (const HostTensor &tensor : outputs)
     r.arguments.add(rt.memAlloc(tensor.numBytes(), stream, false),
@@ -531,11 +563,21 @@ GpuExecutable::record(const std::vector<HostTensor> &inputs,
   // Host checks ran once, on the sizes: they hold for every replay.
   if (status)
     return fail(describeFailure(s, status));
-  return recording;
 }
 
 size_t GpuExecutable::recordedGraphs() const {
   std::lock_guard<std::mutex> lock(running);
-  return llvm::count_if(
-      recordings, [](const auto &entry) { return entry.second != nullptr; });
+  return llvm::count_if(recordings, [](const auto &entry) {
+    return entry.second->graph != nullptr;
+  });
+}
+
+size_t GpuExecutable::inputsReadInPlace() const {
+  std::lock_guard<std::mutex> lock(running);
+  size_t count = 0;
+  for (const auto &entry : recordings)
+    if (entry.second->graph)
+      count += llvm::count_if(entry.second->inPlace,
+                              [](void *pointer) { return pointer; });
+  return count;
 }

@@ -280,6 +280,74 @@ TEST_F(CUDAExecutableTest, ADeviceGraphIsCapturedOnceAndReplayed) {
   EXPECT_EQ(standIn().liveAllocations(), liveBefore);
 }
 
+// An input in device memory at the same address in every run (weights, a
+// cache) is read by the graph where it is: a replay copies only the status
+// word and the result. When it moves, the graph is recorded again, once,
+// with a buffer of its own for that input, which replays then copy into.
+TEST_F(CUDAExecutableTest, ADeviceGraphReadsAStableDeviceInputInPlace) {
+  std::unique_ptr<GpuExecutable> executable = compile(kDeviceGraph, "step");
+  std::optional<HostTensor> weights = f32({8, 4}, 1).to(GPU(0), "cuda");
+  auto copiesOf = [&](const std::vector<std::string> &lines) {
+    std::vector<std::string> copies;
+    for (const std::string &line : callsOf(lines, "cuMemcpyAsync"))
+      if (!llvm::StringRef(line).ends_with(" captured"))
+        copies.push_back(line);
+    return copies;
+  };
+  for (int run = 0; run < 5; ++run) {
+    standIn().clearLog();
+    std::vector<HostTensor> results = executable->run({*weights}, {});
+    ASSERT_EQ(results[0].shape(), (std::vector<int64_t>{8, 4}));
+    std::vector<std::string> lines = logLines();
+    if (run < 2)
+      continue;
+    ASSERT_EQ(callsOf(lines, "cuGraphLaunch").size(), 1u) << standIn().log();
+    // The status word in and out, the result out (the one copy of 128
+    // bytes); no copy of the input.
+    std::vector<std::string> copies = copiesOf(lines);
+    EXPECT_EQ(copies.size(), 3u) << standIn().log();
+    EXPECT_EQ(llvm::count_if(copies,
+                             [](const std::string &copy) {
+                               return field(copy, "bytes") == "128";
+                             }),
+              1)
+        << standIn().log();
+  }
+  EXPECT_EQ(executable->recordedGraphs(), 1u);
+  EXPECT_EQ(executable->inputsReadInPlace(), 1u);
+
+  // Another tensor: recorded again with a buffer for the input.
+  std::optional<HostTensor> moved = f32({8, 4}, 2).to(GPU(0), "cuda");
+  for (int run = 0; run < 3; ++run) {
+    standIn().clearLog();
+    std::vector<HostTensor> results = executable->run({*moved}, {});
+    std::vector<std::string> lines = logLines();
+    EXPECT_EQ(callsOf(lines, "cuStreamBeginCapture").size(), run == 0 ? 1u : 0u)
+        << standIn().log();
+    EXPECT_EQ(callsOf(lines, "cuGraphExecDestroy").size(), run == 0 ? 1u : 0u)
+        << standIn().log();
+    std::vector<std::string> copies = copiesOf(lines);
+    ASSERT_EQ(copies.size(), 4u) << standIn().log();
+    // The input, from device memory into the graph's buffer, first.
+    EXPECT_EQ(field(copies[0], "bytes"), "128") << copies[0];
+    EXPECT_NE(field(copies[0], "src"), "host") << copies[0];
+    EXPECT_NE(field(copies[0], "dst"), "host") << copies[0];
+  }
+  EXPECT_EQ(executable->recordedGraphs(), 1u);
+  EXPECT_EQ(executable->inputsReadInPlace(), 0u);
+  // Back at the first tensor, the input stays copied.
+  standIn().clearLog();
+  executable->run({*weights}, {});
+  EXPECT_TRUE(callsOf(logLines(), "cuStreamBeginCapture").empty());
+  EXPECT_EQ(executable->inputsReadInPlace(), 0u);
+  // The graph frees its own buffers, never the tensors it read in place.
+  executable.reset();
+  EXPECT_EQ(standIn().liveAllocations(), liveBefore + 2);
+  weights.reset();
+  moved.reset();
+  EXPECT_EQ(standIn().liveAllocations(), liveBefore);
+}
+
 TEST_F(CUDAExecutableTest, EachBindingOfTheSymbolicDimsHasItsOwnGraph) {
   std::unique_ptr<GpuExecutable> executable = compile(kDeviceGraph, "step");
   // Each binding's first run is not captured (no graph launched: "-").

@@ -44,7 +44,10 @@ struct DeviceGraphRecording;
 /// kernels and connecting NCCL, is not captured), the second allocates the
 /// buffers of its inputs and results and captures the entry's work on the
 /// stream into a graph, and from then on each run copies its inputs into
-/// those buffers, replays the graph and copies the results back. What
+/// those buffers, replays the graph and copies the results back. An input
+/// in device memory at the same address in every run of the binding
+/// (weights, caches) is read where it is, not copied; one that moves is
+/// copied from then on (the graph is recorded again, once). What
 /// breaks the contract while it is captured (a host synchronization, a
 /// host-shared allocation) fails the run; nothing is re-recorded. On the
 /// OpenCL runtime, which has no graphs, the kernels run one by one.
@@ -80,22 +83,28 @@ public:
   /// symbolic dims; none for a graph that is not a device graph).
   size_t recordedGraphs() const;
 
+  /// How many inputs the recorded device graphs read in place, in device
+  /// memory, instead of copying them, summed over the recordings.
+  size_t inputsReadInPlace() const;
+
 private:
   GpuExecutable() = default;
   /// The sizes bound to the symbolic dims, in the symbols' order: what
   /// tells a device graph's recordings apart.
   static std::vector<int64_t>
   recordingKey(const llvm::StringMap<int64_t> &bindings);
-  /// A run of a device graph: `recording`, its recording for this binding
-  /// (made here when there is none yet), replayed.
-  std::vector<HostTensor>
-  replay(const std::vector<HostTensor> &inputs, std::vector<HostTensor> outputs,
-         std::unique_ptr<detail::DeviceGraphRecording> &recording) const;
-  /// Allocates the buffers of a recording and captures the entry's work
-  /// into a graph; throws RuntimeError when that fails.
-  std::unique_ptr<detail::DeviceGraphRecording>
-  record(const std::vector<HostTensor> &inputs,
-         const std::vector<HostTensor> &outputs) const;
+  /// A run of a device graph: `recording`, the graph of this binding
+  /// (recorded here when there is none yet, or again when an input read in
+  /// place has moved), replayed.
+  std::vector<HostTensor> replay(const std::vector<HostTensor> &inputs,
+                                 std::vector<HostTensor> outputs,
+                                 detail::DeviceGraphRecording &recording) const;
+  /// Allocates the buffers of `recording` (but for the inputs it reads in
+  /// place) and captures the entry's work into its graph; throws
+  /// RuntimeError when that fails.
+  void record(const std::vector<HostTensor> &inputs,
+              const std::vector<HostTensor> &outputs,
+              detail::DeviceGraphRecording &recording) const;
   /// Enqueues the copies of what the graph stored into buffer arguments
   /// from the device buffers back to the callers' tensors.
   void copyBack(const detail::GpuRuntime &rt,
@@ -108,9 +117,9 @@ private:
   int deviceIndex = 0;
   /// Whether the graph is marked `is_device_graph`.
   bool deviceGraph = false;
-  /// The recorded device graphs, by the sizes bound to the symbols (in the
-  /// symbols' order); none for a binding that has run once, uncaptured,
-  /// until its next run records it.
+  /// The device graphs, by the sizes bound to the symbols (in the symbols'
+  /// order); made at a binding's first run, uncaptured, and recorded at its
+  /// next.
   mutable std::map<std::vector<int64_t>,
                    std::unique_ptr<detail::DeviceGraphRecording>>
       recordings;
