@@ -49,7 +49,7 @@ struct DeviceGraphRecording;
 /// (weights, caches) is read where it is, not copied; one that moves is
 /// copied from then on (the graph is recorded again, once). What
 /// breaks the contract while it is captured (a host synchronization, a
-/// host-shared allocation) fails the run; nothing is re-recorded. On the
+/// host-shared allocation) fails the run, and is not recorded again. On the
 /// OpenCL runtime, which has no graphs, the kernels run one by one.
 class GpuExecutable : public Executable {
 public:
