@@ -22,7 +22,7 @@
 // RUN: max-run %S/gpu-opencl-kernels.mlir --graph=fused_rows --gpu-runtime=cuda --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-g
 // RUN: max-run %S/gpu-opencl-kernels.mlir --graph=fused_rows --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/f20-g %t/f20-i | FileCheck %s --check-prefix=FUSED
-// FUSED: match 4
+// FUSED: match 7
 // RUN: max-run %S/gpu-opencl-kernels.mlir --graph=attention --gpu-runtime=cuda --random-inputs --seed=17 --dims=b=2,s=37 --output=%t/a-g
 // RUN: max-run %S/gpu-opencl-kernels.mlir --graph=attention --random-inputs --seed=17 --dims=b=2,s=37 --output=%t/a-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/a-g %t/a-i | FileCheck %s --check-prefix=ATTENTION

@@ -41,9 +41,9 @@
 // RUN: %python %S/Inputs/compare.py %t/g5-g %t/g5-i | FileCheck %s --check-prefix=GROUPS
 // GROUPS: match 3
 // Row groups (one kernel a row for the ops of softmax, rms_norm and
-// layer_norm, their reductions by shuffles): rows over two dims, rows
-// shorter than a warp (several to a warp), longer than a block and of one
-// element, and a
+// layer_norm, their reductions by shuffles): rows over two dims, symbolic
+// rows shorter than a warp, longer than a block and of one element, static
+// short rows (a group of lanes each, several rows to a block), and a
 // softmax over a middle axis, whose elementwise ops read across rows and
 // keep kernels of their own.
 // RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=10 --dims=a=3,b=5,n=700 --output=%t/f700-g
@@ -55,12 +55,13 @@
 // RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=12 --dims=a=1,b=3,n=1 --output=%t/f1-g
 // RUN: max-run %s --graph=fused_rows --random-inputs --seed=12 --dims=a=1,b=3,n=1 --output=%t/f1-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/f1-g %t/f1-i | FileCheck %s --check-prefix=FUSED
-// Rows of 20: a warp each, 8 to a block, the last block partly past the
-// last row.
+// Many rows: 63 of the static short rows (12 points: 16 lanes each, 16
+// to a block; 20: a warp each, 8 to a block; 3: 4 lanes each, 64 to a
+// block), the last block partly past the last row.
 // RUN: max-run %s --graph=fused_rows --gpu-runtime=opencl --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-g
 // RUN: max-run %s --graph=fused_rows --random-inputs --seed=16 --dims=a=7,b=9,n=20 --output=%t/f20-i --interpret
 // RUN: %python %S/Inputs/compare.py %t/f20-g %t/f20-i | FileCheck %s --check-prefix=FUSED
-// FUSED: match 4
+// FUSED: match 7
 // Reductions of few long rows, split over many blocks and combined by a
 // second launch: long rows and rows shorter than the splits.
 // RUN: max-run %s --graph=split --gpu-runtime=opencl --random-inputs --seed=13 --dims=n=70001 --output=%t/s-g
@@ -136,14 +137,22 @@ maxgraph.graph @groups<rows, n>(%x: !maxgraph.tensor<[rows, n], f32, gpu:0>,
 
 maxgraph.graph @fused_rows<a, b, n>(%x: !maxgraph.tensor<[a, b, n], f32, gpu:0>,
     %w: !maxgraph.tensor<[n], f32, gpu:0>,
-    %y: !maxgraph.tensor<[a, b, 40], f32, gpu:0>)
+    %y: !maxgraph.tensor<[a, b, 40], f32, gpu:0>,
+    %z: !maxgraph.tensor<[a, b, 12], f32, gpu:0>,
+    %u: !maxgraph.tensor<[a, b, 20], f32, gpu:0>, %wu: !maxgraph.tensor<[20], f32, gpu:0>,
+    %t: !maxgraph.tensor<[a, b, 3], f32, gpu:0>)
     -> (!maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>,
-        !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, 40], f32, gpu:0>) {
+        !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, 40], f32, gpu:0>,
+        !maxgraph.tensor<[a, b, 12], f32, gpu:0>, !maxgraph.tensor<[a, b, 20], f32, gpu:0>,
+        !maxgraph.tensor<[a, b], f32, gpu:0>) {
   %0 = maxgraph.rms_norm %x, %w epsilon = 1.0e-06 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>
   %1 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[a, b, n], f32, gpu:0>
   %2 = maxgraph.layer_norm %x, %w, %w epsilon = 1.0e-05 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>, !maxgraph.tensor<[n], f32, gpu:0>
   %3 = maxgraph.softmax %y axis = 1 : !maxgraph.tensor<[a, b, 40], f32, gpu:0>
-  maxgraph.output %0, %1, %2, %3 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, 40], f32, gpu:0>
+  %4 = maxgraph.softmax %z axis = -1 : !maxgraph.tensor<[a, b, 12], f32, gpu:0>
+  %5 = maxgraph.layer_norm %u, %wu, %wu epsilon = 1.0e-05 : !maxgraph.tensor<[a, b, 20], f32, gpu:0>, !maxgraph.tensor<[20], f32, gpu:0>, !maxgraph.tensor<[20], f32, gpu:0>
+  %6 = maxgraph.reduce_sum %t axes = [2] : !maxgraph.tensor<[a, b, 3], f32, gpu:0> -> !maxgraph.tensor<[a, b], f32, gpu:0>
+  maxgraph.output %0, %1, %2, %3, %4, %5, %6 : !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, n], f32, gpu:0>, !maxgraph.tensor<[a, b, 40], f32, gpu:0>, !maxgraph.tensor<[a, b, 12], f32, gpu:0>, !maxgraph.tensor<[a, b, 20], f32, gpu:0>, !maxgraph.tensor<[a, b], f32, gpu:0>
 }
 
 maxgraph.graph @split<n>(%x: !maxgraph.tensor<[2, n], f32, gpu:0>,
