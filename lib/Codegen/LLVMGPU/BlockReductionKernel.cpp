@@ -207,14 +207,12 @@ SmallVector<Value> blockReduce(OpBuilder &b, Location loc,
     slot = arith::SelectOp::create(b, loc, holds, slot, zero);
   }
   SmallVector<Value> perWarp;
-  for (auto [combiner, buffer] : llvm::zip_equal(combiners, scratch)) {
+  for (auto [neutral, buffer] :
+       llvm::zip_equal(neutralsOf(b, loc, combiners), scratch)) {
     Value loaded = memref::LoadOp::create(b, loc, buffer, slot);
-    if (holds)
-      loaded = arith::SelectOp::create(
-          b, loc, holds, loaded,
-          arith::ConstantOp::create(b, loc,
-                                    *arith::getNeutralElement(combiner)));
-    perWarp.push_back(loaded);
+    perWarp.push_back(
+        holds ? arith::SelectOp::create(b, loc, holds, loaded, neutral)
+              : loaded);
   }
   return warpReduce(b, loc, combiners, std::move(perWarp), lanes, kWarp);
 }

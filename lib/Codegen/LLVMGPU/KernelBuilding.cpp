@@ -7,6 +7,7 @@
 #include "KernelBuilding.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -91,6 +92,32 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
     return generic;
   rewriter.setInsertionPoint(op);
   return linalg::generalizeNamedOp(rewriter, op);
+}
+
+FailureOr<linalg::GenericOp>
+withParallelLoopsFirst(RewriterBase &rewriter, linalg::GenericOp op,
+                       SmallVectorImpl<unsigned> *order) {
+  SmallVector<unsigned> permutation, reductions;
+  for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    (linalg::isParallelIterator(type) ? permutation : reductions)
+        .push_back(index);
+  llvm::append_range(permutation, reductions);
+  if (order)
+    order->assign(permutation.begin(), permutation.end());
+  if (llvm::equal(permutation, llvm::seq<unsigned>(0, permutation.size())))
+    return op;
+  rewriter.setInsertionPoint(op);
+  return linalg::interchangeGenericOp(rewriter, op, permutation);
+}
+
+SmallVector<Value> loopSizes(RewriterBase &rewriter, linalg::GenericOp op) {
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> sizes;
+  for (Range range : cast<linalg::LinalgOp>(op.getOperation())
+                         .createLoopRanges(rewriter, op.getLoc()))
+    sizes.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), range.size));
+  return sizes;
 }
 
 gpu::LaunchOp openLaunch(RewriterBase &rewriter, Location loc, Value blocks,

@@ -96,6 +96,25 @@ struct MatmulBlock {
 mlir::FailureOr<mlir::linalg::GenericOp> asGeneric(mlir::RewriterBase &rewriter,
                                                    mlir::linalg::LinalgOp op);
 
+/// `op` with its parallel loops first, in their order: itself, or `op`
+/// interchanged in place. `order`, if given, receives the permutation
+/// (new loop i is old loop `order[i]`).
+mlir::FailureOr<mlir::linalg::GenericOp>
+withParallelLoopsFirst(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                       llvm::SmallVectorImpl<unsigned> *order = nullptr);
+
+/// The sizes of `op`'s loops, in its loop order, made before `op`.
+llvm::SmallVector<mlir::Value> loopSizes(mlir::RewriterBase &rewriter,
+                                         mlir::linalg::GenericOp op);
+
+/// Emits `op` at the parallel point `parallelIvs` (parallel loops first):
+/// the outputs' values loaded where the body or a reduction reads them,
+/// the reduction loops (sizes `reductionSizes`) run in order carrying them,
+/// then the stores. Fails for an output indexed by a reduction loop.
+mlir::LogicalResult emitPoint(mlir::OpBuilder &b, mlir::linalg::GenericOp op,
+                              mlir::ValueRange parallelIvs,
+                              llvm::ArrayRef<mlir::Value> reductionSizes);
+
 /// Kernel strategies. Each replaces the generic `op` (on buffers, parallel
 /// loops first where it says so) with a launch; `sizes` are its loop sizes.
 

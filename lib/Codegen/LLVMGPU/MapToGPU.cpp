@@ -54,26 +54,6 @@ using namespace mlir;
 namespace kernels = maxgraph::gpu_kernels;
 
 namespace {
-/// The loop permutation of `op` that puts its parallel loops first, in
-/// order (`interchangeGenericOp`'s form: new loop i is old loop result[i]).
-SmallVector<unsigned> parallelLoopsFirst(linalg::GenericOp op) {
-  SmallVector<unsigned> parallel, reduction;
-  for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
-    (linalg::isParallelIterator(type) ? parallel : reduction).push_back(index);
-  llvm::append_range(parallel, reduction);
-  return parallel;
-}
-
-/// The sizes of `op`'s loops, in its loop order.
-SmallVector<Value> loopSizes(RewriterBase &rewriter, linalg::GenericOp op) {
-  SmallVector<Value> sizes;
-  for (Range range : cast<linalg::LinalgOp>(op.getOperation())
-                         .createLoopRanges(rewriter, op.getLoc()))
-    sizes.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), range.size));
-  return sizes;
-}
-
 /// Replaces `linalgOp` (on buffers) with a kernel launch. The strategy is
 /// chosen here, by op family: f16 matmuls on tensor cores where the target
 /// has them (`tensorCores`), other matmuls tiled through shared memory,
@@ -94,8 +74,7 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
            << "'" << linalgOp->getName() << "' has no GPU mapping";
   linalg::GenericOp generic = *asGeneric;
 
-  rewriter.setInsertionPoint(generic);
-  SmallVector<Value> sizes = loopSizes(rewriter, generic);
+  SmallVector<Value> sizes = kernels::loopSizes(rewriter, generic);
   SmallVector<Value> parallelSizes;
   for (auto [size, type] :
        llvm::zip_equal(sizes, generic.getIteratorTypesArray()))
@@ -112,16 +91,14 @@ LogicalResult mapToKernel(RewriterBase &rewriter, linalg::LinalgOp linalgOp,
   if (kernels::isTiledMatmul(generic))
     return kernels::mapToTiledMatmul(rewriter, generic, sizes);
 
-  SmallVector<unsigned> order = parallelLoopsFirst(generic);
-  if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
-    FailureOr<linalg::GenericOp> interchanged =
-        linalg::interchangeGenericOp(rewriter, generic, order);
-    if (failed(interchanged))
-      return generic.emitError() << "cannot order the loops for the GPU";
-    generic = *interchanged;
-    sizes = llvm::to_vector(
-        llvm::map_range(order, [&](unsigned loop) { return sizes[loop]; }));
-  }
+  SmallVector<unsigned> order;
+  FailureOr<linalg::GenericOp> ordered =
+      kernels::withParallelLoopsFirst(rewriter, generic, &order);
+  if (failed(ordered))
+    return generic.emitError() << "cannot order the loops for the GPU";
+  generic = *ordered;
+  sizes = llvm::to_vector(
+      llvm::map_range(order, [&](unsigned loop) { return sizes[loop]; }));
   rewriter.setInsertionPoint(generic);
   if (std::optional<SmallVector<Operation *>> combiners =
           kernels::treeCombiners(generic)) {

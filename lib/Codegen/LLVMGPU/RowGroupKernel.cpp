@@ -35,7 +35,6 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -206,16 +205,13 @@ std::optional<unsigned> outerLoops(const RowOp &candidate,
 }
 
 /// Whether `operand` of `candidate` (whose first `outer` loops are the
-/// rows `rows`) reaches its buffer only within the op's own row: a
-/// contiguous view whose leading dims, unit dims aside, are indexed by the
+/// rows `rows`), a contiguous view, reaches its buffer only within the
+/// op's own row: the view's leading dims, unit dims aside, are indexed by the
 /// rows' loops in order (and past the first, are as long as the rows'
 /// dims). Its row is then a span of the allocation of the
 /// view's later dims, which `access.rowSpan` receives.
 bool reachesOwnRow(OpBuilder &b, const RowOp &candidate, OpOperand &operand,
                    ArrayRef<Value> rows, Access &access) {
-  auto [root, contiguous] = rootOf(operand.get());
-  if (!contiguous)
-    return false;
   linalg::GenericOp op = candidate.op;
   SmallVector<unsigned> rowLoops;
   for (unsigned loop = 0; loop < candidate.outer; ++loop)
@@ -253,28 +249,27 @@ void classifyAccesses(OpBuilder &b, RowOp &candidate, ArrayRef<Value> rows) {
   for (OpOperand &operand : candidate.op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    Access access{rootOf(operand.get()).first,
-                  false,
-                  candidate.op.isDpsInit(&operand),
-                  {}};
-    access.ownRow = reachesOwnRow(b, candidate, operand, rows, access);
+    auto [root, contiguous] = rootOf(operand.get());
+    Access access{root, false, candidate.op.isDpsInit(&operand), {}};
+    access.ownRow =
+        contiguous && reachesOwnRow(b, candidate, operand, rows, access);
     candidate.accesses.push_back(std::move(access));
   }
 }
 
 /// Whether no block of `group` can reach another block's row of a buffer
 /// the group writes.
-bool rowsAreIndependent(ArrayRef<RowOp> group) {
+bool rowsAreIndependent(ArrayRef<const RowOp *> group) {
   llvm::DenseSet<Value> written;
-  for (const RowOp &member : group)
-    for (const Access &access : member.accesses)
+  for (const RowOp *member : group)
+    for (const Access &access : member->accesses)
       if (access.write)
         written.insert(access.root);
   // Row r of every view of a written buffer is the same span of it: each
   // access stays in its row, and the views' rows are equally long.
   llvm::DenseMap<Value, const Access *> firstAccess;
-  for (const RowOp &member : group)
-    for (const Access &access : member.accesses) {
+  for (const RowOp *member : group)
+    for (const Access &access : member->accesses) {
       if (!written.contains(access.root))
         continue;
       if (!access.ownRow)
@@ -318,20 +313,20 @@ bool adjacent(Operation *first, Operation *second) {
 }
 
 /// Emits the group's kernel before its last op and erases its ops.
-void emitGroup(RewriterBase &rewriter, ArrayRef<RowOp> group,
+void emitGroup(RewriterBase &rewriter, ArrayRef<const RowOp *> group,
                ArrayRef<Value> rows, int64_t blockSize) {
   SmallVector<Location> locs;
-  for (const RowOp &member : group)
-    locs.push_back(linalg::GenericOp(member.op).getLoc());
+  for (const RowOp *member : group)
+    locs.push_back(linalg::GenericOp(member->op).getLoc());
   Location loc = rewriter.getFusedLoc(locs);
-  rewriter.setInsertionPoint(group.back().op);
+  rewriter.setInsertionPoint(group.back()->op);
   Value rowCount = product(rewriter, loc, rows);
 
   // Enough threads for the longest row of points, where all are static.
   std::optional<int64_t> longest = 1;
-  for (const RowOp &member : group) {
+  for (const RowOp *member : group) {
     std::optional<int64_t> points =
-        staticProduct(ArrayRef<Value>(member.sizes).drop_front(member.outer));
+        staticProduct(ArrayRef<Value>(member->sizes).drop_front(member->outer));
     longest = points && longest ? std::optional(std::max(*longest, *points))
                                 : std::nullopt;
   }
@@ -350,17 +345,17 @@ void emitGroup(RewriterBase &rewriter, ArrayRef<RowOp> group,
 
   SmallVector<Type> scratchTypes;
   if (lanes == threads)
-    for (const RowOp &member : group)
-      if (member.combiners)
+    for (const RowOp *member : group)
+      if (member->combiners)
         for (OpOperand &init :
-             linalg::GenericOp(member.op).getDpsInitsMutable())
+             linalg::GenericOp(member->op).getDpsInitsMutable())
           scratchTypes.push_back(workgroupBuffer(
               getElementTypeOrSelf(init.get().getType()), warpsOf(threads)));
 
   if (std::optional<int64_t> count = getConstantIntValue(rowCount);
       count && *count == 0) {
-    for (const RowOp &member : group)
-      rewriter.eraseOp(member.op);
+    for (const RowOp *member : group)
+      rewriter.eraseOp(member->op);
     return;
   }
   Value blocks = rowCount;
@@ -393,31 +388,31 @@ void emitGroup(RewriterBase &rewriter, ArrayRef<RowOp> group,
   ArrayRef<BlockArgument> scratch = launch.getWorkgroupAttributions();
 
   for (auto [position, member] : llvm::enumerate(group)) {
-    linalg::GenericOp op = member.op;
+    linalg::GenericOp op = member->op;
     Location opLoc = op.getLoc();
     // What the ops before wrote is read by other threads of the block.
     if (position != 0)
       gpu::BarrierOp::create(rewriter, opLoc);
     SmallVector<Value> outerIvs;
     unsigned rowIv = 0;
-    for (Value size : ArrayRef<Value>(member.sizes).take_front(member.outer))
+    for (Value size : ArrayRef<Value>(member->sizes).take_front(member->outer))
       outerIvs.push_back(isUnit(size) ? zero : rowIvs[rowIv++]);
     ArrayRef<Value> innerSizes =
-        ArrayRef<Value>(member.sizes).drop_front(member.outer);
+        ArrayRef<Value>(member->sizes).drop_front(member->outer);
 
-    if (member.combiners) {
+    if (member->combiners) {
       SmallVector<Value> buffers;
       if (!scratch.empty()) {
         buffers.assign(scratch.begin(), scratch.begin() + op.getNumDpsInits());
         scratch = scratch.drop_front(op.getNumDpsInits());
       }
       SmallVector<Value> totals =
-          reduceRow(rewriter, opLoc, op, *member.combiners, outerIvs,
+          reduceRow(rewriter, opLoc, op, *member->combiners, outerIvs,
                     innerSizes, lane, lanes, threads, buffers, active);
       Value leader = isFirstThread(rewriter, opLoc, lane);
       if (active)
         leader = arith::AndIOp::create(rewriter, opLoc, leader, active);
-      storeTotals(rewriter, opLoc, op, *member.combiners, outerIvs, totals,
+      storeTotals(rewriter, opLoc, op, *member->combiners, outerIvs, totals,
                   leader);
       continue;
     }
@@ -431,27 +426,11 @@ void emitGroup(RewriterBase &rewriter, ArrayRef<RowOp> group,
     SmallVector<Value> ivs(outerIvs);
     llvm::append_range(
         ivs, delinearize(rewriter, opLoc, loop.getInductionVar(), innerSizes));
-    SmallVector<Value> outputs;
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      Type type = getElementTypeOrSelf(init.get().getType());
-      outputs.push_back(
-          op.payloadUsesValueFromOperand(&init)
-              ? memref::LoadOp::create(
-                    rewriter, opLoc, init.get(),
-                    applyMap(rewriter, opLoc, op.getMatchingIndexingMap(&init),
-                             ivs))
-                    .getResult()
-              : ub::PoisonOp::create(rewriter, opLoc, type).getResult());
-    }
-    SmallVector<Value> results = emitBody(rewriter, op, ivs, outputs);
-    for (auto [init, result] :
-         llvm::zip_equal(op.getDpsInitsMutable(), results))
-      memref::StoreOp::create(
-          rewriter, opLoc, result, init.get(),
-          applyMap(rewriter, opLoc, op.getMatchingIndexingMap(&init), ivs));
+    // All parallel: the point's body and stores, nothing that can fail.
+    (void)emitPoint(rewriter, op, ivs, {});
   }
-  for (const RowOp &member : group)
-    rewriter.eraseOp(member.op);
+  for (const RowOp *member : group)
+    rewriter.eraseOp(member->op);
 }
 
 /// `linalgOp` as a generic with its parallel loops first, or none when it is
@@ -470,30 +449,18 @@ std::optional<RowOp> asRowOp(RewriterBase &rewriter,
     return std::nullopt;
   RowOp candidate;
   if (generic.getNumReductionLoops() != 0) {
-    SmallVector<unsigned> order;
-    SmallVector<unsigned> reductions;
-    for (auto [index, type] : llvm::enumerate(generic.getIteratorTypesArray()))
-      (linalg::isParallelIterator(type) ? order : reductions).push_back(index);
-    llvm::append_range(order, reductions);
-    if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
-      rewriter.setInsertionPoint(generic);
-      FailureOr<linalg::GenericOp> interchanged =
-          linalg::interchangeGenericOp(rewriter, generic, order);
-      if (failed(interchanged))
-        return std::nullopt;
-      generic = *interchanged;
-      linalgOp = cast<linalg::LinalgOp>(generic.getOperation());
-    }
+    FailureOr<linalg::GenericOp> ordered =
+        withParallelLoopsFirst(rewriter, generic);
+    if (failed(ordered))
+      return std::nullopt;
+    generic = *ordered;
+    linalgOp = cast<linalg::LinalgOp>(generic.getOperation());
     candidate.combiners = treeCombiners(generic);
     if (!candidate.combiners)
       return std::nullopt;
   }
   candidate.op = generic;
-  rewriter.setInsertionPoint(generic);
-  for (Range range : cast<linalg::LinalgOp>(generic.getOperation())
-                         .createLoopRanges(rewriter, generic.getLoc()))
-    candidate.sizes.push_back(getValueOrCreateConstantIndexOp(
-        rewriter, generic.getLoc(), range.size));
+  candidate.sizes = loopSizes(rewriter, generic);
   return candidate;
 }
 } // namespace
@@ -548,10 +515,10 @@ LogicalResult mapRowGroups(RewriterBase &rewriter,
           return false;
       }
       classifyAccesses(rewriter, candidate, rows);
-      SmallVector<RowOp> trial;
+      SmallVector<const RowOp *> trial;
       for (size_t member : members)
-        trial.push_back(*candidates[member]);
-      trial.push_back(candidate);
+        trial.push_back(&*candidates[member]);
+      trial.push_back(&candidate);
       return rowsAreIndependent(trial);
     };
     SmallVector<size_t> members;
@@ -571,10 +538,10 @@ LogicalResult mapRowGroups(RewriterBase &rewriter,
         break;
       members.push_back(after);
     }
-    SmallVector<RowOp> group;
+    SmallVector<const RowOp *> group;
     for (size_t member : members) {
       grouped[member] = true;
-      group.push_back(*candidates[member]);
+      group.push_back(&*candidates[member]);
     }
     emitGroup(rewriter, group, rows, blockSize);
   }

@@ -36,9 +36,6 @@
 using namespace mlir;
 
 namespace maxgraph::gpu_kernels {
-namespace {
-/// Emits `op` at the parallel point `parallelIvs`: the reduction loops
-/// (sizes `reductionSizes`) carrying the outputs' values, then the stores.
 LogicalResult emitPoint(OpBuilder &b, linalg::GenericOp op,
                         ValueRange parallelIvs,
                         ArrayRef<Value> reductionSizes) {
@@ -87,6 +84,7 @@ LogicalResult emitPoint(OpBuilder &b, linalg::GenericOp op,
   return success();
 }
 
+namespace {
 /// How the lanes of a group (consecutive points along the innermost loop)
 /// reach an operand: at consecutive elements, all at one element, or apart.
 enum class LaneAccess { Contiguous, Invariant, Strided };
