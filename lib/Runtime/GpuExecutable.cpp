@@ -393,8 +393,8 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
   {
     Buffers buffers{rt, stream, {}};
     for (const HostTensor &input : inputs) {
-      if (input.isOnDevice() && isKernelAligned(input.deviceData())) {
-        arguments.add(input.deviceData(), input.shape());
+      if (void *device = inPlaceAddress(input)) {
+        arguments.add(device, input.shape());
         continue;
       }
       if (input.isOnDevice()) {

@@ -34,8 +34,9 @@ std::atomic<int> requestedSpin{-1};
 /// The spin time this thread last gave OpenMP; -1: none yet.
 thread_local int appliedSpin = -1;
 
-/// KMP_BLOCKTIME in milliseconds when it is set to a number (libomp reads
-/// it itself, and its "infinite" too), else -1.
+/// KMP_BLOCKTIME in milliseconds when it is set to a number; -1 when it is
+/// not set; -2 when it is set to something libomp reads and this does not
+/// ("infinite", a time with units), which spinTime reports as unbounded.
 int environmentSpin() {
   static const int spin = [] {
     const char *text = std::getenv("KMP_BLOCKTIME");

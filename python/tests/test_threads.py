@@ -5,6 +5,7 @@ OpenMP runtime that compiled code runs on."""
 
 import ctypes
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -104,7 +105,6 @@ def test_a_call_leaves_no_thread_spinning(large_add):
     """After a call on two threads, OpenMP's other thread sleeps within the
     spin time (1 ms) instead of libomp's 200 ms: the process uses next to
     no CPU while its caller sleeps."""
-    import time
     run, a, b = large_add
     maxgraph.set_num_threads(2)
     for _ in range(3):
