@@ -149,10 +149,10 @@ class Generator:
                      f"decoder{' and its loop' if looped else ''} "
                      f"({done - compile_start:.1f} s)")
         self.reset()
-        shape = (self.config.kv_heads, max_seq, self.config.head_dim)
-        self.k_caches = [np.zeros(shape, np.float32)
+        keys, values = decoder.cache_shapes()
+        self.k_caches = [np.zeros(keys, np.float32)
                          for _ in range(self.config.layers)]
-        self.v_caches = [np.zeros(shape, np.float32)
+        self.v_caches = [np.zeros(values, np.float32)
                          for _ in range(self.config.layers)]
 
     def prompt_ids(self, prompt: str) -> list[int]:

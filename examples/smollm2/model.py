@@ -4,8 +4,10 @@
 `step(tokens, pos, k_caches, v_caches)` is the staged function: the new
 tokens (`[seq]`, symbolic, so one graph serves prefill and decode) at
 positions `pos .. pos + seq - 1`, and one key and one value cache per layer
-(`[kv_heads, max_seq, head_dim]` BufferLayouts, head-major so that
-attention reads them as they are stored). Each layer writes its keys
+(BufferLayouts of `Decoder.cache_shapes()`: values `[kv_heads, max_seq,
+head_dim]`, keys transposed, `[kv_heads, head_dim, max_seq]`, so that both
+attention products read them as stored, with the cache positions along
+their vectors). Each layer writes its keys
 and values at `pos` and attends to the cache up to `pos + seq`. It returns
 the last position's logits and the greedy next token; `sampled_step`
 draws it instead (`sample`: top-k, temperature, top-p, from the graph's
@@ -134,21 +136,21 @@ class Decoder:
                       [seq, c.kv_heads, c.head_dim])
         q = self._rope(q, cos, sin, c.heads)
         k = self._rope(k, cos, sin, c.kv_heads)
-        # Head-major caches: [kv_heads, max_seq, head_dim].
-        k_cache[:, pos:end] = F.permute(k, [1, 0, 2])
+        # Keys [kv_heads, head_dim, max_seq], values [kv_heads, max_seq,
+        # head_dim]: both products below are plain batched matmuls over
+        # the key heads whose columns run along the cache (the positions
+        # for the scores, head_dim for the output), however few the queries.
+        k_cache[:, :, pos:end] = F.permute(k, [1, 2, 0])
         v_cache[:, pos:end] = F.permute(v, [1, 0, 2])
-        keys = k_cache[:, 0:end]              # [kv, ?, head_dim]
-        values = v_cache[:, 0:end]
-        # The query heads of a key head as columns, position-major:
-        # [kv, head_dim, seq * group], so that both products are batched
-        # over the key heads with the cache as it is stored (no transposed
-        # copy of the keys).
-        columns = F.reshape(
+        keys = k_cache[:, :, 0:end]           # [kv, head_dim, ?]
+        values = v_cache[:, 0:end]            # [kv, ?, head_dim]
+        # The query heads of a key head as rows, position-major:
+        # [kv, seq * group, head_dim].
+        queries = F.reshape(
             F.permute(F.reshape(q, [seq, c.kv_heads, group, c.head_dim]),
-                      [1, 3, 0, 2]), [c.kv_heads, c.head_dim, seq * group])
+                      [1, 0, 2, 3]), [c.kv_heads, seq * group, c.head_dim])
         # [kv, seq * group, ?]: a row per (position, query head).
-        scores = F.permute(keys @ columns, [0, 2, 1]) * \
-            (1.0 / np.sqrt(c.head_dim))
+        scores = (queries @ keys) * (1.0 / np.sqrt(c.head_dim))
         # The query at position pos + i, in row i * group + g of each key
         # head, sees the keys at 0 .. pos + i.
         rows = F.repeat_interleave(allowed, group, axis=0)
@@ -262,11 +264,18 @@ class Decoder:
         count, _, _ = F.while_loop([zero, token, pos], more, next_token)
         return count
 
-    def _caches(self):
+    def cache_shapes(self):
+        """The shapes of one layer's key and value caches: keys
+        `[kv_heads, head_dim, max_seq]`, values `[kv_heads, max_seq,
+        head_dim]`."""
         c = self.config
-        cache = BufferLayout(DType.float32,
-                             [c.kv_heads, self.max_seq, c.head_dim])
-        return [cache] * c.layers, [cache] * c.layers
+        return ((c.kv_heads, c.head_dim, self.max_seq),
+                (c.kv_heads, self.max_seq, c.head_dim))
+
+    def _caches(self):
+        keys, values = (BufferLayout(DType.float32, list(shape))
+                        for shape in self.cache_shapes())
+        return [keys] * self.config.layers, [values] * self.config.layers
 
     def specs(self):
         return (TensorLayout(DType.int64, ["seq"]),

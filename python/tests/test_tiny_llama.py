@@ -42,10 +42,11 @@ def tiny():
     return model, decoder, staged, arrays
 
 
-def caches(config):
-    shape = (config.kv_heads, MAX_SEQ, config.head_dim)
-    return ([np.zeros(shape, np.float32) for _ in range(config.layers)],
-            [np.zeros(shape, np.float32) for _ in range(config.layers)])
+def caches(decoder):
+    keys, values = decoder.cache_shapes()
+    layers = decoder.config.layers
+    return ([np.zeros(keys, np.float32) for _ in range(layers)],
+            [np.zeros(values, np.float32) for _ in range(layers)])
 
 
 def test_the_config_is_the_saved_one(tiny):
@@ -64,11 +65,11 @@ def test_query_rows_become_adjacent_pairs():
 
 @pytest.mark.parametrize("index", range(len(REFERENCE["cases"])))
 def test_every_greedy_step_matches_transformers(tiny, index):
-    model, _, staged, arrays = tiny
+    _, decoder, staged, arrays = tiny
     step = staged.compile(arrays)
     case = REFERENCE["cases"][index]
     expected = np.load(TINY / f"logits_{index}.npy")
-    k, v = caches(model.config)
+    k, v = caches(decoder)
     tokens, pos, ids = case["prompt_ids"], 0, []
     for row in expected:
         logits, token = step(np.array(tokens, np.int64),
@@ -82,11 +83,11 @@ def test_every_greedy_step_matches_transformers(tiny, index):
 
 
 def test_the_while_loop_generates_the_same_ids(tiny):
-    model, decoder, staged, arrays = tiny
+    _, decoder, staged, arrays = tiny
     step = staged.compile(arrays)
     loop = decoder.stage_loop().compile(arrays)
     for case in REFERENCE["cases"]:
-        k, v = caches(model.config)
+        k, v = caches(decoder)
         prompt = case["prompt_ids"]
         _, first = step(np.array(prompt, np.int64), np.array(0, np.int64),
                         k, v)
@@ -103,10 +104,10 @@ def test_the_while_loop_generates_the_same_ids(tiny):
 def test_the_interpreter_matches_transformers(tiny):
     # The reference interpreter (double precision, one rounding per op):
     # the prompt of 7 and two decode steps, through the caches.
-    model, _, staged, arrays = tiny
+    _, decoder, staged, arrays = tiny
     case = REFERENCE["cases"][1]
     expected = np.load(TINY / "logits_1.npy")
-    k, v = caches(model.config)
+    k, v = caches(decoder)
     tokens, pos = case["prompt_ids"], 0
     for step in range(3):
         logits, token = staged.interpret(

@@ -9,10 +9,12 @@
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -21,6 +23,10 @@ using namespace mlir;
 namespace {
 /// Marks the innermost tiles that are to be vectorized.
 constexpr StringLiteral kVectorTileAttr = "maxgraph.vector_tile";
+/// On a matmul tile whose N tileDynamicTiles tiled: the lanes that bound N,
+/// so that its remainder (N dynamic, below those lanes) is vectorized with
+/// masks instead of left scalar.
+constexpr StringLiteral kMaskedColumnsAttr = "maxgraph.masked_columns";
 
 bool hasStaticShape(linalg::LinalgOp op) {
   return llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
@@ -78,12 +84,66 @@ void expandSliceSizes(RewriterBase &rewriter, linalg::LinalgOp op) {
   }
 }
 
+/// One K step of a matmul tile, [m, n, 1], with `n` dynamic and at most
+/// `lanes`: the rhs row and the accumulator read as `lanes` columns with
+/// the columns past `n` masked off (read as 0, never written), the step a
+/// vector.contract on them. The padding columns compute 0 * a + 0 and are
+/// dropped by the masked write, so the result is that of the scalar loops.
+/// Returns the written tensor, or null when the tile is not such a step.
+Value vectorizeMaskedStep(RewriterBase &rewriter, linalg::MatmulOp step,
+                          int64_t lanes) {
+  SmallVector<int64_t> ranges = step.getStaticLoopRanges();
+  Value lhs = step.getDpsInputs()[0], rhs = step.getDpsInputs()[1],
+        acc = step.getDpsInits()[0];
+  Type element = getElementTypeOrSelf(acc.getType());
+  if (ShapedType::isDynamic(ranges[0]) || ranges[2] != 1 ||
+      getElementTypeOrSelf(lhs.getType()) != element ||
+      getElementTypeOrSelf(rhs.getType()) != element ||
+      !isa<RankedTensorType>(acc.getType()))
+    return Value();
+  int64_t m = ranges[0];
+  Location loc = step.getLoc();
+  Value zeroIndex = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value padding =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+  SmallVector<Value> origin = {zeroIndex, zeroIndex};
+  auto read = [&](Value source, ArrayRef<int64_t> shape,
+                  ArrayRef<bool> inBounds) {
+    return vector::TransferReadOp::create(rewriter, loc,
+                                          VectorType::get(shape, element),
+                                          source, origin, padding, inBounds)
+        .getResult();
+  };
+  Value a = read(lhs, {m, 1}, {true, true});
+  Value b = read(rhs, {1, lanes}, {true, false});
+  Value c = read(acc, {m, lanes}, {true, false});
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr i, j, k;
+  bindDims(context, i, j, k);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {i, k}, context),
+                                 AffineMap::get(3, 0, {k, j}, context),
+                                 AffineMap::get(3, 0, {i, j}, context)};
+  SmallVector<Attribute> iterators = {
+      vector::IteratorTypeAttr::get(context, vector::IteratorType::parallel),
+      vector::IteratorTypeAttr::get(context, vector::IteratorType::parallel),
+      vector::IteratorTypeAttr::get(context, vector::IteratorType::reduction)};
+  Value product = vector::ContractionOp::create(
+      rewriter, loc, a, b, c, rewriter.getAffineMapArrayAttr(maps),
+      rewriter.getArrayAttr(iterators));
+  return vector::TransferWriteOp::create(rewriter, loc, product, acc, origin,
+                                         ArrayRef<bool>{true, false})
+      .getResult();
+}
+
 /// Vectorizes a register tile of a matmul whose M and N are static (K may
-/// be the dynamic last panel): a K loop of one, a vector.contract per step,
-/// the accumulator carried in registers.
-void vectorizeMatmulTile(RewriterBase &rewriter, linalg::MatmulOp matmul) {
+/// be the dynamic last panel), or whose N is a remainder of at most
+/// `maskedColumns` (> 0) columns: a K loop of one, a vector.contract per
+/// step, the accumulator carried in registers.
+void vectorizeMatmulTile(RewriterBase &rewriter, linalg::MatmulOp matmul,
+                         int64_t maskedColumns) {
   SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
-  if (ShapedType::isDynamic(ranges[0]) || ShapedType::isDynamic(ranges[1]))
+  bool masked = ShapedType::isDynamic(ranges[1]);
+  if (ShapedType::isDynamic(ranges[0]) || (masked && maskedColumns < 2))
     return;
   FailureOr<scf::SCFTilingResult> steps = maxgraph::tileWithForLoops(
       rewriter, cast<TilingInterface>(matmul.getOperation()), {0, 0, 1});
@@ -91,14 +151,22 @@ void vectorizeMatmulTile(RewriterBase &rewriter, linalg::MatmulOp matmul) {
     return;
   Operation *step = steps->tiledOps.back();
   rewriter.setInsertionPoint(step);
-  FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
-      rewriter, step, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
-      /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
-      /*assumeDynamicDimsMatchVecSizes=*/false,
-      /*createNamedContraction=*/true);
-  if (failed(vectorized))
-    return;
-  rewriter.replaceOp(step, vectorized->replacements);
+  if (masked) {
+    Value written = vectorizeMaskedStep(rewriter, cast<linalg::MatmulOp>(step),
+                                        maskedColumns);
+    if (!written)
+      return;
+    rewriter.replaceOp(step, written);
+  } else {
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+        rewriter, step, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+        /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+        /*assumeDynamicDimsMatchVecSizes=*/false,
+        /*createNamedContraction=*/true);
+    if (failed(vectorized))
+      return;
+    rewriter.replaceOp(step, vectorized->replacements);
+  }
   if (steps->loops.empty())
     return;
   // The accumulator's read and write are loop invariant once the constants
@@ -144,7 +212,11 @@ void maxgraph::tileDynamicTiles(RewriterBase &rewriter, Operation *root,
         rewriter, cast<TilingInterface>(op.getOperation()), sizes);
     if (failed(tiled))
       continue;
-    markForVectorization(tiled->tiledOps.back());
+    Operation *tile = tiled->tiledOps.back();
+    markForVectorization(tile);
+    // Peeling copies the mark and the bound to the remainder.
+    if (isa<linalg::MatmulOp>(tile) && sizes[1] == lanes)
+      tile->setAttr(kMaskedColumnsAttr, rewriter.getI64IntegerAttr(lanes));
     peelPartialIterations(rewriter, tiled->loops);
   }
 }
@@ -157,8 +229,12 @@ void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {
   });
   for (linalg::LinalgOp op : tiles) {
     op->removeAttr(kVectorTileAttr);
+    int64_t maskedColumns = 0;
+    if (auto bound = op->getAttrOfType<IntegerAttr>(kMaskedColumnsAttr))
+      maskedColumns = bound.getInt();
+    op->removeAttr(kMaskedColumnsAttr);
     if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
-      vectorizeMatmulTile(rewriter, matmul);
+      vectorizeMatmulTile(rewriter, matmul, maskedColumns);
     else
       vectorizeTile(rewriter, op);
   }

@@ -28,7 +28,8 @@
 // threads). Tiles whose shape stays dynamic (the peeled remainders of a size
 // known at run time) are tiled again to one vector register's lanes
 // (tileDynamicTiles); what is left below that is left to
-// convert-linalg-to-loops.
+// convert-linalg-to-loops, but for a matmul's last columns, a register tile
+// of masked lanes.
 //
 //===----------------------------------------------------------------------===//
 

@@ -35,6 +35,19 @@ Value shapeTensorOf(OpBuilder &builder, Location loc, ArrayRef<Value> sizes) {
       sizes);
 }
 
+/// `value` reshaped to `type` with the run-time `sizes`, or `value` itself
+/// (cast to `type`) when it already has `type`'s rank: the reshape of a
+/// strided view (a KV cache's window) would copy it.
+Value reshapeUnlessSameRank(OpBuilder &builder, Location loc, Value value,
+                            RankedTensorType type, ArrayRef<Value> sizes) {
+  if (cast<RankedTensorType>(value.getType()).getRank() == type.getRank())
+    return value.getType() == type
+               ? value
+               : tensor::CastOp::create(builder, loc, type, value).getResult();
+  return tensor::ReshapeOp::create(builder, loc, type, value,
+                                   shapeTensorOf(builder, loc, sizes));
+}
+
 /// `lhs [batch..., m, k] x rhs [k, n]` as one linalg.matmul: the lhs's
 /// batch dims and `m` become its rows (the rhs is the same matrix for every
 /// batch index), the product takes `type`'s dims back. tensor.reshape, not
@@ -48,9 +61,6 @@ Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
   int64_t rank = lhsType.getRank();
   auto sizeOf = [&](Value value, int64_t axis) {
     return sizeOfDim(rewriter, loc, value, axis);
-  };
-  auto shapeOf = [&](ArrayRef<Value> sizes) {
-    return shapeTensorOf(rewriter, loc, sizes);
   };
   SmallVector<Value> resultSizes;
   int64_t staticRows = 1;
@@ -68,8 +78,8 @@ Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
   Value k = sizeOf(lhs, rank - 1);
   RankedTensorType matrixType = RankedTensorType::get(
       {staticRows, lhsType.getDimSize(rank - 1)}, type.getElementType());
-  Value matrix = tensor::ReshapeOp::create(rewriter, loc, matrixType, lhs,
-                                           shapeOf({rows, k}));
+  Value matrix =
+      reshapeUnlessSameRank(rewriter, loc, lhs, matrixType, {rows, k});
   RankedTensorType productType = RankedTensorType::get(
       {staticRows, rhsType.getDimSize(1)}, type.getElementType());
   SmallVector<Value> sizes;
@@ -82,8 +92,7 @@ Value matmulWithMatrix(ConversionPatternRewriter &rewriter, Location loc,
       linalg::MatmulOp::create(rewriter, loc, TypeRange{productType},
                                ValueRange{matrix, rhs}, ValueRange{init})
           .getResult(0);
-  return tensor::ReshapeOp::create(rewriter, loc, type, product,
-                                   shapeOf(resultSizes));
+  return reshapeUnlessSameRank(rewriter, loc, product, type, resultSizes);
 }
 
 /// `lhs [batch..., m, k] x rhs [batch..., k, n]` with the same batch dims
@@ -95,9 +104,6 @@ Value batchOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
   int64_t rank = type.getRank();
   auto sizeOf = [&](Value value, int64_t axis) {
     return sizeOfDim(rewriter, loc, value, axis);
-  };
-  auto shapeOf = [&](ArrayRef<Value> sizes) {
-    return shapeTensorOf(rewriter, loc, sizes);
   };
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   Value count;
@@ -121,15 +127,15 @@ Value batchOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
   int64_t staticM = lhsType.getDimSize(rank - 2),
           staticK = lhsType.getDimSize(rank - 1),
           staticN = rhsType.getDimSize(rank - 1);
-  Value lhs3 = tensor::ReshapeOp::create(
-      rewriter, loc,
-      RankedTensorType::get({staticCount, staticM, staticK}, element), lhs,
-      shapeOf({count, m, k}));
-  Value rhs3 = tensor::ReshapeOp::create(
-      rewriter, loc,
+  Value lhs3 = reshapeUnlessSameRank(
+      rewriter, loc, lhs,
+      RankedTensorType::get({staticCount, staticM, staticK}, element),
+      {count, m, k});
+  Value rhs3 = reshapeUnlessSameRank(
+      rewriter, loc, rhs,
       RankedTensorType::get(
           {staticCount, rhsType.getDimSize(rank - 2), staticN}, element),
-      rhs, shapeOf({count, sizeOf(rhs, rank - 2), n}));
+      {count, sizeOf(rhs, rank - 2), n});
   auto productType =
       RankedTensorType::get({staticCount, staticM, staticN}, element);
   SmallVector<Value> productSizes;
@@ -144,8 +150,7 @@ Value batchOfMatmuls(ConversionPatternRewriter &rewriter, Location loc,
       linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{productType},
                                     ValueRange{lhs3, rhs3}, ValueRange{init})
           .getResult(0);
-  return tensor::ReshapeOp::create(rewriter, loc, type, product,
-                                   shapeOf(resultSizes));
+  return reshapeUnlessSameRank(rewriter, loc, product, type, resultSizes);
 }
 
 struct MatmulLowering : GraphSymbolsPattern<MatmulOp> {

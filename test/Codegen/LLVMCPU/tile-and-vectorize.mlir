@@ -216,8 +216,10 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // iteration's thread (no nested forall). K is one panel: the full tiles
 // start from zeros in registers, the dynamic remainders zero-fill theirs.
 // The remainders of N (below 32 columns: all of them for 16 tokens) are
-// 12 x 16 register tiles, those of M (below 12 rows) tiles of one row; only
-// fewer than 16 columns stay scalar.
+// 12 x 16 register tiles, those of M (below 12 rows) tiles of one row; the
+// last fewer than 16 columns are 16-lane tiles too, their rhs rows and
+// accumulators read and written with the columns past N masked off (a
+// decoder's 3 query rows against its cache, or 3 columns, are not scalar).
 // CHECK-LABEL: func.func @batch_of_matmuls
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<12x32xf32>
 // CHECK: scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?x?xf32>)
@@ -228,10 +230,16 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // CHECK: vector.transfer_write {{.*}} : vector<12x16xf32>, tensor<12x16xf32>
 // CHECK: linalg.fill {{.*}} -> tensor<12x?xf32>
 // CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x16xf32> into vector<12x16xf32>
-// CHECK: linalg.matmul {{.*}} -> tensor<12x?xf32>
+// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%c0, %c0], %{{.*}} {in_bounds = [true, false]} : tensor<12x?xf32>, vector<12x16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<12x16xf32>)
+// CHECK: vector.transfer_read %{{.*}}[%c0, %c0], %{{.*}} {in_bounds = [true, false]} : tensor<1x?xf32>, vector<1x16xf32>
+// CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x16xf32> into vector<12x16xf32>
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c0] {in_bounds = [true, false]} : vector<12x16xf32>, tensor<12x?xf32>
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
-// CHECK: linalg.matmul {{.*}} -> tensor<1x?xf32>
+// CHECK: vector.transfer_read %{{.*}}[%c0, %c0], %{{.*}} {in_bounds = [true, false]} : tensor<1x?xf32>, vector<1x16xf32>
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c0] {in_bounds = [true, false]} : vector<1x16xf32>, tensor<1x?xf32>
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: scf.forall
 // CHECK: scf.forall.in_parallel

@@ -195,6 +195,22 @@ maxgraph.graph @batched_matmul<batch, seq>(%q: !maxgraph.tensor<[batch, 2, seq, 
 
 // -----
 
+// One batch dim is already the batch_matmul's: no reshape, whose memref
+// form would copy a strided operand (a window of a KV cache) into a
+// contiguous buffer first.
+// CHECK-LABEL: func.func @one_batch_dim(
+// CHECK-SAME: %[[Q:.*]]: tensor<3x?x64xf32> {bufferization.writable = false}, %[[K:.*]]: tensor<3x64x?xf32> {bufferization.writable = false})
+// CHECK-NOT: tensor.reshape
+// CHECK: %[[P:.*]] = linalg.batch_matmul ins(%[[Q]], %[[K]] : tensor<3x?x64xf32>, tensor<3x64x?xf32>) outs(%{{.*}} : tensor<3x?x?xf32>)
+// CHECK-NOT: tensor.reshape
+// CHECK: return %[[P]]
+maxgraph.graph @one_batch_dim<rows, cols>(%q: !maxgraph.tensor<[3, rows, 64], f32>, %k: !maxgraph.tensor<[3, 64, cols], f32>) -> !maxgraph.tensor<[3, rows, cols], f32> {
+  %0 = maxgraph.matmul %q, %k : (!maxgraph.tensor<[3, rows, 64], f32>, !maxgraph.tensor<[3, 64, cols], f32>) -> !maxgraph.tensor<[3, rows, cols], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[3, rows, cols], f32>
+}
+
+// -----
+
 // Reductions start from the identity; mean divides by the reduced count;
 // keep_dims expands the reduced dims back as 1s.
 // CHECK-LABEL: func.func @reductions(

@@ -26,9 +26,9 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 // -----
 
 // qmatmul on the CPU: up to 8 rows, a forall over tiles of 8 weight rows
-// whose blocks are decoded in vectors of 16 and multiplied there (groups of
-// 4 weight rows share the lhs's loads; each block's dot product is scaled
-// by its `d` into the row's accumulator); more
+// whose blocks are decoded in vectors of 16 and multiplied there, one
+// weight row at a time (each block's dot product scaled by its `d` into
+// the row's accumulator); more
 // rows decode the weight in vectors into a temporary, transposed for
 // linalg.matmul (a GPU decodes it with one generic: quantized-gpu.mlir).
 // CHECK-LABEL: func.func @qmatmul(
@@ -37,9 +37,10 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 // CHECK: %[[FEW:.*]] = arith.cmpi ule, %[[ROWS]], %c8
 // CHECK: scf.if %[[FEW]] -> (tensor<?x16xf32>) {
 // CHECK: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<?x16xf32>)
-// CHECK: scf.for
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4 iter_args
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c2 step %{{.*}} iter_args(%{{.*}} = %[[ZERO:.*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// The lhs's rows, then the tile's weight rows, one at a time.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<?x?xf32>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<?x?xf32>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2 step %{{.*}} iter_args(%{{.*}} = %[[ZERO:.*]]) -> (vector<16xf32>)
 // CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<?x64xf32>, vector<16xf32>
 // CHECK: vector.transfer_read %[[W]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<16x68xi8>, vector<2xi8>
 // CHECK: vector.bitcast %{{.*}} : vector<2xi8> to vector<1xf16>
@@ -50,9 +51,6 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 // CHECK: vector.fma %{{.*}}, %[[DOT]], %{{.*}} : vector<16xf32>
 // CHECK: vector.reduction <add>, %{{.*}} : vector<16xf32> into f32
 // CHECK: tensor.insert
-// The rest of a tile, one weight row at a time.
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK: -> (vector<16xf32>)
 // CHECK: tensor.parallel_insert_slice
 // CHECK: } else {
 // CHECK: %[[ROWS_DECODED:.*]] = scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<16x64xf32>)
@@ -62,4 +60,33 @@ maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tens
 maxgraph.graph @qmatmul<seq>(%x: !maxgraph.tensor<[seq, 64], f32>, %w: !maxgraph.tensor<[16, 68], ui8>) -> !maxgraph.tensor<[seq, 16], f32> {
   %0 = maxgraph.qmatmul q8_0, %x, %w : (!maxgraph.tensor<[seq, 64], f32>, !maxgraph.tensor<[16, 68], ui8>) -> !maxgraph.tensor<[seq, 16], f32>
   maxgraph.output %0 : !maxgraph.tensor<[seq, 16], f32>
+}
+
+// -----
+
+// q4_1's minimum term, `m * sum(x)` per block: the sums of x's blocks are
+// reduced once per call, before the kernel; per block, `d` and `m` are one
+// read, and the term a scalar product into an accumulator of its own,
+// added to the row's reduction.
+// CHECK-LABEL: func.func @qmatmul_q4_1(
+// CHECK: %[[BLOCKS:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [1, 2, 32] : tensor<1x64xf32> into tensor<1x2x32xf32>
+// CHECK: %[[SUMS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[BLOCKS]] : tensor<1x2x32xf32>) outs(%{{.*}} : tensor<1x2xf32>)
+// CHECK: scf.forall
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2 step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[MIN_ACC:.*]] = %{{.*}}) -> (vector<16xf32>, f32)
+// CHECK: %[[PAIR:.*]] = vector.bitcast %{{.*}} : vector<4xi8> to vector<2xf16>
+// CHECK: %[[WIDE:.*]] = arith.extf %[[PAIR]] : vector<2xf16> to vector<2xf32>
+// CHECK: %[[MIN:.*]] = vector.extract %[[WIDE]][1] : f32 from vector<2xf32>
+// CHECK: arith.andi %{{.*}} : vector<16xi32>
+// CHECK: arith.shrui %{{.*}} : vector<16xi32>
+// CHECK: %[[DOT:.*]] = vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: %[[SCALED:.*]] = vector.fma %{{.*}}, %[[DOT]], %{{.*}} : vector<16xf32>
+// CHECK: %[[SUM:.*]] = tensor.extract %[[SUMS]][%{{.*}}, %{{.*}}] : tensor<1x2xf32>
+// CHECK: %[[TERM:.*]] = arith.mulf %[[MIN]], %[[SUM]] : f32
+// CHECK: %[[MINIMUMS:.*]] = arith.addf %[[MIN_ACC]], %[[TERM]] : f32
+// CHECK: scf.yield %[[SCALED]], %[[MINIMUMS]] : vector<16xf32>, f32
+// CHECK: %[[TOTAL:.*]] = vector.reduction <add>, %{{.*}}#0 : vector<16xf32> into f32
+// CHECK: arith.addf %[[TOTAL]], %{{.*}}#1 : f32
+maxgraph.graph @qmatmul_q4_1(%x: !maxgraph.tensor<[1, 64], f32>, %w: !maxgraph.tensor<[16, 40], ui8>) -> !maxgraph.tensor<[1, 16], f32> {
+  %0 = maxgraph.qmatmul q4_1, %x, %w : (!maxgraph.tensor<[1, 64], f32>, !maxgraph.tensor<[16, 40], ui8>) -> !maxgraph.tensor<[1, 16], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[1, 16], f32>
 }

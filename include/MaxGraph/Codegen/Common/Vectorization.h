@@ -27,7 +27,8 @@ void markForVectorization(mlir::Operation *op);
 /// of it vectorizes: a matmul tile with M or N dynamic to tiles of 1 row and
 /// `lanes` columns, any other op to `lanes` in a dynamic innermost dim and
 /// 1 in its other dynamic dims. The new tiles are marked and their partial
-/// iterations peeled: only what is left below those sizes stays scalar. A
+/// iterations peeled: only what is left below those sizes stays scalar,
+/// but for a matmul's last columns, which take `lanes` masked lanes. A
 /// row of 16 then takes one vector of 16 lanes. Nothing is tiled when
 /// `lanes` is below 2. Run after cleaning up, so that the remainders whose
 /// size folds to a constant are static by then (and left as they are).
@@ -36,9 +37,11 @@ void tileDynamicTiles(mlir::RewriterBase &rewriter, mlir::Operation *root,
 
 /// Vectorizes the linalg ops marked under `root` and removes the marks. A
 /// matmul tile whose M and N are static becomes a K loop of one step with a
-/// `vector.contract` per step and the accumulator carried in registers; any
-/// other tile of static shape is vectorized as it is. Tiles that stay
-/// dynamic, and ops with `i1` (sub-byte) operands, stay scalar: LLVM packs
+/// `vector.contract` per step and the accumulator carried in registers, and
+/// so does one whose N is the remainder below `lanes` columns, with the rhs
+/// rows and the accumulator read and written through masks; any other tile
+/// of static shape is vectorized as it is. Other tiles that stay dynamic,
+/// and ops with `i1` (sub-byte) operands, stay scalar: LLVM packs
 /// `vector<Nxi1>` into bits while an `i1` memref uses a byte per element.
 void vectorizeMarkedTiles(mlir::RewriterBase &rewriter, mlir::Operation *root);
 
