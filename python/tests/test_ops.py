@@ -241,6 +241,26 @@ def test_batched_matmul_with_the_same_batch_dims(rng):
         close(out, x @ y, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", [DType.float32, DType.float64,
+                                   DType.int32], ids=str)
+def test_matmul_columns_below_a_vector(dtype, rng):
+    # The last columns of N below a vector register (fewer than 16 on
+    # AVX-512, 8 on AVX2) are a register tile whose rhs rows and
+    # accumulators are read and written through masks: the columns past N
+    # must be neither read into the result nor written. A decoder's step
+    # has 3 query rows against its cache.
+    run = compilation.compile(lambda a, b: a @ b)(
+        TensorLayout(dtype, [3, "m", 64]), TensorLayout(dtype, [3, 64, "n"]))
+    numpy_type = dtype.to_numpy()
+    for m, n in ((1, 1), (3, 3), (13, 7), (3, 15), (12, 17), (25, 47)):
+        x = (rng.standard_normal((3, m, 64)) * 4).astype(numpy_type)
+        y = (rng.standard_normal((3, 64, n)) * 4).astype(numpy_type)
+        out = run(x, y).to_numpy()
+        assert out.shape == (3, m, n)
+        close(out, x.astype(np.float64) @ y.astype(np.float64), rtol=1e-5,
+              atol=1e-4)
+
+
 REDUCE = {
     "reduce_sum": (ops.reduce_sum, np.sum),
     "reduce_max": (ops.reduce_max, np.max),
