@@ -106,6 +106,9 @@ void maxgraph::buildLowerToCPUPipeline(
   // A parallel loop of one iteration (an op of symbolic size whose work
   // was too small for threads) runs without a fork.
   pm.addNestedPass<func::FuncOp>(createForkOnlyForSeveralIterations());
+  // Each thread's share of a loop from its number, not from libomp's
+  // scheduling call.
+  pm.addPass(createPartitionLoopsStatically());
   if (x86)
     pm.addNestedPass<func::FuncOp>(createFenceStreamingStores());
   // One parallel region per function: translating OpenMP to LLVM IR scans

@@ -95,12 +95,17 @@ maxgraph.graph @fitted_rows(%x: !maxgraph.tensor<[20, 96], f32>, %w: !maxgraph.t
 // TALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (288, 512) step (192, 128)
 // TALL: vector.contract {{.*}} : vector<12x1xf32>, vector<1x8xf32> into vector<12x8xf32>
 // Each parallel loop synchronizes its threads once, at the end of its
-// region (maxgraph-omit-loop-barriers).
+// region (maxgraph-omit-loop-barriers), each thread taking its share of
+// the iterations from its number (maxgraph-partition-loops-statically).
 // AVX2-LLVM-LABEL: llvm.func @blocked
 // AVX2-LLVM: omp.parallel {
-// AVX2-LLVM-NEXT: omp.wsloop nowait {
+// AVX2-LLVM-NEXT: llvm.call @omp_get_thread_num()
+// AVX2-LLVM-NOT: omp.barrier
+// AVX2-LLVM: omp.terminator
 // AVX2-LLVM: omp.parallel {
-// AVX2-LLVM-NEXT: omp.wsloop nowait {
+// AVX2-LLVM-NEXT: llvm.call @omp_get_thread_num()
+// AVX2-LLVM-NOT: omp.barrier
+// AVX2-LLVM: omp.terminator
 maxgraph.graph @blocked(%x: !maxgraph.tensor<[288, 512], f32>, %w: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[288, 512], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[288, 512], f32>, !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tensor<[288, 512], f32>
   maxgraph.output %0 : !maxgraph.tensor<[288, 512], f32>

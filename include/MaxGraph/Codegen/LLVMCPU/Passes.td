@@ -213,6 +213,53 @@ def ForkOnlyForSeveralIterations
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def PartitionLoopsStatically
+    : Pass<"maxgraph-partition-loops-statically", "mlir::ModuleOp"> {
+  let summary = "Gives each thread its share of an OpenMP loop without "
+                "libomp's loop scheduling call";
+  let description = [{
+    Runs after `maxgraph-fork-only-for-several-iterations` in
+    `maxgraph-lower-to-cpu`. An `omp.wsloop` directly in an `omp.parallel`
+    region, with no clause but `nowait` (the static schedule without a
+    chunk), around an `omp.loop_nest` of exclusive bounds, becomes the
+    calling thread's share of the iterations: the nest's trip counts
+    multiplied into one index space and divided as that schedule divides
+    it (`trips / threads` iterations each, one more for the first
+    `trips % threads` threads, contiguous, in thread order), from
+    `omp_get_thread_num()` and `omp_get_num_threads()`, walked by an
+    `scf.for` that recovers each dim's induction variable (the innermost
+    fastest); a loop without `nowait` is followed by an `omp.barrier`.
+    libomp's `__kmpc_for_static_init`, which the translation would call
+    per thread and per loop, formats a trace message with `vsnprintf` in
+    the libomp that LLVM's packages ship, traced or not.
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop nowait {
+        omp.loop_nest (%i) : index = (%lb) to (%ub) step (%s) { ... }
+      }
+      omp.terminator
+    }
+    ```
+    becomes
+    ```mlir
+    omp.parallel {
+      %t = func.call @omp_get_thread_num() : () -> i32
+      %n = func.call @omp_get_num_threads() : () -> i32
+      ... %begin, %end: thread %t's share of ceil((%ub - %lb) / %s)
+      scf.for %k = %begin to %end step %c1 {
+        %i = %lb + %k * %s
+        ...
+      }
+      omp.terminator
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def OmitLoopBarriers
     : Pass<"maxgraph-omit-loop-barriers", "mlir::func::FuncOp"> {
   let summary = "Drops the barrier of an OpenMP loop that ends its parallel "
