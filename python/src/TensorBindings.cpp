@@ -347,7 +347,11 @@ std::optional<DType> float8OfNumpy(nb::handle object) {
   if (!nb::hasattr(object, "dtype") || !nb::hasattr(object, "view"))
     return std::nullopt;
   nb::object dtype = object.attr("dtype");
-  if (!nb::hasattr(dtype, "name"))
+  // ml_dtypes' types are user-defined numpy types, numbered from
+  // NPY_USERDEF (256); numpy's own are not. Their number is cheaper to read
+  // than the name, which numpy computes in Python for every array passed.
+  if (!nb::hasattr(dtype, "num") ||
+      nb::cast<int64_t>(dtype.attr("num")) < 256 || !nb::hasattr(dtype, "name"))
     return std::nullopt;
   std::string name = nb::cast<std::string>(nb::str(dtype.attr("name")));
   if (name == "float8_e4m3fn")
