@@ -303,6 +303,19 @@ MatmulTileSizes maxgraph::fitRegisterRows(int64_t m, MatmulTileSizes sizes) {
   return sizes;
 }
 
+/// Whether `matmul` (a matmul or a batch of them) is spread over
+/// `threads`: its work against the matmuls' threshold of `sizes` where the
+/// target set one, ThreadTiling's otherwise. A symbolic size counts as
+/// enough work, as for other ops.
+static bool spreadsMatmul(const ThreadTiling &threads,
+                          const MatmulTileSizes &sizes,
+                          linalg::LinalgOp matmul) {
+  if (threads.spreadsNothing())
+    return false;
+  int64_t minWork = sizes.minWork > 0 ? sizes.minWork : threads.minWork;
+  return estimateWork(matmul, minWork) >= minWork;
+}
+
 void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
                                          linalg::MatmulOp matmul,
                                          const MatmulTileSizes &targetSizes,
@@ -310,8 +323,8 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   // Spread or not, packing and blocks alike, as the whole matmul's work
   // says (its K panels' sizes need not be static).
   ThreadTiling threads =
-      targetThreads.spreads(estimateWork(
-          cast<linalg::LinalgOp>(matmul.getOperation()), targetThreads.minWork))
+      spreadsMatmul(targetThreads, targetSizes,
+                    cast<linalg::LinalgOp>(matmul.getOperation()))
           ? targetThreads
           : ThreadTiling::none();
   SmallVector<int64_t> shape = matmul.getStaticLoopRanges();
@@ -411,7 +424,8 @@ void maxgraph::tileBatchMatmulToRegisterTiles(RewriterBase &rewriter,
   MLIRContext *context = batch->getContext();
   int64_t count = batch.getStaticLoopRanges().front();
   bool byMatmuls =
-      threads.spreads(estimateWork(batch, threads.minWork)) &&
+      spreadsMatmul(threads, sizes,
+                    cast<linalg::LinalgOp>(batch.getOperation())) &&
       (ShapedType::isDynamic(count) || count >= sizes.minColumnBlocks);
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(getAsIndexOpFoldResult(context, {1, 0, 0, 0}));

@@ -26,9 +26,11 @@ constexpr int64_t kVectorsPerRow = 4;
 /// Vector operations below which an op stays on one thread (estimateWork,
 /// per lane): a fork and join of the threads costs about 3 us (a 2-core
 /// EPYC), and below about 32768 vector operations of 8 lanes (a [256, 1024]
-/// f32 add, a [16, 64] x [64, 256] matmul) two threads are no faster than
-/// one. Lanes past 8 do not lower it: ops of that size are bound by memory
-/// (an add moves 12 bytes per element), which wider vectors do not speed.
+/// f32 add) two threads are no faster than one. Lanes past 8 do not lower
+/// it: ops of that size are bound by memory (an add moves 12 bytes per
+/// element), which wider vectors do not speed. A matmul's are fused
+/// multiply-adds on every lane (a [16, 64] x [64, 256] matmul is 16384 of
+/// 16 lanes: one thread).
 constexpr int64_t kVectorOpsPerThreadedOp = 32768;
 constexpr int64_t kMaxLanesOfThreadedWork = 8;
 /// Thread chunks per core.
@@ -68,6 +70,10 @@ CPUTileSizes maxgraph::chooseCPUTileSizes(const CPUTarget &target) {
   sizes.remainderLength = lanes > 1 ? lanes : 0;
   sizes.threads.minWork =
       kVectorOpsPerThreadedOp * std::min(lanes, kMaxLanesOfThreadedWork);
+  // A matmul's register tiles do a multiply and an add per lane in one
+  // fused instruction, on every lane: as many vector instructions as an
+  // elementwise op of the threshold's take it 2 * lanes operations each.
+  matmul.minWork = kVectorOpsPerThreadedOp * 2 * lanes;
   sizes.threads.numChunks = kChunksPerCore * std::max<int64_t>(1, target.cores);
   return sizes;
 }

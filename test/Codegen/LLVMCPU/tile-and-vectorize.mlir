@@ -267,3 +267,29 @@ maxgraph.graph @batch_of_one(%x: !maxgraph.tensor<[1, 512, 512], f32>, %y: !maxg
   %0 = maxgraph.matmul %x, %y : (!maxgraph.tensor<[1, 512, 512], f32>, !maxgraph.tensor<[1, 512, 512], f32>) -> !maxgraph.tensor<[1, 512, 512], f32>
   maxgraph.output %0 : !maxgraph.tensor<[1, 512, 512], f32>
 }
+
+// -----
+
+// A matmul's register tiles are fused multiply-adds on every lane: a
+// [16, 64] x [64, 256] matmul (16384 FMAs of 16 lanes, as many vector
+// operations as half the threshold of other ops) stays on one thread, B
+// packed on it too; four times its rows are spread.
+// CHECK-LABEL: func.func @small_matmul
+// CHECK-NOT: scf.forall
+// CHECK: vector.contract
+// CHECK-NOT: scf.forall
+// CHECK: return
+maxgraph.graph @small_matmul(%x: !maxgraph.tensor<[16, 64], f32>, %w: !maxgraph.tensor<[64, 256], f32>) -> !maxgraph.tensor<[16, 256], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[16, 64], f32>, !maxgraph.tensor<[64, 256], f32>) -> !maxgraph.tensor<[16, 256], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[16, 256], f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @spread_matmul
+// CHECK: scf.forall
+// CHECK: vector.contract
+maxgraph.graph @spread_matmul(%x: !maxgraph.tensor<[64, 64], f32>, %w: !maxgraph.tensor<[64, 256], f32>) -> !maxgraph.tensor<[64, 256], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[64, 64], f32>, !maxgraph.tensor<[64, 256], f32>) -> !maxgraph.tensor<[64, 256], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[64, 256], f32>
+}

@@ -56,6 +56,12 @@ struct MatmulTileSizes {
   /// (narrower than `nc` when needed, in whole register tiles), so that a
   /// matmul with a single block of rows still spreads over them evenly.
   int64_t minColumnBlocks = 1;
+  /// The work (estimateWork: a multiply and an add per iteration) below
+  /// which a matmul stays on one thread. Higher than ThreadTiling's
+  /// `minWork` for other ops: register tiles run fused multiply-adds on
+  /// whole vectors, so that the same count of operations takes fewer
+  /// instructions. 0: ThreadTiling's.
+  int64_t minWork = 0;
 };
 
 /// Whether tileMatmulToRegisterTiles packs B for a matmul of loop ranges
