@@ -293,6 +293,22 @@ Value maxgraph::detail::createEmpty(OpBuilder &builder, Location loc,
                                  type.getElementType(), dynamicSizes);
 }
 
+Value maxgraph::detail::reshapeUnlessSameRank(OpBuilder &builder, Location loc,
+                                              Value value,
+                                              RankedTensorType type,
+                                              ValueRange sizes) {
+  if (cast<RankedTensorType>(value.getType()).getRank() == type.getRank())
+    return value.getType() == type
+               ? value
+               : tensor::CastOp::create(builder, loc, type, value).getResult();
+  Value shape = tensor::FromElementsOp::create(
+      builder, loc,
+      RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                            builder.getIndexType()),
+      sizes);
+  return tensor::ReshapeOp::create(builder, loc, type, value, shape);
+}
+
 Value maxgraph::detail::createFilled(OpBuilder &builder, Location loc,
                                      RankedTensorType type,
                                      ValueRange dynamicSizes, Value value) {

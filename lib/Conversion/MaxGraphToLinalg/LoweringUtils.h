@@ -157,6 +157,15 @@ mlir::Value createEmpty(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::RankedTensorType type,
                         mlir::ValueRange dynamicSizes);
 
+/// `value` reshaped to `type`, whose dims are `sizes` at run time (a
+/// tensor.reshape), or `value` itself, cast to `type`, when it already has
+/// `type`'s rank (the matrix a matmul takes, say): a reshape of a strided
+/// view (a KV cache's window) would copy it into a contiguous buffer.
+mlir::Value reshapeUnlessSameRank(mlir::OpBuilder &builder, mlir::Location loc,
+                                  mlir::Value value,
+                                  mlir::RankedTensorType type,
+                                  mlir::ValueRange sizes);
+
 /// A tensor of `type` (dynamic dims `dynamicSizes`) filled with the scalar
 /// `value`: linalg.fill of an empty tensor, the init of accumulations.
 mlir::Value createFilled(mlir::OpBuilder &builder, mlir::Location loc,

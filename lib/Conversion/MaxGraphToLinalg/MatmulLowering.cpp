@@ -26,28 +26,6 @@ using namespace maxgraph;
 using namespace maxgraph::detail;
 
 namespace {
-/// `sizes` as the 1-d index tensor that tensor.reshape takes as its shape.
-Value shapeTensorOf(OpBuilder &builder, Location loc, ArrayRef<Value> sizes) {
-  return tensor::FromElementsOp::create(
-      builder, loc,
-      RankedTensorType::get({static_cast<int64_t>(sizes.size())},
-                            builder.getIndexType()),
-      sizes);
-}
-
-/// `value` reshaped to `type` with the run-time `sizes`, or `value` itself
-/// (cast to `type`) when it already has `type`'s rank: the reshape of a
-/// strided view (a KV cache's window) would copy it.
-Value reshapeUnlessSameRank(OpBuilder &builder, Location loc, Value value,
-                            RankedTensorType type, ArrayRef<Value> sizes) {
-  if (cast<RankedTensorType>(value.getType()).getRank() == type.getRank())
-    return value.getType() == type
-               ? value
-               : tensor::CastOp::create(builder, loc, type, value).getResult();
-  return tensor::ReshapeOp::create(builder, loc, type, value,
-                                   shapeTensorOf(builder, loc, sizes));
-}
-
 /// `lhs [batch..., m, k] x rhs [k, n]` as one linalg.matmul: the lhs's
 /// batch dims and `m` become its rows (the rhs is the same matrix for every
 /// batch index), the product takes `type`'s dims back. tensor.reshape, not

@@ -483,17 +483,6 @@ Value registerKernel(OpBuilder &b, Location loc, QuantizationEncoding encoding,
   return tiles.forall.getResult(0);
 }
 
-/// `value` reshaped to the static or dynamic `shape` with `sizes`.
-Value reshapeTo(OpBuilder &b, Location loc, Value value, RankedTensorType type,
-                ArrayRef<Value> sizes) {
-  Value shape = tensor::FromElementsOp::create(
-      b, loc,
-      RankedTensorType::get({static_cast<int64_t>(sizes.size())},
-                            b.getIndexType()),
-      sizes);
-  return tensor::ReshapeOp::create(b, loc, type, value, shape);
-}
-
 struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -542,7 +531,8 @@ struct QMatmulLowering : OpConversionPattern<QMatmulOp> {
     Value lhsK = dimOf(rewriter, loc, lhs, rank - 1);
     auto matrixType = RankedTensorType::get(
         {staticRows, lhsType.getDimSize(rank - 1)}, lhsType.getElementType());
-    Value matrix = reshapeTo(rewriter, loc, lhs, matrixType, {rows, lhsK});
+    Value matrix =
+        reshapeUnlessSameRank(rewriter, loc, lhs, matrixType, {rows, lhsK});
     matrix = castToType(
         rewriter, loc, matrix,
         RankedTensorType::get({staticRows, k}, lhsType.getElementType()),
@@ -591,8 +581,8 @@ struct QMatmulLowering : OpConversionPattern<QMatmulOp> {
           });
       product = choice.getResult(0);
     }
-    rewriter.replaceOp(op,
-                       reshapeTo(rewriter, loc, product, type, resultSizes));
+    rewriter.replaceOp(
+        op, reshapeUnlessSameRank(rewriter, loc, product, type, resultSizes));
     return success();
   }
 

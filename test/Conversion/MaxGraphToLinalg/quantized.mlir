@@ -67,8 +67,10 @@ maxgraph.graph @qmatmul<seq>(%x: !maxgraph.tensor<[seq, 64], f32>, %w: !maxgraph
 // q4_1's minimum term, `m * sum(x)` per block: the sums of x's blocks are
 // reduced once per call, before the kernel; per block, `d` and `m` are one
 // read, and the term a scalar product into an accumulator of its own,
-// added to the row's reduction.
+// added to the row's reduction. A matrix lhs is taken as it is, with no
+// reshape to a matrix (which would copy a strided view).
 // CHECK-LABEL: func.func @qmatmul_q4_1(
+// CHECK-NOT: tensor.reshape
 // CHECK: %[[BLOCKS:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [1, 2, 32] : tensor<1x64xf32> into tensor<1x2x32xf32>
 // CHECK: %[[SUMS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[BLOCKS]] : tensor<1x2x32xf32>) outs(%{{.*}} : tensor<1x2xf32>)
 // CHECK: scf.forall
