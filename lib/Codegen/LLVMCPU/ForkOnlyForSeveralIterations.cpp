@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopNestTrips.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -70,18 +71,10 @@ struct ForkOnlyForSeveralIterationsPass
         if (!bound.getParentRegion()->isProperAncestor(&parallel.getRegion()))
           return;
       ImplicitLocOpBuilder b(parallel.getLoc(), parallel);
-      Value zero = arith::ConstantIndexOp::create(b, 0);
       Value one = arith::ConstantIndexOp::create(b, 1);
-      // ceil((ub - lb) / step) per loop, none below 0; their product.
       Value trips = one;
-      for (auto [lower, upper, step] :
-           llvm::zip_equal(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
-                           nest.getLoopSteps())) {
-        Value span = arith::SubIOp::create(b, upper, lower);
-        Value count = arith::CeilDivSIOp::create(b, span, step);
-        count = arith::MaxSIOp::create(b, count, zero);
+      for (Value count : maxgraph::loopTripCounts(b, nest))
         trips = arith::MulIOp::create(b, trips, count);
-      }
       Value several =
           arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, trips, one);
       parallel.getIfExprMutable().assign(several);

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopNestTrips.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -73,17 +74,10 @@ void partition(omp::WsloopOp loop) {
   ImplicitLocOpBuilder b(loop.getLoc(), loop);
   Value zero = arith::ConstantIndexOp::create(b, 0);
   Value one = arith::ConstantIndexOp::create(b, 1);
-  SmallVector<Value> trips;
+  SmallVector<Value> trips = maxgraph::loopTripCounts(b, nest);
   Value total = one;
-  for (auto [lower, upper, step] :
-       llvm::zip_equal(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
-                       nest.getLoopSteps())) {
-    Value span = arith::SubIOp::create(b, upper, lower);
-    Value count = arith::MaxSIOp::create(
-        b, arith::CeilDivSIOp::create(b, span, step), zero);
-    trips.push_back(count);
+  for (Value count : trips)
     total = arith::MulIOp::create(b, total, count);
-  }
   Value thread = callIntFunction(b, "omp_get_thread_num");
   Value threads = callIntFunction(b, "omp_get_num_threads");
   Value share = arith::DivUIOp::create(b, total, threads);
