@@ -261,6 +261,24 @@ def test_matmul_columns_below_a_vector(dtype, rng):
               atol=1e-4)
 
 
+@pytest.mark.parametrize("dtype", [DType.float32, DType.float64], ids=str)
+def test_matmul_rows_of_a_symbolic_m(dtype, rng):
+    # The rows of a symbolic M past the last full register tile (12 on
+    # AVX-512, 6 on AVX2) run as tiles of 4 rows, then of 1: every count
+    # of leftover rows, with a K of several panels and N with a column
+    # remainder, against float64.
+    run = compilation.compile(lambda a, b: a @ b)(
+        TensorLayout(dtype, ["m", 300]), TensorLayout(dtype, [300, 40]))
+    numpy_type = dtype.to_numpy()
+    for m in range(1, 38):
+        x = rng.standard_normal((m, 300)).astype(numpy_type)
+        y = rng.standard_normal((300, 40)).astype(numpy_type)
+        out = run(x, y).to_numpy()
+        assert out.shape == (m, 40)
+        close(out, x.astype(np.float64) @ y.astype(np.float64), rtol=1e-4,
+              atol=1e-3)
+
+
 REDUCE = {
     "reduce_sum": (ops.reduce_sum, np.sum),
     "reduce_max": (ops.reduce_max, np.max),

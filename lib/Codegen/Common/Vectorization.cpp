@@ -13,10 +13,13 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include <bit>
 
 using namespace mlir;
 
@@ -194,6 +197,59 @@ void maxgraph::markForVectorization(Operation *op) {
   op->setAttr(kVectorTileAttr, UnitAttr::get(op->getContext()));
 }
 
+namespace {
+/// The rows of the register tiles of a matmul's remainder rows.
+constexpr int64_t kRemainderRows = 4;
+
+/// The most rows that `matmul` (a tile of a dynamic M) can have, when
+/// its bounds say: the peeled remainder of rows of `mr` has at most
+/// `mr` - 1.
+std::optional<int64_t> rowBound(linalg::MatmulOp matmul) {
+  FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB,
+      ValueBoundsConstraintSet::Variable(matmul.getDpsInits()[0], 0),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+  if (failed(bound) || *bound < 1)
+    return std::nullopt;
+  return *bound;
+}
+
+/// Tiles the rows of `matmul` (a register tile of a dynamic M of at most
+/// `maxRows` rows) to tiles of kRemainderRows rows (fewer where `maxRows`
+/// is), then its peeled remainder to tiles of one row: a remainder of 11
+/// rows runs as 4 + 4 + 1 + 1 + 1. A tile of one row keeps two
+/// accumulators, and their fused multiply-adds wait on each other's
+/// latency; one of 4 rows has 8 to interleave, as many as the FMA units
+/// need. Each further size would be one more kernel to compile per
+/// remainder. Returns the tiles, whose M is static.
+SmallVector<linalg::LinalgOp> tileRemainderRows(RewriterBase &rewriter,
+                                                linalg::MatmulOp matmul,
+                                                int64_t maxRows) {
+  SmallVector<linalg::LinalgOp> tiles;
+  linalg::MatmulOp rest = matmul;
+  for (int64_t rows = std::min<int64_t>(
+           kRemainderRows, std::bit_floor(static_cast<uint64_t>(maxRows)));
+       rest && rows >= 1; rows = rows > 1 ? 1 : 0) {
+    expandSliceSizes(rewriter, rest);
+    FailureOr<scf::SCFTilingResult> tiled = maxgraph::tileWithForLoops(
+        rewriter, cast<TilingInterface>(rest.getOperation()), {rows, 0, 0});
+    if (failed(tiled) || tiled->loops.empty())
+      break;
+    Operation *tile = tiled->tiledOps.back();
+    maxgraph::markForVectorization(tile);
+    tiles.push_back(cast<linalg::LinalgOp>(tile));
+    auto loop = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
+    if (!loop || rows == 1)
+      break;
+    scf::ForOp partial;
+    rest = nullptr;
+    if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
+      partial->walk([&](linalg::MatmulOp op) { rest = op; });
+  }
+  return tiles;
+}
+} // namespace
+
 void maxgraph::tileDynamicTiles(RewriterBase &rewriter, Operation *root,
                                 int64_t lanes) {
   if (lanes < 2)
@@ -203,8 +259,35 @@ void maxgraph::tileDynamicTiles(RewriterBase &rewriter, Operation *root,
     if (op->hasAttr(kVectorTileAttr) && op.hasPureTensorSemantics())
       tiles.push_back(op);
   });
+  // The rows of a matmul's remainder first, so that its register tiles
+  // keep several rows.
+  SmallVector<linalg::LinalgOp> rowTiles;
+  for (linalg::LinalgOp &op : tiles) {
+    auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+    if (!matmul || hasSubByteOperands(op) ||
+        !ShapedType::isDynamic(op.getStaticLoopRanges()[0]))
+      continue;
+    std::optional<int64_t> maxRows = rowBound(matmul);
+    if (!maxRows || *maxRows < 2)
+      continue;
+    SmallVector<linalg::LinalgOp> rows =
+        tileRemainderRows(rewriter, matmul, *maxRows);
+    if (rows.empty())
+      continue;
+    op = nullptr;
+    rowTiles.append(rows);
+  }
+  llvm::erase(tiles, nullptr);
+  llvm::SmallPtrSet<Operation *, 8> staticRows;
+  for (linalg::LinalgOp op : rowTiles) {
+    staticRows.insert(op);
+    tiles.push_back(op);
+  }
   for (linalg::LinalgOp op : tiles) {
     SmallVector<int64_t> sizes = dynamicTileSizes(op, lanes);
+    // Their row counts are constants, not folded into the slices yet.
+    if (staticRows.contains(op))
+      sizes[0] = 0;
     if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
       continue;
     expandSliceSizes(rewriter, op);

@@ -4,9 +4,9 @@
 // matmuls to 12x32 register tiles with a vector.contract per K step (the
 // static remainders too), other ops to rows of up to 64 lanes, large ops
 // under an scf.forall. Tiles that stay dynamic (a size known at run time)
-// are tiled again to one vector of 16 lanes (a matmul's to 1 x 16 register
-// tiles where M is dynamic, 12 x 16 where N is); only what is left below that
-// stays scalar.
+// are tiled again to one vector of 16 lanes (a matmul's rows below 12 to
+// tiles of 4 rows, then 1, where M is dynamic, its columns to 16 lanes
+// where N is); only what is left below that stays scalar.
 // RUN: max-opt %s --split-input-file --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' | FileCheck %s
 
 // 25 = 2 * 12 + 1 rows and 40 = 32 + 8 columns: full register tiles and
@@ -216,10 +216,11 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // iteration's thread (no nested forall). K is one panel: the full tiles
 // start from zeros in registers, the dynamic remainders zero-fill theirs.
 // The remainders of N (below 32 columns: all of them for 16 tokens) are
-// 12 x 16 register tiles, those of M (below 12 rows) tiles of one row; the
-// last fewer than 16 columns are 16-lane tiles too, their rhs rows and
-// accumulators read and written with the columns past N masked off (a
-// decoder's 3 query rows against its cache, or 3 columns, are not scalar).
+// 12 x 16 register tiles; the rows of M below 12 are tiles of 4 rows, then
+// of one (a tile of one row waits on its two accumulators); the last fewer than 16 columns are 16-lane
+// tiles too, their rhs rows and accumulators read and written with the
+// columns past N masked off (a decoder's 3 query rows against its cache,
+// or 3 columns, are not scalar).
 // CHECK-LABEL: func.func @batch_of_matmuls
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<12x32xf32>
 // CHECK: scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%{{.*}}) -> (tensor<?x?x?xf32>)
@@ -235,11 +236,18 @@ maxgraph.graph @bools(%x: !maxgraph.tensor<[4, 5], f32>, %y: !maxgraph.tensor<[4
 // CHECK: vector.transfer_read %{{.*}}[%c0, %c0], %{{.*}} {in_bounds = [true, false]} : tensor<1x?xf32>, vector<1x16xf32>
 // CHECK: vector.contract {{.*}} : vector<12x1xf32>, vector<1x16xf32> into vector<12x16xf32>
 // CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c0] {in_bounds = [true, false]} : vector<12x16xf32>, tensor<12x?xf32>
+// CHECK: scf.for %{{.*}} step %c4
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK: scf.for %{{.*}} step %c1
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// CHECK: vector.transfer_read %{{.*}}[%c0, %c0], %{{.*}} {in_bounds = [true, false]} : tensor<4x?xf32>, vector<4x16xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
 // CHECK: vector.transfer_read %{{.*}}[%c0, %c0], %{{.*}} {in_bounds = [true, false]} : tensor<1x?xf32>, vector<1x16xf32>
 // CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
 // CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c0] {in_bounds = [true, false]} : vector<1x16xf32>, tensor<1x?xf32>
+// CHECK-NOT: vector<1x1xf32>, vector<1x32xf32>
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: scf.forall
 // CHECK: scf.forall.in_parallel

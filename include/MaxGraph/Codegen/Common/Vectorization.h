@@ -24,9 +24,11 @@ void markForVectorization(mlir::Operation *op);
 /// Tiles again each linalg op marked under `root` whose shape stays
 /// dynamic (the remainder of a tiled loop whose size is known at run time,
 /// such as a row of `seq` elements below a vector step of 64), so that most
-/// of it vectorizes: a matmul tile with M or N dynamic to tiles of 1 row and
-/// `lanes` columns, any other op to `lanes` in a dynamic innermost dim and
-/// 1 in its other dynamic dims. The new tiles are marked and their partial
+/// of it vectorizes: a matmul tile with M dynamic to tiles of 4 rows and
+/// its remainder to tiles of 1, when M's bound is known (the rows below a
+/// register tile's) and at least 4, else to tiles of 1 row; with N dynamic
+/// to `lanes` columns; any other op to `lanes` in a dynamic innermost dim
+/// and 1 in its other dynamic dims. The new tiles are marked and their partial
 /// iterations peeled: only what is left below those sizes stays scalar,
 /// but for a matmul's last columns, which take `lanes` masked lanes. A
 /// row of 16 then takes one vector of 16 lanes. Nothing is tiled when

@@ -289,6 +289,41 @@ def OmitLoopBarriers
   let dependentDialects = ["mlir::omp::OpenMPDialect"];
 }
 
+def PrefetchMatmulRows
+    : Pass<"maxgraph-prefetch-matmul-rows", "mlir::func::FuncOp"> {
+  let summary = "Prefetches the rows of B that a matmul's register tile "
+                "reads some steps ahead";
+  let description = [{
+    Runs after bufferization in `maxgraph-lower-to-cpu`. In the K loop of a
+    vectorized register tile (an `scf.for` holding a `vector.contract`
+    whose rhs is a `vector.transfer_read` of `memref.subview %B[%k, 0]
+    [1, n]`, %k its induction variable), row `%k + rows-ahead` of %B (its
+    last row at most) is prefetched, one `memref.prefetch` per cache line of
+    the columns the tile reads. A tile of a few rows of A (a few tokens
+    through a layer's weights) waits on B's loads from memory: the
+    hardware's prefetchers start over at each 4 KB page of a stream, and
+    the tiles read a K panel of B at a time.
+
+    ```mlir
+    scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) {
+      %row = memref.subview %B[%k, 0] [1, 32] [1, 1]
+      %b = vector.transfer_read %row[%c0, %c0], %pad
+      %c = vector.contract ... %a, %b, %acc
+    ```
+    gets, before the read (16 rows ahead, f32):
+    ```mlir
+      %next = arith.minui (%k + 16), (dim(%B, 0) - 1)
+      memref.prefetch %B[%next, %c0], read, locality<3>, data
+      memref.prefetch %B[%next, %c16], read, locality<3>, data
+    ```
+  }];
+  let options = [
+    Option<"rowsAhead", "rows-ahead", "int64_t", /*default=*/"16",
+           "How many rows of B ahead of the one read to prefetch (0: none)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def StreamResultStores
     : Pass<"maxgraph-stream-result-stores", "mlir::func::FuncOp"> {
   let summary = "Writes large results that an entry only writes with "
