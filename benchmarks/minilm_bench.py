@@ -47,6 +47,8 @@ sys.path.insert(0, str(ROOT))
 QUICK = "--quick" in sys.argv
 COMPILE_ONLY = "--compile-only" in sys.argv
 CASES = [(1, 16), (1, 128), (8, 16), (8, 128)]
+# The case whose per-op breakdown is printed, on one thread.
+PROFILE_CASE = (1, 128)
 
 
 def best_times(fns, repeats, rounds=3):
@@ -144,74 +146,167 @@ def reference_model(directory):
     return Encoder().eval()
 
 
-def onnxruntime_session(reference, threads, directory):
-    """Exports `reference` to ONNX in `directory` (the TorchScript
-    exporter, opset 17, `batch` and `seq` dynamic) and loads it into an
-    onnxruntime session on `threads` intra-op threads."""
+def onnxruntime_session(threads, path, profile=False):
+    """An onnxruntime session on `threads` intra-op threads for the ONNX
+    file at `path`, which is first exported from the PyTorch peer when
+    missing (the TorchScript exporter, opset 17, `batch` and `seq`
+    dynamic)."""
     import warnings
 
     import onnxruntime
-    import torch
 
-    path = os.path.join(directory, "minilm.onnx")
-    example = torch.full((2, 16), 1000, dtype=torch.int64)
-    axes = {0: "batch", 1: "seq"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the legacy exporter's deprecation
-        torch.onnx.export(
-            reference, (example, torch.ones_like(example)), path,
-            dynamo=False, opset_version=17,
-            input_names=["input_ids", "attention_mask"],
-            output_names=["embeddings"],
-            dynamic_axes={"input_ids": axes, "attention_mask": axes,
-                          "embeddings": {0: "batch"}})
+    if not os.path.exists(path):
+        import torch
+
+        from examples.minilm import encoder
+
+        reference = reference_model(encoder.model_directory())
+        example = torch.full((2, 16), 1000, dtype=torch.int64)
+        axes = {0: "batch", 1: "seq"}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the legacy exporter's notice
+            torch.onnx.export(
+                reference, (example, torch.ones_like(example)), path,
+                dynamo=False, opset_version=17,
+                input_names=["input_ids", "attention_mask"],
+                output_names=["embeddings"],
+                dynamic_axes={"input_ids": axes, "attention_mask": axes,
+                              "embeddings": {0: "batch"}})
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = (
         onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL)
+    if profile:
+        options.enable_profiling = True
+        options.profile_file_prefix = os.path.join(
+            os.path.dirname(path), "ort-profile")
     return onnxruntime.InferenceSession(
         path, options, providers=["CPUExecutionProvider"])
 
 
-def latency_child(threads):
+SYSTEMS = ("maxgraph", "torch", "onnxruntime")
+
+
+def encoder_of(system, threads, onnx_path):
+    """The encoder `system` runs, as a function of numpy ids and mask that
+    returns the numpy embeddings. Each system is built in its own process,
+    so that no other system's thread pool competes with it for the cores.
+    """
     import numpy as np
+
+    if system == "maxgraph":
+        from examples.minilm import encoder
+
+        ours = encoder.SentenceEncoder()
+        return lambda ids, mask: ours.run(ids, mask)["embeddings"]
     import torch
 
     from examples.minilm import encoder
 
     torch.set_num_threads(threads)
-    ours = encoder.SentenceEncoder()
-    reference = reference_model(ours.directory)
-    with tempfile.TemporaryDirectory() as directory:
-        session = onnxruntime_session(reference, threads, directory)
+    if system == "torch":
+        reference = reference_model(encoder.model_directory())
 
-    def torch_encode(ids, mask):
-        with torch.no_grad():
-            return reference(ids, mask)
+        def torch_encode(ids, mask):
+            with torch.no_grad():
+                return reference(torch.from_numpy(ids),
+                                 torch.from_numpy(mask)).numpy()
+        return torch_encode
+    session = onnxruntime_session(threads, onnx_path)
+    return lambda ids, mask: session.run(
+        ["embeddings"], {"input_ids": ids, "attention_mask": mask})[0]
 
-    def ort_encode(ids, mask):
-        return session.run(["embeddings"],
-                           {"input_ids": ids, "attention_mask": mask})[0]
 
-    rng = np.random.default_rng(0)
+def case_inputs(batch, seq):
+    """Random token ids (the same in every process) and a full mask."""
+    import numpy as np
+
+    rng = np.random.default_rng(batch * 1000 + seq)
+    ids = rng.integers(1000, 30000, (batch, seq)).astype(np.int64)
+    ids[:, 0], ids[:, -1] = 101, 102
+    return ids, np.ones_like(ids)
+
+
+def latency_child(system, threads, directory):
+    """Times `system` on every case; prints `batch seq seconds` lines and
+    saves each case's embeddings in `directory` for the parent's diffs."""
+    import numpy as np
+
+    encode = encoder_of(system, threads,
+                        os.path.join(directory, "minilm.onnx"))
     for batch, seq in CASES:
-        ids = rng.integers(1000, 30000, (batch, seq)).astype(np.int64)
-        ids[:, 0], ids[:, -1] = 101, 102
-        mask = np.ones_like(ids)
+        ids, mask = case_inputs(batch, seq)
         repeats = 3 if QUICK else (21 if batch * seq <= 128 else 9)
-        tids, tmask = torch.from_numpy(ids), torch.from_numpy(mask)
-        mine, peer, ort = best_times(
-            [lambda: ours.run(ids, mask), lambda: torch_encode(tids, tmask),
-             lambda: ort_encode(ids, mask)], repeats)
-        expected = ours.run(ids, mask)["embeddings"]
-        torch_diff = np.abs(expected - torch_encode(tids, tmask).numpy()).max()
-        ort_diff = np.abs(expected - ort_encode(ids, mask)).max()
-        print(f"{threads:7d} {batch:5d} {seq:4d} {mine * 1e3:11.2f} "
-              f"{peer * 1e3:8.2f} {peer / mine:5.2f} {ort * 1e3:14.2f} "
-              f"{ort / mine:5.2f} {torch_diff:10.1e} {ort_diff:9.1e}",
-              flush=True)
+        (best,) = best_times([lambda: encode(ids, mask)], repeats)
+        np.save(os.path.join(directory, f"{system}-{batch}x{seq}.npy"),
+                encode(ids, mask))
+        print(batch, seq, best, flush=True)
+
+
+def profile_child(system, threads, directory, batch, seq):
+    """Prints where one call of `system` spends its time at batch x seq, by
+    op: onnxruntime's own profiler (node kernel times by op type);
+    MaxGraph's code compiled with MAXGRAPH_PROFILE=1 (loop nests by the
+    model's line that staged them; the parent sets the variable)."""
+    ids, mask = case_inputs(batch, seq)
+    if system == "maxgraph":
+        import linecache
+
+        from examples.minilm import encoder
+
+        ours = encoder.SentenceEncoder()
+        calls = 20
+        for _ in range(5):
+            ours.run(ids, mask)
+        ours.compiled.reset_profile()
+        for _ in range(calls):
+            ours.run(ids, mask)
+        source = Path(encoder.__file__).parent
+        totals = {}
+        for label, _, seconds in ours.compiled.profile():
+            where, _, function = label.partition(" in ")
+            file, line, _ = (where.split(":") + ["", ""])[:3]
+            text = linecache.getline(str(source / file), int(line)).strip() \
+                if line.isdigit() else ""
+            key = f"{file}:{line} {function} {text}"[:72]
+            totals[key] = totals.get(key, 0) + seconds / calls
+        print_breakdown(system, batch, seq, totals)
+    if system == "onnxruntime":
+        import json
+
+        session = onnxruntime_session(
+            threads, os.path.join(directory, "minilm.onnx"), profile=True)
+        for _ in range(5):
+            session.run(None, {"input_ids": ids, "attention_mask": mask})
+        with open(session.end_profiling()) as trace:
+            events = json.load(trace)
+        # The last call's node events, summed by op type.
+        runs = [e for e in events if e.get("name") == "model_run"]
+        last = runs[-1]["ts"] if runs else 0
+        totals = {}
+        for event in events:
+            args = event.get("args", {})
+            if (event.get("cat") == "Node" and event["ts"] >= last and
+                    event["name"].endswith("_kernel_time")):
+                op = args.get("op_name", "?")
+                totals[op] = totals.get(op, 0) + event["dur"] * 1e-6
+        print_breakdown(system, batch, seq, totals)
+
+
+def print_breakdown(system, batch, seq, totals, rows=12):
+    """The `rows` largest of `totals` (seconds by op), the rest summed."""
+    total = sum(totals.values())
+    print(f"{system}, one call at {batch} x {seq} on one thread: "
+          f"{total * 1e3:.2f} ms in ops (profiled)")
+    ranked = sorted(totals.items(), key=lambda kv: -kv[1])
+    if len(ranked) > rows:
+        rest = sum(seconds for _, seconds in ranked[rows - 1:])
+        ranked = ranked[:rows - 1] + [(f"{len(ranked) - rows + 1} others",
+                                       rest)]
+    for op, seconds in ranked:
+        print(f"  {op:72s} {seconds * 1e3:7.3f} ms {seconds / total:6.1%}")
 
 
 def main():
@@ -219,8 +314,12 @@ def main():
         return compile_child(sys.argv[2])
     if len(sys.argv) > 2 and sys.argv[1] == "--load-child":
         return load_child(sys.argv[2])
-    if len(sys.argv) > 1 and sys.argv[1] == "--latency-child":
-        return latency_child(int(os.environ["OMP_NUM_THREADS"]))
+    threads = int(os.environ.get("OMP_NUM_THREADS", "1"))
+    if len(sys.argv) > 3 and sys.argv[1] == "--latency-child":
+        return latency_child(sys.argv[2], threads, sys.argv[3])
+    if len(sys.argv) > 3 and sys.argv[1] == "--profile-child":
+        return profile_child(sys.argv[2], threads, sys.argv[3],
+                             *PROFILE_CASE)
     script = [sys.executable, __file__]
     extra = ["--quick"] if QUICK else []
 
@@ -243,15 +342,51 @@ def main():
                dict(os.environ, MAXGRAPH_CACHE_DIR=os.path.join(empty, "c")))
         if COMPILE_ONLY:
             return
-        print("encoder latency, best of several runs (ratio: the peer's "
-              "ms / maxgraph's,\nabove 1: maxgraph faster; diff: max abs "
-              "diff of the embeddings from maxgraph's)")
-        print("threads batch  seq maxgraph ms torch ms ratio onnxruntime ms "
-              "ratio torch diff  ort diff", flush=True)
-        for threads in (1, 2):
-            subprocess.run(script + ["--latency-child"] + extra,
-                           env=dict(env, OMP_NUM_THREADS=str(threads)),
-                           check=True)
+        latency(script, extra, env, empty)
+
+
+def latency(script, extra, env, directory):
+    """Runs each system in its own processes, in alternating rounds, and
+    prints the table of the best times and the per-op breakdowns."""
+    import numpy as np
+
+    print("encoder latency, each system in its own process, best of "
+          "several runs (ratio:\nthe peer's ms / maxgraph's, above 1: "
+          "maxgraph faster; diff: max abs diff of\nthe embeddings from "
+          "maxgraph's)")
+    print("threads batch  seq maxgraph ms torch ms ratio onnxruntime ms "
+          "ratio torch diff  ort diff", flush=True)
+    rounds = 1 if QUICK else 2
+    for threads in (1, 2):
+        child_env = dict(env, OMP_NUM_THREADS=str(threads))
+        best = {}
+        for _ in range(rounds):
+            for system in SYSTEMS:
+                lines = subprocess.run(
+                    script + ["--latency-child", system, directory] + extra,
+                    env=child_env, check=True, capture_output=True,
+                    text=True).stdout.splitlines()
+                for line in lines:
+                    batch, seq, seconds = line.split()
+                    key = (system, int(batch), int(seq))
+                    best[key] = min(best.get(key, float("inf")),
+                                    float(seconds))
+        for batch, seq in CASES:
+            def load(system):
+                return np.load(os.path.join(
+                    directory, f"{system}-{batch}x{seq}.npy"))
+            mine, peer, ort = (best[(system, batch, seq)]
+                               for system in SYSTEMS)
+            torch_diff = np.abs(load("maxgraph") - load("torch")).max()
+            ort_diff = np.abs(load("maxgraph") - load("onnxruntime")).max()
+            print(f"{threads:7d} {batch:5d} {seq:4d} {mine * 1e3:11.2f} "
+                  f"{peer * 1e3:8.2f} {peer / mine:5.2f} {ort * 1e3:14.2f} "
+                  f"{ort / mine:5.2f} {torch_diff:10.1e} {ort_diff:9.1e}",
+                  flush=True)
+    for system in ("maxgraph", "onnxruntime"):
+        subprocess.run(script + ["--profile-child", system, directory],
+                       env=dict(env, OMP_NUM_THREADS="1",
+                                MAXGRAPH_PROFILE="1"), check=True)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 using namespace mlir;
 using namespace maxgraph;
@@ -87,6 +88,11 @@ void checkAvailable(StringRef runtime, GraphOp graph) {
   }
 }
 } // namespace
+
+bool maxgraph::profileRequested() {
+  const char *value = std::getenv("MAXGRAPH_PROFILE");
+  return value && *value && StringRef(value) != "0";
+}
 
 ExecutableImage maxgraph::compileImage(ModuleOp module, StringRef name,
                                        const ExecutableOptions &options) {

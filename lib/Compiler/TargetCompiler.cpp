@@ -9,6 +9,7 @@
 #include "TargetCompiler.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
+#include "MaxGraph/Compiler/Compile.h"
 #include "MaxGraph/Compiler/CompileCache.h"
 #include "MaxGraph/Compiler/EntryPoint.h"
 #include "MaxGraph/Compiler/ObjectEmitter.h"
@@ -147,14 +148,19 @@ std::vector<StringRef> hostInterfaceNames(StringRef runtime) {
 ExecutableImage maxgraph::detail::compileCpuImage(ModuleOp module,
                                                   GraphOp graph) {
   Target target;
-  target.cacheTarget = "cpu";
+  bool profile = profileRequested();
+  target.cacheTarget = profile ? "cpu-profile" : "cpu";
   target.what = "to the CPU";
   target.registerTranslations = [](DialectRegistry &registry) {
     registerBuiltinDialectTranslation(registry);
     registerLLVMDialectTranslation(registry);
     registerOpenMPDialectTranslation(registry);
   };
-  target.buildPipeline = [](PassManager &pm) { buildLowerToCPUPipeline(pm); };
+  target.buildPipeline = [profile](PassManager &pm) {
+    LowerToCPUPipelineOptions options;
+    options.profile = profile;
+    buildLowerToCPUPipeline(pm, options);
+  };
   return compileWith(module, graph,
                      describedImage(module, graph, ExecutableImage::Kind::Cpu),
                      target);

@@ -34,6 +34,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <atomic>
 #include <cstring>
 
 using namespace maxgraph;
@@ -68,10 +69,44 @@ CpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
   } else {
     llvm::consumeError(list.takeError());
   }
+  // The loop nests' counters and labels (maxgraph-profile-loop-nests),
+  // where the code was compiled to profile them.
+  std::string entrySymbol = jitSymbol(signature.name);
+  auto labels = loaded.jit->lookup(entrySymbol + ".profile_labels");
+  auto counters = loaded.jit->lookup(entrySymbol + ".profile_counters");
+  if (labels && counters) {
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(static_cast<const char *>(*labels))
+        .split(lines, '\n', -1, /*KeepEmpty=*/false);
+    // As the graphs are named in the user's code.
+    for (llvm::StringRef line : lines)
+      executable->profileLabels.push_back(userSymbols(line.str()));
+    executable->profileCounters = static_cast<int64_t *>(*counters);
+  } else {
+    llvm::consumeError(labels.takeError());
+    llvm::consumeError(counters.takeError());
+  }
   executable->jit = std::move(loaded.jit);
   executable->entry = loaded.entry;
   executable->loaded = std::move(image);
   return executable;
+}
+
+std::vector<ProfileEntry> CpuExecutable::profile() const {
+  std::vector<ProfileEntry> entries;
+  for (auto [index, label] : llvm::enumerate(profileLabels)) {
+    std::atomic_ref<int64_t> nanoseconds(profileCounters[2 * index]);
+    std::atomic_ref<int64_t> calls(profileCounters[2 * index + 1]);
+    entries.push_back({label, calls.load(std::memory_order_relaxed),
+                       nanoseconds.load(std::memory_order_relaxed) * 1e-9});
+  }
+  return entries;
+}
+
+void CpuExecutable::resetProfile() const {
+  for (size_t slot = 0; slot < 2 * profileLabels.size(); ++slot)
+    std::atomic_ref<int64_t>(profileCounters[slot])
+        .store(0, std::memory_order_relaxed);
 }
 
 const GraphInputs &CpuExecutable::arguments() const {

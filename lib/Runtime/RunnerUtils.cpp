@@ -8,6 +8,7 @@
 #include "MaxGraph/Dialect/MaxGraph/Utils/ScalarSemantics.h"
 #include "MaxGraph/Runtime/ElementText.h"
 #include "MaxGraph/Runtime/HostTensor.h"
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -120,6 +121,12 @@ extern "C" void maxgraphPrint(int64_t label, int64_t labelLength, int64_t data,
   std::fwrite(line.data(), 1, line.size(), stdout);
   std::fflush(stdout);
 }
+/// The clock of maxgraph-profile-loop-nests: monotonic nanoseconds.
+extern "C" int64_t profileClock() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 } // namespace
 
 llvm::ArrayRef<std::pair<llvm::StringRef, void *>>
@@ -128,6 +135,7 @@ maxgraph::detail::runnerUtilSymbols() {
       {"memrefCopy", reinterpret_cast<void *>(&stridedMemrefCopy)},
       {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBFloat16)},
       {"__truncsfbf2", reinterpret_cast<void *>(&truncFloatToBFloat16)},
-      {"maxgraphPrint", reinterpret_cast<void *>(&maxgraphPrint)}};
+      {"maxgraphPrint", reinterpret_cast<void *>(&maxgraphPrint)},
+      {"maxgraphProfileClock", reinterpret_cast<void *>(&profileClock)}};
   return symbols;
 }

@@ -507,6 +507,24 @@ void maxgraph::python::bindRuntime(nb::module_ &m) {
       .def("run_raw", &PyExecutable::runRaw, nb::arg("inputs"),
            "Runs without the input checks: inputs that do not fit are "
            "undefined behaviour.")
+      .def(
+          "profile",
+          [](const PyExecutable &self) {
+            nb::list rows;
+            for (const ProfileEntry &entry :
+                 self.program->getExecutable().profile())
+              rows.append(
+                  nb::make_tuple(entry.label, entry.calls, entry.seconds));
+            return rows;
+          },
+          "(label, calls, seconds) of each loop nest, in the code's order; "
+          "empty unless compiled with MAXGRAPH_PROFILE=1.")
+      .def(
+          "reset_profile",
+          [](const PyExecutable &self) {
+            self.program->getExecutable().resetProfile();
+          },
+          "Sets the counters of profile() back to zero.")
       .def("export", &PyExecutable::exportTo, nb::arg("path"),
            nb::arg("frontend"),
            "Writes the artifact: the object code, the signature and the "

@@ -44,6 +44,11 @@ struct ExecutableOptions {
   std::optional<int> spmdRank;
 };
 
+/// Whether CPU code is compiled to time its loop nests
+/// (Executable::profile): MAXGRAPH_PROFILE is set, to anything but "" or
+/// "0", when it compiles. Code compiled with and without it is cached apart.
+bool profileRequested();
+
 /// Inlines the calls of `module` and keeps of graph `name` what it places on
 /// device `kind`:`id` (maxgraph-partition-by-device): an SPMD rank's part
 /// (cpu), or one GPU's part of a graph over several. Throws RuntimeError

@@ -71,6 +71,9 @@ public:
     return loaded;
   }
 
+  std::vector<ProfileEntry> profile() const override;
+  void resetProfile() const override;
+
 private:
   CpuExecutable() = default;
 
@@ -80,6 +83,11 @@ private:
   std::vector<detail::PackedArgument> packed;
   /// The entry's packed wrapper (`void (void **)`), looked up once.
   void (*entry)(void **) = nullptr;
+  /// The loop nests' labels and their counters (nanoseconds and calls of
+  /// each, in pairs), from the object code where it was compiled to
+  /// profile them.
+  std::vector<std::string> profileLabels;
+  int64_t *profileCounters = nullptr;
 };
 } // namespace maxgraph
 

@@ -26,6 +26,16 @@
 namespace maxgraph {
 class ObjectJIT;
 
+/// The time a compiled graph spent in one of its loop nests (one op, or
+/// several fused) over its calls, as maxgraph-profile-loop-nests counts it.
+struct ProfileEntry {
+  /// Where the op that made the nest was staged (`file:line:col`), then
+  /// the graph or subgraph it is in (`p.py:6:16 in @f`).
+  std::string label;
+  int64_t calls = 0;
+  double seconds = 0;
+};
+
 /// A graph's code, loaded for its device and ready to run on HostTensors.
 class Executable {
 public:
@@ -76,6 +86,14 @@ public:
   virtual std::shared_ptr<const ExecutableImage> image() const {
     return nullptr;
   }
+
+  /// The time spent in each loop nest since the code was loaded or the
+  /// last resetProfile(), in the code's order; empty unless it was compiled
+  /// with MAXGRAPH_PROFILE=1 (CPU code only).
+  virtual std::vector<ProfileEntry> profile() const { return {}; }
+
+  /// Sets the counters of profile() back to zero.
+  virtual void resetProfile() const {}
 
   /// Whether the compiler took the code from its disk cache (no pass and
   /// no LLVM optimization ran).

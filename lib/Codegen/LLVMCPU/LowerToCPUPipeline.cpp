@@ -79,6 +79,8 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createExpandStridedCopies());
   // B's rows ahead of a register tile's reads, across page boundaries.
   pm.addNestedPass<func::FuncOp>(createPrefetchMatmulRows());
+  if (options.profile)
+    pm.addPass(createProfileLoopNests());
   // Large results go to memory past the caches (x86's non-temporal stores,
   // ordered below).
   bool x86 = llvm::Triple(llvm::sys::getProcessTriple()).isX86();

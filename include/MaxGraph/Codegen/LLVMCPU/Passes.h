@@ -63,6 +63,11 @@ struct LowerToCPUPipelineOptions
       llvm::cl::desc(
           "Number of cores to spread large ops over (0: the host's)"),
       llvm::cl::init(0)};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time each loop nest for the runtime's profile "
+                     "(maxgraph-profile-loop-nests)"),
+      llvm::cl::init(false)};
 };
 
 /// `maxgraph-lower-to-cpu`: maxgraph to the LLVM dialect for the JIT, tiled

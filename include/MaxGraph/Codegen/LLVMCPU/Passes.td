@@ -289,6 +289,31 @@ def OmitLoopBarriers
   let dependentDialects = ["mlir::omp::OpenMPDialect"];
 }
 
+def ProfileLoopNests : Pass<"maxgraph-profile-loop-nests", "mlir::ModuleOp"> {
+  let summary = "Times each loop nest at the top of a function, for the "
+                "runtime's profile";
+  let description = [{
+    Runs after bufferization in `maxgraph-lower-to-cpu` when its `profile`
+    option is set (`MAXGRAPH_PROFILE=1` at compile time). Each loop nest
+    directly in a function's body (`scf.for`, `scf.forall`, `scf.parallel`,
+    `scf.while`, a linalg op or `memref.copy`: the code of one op of the
+    graph, or of several fused) gets a call of the runtime's clock
+    (`maxgraphProfileClock`, nanoseconds) before and after it, and adds the
+    difference and 1 atomically to its pair of counters. The module gets
+    two public globals named after its entry (the first function with
+    `llvm.emit_c_interface`): `<entry>.profile_counters`, `memref<2N x i64>`
+    (nanoseconds and calls of each nest), and `<entry>.profile_labels`, the
+    nests' labels, one line each, NUL-terminated: the location of the op
+    that made the nest (its innermost `file:line:col`, the file's base name;
+    a name location's name; else `<function> #<n>`), then ` in @` and the
+    function's name. A subgraph's nests count under their own labels at each call; the
+    calls themselves are not timed. Without an entry the pass does nothing.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def PrefetchMatmulRows
     : Pass<"maxgraph-prefetch-matmul-rows", "mlir::func::FuncOp"> {
   let summary = "Prefetches the rows of B that a matmul's register tile "
