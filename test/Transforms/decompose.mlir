@@ -1,7 +1,8 @@
 // RUN: max-opt %s -maxgraph-decompose -split-input-file | FileCheck %s
 // RUN: max-opt %s --verify-each -pass-pipeline='builtin.module(maxgraph.graph(maxgraph-decompose))' -split-input-file | FileCheck %s
 
-// softmax: subtract the max for stability, exp, divide by the sum; the
+// softmax: subtract the max for stability, exp, times the reciprocal of the
+// sum (along the last axis: once per row, not a division per element); the
 // reductions keep dims so that they broadcast back. A negative axis counts
 // from the back.
 // CHECK-LABEL: maxgraph.graph @softmax(
@@ -10,8 +11,10 @@
 // CHECK-NEXT: %[[SUB:.*]] = maxgraph.sub %[[X]], %[[MAX]] : (!maxgraph.tensor<[2, 8], f32>, !maxgraph.tensor<[2, 1], f32>) -> !maxgraph.tensor<[2, 8], f32>
 // CHECK-NEXT: %[[EXP:.*]] = maxgraph.exp %[[SUB]] : !maxgraph.tensor<[2, 8], f32>
 // CHECK-NEXT: %[[SUM:.*]] = maxgraph.reduce_sum %[[EXP]] axes = [1] keep_dims : !maxgraph.tensor<[2, 8], f32> -> !maxgraph.tensor<[2, 1], f32>
-// CHECK-NEXT: %[[DIV:.*]] = maxgraph.div %[[EXP]], %[[SUM]] : (!maxgraph.tensor<[2, 8], f32>, !maxgraph.tensor<[2, 1], f32>) -> !maxgraph.tensor<[2, 8], f32>
-// CHECK-NEXT: maxgraph.output %[[DIV]] : !maxgraph.tensor<[2, 8], f32>
+// CHECK-NEXT: %[[ONE:.*]] = maxgraph.constant dense<1.000000e+00> : !maxgraph.tensor<[], f32>
+// CHECK-NEXT: %[[INV:.*]] = maxgraph.div %[[ONE]], %[[SUM]] : (!maxgraph.tensor<[], f32>, !maxgraph.tensor<[2, 1], f32>) -> !maxgraph.tensor<[2, 1], f32>
+// CHECK-NEXT: %[[MUL:.*]] = maxgraph.mul %[[EXP]], %[[INV]] : (!maxgraph.tensor<[2, 8], f32>, !maxgraph.tensor<[2, 1], f32>) -> !maxgraph.tensor<[2, 8], f32>
+// CHECK-NEXT: maxgraph.output %[[MUL]] : !maxgraph.tensor<[2, 8], f32>
 maxgraph.graph @softmax(%x: !maxgraph.tensor<[2, 8], f32>) -> !maxgraph.tensor<[2, 8], f32> {
   %0 = maxgraph.softmax %x axis = -1 : !maxgraph.tensor<[2, 8], f32>
   maxgraph.output %0 : !maxgraph.tensor<[2, 8], f32>
@@ -19,8 +22,8 @@ maxgraph.graph @softmax(%x: !maxgraph.tensor<[2, 8], f32>) -> !maxgraph.tensor<[
 
 // -----
 
-// Symbolic dims are kept; axis -2 of a rank-3 tensor is axis 1; the device
-// stays.
+// Symbolic dims are kept; axis -2 of a rank-3 tensor is axis 1, not the
+// last, so the exp is divided by the sum; the device stays.
 // CHECK-LABEL: maxgraph.graph @softmax_symbolic<batch, seq>(
 // CHECK-NEXT: %[[MAX:.*]] = maxgraph.reduce_max %{{.*}} axes = [1] keep_dims : !maxgraph.tensor<[batch, seq, 4], bf16, gpu:1> -> !maxgraph.tensor<[batch, 1, 4], bf16, gpu:1>
 // CHECK-NEXT: %[[SUB:.*]] = maxgraph.sub %{{.*}}, %[[MAX]] : (!maxgraph.tensor<[batch, seq, 4], bf16, gpu:1>, !maxgraph.tensor<[batch, 1, 4], bf16, gpu:1>) -> !maxgraph.tensor<[batch, seq, 4], bf16, gpu:1>

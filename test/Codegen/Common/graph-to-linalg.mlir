@@ -5,7 +5,8 @@
 // RUN: max-opt %s --maxgraph-graph-to-linalg | FileCheck %s
 
 // Softmax as its max and sum reductions; the subtraction and exp between
-// them are one generic. The subgraph stays a function that @main calls, so
+// them are one generic, and the product with the sum's reciprocal (1 / sum,
+// loop invariant in a row: the CPU code computes it once per row) another. The subgraph stays a function that @main calls, so
 // the exp after the call is a generic of its own.
 // CHECK-LABEL: func.func @block(
 // CHECK-NOT: maxgraph.
@@ -16,7 +17,10 @@
 // CHECK-NEXT: math.exp
 // CHECK-NEXT: linalg.yield
 // CHECK: arith.addf
-// CHECK: arith.divf
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.divf %cst, %{{.*}} : f32
+// CHECK-NEXT: arith.mulf
 // CHECK-NEXT: linalg.yield
 // CHECK-LABEL: func.func @main(
 // CHECK: call @block(

@@ -8,8 +8,9 @@
 
 // 512 x 512 = 262144 iterations: a row per iteration of an scf.forall. In
 // each row: the max (64 lanes at a time, reduced once), exp(x - max) into a
-// row temporary, its sum, and the division into the result's row; the exp
-// is computed once per element (the two fused copies of it are one).
+// row temporary, its sum, its reciprocal (once per row) and the product
+// into the result's row; the exp is computed once per element (the two
+// fused copies of it are one).
 // CHECK-LABEL: func.func @softmax
 // CHECK: scf.forall (%[[ROW:.*]]) in (512) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<512x512xf32>)
 // CHECK-NEXT: tensor.extract_slice %arg0[%[[ROW]], 0] [1, 512] [1, 1]
@@ -24,9 +25,10 @@
 // CHECK: arith.addf {{.*}} : vector<1x64xf32>
 // CHECK: vector.multi_reduction <add>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
 // CHECK: tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, 512] [1, 1]
+// CHECK: %[[INV:.*]] = arith.divf %{{.*}}, %{{.*}} : vector<1x64xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c512 step %c64
 // CHECK: tensor.extract_slice %[[EXP]]
-// CHECK: arith.divf {{.*}} : vector<1x64xf32>
+// CHECK: arith.mulf %{{.*}}, %[[INV]] : vector<1x64xf32>
 // CHECK-NOT: math.exp
 // CHECK: scf.forall.in_parallel
 // CHECK-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[ROW]], 0] [1, 512] [1, 1]
@@ -45,8 +47,9 @@ maxgraph.graph @softmax(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tens
 // per element: one vector copy, and for the remainder (below 64, its size
 // known at run time) one in vectors of 16 and a scalar one, though both the
 // sum and the division read it. Each remainder of the row (of the max, the
-// exp, the sum and the division) takes vectors of 16 before its scalar
-// rest: a row of 16 tokens is one vector.
+// exp, the sum and the product with the sum's reciprocal, computed before
+// the loop) takes vectors of 16 before its scalar rest: a row of 16 tokens
+// is one vector.
 // CHECK-LABEL: func.func @attention_softmax
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}}, 12, %{{.*}})
 // CHECK: arith.maximumf {{.*}} : vector<1x1x1x64xf32>
@@ -65,7 +68,11 @@ maxgraph.graph @softmax(%x: !maxgraph.tensor<[512, 512], f32>) -> !maxgraph.tens
 // CHECK: vector.multi_reduction <add>
 // CHECK-NOT: math.exp
 // CHECK: arith.divf {{.*}} : vector<1x1x1x64xf32>
+// CHECK: scf.for
+// CHECK: arith.mulf {{.*}} : vector<1x1x1x64xf32>
 // CHECK: arith.divf {{.*}} : vector<1x1x1x16xf32>
+// CHECK: scf.for
+// CHECK: arith.mulf {{.*}} : vector<1x1x1x16xf32>
 // CHECK-NOT: math.exp
 // CHECK: scf.forall.in_parallel
 maxgraph.graph @attention_softmax<b, s>(%x: !maxgraph.tensor<[b, 12, s, s], f32>) -> !maxgraph.tensor<[b, 12, s, s], f32> {
