@@ -83,11 +83,15 @@ struct PrefetchMatmulRowsPass
     auto constant = [&](int64_t value) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, value);
     };
+    // Elements below a byte are not read by vectors (their tiles stay
+    // scalar); none is prefetched.
     int64_t elementBytes =
         cast<MemRefType>(row.getSourceType()).getElementTypeBitWidth() / 8;
+    if (elementBytes <= 0)
+      return;
     int64_t columns = read.getVectorType().getShape().back();
     int64_t available = row.getSourceType().getShape().back();
-    if (elementBytes <= 0 || ShapedType::isDynamic(available))
+    if (ShapedType::isDynamic(available))
       columns = 1;
     else
       columns = std::min(columns, available);
