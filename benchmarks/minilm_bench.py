@@ -194,16 +194,12 @@ def encoder_of(system, threads, onnx_path):
     returns the numpy embeddings. Each system is built in its own process,
     so that no other system's thread pool competes with it for the cores.
     """
-    import numpy as np
+    from examples.minilm import encoder
 
     if system == "maxgraph":
-        from examples.minilm import encoder
-
         ours = encoder.SentenceEncoder()
         return lambda ids, mask: ours.run(ids, mask)["embeddings"]
     import torch
-
-    from examples.minilm import encoder
 
     torch.set_num_threads(threads)
     if system == "torch":

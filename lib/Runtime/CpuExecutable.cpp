@@ -71,9 +71,13 @@ CpuExecutable::load(std::shared_ptr<const ExecutableImage> image,
   }
   // The loop nests' counters and labels (maxgraph-profile-loop-nests),
   // where the code was compiled to profile them.
+  // Only the labels are looked up in code compiled without: a failed
+  // lookup builds an error.
   std::string entrySymbol = jitSymbol(signature.name);
   auto labels = loaded.jit->lookup(entrySymbol + ".profile_labels");
-  auto counters = loaded.jit->lookup(entrySymbol + ".profile_counters");
+  auto counters =
+      labels ? loaded.jit->lookup(entrySymbol + ".profile_counters")
+             : llvm::Expected<void *>(llvm::createStringError("no profile"));
   if (labels && counters) {
     llvm::SmallVector<llvm::StringRef> lines;
     llvm::StringRef(static_cast<const char *>(*labels))

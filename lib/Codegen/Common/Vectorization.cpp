@@ -250,6 +250,29 @@ SmallVector<linalg::LinalgOp> tileRemainderRows(RewriterBase &rewriter,
 }
 } // namespace
 
+/// Tiles `op` to vectors of `lanes` where its shape stays dynamic
+/// (dynamicTileSizes), its rows too unless `staticRows` (they are
+/// constants not yet folded into its slices).
+static void tileToLanes(RewriterBase &rewriter, linalg::LinalgOp op,
+                        int64_t lanes, bool staticRows) {
+  SmallVector<int64_t> sizes = dynamicTileSizes(op, lanes);
+  if (staticRows)
+    sizes[0] = 0;
+  if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+    return;
+  expandSliceSizes(rewriter, op);
+  FailureOr<scf::SCFTilingResult> tiled = maxgraph::tileWithForLoops(
+      rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+  if (failed(tiled))
+    return;
+  Operation *tile = tiled->tiledOps.back();
+  maxgraph::markForVectorization(tile);
+  // Peeling copies the mark and the bound to the remainder.
+  if (isa<linalg::MatmulOp>(tile) && sizes[1] == lanes)
+    tile->setAttr(kMaskedColumnsAttr, rewriter.getI64IntegerAttr(lanes));
+  maxgraph::peelPartialIterations(rewriter, tiled->loops);
+}
+
 void maxgraph::tileDynamicTiles(RewriterBase &rewriter, Operation *root,
                                 int64_t lanes) {
   if (lanes < 2)
@@ -259,48 +282,21 @@ void maxgraph::tileDynamicTiles(RewriterBase &rewriter, Operation *root,
     if (op->hasAttr(kVectorTileAttr) && op.hasPureTensorSemantics())
       tiles.push_back(op);
   });
-  // The rows of a matmul's remainder first, so that its register tiles
-  // keep several rows.
-  SmallVector<linalg::LinalgOp> rowTiles;
-  for (linalg::LinalgOp &op : tiles) {
-    auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
-    if (!matmul || hasSubByteOperands(op) ||
-        !ShapedType::isDynamic(op.getStaticLoopRanges()[0]))
-      continue;
-    std::optional<int64_t> maxRows = rowBound(matmul);
-    if (!maxRows || *maxRows < 2)
-      continue;
-    SmallVector<linalg::LinalgOp> rows =
-        tileRemainderRows(rewriter, matmul, *maxRows);
-    if (rows.empty())
-      continue;
-    op = nullptr;
-    rowTiles.append(rows);
-  }
-  llvm::erase(tiles, nullptr);
-  llvm::SmallPtrSet<Operation *, 8> staticRows;
-  for (linalg::LinalgOp op : rowTiles) {
-    staticRows.insert(op);
-    tiles.push_back(op);
-  }
   for (linalg::LinalgOp op : tiles) {
-    SmallVector<int64_t> sizes = dynamicTileSizes(op, lanes);
-    // Their row counts are constants, not folded into the slices yet.
-    if (staticRows.contains(op))
-      sizes[0] = 0;
-    if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
-      continue;
-    expandSliceSizes(rewriter, op);
-    FailureOr<scf::SCFTilingResult> tiled = maxgraph::tileWithForLoops(
-        rewriter, cast<TilingInterface>(op.getOperation()), sizes);
-    if (failed(tiled))
-      continue;
-    Operation *tile = tiled->tiledOps.back();
-    markForVectorization(tile);
-    // Peeling copies the mark and the bound to the remainder.
-    if (isa<linalg::MatmulOp>(tile) && sizes[1] == lanes)
-      tile->setAttr(kMaskedColumnsAttr, rewriter.getI64IntegerAttr(lanes));
-    peelPartialIterations(rewriter, tiled->loops);
+    // A matmul's remainder rows first, so that its register tiles keep
+    // several rows; then each tile's columns.
+    auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+    std::optional<int64_t> maxRows;
+    if (matmul && !hasSubByteOperands(op) &&
+        ShapedType::isDynamic(op.getStaticLoopRanges()[0]))
+      maxRows = rowBound(matmul);
+    SmallVector<linalg::LinalgOp> rows;
+    if (maxRows && *maxRows >= 2)
+      rows = tileRemainderRows(rewriter, matmul, *maxRows);
+    if (rows.empty())
+      tileToLanes(rewriter, op, lanes, /*staticRows=*/false);
+    for (linalg::LinalgOp tile : rows)
+      tileToLanes(rewriter, tile, lanes, /*staticRows=*/true);
   }
 }
 
