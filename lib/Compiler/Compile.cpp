@@ -94,6 +94,11 @@ bool maxgraph::profileRequested() {
   return value && *value && StringRef(value) != "0";
 }
 
+bool maxgraph::compileTimingRequested() {
+  const char *value = std::getenv("MAXGRAPH_COMPILE_TIMING");
+  return value && *value && StringRef(value) != "0";
+}
+
 ExecutableImage maxgraph::compileImage(ModuleOp module, StringRef name,
                                        const ExecutableOptions &options) {
   GraphOp graph = findEntryGraph(module, name);

@@ -94,7 +94,15 @@ ExecutableImage compileWith(ModuleOp module, GraphOp graph,
 
   if (target.describeCompiledCode)
     target.describeCompiledCode(image);
+  // MAXGRAPH_COMPILE_TIMING: each phase and MLIR pass, printed to stderr
+  // when the root scope ends (with this function).
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(compileTimingRequested());
+  timingManager.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+  TimingScope timing = timingManager.getRootScope();
+  TimingScope preparation = timing.nest("Preparation (inlining, partition)");
   OwningOpRef<ModuleOp> lowered = prepareForLowering(module, graph);
+  preparation.stop();
   MLIRContext *context = lowered->getContext();
   DialectRegistry registry;
   target.registerTranslations(registry);
@@ -102,9 +110,13 @@ ExecutableImage compileWith(ModuleOp module, GraphOp graph,
   CollectDiagnostics diagnostics(context);
   PassManager pm(context);
   target.buildPipeline(pm);
-  if (failed(pm.run(*lowered)))
-    throw RuntimeError("compile: lowering @" + name + " " + target.what +
-                       " failed:\n" + userSymbols(diagnostics.text));
+  {
+    TimingScope passes = timing.nest("MLIR passes");
+    pm.enableTiming(passes);
+    if (failed(pm.run(*lowered)))
+      throw RuntimeError("compile: lowering @" + name + " " + target.what +
+                         " failed:\n" + userSymbols(diagnostics.text));
+  }
 
   // A function the code calls but nothing defines would fail deep in ORC
   // ("Failed to materialize symbols" over the JIT's own names): name it,
@@ -113,7 +125,7 @@ ExecutableImage compileWith(ModuleOp module, GraphOp graph,
     if (declaration.isExternal())
       checkDefined(declaration.getSymName(), name, target.provided);
 
-  auto object = emitHostObject(*lowered, target.optLevel);
+  auto object = emitHostObject(*lowered, target.optLevel, &timing);
   if (!object)
     throw RuntimeError("compile: the JIT failed for @" + name + ": " +
                        llvm::toString(object.takeError()));

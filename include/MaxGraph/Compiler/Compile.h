@@ -49,6 +49,12 @@ struct ExecutableOptions {
 /// "0", when it compiles. Code compiled with and without it is cached apart.
 bool profileRequested();
 
+/// Whether a compile that generates code prints to stderr how long each of
+/// its phases took (MLIR's passes one by one, translation to LLVM IR, LLVM's
+/// optimizer, code generation): MAXGRAPH_COMPILE_TIMING is set, to anything
+/// but "" or "0". Code from the compile cache prints nothing.
+bool compileTimingRequested();
+
 /// Inlines the calls of `module` and keeps of graph `name` what it places on
 /// device `kind`:`id` (maxgraph-partition-by-device): an SPMD rank's part
 /// (cpu), or one GPU's part of a graph over several. Throws RuntimeError

@@ -15,8 +15,13 @@
 
 #include "MaxGraph/Runtime/ObjectJIT.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+
+namespace llvm {
+class Module;
+} // namespace llvm
 
 namespace maxgraph {
 /// The optimization level of the LLVM IR optimizer and of code generation;
@@ -32,8 +37,18 @@ inline constexpr unsigned kObjectOptLevel = 3;
 /// has its code generated in parts, on a thread each (one per CPU the
 /// process may use, MAXGRAPH_COMPILE_THREADS at most): then the result is
 /// an archive of the parts' objects, their local symbols made external.
+/// Translation, the optimizer and code generation are timed under `timing`
+/// (MAXGRAPH_COMPILE_TIMING's report).
 llvm::Expected<llvm::SmallVector<char, 0>>
-emitHostObject(mlir::ModuleOp module, unsigned optLevel = kObjectOptLevel);
+emitHostObject(mlir::ModuleOp module, unsigned optLevel = kObjectOptLevel,
+               mlir::TimingScope *timing = nullptr);
+
+/// Marks every loop of `module` `llvm.loop.unroll.runtime.disable` (keeping
+/// the loop's other properties): LLVM's unroller may still unroll a loop
+/// whose trip count it knows, but not one whose trip count is known only at
+/// run time, behind a remainder loop. emitHostObject does it before the
+/// optimizer.
+void disableRuntimeUnrolling(llvm::Module &module);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_COMPILER_OBJECTEMITTER_H

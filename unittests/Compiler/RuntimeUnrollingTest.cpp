@@ -1,0 +1,125 @@
+//===- RuntimeUnrollingTest.cpp - loops of run-time trip count stay rolled ===//
+//
+// Part of the MaxGraph project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// disableRuntimeUnrolling marks every loop so that LLVM's unroller leaves a
+// loop of run-time trip count as it is, and keeps what the loop's metadata
+// said before. The same unroller, asked to unroll at run time, unrolls the
+// unmarked loop: that is what the mark prevents.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MaxGraph/Compiler/ObjectEmitter.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
+#include "gtest/gtest.h"
+
+namespace {
+/// `a[i] = a[i] * 3 + 1` for i < n, n an argument; the latch carries a
+/// loop ID with one property of its own (no vectorization).
+constexpr const char *kLoop = R"(
+define void @scale(ptr %a, i64 %n) {
+entry:
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %body, label %exit
+body:
+  %i = phi i64 [ 0, %entry ], [ %next, %body ]
+  %p = getelementptr float, ptr %a, i64 %i
+  %x = load float, ptr %p
+  %y = fmul float %x, 3.0
+  %z = fadd float %y, 1.0
+  store float %z, ptr %p
+  %next = add nuw nsw i64 %i, 1
+  %more = icmp slt i64 %next, %n
+  br i1 %more, label %body, label %exit, !llvm.loop !0
+exit:
+  ret void
+}
+!0 = distinct !{!0, !1}
+!1 = !{!"llvm.loop.vectorize.enable", i1 false}
+)";
+
+std::unique_ptr<llvm::Module> parse(llvm::LLVMContext &context) {
+  llvm::SMDiagnostic error;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(kLoop, error, context);
+  EXPECT_TRUE(module) << error.getMessage().str();
+  return module;
+}
+
+/// Runs LLVM's unroller on `module` with runtime unrolling allowed, and
+/// returns how many multiplications @scale has then.
+unsigned multiplicationsAfterUnrolling(llvm::Module &module) {
+  llvm::PassBuilder builder;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::FunctionPassManager pipeline;
+  pipeline.addPass(llvm::LoopUnrollPass(
+      llvm::LoopUnrollOptions().setPartial(true).setRuntime(true).setUpperBound(
+          true)));
+  llvm::ModulePassManager modulePipeline;
+  modulePipeline.addPass(
+      llvm::createModuleToFunctionPassAdaptor(std::move(pipeline)));
+  modulePipeline.run(module, modules);
+  unsigned count = 0;
+  for (const llvm::Instruction &instruction :
+       llvm::instructions(*module.getFunction("scale")))
+    count += instruction.getOpcode() == llvm::Instruction::FMul;
+  return count;
+}
+
+/// The loop ID on @scale's latch.
+llvm::MDNode *loopID(llvm::Module &module) {
+  for (llvm::Instruction &instruction :
+       llvm::instructions(*module.getFunction("scale")))
+    if (llvm::MDNode *id = instruction.getMetadata("llvm.loop"))
+      return id;
+  return nullptr;
+}
+
+bool hasProperty(llvm::MDNode *id, llvm::StringRef name) {
+  for (const llvm::MDOperand &operand : llvm::drop_begin(id->operands()))
+    if (auto *property = llvm::dyn_cast<llvm::MDNode>(operand.get()))
+      if (auto *text = llvm::dyn_cast<llvm::MDString>(property->getOperand(0));
+          text && text->getString() == name)
+        return true;
+  return false;
+}
+
+TEST(RuntimeUnrollingTest, MarkedLoopKeepsItsPropertiesAndOneBody) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = parse(context);
+  ASSERT_TRUE(module);
+  maxgraph::disableRuntimeUnrolling(*module);
+  llvm::MDNode *id = loopID(*module);
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->getOperand(0).get(), id) << "a loop ID names itself";
+  EXPECT_TRUE(hasProperty(id, "llvm.loop.unroll.runtime.disable"));
+  EXPECT_TRUE(hasProperty(id, "llvm.loop.vectorize.enable"))
+      << "the loop's own property is kept";
+  EXPECT_EQ(multiplicationsAfterUnrolling(*module), 1u);
+}
+
+TEST(RuntimeUnrollingTest, UnmarkedLoopIsUnrolledAtRunTime) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = parse(context);
+  ASSERT_TRUE(module);
+  EXPECT_GT(multiplicationsAfterUnrolling(*module), 1u);
+}
+} // namespace
