@@ -14,7 +14,9 @@
 
 #include "MaxGraph/Compiler/ObjectEmitter.h"
 #include "MaxGraph/Support/StableSort.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -382,6 +384,34 @@ generateArchive(llvm::Module &module, unsigned parts,
   return llvm::SmallVector<char, 0>(bytes.begin(), bytes.end());
 }
 
+/// Removes from every function's arguments and results the attributes of
+/// dialects that have no translation to LLVM IR (the `maxgraph.weight`
+/// names the lowering keeps on weight arguments). Translation reads nothing
+/// from them, but warns of each one on its function, and the warning
+/// prints the whole function into its note: SmolLM2's 272 weight
+/// arguments made 1.2 of its translation's 1.3 s (0.07 s now), MiniLM's
+/// 0.12 of 0.15 s.
+static void dropUntranslatableArgumentAttributes(mlir::ModuleOp module) {
+  mlir::LLVMTranslationInterface translations(module.getContext());
+  auto translatable = [&](mlir::DictionaryAttr attributes) {
+    llvm::SmallVector<mlir::NamedAttribute> kept;
+    for (mlir::NamedAttribute attribute : attributes) {
+      mlir::Dialect *dialect = attribute.getNameDialect();
+      if (!dialect || translations.getInterfaceFor(dialect))
+        kept.push_back(attribute);
+    }
+    return kept;
+  };
+  module.walk([&](mlir::LLVM::LLVMFuncOp function) {
+    for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+      if (mlir::DictionaryAttr attributes = function.getArgAttrDict(i))
+        function.setArgAttrs(i, translatable(attributes));
+    for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
+      if (mlir::DictionaryAttr attributes = function.getResultAttrDict(i))
+        function.setResultAttrs(i, translatable(attributes));
+  });
+}
+
 llvm::Expected<llvm::SmallVector<char, 0>>
 maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel,
                          mlir::TimingScope *timing) {
@@ -393,6 +423,7 @@ maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel,
   llvm::TargetMachine &host = **machine;
   llvm::LLVMContext context;
   mlir::TimingScope translation = parent.nest("Translation to LLVM IR");
+  dropUntranslatableArgumentAttributes(module);
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context);
   if (!llvmModule)

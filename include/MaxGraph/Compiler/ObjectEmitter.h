@@ -28,7 +28,9 @@ namespace maxgraph {
 /// part of the compile cache's key.
 inline constexpr unsigned kObjectOptLevel = 3;
 
-/// Translates `module` (the LLVM dialect) to LLVM IR for the host CPU, adds
+/// Translates `module` (the LLVM dialect; its functions lose the argument
+/// and result attributes of dialects with no LLVM translation, which
+/// translation would only warn of) to LLVM IR for the host CPU, adds
 /// for every defined external C-interface function `f` (`_mlir_ciface_*`)
 /// the packed wrapper `_mlir_f` (`void (void **)`, as MLIR's
 /// ExecutionEngine does), optimizes it at `optLevel` and emits an ELF (or

@@ -1,4 +1,4 @@
-//===- RuntimeUnrollingTest.cpp - loops of run-time trip count stay rolled ===//
+//===- ObjectEmitterTest.cpp - what emitHostObject does to a module -------===//
 //
 // Part of the MaxGraph project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -9,9 +9,21 @@
 // said before. The same unroller, asked to unroll at run time, unrolls the
 // unmarked loop: that is what the mark prevents.
 //
+// emitHostObject translates a function whose arguments carry attributes of
+// a dialect with no LLVM translation (the weight names of a lowered graph)
+// without a diagnostic: translation would warn of each, printing the whole
+// function every time.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Compiler/ObjectEmitter.h"
+#include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -22,6 +34,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "gtest/gtest.h"
+#include <string>
+#include <vector>
 
 namespace {
 /// `a[i] = a[i] * 3 + 1` for i < n, n an argument; the latch carries a
@@ -121,5 +135,36 @@ TEST(RuntimeUnrollingTest, UnmarkedLoopIsUnrolledAtRunTime) {
   std::unique_ptr<llvm::Module> module = parse(context);
   ASSERT_TRUE(module);
   EXPECT_GT(multiplicationsAfterUnrolling(*module), 1u);
+}
+
+TEST(ObjectEmitterTest, WeightNamesOnArgumentsRaiseNoDiagnostic) {
+  mlir::DialectRegistry registry;
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::MLIRContext context(registry);
+  context.loadDialect<mlir::LLVM::LLVMDialect, maxgraph::MaxGraphDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(R"(
+    llvm.func @first(%w: !llvm.ptr {maxgraph.weight = "w", llvm.noalias})
+        -> f32 {
+      %x = llvm.load %w : !llvm.ptr -> f32
+      llvm.return %x : f32
+    }
+  )",
+                                              &context);
+  ASSERT_TRUE(module);
+  std::vector<std::string> diagnostics;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    diagnostics.push_back(d.str());
+    return mlir::success();
+  });
+  auto object = maxgraph::emitHostObject(*module);
+  ASSERT_TRUE(static_cast<bool>(object)) << llvm::toString(object.takeError());
+  EXPECT_FALSE(object->empty());
+  EXPECT_TRUE(diagnostics.empty()) << diagnostics.front();
+  // LLVM's own argument attributes stay.
+  auto function = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>("first");
+  EXPECT_TRUE(function.getArgAttr(0, "llvm.noalias"));
+  EXPECT_FALSE(function.getArgAttr(0, "maxgraph.weight"));
 }
 } // namespace
