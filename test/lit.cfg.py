@@ -36,6 +36,8 @@ config.substitutions.append(
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# Every pass of compile()'s lowering is verified, not only the last.
+config.environment["MAXGRAPH_VERIFY_EACH_PASS"] = "1"
 # Compiled code goes to a cache under the build tree, never the user's.
 config.environment["MAXGRAPH_CACHE_DIR"] = os.path.join(
     config.maxgraph_obj_root, "test", "compile-cache")

@@ -99,6 +99,11 @@ bool maxgraph::compileTimingRequested() {
   return value && *value && StringRef(value) != "0";
 }
 
+bool maxgraph::verifyEachPassRequested() {
+  const char *value = std::getenv("MAXGRAPH_VERIFY_EACH_PASS");
+  return value && *value && StringRef(value) != "0";
+}
+
 ExecutableImage maxgraph::compileImage(ModuleOp module, StringRef name,
                                        const ExecutableOptions &options) {
   GraphOp graph = findEntryGraph(module, name);

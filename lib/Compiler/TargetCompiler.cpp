@@ -20,6 +20,7 @@
 #include "MaxGraph/Runtime/RunnerUtils.h"
 #include "MaxGraph/Support/Error.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -113,9 +114,18 @@ ExecutableImage compileWith(ModuleOp module, GraphOp graph,
   {
     TimingScope passes = timing.nest("MLIR passes");
     pm.enableTiming(passes);
+    // Verifying after each pass was a fifth of the passes' time (MiniLM:
+    // 0.13 of 0.62 s): the lowered module is verified once, at the end,
+    // and the test suites verify after each pass.
+    pm.enableVerifier(verifyEachPassRequested());
     if (failed(pm.run(*lowered)))
       throw RuntimeError("compile: lowering @" + name + " " + target.what +
                          " failed:\n" + userSymbols(diagnostics.text));
+    if (failed(verify(*lowered)))
+      throw RuntimeError("compile: lowering @" + name + " " + target.what +
+                         " produced invalid IR (MAXGRAPH_VERIFY_EACH_PASS=1 "
+                         "names the pass):\n" +
+                         userSymbols(diagnostics.text));
   }
 
   // A function the code calls but nothing defines would fail deep in ORC

@@ -55,6 +55,12 @@ bool profileRequested();
 /// but "" or "0". Code from the compile cache prints nothing.
 bool compileTimingRequested();
 
+/// Whether the lowering verifies the module after each of its passes
+/// (MAXGRAPH_VERIFY_EACH_PASS is set, to anything but "" or "0"), as the
+/// test suites ask, or only once, after the last (the default: verifying
+/// after each pass costs a fifth of the passes' time).
+bool verifyEachPassRequested();
+
 /// Inlines the calls of `module` and keeps of graph `name` what it places on
 /// device `kind`:`id` (maxgraph-partition-by-device): an SPMD rank's part
 /// (cpu), or one GPU's part of a graph over several. Throws RuntimeError
