@@ -24,6 +24,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -38,6 +39,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <thread>
 #include <tuple>
 
@@ -267,19 +269,88 @@ static unsigned codegenParts(const llvm::Module &module) {
        std::max<size_t>(1, instructions / kInstructionsPerPart)}));
 }
 
-/// Splits `module` into `parts` parts, each with some of its functions
-/// (balanced by instructions, the largest first) and the others declared:
+/// The function whose code uses `user` (through constant expressions), or
+/// null for a use outside any function's code (a global's initializer).
+static const llvm::Function *codeUsing(const llvm::User *user) {
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user))
+    return instruction->getFunction();
+  if (llvm::isa<llvm::ConstantExpr>(user) && user->hasOneUse())
+    return codeUsing(*user->user_begin());
+  return nullptr;
+}
+
+/// Splits `module` into `parts` parts, to be optimized and compiled apart:
 /// `module` itself becomes the first part, which also keeps every global
-/// variable, and the others are returned. Every symbol becomes an external
-/// one (a local one renamed), resolved through the GOT and PLT where
-/// another part uses it: the JIT places the parts' objects where it
-/// chooses, maybe further apart than a 32-bit displacement reaches.
+/// variable, and the others are returned. A function and the functions it
+/// calls directly stay in one part (a shared layer body with its callers,
+/// so that the optimizer still drops the arguments it does not read);
+/// OpenMP's outlined bodies, which only `__kmpc_fork_call` calls, are
+/// groups of their own. Groups are balanced by instructions, the largest
+/// first. A symbol that another part uses becomes an external one (a local
+/// one renamed), resolved through the GOT and PLT: the JIT places the parts'
+/// objects where it chooses, maybe further apart than a 32-bit displacement
+/// reaches. The others keep their linkage.
 static std::vector<std::unique_ptr<llvm::Module>>
 splitModule(llvm::Module &module, unsigned parts) {
+  // Groups of functions joined by direct calls (union-find).
+  llvm::DenseMap<const llvm::Function *, const llvm::Function *> parent;
+  std::function<const llvm::Function *(const llvm::Function *)> root =
+      [&](const llvm::Function *function) {
+        const llvm::Function *up = parent.lookup(function);
+        if (up == function)
+          return function;
+        const llvm::Function *top = root(up);
+        parent[function] = top;
+        return top;
+      };
+  std::vector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration()) {
+      functions.push_back(&function);
+      parent[&function] = &function;
+    }
+  for (llvm::Function *function : functions)
+    for (const llvm::Instruction &instruction : llvm::instructions(*function))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+        if (auto *callee = llvm::dyn_cast<llvm::Function>(
+                call->getCalledOperand()->stripPointerCasts());
+            callee && !callee->isDeclaration())
+          parent[root(function)] = root(callee);
+  llvm::DenseMap<const llvm::Function *, size_t> groupSize;
+  std::vector<const llvm::Function *> roots;
+  for (llvm::Function *function : functions) {
+    const llvm::Function *top = root(function);
+    if (!groupSize.count(top))
+      roots.push_back(top);
+    groupSize[top] += function->getInstructionCount();
+  }
+  stableSort(roots.begin(), roots.end(),
+             [&](const llvm::Function *a, const llvm::Function *b) {
+               return groupSize[a] > groupSize[b];
+             });
+  llvm::DenseMap<const llvm::Function *, unsigned> groupPart;
+  std::vector<size_t> load(parts, 0);
+  for (const llvm::Function *top : roots) {
+    unsigned part = static_cast<unsigned>(
+        std::min_element(load.begin(), load.end()) - load.begin());
+    groupPart[top] = part;
+    load[part] += groupSize[top];
+  }
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  for (llvm::Function *function : functions)
+    partOf[function] = groupPart[root(function)];
+
   for (llvm::GlobalValue &value : module.global_values()) {
     if (value.isDeclaration() || value.hasAppendingLinkage())
       continue;
+    unsigned home = partOf.lookup(&value);
+    bool elsewhere = llvm::any_of(value.users(), [&](const llvm::User *user) {
+      const llvm::Function *code = codeUsing(user);
+      return !code || partOf.lookup(code) != home;
+    });
     if (value.hasLocalLinkage()) {
+      if (!elsewhere)
+        continue;
       // Prefixed, so as not to define a name the JIT defines already (the
       // runtime's helpers): a subgraph may have any name.
       std::string name =
@@ -292,22 +363,19 @@ splitModule(llvm::Module &module, unsigned parts) {
     value.setVisibility(llvm::GlobalValue::DefaultVisibility);
     value.setDSOLocal(false);
   }
-  std::vector<llvm::Function *> functions;
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration())
-      functions.push_back(&function);
-  stableSort(functions.begin(), functions.end(),
-             [](llvm::Function *a, llvm::Function *b) {
-               return a->getInstructionCount() > b->getInstructionCount();
-             });
-  llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
-  std::vector<size_t> load(parts, 0);
-  for (llvm::Function *function : functions) {
-    unsigned part = static_cast<unsigned>(
-        std::min_element(load.begin(), load.end()) - load.begin());
-    partOf[function] = part;
-    load[part] += function->getInstructionCount();
-  }
+  // What a part declares but no other part defines for it: local
+  // declarations no code of the part uses.
+  auto dropUnusedLocals = [](llvm::Module &part) {
+    for (llvm::Function &function : llvm::make_early_inc_range(part))
+      if (function.isDeclaration() && function.hasLocalLinkage() &&
+          function.use_empty())
+        function.eraseFromParent();
+    for (llvm::GlobalVariable &global :
+         llvm::make_early_inc_range(part.globals()))
+      if (global.isDeclaration() && global.hasLocalLinkage() &&
+          global.use_empty())
+        global.eraseFromParent();
+  };
   std::vector<std::unique_ptr<llvm::Module>> others;
   for (unsigned part = 1; part < parts; ++part) {
     llvm::ValueToValueMapTy map;
@@ -321,18 +389,20 @@ splitModule(llvm::Module &module, unsigned parts) {
          llvm::make_early_inc_range(others.back()->globals()))
       if (global.getName().starts_with("llvm.") && global.use_empty())
         global.eraseFromParent();
+    dropUnusedLocals(*others.back());
   }
   for (llvm::Function *function : functions)
     if (partOf[function] != 0)
       function->deleteBody();
+  dropUnusedLocals(module);
   return others;
 }
 
-/// Generates the code of `module` in `parts` parts on as many threads, each
-/// part but the first moved to a context of its own through bitcode (a
-/// context is one thread's), into an archive of their objects.
+/// Optimizes and generates the code of `module` in `parts` parts on as many
+/// threads, each part but the first moved to a context of its own through
+/// bitcode (a context is one thread's), into an archive of their objects.
 static llvm::Expected<llvm::SmallVector<char, 0>>
-generateArchive(llvm::Module &module, unsigned parts,
+generateArchive(llvm::Module &module, unsigned parts, unsigned optLevel,
                 llvm::TargetMachine &host) {
   std::vector<llvm::SmallVector<char, 0>> bitcode;
   for (std::unique_ptr<llvm::Module> &part : splitModule(module, parts)) {
@@ -360,8 +430,10 @@ generateArchive(llvm::Module &module, unsigned parts,
         objects[part] = machine.takeError();
         return;
       }
+      optimize(**parsed, optLevel, **machine);
       objects[part] = generateObject(**parsed, **machine);
     });
+  optimize(module, optLevel, host);
   objects[0] = generateObject(module, host);
   for (std::thread &thread : threads)
     thread.join();
@@ -440,15 +512,17 @@ maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel,
   exposeInitializers(*llvmModule);
   disableRuntimeUnrolling(*llvmModule);
   translation.stop();
+  unsigned parts = codegenParts(*llvmModule);
+  if (parts > 1) {
+    mlir::TimingScope both =
+        parent.nest("LLVM optimizer and code generation (" +
+                    std::to_string(parts) + " threads)");
+    return generateArchive(*llvmModule, parts, optLevel, host);
+  }
   {
     mlir::TimingScope optimizer = parent.nest("LLVM optimizer");
     optimize(*llvmModule, optLevel, host);
   }
-  unsigned parts = codegenParts(*llvmModule);
-  mlir::TimingScope codegen = parent.nest(
-      parts > 1 ? "Code generation (" + std::to_string(parts) + " threads)"
-                : std::string("Code generation"));
-  if (parts > 1)
-    return generateArchive(*llvmModule, parts, host);
+  mlir::TimingScope codegen = parent.nest("Code generation");
   return generateObject(*llvmModule, host);
 }
