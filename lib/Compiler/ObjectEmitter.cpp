@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -39,7 +40,6 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <algorithm>
 #include <cstdlib>
-#include <functional>
 #include <thread>
 #include <tuple>
 
@@ -241,15 +241,15 @@ generateObject(llvm::Module &module, llvm::TargetMachine &host) {
   return object;
 }
 
-/// Instructions of a module below which its code is generated on one
-/// thread: splitting it costs more than the thread saves (a graph of a few
-/// ops has a few hundred).
+/// Instructions of a module (before the optimizer) below which it is
+/// optimized and its code generated on one thread: splitting it costs more
+/// than the thread saves (a graph of a few ops has a few hundred).
 constexpr size_t kInstructionsPerPart = 1000;
 
-/// How many parts `module`'s code is generated in, one thread each: one per
-/// CPU the process may use (MAXGRAPH_COMPILE_THREADS sets the most), no more
-/// than it has functions with code, nor than kInstructionsPerPart divides its
-/// instructions into.
+/// How many parts `module` is optimized and compiled in, one thread each: one
+/// per CPU the process may use (MAXGRAPH_COMPILE_THREADS sets the most), no
+/// more than it has functions with code, nor than kInstructionsPerPart divides
+/// its instructions into.
 static unsigned codegenParts(const llvm::Module &module) {
   // The CPUs this process may run on (its affinity), not the machine's.
   unsigned threads =
@@ -269,14 +269,19 @@ static unsigned codegenParts(const llvm::Module &module) {
        std::max<size_t>(1, instructions / kInstructionsPerPart)}));
 }
 
-/// The function whose code uses `user` (through constant expressions), or
-/// null for a use outside any function's code (a global's initializer).
-static const llvm::Function *codeUsing(const llvm::User *user) {
-  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user))
-    return instruction->getFunction();
-  if (llvm::isa<llvm::ConstantExpr>(user) && user->hasOneUse())
-    return codeUsing(*user->user_begin());
-  return nullptr;
+/// Whether `value` is used other than by the code of functions in `home`
+/// (`partOf` gives each function's part), through constant expressions
+/// too: by another part's code, or by a global's initializer.
+static bool
+usedOutside(const llvm::Value &value, unsigned home,
+            const llvm::DenseMap<const llvm::GlobalValue *, unsigned> &partOf) {
+  return llvm::any_of(value.users(), [&](const llvm::User *user) {
+    if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user))
+      return partOf.lookup(instruction->getFunction()) != home;
+    if (llvm::isa<llvm::ConstantExpr>(user))
+      return usedOutside(*user, home, partOf);
+    return true;
+  });
 }
 
 /// Splits `module` into `parts` parts, to be optimized and compiled apart:
@@ -292,22 +297,13 @@ static const llvm::Function *codeUsing(const llvm::User *user) {
 /// reaches. The others keep their linkage.
 static std::vector<std::unique_ptr<llvm::Module>>
 splitModule(llvm::Module &module, unsigned parts) {
-  // Groups of functions joined by direct calls (union-find).
-  llvm::DenseMap<const llvm::Function *, const llvm::Function *> parent;
-  std::function<const llvm::Function *(const llvm::Function *)> root =
-      [&](const llvm::Function *function) {
-        const llvm::Function *up = parent.lookup(function);
-        if (up == function)
-          return function;
-        const llvm::Function *top = root(up);
-        parent[function] = top;
-        return top;
-      };
+  // Groups of functions joined by direct calls.
+  llvm::EquivalenceClasses<const llvm::Function *> groups;
   std::vector<llvm::Function *> functions;
   for (llvm::Function &function : module)
     if (!function.isDeclaration()) {
       functions.push_back(&function);
-      parent[&function] = &function;
+      groups.insert(&function);
     }
   for (llvm::Function *function : functions)
     for (const llvm::Instruction &instruction : llvm::instructions(*function))
@@ -315,7 +311,10 @@ splitModule(llvm::Module &module, unsigned parts) {
         if (auto *callee = llvm::dyn_cast<llvm::Function>(
                 call->getCalledOperand()->stripPointerCasts());
             callee && !callee->isDeclaration())
-          parent[root(function)] = root(callee);
+          groups.unionSets(function, callee);
+  auto root = [&](const llvm::Function *function) {
+    return groups.getLeaderValue(function);
+  };
   llvm::DenseMap<const llvm::Function *, size_t> groupSize;
   std::vector<const llvm::Function *> roots;
   for (llvm::Function *function : functions) {
@@ -343,13 +342,8 @@ splitModule(llvm::Module &module, unsigned parts) {
   for (llvm::GlobalValue &value : module.global_values()) {
     if (value.isDeclaration() || value.hasAppendingLinkage())
       continue;
-    unsigned home = partOf.lookup(&value);
-    bool elsewhere = llvm::any_of(value.users(), [&](const llvm::User *user) {
-      const llvm::Function *code = codeUsing(user);
-      return !code || partOf.lookup(code) != home;
-    });
     if (value.hasLocalLinkage()) {
-      if (!elsewhere)
+      if (!usedOutside(value, partOf.lookup(&value), partOf))
         continue;
       // Prefixed, so as not to define a name the JIT defines already (the
       // runtime's helpers): a subgraph may have any name.

@@ -36,9 +36,11 @@ inline constexpr unsigned kObjectOptLevel = 3;
 /// ExecutionEngine does), optimizes it at `optLevel` and emits an ELF (or
 /// the host's) object file, with its global constructors and destructors
 /// behind kModuleInitSymbol and kModuleFiniSymbol. A module large enough
-/// has its code generated in parts, on a thread each (one per CPU the
-/// process may use, MAXGRAPH_COMPILE_THREADS at most): then the result is
-/// an archive of the parts' objects, their local symbols made external.
+/// is optimized and has its code generated in parts, on a thread each (one
+/// per CPU the process may use, MAXGRAPH_COMPILE_THREADS at most), each
+/// part whole groups of functions joined by direct calls: then the result
+/// is an archive of the parts' objects, the symbols one part uses from
+/// another made external.
 /// Translation, the optimizer and code generation are timed under `timing`
 /// (MAXGRAPH_COMPILE_TIMING's report).
 llvm::Expected<llvm::SmallVector<char, 0>>
