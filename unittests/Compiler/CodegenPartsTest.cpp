@@ -28,49 +28,58 @@
 using namespace maxgraph;
 
 namespace {
-constexpr int kLayers = 8;
+constexpr int kLayers = 4;
 
-/// kLayers layers of `relu(h @ w_i + h)` on a [128, 256] input, with the
+/// The width of the activations entering layer `i`: each layer's matmul
+/// has a shape of its own, so that no two layers share the code of their
+/// parallel regions (which would leave one part's worth of code).
+int64_t width(int i) { return 128 + 32 * i; }
+
+std::string tensorType(int64_t rows, int64_t columns) {
+  return "!maxgraph.tensor<[" + std::to_string(rows) + ", " +
+         std::to_string(columns) + "], f32>";
+}
+
+/// kLayers layers of `relu(h @ w_i)` on a [128, width(0)] input, with the
 /// weights as arguments: an OpenMP region per layer or two, each in a
 /// function of its own, and some thousands of LLVM instructions.
 std::string modelText() {
-  std::string tensor = "!maxgraph.tensor<[128, 256], f32>";
-  std::string weight = "!maxgraph.tensor<[256, 256], f32>";
-  std::string text = "maxgraph.graph @model(%h0: " + tensor;
+  std::string text = "maxgraph.graph @model(%h0: " + tensorType(128, width(0));
   for (int i = 0; i < kLayers; ++i)
-    text += ", %w" + std::to_string(i) + ": " + weight;
-  text += ") -> " + tensor + " {\n";
+    text +=
+        ", %w" + std::to_string(i) + ": " + tensorType(width(i), width(i + 1));
+  text += ") -> " + tensorType(128, width(kLayers)) + " {\n";
   text += "  %zero = maxgraph.constant dense<0.0> : !maxgraph.tensor<[], "
           "f32>\n";
   for (int i = 0; i < kLayers; ++i) {
-    std::string h = "%h" + std::to_string(i), w = "%w" + std::to_string(i),
-                id = std::to_string(i);
-    text += "  %m" + id + " = maxgraph.matmul " + h + ", " + w + " : (" +
-            tensor + ", " + weight + ") -> " + tensor + "\n";
-    text += "  %s" + id + " = maxgraph.add %m" + id + ", " + h + " : " +
-            tensor + "\n";
-    text += "  %h" + std::to_string(i + 1) + " = maxgraph.max %s" + id +
-            ", %zero : (" + tensor + ", !maxgraph.tensor<[], f32>) -> " +
-            tensor + "\n";
+    std::string id = std::to_string(i), next = std::to_string(i + 1);
+    std::string in = tensorType(128, width(i)),
+                out = tensorType(128, width(i + 1));
+    text += "  %m" + id + " = maxgraph.matmul %h" + id + ", %w" + id + " : (" +
+            in + ", " + tensorType(width(i), width(i + 1)) + ") -> " + out +
+            "\n";
+    text += "  %h" + next + " = maxgraph.max %m" + id + ", %zero : (" + out +
+            ", !maxgraph.tensor<[], f32>) -> " + out + "\n";
   }
-  text += "  maxgraph.output %h" + std::to_string(kLayers) + " : " + tensor +
-          "\n}\n";
+  text += "  maxgraph.output %h" + std::to_string(kLayers) + " : " +
+          tensorType(128, width(kLayers)) + "\n}\n";
   return text;
 }
 
-/// Inputs of a few distinct values, exact in f32 sums of this size.
+/// Inputs of a few distinct values.
 std::vector<HostTensor> inputs() {
   std::vector<HostTensor> tensors;
-  std::vector<float> x(128 * 256);
+  std::vector<float> x(128 * width(0));
   for (size_t i = 0; i < x.size(); ++i)
     x[i] = static_cast<float>(static_cast<int>(i % 7) - 3) * 0.25f;
-  tensors.push_back(HostTensor::from<float>({128, 256}, x));
+  tensors.push_back(HostTensor::from<float>({128, width(0)}, x));
   for (int layer = 0; layer < kLayers; ++layer) {
-    std::vector<float> w(256 * 256);
+    std::vector<float> w(width(layer) * width(layer + 1));
     for (size_t i = 0; i < w.size(); ++i)
       w[i] =
           static_cast<float>(static_cast<int>((i + layer) % 5) - 2) * 0.0625f;
-    tensors.push_back(HostTensor::from<float>({256, 256}, w));
+    tensors.push_back(
+        HostTensor::from<float>({width(layer), width(layer + 1)}, w));
   }
   return tensors;
 }

@@ -7,7 +7,9 @@
 // OpenMP's translation to LLVM IR outlines each parallel region with a code
 // extractor whose analysis walks the whole function around the region, so
 // a function with R regions costs R times its size: quadratic in the layers
-// of an inlined model. Each region moves into a function of its own first.
+// of an inlined model. Each region moves into a function of its own first,
+// and regions that are the same code share one: a layer's linears of one
+// shape are one function, generated once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +29,45 @@ namespace maxgraph {
 using namespace mlir;
 
 namespace {
+/// Outlined functions by a hash of their bodies, to find one that is the
+/// same as a new one.
+using OutlinedFunctions =
+    llvm::DenseMap<llvm::hash_code, SmallVector<func::FuncOp, 1>>;
+
+/// A hash of `function`'s type and body that functions with equivalent
+/// bodies share (values are left to isRegionEquivalentTo).
+llvm::hash_code bodyHash(func::FuncOp function) {
+  llvm::hash_code hash = hash_value(function.getFunctionType());
+  function.getBody().walk([&](Operation *op) {
+    hash =
+        llvm::hash_combine(hash, OperationEquivalence::computeHash(
+                                     op, OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::IgnoreLocations));
+  });
+  return hash;
+}
+
+/// An earlier function of `outlined` whose body is the same code as
+/// `function`'s, or null.
+func::FuncOp findEquivalent(func::FuncOp function, llvm::hash_code hash,
+                            OutlinedFunctions &outlined) {
+  for (func::FuncOp candidate : outlined.lookup(hash))
+    if (candidate.getFunctionType() == function.getFunctionType() &&
+        OperationEquivalence::isRegionEquivalentTo(
+            &candidate.getBody(), &function.getBody(),
+            OperationEquivalence::IgnoreLocations))
+      return candidate;
+  return {};
+}
+
 /// Moves `parallel` into a new function named `name` (renamed if taken),
-/// inserted into `symbols` after `previous`, and calls it in its place.
-/// Returns the new function.
+/// inserted into `symbols` after `previous`, and calls it in its place; or,
+/// where `outlined` holds a function with the same code, calls that one.
+/// Returns the function called.
 func::FuncOp outline(omp::ParallelOp parallel, StringRef name,
-                     Operation *previous, SymbolTable &symbols) {
+                     Operation *previous, SymbolTable &symbols,
+                     OutlinedFunctions &outlined) {
   MLIRContext *context = parallel.getContext();
   Location loc = parallel.getLoc();
   // The region's own operands (a thread count, reduction variables) and
@@ -52,18 +88,17 @@ func::FuncOp outline(omp::ParallelOp parallel, StringRef name,
   }
   OpBuilder builder(context);
   auto type = FunctionType::get(context, ValueRange(arguments).getTypes(), {});
-  auto outlined = func::FuncOp::create(builder, loc, name, type);
-  outlined.setPrivate();
-  outlined->setAttr("llvm.linkage",
+  auto function = func::FuncOp::create(builder, loc, name, type);
+  function.setPrivate();
+  function->setAttr("llvm.linkage",
                     LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
   // Inlined back, the caller would be one large function again for LLVM's
   // optimizer and code generator; a call per region costs nothing beside
   // the fork and join of the threads.
-  outlined->setAttr("passthrough",
+  function->setAttr("passthrough",
                     builder.getArrayAttr({builder.getStringAttr("noinline")}));
-  symbols.insert(outlined, std::next(Block::iterator(previous)));
 
-  Block *body = outlined.addEntryBlock();
+  Block *body = function.addEntryBlock();
   IRMapping mapping;
   for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
     mapping.map(value, argument);
@@ -73,10 +108,18 @@ func::FuncOp outline(omp::ParallelOp parallel, StringRef name,
   builder.clone(*parallel, mapping);
   func::ReturnOp::create(builder, loc);
 
+  llvm::hash_code hash = bodyHash(function);
+  if (func::FuncOp same = findEquivalent(function, hash, outlined)) {
+    function.erase();
+    function = same;
+  } else {
+    symbols.insert(function, std::next(Block::iterator(previous)));
+    outlined[hash].push_back(function);
+  }
   builder.setInsertionPoint(parallel);
-  func::CallOp::create(builder, loc, outlined, arguments);
+  func::CallOp::create(builder, loc, function, arguments);
   parallel.erase();
-  return outlined;
+  return function;
 }
 
 struct OutlineParallelRegionsPass
@@ -86,6 +129,7 @@ struct OutlineParallelRegionsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    OutlinedFunctions outlined;
     for (auto function : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (function.isExternal())
         continue;
@@ -98,11 +142,15 @@ struct OutlineParallelRegionsPass
       if (regions.size() < 2)
         continue;
       Operation *previous = function;
-      for (auto [index, parallel] : llvm::enumerate(regions))
-        previous =
+      for (auto [index, parallel] : llvm::enumerate(regions)) {
+        func::FuncOp called =
             outline(parallel,
                     (function.getSymName() + "_parallel_" + Twine(index)).str(),
-                    previous, symbols);
+                    previous, symbols, outlined);
+        // A new function goes after the last; a shared one stays where it is.
+        if (previous->isBeforeInBlock(called))
+          previous = called;
+      }
     }
   }
 };

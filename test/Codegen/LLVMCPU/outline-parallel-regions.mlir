@@ -133,6 +133,57 @@ func.func @operands(%a: memref<1024xf32>, %v: vector<16xf32>, %n: i32) {
 
 // -----
 
+// Regions of the same code share one function, in a function and across
+// functions (a layer's linears of one shape); a region that differs in a
+// constant gets its own.
+// CHECK-LABEL: func.func @shared(
+// CHECK-SAME:      %[[A:.*]]: memref<1024xf32>, %[[B:.*]]: memref<1024xf32>, %[[V:.*]]: vector<16xf32>)
+// CHECK:         call @shared_parallel_0(%[[V]], %[[A]])
+// CHECK-NEXT:    call @shared_parallel_0(%[[V]], %[[B]])
+// CHECK-NEXT:    call @shared_parallel_2(%[[V]], %[[A]])
+// CHECK-NEXT:    return
+// CHECK:       func.func private @shared_parallel_0(
+// CHECK:         arith.constant 16 : index
+// CHECK:       func.func private @shared_parallel_2(
+// CHECK:         arith.constant 32 : index
+// CHECK-LABEL: func.func @other(
+// CHECK:         call @shared_parallel_0(
+// CHECK-NEXT:    call @shared_parallel_2(
+// CHECK-NOT:   func.func private
+func.func @shared(%a: memref<1024xf32>, %b: memref<1024xf32>, %v: vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  omp.parallel {
+    vector.store %v, %a[%c16] : memref<1024xf32>, vector<16xf32>
+    omp.terminator
+  }
+  omp.parallel {
+    vector.store %v, %b[%c16] : memref<1024xf32>, vector<16xf32>
+    omp.terminator
+  }
+  omp.parallel {
+    vector.store %v, %a[%c32] : memref<1024xf32>, vector<16xf32>
+    omp.terminator
+  }
+  return
+}
+func.func @other(%a: memref<1024xf32>, %v: vector<16xf32>) {
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  omp.parallel {
+    vector.store %v, %a[%c16] : memref<1024xf32>, vector<16xf32>
+    omp.terminator
+  }
+  omp.parallel {
+    vector.store %v, %a[%c32] : memref<1024xf32>, vector<16xf32>
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // Declarations have nothing to outline.
 // CHECK-LABEL: func.func private @external(
 // CHECK-NOT:   func.func

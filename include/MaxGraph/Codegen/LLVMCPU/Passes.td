@@ -419,6 +419,13 @@ def OutlineParallelRegions
     region per function keeps each scan to that region's function, and
     LLVM's optimizer and code generator then work on small functions too.
 
+    Regions that are the same code (equivalent operations, constants
+    included, over arguments of the same types) call one function, in one
+    function and across functions: all-MiniLM-L6-v2's query, key, value
+    and output projections are one matmul function, generated once (its
+    LLVM IR 25.4k to 21.1k lines, LLVM's optimizer and code generator
+    0.79-0.91 to 0.69 s on two threads).
+
     ```mlir
     func.func @model(%a: memref<128x256xf32>, %b: memref<128x256xf32>) {
       omp.parallel { ... %a ... }
