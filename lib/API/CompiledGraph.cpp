@@ -6,6 +6,7 @@
 
 #include "MaxGraph/API/CompiledGraph.h"
 #include "MaxGraph/API/Distributed.h"
+#include "MaxGraph/Codegen/Common/SliceSubsets.h"
 #include "MaxGraph/Compiler/Compile.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphDialect.h"
 #include "MaxGraph/Dialect/MaxGraph/IR/MaxGraphOps.h"
@@ -95,6 +96,7 @@ static mlir::MLIRContext &runtimeContext() {
   static mlir::MLIRContext *context = [] {
     mlir::DialectRegistry registry;
     registry.insert<MaxGraphDialect>();
+    registerSliceSubsetModels(registry);
     mlir::registerAllDialects(registry);
     mlir::registerAllExtensions(registry);
     auto *context = new mlir::MLIRContext(registry);

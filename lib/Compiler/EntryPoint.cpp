@@ -5,6 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Compiler/EntryPoint.h"
+#include "MaxGraph/Codegen/Common/SliceSubsets.h"
 #include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
 #include "MaxGraph/Compiler/CompileCache.h"
 #include "MaxGraph/Compiler/ObjectEmitter.h"
@@ -246,6 +247,7 @@ OwningOpRef<ModuleOp> maxgraph::detail::prepareForLowering(ModuleOp module,
   // Whatever context the module came from, the pipelines need every dialect
   // they create and their bufferization and to-LLVM interfaces.
   DialectRegistry registry;
+  registerSliceSubsetModels(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
   context->appendDialectRegistry(registry);

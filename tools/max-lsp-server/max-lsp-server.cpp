@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/Common/SliceSubsets.h"
 #include "MaxGraph/InitAll.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,6 +18,8 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
+  // Ahead of upstream's models, which it replaces (SliceSubsets.h).
+  maxgraph::registerSliceSubsetModels(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   maxgraph::registerAllDialects(registry);

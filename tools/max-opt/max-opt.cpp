@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/Common/SliceSubsets.h"
 #include "MaxGraph/InitAll.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -21,6 +22,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   maxgraph::registerAllPasses();
   mlir::DialectRegistry registry;
+  // Ahead of upstream's models, which it replaces (SliceSubsets.h).
+  maxgraph::registerSliceSubsetModels(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   maxgraph::registerAllDialects(registry);
