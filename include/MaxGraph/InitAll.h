@@ -17,7 +17,8 @@ class DialectRegistry;
 
 namespace maxgraph {
 /// Adds the maxgraph dialect and every dialect that MaxGraph's passes and
-/// conversions create to `registry`.
+/// conversions create to `registry`, and the fast tensor-slice subset model
+/// (registerSliceSubsetModels: call this before mlir::registerAllDialects).
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 /// Registers MaxGraph's passes and pipelines with the global pass registry

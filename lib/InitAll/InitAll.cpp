@@ -6,6 +6,7 @@
 
 #include "MaxGraph/InitAll.h"
 #include "MaxGraph/Codegen/Common/Passes.h"
+#include "MaxGraph/Codegen/Common/SliceSubsets.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "MaxGraph/Codegen/LLVMGPU/Passes.h"
 #include "MaxGraph/Conversion/Passes.h"
@@ -21,6 +22,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void maxgraph::registerAllDialects(mlir::DialectRegistry &registry) {
+  registerSliceSubsetModels(registry);
   registry.insert<MaxGraphDialect, mlir::func::FuncDialect,
                   mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Codegen/Common/SliceSubsets.h"
 #include "MaxGraph/InitAll.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,10 +17,9 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  // Ahead of upstream's models, which it replaces (SliceSubsets.h).
-  maxgraph::registerSliceSubsetModels(registry);
+  // First: its tensor-slice subset model replaces upstream's.
+  maxgraph::registerAllDialects(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  maxgraph::registerAllDialects(registry);
   return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry));
 }

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaxGraph/Codegen/Common/SliceSubsets.h"
 #include "MaxGraph/InitAll.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -22,11 +21,10 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   maxgraph::registerAllPasses();
   mlir::DialectRegistry registry;
-  // Ahead of upstream's models, which it replaces (SliceSubsets.h).
-  maxgraph::registerSliceSubsetModels(registry);
+  // First: its tensor-slice subset model replaces upstream's.
+  maxgraph::registerAllDialects(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  maxgraph::registerAllDialects(registry);
   // gpu-module-to-binary (maxgraph-lower-to-gpu) translates kernels to LLVM
   // IR.
   mlir::registerAllGPUToLLVMIRTranslations(registry);
