@@ -66,8 +66,17 @@ void maxgraph::buildLowerToCPUPipeline(
   // pipeline frees the previous round's).
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferDeallocationPipelineOptions deallocation;
-  bufferization::buildBufferDeallocationPipeline(pm, deallocation);
+  // Upstream's deallocation pipeline (buildBufferDeallocationPipeline),
+  // with call results freed apart before the deallocs are lowered.
+  pm.addPass(memref::createExpandReallocPass({/*emitDeallocs=*/false}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(createSplitCallResultDeallocs());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
 
   // Tiles write into slices of their destination: CSE makes those slices
   // one value, and canonicalizing drops the self-copies between them.
@@ -75,6 +84,8 @@ void maxgraph::buildLowerToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Results that alias a function argument are returned as clones.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Buffers freed after their last use, not at their block's end.
+  pm.addNestedPass<func::FuncOp>(createFreeBuffersEarly());
   // Copies between strided views as loops, not the runtime's generic copy.
   pm.addNestedPass<func::FuncOp>(createExpandStridedCopies());
   // B's rows ahead of a register tile's reads, across page boundaries.

@@ -133,6 +133,76 @@ def ExpandStridedCopies
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def SplitCallResultDeallocs
+    : Pass<"maxgraph-split-call-result-deallocs", "mlir::ModuleOp"> {
+  let summary = "Frees call results in bufferization.dealloc ops of their own "
+                "where nothing the dealloc retains may alias them";
+  let description = [{
+    Runs in `maxgraph-lower-to-cpu` after `buffer-deallocation-simplification`
+    and before `bufferization-lower-deallocations`. A `bufferization.dealloc`
+    frees a buffer only where no retained value aliases it; where upstream's
+    analysis cannot tell, its lowering compares every listed buffer's
+    pointer with every retained one's at run time (a `dealloc_helper`
+    function and a branch per buffer). It cannot tell for results of
+    calls, though after ownership-based deallocation a function with a body
+    returns buffers it made (a result that would alias an argument is
+    returned as a clone): two calls' results are two buffers, and neither
+    is an argument nor an allocation of the caller.
+
+    Where every value a dealloc lists or retains views (through view-like
+    ops) a `memref.alloc`, `memref.alloca`, a function argument or such a
+    call result, each call result that no other of them views moves to a
+    `bufferization.dealloc` of its own with no retained values, which
+    lowers to a plain `memref.dealloc` under its condition.
+
+    ```mlir
+    %a = call @layer(%x) : (memref<8xf32>) -> memref<8xf32>
+    %b = call @layer(%a) : (memref<8xf32>) -> memref<8xf32>
+    %r = bufferization.dealloc (%a : memref<8xf32>) if (%true) retain (%b : memref<8xf32>)
+    ```
+    becomes
+    ```mlir
+    bufferization.dealloc (%a : memref<8xf32>) if (%true)
+    %r = bufferization.dealloc retain (%b : memref<8xf32>)
+    ```
+    A 32-layer entry that calls a shared layer body freed its 31 layer
+    outputs through the helper.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
+def FreeBuffersEarly
+    : Pass<"maxgraph-free-buffers-early", "mlir::func::FuncOp"> {
+  let summary = "Moves each memref.dealloc to just after the last use of its "
+                "buffer";
+  let description = [{
+    Runs in `maxgraph-lower-to-cpu` after `convert-bufferization-to-memref`.
+    Ownership-based deallocation frees a block's buffers at the block's
+    end: every temporary of a layer, and every layer's output in an entry
+    that calls a shared layer body, lived until the function returned. A
+    `memref.dealloc` moves up in its block to just after the last op that
+    uses its buffer or a value that may view it: results of view-like ops
+    and of any op with memref results that uses one (loops, branches),
+    except calls to functions with a body, which return buffers of their
+    own; and, from an `extract_aligned_pointer_as_index` of one, every
+    value computed from the address. A use outside the dealloc's block
+    leaves it where it is. The allocator then hands a freed block, still in
+    the caches, to the next buffer of its size, and a model's peak memory
+    is its largest layer's, not the sum of its layers'.
+
+    ```mlir
+    %t = memref.alloc() : memref<64xf32>
+    linalg.fill ins(%c : f32) outs(%t : memref<64xf32>)
+    linalg.copy ins(%t : memref<64xf32>) outs(%out : memref<64xf32>)
+    %u = memref.alloc() : memref<64xf32>
+    ...
+    memref.dealloc %t : memref<64xf32>
+    memref.dealloc %u : memref<64xf32>
+    ```
+    frees `%t` right after the `linalg.copy`, before `%u` is allocated.
+  }];
+}
+
 def HoistLoopAllocations
     : Pass<"maxgraph-hoist-loop-allocations", "mlir::func::FuncOp"> {
   let summary = "Allocates the buffers that each iteration of a loop frees "
