@@ -65,6 +65,8 @@ void maxgraph::buildLowerToCPUPipeline(
   // A while_loop's body yields new tensors each round (the deallocation
   // pipeline frees the previous round's).
   bufferize.allowReturnAllocsFromLoops = true;
+  // A slice that several calls take is copied once, not at each call.
+  pm.addNestedPass<func::FuncOp>(createCopyCallSlicesOnce());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Upstream's deallocation pipeline (buildBufferDeallocationPipeline),
   // with call results freed apart before the deallocs are lowered.

@@ -87,14 +87,17 @@ struct GraphLowering : OpConversionPattern<GraphOp> {
       func->setAttr(
           "passthrough",
           rewriter.getArrayAttr({rewriter.getStringAttr("alwaysinline")}));
-      // The caller's input tensors are read only: bufferization copies
-      // before any in-place write (a kernel's, say) instead of clobbering
-      // them. Buffers (memrefs) are the caller's to write.
-      for (auto [index, type] : llvm::enumerate(op.getArgumentTypes()))
-        if (isa<TensorLayoutType>(type))
-          func.setArgAttr(index, "bufferization.writable",
-                          rewriter.getBoolAttr(false));
     }
+    // Input tensors are read only: bufferization copies before any in-place
+    // write (a kernel's, say) instead of clobbering them, the entry's
+    // caller's and a body's callers' alike. A body's caller then never
+    // copies an argument for the call (it did whenever the body might
+    // write a view of it: SmolLM2's attention mask, before each of its 30
+    // layer calls). Buffers (memrefs) are the caller's to write.
+    for (auto [index, type] : llvm::enumerate(op.getArgumentTypes()))
+      if (isa<TensorLayoutType>(type))
+        func.setArgAttr(index, "bufferization.writable",
+                        rewriter.getBoolAttr(false));
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), converter,
                                            &signature)))

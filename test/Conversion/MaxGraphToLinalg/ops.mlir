@@ -608,9 +608,11 @@ maxgraph.graph @custom(%x: !maxgraph.tensor<[4], f32>, %b: !maxgraph.buffer<[4],
 // -----
 
 // A call to a subgraph generic over its dims casts static operands to the
-// callee's `?` types and the results back; buffers pass as memrefs.
+// callee's `?` types and the results back; buffers pass as memrefs. The
+// body's input tensors are read only, as the entry's are: its callers
+// never copy an argument for it.
 // CHECK-LABEL: func.func @bump(
-// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: tensor<?xf32>) -> tensor<?xf32>
+// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: tensor<?xf32> {bufferization.writable = false}) -> tensor<?xf32>
 // CHECK-LABEL: func.func @calls(
 // CHECK-SAME: %[[B:.*]]: memref<3xf32>, %[[X:.*]]: tensor<3xf32> {bufferization.writable = false}) -> tensor<3xf32>
 // CHECK: %[[BC:.*]] = memref.cast %[[B]] : memref<3xf32> to memref<?xf32>

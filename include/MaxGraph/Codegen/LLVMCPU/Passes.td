@@ -133,6 +133,39 @@ def ExpandStridedCopies
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def CopyCallSlicesOnce
+    : Pass<"maxgraph-copy-call-slices-once", "mlir::func::FuncOp"> {
+  let summary = "Copies a slice that several calls take once, where it is "
+                "made";
+  let description = [{
+    Runs before one-shot bufferization in `maxgraph-lower-to-cpu`. A
+    function takes its tensors as buffers of the identity layout, so
+    bufferization copies a `tensor.extract_slice` (a strided view once
+    bufferized) into a new buffer at each call that takes it: SmolLM2
+    copied its RoPE tables' rows twice before each of its 30 layer calls.
+    A slice that two calls or more take (directly or cast to a body's
+    dynamic dims) is copied once, after the slice, by a
+    `bufferization.alloc_tensor` with `copy`, which every use of the slice
+    takes instead.
+
+    ```mlir
+    %s = tensor.extract_slice %table[%pos, 0] [%n, 32] [1, 1]
+        : tensor<2048x32xf32> to tensor<?x32xf32>
+    %a = call @layer(%x, %s) : (tensor<?x64xf32>, tensor<?x32xf32>) -> tensor<?x64xf32>
+    %b = call @layer(%a, %s) : (tensor<?x64xf32>, tensor<?x32xf32>) -> tensor<?x64xf32>
+    ```
+    becomes
+    ```mlir
+    %s = tensor.extract_slice %table[%pos, 0] [%n, 32] [1, 1]
+        : tensor<2048x32xf32> to tensor<?x32xf32>
+    %c = bufferization.alloc_tensor() copy(%s) : tensor<?x32xf32>
+    %a = call @layer(%x, %c) : (tensor<?x64xf32>, tensor<?x32xf32>) -> tensor<?x64xf32>
+    %b = call @layer(%a, %c) : (tensor<?x64xf32>, tensor<?x32xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 def SplitCallResultDeallocs
     : Pass<"maxgraph-split-call-result-deallocs", "mlir::ModuleOp"> {
   let summary = "Frees call results in bufferization.dealloc ops of their own "
