@@ -89,19 +89,20 @@ void checkAvailable(StringRef runtime, GraphOp graph) {
 }
 } // namespace
 
-bool maxgraph::profileRequested() {
-  const char *value = std::getenv("MAXGRAPH_PROFILE");
+/// Whether environment variable `name` is set to anything but "" or "0".
+static bool flagSet(const char *name) {
+  const char *value = std::getenv(name);
   return value && *value && StringRef(value) != "0";
 }
 
+bool maxgraph::profileRequested() { return flagSet("MAXGRAPH_PROFILE"); }
+
 bool maxgraph::compileTimingRequested() {
-  const char *value = std::getenv("MAXGRAPH_COMPILE_TIMING");
-  return value && *value && StringRef(value) != "0";
+  return flagSet("MAXGRAPH_COMPILE_TIMING");
 }
 
 bool maxgraph::verifyEachPassRequested() {
-  const char *value = std::getenv("MAXGRAPH_VERIFY_EACH_PASS");
-  return value && *value && StringRef(value) != "0";
+  return flagSet("MAXGRAPH_VERIFY_EACH_PASS");
 }
 
 ExecutableImage maxgraph::compileImage(ModuleOp module, StringRef name,

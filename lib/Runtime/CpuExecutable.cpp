@@ -249,14 +249,9 @@ CpuExecutable::runUnchecked(const std::vector<HostTensor> &given) const {
     void *aligned = pointerAt(&words[1]);
     int64_t offset = words[2];
     std::vector<int64_t> shape(words + 3, words + 3 + rank);
-    // A dim expression of the result type (a slice's `(m - 4) floordiv 2`)
-    // can evaluate below zero for small input dims: an error naming the
-    // result, as on the GPU, not a shape that HostTensor refuses.
+    // An error naming the result, not a shape that HostTensor refuses.
     for (int64_t size : shape)
-      if (size < 0)
-        throw RuntimeError("run @" + s.name + ": " + param.label + " of type " +
-                           param.type + " has a dim of " +
-                           std::to_string(size) + " for these inputs");
+      checkResultDim(s, param, size);
     const int64_t *strides = words + 3 + rank;
     size_t element = sizeInBytes(param.dtype);
     auto *from = static_cast<uint8_t *>(aligned) + offset * element;

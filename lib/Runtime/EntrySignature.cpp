@@ -30,6 +30,14 @@ std::string detail::userSymbols(std::string text) {
   return text;
 }
 
+void detail::checkResultDim(const EntrySignature &signature,
+                            const EntrySignature::Param &param, int64_t size) {
+  if (size < 0)
+    throw RuntimeError("run @" + signature.name + ": " + param.label +
+                       " of type " + param.type + " has a dim of " +
+                       std::to_string(size) + " for these inputs");
+}
+
 std::string detail::describeFailure(const EntrySignature &signature,
                                     llvm::StringRef message) {
   auto [site, rest] = message.split(": ");

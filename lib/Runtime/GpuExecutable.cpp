@@ -341,10 +341,7 @@ GpuExecutable::run(const std::vector<HostTensor> &inputs,
                            " has a dim of no size for these "
                            "inputs: " +
                            dim.str() + ", where " + size.reason());
-      if (size.size < 0)
-        throw RuntimeError("run @" + s.name + ": " + param.label + " of type " +
-                           param.type + " has a dim of " +
-                           std::to_string(size.size) + " for these inputs");
+      checkResultDim(s, param, size.size);
       shape.push_back(size.size);
     }
     // Results stay in device memory until the caller asks for them. They

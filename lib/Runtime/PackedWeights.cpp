@@ -84,22 +84,24 @@ HostTensor detail::packWeightPanels(const HostTensor &weight,
                     from + (r * n + j * panel) * element, panel * element);
     return panels.withDevice(weight.device());
   }
+  // One copy loop per element size.
+  auto transpose = [&](auto tag) {
+    using Element = decltype(tag);
+    transposeIntoPanels(static_cast<const Element *>(weight.rawData()),
+                        static_cast<Element *>(panels.rawData()), n, k, panel);
+  };
   switch (element) {
   case 1:
-    transposeIntoPanels(static_cast<const uint8_t *>(weight.rawData()),
-                        static_cast<uint8_t *>(panels.rawData()), n, k, panel);
+    transpose(uint8_t());
     break;
   case 2:
-    transposeIntoPanels(static_cast<const uint16_t *>(weight.rawData()),
-                        static_cast<uint16_t *>(panels.rawData()), n, k, panel);
+    transpose(uint16_t());
     break;
   case 4:
-    transposeIntoPanels(static_cast<const uint32_t *>(weight.rawData()),
-                        static_cast<uint32_t *>(panels.rawData()), n, k, panel);
+    transpose(uint32_t());
     break;
   case 8:
-    transposeIntoPanels(static_cast<const uint64_t *>(weight.rawData()),
-                        static_cast<uint64_t *>(panels.rawData()), n, k, panel);
+    transpose(uint64_t());
     break;
   default:
     // Column c of panel j is W[j * panel + c, ..]: W read row by row.

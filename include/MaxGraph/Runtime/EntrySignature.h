@@ -55,6 +55,12 @@ std::string userSymbols(std::string text);
 std::string describeFailure(const EntrySignature &signature,
                             llvm::StringRef message);
 
+/// Throws RuntimeError, naming result `param` of `signature`, when `size`
+/// (a result dim that the run computed from its inputs, as a slice's
+/// `(m - 4) floordiv 2`) is below zero: every target's message.
+void checkResultDim(const EntrySignature &signature,
+                    const EntrySignature::Param &param, int64_t size);
+
 /// Throws unless `symbol`, which the code of `graph` calls, is defined by
 /// the runtime (`provided`), the process or a loaded library.
 void checkDefined(llvm::StringRef symbol, llvm::StringRef graph,
