@@ -9,6 +9,11 @@
 // said before. The same unroller, asked to unroll at run time, unrolls the
 // unmarked loop: that is what the mark prevents.
 //
+// optimizeForHost, the optimizer of emitHostObject, leaves a scalar loop
+// scalar (the lowering vectorizes what it tiles; LLVM's loop vectorizer cost
+// more compile time than it saved at run time), and still vectorizes a loop
+// whose metadata asks for it: the check sees vectorization where there is.
+//
 // emitHostObject translates a function whose arguments carry attributes of
 // a dialect with no LLVM translation (the weight names of a lowered graph)
 // without a diagnostic: translation would warn of each, printing the whole
@@ -62,10 +67,11 @@ exit:
 !1 = !{!"llvm.loop.vectorize.enable", i1 false}
 )";
 
-std::unique_ptr<llvm::Module> parse(llvm::LLVMContext &context) {
+std::unique_ptr<llvm::Module> parse(llvm::LLVMContext &context,
+                                    llvm::StringRef text = kLoop) {
   llvm::SMDiagnostic error;
   std::unique_ptr<llvm::Module> module =
-      llvm::parseAssemblyString(kLoop, error, context);
+      llvm::parseAssemblyString(text, error, context);
   EXPECT_TRUE(module) << error.getMessage().str();
   return module;
 }
@@ -135,6 +141,59 @@ TEST(RuntimeUnrollingTest, UnmarkedLoopIsUnrolledAtRunTime) {
   std::unique_ptr<llvm::Module> module = parse(context);
   ASSERT_TRUE(module);
   EXPECT_GT(multiplicationsAfterUnrolling(*module), 1u);
+}
+
+/// kLoop with its vectorization property `enable` (true or false).
+std::string loopVectorized(llvm::StringRef enable) {
+  std::string text = kLoop;
+  llvm::StringRef property = "llvm.loop.vectorize.enable\", i1 false";
+  size_t at = text.find(property.str());
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, property.size(),
+               ("llvm.loop.vectorize.enable\", i1 " + enable).str());
+  return text;
+}
+
+/// kLoop without its loop metadata.
+std::string plainLoop() {
+  std::string text = kLoop;
+  llvm::StringRef id = ", !llvm.loop !0";
+  text.erase(text.find(id.str()), id.size());
+  text.erase(text.find("!0 = distinct"));
+  return text;
+}
+
+/// The instructions of @scale that make a vector.
+unsigned vectorInstructions(llvm::Module &module) {
+  unsigned count = 0;
+  for (const llvm::Instruction &instruction :
+       llvm::instructions(*module.getFunction("scale")))
+    count += instruction.getType()->isVectorTy();
+  return count;
+}
+
+TEST(HostOptimizerTest, ScalarLoopStaysScalar) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = parse(context, plainLoop());
+  ASSERT_TRUE(module);
+  ASSERT_FALSE(loopID(*module));
+  // As emitHostObject prepares a module before the optimizer.
+  maxgraph::disableRuntimeUnrolling(*module);
+  ASSERT_FALSE(llvm::errorToBool(maxgraph::optimizeForHost(*module)));
+  EXPECT_EQ(vectorInstructions(*module), 0u);
+  unsigned multiplications = 0;
+  for (const llvm::Instruction &instruction :
+       llvm::instructions(*module->getFunction("scale")))
+    multiplications += instruction.getOpcode() == llvm::Instruction::FMul;
+  EXPECT_EQ(multiplications, 1u) << "one scalar body, not interleaved";
+}
+
+TEST(HostOptimizerTest, LoopThatAsksForVectorsIsVectorized) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = parse(context, loopVectorized("true"));
+  ASSERT_TRUE(module);
+  ASSERT_FALSE(llvm::errorToBool(maxgraph::optimizeForHost(*module)));
+  EXPECT_GT(vectorInstructions(*module), 0u);
 }
 
 TEST(ObjectEmitterTest, WeightNamesOnArgumentsRaiseNoDiagnostic) {

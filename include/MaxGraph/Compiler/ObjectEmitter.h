@@ -47,6 +47,13 @@ llvm::Expected<llvm::SmallVector<char, 0>>
 emitHostObject(mlir::ModuleOp module, unsigned optLevel = kObjectOptLevel,
                mlir::TimingScope *timing = nullptr);
 
+/// Runs the LLVM optimizer of emitHostObject over `module`, for the host
+/// CPU at `optLevel`: LLVM's default pipeline without its loop vectorizer
+/// (the lowering has vectorized what it tiles; a loop it left scalar stays
+/// scalar).
+llvm::Error optimizeForHost(llvm::Module &module,
+                            unsigned optLevel = kObjectOptLevel);
+
 /// Marks every loop of `module` `llvm.loop.unroll.runtime.disable` (keeping
 /// the loop's other properties): LLVM's unroller may still unroll a loop
 /// whose trip count it knows, but not one whose trip count is known only at
