@@ -53,6 +53,10 @@ using namespace mlir;
 using namespace maxgraph;
 
 namespace {
+/// The attribute of an `scf.for` that scf-to-cf moves to its latch, where
+/// the LLVM dialect's branch takes it as the loop's metadata.
+constexpr llvm::StringLiteral kLoopAnnotation = "loop_annotation";
+
 /// A matmul with the default indexing maps (no transposed operands), the
 /// one kind of matmul that is blocked to register tiles.
 bool isPlainMatmul(linalg::LinalgOp op) {
@@ -147,6 +151,31 @@ bool hasEmptyLoop(linalg::LinalgOp op) {
   return llvm::is_contained(op.getStaticLoopRanges(), 0);
 }
 
+/// Asks LLVM not to unroll the loops of `function` (tiling made them, but a
+/// graph's own loop, whose body is whole ops, gains nothing from copies
+/// either): an iteration is already
+/// a tile's vector work (a register tile's step of 12 x 32 multiply-adds, a
+/// row of four vectors, a row of a panel of B to copy), and LLVM's unroller
+/// copied it over and over (by 16 for the loop over a K panel of 256 and
+/// for the copy of B's panels) into code that ran no faster: the 32-layer
+/// model of compile_scaling.py compiled in 0.28 instead of 0.31-0.33 s on
+/// one CPU, all-MiniLM-L6-v2 in 0.83 instead of 0.85-0.88 s on two, with
+/// its calls, the matmuls, the chain and SmolLM2's tokens as fast. The
+/// loops that later lowerings make (a remainder's scalar loop, a quantized
+/// block's) are left to the unroller.
+void keepTileLoopsRolled(func::FuncOp function) {
+  MLIRContext *context = function.getContext();
+  auto rolled = LLVM::LoopAnnotationAttr::get(
+      context, {}, {}, {},
+      LLVM::LoopUnrollAttr::get(context, BoolAttr::get(context, true), {}, {},
+                                {}, {}, {}, {}),
+      {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  function.walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(kLoopAnnotation))
+      loop->setAttr(kLoopAnnotation, rolled);
+  });
+}
+
 struct TileAndVectorizePass
     : maxgraph::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
@@ -220,6 +249,7 @@ struct TileAndVectorizePass
     // same place in every iteration move into registers.
     hoistLoopInvariantAccumulators(rewriter, function);
     (void)applyPatternsGreedily(function, cleanUp);
+    keepTileLoopsRolled(function);
   }
 
   CPUTileSizes sizes;

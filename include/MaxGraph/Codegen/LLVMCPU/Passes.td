@@ -57,7 +57,11 @@ def TileAndVectorize
     `scf.forall`. Partial tiles are peeled, so odd and dynamic sizes work;
     tiles of static shape are vectorized, the rest stay scalar. Ops with
     `i1` operands stay scalar: LLVM packs `vector<Nxi1>` into bits while an
-    `i1` memref uses a byte per element.
+    `i1` memref uses a byte per element. Every `scf.for` of the function
+    carries `loop_annotation = #llvm.loop_annotation<unroll =
+    #llvm.loop_unroll<disable = true>>` (scf-to-cf moves it to the loop's
+    latch): an iteration is already a tile's vector work, which LLVM's
+    unroller would copy into more code that runs no faster.
 
     With 256-bit vectors and 16 registers (AVX2) the register tile is 4x16
     and rows are 32 lanes:
@@ -67,8 +71,8 @@ def TileAndVectorize
   let options = CPUTargetOptions;
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
-    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
-    "mlir::vector::VectorDialect"
+    "mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect"
   ];
 }
 
