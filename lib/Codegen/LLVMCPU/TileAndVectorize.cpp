@@ -151,18 +151,17 @@ bool hasEmptyLoop(linalg::LinalgOp op) {
   return llvm::is_contained(op.getStaticLoopRanges(), 0);
 }
 
-/// Asks LLVM not to unroll the loops of `function` (tiling made them, but a
-/// graph's own loop, whose body is whole ops, gains nothing from copies
-/// either): an iteration is already
-/// a tile's vector work (a register tile's step of 12 x 32 multiply-adds, a
-/// row of four vectors, a row of a panel of B to copy), and LLVM's unroller
-/// copied it over and over (by 16 for the loop over a K panel of 256 and
-/// for the copy of B's panels) into code that ran no faster: the 32-layer
-/// model of compile_scaling.py compiled in 0.28 instead of 0.31-0.33 s on
-/// one CPU, all-MiniLM-L6-v2 in 0.83 instead of 0.85-0.88 s on two, with
-/// its calls, the matmuls, the chain and SmolLM2's tokens as fast. The
-/// loops that later lowerings make (a remainder's scalar loop, a quantized
-/// block's) are left to the unroller.
+/// Asks LLVM not to unroll the loops of `function`: an iteration of a loop
+/// that tiling made is already a tile's vector work (a register tile's step
+/// of 12 x 32 multiply-adds, a row of four vectors, a row of a panel of B
+/// to copy), and a graph's own loop holds whole ops. LLVM's unroller copied
+/// them over and over (by 16 for the loop over a K panel of 256 and for the
+/// copy of B's panels) into code that ran no faster: the 32-layer model of
+/// compile_scaling.py compiled in 0.28 instead of 0.31-0.33 s on one CPU,
+/// all-MiniLM-L6-v2 in 0.83 instead of 0.85-0.88 s on two, its calls, the
+/// matmuls, the chain and SmolLM2's tokens as fast. The loops that later
+/// lowerings make (a remainder's scalar loop, a quantized block's) are left
+/// to the unroller.
 void keepTileLoopsRolled(func::FuncOp function) {
   MLIRContext *context = function.getContext();
   auto rolled = LLVM::LoopAnnotationAttr::get(
