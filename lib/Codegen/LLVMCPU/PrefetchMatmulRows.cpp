@@ -51,6 +51,20 @@ memref::SubViewOp rowReadOf(vector::TransferReadOp read, scf::ForOp loop) {
   return row;
 }
 
+/// The last index of `memref`'s dim `dim`, computed before `loop` when
+/// `memref` is defined outside it (the bound is loop invariant there), at
+/// `builder`'s point otherwise.
+Value lastIndex(OpBuilder &builder, scf::ForOp loop, Value memref,
+                int64_t dim) {
+  OpBuilder outside(builder);
+  if (!loop->isAncestor(memref.getParentRegion()->getParentOp()))
+    outside.setInsertionPoint(loop);
+  Location loc = loop.getLoc();
+  return arith::SubIOp::create(outside, loc,
+                               memref::DimOp::create(outside, loc, memref, dim),
+                               arith::ConstantIndexOp::create(outside, loc, 1));
+}
+
 struct PrefetchMatmulRowsPass
     : maxgraph::impl::PrefetchMatmulRowsBase<PrefetchMatmulRowsPass> {
   using Base::Base;
@@ -102,22 +116,51 @@ struct PrefetchMatmulRowsPass
     origin.front() = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
                                            constant(rowsAhead));
     unsigned rowDim = 0;
+    bool wrapped = false;
     while (auto view = rows.getDefiningOp<memref::SubViewOp>()) {
       if (!llvm::all_of(view.getMixedStrides(), [](OpFoldResult stride) {
             return isConstantIntValue(stride, 1);
           }))
         break;
       llvm::SmallBitVector dropped = view.getDroppedDims();
+      unsigned outerRowDim = 0;
+      for (unsigned dim = 0, kept = 0; dim < dropped.size(); ++dim)
+        if (!dropped.test(dim) && kept++ == rowDim)
+          outerRowDim = dim;
+      // A window of rows of one panel of several (a K panel of a packed
+      // panel of B, the dim before the rows dropped): the tile after this
+      // one reads the same window of the next panel, so rows past the
+      // window's end are prefetched there, and that tile starts with its
+      // first rows on their way instead of waiting for them.
+      Value nextPanel;
+      if (!wrapped && outerRowDim > 0 && dropped.test(outerRowDim - 1)) {
+        wrapped = true;
+        Value size = getValueOrCreateConstantIndexOp(
+            builder, loc, view.getMixedSizes()[outerRowDim]);
+        Value past = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::uge, origin[rowDim], size);
+        origin[rowDim] = arith::SelectOp::create(
+            builder, loc, past,
+            arith::SubIOp::create(builder, loc, origin[rowDim], size),
+            origin[rowDim]);
+        nextPanel = arith::SelectOp::create(builder, loc, past, constant(1),
+                                            constant(0));
+      }
       SmallVector<Value> outer;
-      unsigned kept = 0, outerRowDim = 0;
+      unsigned kept = 0;
       for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
         Value start = getValueOrCreateConstantIndexOp(builder, loc, offset);
+        if (nextPanel && dim + 1 == outerRowDim) {
+          // The next panel, the last one at most.
+          start = arith::MinUIOp::create(
+              builder, loc,
+              arith::AddIOp::create(builder, loc, start, nextPanel),
+              lastIndex(builder, loop, view.getSource(), dim));
+        }
         if (dropped.test(dim)) {
           outer.push_back(start);
           continue;
         }
-        if (kept == rowDim)
-          outerRowDim = dim;
         outer.push_back(
             arith::AddIOp::create(builder, loc, start, origin[kept++]));
       }
@@ -125,14 +168,8 @@ struct PrefetchMatmulRowsPass
       rowDim = outerRowDim;
       rows = view.getSource();
     }
-    // The bound is loop invariant where the rows are.
-    OpBuilder outside(builder);
-    if (!loop->isAncestor(rows.getParentRegion()->getParentOp()))
-      outside.setInsertionPoint(loop);
-    Value last = arith::SubIOp::create(
-        outside, loc, memref::DimOp::create(outside, loc, rows, rowDim),
-        arith::ConstantIndexOp::create(outside, loc, 1));
-    origin[rowDim] = arith::MinUIOp::create(builder, loc, origin[rowDim], last);
+    origin[rowDim] = arith::MinUIOp::create(
+        builder, loc, origin[rowDim], lastIndex(builder, loop, rows, rowDim));
     if (rowDim + 1 == origin.size())
       columns = 1;
     Value firstColumn = origin.back();

@@ -1,24 +1,37 @@
 // maxgraph-prefetch-matmul-rows: the K loop of a register tile prefetches
 // the row of B 16 steps ahead, a prefetch per cache line of the columns
-// it reads, indexed in the memref that B's K panels are windows of.
+// it reads, indexed in the memref that B's K panels are windows of; past a
+// panel's window, in the next panel's.
 // RUN: max-opt %s --split-input-file --maxgraph-prefetch-matmul-rows --canonicalize --cse | FileCheck %s
 // RUN: max-opt %s --split-input-file --maxgraph-prefetch-matmul-rows=rows-ahead=0 | FileCheck %s --check-prefix=NONE
 
 // B packed in panels [N / 32, K, 32]: the tile reads a [128, 32] K panel
 // of panel %j a row at a time; the prefetch indexes the packed weight
-// itself (row %k0 + %k + 16 of panel %j, clamped to its last row), two
-// lines of 16 floats.
+// itself, two lines of 16 floats: row %k0 + %k + 16 of panel %j, or, from
+// the window's last 16 rows on, row %k0 + %k + 16 - 128 of panel %j + 1
+// (the same window of the next panel, which the next tile reads; the
+// last panel and the last row at most).
 // CHECK-LABEL: func.func @packed_panel
 // CHECK-SAME: %[[B:[^:]*]]: memref<12x384x32xf32>, %{{[^:]*}}: memref<12x32xf32>, %[[J:[^:]*]]: index, %[[K0:[^:]*]]: index
+// CHECK-DAG: %[[BACK:.*]] = arith.constant -112 : index
 // CHECK-DAG: %[[LAST:.*]] = arith.constant 383 : index
+// CHECK-DAG: %[[LASTPANEL:.*]] = arith.constant 11 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
-// CHECK: scf.for %[[K:[^ ]*]] = %{{.*}} to %c128
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: scf.for %[[K:[^ ]*]] = %{{.*}} to %[[C128]]
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[C16]] : index
-// CHECK: %[[ROW:.*]] = arith.addi %[[K0]], %[[AHEAD]] : index
+// CHECK: %[[PAST:.*]] = arith.cmpi uge, %[[AHEAD]], %[[C128]] : index
+// CHECK: %[[WRAPPED:.*]] = arith.addi %[[K]], %[[BACK]] : index
+// CHECK: %[[IN:.*]] = arith.select %[[PAST]], %[[WRAPPED]], %[[AHEAD]] : index
+// CHECK: %[[STEP:.*]] = arith.select %[[PAST]], %[[C1]], %[[C0]] : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %[[STEP]] : index
+// CHECK: %[[PANEL:.*]] = arith.minui %[[NEXT]], %[[LASTPANEL]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[K0]], %[[IN]] : index
 // CHECK: %[[CLAMPED:.*]] = arith.minui %[[ROW]], %[[LAST]] : index
-// CHECK: memref.prefetch %[[B]][%[[J]], %[[CLAMPED]], %[[C0]]], read, locality<3>, data : memref<12x384x32xf32>
-// CHECK: memref.prefetch %[[B]][%[[J]], %[[CLAMPED]], %[[C16]]], read, locality<3>, data : memref<12x384x32xf32>
+// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[CLAMPED]], %[[C0]]], read, locality<3>, data : memref<12x384x32xf32>
+// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[CLAMPED]], %[[C16]]], read, locality<3>, data : memref<12x384x32xf32>
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.contract
 // NONE-LABEL: func.func @packed_panel
@@ -39,6 +52,43 @@ func.func @packed_panel(%a: memref<12x384xf32>, %b: memref<12x384x32xf32>, %c: m
     scf.yield %next : vector<12x32xf32>
   }
   vector.transfer_write %sum, %c[%c0, %c0] {in_bounds = [true, true]} : vector<12x32xf32>, memref<12x32xf32>
+  return
+}
+
+// -----
+
+// A K panel packed for this call ([panels, %kc, 32], %kc rows known at
+// run time), each tile reading a whole panel: past its %kc rows, the
+// prefetch goes to the next panel's first rows.
+// CHECK-LABEL: func.func @call_packed_panel
+// CHECK-SAME: %[[B:[^:]*]]: memref<?x?x32xf32>, %{{[^:]*}}: memref<4x32xf32>, %[[J:[^:]*]]: index, %[[KC:[^:]*]]: index
+// CHECK: scf.for %[[K:[^ ]*]] =
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %c16 : index
+// CHECK: %[[PAST:.*]] = arith.cmpi uge, %[[AHEAD]], %[[KC]] : index
+// CHECK: %[[WRAPPED:.*]] = arith.subi %[[AHEAD]], %[[KC]] : index
+// CHECK: %[[ROW:.*]] = arith.select %[[PAST]], %[[WRAPPED]], %[[AHEAD]] : index
+// CHECK: %[[STEP:.*]] = arith.select %[[PAST]], %c1, %c0 : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %[[STEP]] : index
+// CHECK: %[[PANEL:.*]] = arith.minui %[[NEXT]], %{{.*}} : index
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[ROW]], %{{.*}} : index
+// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[CLAMPED]], %c0], read, locality<3>, data : memref<?x?x32xf32>
+// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[CLAMPED]], %c16], read, locality<3>, data : memref<?x?x32xf32>
+// CHECK-NOT: memref.prefetch
+func.func @call_packed_panel(%a: memref<4x?xf32>, %b: memref<?x?x32xf32>, %c: memref<4x32xf32>, %j: index, %kc: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %init = arith.constant dense<0.0> : vector<4x32xf32>
+  %panel = memref.subview %b[%j, 0, 0] [1, %kc, 32] [1, 1, 1] : memref<?x?x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
+  %sum = scf.for %k = %c0 to %kc step %c1 iter_args(%acc = %init) -> (vector<4x32xf32>) {
+    %acol = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x?xf32> to memref<4x1xf32, strided<[?, 1], offset: ?>>
+    %brow = memref.subview %panel[%k, 0] [1, 32] [1, 1] : memref<?x32xf32, strided<[32, 1], offset: ?>> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    %va = vector.transfer_read %acol[%c0, %c0], %zero {in_bounds = [true, true]} : memref<4x1xf32, strided<[?, 1], offset: ?>>, vector<4x1xf32>
+    %vb = vector.transfer_read %brow[%c0, %c0], %zero {in_bounds = [true, true]} : memref<1x32xf32, strided<[32, 1], offset: ?>>, vector<1x32xf32>
+    %next = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %va, %vb, %acc : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+    scf.yield %next : vector<4x32xf32>
+  }
+  vector.transfer_write %sum, %c[%c0, %c0] {in_bounds = [true, true]} : vector<4x32xf32>, memref<4x32xf32>
   return
 }
 

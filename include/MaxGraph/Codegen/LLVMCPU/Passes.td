@@ -436,6 +436,13 @@ def PrefetchMatmulRows
     hardware's prefetchers start over at each 4 KB page of a stream, and
     the tiles read a K panel of B at a time.
 
+    Where the rows are a window of one panel among several (a K panel of
+    B's packed panels, `memref.subview %packed[%j, %k0, 0] [1, 128, 32]`),
+    the rows past the window's end are those of the same window of the
+    next panel (`%j + 1`, the last panel at most): the register tile after
+    this one reads them, and starts with its first rows already on their
+    way.
+
     ```mlir
     scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) {
       %row = memref.subview %B[%k, 0] [1, 32] [1, 1]
