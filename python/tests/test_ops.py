@@ -279,6 +279,27 @@ def test_matmul_rows_of_a_symbolic_m(dtype, rng):
               atol=1e-3)
 
 
+@pytest.mark.parametrize("dtype", [DType.float32, DType.float64], ids=str)
+def test_matmul_with_rows_of_a_an_l1_way_apart(dtype, rng):
+    # A's rows 4096 bytes apart (K = 1024 f32s, 512 f64s) are copied into
+    # longer rows before the register tiles read them: a symbolic M with
+    # leftover rows, a static M, and a B wide enough to be packed, against
+    # float64.
+    numpy_type = dtype.to_numpy()
+    k = 4096 // np.dtype(numpy_type).itemsize
+    y = rng.standard_normal((k, 96)).astype(numpy_type)
+    symbolic = compilation.compile(lambda a, b: a @ b)(
+        TensorLayout(dtype, ["m", k]), TensorLayout(dtype, [k, 96]))
+    static = compilation.compile(lambda a, b: a @ b)(
+        TensorLayout(dtype, [50, k]), TensorLayout(dtype, [k, 96]))
+    for run, m in ((symbolic, 13), (symbolic, 40), (static, 50)):
+        x = rng.standard_normal((m, k)).astype(numpy_type)
+        out = run(x, y).to_numpy()
+        assert out.shape == (m, 96)
+        close(out, x.astype(np.float64) @ y.astype(np.float64), rtol=1e-4,
+              atol=1e-3)
+
+
 REDUCE = {
     "reduce_sum": (ops.reduce_sum, np.sum),
     "reduce_max": (ops.reduce_max, np.max),

@@ -120,6 +120,37 @@ maxgraph.graph @even_column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !m
 
 // -----
 
+// A's rows 4096 bytes apart (K = 1024 f32s) fall in one L1 set: A is copied
+// into rows a cache line longer (1040), by rows of 32 lanes spread over the
+// threads, and the matmul reads that copy. With K = 1040 (or with 12 rows
+// at most, one register tile), A is read as it is.
+// CHECK-LABEL: func.func @padded_lhs_rows
+// CHECK-SAME: %[[X:[^:]*]]: tensor<?x1024xf32>
+// CHECK: %[[PADDED:.*]] = tensor.empty(%{{.*}}) : tensor<?x1040xf32>
+// CHECK: %[[WINDOW:.*]] = tensor.extract_slice %[[PADDED]][0, 0] [%{{.*}}, 1024] [1, 1] : tensor<?x1040xf32> to tensor<?x1024xf32>
+// CHECK: %[[COPY:.*]] = scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %[[WINDOW]])
+// CHECK: %[[ROWS:.*]] = tensor.extract_slice %[[X]][%{{.*}}, 0] [%{{.*}}, 1024] [1, 1]
+// CHECK: scf.for %{{.*}} = %c0 to %c1024 step %c32
+// CHECK: tensor.extract_slice %[[ROWS]][%{{.*}}, %{{.*}}] [1, 32] [1, 1]
+// CHECK: tensor.extract_slice %[[COPY]]
+// CHECK: vector.contract
+// CHECK: return
+// CHECK-LABEL: func.func @unpadded_lhs_rows
+// CHECK-NOT: tensor<?x1056xf32>
+// CHECK-NOT: tensor<12x1040xf32>
+// CHECK: return
+maxgraph.graph @padded_lhs_rows<m>(%x: !maxgraph.tensor<[m, 1024], f32>, %w: !maxgraph.tensor<[1024, 256], f32>) -> !maxgraph.tensor<[m, 256], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 1024], f32>, !maxgraph.tensor<[1024, 256], f32>) -> !maxgraph.tensor<[m, 256], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m, 256], f32>
+}
+maxgraph.graph @unpadded_lhs_rows<m>(%x: !maxgraph.tensor<[m, 1040], f32>, %w: !maxgraph.tensor<[1040, 256], f32>, %y: !maxgraph.tensor<[12, 1024], f32>, %v: !maxgraph.tensor<[1024, 256], f32>) -> (!maxgraph.tensor<[m, 256], f32>, !maxgraph.tensor<[12, 256], f32>) {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 1040], f32>, !maxgraph.tensor<[1040, 256], f32>) -> !maxgraph.tensor<[m, 256], f32>
+  %1 = maxgraph.matmul %y, %v : (!maxgraph.tensor<[12, 1024], f32>, !maxgraph.tensor<[1024, 256], f32>) -> !maxgraph.tensor<[12, 256], f32>
+  maxgraph.output %0, %1 : !maxgraph.tensor<[m, 256], f32>, !maxgraph.tensor<[12, 256], f32>
+}
+
+// -----
+
 // One register tile of columns (B's rows are one vector run already) or of
 // rows (B is read once): no packing.
 // CHECK-LABEL: func.func @unpacked_matmuls
