@@ -10,7 +10,10 @@
 // hardware's prefetchers follow a stream within a 4 KB page and start over
 // at each new one, and the tiles read B in chunks of a K panel, a page or a
 // few apart; a software prefetch a fixed number of rows ahead keeps the
-// loads in flight across those boundaries.
+// loads in flight across those boundaries, and into the next tile's panel.
+// The K loop is split where the rows ahead leave its rows, so that neither
+// part checks a bound at each step: a tile with many rows of A reads B
+// from L2, and pays for every instruction the prefetch adds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +23,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace maxgraph {
@@ -65,6 +69,12 @@ Value lastIndex(OpBuilder &builder, scf::ForOp loop, Value memref,
                                arith::ConstantIndexOp::create(outside, loc, 1));
 }
 
+/// What a K loop prefetches: the row `rowsAhead` steps ahead in the rows
+/// it reads (the loop's first iterations), or that row's place in the same
+/// window of the next panel (its last `rowsAhead` iterations, past the
+/// window's end).
+enum class Ahead { InWindow, InNextPanel };
+
 struct PrefetchMatmulRowsPass
     : maxgraph::impl::PrefetchMatmulRowsBase<PrefetchMatmulRowsPass> {
   using Base::Base;
@@ -72,26 +82,56 @@ struct PrefetchMatmulRowsPass
   void runOnOperation() override {
     if (rowsAhead <= 0)
       return;
+    SmallVector<std::pair<vector::TransferReadOp, scf::ForOp>> reads;
     getOperation().walk([&](vector::ContractionOp contract) {
       auto loop = dyn_cast<scf::ForOp>(contract->getParentOp());
       auto read = contract.getRhs().getDefiningOp<vector::TransferReadOp>();
-      if (!loop || !read)
-        return;
-      memref::SubViewOp row = rowReadOf(read, loop);
-      if (!row)
-        return;
-      prefetch(row, read, loop);
+      if (loop && read && read->getParentOp() == loop &&
+          isConstantIntValue(loop.getStep(), 1) && rowReadOf(read, loop))
+        reads.emplace_back(read, loop);
     });
+    for (auto [read, loop] : reads)
+      splitAndPrefetch(read, loop);
   }
 
-  /// Prefetches row %iv + rowsAhead of `row`'s source, every cache line
-  /// of the columns that `read` reads of it. The rows are those of the
-  /// memref that the source views through unit-stride subviews (the whole
-  /// packed panel of B, of which a K panel's rows are a window), so that
-  /// the last rows of one K panel prefetch the first of the next; the last
-  /// row of that memref at most.
+  /// Splits `loop` (step 1) where `rowsAhead` iterations are left: in the
+  /// first part, row %k + rowsAhead is in the rows the loop reads, and
+  /// each step prefetches it at a fixed distance from the row it reads (an
+  /// address LLVM strength-reduces: one instruction per cache line, no
+  /// bound to check, which a register tile of 12 multiply-adds per step on
+  /// AVX2 has no issue slots for); in the last part, where it is past
+  /// them, each step prefetches the next panel's row instead, or nothing.
+  void splitAndPrefetch(vector::TransferReadOp read, scf::ForOp loop) {
+    OpBuilder builder(loop);
+    Location loc = loop.getLoc();
+    Value ahead = arith::ConstantIndexOp::create(builder, loc, rowsAhead);
+    Value split = arith::MaxSIOp::create(
+        builder, loc, loop.getLowerBound(),
+        arith::SubIOp::create(builder, loc, loop.getUpperBound(), ahead));
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    if (!lower || !upper || *upper - *lower > rowsAhead) {
+      IRMapping mapping;
+      auto first = cast<scf::ForOp>(builder.clone(*loop, mapping));
+      first.getUpperBoundMutable().assign(split);
+      loop.getLowerBoundMutable().assign(split);
+      loop.getInitArgsMutable().assign(first.getResults());
+      auto firstRead =
+          cast<vector::TransferReadOp>(mapping.lookup(read.getOperation()));
+      prefetch(rowReadOf(firstRead, first), firstRead, first, Ahead::InWindow);
+    }
+    prefetch(rowReadOf(read, loop), read, loop, Ahead::InNextPanel);
+  }
+
+  /// Prefetches row %iv + rowsAhead of `row`'s source (`InWindow`), or,
+  /// where `row`'s rows are a window of one panel among several (the dim
+  /// before them dropped) that `loop` reads to its end, the same row past
+  /// the window's end in the next panel's window (`InNextPanel`, the last
+  /// panel at most; nothing otherwise): every cache line of the columns
+  /// that `read` reads of it, indexed in the memref that the source views
+  /// through unit-stride subviews.
   void prefetch(memref::SubViewOp row, vector::TransferReadOp read,
-                scf::ForOp loop) {
+                scf::ForOp loop, Ahead where) {
     OpBuilder builder(read);
     Location loc = read.getLoc();
     auto constant = [&](int64_t value) -> Value {
@@ -116,7 +156,10 @@ struct PrefetchMatmulRowsPass
     origin.front() = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
                                            constant(rowsAhead));
     unsigned rowDim = 0;
-    bool wrapped = false;
+    // Whether the row is in bounds without a clamp: rows ahead within the
+    // rows the loop reads, or in a window of at least `rowsAhead` rows.
+    bool inBounds = where == Ahead::InWindow;
+    bool wrapped = where == Ahead::InWindow;
     while (auto view = rows.getDefiningOp<memref::SubViewOp>()) {
       if (!llvm::all_of(view.getMixedStrides(), [](OpFoldResult stride) {
             return isConstantIntValue(stride, 1);
@@ -128,33 +171,30 @@ struct PrefetchMatmulRowsPass
         if (!dropped.test(dim) && kept++ == rowDim)
           outerRowDim = dim;
       // A window of rows of one panel of several (a K panel of a packed
-      // panel of B, the dim before the rows dropped): the tile after this
-      // one reads the same window of the next panel, so rows past the
-      // window's end are prefetched there, and that tile starts with its
-      // first rows on their way instead of waiting for them.
-      Value nextPanel;
-      if (!wrapped && outerRowDim > 0 && dropped.test(outerRowDim - 1)) {
-        wrapped = true;
-        Value size = getValueOrCreateConstantIndexOp(
-            builder, loc, view.getMixedSizes()[outerRowDim]);
-        Value past = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::uge, origin[rowDim], size);
-        origin[rowDim] = arith::SelectOp::create(
-            builder, loc, past,
-            arith::SubIOp::create(builder, loc, origin[rowDim], size),
-            origin[rowDim]);
-        nextPanel = arith::SelectOp::create(builder, loc, past, constant(1),
-                                            constant(0));
+      // panel of B, the dim before the rows dropped), which the loop reads
+      // to its end: the tile after this one reads the same window of the
+      // next panel, and starts with its first rows on their way.
+      bool nextPanel = false;
+      if (!wrapped && outerRowDim > 0 && dropped.test(outerRowDim - 1) &&
+          isEqualConstantIntOrValue(view.getMixedSizes()[outerRowDim],
+                                    getAsOpFoldResult(loop.getUpperBound()))) {
+        wrapped = nextPanel = true;
+        OpFoldResult size = view.getMixedSizes()[outerRowDim];
+        origin[rowDim] = arith::SubIOp::create(
+            builder, loc, origin[rowDim],
+            getValueOrCreateConstantIndexOp(builder, loc, size));
+        std::optional<int64_t> staticSize = getConstantIntValue(size);
+        inBounds = staticSize && *staticSize >= rowsAhead;
       }
       SmallVector<Value> outer;
       unsigned kept = 0;
       for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
         Value start = getValueOrCreateConstantIndexOp(builder, loc, offset);
         if (nextPanel && dim + 1 == outerRowDim) {
-          // The next panel, the last one at most.
+          // The next panel, the last one at most (loop invariant).
           start = arith::MinUIOp::create(
               builder, loc,
-              arith::AddIOp::create(builder, loc, start, nextPanel),
+              arith::AddIOp::create(builder, loc, start, constant(1)),
               lastIndex(builder, loop, view.getSource(), dim));
         }
         if (dropped.test(dim)) {
@@ -168,8 +208,11 @@ struct PrefetchMatmulRowsPass
       rowDim = outerRowDim;
       rows = view.getSource();
     }
-    origin[rowDim] = arith::MinUIOp::create(
-        builder, loc, origin[rowDim], lastIndex(builder, loop, rows, rowDim));
+    if (!wrapped)
+      return;
+    if (!inBounds)
+      origin[rowDim] = arith::MinUIOp::create(
+          builder, loc, origin[rowDim], lastIndex(builder, loop, rows, rowDim));
     if (rowDim + 1 == origin.size())
       columns = 1;
     Value firstColumn = origin.back();
