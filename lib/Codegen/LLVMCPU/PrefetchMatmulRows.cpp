@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_PREFETCHMATMULROWS
@@ -55,6 +56,36 @@ memref::SubViewOp rowReadOf(vector::TransferReadOp read, scf::ForOp loop) {
   return row;
 }
 
+/// Bytes of B below which its rows are not prefetched: a B of a few pages
+/// is in cache after its first rows, or streams in before the
+/// prefetchers lose it, and splitting its tiles' loops only costs compile
+/// time (the 32-layer model of compile_scaling.py, d = 64, compiled 15%
+/// slower with its 16-64 KB matrices prefetched).
+constexpr int64_t kMinPrefetchedBytes = 256 * 1024;
+
+/// The memref whose rows `row` (a row of a K loop's B) is a view of,
+/// through unit-stride subviews: the whole B, or its packed panels.
+Value outermostRows(memref::SubViewOp row) {
+  Value rows = row.getSource();
+  while (auto view = rows.getDefiningOp<memref::SubViewOp>()) {
+    if (!llvm::all_of(view.getMixedStrides(), [](OpFoldResult stride) {
+          return isConstantIntValue(stride, 1);
+        }))
+      break;
+    rows = view.getSource();
+  }
+  return rows;
+}
+
+/// Whether B, the memref that `row`'s rows view, is small enough to stay
+/// unprefetched (kMinPrefetchedBytes, static sizes only).
+bool isSmall(memref::SubViewOp row) {
+  auto type = cast<MemRefType>(outermostRows(row).getType());
+  return type.hasStaticShape() &&
+         type.getNumElements() * type.getElementTypeBitWidth() / 8 <
+             kMinPrefetchedBytes;
+}
+
 /// The last index of `memref`'s dim `dim`, computed before `loop` when
 /// `memref` is defined outside it (the bound is loop invariant there), at
 /// `builder`'s point otherwise.
@@ -82,12 +113,16 @@ struct PrefetchMatmulRowsPass
   void runOnOperation() override {
     if (rowsAhead <= 0)
       return;
+    // One read per loop (a register tile's K loop has one contraction): a
+    // loop is split once.
     SmallVector<std::pair<vector::TransferReadOp, scf::ForOp>> reads;
+    llvm::SmallPtrSet<Operation *, 16> loops;
     getOperation().walk([&](vector::ContractionOp contract) {
       auto loop = dyn_cast<scf::ForOp>(contract->getParentOp());
       auto read = contract.getRhs().getDefiningOp<vector::TransferReadOp>();
       if (loop && read && read->getParentOp() == loop &&
-          isConstantIntValue(loop.getStep(), 1) && rowReadOf(read, loop))
+          isConstantIntValue(loop.getStep(), 1) && rowReadOf(read, loop) &&
+          !isSmall(rowReadOf(read, loop)) && loops.insert(loop).second)
         reads.emplace_back(read, loop);
     });
     for (auto [read, loop] : reads)

@@ -157,3 +157,30 @@ func.func @not_a_row(%a: memref<4x64xf32>, %b: memref<64x8xf32>, %c: memref<4x8x
   vector.transfer_write %sum, %c[%c0, %c0] {in_bounds = [true, true]} : vector<4x8xf32>, memref<4x8xf32>
   return
 }
+
+// -----
+
+// A B of 64 x 32 f32 (8 KB, under 256 KB) is in cache after its first
+// rows: neither prefetched nor split.
+// CHECK-LABEL: func.func @small_rhs
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK-NOT: memref.prefetch
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @small_rhs(%a: memref<4x64xf32>, %b: memref<64x32xf32>, %c: memref<4x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %init = arith.constant dense<0.0> : vector<4x32xf32>
+  %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (vector<4x32xf32>) {
+    %acol = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x64xf32> to memref<4x1xf32, strided<[64, 1], offset: ?>>
+    %brow = memref.subview %b[%k, 0] [1, 32] [1, 1] : memref<64x32xf32> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    %va = vector.transfer_read %acol[%c0, %c0], %zero {in_bounds = [true, true]} : memref<4x1xf32, strided<[64, 1], offset: ?>>, vector<4x1xf32>
+    %vb = vector.transfer_read %brow[%c0, %c0], %zero {in_bounds = [true, true]} : memref<1x32xf32, strided<[32, 1], offset: ?>>, vector<1x32xf32>
+    %next = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %va, %vb, %acc : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+    scf.yield %next : vector<4x32xf32>
+  }
+  vector.transfer_write %sum, %c[%c0, %c0] {in_bounds = [true, true]} : vector<4x32xf32>, memref<4x32xf32>
+  return
+}
