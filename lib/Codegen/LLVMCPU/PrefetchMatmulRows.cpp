@@ -11,9 +11,9 @@
 // at each new one, and the tiles read B in chunks of a K panel, a page or a
 // few apart; a software prefetch a fixed number of rows ahead keeps the
 // loads in flight across those boundaries, and into the next tile's panel.
-// The K loop is split where the rows ahead leave its rows, so that neither
-// part checks a bound at each step: a tile with many rows of A reads B
-// from L2, and pays for every instruction the prefetch adds.
+// Each step adds a comparison, a select and the prefetches: a tile with
+// many rows of A reads B from L2, and pays for every instruction the
+// prefetch adds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +23,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -57,10 +56,10 @@ memref::SubViewOp rowReadOf(vector::TransferReadOp read, scf::ForOp loop) {
 }
 
 /// Bytes of B below which its rows are not prefetched: a B of a few pages
-/// is in cache after its first rows, or streams in before the
-/// prefetchers lose it, and splitting its tiles' loops only costs compile
-/// time (the 32-layer model of compile_scaling.py, d = 64, compiled 15%
-/// slower with its 16-64 KB matrices prefetched).
+/// is in cache after its first rows, or streams in before the prefetchers
+/// lose it, and the prefetches only cost compile time (a tenth of it, with
+/// the K loops split where the rows ahead ran out, for the 32-layer model
+/// of compile_scaling.py, d = 64, whose matrices are 16-64 KB).
 constexpr int64_t kMinPrefetchedBytes = 256 * 1024;
 
 /// The memref whose rows `row` (a row of a K loop's B) is a view of,
@@ -86,26 +85,6 @@ bool isSmall(memref::SubViewOp row) {
              kMinPrefetchedBytes;
 }
 
-/// The last index of `memref`'s dim `dim`, computed before `loop` when
-/// `memref` is defined outside it (the bound is loop invariant there), at
-/// `builder`'s point otherwise.
-Value lastIndex(OpBuilder &builder, scf::ForOp loop, Value memref,
-                int64_t dim) {
-  OpBuilder outside(builder);
-  if (!loop->isAncestor(memref.getParentRegion()->getParentOp()))
-    outside.setInsertionPoint(loop);
-  Location loc = loop.getLoc();
-  return arith::SubIOp::create(outside, loc,
-                               memref::DimOp::create(outside, loc, memref, dim),
-                               arith::ConstantIndexOp::create(outside, loc, 1));
-}
-
-/// What a K loop prefetches: the row `rowsAhead` steps ahead in the rows
-/// it reads (the loop's first iterations), or that row's place in the same
-/// window of the next panel (its last `rowsAhead` iterations, past the
-/// window's end).
-enum class Ahead { InWindow, InNextPanel };
-
 struct PrefetchMatmulRowsPass
     : maxgraph::impl::PrefetchMatmulRowsBase<PrefetchMatmulRowsPass> {
   using Base::Base;
@@ -113,8 +92,7 @@ struct PrefetchMatmulRowsPass
   void runOnOperation() override {
     if (rowsAhead <= 0)
       return;
-    // One read per loop (a register tile's K loop has one contraction): a
-    // loop is split once.
+    // One read per loop (a register tile's K loop has one contraction).
     SmallVector<std::pair<vector::TransferReadOp, scf::ForOp>> reads;
     llvm::SmallPtrSet<Operation *, 16> loops;
     getOperation().walk([&](vector::ContractionOp contract) {
@@ -126,75 +104,48 @@ struct PrefetchMatmulRowsPass
         reads.emplace_back(read, loop);
     });
     for (auto [read, loop] : reads)
-      splitAndPrefetch(read, loop);
+      prefetchAhead(read, loop);
   }
 
-  /// Splits `loop` (step 1) where `rowsAhead` iterations are left: in the
-  /// first part, row %k + rowsAhead is in the rows the loop reads, and
-  /// each step prefetches it at a fixed distance from the row it reads (an
-  /// address LLVM strength-reduces: one instruction per cache line, no
-  /// bound to check, which a register tile of 12 multiply-adds per step on
-  /// AVX2 has no issue slots for); in the last part, where it is past
-  /// them, each step prefetches the next panel's row instead, or nothing.
-  void splitAndPrefetch(vector::TransferReadOp read, scf::ForOp loop) {
-    OpBuilder builder(loop);
-    Location loc = loop.getLoc();
-    Value ahead = arith::ConstantIndexOp::create(builder, loc, rowsAhead);
-    Value split = arith::MaxSIOp::create(
-        builder, loc, loop.getLowerBound(),
-        arith::SubIOp::create(builder, loc, loop.getUpperBound(), ahead));
-    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-    if (!lower || !upper || *upper - *lower > rowsAhead) {
-      IRMapping mapping;
-      auto first = cast<scf::ForOp>(builder.clone(*loop, mapping));
-      first.getUpperBoundMutable().assign(split);
-      loop.getLowerBoundMutable().assign(split);
-      loop.getInitArgsMutable().assign(first.getResults());
-      auto firstRead =
-          cast<vector::TransferReadOp>(mapping.lookup(read.getOperation()));
-      prefetch(rowReadOf(firstRead, first), firstRead, first, Ahead::InWindow);
-    }
-    prefetch(rowReadOf(read, loop), read, loop, Ahead::InNextPanel);
-  }
-
-  /// Prefetches row %iv + rowsAhead of `row`'s source (`InWindow`), or,
-  /// where `row`'s rows are a window of one panel among several (the dim
-  /// before them dropped) that `loop` reads to its end, the same row past
-  /// the window's end in the next panel's window (`InNextPanel`, the last
-  /// panel at most; nothing otherwise): every cache line of the columns
-  /// that `read` reads of it, indexed in the memref that the source views
-  /// through unit-stride subviews.
-  void prefetch(memref::SubViewOp row, vector::TransferReadOp read,
-                scf::ForOp loop, Ahead where) {
-    OpBuilder builder(read);
-    Location loc = read.getLoc();
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, value);
-    };
+  /// Prefetches, at each step %k of `loop`, row %k + rowsAhead of the
+  /// rows that `read` reads a row of (every cache line of the columns it
+  /// reads), in the memref that they view through unit-stride subviews.
+  /// Past the rows the loop reads, the row is that of the same window of
+  /// the next panel, where the rows are a window of one panel among several
+  /// (the dim before them dropped) that the loop reads to its end, and the
+  /// memref is contiguous (the next panel's window is then a fixed
+  /// distance away in its rows taken as one dim); else the row read. The
+  /// index is %k plus one of two loop-invariant distances, chosen by one
+  /// comparison: LLVM makes it a compare, a select and the prefetch off the
+  /// row's address, which an AVX2 register tile of 12 multiply-adds per
+  /// step has issue slots for (bounds and a wrap computed at each step were
+  /// 16 instructions and cost it a tenth of its speed).
+  void prefetchAhead(vector::TransferReadOp read, scf::ForOp loop) {
+    memref::SubViewOp row = rowReadOf(read, loop);
     // Elements below a byte are not read by vectors (their tiles stay
     // scalar); none is prefetched.
     int64_t elementBytes =
         cast<MemRefType>(row.getSourceType()).getElementTypeBitWidth() / 8;
     if (elementBytes <= 0)
       return;
+    OpBuilder builder(read);
+    Location loc = read.getLoc();
+    auto constant = [&](OpBuilder &b, int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, value);
+    };
     int64_t columns = read.getVectorType().getShape().back();
     int64_t available = row.getSourceType().getShape().back();
-    if (ShapedType::isDynamic(available))
-      columns = 1;
-    else
-      columns = std::min(columns, available);
-    // The prefetched row's indices in the outermost memref, and which of
-    // them steps with the rows.
+    columns =
+        ShapedType::isDynamic(available) ? 1 : std::min(columns, available);
+    // The loop-invariant part of the indices of row %k in the outermost
+    // memref, the dim of its rows, and the window (the view that drops the
+    // panel dim before the rows, and its dim of rows) if there is one.
     Value rows = row.getSource();
-    SmallVector<Value> origin(row.getSourceType().getRank(), constant(0));
-    origin.front() = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
-                                           constant(rowsAhead));
+    SmallVector<Value> origin(row.getSourceType().getRank(),
+                              constant(builder, 0));
     unsigned rowDim = 0;
-    // Whether the row is in bounds without a clamp: rows ahead within the
-    // rows the loop reads, or in a window of at least `rowsAhead` rows.
-    bool inBounds = where == Ahead::InWindow;
-    bool wrapped = where == Ahead::InWindow;
+    memref::SubViewOp window;
+    unsigned windowRowDim = 0;
     while (auto view = rows.getDefiningOp<memref::SubViewOp>()) {
       if (!llvm::all_of(view.getMixedStrides(), [](OpFoldResult stride) {
             return isConstantIntValue(stride, 1);
@@ -205,57 +156,109 @@ struct PrefetchMatmulRowsPass
       for (unsigned dim = 0, kept = 0; dim < dropped.size(); ++dim)
         if (!dropped.test(dim) && kept++ == rowDim)
           outerRowDim = dim;
-      // A window of rows of one panel of several (a K panel of a packed
-      // panel of B, the dim before the rows dropped), which the loop reads
-      // to its end: the tile after this one reads the same window of the
-      // next panel, and starts with its first rows on their way.
-      bool nextPanel = false;
-      if (!wrapped && outerRowDim > 0 && dropped.test(outerRowDim - 1) &&
+      if (!window && outerRowDim > 0 && dropped.test(outerRowDim - 1) &&
           isEqualConstantIntOrValue(view.getMixedSizes()[outerRowDim],
                                     getAsOpFoldResult(loop.getUpperBound()))) {
-        wrapped = nextPanel = true;
-        OpFoldResult size = view.getMixedSizes()[outerRowDim];
-        origin[rowDim] = arith::SubIOp::create(
-            builder, loc, origin[rowDim],
-            getValueOrCreateConstantIndexOp(builder, loc, size));
-        std::optional<int64_t> staticSize = getConstantIntValue(size);
-        inBounds = staticSize && *staticSize >= rowsAhead;
+        window = view;
+        windowRowDim = outerRowDim;
       }
       SmallVector<Value> outer;
       unsigned kept = 0;
       for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
         Value start = getValueOrCreateConstantIndexOp(builder, loc, offset);
-        if (nextPanel && dim + 1 == outerRowDim) {
-          // The next panel, the last one at most (loop invariant).
-          start = arith::MinUIOp::create(
-              builder, loc,
-              arith::AddIOp::create(builder, loc, start, constant(1)),
-              lastIndex(builder, loop, view.getSource(), dim));
-        }
-        if (dropped.test(dim)) {
-          outer.push_back(start);
-          continue;
-        }
         outer.push_back(
-            arith::AddIOp::create(builder, loc, start, origin[kept++]));
+            dropped.test(dim)
+                ? start
+                : arith::AddIOp::create(builder, loc, start, origin[kept++]));
       }
       origin = std::move(outer);
       rowDim = outerRowDim;
       rows = view.getSource();
     }
-    if (!wrapped)
-      return;
-    if (!inBounds)
-      origin[rowDim] = arith::MinUIOp::create(
-          builder, loc, origin[rowDim], lastIndex(builder, loop, rows, rowDim));
+    // The rows taken across the panels, when the window's panels are the
+    // outermost memref's dim before its rows and that memref is contiguous.
+    auto type = cast<MemRefType>(rows.getType());
+    bool acrossPanels = window && window.getSource() == rows &&
+                        rowDim == windowRowDim && type.getLayout().isIdentity();
+    Value iv = loop.getInductionVar();
+    Value ahead = constant(builder, rowsAhead);
+    Value past = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::uge,
+        arith::AddIOp::create(builder, loc, iv, ahead), loop.getUpperBound());
+    Value pastDistance = constant(builder, 0);
+    if (acrossPanels) {
+      unsigned panelDim = rowDim - 1;
+      SmallVector<ReassociationIndices> groups;
+      for (unsigned dim = 0; dim < type.getRank(); ++dim) {
+        if (dim == rowDim)
+          continue;
+        groups.push_back(dim == panelDim
+                             ? ReassociationIndices{panelDim, rowDim}
+                             : ReassociationIndices{dim});
+      }
+      // Built where `rows` is, or at the read where that is in the loop.
+      OpBuilder atRows(builder);
+      if (!loop->isAncestor(rows.getParentRegion()->getParentOp()))
+        atRows.setInsertionPoint(loop);
+      Value panels = memref::DimOp::create(atRows, loc, rows, panelDim);
+      Value panelRows = memref::DimOp::create(atRows, loc, rows, rowDim);
+      Value flat = memref::CollapseShapeOp::create(atRows, loc, rows, groups);
+      // Row %k + ahead past the window of `size` rows of panel %j is row
+      // %k + ahead - size of the window of panel min(%j + 1, last), that
+      // many panels' rows further.
+      Value panel = origin[panelDim];
+      Value next = arith::MinUIOp::create(
+          builder, loc,
+          arith::AddIOp::create(builder, loc, panel, constant(builder, 1)),
+          arith::SubIOp::create(builder, loc, panels, constant(builder, 1)));
+      Value size = getValueOrCreateConstantIndexOp(
+          builder, loc, window.getMixedSizes()[windowRowDim]);
+      pastDistance = arith::SubIOp::create(
+          builder, loc,
+          arith::AddIOp::create(
+              builder, loc,
+              arith::MulIOp::create(
+                  builder, loc,
+                  arith::SubIOp::create(builder, loc, next, panel), panelRows),
+              ahead),
+          size);
+      Value rowIndex = arith::AddIOp::create(
+          builder, loc, arith::MulIOp::create(builder, loc, panel, panelRows),
+          origin[rowDim]);
+      origin.erase(origin.begin() + rowDim);
+      origin[panelDim] = rowIndex;
+      rowDim = panelDim;
+      rows = flat;
+    }
+    Value distance =
+        arith::SelectOp::create(builder, loc, past, pastDistance, ahead);
+    origin[rowDim] = arith::AddIOp::create(
+        builder, loc, origin[rowDim],
+        arith::AddIOp::create(builder, loc, iv, distance));
+    // In bounds: the row read, a row the loop reads, or one of the next
+    // panel's window, at most `ahead` rows into it; a window shorter than
+    // that is clamped to the last row.
+    std::optional<int64_t> size =
+        window ? getConstantIntValue(window.getMixedSizes()[windowRowDim])
+               : std::nullopt;
+    if (acrossPanels && (!size || *size < rowsAhead)) {
+      OpBuilder outside(builder);
+      if (!loop->isAncestor(rows.getParentRegion()->getParentOp()))
+        outside.setInsertionPoint(loop);
+      Value last = arith::SubIOp::create(
+          outside, loc, memref::DimOp::create(outside, loc, rows, rowDim),
+          constant(outside, 1));
+      origin[rowDim] =
+          arith::MinUIOp::create(builder, loc, origin[rowDim], last);
+    }
     if (rowDim + 1 == origin.size())
       columns = 1;
     Value firstColumn = origin.back();
     int64_t perLine = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
     for (int64_t column = 0; column < columns; column += perLine) {
       if (column > 0)
-        origin.back() =
-            arith::AddIOp::create(builder, loc, firstColumn, constant(column));
+        origin.back() = arith::AddIOp::create(builder, loc, firstColumn,
+                                              constant(builder, column));
       memref::PrefetchOp::create(builder, loc, rows, origin,
                                  /*isWrite=*/false, /*localityHint=*/3,
                                  /*isDataCache=*/true);

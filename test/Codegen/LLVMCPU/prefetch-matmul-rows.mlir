@@ -1,41 +1,44 @@
-// maxgraph-prefetch-matmul-rows: the K loop of a register tile is split
-// where 16 iterations are left; the first part prefetches the row of B 16
-// steps ahead (a prefetch per cache line of the columns it reads, indexed
-// in the memref that B's K panels are windows of, with no bound to check),
-// the last part the same rows of the next panel's window, where B is a
-// window of one of several panels, and nothing otherwise.
+// maxgraph-prefetch-matmul-rows: each step of a register tile's K loop
+// prefetches the row of B 16 steps ahead (a prefetch per cache line of the
+// columns it reads, in the memref that B's K panels are windows of), and
+// past the rows the loop reads, the same row of the next panel's window
+// where B is a window of one of several panels in a contiguous memref (its
+// panels and rows taken as one dim), else the row read: the step plus one
+// of two loop-invariant distances.
 // RUN: max-opt %s --split-input-file --maxgraph-prefetch-matmul-rows --canonicalize --cse | FileCheck %s
 // RUN: max-opt %s --split-input-file --maxgraph-prefetch-matmul-rows=rows-ahead=0 | FileCheck %s --check-prefix=NONE
 
 // B packed in panels [N / 32, K, 32]: the tile reads a [128, 32] K panel
-// of panel %j a row at a time. Steps 0-111 prefetch row %k0 + %k + 16 of
-// panel %j; steps 112-127, row %k0 + %k + 16 - 128 of panel %j + 1 (the
-// same window of the next panel, which the next tile reads; the last panel
-// at most). Two lines of 16 floats each; the accumulator goes from the
-// first loop to the second.
+// of panel %j a row at a time. The prefetch indexes the packed weight with
+// its panels and rows as one dim of 12 * 384 rows: row %j * 384 + %k0 + %k
+// + 16, or, from step 112 on, that row of panel min(%j + 1, 11) less 128
+// (the same window of the next panel, which the next tile reads). Two
+// lines of 16 floats each.
 // CHECK-LABEL: func.func @packed_panel
 // CHECK-SAME: %[[B:[^:]*]]: memref<12x384x32xf32>, %{{[^:]*}}: memref<12x32xf32>, %[[J:[^:]*]]: index, %[[K0:[^:]*]]: index
 // CHECK-DAG: %[[BACK:.*]] = arith.constant -112 : index
 // CHECK-DAG: %[[LASTPANEL:.*]] = arith.constant 11 : index
-// CHECK-DAG: %[[C112:.*]] = arith.constant 112 : index
+// CHECK-DAG: %[[C384:.*]] = arith.constant 384 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
-// CHECK: %[[FIRST:.*]] = scf.for %[[K:[^ ]*]] = %[[C0]] to %[[C112]] step %[[C1]]
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[B]] {{\[}}[0, 1], [2]] : memref<12x384x32xf32> into memref<4608x32xf32>
+// CHECK: scf.for %[[K:[^ ]*]] = %[[C0]] to %[[C128]] step %[[C1]]
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[C16]] : index
-// CHECK: %[[ROW:.*]] = arith.addi %[[K0]], %[[AHEAD]] : index
-// CHECK: memref.prefetch %[[B]][%[[J]], %[[ROW]], %[[C0]]], read, locality<3>, data : memref<12x384x32xf32>
-// CHECK: memref.prefetch %[[B]][%[[J]], %[[ROW]], %[[C16]]], read, locality<3>, data : memref<12x384x32xf32>
-// CHECK-NOT: memref.prefetch
-// CHECK: vector.contract
-// CHECK: scf.for %[[K2:[^ ]*]] = %[[C112]] to %[[C128]] step %[[C1]] iter_args(%{{.*}} = %[[FIRST]])
-// CHECK: %[[IN:.*]] = arith.addi %[[K2]], %[[BACK]] : index
+// CHECK: %[[PAST:.*]] = arith.cmpi uge, %[[AHEAD]], %[[C128]] : index
 // CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %[[C1]] : index
 // CHECK: %[[PANEL:.*]] = arith.minui %[[NEXT]], %[[LASTPANEL]] : index
-// CHECK: %[[ROW2:.*]] = arith.addi %[[K0]], %[[IN]] : index
-// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[ROW2]], %[[C0]]], read, locality<3>, data : memref<12x384x32xf32>
-// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[ROW2]], %[[C16]]], read, locality<3>, data : memref<12x384x32xf32>
+// CHECK: %[[STEPS:.*]] = arith.subi %[[PANEL]], %[[J]] : index
+// CHECK: %[[ROWS:.*]] = arith.muli %[[STEPS]], %[[C384]] : index
+// CHECK: %[[FAR:.*]] = arith.addi %[[ROWS]], %[[BACK]] : index
+// CHECK: %[[PANELROW:.*]] = arith.muli %[[J]], %[[C384]] : index
+// CHECK: %[[FIRST:.*]] = arith.addi %[[PANELROW]], %[[K0]] : index
+// CHECK: %[[DIST:.*]] = arith.select %[[PAST]], %[[FAR]], %[[C16]] : index
+// CHECK: %[[STEP:.*]] = arith.addi %[[K]], %[[DIST]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[STEP]] : index
+// CHECK: memref.prefetch %[[FLAT]][%[[ROW]], %[[C0]]], read, locality<3>, data : memref<4608x32xf32>
+// CHECK: memref.prefetch %[[FLAT]][%[[ROW]], %[[C16]]], read, locality<3>, data : memref<4608x32xf32>
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.contract
 // NONE-LABEL: func.func @packed_panel
@@ -62,26 +65,25 @@ func.func @packed_panel(%a: memref<12x384xf32>, %b: memref<12x384x32xf32>, %c: m
 // -----
 
 // A K panel packed for this call ([panels, %kc, 32], %kc rows known at
-// run time), each tile reading a whole panel: split at max(0, %kc - 16);
-// past its %kc rows, the prefetch goes to the next panel's first rows,
-// clamped to the last row (a window of %kc rows may be shorter than 16).
+// run time), each tile reading a whole panel: past its %kc rows, the next
+// panel's first rows, clamped to the last row (a window of %kc rows may be
+// shorter than 16).
 // CHECK-LABEL: func.func @call_packed_panel
 // CHECK-SAME: %[[B:[^:]*]]: memref<?x?x32xf32>, %{{[^:]*}}: memref<4x32xf32>, %[[J:[^:]*]]: index, %[[KC:[^:]*]]: index
-// CHECK: %[[LEFT:.*]] = arith.subi %[[KC]], %c16 : index
-// CHECK: %[[SPLIT:.*]] = arith.maxsi %[[LEFT]], %c0 : index
-// CHECK: %[[FIRST:.*]] = scf.for %[[K:[^ ]*]] = %c0 to %[[SPLIT]]
+// CHECK-DAG: %[[PANELS:.*]] = memref.dim %[[B]], %c0
+// CHECK-DAG: %[[PANELROWS:.*]] = memref.dim %[[B]], %c1
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[B]] {{\[}}[0, 1], [2]] : memref<?x?x32xf32> into memref<?x32xf32>
+// CHECK: %[[ALL:.*]] = memref.dim %[[FLAT]], %c0
+// CHECK: %[[LAST:.*]] = arith.subi %[[ALL]], %c1
+// CHECK: scf.for %[[K:[^ ]*]] =
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %c16 : index
-// CHECK: memref.prefetch %[[B]][%[[J]], %[[AHEAD]], %c0], read, locality<3>, data : memref<?x?x32xf32>
-// CHECK: memref.prefetch %[[B]][%[[J]], %[[AHEAD]], %c16], read, locality<3>, data : memref<?x?x32xf32>
-// CHECK-NOT: memref.prefetch
-// CHECK: scf.for %[[K2:[^ ]*]] = %[[SPLIT]] to %[[KC]] step %c1 iter_args(%{{.*}} = %[[FIRST]])
-// CHECK: %[[AHEAD2:.*]] = arith.addi %[[K2]], %c16 : index
-// CHECK: %[[PAST:.*]] = arith.subi %[[AHEAD2]], %[[KC]] : index
-// CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %c1 : index
-// CHECK: %[[PANEL:.*]] = arith.minui %[[NEXT]], %{{.*}} : index
-// CHECK: %[[ROW:.*]] = arith.minui %[[PAST]], %{{.*}} : index
-// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[ROW]], %c0], read, locality<3>, data : memref<?x?x32xf32>
-// CHECK: memref.prefetch %[[B]][%[[PANEL]], %[[ROW]], %c16], read, locality<3>, data : memref<?x?x32xf32>
+// CHECK: %[[PAST:.*]] = arith.cmpi uge, %[[AHEAD]], %[[KC]] : index
+// CHECK: %[[DIST:.*]] = arith.select %[[PAST]], %{{.*}}, %c16 : index
+// CHECK: %[[STEP:.*]] = arith.addi %[[K]], %[[DIST]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[STEP]] : index
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[ROW]], %[[LAST]] : index
+// CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]], %c0], read, locality<3>, data : memref<?x32xf32>
+// CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]], %c16], read, locality<3>, data : memref<?x32xf32>
 // CHECK-NOT: memref.prefetch
 func.func @call_packed_panel(%a: memref<4x?xf32>, %b: memref<?x?x32xf32>, %c: memref<4x32xf32>, %j: index, %kc: index) {
   %c0 = arith.constant 0 : index
@@ -103,18 +105,18 @@ func.func @call_packed_panel(%a: memref<4x?xf32>, %b: memref<?x?x32xf32>, %c: me
 
 // -----
 
-// B read as it is, rows of 8 f32 (one cache line): one prefetch in the
-// first part, none in the last 16 steps (no panel after B).
+// B read as it is, rows of 8 f32 (one cache line): one prefetch, of row
+// %k + 16 while that is a row the loop reads, of row %k after (there is no
+// panel after B): no bound to check.
 // CHECK-LABEL: func.func @plain_rows
 // CHECK-SAME: %[[B:[^:]*]]: memref<?x8xf32>
 // CHECK: %[[DIM:.*]] = memref.dim %[[B]], %c0
-// CHECK: %[[LEFT:.*]] = arith.subi %[[DIM]], %c16
-// CHECK: %[[SPLIT:.*]] = arith.maxsi %[[LEFT]], %c0
-// CHECK: %[[FIRST:.*]] = scf.for %[[K:[^ ]*]] = %c0 to %[[SPLIT]]
+// CHECK: scf.for %[[K:[^ ]*]] =
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %c16 : index
-// CHECK: memref.prefetch %[[B]][%[[AHEAD]], %c0], read, locality<3>, data : memref<?x8xf32>
-// CHECK-NOT: memref.prefetch
-// CHECK: scf.for %{{.*}} = %[[SPLIT]] to %[[DIM]] step %c1 iter_args(%{{.*}} = %[[FIRST]])
+// CHECK: %[[PAST:.*]] = arith.cmpi uge, %[[AHEAD]], %[[DIM]] : index
+// CHECK: %[[DIST:.*]] = arith.select %[[PAST]], %c0, %c16 : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[K]], %[[DIST]] : index
+// CHECK: memref.prefetch %[[B]][%[[ROW]], %c0], read, locality<3>, data : memref<?x8xf32>
 // CHECK-NOT: memref.prefetch
 // CHECK: return
 func.func @plain_rows(%a: memref<4x?xf32>, %b: memref<?x8xf32>, %c: memref<4x8xf32>) {
@@ -161,11 +163,10 @@ func.func @not_a_row(%a: memref<4x64xf32>, %b: memref<64x8xf32>, %c: memref<4x8x
 // -----
 
 // A B of 64 x 32 f32 (8 KB, under 256 KB) is in cache after its first
-// rows: neither prefetched nor split.
+// rows: not prefetched.
 // CHECK-LABEL: func.func @small_rhs
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1
 // CHECK-NOT: memref.prefetch
-// CHECK-NOT: scf.for
 // CHECK: return
 func.func @small_rhs(%a: memref<4x64xf32>, %b: memref<64x32xf32>, %c: memref<4x32xf32>) {
   %c0 = arith.constant 0 : index

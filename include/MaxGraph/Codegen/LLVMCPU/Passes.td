@@ -426,27 +426,30 @@ def PrefetchMatmulRows
   let summary = "Prefetches the rows of B that a matmul's register tile "
                 "reads some steps ahead";
   let description = [{
-    Runs after bufferization in `maxgraph-lower-to-cpu`. The K loop of a
+    Runs after bufferization in `maxgraph-lower-to-cpu`. In the K loop of a
     vectorized register tile (an `scf.for` of step 1 holding a
     `vector.contract` whose rhs is a `vector.transfer_read` of
-    `memref.subview %B[%k, 0] [1, n]`, %k its induction variable) is split
-    where `rows-ahead` iterations are left. In the first part, row
-    `%k + rows-ahead` of %B is prefetched, one `memref.prefetch` per cache
-    line of the columns the tile reads: a fixed distance ahead of the row
-    read, which needs no bound (the row is one the loop reads), so that LLVM
-    makes each prefetch one instruction off the row's address (an AVX2 tile
-    of 12 multiply-adds a step has no issue slots for more). A tile of a
-    few rows of A (a few tokens through a layer's weights) waits on B's
-    loads from memory: the hardware's prefetchers start over at each 4 KB
-    page of a stream, and the tiles read a K panel of B at a time.
+    `memref.subview %B[%k, 0] [1, n]`, %k its induction variable), each
+    step prefetches row `%k + rows-ahead` of %B, one `memref.prefetch` per
+    cache line of the columns the tile reads, indexed in the memref that %B
+    views through unit-stride subviews. A tile of a few rows of A (a few
+    tokens through a layer's weights) waits on B's loads from memory: the
+    hardware's prefetchers start over at each 4 KB page of a stream, and
+    the tiles read a K panel of B at a time. A B of static size under 256
+    KB is not prefetched (it is in cache after its first rows).
 
-    In the last part, where the rows are a window of one panel among
-    several (a K panel of B's packed panels, `memref.subview %packed[%j,
-    %k0, 0] [1, 128, 32]`) that the loop reads to its end, the rows
-    prefetched are the same rows of the next panel's window (`%j + 1`, the
-    last panel at most): the register tile after this one reads them, and
-    starts with its first rows already on their way. Elsewhere the last
-    part prefetches nothing.
+    Past the rows the loop reads (its last `rows-ahead` steps), the row
+    prefetched is, where %B is a window of one panel among several (a K
+    panel of B's packed panels, `memref.subview %packed[%j, %k0, 0] [1,
+    128, 32]`) that the loop reads to its end, in a contiguous memref, the
+    same row of the next panel's window (`%j + 1`, the last panel at most;
+    the memref's panels and rows are then indexed as one dim): the register
+    tile after this one reads it, and starts with its first rows already on
+    their way. Elsewhere it is the row read. The index is `%k` plus one of
+    two loop-invariant distances, so that LLVM makes it a compare, a select
+    and the prefetches off the row's address: an AVX2 tile of 12
+    multiply-adds a step has no issue slots for bounds computed at each
+    step.
 
     ```mlir
     scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) {
@@ -454,15 +457,13 @@ def PrefetchMatmulRows
       %b = vector.transfer_read %row[%c0, %c0], %pad
       %c = vector.contract ... %a, %b, %acc
     ```
-    becomes (16 rows ahead, f32):
+    gets, before the read (16 rows ahead, f32, %B a [128, 32] memref):
     ```mlir
-    %first = scf.for %k = %c0 to %c112 step %c1 iter_args(%acc = %zero) {
-      %next = arith.addi %k, %c16
+      %past = arith.cmpi uge, (%k + 16), %c128
+      %distance = arith.select %past, %c0, %c16
+      %next = arith.addi %k, %distance
       memref.prefetch %B[%next, %c0], read, locality<3>, data
       memref.prefetch %B[%next, %c16], read, locality<3>, data
-      ...
-    }
-    scf.for %k = %c112 to %c128 step %c1 iter_args(%acc = %first) { ... }
     ```
   }];
   let options = [
