@@ -144,9 +144,9 @@ static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp matmul,
   return packed;
 }
 
-/// Bytes of the L1 data cache's way: rows whose distance in bytes is a
-/// multiple of it fall in the same set of the L1 (64 sets of 64 bytes on
-/// the x86-64 and AArch64 cores there are).
+/// Bytes of one way of the L1 data cache: rows a multiple of it apart fall
+/// in the same set (an L1 of 64 sets of 64-byte lines, as the x86-64 and
+/// AArch64 cores this targets have).
 static constexpr int64_t kL1WayBytes = 4096;
 
 /// Bytes in a cache line.
