@@ -204,6 +204,28 @@ static void padLhsRows(RewriterBase &rewriter, linalg::MatmulOp matmul,
 /// in panels of `nr` columns, as packRhs makes it) read B from its packed
 /// panel instead of from a strided slice of `rhs`: the tile's B is a slice
 /// of slices of `rhs`, whose offsets add up to the tile's row and column.
+/// The row and column in `rhs` of `tile`'s B, a slice of slices of `rhs`
+/// (their offsets added up, before `tile`), or nothing.
+static std::optional<SmallVector<OpFoldResult>>
+rhsOffsets(RewriterBase &rewriter, linalg::MatmulOp tile, Value rhs) {
+  Location loc = tile.getLoc();
+  AffineExpr a, b;
+  bindDims(rewriter.getContext(), a, b);
+  SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+  Value source = tile.getDpsInputs()[1];
+  while (source != rhs) {
+    auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride() || slice.getType().getRank() != 2 ||
+        slice.getSourceType().getRank() != 2)
+      return std::nullopt;
+    for (unsigned i = 0; i < 2; ++i)
+      offsets[i] = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, a + b, {offsets[i], slice.getMixedOffsets()[i]});
+    source = slice.getSource();
+  }
+  return offsets;
+}
+
 static void readPackedRhs(RewriterBase &rewriter, linalg::MatmulOp tile,
                           Value rhs, Value packed, int64_t nr) {
   OpOperand &operand = tile->getOpOperand(1);
@@ -212,24 +234,16 @@ static void readPackedRhs(RewriterBase &rewriter, linalg::MatmulOp tile,
     return;
   rewriter.setInsertionPoint(tileSlice);
   Location loc = tileSlice.getLoc();
-  AffineExpr a, b;
-  bindDims(rewriter.getContext(), a, b);
-  SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
-  Value source = operand.get();
-  while (source != rhs) {
-    auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || !slice.hasUnitStride() || slice.getType().getRank() != 2 ||
-        slice.getSourceType().getRank() != 2)
-      return;
-    for (unsigned i = 0; i < 2; ++i)
-      offsets[i] = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, a + b, {offsets[i], slice.getMixedOffsets()[i]});
-    source = slice.getSource();
-  }
+  AffineExpr a;
+  bindDims(rewriter.getContext(), a);
+  std::optional<SmallVector<OpFoldResult>> offsets =
+      rhsOffsets(rewriter, tile, rhs);
+  if (!offsets)
+    return;
   // Every tile has `nr` columns (B is packed only when N is a multiple of
   // `nr`), though its size may still be an affine.min here.
   OpFoldResult panel = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, a.floorDiv(nr), {offsets[1]});
+      rewriter, loc, a.floorDiv(nr), {(*offsets)[1]});
   OpFoldResult one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
   auto type = cast<RankedTensorType>(tileSlice.getType());
   OpFoldResult k = tileSlice.getMixedSizes()[0];
@@ -238,7 +252,7 @@ static void readPackedRhs(RewriterBase &rewriter, linalg::MatmulOp tile,
       rewriter, loc,
       RankedTensorType::get({staticK ? *staticK : ShapedType::kDynamic, nr},
                             type.getElementType()),
-      packed, ArrayRef<OpFoldResult>{panel, offsets[0], zero},
+      packed, ArrayRef<OpFoldResult>{panel, (*offsets)[0], zero},
       ArrayRef<OpFoldResult>{one, k, rewriter.getIndexAttr(nr)},
       ArrayRef<OpFoldResult>{one, one, one});
   if (read.getType() != type)
@@ -268,16 +282,34 @@ static Value zeroFilledDestination(linalg::MatmulOp matmul) {
 /// the first iteration of `kLoop` (the loop over the K panels; every
 /// iteration is the first without one) before it accumulates: in registers
 /// and L1, instead of a pass of its own over C.
-static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
+static bool tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
                             Value rhs, Value packed,
                             const MatmulTileSizes &sizes, bool zeroFirst,
-                            scf::ForOp kLoop) {
+                            Value bias, scf::ForOp kLoop) {
   FailureOr<scf::SCFTilingResult> registers =
       tileWithForLoops(rewriter, cast<TilingInterface>(panel.getOperation()),
                        {sizes.mr, sizes.nr, 0});
   if (failed(registers))
-    return;
+    return false;
   auto tile = cast<linalg::MatmulOp>(registers->tiledOps.back());
+  // The tile's columns of the bias: B's column in `rhs` (found before B is
+  // read from its packed panels), `nr` wide.
+  Value biasColumns;
+  if (zeroFirst && bias) {
+    rewriter.setInsertionPoint(tile);
+    if (std::optional<SmallVector<OpFoldResult>> offsets =
+            rhsOffsets(rewriter, tile, rhs)) {
+      OpFoldResult one = rewriter.getIndexAttr(1);
+      biasColumns = tensor::ExtractSliceOp::create(
+          rewriter, tile.getLoc(),
+          RankedTensorType::get(
+              {sizes.nr},
+              cast<RankedTensorType>(bias.getType()).getElementType()),
+          bias, ArrayRef<OpFoldResult>{(*offsets)[1]},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(sizes.nr)},
+          ArrayRef<OpFoldResult>{one});
+    }
+  }
   if (packed)
     readPackedRhs(rewriter, tile, rhs, packed, sizes.nr);
   if (zeroFirst) {
@@ -295,12 +327,17 @@ static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
     Value zero = arith::ConstantOp::create(
         rewriter, loc,
         rewriter.getZeroAttr(cast<RankedTensorType>(type).getElementType()));
-    linalg::FillOp fill;
+    Operation *fill;
     auto start = scf::IfOp::create(
         rewriter, loc, first,
         [&](OpBuilder &b, Location nested) {
-          fill = linalg::FillOp::create(b, nested, zero, accumulator);
-          scf::YieldOp::create(b, nested, fill.getResult(0));
+          // Zeros, or the bias's columns in every row.
+          if (biasColumns)
+            fill = linalg::BroadcastOp::create(
+                b, nested, biasColumns, accumulator, ArrayRef<int64_t>{0});
+          else
+            fill = linalg::FillOp::create(b, nested, zero, accumulator);
+          scf::YieldOp::create(b, nested, fill->getResult(0));
         },
         [&](OpBuilder &b, Location nested) {
           scf::YieldOp::create(b, nested, accumulator);
@@ -310,6 +347,81 @@ static void tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
   }
   markForVectorization(tile);
   peelPartialIterations(rewriter, registers->loops);
+  return !bias || biasColumns;
+}
+
+/// The bias that `matmul`'s result (C, zero-filled) has added to each of
+/// its rows by its only consumer, and that addition: an elementwise
+/// generic (through a tensor.reshape of C's rows, as a batch of tokens
+/// is) whose body adds C's element, used nowhere else, to the element
+/// of a [N] input at the last loop. The register tiles can start from the
+/// bias instead of zeros, and the generic no longer add it: one pass over
+/// C less (a linear layer's `x @ w + b` at [1024, 384] x [384, 1536] took
+/// 13.1 ms against 11.7 ms for `x @ w` on one thread).
+namespace {
+/// A bias added to each row of a matmul's result by its consumer.
+struct RowBias {
+  /// The bias, [N].
+  Value bias;
+  /// The addition in the consumer's body, and its operand that is the
+  /// bias's element.
+  arith::AddFOp add;
+  Value biasElement;
+};
+} // namespace
+
+static RowBias rowBiasOf(linalg::MatmulOp matmul,
+                         const MatmulTileSizes &sizes) {
+  Value consumed = matmul->getResult(0);
+  auto type = cast<RankedTensorType>(consumed.getType());
+  int64_t n = type.getDimSize(1);
+  if (!consumed.hasOneUse() || ShapedType::isDynamic(n) || sizes.nr <= 0 ||
+      n % sizes.nr != 0)
+    return {};
+  Operation *user = *consumed.getUsers().begin();
+  if (auto reshape = dyn_cast<tensor::ReshapeOp>(user)) {
+    auto rows = cast<RankedTensorType>(reshape.getResult().getType());
+    if (rows.getRank() < 1 || rows.getShape().back() != n ||
+        !reshape->hasOneUse())
+      return {};
+    consumed = reshape.getResult();
+    user = *consumed.getUsers().begin();
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(user);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return {};
+  OpOperand *product = nullptr;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->get() != consumed)
+      continue;
+    if (product)
+      return {};
+    product = input;
+  }
+  if (!product || !generic.getMatchingIndexingMap(product).isIdentity())
+    return {};
+  BlockArgument element = generic.getMatchingBlockArgument(product);
+  if (!element.hasOneUse())
+    return {};
+  auto add = dyn_cast<arith::AddFOp>(*element.getUsers().begin());
+  if (!add)
+    return {};
+  auto other = dyn_cast<BlockArgument>(add.getLhs() == element ? add.getRhs()
+                                                               : add.getLhs());
+  if (!other || other.getOwner() != generic.getBody() ||
+      other.getArgNumber() >= generic.getNumDpsInputs())
+    return {};
+  OpOperand *biasOperand = generic.getDpsInputOperand(other.getArgNumber());
+  AffineMap map = generic.getMatchingIndexingMap(biasOperand);
+  auto biasType = dyn_cast<RankedTensorType>(biasOperand->get().getType());
+  if (!biasType || biasType.getRank() != 1 || biasType.getDimSize(0) != n ||
+      biasType.getElementType() != type.getElementType() ||
+      map.getNumResults() != 1 ||
+      map.getResult(0) !=
+          getAffineDimExpr(map.getNumDims() - 1, map.getContext()))
+    return {};
+  return {biasOperand->get(), add, other};
 }
 
 /// The columns of a thread block of C for a matmul of M x N: `sizes.nc`,
@@ -389,11 +501,25 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   // C starts empty and its register tiles zero themselves (the fill, left
   // without a use, is the caller's to erase).
   bool zeroTiles = false;
+  RowBias rowBias;
   if (Value empty = zeroFilledDestination(matmul)) {
     rewriter.modifyOpInPlace(
         matmul, [&] { matmul.getDpsInitsMutable()[0].set(empty); });
     zeroTiles = true;
+    rowBias = rowBiasOf(matmul, sizes);
   }
+  Value bias = rowBias.bias;
+  // The consumer adds the bias no more once the register tiles start from
+  // it (each does, or none).
+  auto dropBiasAdd = [&](bool tilesStartFromBias) {
+    if (!rowBias.add || !tilesStartFromBias)
+      return;
+    arith::AddFOp add = rowBias.add;
+    Value element =
+        add.getLhs() == rowBias.biasElement ? add.getRhs() : add.getLhs();
+    rewriter.replaceAllUsesWith(add.getResult(), element);
+    rewriter.eraseOp(add);
+  };
   auto kLoopOf = [&](const scf::SCFTilingResult &panel) {
     scf::ForOp loop;
     if (!panel.loops.empty())
@@ -435,8 +561,9 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
         tileWithForLoops(rewriter, *block, {0, 0, sizes.kc});
     if (failed(panel))
       return;
-    tileToRegisters(rewriter, cast<linalg::MatmulOp>(panel->tiledOps.back()),
-                    rhs, packed, sizes, zeroTiles, kLoopOf(*panel));
+    dropBiasAdd(tileToRegisters(
+        rewriter, cast<linalg::MatmulOp>(panel->tiledOps.back()), rhs, packed,
+        sizes, zeroTiles, bias, kLoopOf(*panel)));
     return;
   }
   // Otherwise (one row block of C, or a dynamic M) the K panels go
@@ -454,8 +581,9 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   FailureOr<TilingInterface> block = blockByThreads(panelMatmul);
   if (failed(block))
     return;
-  tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()), rhs,
-                  packed, sizes, zeroTiles, kLoopOf(*panel));
+  dropBiasAdd(
+      tileToRegisters(rewriter, cast<linalg::MatmulOp>(block->getOperation()),
+                      rhs, packed, sizes, zeroTiles, bias, kLoopOf(*panel)));
 }
 
 /// `value` ([1, rows, columns], one matmul's operand in a batch) as the

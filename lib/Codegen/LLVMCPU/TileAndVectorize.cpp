@@ -144,6 +144,28 @@ void unshareDestinations(RewriterBase &rewriter, func::FuncOp function) {
   }
 }
 
+/// The input that `op` yields unchanged into its one result (an
+/// elementwise generic left with `linalg.yield %in`, both of the same
+/// type and identity maps), or null.
+Value identityCopySource(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic->getNumResults() != 1 ||
+      !llvm::hasSingleElement(generic.getBody()->getOperations()))
+    return Value();
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  auto element = dyn_cast<BlockArgument>(yield.getValues()[0]);
+  if (!element || element.getOwner() != generic.getBody() ||
+      element.getArgNumber() >= generic.getNumDpsInputs())
+    return Value();
+  OpOperand *input = generic.getDpsInputOperand(element.getArgNumber());
+  if (input->get().getType() != generic->getResult(0).getType() ||
+      !generic.getMatchingIndexingMap(input).isIdentity() ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity())
+    return Value();
+  return input->get();
+}
+
 /// Whether `op` has a static loop of size 0: it computes nothing, and
 /// tiling would divide by that size. convert-linalg-to-loops gives it loops
 /// that never run.
@@ -231,6 +253,11 @@ struct TileAndVectorizePass
       // A fill fused into the matmuls of a batch has no use left.
       if (op->use_empty()) {
         rewriter.eraseOp(op);
+        continue;
+      }
+      // A bias add that the matmul's register tiles took over leaves a copy.
+      if (Value copied = identityCopySource(op)) {
+        rewriter.replaceOp(op, copied);
         continue;
       }
       if (!eraseIfOnlySliced(rewriter, op))

@@ -151,6 +151,39 @@ maxgraph.graph @unpadded_lhs_rows<m>(%x: !maxgraph.tensor<[m, 1040], f32>, %w: !
 
 // -----
 
+// A bias added to each row of the product (a linear layer's `x @ w + b`):
+// the register tiles start from the bias's 32 columns in the first K panel
+// instead of zeros, and the add is gone (with it the copy it would leave).
+// Through a reshape of the rows (a batch of tokens), the add that a GELU
+// follows in the same body is dropped too, the GELU kept.
+// CHECK-LABEL: func.func @row_bias
+// CHECK-SAME: %[[B:[^:]*]]: tensor<1536xf32>
+// CHECK: %[[COLUMNS:.*]] = tensor.extract_slice %[[B]][%{{.*}}] [32] [1] : tensor<1536xf32> to tensor<32xf32>
+// CHECK: scf.if
+// CHECK: vector.transfer_read %[[COLUMNS]][%{{.*}}], %{{.*}} {in_bounds = [true, true], permutation_map = #{{.*}}} : tensor<32xf32>, vector<12x32xf32>
+// CHECK: vector.contract
+// CHECK-NOT: arith.addf
+// CHECK: return
+// CHECK-LABEL: func.func @row_bias_then_gelu
+// CHECK: tensor.extract_slice %{{.*}}[%{{.*}}] [32] [1] : tensor<1536xf32> to tensor<32xf32>
+// CHECK: vector.contract
+// CHECK-NOT: arith.addf %{{.*}}, %{{.*}} : vector<{{.*}}>
+// CHECK: math.erf
+// CHECK: return
+maxgraph.graph @row_bias<m>(%x: !maxgraph.tensor<[m, 384], f32>, %w: !maxgraph.tensor<[384, 1536], f32>, %b: !maxgraph.tensor<[1536], f32>) -> !maxgraph.tensor<[m, 1536], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 384], f32>, !maxgraph.tensor<[384, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
+  %1 = maxgraph.add %0, %b : (!maxgraph.tensor<[m, 1536], f32>, !maxgraph.tensor<[1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
+  maxgraph.output %1 : !maxgraph.tensor<[m, 1536], f32>
+}
+maxgraph.graph @row_bias_then_gelu<m>(%x: !maxgraph.tensor<[m, 384], f32>, %w: !maxgraph.tensor<[384, 1536], f32>, %b: !maxgraph.tensor<[1536], f32>) -> !maxgraph.tensor<[m, 1536], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 384], f32>, !maxgraph.tensor<[384, 1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
+  %1 = maxgraph.add %0, %b : (!maxgraph.tensor<[m, 1536], f32>, !maxgraph.tensor<[1536], f32>) -> !maxgraph.tensor<[m, 1536], f32>
+  %2 = maxgraph.gelu %1 : !maxgraph.tensor<[m, 1536], f32>
+  maxgraph.output %2 : !maxgraph.tensor<[m, 1536], f32>
+}
+
+// -----
+
 // One register tile of columns (B's rows are one vector run already) or of
 // rows (B is read once): no packing.
 // CHECK-LABEL: func.func @unpacked_matmuls
