@@ -145,16 +145,9 @@ static Value packRhs(RewriterBase &rewriter, linalg::MatmulOp matmul,
   return packed;
 }
 
-/// Bytes of one way of the L1 data cache: rows a multiple of it apart fall
-/// in the same set (an L1 of 64 sets of 64-byte lines, as the x86-64 and
-/// AArch64 cores this targets have).
-static constexpr int64_t kL1WayBytes = 4096;
-
-/// Bytes in a cache line.
-static constexpr int64_t kCacheLineBytes = 64;
-
 /// When the rows of A (`matmul`'s lhs) are a multiple of the L1's way
-/// apart (a K of 1024 f32s), copies A into rows a cache line longer and
+/// apart (`sizes.l1WayBytes`: a K of 1024 f32s on a 4 KB way), copies A
+/// into rows a cache line longer and
 /// makes `matmul` read the copy. A register tile reads its `mr` rows of A
 /// in every step of K; at that stride they all fall in one L1 set, of
 /// fewer ways than `mr`, and evict each other at every step (a matmul of
@@ -168,8 +161,9 @@ static void padLhsRows(RewriterBase &rewriter, linalg::MatmulOp matmul,
   auto type = cast<RankedTensorType>(lhs.getType());
   int64_t k = type.getDimSize(1);
   int64_t bits = type.getElementTypeBitWidth();
-  if (ShapedType::isDynamic(k) || bits % 8 != 0 || sizes.mr <= 1 ||
-      (k * bits / 8) % kL1WayBytes != 0 ||
+  if (sizes.l1WayBytes <= 0 || sizes.cacheLineBytes <= 0 ||
+      ShapedType::isDynamic(k) || bits % 8 != 0 || sizes.mr <= 1 ||
+      (k * bits / 8) % sizes.l1WayBytes != 0 ||
       (!ShapedType::isDynamic(type.getDimSize(0)) &&
        type.getDimSize(0) <= sizes.mr))
     return;
@@ -180,7 +174,7 @@ static void padLhsRows(RewriterBase &rewriter, linalg::MatmulOp matmul,
   Value padded = tensor::EmptyOp::create(
       rewriter, loc,
       ArrayRef<OpFoldResult>{
-          rows, rewriter.getIndexAttr(k + kCacheLineBytes * 8 / bits)},
+          rows, rewriter.getIndexAttr(k + sizes.cacheLineBytes * 8 / bits)},
       type.getElementType());
   Value window = tensor::ExtractSliceOp::create(
       rewriter, loc, type, padded, ArrayRef<OpFoldResult>{zero, zero},

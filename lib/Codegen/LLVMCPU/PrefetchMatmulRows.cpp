@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxGraph/Codegen/LLVMCPU/CPUTarget.h"
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -34,8 +35,6 @@ namespace maxgraph {
 using namespace mlir;
 
 namespace {
-/// Bytes in a cache line.
-constexpr int64_t kCacheLineBytes = 64;
 
 /// The memref whose row `loop`'s induction variable reads into `read`'s
 /// vector, when `read` reads row %iv of it through `memref.subview
@@ -93,22 +92,26 @@ struct PrefetchMatmulRowsPass
     if (rowsAhead <= 0)
       return;
     // One read per loop (a register tile's K loop has one contraction).
-    SmallVector<std::pair<vector::TransferReadOp, scf::ForOp>> reads;
+    SmallVector<
+        std::tuple<vector::TransferReadOp, memref::SubViewOp, scf::ForOp>>
+        reads;
     llvm::SmallPtrSet<Operation *, 16> loops;
     getOperation().walk([&](vector::ContractionOp contract) {
       auto loop = dyn_cast<scf::ForOp>(contract->getParentOp());
       auto read = contract.getRhs().getDefiningOp<vector::TransferReadOp>();
-      if (loop && read && read->getParentOp() == loop &&
-          isConstantIntValue(loop.getStep(), 1) && rowReadOf(read, loop) &&
-          !isSmall(rowReadOf(read, loop)) && loops.insert(loop).second)
-        reads.emplace_back(read, loop);
+      if (!loop || !read || read->getParentOp() != loop ||
+          !isConstantIntValue(loop.getStep(), 1))
+        return;
+      memref::SubViewOp row = rowReadOf(read, loop);
+      if (row && !isSmall(row) && loops.insert(loop).second)
+        reads.emplace_back(read, row, loop);
     });
-    for (auto [read, loop] : reads)
-      prefetchAhead(read, loop);
+    for (auto [read, row, loop] : reads)
+      prefetchAhead(read, row, loop);
   }
 
   /// Prefetches, at each step %k of `loop`, row %k + rowsAhead of the
-  /// rows that `read` reads a row of (every cache line of the columns it
+  /// rows that `read` reads `row` of (every cache line of the columns it
   /// reads), in the memref that they view through unit-stride subviews.
   /// Past the rows the loop reads, the row is that of the same window of
   /// the next panel, where the rows are a window of one panel among several
@@ -120,8 +123,8 @@ struct PrefetchMatmulRowsPass
   /// row's address, which an AVX2 register tile of 12 multiply-adds per
   /// step has issue slots for (bounds and a wrap computed at each step were
   /// 16 instructions and cost it a tenth of its speed).
-  void prefetchAhead(vector::TransferReadOp read, scf::ForOp loop) {
-    memref::SubViewOp row = rowReadOf(read, loop);
+  void prefetchAhead(vector::TransferReadOp read, memref::SubViewOp row,
+                     scf::ForOp loop) {
     // Elements below a byte are not read by vectors (their tiles stay
     // scalar); none is prefetched.
     int64_t elementBytes =
@@ -254,7 +257,8 @@ struct PrefetchMatmulRowsPass
     if (rowDim + 1 == origin.size())
       columns = 1;
     Value firstColumn = origin.back();
-    int64_t perLine = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
+    int64_t perLine =
+        std::max<int64_t>(1, maxgraph::kCacheLineBytes / elementBytes);
     for (int64_t column = 0; column < columns; column += perLine) {
       if (column > 0)
         origin.back() = arith::AddIOp::create(builder, loc, firstColumn,

@@ -66,6 +66,8 @@ CPUTileSizes maxgraph::chooseCPUTileSizes(const CPUTarget &target) {
   matmul.mc = blockSize(matmul.mr, matmul.kc, target.l2CacheBytes / 4);
   matmul.nc = blockSize(matmul.nr, matmul.kc, target.l2CacheBytes / 2);
   matmul.minColumnBlocks = std::max<int64_t>(1, target.cores);
+  matmul.l1WayBytes = kL1WayBytes;
+  matmul.cacheLineBytes = kCacheLineBytes;
   sizes.vectorLength = kVectorsPerRow * lanes;
   sizes.remainderLength = lanes > 1 ? lanes : 0;
   sizes.threads.minWork =

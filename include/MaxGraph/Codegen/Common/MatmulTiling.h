@@ -62,6 +62,11 @@ struct MatmulTileSizes {
   /// whole vectors, so that the same count of operations takes fewer
   /// instructions. 0: ThreadTiling's.
   int64_t minWork = 0;
+  /// The L1 data cache's geometry: rows of A a multiple of `l1WayBytes`
+  /// apart fall in one set and evict each other, and are read from a copy
+  /// in rows `cacheLineBytes` longer. 0: A is read as it is.
+  int64_t l1WayBytes = 0;
+  int64_t cacheLineBytes = 0;
 };
 
 /// Whether tileMatmulToRegisterTiles packs B for a matmul of loop ranges

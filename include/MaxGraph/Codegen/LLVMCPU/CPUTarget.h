@@ -47,6 +47,10 @@ inline constexpr int64_t kDefaultVectorBits = 128;
 inline constexpr int64_t kDefaultVectorRegisters = 16;
 inline constexpr int64_t kDefaultL1CacheBytes = 32 * 1024;
 inline constexpr int64_t kDefaultL2CacheBytes = 1024 * 1024;
+/// Bytes in a cache line, and in one way of the L1 data cache (64 sets of
+/// such lines), on the x86-64 and AArch64 cores this targets.
+inline constexpr int64_t kCacheLineBytes = 64;
+inline constexpr int64_t kL1WayBytes = 64 * kCacheLineBytes;
 
 /// Reads the host CPU, once per process: the vector unit from LLVM's host
 /// features (`avx512f`: 512 bits and 32 registers; `avx2` or `avx`: 256
