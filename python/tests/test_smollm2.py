@@ -94,6 +94,59 @@ def test_bad_files_are_named(tmp_path):
         smollm2.Generator(weights="q8")
 
 
+def write_gguf(path, arch, tensors):
+    """A small GGUF with a Llama config, a three-token vocabulary and
+    `tensors` (name: (uint8 or float32 array, GGML type))."""
+    import gguf
+
+    writer = gguf.GGUFWriter(str(path), arch)
+    writer.add_uint32(f"{arch}.attention.head_count", 2)
+    writer.add_uint32(f"{arch}.attention.head_count_kv", 1)
+    writer.add_uint32(f"{arch}.embedding_length", 64)
+    writer.add_uint32(f"{arch}.block_count", 1)
+    writer.add_uint32(f"{arch}.feed_forward_length", 128)
+    writer.add_float32(f"{arch}.rope.freq_base", 10000.0)
+    writer.add_float32(f"{arch}.attention.layer_norm_rms_epsilon", 1e-5)
+    writer.add_uint32(f"{arch}.context_length", 256)
+    writer.add_token_list(["<s>", "</s>", "a"])
+    writer.add_bos_token_id(0)
+    writer.add_eos_token_id(1)
+    for name, (data, kind) in tensors.items():
+        writer.add_tensor(name, data, raw_dtype=kind)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
+def test_an_unknown_architecture_or_tensor_type_is_named(tmp_path,
+                                                         monkeypatch):
+    import gguf
+
+    monkeypatch.setenv("MAXGRAPH_CACHE", "0")
+    norm = (np.ones(64, np.float32), gguf.GGMLQuantizationType.F32)
+    # A Q5_K weight: 64 rows of one 256-value block, 176 bytes each.
+    q5k = (np.zeros((64, 176), np.uint8), gguf.GGMLQuantizationType.Q5_K)
+    write_gguf(tmp_path / "gpt2.gguf", "gpt2", {"norm": norm})
+    with pytest.raises(ModelFileError, match=r"gpt2.gguf: architecture "
+                       r"`gpt2` is not `llama`"):
+        LlamaGGUF(tmp_path / "gpt2.gguf")
+    write_gguf(tmp_path / "q5k.gguf", "llama",
+               {"blk.0.attn_norm.weight": norm, "blk.0.attn_q.weight": q5k})
+    model = LlamaGGUF(tmp_path / "q5k.gguf")
+    assert model.config.vocab == 3 and model.config.head_dim == 32
+    np.testing.assert_array_equal(model.weight("blk.0.attn_norm.weight"),
+                                  np.ones(64, np.float32))
+    assert model.encoding("blk.0.attn_q.weight") is None
+    with pytest.raises(ModelFileError, match=r"q5k.gguf: tensor "
+                       r"`blk.0.attn_q.weight` has type Q5_K; this example "
+                       r"reads F32, F16, Q4_0, Q4_1 and Q8_0"):
+        model.weight("blk.0.attn_q.weight")
+    with pytest.raises(ModelFileError, match=r"`blk.0.attn_q.weight` has "
+                       r"type Q5_K, not a block encoding"):
+        model.blocks("blk.0.attn_q.weight")
+
+
 def test_metadata_is_parsed_once_per_file(tmp_path, monkeypatch):
     monkeypatch.setenv("MAXGRAPH_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("MAXGRAPH_CACHE", raising=False)
@@ -117,6 +170,35 @@ def test_metadata_is_parsed_once_per_file(tmp_path, monkeypatch):
     monkeypatch.setenv("MAXGRAPH_CACHE", "0")
     LlamaGGUF(GGUF)
     assert not other.exists()
+
+
+def test_the_metadata_reader_reads_what_gguf_reads():
+    # The example's reader is gguf.GGUFReader over a plain view of the
+    # file: every field and tensor must be the package's own.
+    import gguf
+    from examples.smollm2.gguf_model import _reader_class
+
+    ours, theirs = _reader_class()(str(GGUF)), gguf.GGUFReader(str(GGUF))
+    assert type(ours.data) is np.ndarray
+    assert list(ours.fields) == list(theirs.fields)
+    for key, field in theirs.fields.items():
+        mine = ours.fields[key]
+        assert (mine.offset, mine.data, mine.types) == \
+            (field.offset, field.data, field.types), key
+        if field.types[:1] == [gguf.GGUFValueType.ARRAY] and \
+                len(field.data) > 1000:
+            # The vocabulary: compare its ends and a sample.
+            for index in (0, 1, 4096, len(field.data) - 1):
+                assert bytes(mine.parts[mine.data[index]]) == \
+                    bytes(field.parts[field.data[index]]), (key, index)
+        else:
+            assert mine.contents() == field.contents(), key
+    assert [(t.name, t.tensor_type, t.shape.tolist(), t.data_offset,
+             t.n_bytes) for t in ours.tensors] == \
+        [(t.name, t.tensor_type, t.shape.tolist(), t.data_offset, t.n_bytes)
+         for t in theirs.tensors]
+    assert ours.fields["tokenizer.ggml.tokens"].contents()[:3] == \
+        ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 
 
 def test_two_thousand_tokens_keep_resident_memory_flat():
