@@ -39,7 +39,9 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <numeric>
 #include <thread>
 #include <tuple>
 
@@ -268,11 +270,29 @@ generateObject(llvm::Module &module, llvm::TargetMachine &host) {
 /// than the thread saves (a graph of a few ops has a few hundred).
 constexpr size_t kInstructionsPerPart = 1000;
 
-/// How many parts `module` is optimized and compiled in, one thread each: one
-/// per CPU the process may use (MAXGRAPH_COMPILE_THREADS sets the most), no
-/// more than it has functions with code, nor than kInstructionsPerPart divides
-/// its instructions into.
-static unsigned codegenParts(const llvm::Module &module) {
+/// Parts per thread: the parts' costs are estimates, and threads that take
+/// the next part when they finish one even out what the estimates miss.
+constexpr unsigned kPartsPerThread = 4;
+
+/// What an instruction in a loop costs the optimizer and the code generator
+/// against one outside: their loop passes (unrolling, strength reduction)
+/// and the scheduler work on loops. Measured on SmolLM2's decoder: the
+/// OpenMP bodies (vector kernels in loops) took 74 us an instruction, the
+/// entry and the layer body (mostly straight-line) 31.
+constexpr size_t kLoopInstructionCost = 3;
+
+/// How a module is optimized and compiled: on `threads` threads, in up to
+/// `parts` parts.
+struct CodegenSplit {
+  unsigned threads = 1;
+  unsigned parts = 1;
+};
+
+/// How `module` is split: one thread per CPU the process may use
+/// (MAXGRAPH_COMPILE_THREADS sets the most) and kPartsPerThread parts a
+/// thread, neither more than `module` has functions with code nor than
+/// kInstructionsPerPart divides its instructions into.
+static CodegenSplit codegenSplit(const llvm::Module &module) {
   // The CPUs this process may run on (its affinity), not the machine's.
   unsigned threads =
       std::max(1u, llvm::hardware_concurrency().compute_thread_count());
@@ -286,9 +306,25 @@ static unsigned codegenParts(const llvm::Module &module) {
       ++functions;
       instructions += function.getInstructionCount();
     }
-  return static_cast<unsigned>(std::min<size_t>(
-      {threads, functions,
-       std::max<size_t>(1, instructions / kInstructionsPerPart)}));
+  size_t pieces = std::max<size_t>(1, instructions / kInstructionsPerPart);
+  CodegenSplit split;
+  split.threads =
+      static_cast<unsigned>(std::min<size_t>({threads, functions, pieces}));
+  split.parts = static_cast<unsigned>(std::min<size_t>(
+      {size_t(split.threads) * kPartsPerThread, functions, pieces}));
+  return split;
+}
+
+/// The estimated cost of optimizing and compiling `function`: its
+/// instructions, those in loops counted kLoopInstructionCost times.
+static size_t compileCost(llvm::Function &function) {
+  llvm::DominatorTree dominators(function);
+  llvm::LoopInfo loops(dominators);
+  size_t cost = 0;
+  for (const llvm::BasicBlock &block : function)
+    cost += block.size() *
+            (loops.getLoopFor(&block) ? kLoopInstructionCost : size_t(1));
+  return cost;
 }
 
 /// Whether `value` is used other than by the code of functions in `home`
@@ -312,13 +348,14 @@ usedOutside(const llvm::Value &value, unsigned home,
 /// calls directly stay in one part (a shared layer body with its callers,
 /// so that the optimizer still drops the arguments it does not read);
 /// OpenMP's outlined bodies, which only `__kmpc_fork_call` calls, are
-/// groups of their own. Groups are balanced by instructions, the largest
-/// first. A symbol that another part uses becomes an external one (a local
-/// one renamed), resolved through the GOT and PLT: the JIT places the parts'
-/// objects where it chooses, maybe further apart than a 32-bit displacement
-/// reaches. The others keep their linkage.
+/// groups of their own. Groups are balanced by their compileCost, the
+/// largest first, into at most `parts` parts (no more than there are
+/// groups); `loads` gets each part's cost. A symbol that another part uses
+/// becomes an external one (a local one renamed), resolved through the GOT and
+/// PLT: the JIT places the parts' objects where it chooses, maybe further apart
+/// than a 32-bit displacement reaches. The others keep their linkage.
 static std::vector<std::unique_ptr<llvm::Module>>
-splitModule(llvm::Module &module, unsigned parts) {
+splitModule(llvm::Module &module, unsigned parts, std::vector<size_t> &loads) {
   // Groups of functions joined by direct calls.
   llvm::EquivalenceClasses<const llvm::Function *> groups;
   std::vector<llvm::Function *> functions;
@@ -343,19 +380,20 @@ splitModule(llvm::Module &module, unsigned parts) {
     const llvm::Function *top = root(function);
     if (!groupSize.count(top))
       roots.push_back(top);
-    groupSize[top] += function->getInstructionCount();
+    groupSize[top] += compileCost(*function);
   }
+  parts = std::min(parts, static_cast<unsigned>(roots.size()));
   stableSort(roots.begin(), roots.end(),
              [&](const llvm::Function *a, const llvm::Function *b) {
                return groupSize[a] > groupSize[b];
              });
   llvm::DenseMap<const llvm::Function *, unsigned> groupPart;
-  std::vector<size_t> load(parts, 0);
+  loads.assign(parts, 0);
   for (const llvm::Function *top : roots) {
     unsigned part = static_cast<unsigned>(
-        std::min_element(load.begin(), load.end()) - load.begin());
+        std::min_element(loads.begin(), loads.end()) - loads.begin());
     groupPart[top] = part;
-    load[part] += groupSize[top];
+    loads[part] += groupSize[top];
   }
   llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
   for (llvm::Function *function : functions)
@@ -414,43 +452,63 @@ splitModule(llvm::Module &module, unsigned parts) {
   return others;
 }
 
-/// Optimizes and generates the code of `module` in `parts` parts on as many
-/// threads, each part but the first moved to a context of its own through
-/// bitcode (a context is one thread's), into an archive of their objects.
+/// Optimizes and generates the code of `module` in up to `split.parts`
+/// parts on `split.threads` threads, each taking the costliest part left
+/// when it is free; each part but the first is moved to a context of its
+/// own through bitcode (a context is used by one thread at a time). Returns
+/// an archive of their objects.
 static llvm::Expected<llvm::SmallVector<char, 0>>
-generateArchive(llvm::Module &module, unsigned parts, unsigned optLevel,
+generateArchive(llvm::Module &module, CodegenSplit split, unsigned optLevel,
                 llvm::TargetMachine &host) {
+  std::vector<size_t> loads;
   std::vector<llvm::SmallVector<char, 0>> bitcode;
-  for (std::unique_ptr<llvm::Module> &part : splitModule(module, parts)) {
+  for (std::unique_ptr<llvm::Module> &part :
+       splitModule(module, split.parts, loads)) {
     llvm::raw_svector_ostream os(bitcode.emplace_back());
     llvm::WriteBitcodeToFile(*part, os);
   }
+  unsigned parts = static_cast<unsigned>(loads.size());
   std::vector<llvm::Expected<llvm::SmallVector<char, 0>>> objects;
   for (unsigned part = 0; part < parts; ++part)
     objects.emplace_back(llvm::SmallVector<char, 0>());
+  auto compilePart = [&](unsigned part) {
+    if (part == 0) {
+      optimize(module, optLevel, host);
+      objects[0] = generateObject(module, host);
+      return;
+    }
+    const llvm::SmallVector<char, 0> &code = bitcode[part - 1];
+    llvm::LLVMContext context;
+    auto parsed = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(llvm::StringRef(code.data(), code.size()),
+                              "part"),
+        context);
+    if (!parsed) {
+      objects[part] = parsed.takeError();
+      return;
+    }
+    auto machine = hostMachine();
+    if (!machine) {
+      objects[part] = machine.takeError();
+      return;
+    }
+    optimize(**parsed, optLevel, **machine);
+    objects[part] = generateObject(**parsed, **machine);
+  };
+  // The costliest first, so that the last ones taken are short.
+  std::vector<unsigned> order(parts);
+  std::iota(order.begin(), order.end(), 0u);
+  stableSort(order.begin(), order.end(),
+             [&](unsigned a, unsigned b) { return loads[a] > loads[b]; });
+  std::atomic<unsigned> next = 0;
+  auto work = [&] {
+    for (unsigned taken; (taken = next++) < parts;)
+      compilePart(order[taken]);
+  };
   std::vector<std::thread> threads;
-  for (unsigned part = 1; part < parts; ++part)
-    threads.emplace_back([&, part] {
-      const llvm::SmallVector<char, 0> &code = bitcode[part - 1];
-      llvm::LLVMContext context;
-      auto parsed = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(llvm::StringRef(code.data(), code.size()),
-                                "part"),
-          context);
-      if (!parsed) {
-        objects[part] = parsed.takeError();
-        return;
-      }
-      auto machine = hostMachine();
-      if (!machine) {
-        objects[part] = machine.takeError();
-        return;
-      }
-      optimize(**parsed, optLevel, **machine);
-      objects[part] = generateObject(**parsed, **machine);
-    });
-  optimize(module, optLevel, host);
-  objects[0] = generateObject(module, host);
+  for (unsigned thread = 1; thread < std::min(split.threads, parts); ++thread)
+    threads.emplace_back(work);
+  work();
   for (std::thread &thread : threads)
     thread.join();
   std::vector<std::string> names;
@@ -528,12 +586,12 @@ maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel,
   exposeInitializers(*llvmModule);
   disableRuntimeUnrolling(*llvmModule);
   translation.stop();
-  unsigned parts = codegenParts(*llvmModule);
-  if (parts > 1) {
+  CodegenSplit split = codegenSplit(*llvmModule);
+  if (split.threads > 1) {
     mlir::TimingScope both =
         parent.nest("LLVM optimizer and code generation (" +
-                    std::to_string(parts) + " threads)");
-    return generateArchive(*llvmModule, parts, optLevel, host);
+                    std::to_string(split.threads) + " threads)");
+    return generateArchive(*llvmModule, split, optLevel, host);
   }
   {
     mlir::TimingScope optimizer = parent.nest("LLVM optimizer");

@@ -4,11 +4,12 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A module large enough is cut into parts whose code is generated on one
-// thread each (MAXGRAPH_COMPILE_THREADS sets how many at most), and the
-// object code is then an archive of their objects. The same graph compiled
-// in one part and in several must compute the same results, from the code
-// just generated and from the disk cache.
+// A module large enough is cut into parts whose code is generated on
+// several threads (MAXGRAPH_COMPILE_THREADS sets how many at most), up to
+// four parts a thread, each thread taking the next part when it is done
+// with one; the object code is then an archive of their objects. The same
+// graph compiled in one part and in several must compute the same results,
+// from the code just generated and from the disk cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,8 @@ using namespace maxgraph;
 
 namespace {
 constexpr int kLayers = 4;
+/// Layers of a model cut into more parts than threads.
+constexpr int kManyLayers = 16;
 
 /// The width of the activations entering layer `i`: each layer's matmul
 /// has a shape of its own, so that no two layers share the code of their
@@ -40,18 +43,18 @@ std::string tensorType(int64_t rows, int64_t columns) {
          std::to_string(columns) + "], f32>";
 }
 
-/// kLayers layers of `relu(h @ w_i)` on a [128, width(0)] input, with the
+/// `layers` layers of `relu(h @ w_i)` on a [128, width(0)] input, with the
 /// weights as arguments: an OpenMP region per layer or two, each in a
-/// function of its own, and some thousands of LLVM instructions.
-std::string modelText() {
+/// function of its own, and a thousand LLVM instructions or so a layer.
+std::string modelText(int layers) {
   std::string text = "maxgraph.graph @model(%h0: " + tensorType(128, width(0));
-  for (int i = 0; i < kLayers; ++i)
+  for (int i = 0; i < layers; ++i)
     text +=
         ", %w" + std::to_string(i) + ": " + tensorType(width(i), width(i + 1));
-  text += ") -> " + tensorType(128, width(kLayers)) + " {\n";
+  text += ") -> " + tensorType(128, width(layers)) + " {\n";
   text += "  %zero = maxgraph.constant dense<0.0> : !maxgraph.tensor<[], "
           "f32>\n";
-  for (int i = 0; i < kLayers; ++i) {
+  for (int i = 0; i < layers; ++i) {
     std::string id = std::to_string(i), next = std::to_string(i + 1);
     std::string in = tensorType(128, width(i)),
                 out = tensorType(128, width(i + 1));
@@ -61,19 +64,19 @@ std::string modelText() {
     text += "  %h" + next + " = maxgraph.max %m" + id + ", %zero : (" + out +
             ", !maxgraph.tensor<[], f32>) -> " + out + "\n";
   }
-  text += "  maxgraph.output %h" + std::to_string(kLayers) + " : " +
-          tensorType(128, width(kLayers)) + "\n}\n";
+  text += "  maxgraph.output %h" + std::to_string(layers) + " : " +
+          tensorType(128, width(layers)) + "\n}\n";
   return text;
 }
 
 /// Inputs of a few distinct values.
-std::vector<HostTensor> inputs() {
+std::vector<HostTensor> inputs(int layers = kLayers) {
   std::vector<HostTensor> tensors;
   std::vector<float> x(128 * width(0));
   for (size_t i = 0; i < x.size(); ++i)
     x[i] = static_cast<float>(static_cast<int>(i % 7) - 3) * 0.25f;
   tensors.push_back(HostTensor::from<float>({128, width(0)}, x));
-  for (int layer = 0; layer < kLayers; ++layer) {
+  for (int layer = 0; layer < layers; ++layer) {
     std::vector<float> w(width(layer) * width(layer + 1));
     for (size_t i = 0; i < w.size(); ++i)
       w[i] =
@@ -89,19 +92,25 @@ protected:
   void SetUp() override {
     context.loadDialect<MaxGraphDialect>();
     ASSERT_FALSE(directory.path.empty());
-    module = mlir::parseSourceString<mlir::ModuleOp>(modelText(), &context);
+    module =
+        mlir::parseSourceString<mlir::ModuleOp>(modelText(kLayers), &context);
     ASSERT_TRUE(module);
   }
 
   /// Compiles the model with at most `threads` threads of code generation,
   /// the disk cache on or off.
   std::unique_ptr<CpuExecutable> compile(int threads, bool cache) {
+    return compile(*module, threads, cache);
+  }
+
+  std::unique_ptr<CpuExecutable> compile(mlir::ModuleOp graph, int threads,
+                                         bool cache) {
     setenv("MAXGRAPH_COMPILE_THREADS", std::to_string(threads).c_str(), 1);
     if (cache)
       unsetenv("MAXGRAPH_CACHE");
     else
       setenv("MAXGRAPH_CACHE", "0", 1);
-    return compileForCpu(*module, "model");
+    return compileForCpu(graph, "model");
   }
 
   mlir::MLIRContext context;
@@ -159,13 +168,26 @@ TEST_F(CodegenPartsTest, PartsComputeWhatOneObjectDoes) {
   for (int threads : {2, 3}) {
     SCOPED_TRACE(std::to_string(threads) + " threads");
     auto executable = compile(threads, /*cache=*/false);
-    // As many parts as threads at most; fewer where a part would have
-    // less than its share of instructions.
+    // Four parts a thread at most; fewer where a part would have less
+    // than its share of instructions.
     size_t members = archiveMembers(executable->image()->object);
     EXPECT_GE(members, 2u);
-    EXPECT_LE(members, static_cast<size_t>(threads));
+    EXPECT_LE(members, static_cast<size_t>(4 * threads));
     expectSameResults(expected, executable->run(inputs()));
   }
+}
+
+TEST_F(CodegenPartsTest, ThreadsShareMorePartsThanThereAreThreads) {
+  mlir::OwningOpRef<mlir::ModuleOp> large =
+      mlir::parseSourceString<mlir::ModuleOp>(modelText(kManyLayers), &context);
+  ASSERT_TRUE(large);
+  std::vector<HostTensor> expected =
+      compile(*large, 1, /*cache=*/false)->run(inputs(kManyLayers));
+  auto executable = compile(*large, 2, /*cache=*/false);
+  size_t members = archiveMembers(executable->image()->object);
+  EXPECT_GT(members, 2u);
+  EXPECT_LE(members, 8u);
+  expectSameResults(expected, executable->run(inputs(kManyLayers)));
 }
 
 TEST_F(CodegenPartsTest, PartsLoadFromTheDiskCache) {
