@@ -212,6 +212,7 @@ class LlamaGGUF:
             eos_id=int(self._field("tokenizer.ggml.eos_token_id")),
             tied=OUTPUT not in self.tensors)
         self._file = np.memmap(self.path, dtype=np.uint8, mode="r")
+        self._template = None
 
     def _field(self, key: str, required: bool = True):
         value = self.fields.get(key)
@@ -326,16 +327,22 @@ class LlamaGGUF:
             for token, kind in zip(tokens, types) if kind == 3])
         return tokenizer
 
+    def chat_template(self):
+        """The file's chat template, compiled by jinja2 (once)."""
+        if self._template is None:
+            from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+            env = ImmutableSandboxedEnvironment(trim_blocks=True,
+                                                lstrip_blocks=True)
+            self._template = env.from_string(
+                self._field("tokenizer.chat_template"))
+        return self._template
+
     def chat_prompt(self, messages: list[dict]) -> str:
         """The file's chat template applied to `messages` with the
         generation prompt added, as transformers renders it."""
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-        template = self._field("tokenizer.chat_template")
-        env = ImmutableSandboxedEnvironment(trim_blocks=True,
-                                            lstrip_blocks=True)
         tokens = self._field("tokenizer.ggml.tokens")
-        return env.from_string(template).render(
+        return self.chat_template().render(
             messages=messages, add_generation_prompt=True,
             bos_token=tokens[self.config.bos_id],
             eos_token=tokens[self.config.eos_id])

@@ -144,7 +144,14 @@ struct PyExecutable {
     std::vector<Device> resultDevices;
     for (const TensorLayout &layout : staged.outputLayouts())
       resultDevices.push_back(layout.device());
-    program.emplace(detail::compileCached(staged), std::move(bound), name,
+    std::shared_ptr<Executable> compiled;
+    {
+      // Other Python threads run while this one compiles (seconds for a
+      // model).
+      nb::gil_scoped_release released;
+      compiled = detail::compileCached(staged);
+    }
+    program.emplace(std::move(compiled), std::move(bound), name,
                     staged.inputLayouts().size(), std::move(resultDevices));
   }
 

@@ -116,3 +116,50 @@ def test_a_call_leaves_no_thread_spinning(large_add):
         time.sleep(0.3)
         spent.append(time.process_time() - start)
     assert max(spent) < 0.03, spent
+
+
+def test_other_python_threads_run_while_a_graph_compiles(monkeypatch):
+    # compile() lets go of the GIL while it compiles (seconds for a model):
+    # the main thread keeps running.
+    monkeypatch.setenv("MAXGRAPH_CACHE", "0")
+
+    def chain(x, *weights):
+        for w in weights:
+            x = ops.relu(x @ w)
+        return x
+
+    widths = [96 + 32 * i for i in range(7)]
+    layouts = [TensorLayout(DType.float32, [64, widths[0]])] + [
+        TensorLayout(DType.float32, [widths[i], widths[i + 1]])
+        for i in range(len(widths) - 1)]
+    graph = compilation.stage(chain, name="compiled_beside_python")(*layouts)
+    span = {}
+
+    def compile_it():
+        span["start"] = time.perf_counter()
+        span["run"] = graph.compile()
+        span["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=compile_it)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    worker.join()
+    assert "run" in span
+    seconds = span["end"] - span["start"]
+    assert seconds > 0.05, "too quick a compile to tell"
+    inside = [t for t in ticks if span["start"] <= t <= span["end"]]
+    edges = [span["start"]] + inside + [span["end"]]
+    longest = max(b - a for a, b in zip(edges, edges[1:]))
+    assert longest < seconds / 2, (longest, seconds, len(inside))
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((64, widths[0]), np.float32)
+    ws = [rng.standard_normal((widths[i], widths[i + 1]), np.float32) / 8
+          for i in range(len(widths) - 1)]
+    expected = x
+    for w in ws:
+        expected = np.maximum(expected @ w, 0)
+    np.testing.assert_allclose(span["run"](x, *ws).to_numpy(), expected,
+                               rtol=1e-4, atol=1e-5)
