@@ -168,7 +168,7 @@ def _metadata(path: Path) -> dict:
         cache.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=cache, delete=False,
                                          suffix=".tmp") as out:
-            json.dump(record, out)
+            out.write(json.dumps(record))  # dump() would not use the C encoder
         os.replace(out.name, entry)
     except OSError:
         pass  # An unwritable cache costs the parse next time, nothing else.
