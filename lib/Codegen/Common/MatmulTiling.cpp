@@ -440,8 +440,10 @@ static int64_t blockColumns(int64_t m, int64_t n,
       threads <= 1)
     return sizes.nc;
   int64_t blocks = rowBlocks * llvm::divideCeil(n, sizes.nc);
-  // Many blocks share well enough whatever their count.
-  if (blocks % threads == 0 || blocks >= 4 * threads)
+  // Many blocks share well enough whatever their count; a few only when
+  // they come out even and are all full (576 columns in blocks of 512 are
+  // two blocks, one of them 64 columns wide: one thread did nearly all).
+  if ((blocks % threads == 0 && n % sizes.nc == 0) || blocks >= 4 * threads)
     return sizes.nc;
   int64_t tiles = n / sizes.nr;
   int64_t widest = std::min(tiles, sizes.nc / sizes.nr);

@@ -120,6 +120,17 @@ maxgraph.graph @even_column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !m
 
 // -----
 
+// 576 columns in blocks of 512 would be two blocks, one of 64 columns: the
+// threads would not share them evenly. Two blocks of 288 (9 register tiles).
+// CHECK-LABEL: func.func @full_column_blocks
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (576, %{{.*}}) step (288, 192)
+maxgraph.graph @full_column_blocks<m>(%x: !maxgraph.tensor<[m, 576], f32>, %w: !maxgraph.tensor<[576, 576], f32>) -> !maxgraph.tensor<[m, 576], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 576], f32>, !maxgraph.tensor<[576, 576], f32>) -> !maxgraph.tensor<[m, 576], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[m, 576], f32>
+}
+
+// -----
+
 // A's rows 4096 bytes apart (K = 1024 f32s) fall in one L1 set: A is copied
 // into rows a cache line longer (1040), by rows of 32 lanes spread over the
 // threads, and the matmul reads that copy. With K = 1040 (or with 12 rows
