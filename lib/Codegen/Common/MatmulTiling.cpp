@@ -422,14 +422,18 @@ static RowBias rowBiasOf(linalg::MatmulOp matmul,
   return {biasOperand->get(), add, other};
 }
 
-/// The columns of a thread block of C for a matmul of M x N: `sizes.nc`,
-/// or, when that leaves a number of blocks that the threads
-/// (`sizes.minColumnBlocks`, the cores) cannot share evenly (rows of a
-/// dynamic M count as one block: M may be 128 tokens), the widest block of
-/// whole register tiles that divides a static N into a multiple of them
-/// (1536 columns on 2 cores: 4 blocks of 384, not 3 of 512, of which one
-/// thread would take two); failing that, into at least as many. Every block
-/// is full, so that the register tiles keep their static sizes.
+/// The columns of a thread block of C for a matmul of M x N: the widest
+/// block of whole register tiles, up to `sizes.nc`, that divides a static N
+/// into full blocks, and into a number of blocks (with the row blocks; the
+/// rows of a dynamic M count as one block: M may be 128 tokens) that the
+/// threads (`sizes.minColumnBlocks`, the cores) share evenly: a multiple of
+/// them, or many. 1536 columns on 2 cores are 4 blocks of 384, not 3 of
+/// 512, of which one thread would take two; 576 columns are 2 blocks of 288,
+/// not one of 512 and one of 64 (which left one thread nearly all the work
+/// however many row blocks there were: a thread takes a run of whole
+/// columns of blocks). Failing that, full blocks at least as many as the
+/// threads; failing that, `sizes.nc`. Every block is full, so that the
+/// register tiles keep their static sizes.
 static int64_t blockColumns(int64_t m, int64_t n,
                             const MatmulTileSizes &sizes) {
   int64_t rowBlocks = ShapedType::isDynamic(m) || sizes.mc <= 0
@@ -439,19 +443,14 @@ static int64_t blockColumns(int64_t m, int64_t n,
   if (ShapedType::isDynamic(n) || sizes.nr <= 0 || n % sizes.nr != 0 ||
       threads <= 1)
     return sizes.nc;
-  int64_t blocks = rowBlocks * llvm::divideCeil(n, sizes.nc);
-  // Many blocks share well enough whatever their count; a few only when
-  // they come out even and are all full (576 columns in blocks of 512 are
-  // two blocks, one of them 64 columns wide: one thread did nearly all).
-  if ((blocks % threads == 0 && n % sizes.nc == 0) || blocks >= 4 * threads)
-    return sizes.nc;
   int64_t tiles = n / sizes.nr;
-  int64_t widest = std::min(tiles, sizes.nc / sizes.nr);
+  int64_t widest = std::min(tiles, std::max<int64_t>(1, sizes.nc / sizes.nr));
   for (bool evenly : {true, false})
     for (int64_t perBlock = widest; perBlock >= 1; --perBlock) {
       int64_t count = rowBlocks * (tiles / perBlock);
       if (tiles % perBlock == 0 &&
-          (evenly ? count % threads == 0 : count >= threads))
+          (evenly ? count % threads == 0 || count >= 4 * threads
+                  : count >= threads))
         return perBlock * sizes.nr;
     }
   return sizes.nc;

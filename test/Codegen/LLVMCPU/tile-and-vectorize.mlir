@@ -131,6 +131,18 @@ maxgraph.graph @full_column_blocks<m>(%x: !maxgraph.tensor<[m, 576], f32>, %w: !
 
 // -----
 
+// The same with 1024 rows, 6 row blocks of 192: blocks of 512 and 64
+// columns would be 12 blocks, but a thread takes a run of whole columns of
+// blocks, and one of the two took the 64-column one.
+// CHECK-LABEL: func.func @full_column_blocks_of_many_rows
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (576, 1024) step (288, 192)
+maxgraph.graph @full_column_blocks_of_many_rows(%x: !maxgraph.tensor<[1024, 576], f32>, %w: !maxgraph.tensor<[576, 576], f32>) -> !maxgraph.tensor<[1024, 576], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[1024, 576], f32>, !maxgraph.tensor<[576, 576], f32>) -> !maxgraph.tensor<[1024, 576], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[1024, 576], f32>
+}
+
+// -----
+
 // A's rows 4096 bytes apart (K = 1024 f32s) fall in one L1 set: A is copied
 // into rows a cache line longer (1040), by rows of 32 lanes spread over the
 // threads, and the matmul reads that copy. With K = 1040 (or with 12 rows
