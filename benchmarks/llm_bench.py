@@ -65,8 +65,10 @@ Time to first token from process start: the wall time of a fresh
 interpreter start, imports, reading the GGUF's metadata, staging, compiling
 (or loading from the compile cache), binding the weights, the prefill, and
 exit. Cold: with an empty MAXGRAPH_CACHE_DIR; from the disk cache: a second
-process with the same directory; for q4 and f32, each in its own
-directory. With the max resident set size of each process (ru_maxrss of
+process with the same directory; from an artifact: the step exported once
+(`--export PATH`), then a process given `--artifact PATH`, which neither
+stages nor compiles (the GGUF's metadata still comes from the cache
+directory); for q4 and f32, each in its own directory. With the max resident set size of each process (ru_maxrss of
 os.wait4's rusage, taken by a small launcher process that starts it: see
 LAUNCHER).
 
@@ -378,13 +380,16 @@ print("LAUNCHED " + json.dumps({"s": seconds, "max_rss_kB": usage.ru_maxrss,
 """
 
 
-def first_token(weights, threads, message, cache):
+def first_token(weights, threads, message, cache, artifact=None):
     """Seconds from the start of a fresh `python -m examples.smollm2`
     process generating one token to its exit, and its max resident set
-    size in MB; MAXGRAPH_CACHE_DIR=cache."""
+    size in MB; MAXGRAPH_CACHE_DIR=cache; with `artifact`, the decoder
+    step loaded from that file (--artifact)."""
     command = [sys.executable, "-m", "examples.smollm2", "--json", "--greedy",
                "--max-new-tokens", "1", "--weights", weights, "--threads",
                str(threads), message]
+    if artifact is not None:
+        command[3:3] = ["--artifact", artifact]
     done = subprocess.run([sys.executable, "-c", LAUNCHER, *command],
                           cwd=ROOT, env=dict(os.environ,
                                              MAXGRAPH_CACHE_DIR=cache),
@@ -535,6 +540,24 @@ def main():
                     report["first_token"].append(
                         dict(got, weights=weights, cache=label,
                              threads=max(threads)))
+            # The step exported once, then loaded: no staging, no compile.
+            artifact = os.path.join(work, f"step-{weights}.mgart")
+            exported = subprocess.run(
+                [sys.executable, "-m", "examples.smollm2", "--greedy",
+                 "--weights", weights, "--export", artifact], cwd=ROOT,
+                env=dict(os.environ, MAXGRAPH_CACHE_DIR=caches[weights]),
+                capture_output=True, text=True)
+            got = None
+            if exported.returncode == 0:
+                got = first_token(weights, max(threads), message,
+                                  caches[weights], artifact)
+            else:
+                print(exported.stderr[-3000:], end="")
+                print(f"llm_bench: --export ({weights}) failed", flush=True)
+            if got is not None:
+                report["first_token"].append(
+                    dict(got, weights=weights, cache="from an artifact",
+                         threads=max(threads)))
         results = {}
         for n in threads:
             for engine, weights in engines:

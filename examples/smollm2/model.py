@@ -281,13 +281,21 @@ class Decoder:
         return (TensorLayout(DType.int64, ["seq"]),
                 TensorLayout(DType.int64, []), *self._caches())
 
+    def step_name(self) -> str:
+        """The name of `stage()`'s graph: `top_k` is in the code of a
+        sampled step, so it is in its name (an exported step says which
+        it is)."""
+        if self.top_k is None:
+            return "smollm2"
+        return f"smollm2_sampled_top{self.top_k}"
+
     def stage(self):
         """The graph of `step`, or with `top_k`, of `sampled_step`."""
         if self.top_k is None:
-            return compilation.stage(self.step, name="smollm2")(
+            return compilation.stage(self.step, name=self.step_name())(
                 *self.specs())
         tokens, pos, k_caches, v_caches = self.specs()
-        return compilation.stage(self.sampled_step, name="smollm2_sampled")(
+        return compilation.stage(self.sampled_step, name=self.step_name())(
             tokens, pos, *self._sampling(), k_caches, v_caches)
 
     def stage_loop(self):

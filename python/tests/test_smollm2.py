@@ -56,6 +56,40 @@ def test_a_prompt_longer_than_the_cache_is_refused(generator):
         generator.generate("Hi", 0)
 
 
+def test_an_exported_step_runs_without_staging_or_compiling(generator,
+                                                             tmp_path):
+    path = tmp_path / "step.mgart"
+    generator.export(path)
+    quiet = dict(max_seq=128, progress=lambda message: None)
+    loaded = smollm2.Generator(artifact=path, **quiet)
+    assert loaded.step.staged is None  # Loaded, not compiled.
+    expected = generator.generate("What is the capital of France?", 8)
+    got = loaded.generate("What is the capital of France?", 8)
+    assert got.ids == expected.ids and got.text == expected.text
+    # An artifact that is not this run's step is named, with what differs.
+    with pytest.raises(ModelFileError, match=r"key caches are \[3, 64, "
+                       r"128\], not \[3, 64, 64\] \(exported with another "
+                       r"--max-seq"):
+        smollm2.Generator(artifact=path, **dict(quiet, max_seq=64))
+    with pytest.raises(ModelFileError, match="exported with --weights q4, "
+                       "not f32"):
+        smollm2.Generator(artifact=path, weights="f32", **quiet)
+    with pytest.raises(ModelFileError, match="holds graph `smollm2`, not "
+                       "`smollm2_sampled_top40`"):
+        smollm2.Generator(artifact=path, sampling=smollm2.Sampling(),
+                          **quiet)
+    with pytest.raises(ModelFileError, match="the in-graph loop is "
+                       "compiled, not loaded"):
+        smollm2.Generator(artifact=path, in_graph_loop=True, **quiet)
+    truncated = tmp_path / "truncated.mgart"
+    truncated.write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(ModelFileError, match="truncated.mgart: truncated "
+                       "artifact"):
+        smollm2.Generator(artifact=truncated, **quiet)
+    with pytest.raises(ModelFileError, match="missing.mgart: cannot read"):
+        smollm2.Generator(artifact=tmp_path / "missing.mgart", **quiet)
+
+
 def test_json_interface():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.environ.get("PYTHONPATH", ""), str(ROOT)]))
