@@ -34,15 +34,21 @@ def gguf_decoded(encoding, blocks):
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS, ids=str)
-def test_dequantize_matches_gguf(encoding):
-    blocks = random_blocks(encoding, 5, 96)
+@pytest.mark.parametrize("shape", [(5,), (3, 5), (37,)],
+                         ids=["rows", "batch of rows", "more rows than a tile"])
+def test_dequantize_matches_gguf(encoding, shape):
+    # Rows decode in vectors, in tiles of rows spread over the threads; a
+    # batch of them in one generic.
+    rows = int(np.prod(shape))
+    blocks = random_blocks(encoding, rows, 96).reshape(*shape, -1)
     compiled = compilation.compile(lambda q: F.dequantize(encoding, q))(
         TensorLayout(DType.uint8, list(blocks.shape)))
     got = compiled(blocks).to_numpy()
-    assert got.shape == (5, 96)
+    assert got.shape == (*shape, 96)
     # The same f32 operations (the f16 scale widened, one multiply, one
     # add): the values are equal, not close.
-    np.testing.assert_array_equal(got, gguf_decoded(encoding, blocks))
+    expected = gguf_decoded(encoding, blocks.reshape(rows, -1))
+    np.testing.assert_array_equal(got.reshape(rows, 96), expected)
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS, ids=str)

@@ -1,16 +1,41 @@
 // RUN: max-opt %s -convert-maxgraph-to-linalg -split-input-file -mlir-print-local-scope | FileCheck %s
 
-// dequantize: one generic over the values, each read from its block: the
-// f16 scale from two bytes (little-endian), the code's nibble, and q4_1's
-// minimum added after the multiply.
+// dequantize of rows (on the CPU): an scf.forall over tiles of rows, each
+// block read as q4_1's `d` and `m` (one read of 4 bytes) and its codes as
+// two vectors of 16 nibbles, each decoded as `code * d + m` (one multiply,
+// one add, as the interpreter) and written to the row.
 // CHECK-LABEL: func.func @dequantize(
 // CHECK-SAME: %[[Q:.*]]: tensor<2x20xi8> {bufferization.writable = false}) -> tensor<2x32xf32>
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%{{.*}} : tensor<2x32xf32>)
-// CHECK: %[[ROW:.*]] = linalg.index 0 : index
-// CHECK: %[[K:.*]] = linalg.index 1 : index
+// CHECK: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x32xf32>)
+// CHECK: vector.transfer_read %[[Q]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x20xi8>, vector<4xi8>
+// CHECK: vector.bitcast %{{.*}} : vector<4xi8> to vector<2xf16>
+// CHECK: vector.transfer_read %[[Q]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x20xi8>, vector<16xi8>
+// CHECK: arith.andi %{{.*}} : vector<16xi32>
+// CHECK: arith.shrui %{{.*}} : vector<16xi32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: %[[VALUE:.*]] = arith.addf %[[SCALED]], %{{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write %[[VALUE]], %{{.*}}[%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<16xf32>, tensor<?x32xf32>
+// CHECK: tensor.parallel_insert_slice
+// CHECK-NOT: linalg.generic
+maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tensor<[2, 32], f32> {
+  %0 = maxgraph.dequantize q4_1, %q : !maxgraph.tensor<[2, 20], ui8> -> !maxgraph.tensor<[2, 32], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[2, 32], f32>
+}
+
+// -----
+
+// Other ranks: one generic over the values, each read from its block: the
+// f16 scale from two bytes (little-endian), the code's nibble, and q4_1's
+// minimum added after the multiply.
+// CHECK-LABEL: func.func @dequantize_batch(
+// CHECK-SAME: %[[Q:.*]]: tensor<3x2x20xi8> {bufferization.writable = false}) -> tensor<3x2x32xf32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<3x2x32xf32>)
+// CHECK: %[[BATCH:.*]] = linalg.index 0 : index
+// CHECK: %[[ROW:.*]] = linalg.index 1 : index
+// CHECK: %[[K:.*]] = linalg.index 2 : index
 // CHECK: %[[BLOCK:.*]] = arith.divui %[[K]], %c32
 // CHECK: %[[BASE:.*]] = arith.muli %[[BLOCK]], %c20
-// CHECK: tensor.extract %[[Q]][%[[ROW]], %[[BASE]]] : tensor<2x20xi8>
+// CHECK: tensor.extract %[[Q]][%[[BATCH]], %[[ROW]], %[[BASE]]] : tensor<3x2x20xi8>
 // CHECK: arith.bitcast %{{.*}} : i16 to f16
 // CHECK: arith.andi %{{.*}}, %c15_i8 : i8
 // CHECK: arith.shrui %{{.*}}, %c4_i8 : i8
@@ -18,9 +43,9 @@
 // CHECK: %[[SCALED:.*]] = arith.mulf %[[CODE]], %{{.*}} : f32
 // CHECK: %[[VALUE:.*]] = arith.addf %[[SCALED]], %{{.*}} : f32
 // CHECK: linalg.yield %[[VALUE]] : f32
-maxgraph.graph @dequantize(%q: !maxgraph.tensor<[2, 20], ui8>) -> !maxgraph.tensor<[2, 32], f32> {
-  %0 = maxgraph.dequantize q4_1, %q : !maxgraph.tensor<[2, 20], ui8> -> !maxgraph.tensor<[2, 32], f32>
-  maxgraph.output %0 : !maxgraph.tensor<[2, 32], f32>
+maxgraph.graph @dequantize_batch(%q: !maxgraph.tensor<[3, 2, 20], ui8>) -> !maxgraph.tensor<[3, 2, 32], f32> {
+  %0 = maxgraph.dequantize q4_1, %q : !maxgraph.tensor<[3, 2, 20], ui8> -> !maxgraph.tensor<[3, 2, 32], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[3, 2, 32], f32>
 }
 
 // -----

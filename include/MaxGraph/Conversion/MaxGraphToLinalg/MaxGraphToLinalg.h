@@ -161,9 +161,11 @@ void populateMaxGraphCollectiveToLinalgPatterns(
 
 /// Adds the patterns of `dequantize` (a `linalg.generic` that decodes each
 /// value from its block) and `qmatmul` (the rhs decoded into a temporary for
-/// a `linalg.matmul`). With `registerKernels` (the CPU), a qmatmul of a few
-/// rows instead decodes each block in vector registers and multiplies it
-/// there, in an `scf.forall` over tiles of rhs rows.
+/// a `linalg.matmul`). With `registerKernels` (the CPU), a dequantize of
+/// rows decodes them half a block per vector, in an `scf.forall` over tiles
+/// of rows, and a qmatmul of a few rows instead decodes each block in vector
+/// registers and multiplies it there, in an `scf.forall` over tiles of rhs
+/// rows.
 void populateMaxGraphQuantizedToLinalgPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
     bool registerKernels);
