@@ -61,8 +61,8 @@ def weight_arrays(model, names: list[str], encodings: dict) -> dict:
         if _relative(name) in encodings:
             arrays[name] = model.blocks(name)
         elif name.endswith(TRANSPOSED):
-            weight = model.weight(name[:-len(TRANSPOSED)])
-            arrays[name] = np.ascontiguousarray(weight.T)
+            arrays[name] = model.weight(name[:-len(TRANSPOSED)],
+                                        transposed=True)
         else:
             arrays[name] = model.weight(name)
     return arrays

@@ -91,8 +91,13 @@ class LlamaSafetensors:
             return f"model.layers.{parts[1]}.{LAYER_NAMES[parts[2]]}"
         raise ModelFileError(f"{self.path}: no tensor for `{name}`")
 
-    def weight(self, name: str) -> np.ndarray:
-        """Tensor `name` (a GGUF name) as float32."""
+    def weight(self, name: str, transposed: bool = False) -> np.ndarray:
+        """Tensor `name` (a GGUF name) as float32; with `transposed`, the
+        transpose of a 2-D one, contiguous."""
+        weight = self._weight(name)
+        return np.ascontiguousarray(weight.T) if transposed else weight
+
+    def _weight(self, name: str) -> np.ndarray:
         source = self._source(name)
         if source not in self.tensors:
             raise ModelFileError(f"{self.path}: the file has no tensor "

@@ -206,6 +206,28 @@ def test_metadata_is_parsed_once_per_file(tmp_path, monkeypatch):
     assert not other.exists()
 
 
+def test_float32_weights_are_the_gguf_package_values():
+    # --weights f32 decodes the blocks with the compiled F.dequantize (and
+    # transposes in the same graph): the values gguf's numpy decoder gives.
+    import gguf
+
+    model = LlamaGGUF(GGUF)
+    for name, kind in (("blk.0.ffn_down.weight", "Q4_1"),
+                       ("token_embd.weight", "Q8_0")):
+        assert model.tensors[name]["type"] == kind
+        expected = gguf.quants.dequantize(
+            model.blocks(name),
+            gguf.GGMLQuantizationType[kind]).astype(np.float32)
+        got = model.weight(name)
+        assert got.dtype == np.float32 and got.shape == expected.shape
+        np.testing.assert_array_equal(got, expected)
+        transposed = model.weight(name, transposed=True)
+        assert transposed.flags.c_contiguous
+        np.testing.assert_array_equal(transposed, expected.T)
+    norm = model.weight("blk.0.attn_norm.weight")
+    assert norm.dtype == np.float32 and norm.shape == (576,)
+
+
 def test_the_metadata_reader_reads_what_gguf_reads():
     # The example's reader is gguf.GGUFReader over a plain view of the
     # file: every field and tensor must be the package's own.
