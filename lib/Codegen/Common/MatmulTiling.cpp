@@ -432,7 +432,8 @@ static RowBias rowBiasOf(linalg::MatmulOp matmul,
 /// not one of 512 and one of 64 (which left one thread nearly all the work
 /// however many row blocks there were: a thread takes a run of whole
 /// columns of blocks). Failing that, full blocks at least as many as the
-/// threads; failing that, `sizes.nc`. Every block is full, so that the
+/// threads; failing that (or for a dynamic N, or one of partial register
+/// tiles), `sizes.nc`. Blocks are full where they can be, so that the
 /// register tiles keep their static sizes.
 static int64_t blockColumns(int64_t m, int64_t n,
                             const MatmulTileSizes &sizes) {
