@@ -99,7 +99,7 @@ def _reader_class():
     49k-token vocabulary and merges, and np.memmap's bookkeeping on every
     slice and view (its __array_finalize__) was two thirds of the parse:
     2.1 s of SmolLM2's, against 0.5 s here. The fields and tensors read are
-    the same (tests/test_smollm2.py compares them)."""
+    the same (python/tests/test_smollm2.py compares them)."""
     import gguf
 
     class Reader(gguf.GGUFReader):
