@@ -156,31 +156,41 @@ static void exposeInitializers(llvm::Module &module) {
 // several copies of its body plus a remainder loop: all-MiniLM-L6-v2's
 // image went from 236 to 196 KB and its compile() from 2.0 to 1.8 s
 // without it, with no call slower (MiniLM, matmul, softmax, q4 SmolLM2).
-void maxgraph::disableRuntimeUnrolling(llvm::Module &module) {
-  llvm::LLVMContext &context = module.getContext();
+/// Marks every loop of `function` as disableRuntimeUnrolling does, and
+/// returns how many of its instructions are in loops (what splitModule's
+/// cost estimate needs: one LoopInfo serves both).
+static size_t disableRuntimeUnrollingIn(llvm::Function &function) {
+  llvm::LLVMContext &context = function.getContext();
   llvm::MDNode *disable = llvm::MDNode::get(
       context,
       llvm::MDString::get(context, "llvm.loop.unroll.runtime.disable"));
-  for (llvm::Function &function : module) {
-    if (function.isDeclaration())
-      continue;
-    llvm::DominatorTree dominators(function);
-    llvm::LoopInfo loops(dominators);
-    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-      llvm::SmallVector<llvm::BasicBlock *, 2> latches;
-      loop->getLoopLatches(latches);
-      for (llvm::BasicBlock *latch : latches) {
-        llvm::Instruction *branch = latch->getTerminator();
-        llvm::SmallVector<llvm::Metadata *, 4> operands{nullptr};
-        if (llvm::MDNode *existing = branch->getMetadata("llvm.loop"))
-          llvm::append_range(operands, llvm::drop_begin(existing->operands()));
-        operands.push_back(disable);
-        llvm::MDNode *id = llvm::MDNode::getDistinct(context, operands);
-        id->replaceOperandWith(0, id);
-        branch->setMetadata("llvm.loop", id);
-      }
+  llvm::DominatorTree dominators(function);
+  llvm::LoopInfo loops(dominators);
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    llvm::SmallVector<llvm::BasicBlock *, 2> latches;
+    loop->getLoopLatches(latches);
+    for (llvm::BasicBlock *latch : latches) {
+      llvm::Instruction *branch = latch->getTerminator();
+      llvm::SmallVector<llvm::Metadata *, 4> operands{nullptr};
+      if (llvm::MDNode *existing = branch->getMetadata("llvm.loop"))
+        llvm::append_range(operands, llvm::drop_begin(existing->operands()));
+      operands.push_back(disable);
+      llvm::MDNode *id = llvm::MDNode::getDistinct(context, operands);
+      id->replaceOperandWith(0, id);
+      branch->setMetadata("llvm.loop", id);
     }
   }
+  size_t inLoops = 0;
+  for (const llvm::BasicBlock &block : function)
+    if (loops.getLoopFor(&block))
+      inLoops += block.size();
+  return inLoops;
+}
+
+void maxgraph::disableRuntimeUnrolling(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      disableRuntimeUnrollingIn(function);
 }
 
 /// LLVM's default pipeline at `optLevel` (O0 to O3) for `host`, as
@@ -315,16 +325,17 @@ static CodegenSplit codegenSplit(const llvm::Module &module) {
   return split;
 }
 
+/// Instructions in loops of each function with code, as
+/// disableRuntimeUnrolling counts them.
+using LoopInstructions = llvm::DenseMap<const llvm::Function *, size_t>;
+
 /// The estimated cost of optimizing and compiling `function`: its
-/// instructions, those in loops counted kLoopInstructionCost times.
-static size_t compileCost(llvm::Function &function) {
-  llvm::DominatorTree dominators(function);
-  llvm::LoopInfo loops(dominators);
-  size_t cost = 0;
-  for (const llvm::BasicBlock &block : function)
-    cost += block.size() *
-            (loops.getLoopFor(&block) ? kLoopInstructionCost : size_t(1));
-  return cost;
+/// instructions, those in loops (`inLoops`) counted kLoopInstructionCost
+/// times.
+static size_t compileCost(const llvm::Function &function,
+                          const LoopInstructions &inLoops) {
+  return function.getInstructionCount() +
+         (kLoopInstructionCost - 1) * inLoops.lookup(&function);
 }
 
 /// Whether `value` is used other than by the code of functions in `home`
@@ -355,7 +366,8 @@ usedOutside(const llvm::Value &value, unsigned home,
 /// PLT: the JIT places the parts' objects where it chooses, maybe further apart
 /// than a 32-bit displacement reaches. The others keep their linkage.
 static std::vector<std::unique_ptr<llvm::Module>>
-splitModule(llvm::Module &module, unsigned parts, std::vector<size_t> &loads) {
+splitModule(llvm::Module &module, unsigned parts,
+            const LoopInstructions &inLoops, std::vector<size_t> &loads) {
   // Groups of functions joined by direct calls.
   llvm::EquivalenceClasses<const llvm::Function *> groups;
   std::vector<llvm::Function *> functions;
@@ -380,7 +392,7 @@ splitModule(llvm::Module &module, unsigned parts, std::vector<size_t> &loads) {
     const llvm::Function *top = root(function);
     if (!groupSize.count(top))
       roots.push_back(top);
-    groupSize[top] += compileCost(*function);
+    groupSize[top] += compileCost(*function, inLoops);
   }
   parts = std::min(parts, static_cast<unsigned>(roots.size()));
   stableSort(roots.begin(), roots.end(),
@@ -458,12 +470,13 @@ splitModule(llvm::Module &module, unsigned parts, std::vector<size_t> &loads) {
 /// own through bitcode (a context is used by one thread at a time). Returns
 /// an archive of their objects.
 static llvm::Expected<llvm::SmallVector<char, 0>>
-generateArchive(llvm::Module &module, CodegenSplit split, unsigned optLevel,
+generateArchive(llvm::Module &module, CodegenSplit split,
+                const LoopInstructions &inLoops, unsigned optLevel,
                 llvm::TargetMachine &host) {
   std::vector<size_t> loads;
   std::vector<llvm::SmallVector<char, 0>> bitcode;
   for (std::unique_ptr<llvm::Module> &part :
-       splitModule(module, split.parts, loads)) {
+       splitModule(module, split.parts, inLoops, loads)) {
     llvm::raw_svector_ostream os(bitcode.emplace_back());
     llvm::WriteBitcodeToFile(*part, os);
   }
@@ -584,14 +597,17 @@ maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel,
   llvmModule->setTargetTriple(host.getTargetTriple());
   packFunctionArguments(*llvmModule);
   exposeInitializers(*llvmModule);
-  disableRuntimeUnrolling(*llvmModule);
+  LoopInstructions inLoops;
+  for (llvm::Function &function : *llvmModule)
+    if (!function.isDeclaration())
+      inLoops[&function] = disableRuntimeUnrollingIn(function);
   translation.stop();
   CodegenSplit split = codegenSplit(*llvmModule);
   if (split.threads > 1) {
     mlir::TimingScope both =
         parent.nest("LLVM optimizer and code generation (" +
                     std::to_string(split.threads) + " threads)");
-    return generateArchive(*llvmModule, split, optLevel, host);
+    return generateArchive(*llvmModule, split, inLoops, optLevel, host);
   }
   {
     mlir::TimingScope optimizer = parent.nest("LLVM optimizer");
