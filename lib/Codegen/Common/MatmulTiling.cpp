@@ -471,6 +471,65 @@ MatmulTileSizes maxgraph::fitRegisterRows(int64_t m, MatmulTileSizes sizes) {
   return sizes;
 }
 
+/// The work (rows by columns, in whole register tiles) of the busiest of
+/// `sizes.minColumnBlocks` threads over the blocks of C of an [m, n] matmul
+/// in blocks of `sizes.mc` rows and `columns` columns, taken in the
+/// forall's order (down each column of blocks when they are wider than
+/// tall), each thread a contiguous run as a static schedule gives it.
+static int64_t busiestThreadWork(int64_t m, int64_t n, int64_t columns,
+                                 const MatmulTileSizes &sizes) {
+  int64_t threads = sizes.minColumnBlocks;
+  int64_t rowBlocks = llvm::divideCeil(m, sizes.mc);
+  int64_t columnBlocks = llvm::divideCeil(n, columns);
+  bool columnMajor = columns > sizes.mc;
+  int64_t inner = columnMajor ? rowBlocks : columnBlocks;
+  int64_t total = rowBlocks * columnBlocks;
+  auto extent = [](int64_t size, int64_t block, int64_t index,
+                   int64_t unit) -> int64_t {
+    return llvm::alignTo(std::min(block, size - index * block), unit);
+  };
+  int64_t busiest = 0;
+  for (int64_t thread = 0, next = 0; thread < threads; ++thread) {
+    int64_t count = total / threads + (thread < total % threads ? 1 : 0);
+    int64_t work = 0;
+    for (int64_t end = next + count; next < end; ++next) {
+      int64_t outer = next / inner, within = next % inner;
+      int64_t row = columnMajor ? within : outer;
+      int64_t column = columnMajor ? outer : within;
+      work += extent(m, sizes.mc, row, sizes.mr) *
+              extent(n, columns, column, sizes.nr);
+    }
+    busiest = std::max(busiest, work);
+  }
+  return busiest;
+}
+
+MatmulTileSizes maxgraph::balanceRowBlocks(int64_t m, int64_t n,
+                                           MatmulTileSizes sizes) {
+  int64_t threads = sizes.minColumnBlocks;
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) || threads <= 1 ||
+      sizes.mr <= 0 || sizes.nr <= 0 || sizes.mc < sizes.mr || m <= sizes.mc)
+    return sizes;
+  int64_t tiles = llvm::divideCeil(m, sizes.mr);
+  int64_t fewest = llvm::divideCeil(tiles, threads * (sizes.mc / sizes.mr));
+  // Blocks of C are the same grid of ever fewer rows, from as many register
+  // tiles as `mc` holds down to half as many; at equal balance the larger
+  // blocks stay (fewer passes over B).
+  MatmulTileSizes best = sizes;
+  int64_t bestWork = busiestThreadWork(m, n, blockColumns(m, n, sizes), sizes);
+  for (int64_t perThread = fewest; perThread <= 2 * fewest; ++perThread) {
+    MatmulTileSizes candidate = sizes;
+    candidate.mc = sizes.mr * llvm::divideCeil(tiles, threads * perThread);
+    int64_t work =
+        busiestThreadWork(m, n, blockColumns(m, n, candidate), candidate);
+    if (work < bestWork) {
+      best = candidate;
+      bestWork = work;
+    }
+  }
+  return best;
+}
+
 /// Whether `matmul` (a matmul or a batch of them) is spread over
 /// `threads`: its work against the matmuls' threshold of `sizes` where the
 /// target set one, ThreadTiling's otherwise. A symbolic size counts as
@@ -497,6 +556,8 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
           : ThreadTiling::none();
   SmallVector<int64_t> shape = matmul.getStaticLoopRanges();
   MatmulTileSizes sizes = fitRegisterRows(shape[0], targetSizes);
+  if (!threads.spreadsNothing())
+    sizes = balanceRowBlocks(shape[0], shape[1], sizes);
   padLhsRows(rewriter, matmul, threads, sizes);
   // C starts empty and its register tiles zero themselves (the fill, left
   // without a use, is the caller's to erase).

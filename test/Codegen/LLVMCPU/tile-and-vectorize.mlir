@@ -143,6 +143,29 @@ maxgraph.graph @full_column_blocks_of_many_rows(%x: !maxgraph.tensor<[1024, 576]
 
 // -----
 
+// 1024 rows in blocks of 192 are five full blocks and one of 64, and the
+// two threads take runs of three: 576 rows against 448. Blocks of 132 rows
+// (11 register tiles; seven and one of 100) give them 528 and 496.
+// CHECK-LABEL: func.func @even_row_blocks
+// CHECK: scf.forall (%{{.*}}) = (0) to (1024) step (132)
+maxgraph.graph @even_row_blocks(%x: !maxgraph.tensor<[1024, 384], f32>, %w: !maxgraph.tensor<[384, 384], f32>) -> !maxgraph.tensor<[1024, 384], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[1024, 384], f32>, !maxgraph.tensor<[384, 384], f32>) -> !maxgraph.tensor<[1024, 384], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[1024, 384], f32>
+}
+
+// -----
+
+// 256 rows: a block of 192 and one of 64 were one thread's work against a
+// third of it; two of 132 and 124 now.
+// CHECK-LABEL: func.func @two_even_row_blocks
+// CHECK: scf.forall (%{{.*}}) = (0) to (256) step (132)
+maxgraph.graph @two_even_row_blocks(%x: !maxgraph.tensor<[256, 256], f32>, %w: !maxgraph.tensor<[256, 256], f32>) -> !maxgraph.tensor<[256, 256], f32> {
+  %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[256, 256], f32>, !maxgraph.tensor<[256, 256], f32>) -> !maxgraph.tensor<[256, 256], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[256, 256], f32>
+}
+
+// -----
+
 // A's rows 4096 bytes apart (K = 1024 f32s) fall in one L1 set: A is copied
 // into rows a cache line longer (1040), by rows of 32 lanes spread over the
 // threads, and the matmul reads that copy. With K = 1040 (or with 12 rows

@@ -156,4 +156,40 @@ TEST(TileSizesTest, RegisterRowsFitM) {
   EXPECT_EQ(fittedRows(avx2, 20), Rows(5, 80));
   EXPECT_EQ(fittedRows(avx2, 14), Rows(6, 96));
 }
+
+/// The thread block's rows that balanceRowBlocks gives an [m, n] matmul on
+/// `target`.
+int64_t balancedBlockRows(const CPUTarget &target, int64_t m, int64_t n) {
+  return balanceRowBlocks(m, n,
+                          fitRegisterRows(m, chooseCPUTileSizes(target).matmul))
+      .mc;
+}
+
+TEST(TileSizesTest, RowBlocksShareEvenly) {
+  CPUTarget host = target(512, 32, 48 * kKiB, 2 * kMiB, 2);
+  // 1024 rows: 86 register tiles of 12 (the last of 4 rows). Blocks of 16
+  // tiles give one thread 48 of them; blocks of 11 give it 44, and no
+  // block of 8 to 15 tiles gives it fewer.
+  EXPECT_EQ(balancedBlockRows(host, 1024, 384), 132);
+  // 256 rows: blocks of 16 and 6 tiles, or of 11 each.
+  EXPECT_EQ(balancedBlockRows(host, 256, 256), 132);
+  // Four row blocks of 192: two each already.
+  EXPECT_EQ(balancedBlockRows(host, 768, 384), 192);
+  // Two columns of blocks of 512 (wider than tall: the blocks run down
+  // each column): each thread takes a whole column, whatever the rows.
+  EXPECT_EQ(balancedBlockRows(host, 1024, 1024), 192);
+  // Three columns of 512: the threads split the middle one, 576 of its
+  // rows against 448 in blocks of 192; 528 against 496 in blocks of 132.
+  EXPECT_EQ(balancedBlockRows(host, 1024, 1536), 132);
+  // One block of rows (the columns are cut instead), a dynamic M or N, and
+  // one core: as they were.
+  EXPECT_EQ(balancedBlockRows(host, 128, 384), 128);
+  EXPECT_EQ(balancedBlockRows(host, mlir::ShapedType::kDynamic, 384), 192);
+  EXPECT_EQ(balancedBlockRows(host, 1024, mlir::ShapedType::kDynamic), 192);
+  CPUTarget oneCore = target(512, 32, 48 * kKiB, 2 * kMiB, 1);
+  EXPECT_EQ(balancedBlockRows(oneCore, 1024, 384), 192);
+  // Eight AVX2 cores on 288 x 512: 3 x 8 blocks of 96 x 64, three each.
+  CPUTarget avx2 = target(256, 16, 32 * kKiB, 512 * kKiB, 8);
+  EXPECT_EQ(balancedBlockRows(avx2, 288, 512), 96);
+}
 } // namespace

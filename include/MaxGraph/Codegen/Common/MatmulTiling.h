@@ -90,6 +90,16 @@ mlir::Value packedPanelsOf(mlir::Value matrix, int64_t nr);
 /// generation of a transformer layer's small matmuls took a fifth longer.
 MatmulTileSizes fitRegisterRows(int64_t m, MatmulTileSizes sizes);
 
+/// `sizes` for an [m, n] matmul (static sizes, or ShapedType::kDynamic)
+/// whose blocks of C `sizes.minColumnBlocks` threads share: when M spans
+/// several blocks of `sizes.mc` rows, blocks of fewer rows (whole register
+/// tiles, down to half as many) if the busiest thread then has less work. A
+/// thread takes a contiguous run of blocks, and the last, partial block of
+/// rows made runs unequal: one of two threads took 576 of 1024 rows in
+/// blocks of 192 (five of 192 and one of 64), and 528 in blocks of 132.
+/// M within one block is cut by columns instead (blockColumns).
+MatmulTileSizes balanceRowBlocks(int64_t m, int64_t n, MatmulTileSizes sizes);
+
 /// Tiles `matmul` (with the default indexing maps) as the file comment
 /// shows: thread blocks of `sizes.mc` x `sizes.nc` when `threads` says it is
 /// large enough, K panels of `sizes.kc`, B packed per K panel where that
