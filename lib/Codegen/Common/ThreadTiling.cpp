@@ -28,11 +28,10 @@ static int64_t workPerIteration(linalg::LinalgOp op) {
   return std::max<int64_t>(perIteration, 1);
 }
 
-/// The number of chunks to cut `op`, of symbolic size, into: as
-/// tileForThreads says, computed before `op`.
-static Value chunksForRunTimeWork(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  const maxgraph::ThreadTiling &tiling) {
-  int64_t chunks = tiling.numChunks, minWork = tiling.minWork;
+/// Whether the work of `op`, of symbolic size, reaches `tiling.minWork` at
+/// run time (estimateWork's count), computed before `op`.
+static Value enoughRunTimeWork(RewriterBase &rewriter, linalg::LinalgOp op,
+                               const maxgraph::ThreadTiling &tiling) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
@@ -42,13 +41,57 @@ static Value chunksForRunTimeWork(RewriterBase &rewriter, linalg::LinalgOp op,
     work = arith::MulIOp::create(
         rewriter, loc, work,
         getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
-  Value enough = arith::CmpIOp::create(
+  return arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::sge, work,
-      arith::ConstantIndexOp::create(rewriter, loc, minWork));
+      arith::ConstantIndexOp::create(rewriter, loc, tiling.minWork));
+}
+
+/// `count` where `enough`, else 1, computed before `op`.
+static Value countIfEnough(RewriterBase &rewriter, linalg::LinalgOp op,
+                           Value enough, Value count) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
   return arith::SelectOp::create(
-      rewriter, loc, enough,
-      arith::ConstantIndexOp::create(rewriter, loc, chunks),
-      arith::ConstantIndexOp::create(rewriter, loc, 1));
+      rewriter, op.getLoc(), enough, count,
+      arith::ConstantIndexOp::create(rewriter, op.getLoc(), 1));
+}
+
+/// The threads' split of `op` cut into chunks: `tiling.numChunks` of its
+/// first loop or, when that loop is symbolic (it may be shorter than the
+/// chunks) and the second is parallel too (a batch of rows [batch, seq,
+/// hidden], of which the batch may be 1: the threads split nothing), each
+/// iteration of the first cut into numChunks / (its size) chunks of the
+/// second. An op of symbolic size whose work falls short at run time is one
+/// chunk. (A static leading dim is cut as it is: the copies that pack a
+/// matmul's operands are made for the split of their first dim.)
+static SmallVector<OpFoldResult>
+chunksForThreads(RewriterBase &rewriter, linalg::LinalgOp op, int64_t work,
+                 const maxgraph::ThreadTiling &tiling) {
+  MLIRContext *context = op->getContext();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t first = ranges.front();
+  bool splitsSecond = ranges.size() >= 3 && ShapedType::isDynamic(first) &&
+                      iterators[1] == utils::IteratorType::parallel;
+  if (work >= 0)
+    return {getAsIndexOpFoldResult(context, tiling.numChunks)};
+  Value enough = enoughRunTimeWork(rewriter, op, tiling);
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Value chunks =
+      arith::ConstantIndexOp::create(rewriter, loc, tiling.numChunks);
+  if (!splitsSecond)
+    return {countIfEnough(rewriter, op, enough, chunks)};
+  Value size = getValueOrCreateConstantIndexOp(
+      rewriter, loc, op.createLoopRanges(rewriter, loc).front().size);
+  // ceil(numChunks / max(size, 1)) chunks of the second loop.
+  Value atLeastOne = arith::MaxUIOp::create(
+      rewriter, loc, size, arith::ConstantIndexOp::create(rewriter, loc, 1));
+  Value perIteration =
+      arith::CeilDivUIOp::create(rewriter, loc, chunks, atLeastOne);
+  return {countIfEnough(rewriter, op, enough, size),
+          countIfEnough(rewriter, op, enough, perIteration)};
 }
 
 int64_t maxgraph::estimateWork(linalg::LinalgOp op, int64_t dynamicWork) {
@@ -77,11 +120,8 @@ FailureOr<TilingInterface> maxgraph::tileForThreads(
     return untiled;
   scf::SCFTilingOptions options;
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  if (tileSizes.empty() && work < 0)
-    options.setNumThreads({chunksForRunTimeWork(rewriter, op, tiling)});
-  else if (tileSizes.empty())
-    options.setNumThreads(
-        {getAsIndexOpFoldResult(op->getContext(), tiling.numChunks)});
+  if (tileSizes.empty())
+    options.setNumThreads(chunksForThreads(rewriter, op, work, tiling));
   else
     options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), tileSizes));
   options.setInterchange(interchange);

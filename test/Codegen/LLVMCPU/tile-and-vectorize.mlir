@@ -411,3 +411,23 @@ maxgraph.graph @spread_matmul(%x: !maxgraph.tensor<[64, 64], f32>, %w: !maxgraph
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[64, 64], f32>, !maxgraph.tensor<[64, 256], f32>) -> !maxgraph.tensor<[64, 256], f32>
   maxgraph.output %0 : !maxgraph.tensor<[64, 256], f32>
 }
+
+// -----
+
+// A batch of rows of symbolic size: the threads cut the batch and, in each
+// of its iterations, the rows into 8 / batch chunks (at least one), so that
+// a batch of one ([1, seq, hidden]) is shared too; small at run time, one
+// chunk of each.
+// CHECK-LABEL: func.func @batch_of_rows
+// CHECK: %[[ENOUGH:.*]] = arith.cmpi sge, %{{.*}}, %c262144 : index
+// CHECK: %[[BATCH:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x?x1536xf32>
+// CHECK: %[[ONE:.*]] = arith.maxui %[[BATCH]], %c1 : index
+// CHECK: %[[ROWS:.*]] = arith.ceildivui %c8, %[[ONE]] : index
+// CHECK: %[[B:.*]] = arith.select %[[ENOUGH]], %[[BATCH]], %c1 : index
+// CHECK: %[[R:.*]] = arith.select %[[ENOUGH]], %[[ROWS]], %c1 : index
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (%[[B]], %[[R]])
+// CHECK: math.erf {{.*}} : vector<1x1x64xf32>
+maxgraph.graph @batch_of_rows<b, s>(%x: !maxgraph.tensor<[b, s, 1536], f32>) -> !maxgraph.tensor<[b, s, 1536], f32> {
+  %0 = maxgraph.gelu %x : !maxgraph.tensor<[b, s, 1536], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[b, s, 1536], f32>
+}

@@ -61,7 +61,10 @@ int64_t estimateWork(mlir::linalg::LinalgOp op, int64_t dynamicWork);
 
 /// Wraps `op` in an `scf.forall` whose tiles have sizes `tileSizes` (one per
 /// loop, 0 for untiled) or, with `tileSizes` empty, that cuts the leading
-/// dim into `tiling.numChunks` chunks; `interchange`, when given, orders
+/// dim into `tiling.numChunks` chunks (a symbolic leading dim followed by a
+/// parallel one: each of its iterations into numChunks / its size chunks of
+/// the second, so that a batch of one is still shared); `interchange`, when
+/// given, orders
 /// the `scf.forall`'s dims (threads take its iterations in that order, the
 /// last dim fastest). An op of symbolic size cut into chunks is cut into
 /// `tiling.numChunks` where its work at run time (as estimateWork counts
