@@ -131,10 +131,13 @@ void maxgraph::buildLowerToCPUPipeline(
   // One parallel region per function: translating OpenMP to LLVM IR scans
   // the function around each region (quadratic in an inlined model).
   pm.addPass(createOutlineParallelRegions());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  // Function by function from here until the conversions that need the
+  // module (symbol declarations, the functions themselves): the outlined
+  // regions are lowered on the context's threads.
+  pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
+  pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
+  pm.addNestedPass<func::FuncOp>(memref::createExpandStridedMetadataPass());
+  pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
   // Allocations call the runtime's allocator (`_mlir_memref_to_llvm_alloc`,
   // MaxGraph/Runtime/TensorAllocator.h), which keeps large freed blocks for
   // the next call, not malloc.
@@ -150,10 +153,10 @@ void maxgraph::buildLowerToCPUPipeline(
   // AVX-512's unpack and permute sequence; other sizes as one shuffle.
   vectors.vectorTransposeLowering =
       vector::VectorTransposeLowering::Shuffle16x16;
-  pm.addPass(createConvertVectorToLLVMPass(vectors));
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToLLVMPass(vectors));
   // Math with an LLVM intrinsic (the fma and floor of the exp polynomial)
   // stays vector code; only the rest becomes libm calls.
-  pm.addPass(createConvertMathToLLVMPass());
+  pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
