@@ -512,12 +512,14 @@ MatmulTileSizes maxgraph::balanceRowBlocks(int64_t m, int64_t n,
     return sizes;
   int64_t tiles = llvm::divideCeil(m, sizes.mr);
   int64_t fewest = llvm::divideCeil(tiles, threads * (sizes.mc / sizes.mr));
-  // Blocks of C are the same grid of ever fewer rows, from as many register
-  // tiles as `mc` holds down to half as many; at equal balance the larger
-  // blocks stay (fewer passes over B).
+  // Blocks of C of ever fewer rows, from as many register tiles as `mc`
+  // holds down to half as many (four sizes at most: a thread with many
+  // blocks is balanced already); at equal balance the larger blocks stay
+  // (fewer passes over B).
   MatmulTileSizes best = sizes;
   int64_t bestWork = busiestThreadWork(m, n, blockColumns(m, n, sizes), sizes);
-  for (int64_t perThread = fewest; perThread <= 2 * fewest; ++perThread) {
+  int64_t most = std::min(2 * fewest, fewest + 3);
+  for (int64_t perThread = fewest; perThread <= most; ++perThread) {
     MatmulTileSizes candidate = sizes;
     candidate.mc = sizes.mr * llvm::divideCeil(tiles, threads * perThread);
     int64_t work =
