@@ -70,11 +70,11 @@ chunksForThreads(RewriterBase &rewriter, linalg::LinalgOp op, int64_t work,
   MLIRContext *context = op->getContext();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  int64_t first = ranges.front();
-  bool splitsSecond = ranges.size() >= 3 && ShapedType::isDynamic(first) &&
-                      iterators[1] == utils::IteratorType::parallel;
   if (work >= 0)
     return {getAsIndexOpFoldResult(context, tiling.numChunks)};
+  bool splitsSecond = ranges.size() >= 3 &&
+                      ShapedType::isDynamic(ranges.front()) &&
+                      iterators[1] == utils::IteratorType::parallel;
   Value enough = enoughRunTimeWork(rewriter, op, tiling);
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);

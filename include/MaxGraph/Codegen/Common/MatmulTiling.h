@@ -93,7 +93,8 @@ MatmulTileSizes fitRegisterRows(int64_t m, MatmulTileSizes sizes);
 /// `sizes` for an [m, n] matmul (static sizes, or ShapedType::kDynamic)
 /// whose blocks of C `sizes.minColumnBlocks` threads share: when M spans
 /// several blocks of `sizes.mc` rows, blocks of fewer rows (whole register
-/// tiles, down to half as many) if the busiest thread then has less work. A
+/// tiles, down to half as many, four sizes at most) if the busiest thread
+/// then has less work. A
 /// thread takes a contiguous run of blocks, and the last, partial block of
 /// rows made runs unequal: one of two threads took 576 of 1024 rows in
 /// blocks of 192 (five of 192 and one of 64), and 528 in blocks of 132.

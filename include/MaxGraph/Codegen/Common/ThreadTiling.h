@@ -64,12 +64,11 @@ int64_t estimateWork(mlir::linalg::LinalgOp op, int64_t dynamicWork);
 /// dim into `tiling.numChunks` chunks (a symbolic leading dim followed by a
 /// parallel one: each of its iterations into numChunks / its size chunks of
 /// the second, so that a batch of one is still shared); `interchange`, when
-/// given, orders
-/// the `scf.forall`'s dims (threads take its iterations in that order, the
-/// last dim fastest). An op of symbolic size cut into chunks is cut into
-/// `tiling.numChunks` where its work at run time (as estimateWork counts
-/// it) reaches `tiling.minWork`, else into one, so that a small op does not
-/// wake the threads (maxgraph-fork-only-for-several-iterations runs a
+/// given, orders the `scf.forall`'s dims (threads take its iterations in
+/// that order, the last dim fastest). An op of symbolic size cut into chunks is
+/// cut into `tiling.numChunks` where its work at run time (as estimateWork
+/// counts it) reaches `tiling.minWork`, else into one, so that a small op does
+/// not wake the threads (maxgraph-fork-only-for-several-iterations runs a
 /// parallel loop of one iteration without a fork). Nothing is tiled under
 /// ThreadTiling::none(). Ops with less work than
 /// `tiling.minWork` (estimateWork), ops whose leading loop is a
