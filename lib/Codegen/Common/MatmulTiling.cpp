@@ -594,10 +594,18 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   // are wider than tall: consecutive blocks then read the same K x columns
   // strip of B, which stays in cache, and it is the smaller Mc x K strips of
   // A that are read again for each column of blocks (at 2048^3 with 192 x
-  // 512 blocks, A is read 4 times instead of B 11 times: 10% faster).
+  // 512 blocks, A is read 4 times instead of B 11 times: 10% faster). So
+  // does a symbolic M whose columns of blocks the threads share evenly: each
+  // thread then takes whole columns, however many rows there are at run
+  // time (in rows of blocks, 1024 rows were 576 for one of two threads and
+  // 448 for the other; balanceRowBlocks needs a static M).
   int64_t columns = blockColumns(shape[0], shape[1], sizes);
+  int64_t threadCount = sizes.minColumnBlocks;
+  bool evenColumns = !ShapedType::isDynamic(shape[1]) && threadCount > 1 &&
+                     shape[1] % columns == 0 &&
+                     (shape[1] / columns) % threadCount == 0;
   SmallVector<int64_t> blockOrder;
-  if (columns > sizes.mc)
+  if (columns > sizes.mc || (ShapedType::isDynamic(shape[0]) && evenColumns))
     blockOrder = {1, 0, 2};
   auto blockByThreads = [&](linalg::MatmulOp op) {
     return tileForThreads(rewriter, cast<linalg::LinalgOp>(op.getOperation()),

@@ -98,9 +98,12 @@ maxgraph.graph @linear<m>(%x: !maxgraph.tensor<[m, 300], f32>, %w: !maxgraph.ten
 // -----
 
 // Symbolic rows may be a single block of 192: the 384 columns are cut into
-// two blocks of 192 (whole register tiles) so that both cores get one.
+// two blocks of 192 (whole register tiles) so that both cores get one. The
+// forall's first dim is N: with more rows at run time, each core takes a
+// whole column of blocks (in rows of blocks, 1024 rows were 576 for one
+// core and 448 for the other).
 // CHECK-LABEL: func.func @column_blocks
-// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 384) step (192, 192)
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (384, %{{.*}}) step (192, 192)
 maxgraph.graph @column_blocks<m>(%x: !maxgraph.tensor<[m, 64], f32>, %w: !maxgraph.tensor<[64, 384], f32>) -> !maxgraph.tensor<[m, 384], f32> {
   %0 = maxgraph.matmul %x, %w : (!maxgraph.tensor<[m, 64], f32>, !maxgraph.tensor<[64, 384], f32>) -> !maxgraph.tensor<[m, 384], f32>
   maxgraph.output %0 : !maxgraph.tensor<[m, 384], f32>
