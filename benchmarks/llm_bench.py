@@ -66,12 +66,12 @@ until the generated token's text comes out on its stdout (the example
 streams each token as it comes, with nothing before it): interpreter start,
 imports, reading the GGUF's metadata, staging, compiling (or loading from
 the compile cache), binding the weights, the prefill; and, beside it, until
-the process has exited; the fastest of --runs processes (by the first). Cold: with an empty
-MAXGRAPH_CACHE_DIR (emptied before each); from the disk cache: later
-processes with the same directory; from an artifact: the step exported once
-(`--export PATH`), then a process given `--artifact PATH`, which neither
-stages nor compiles (the GGUF's metadata still comes from the cache
-directory); for q4 and f32, each in its own directory. With the max
+the process has exited; the fastest of --runs processes (by the first).
+Cold: with an empty MAXGRAPH_CACHE_DIR (emptied before each); from the disk
+cache: later processes with the same directory; from an artifact: the step
+exported once (`--export PATH`), then a process given `--artifact PATH`,
+which neither stages nor compiles (the GGUF's metadata still comes from
+the cache directory); for q4 and f32, each in its own directory. With the max
 resident set size of that process (ru_maxrss of os.wait4's rusage, taken by
 a small launcher process that starts it: see LAUNCHER).
 

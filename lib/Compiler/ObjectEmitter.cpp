@@ -156,7 +156,8 @@ static void exposeInitializers(llvm::Module &module) {
 // several copies of its body plus a remainder loop: all-MiniLM-L6-v2's
 // image went from 236 to 196 KB and its compile() from 2.0 to 1.8 s
 // without it, with no call slower (MiniLM, matmul, softmax, q4 SmolLM2).
-/// Marks every loop of `function` as disableRuntimeUnrolling does, and
+
+/// Marks every loop of `function` `llvm.loop.unroll.runtime.disable`, and
 /// returns how many of its instructions are in loops (what splitModule's
 /// cost estimate needs: one LoopInfo serves both).
 static size_t disableRuntimeUnrollingIn(llvm::Function &function) {
@@ -187,10 +188,13 @@ static size_t disableRuntimeUnrollingIn(llvm::Function &function) {
   return inLoops;
 }
 
-void maxgraph::disableRuntimeUnrolling(llvm::Module &module) {
+llvm::DenseMap<const llvm::Function *, size_t>
+maxgraph::disableRuntimeUnrolling(llvm::Module &module) {
+  llvm::DenseMap<const llvm::Function *, size_t> inLoops;
   for (llvm::Function &function : module)
     if (!function.isDeclaration())
-      disableRuntimeUnrollingIn(function);
+      inLoops[&function] = disableRuntimeUnrollingIn(function);
+  return inLoops;
 }
 
 /// LLVM's default pipeline at `optLevel` (O0 to O3) for `host`, as
@@ -597,10 +601,7 @@ maxgraph::emitHostObject(mlir::ModuleOp module, unsigned optLevel,
   llvmModule->setTargetTriple(host.getTargetTriple());
   packFunctionArguments(*llvmModule);
   exposeInitializers(*llvmModule);
-  LoopInstructions inLoops;
-  for (llvm::Function &function : *llvmModule)
-    if (!function.isDeclaration())
-      inLoops[&function] = disableRuntimeUnrollingIn(function);
+  LoopInstructions inLoops = disableRuntimeUnrolling(*llvmModule);
   translation.stop();
   CodegenSplit split = codegenSplit(*llvmModule);
   if (split.threads > 1) {

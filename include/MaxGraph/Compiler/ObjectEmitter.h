@@ -16,10 +16,12 @@
 #include "MaxGraph/Runtime/ObjectJIT.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
@@ -58,8 +60,11 @@ llvm::Error optimizeForHost(llvm::Module &module,
 /// the loop's other properties): LLVM's unroller may still unroll a loop
 /// whose trip count it knows, but not one whose trip count is known only at
 /// run time, behind a remainder loop. emitHostObject does it before the
-/// optimizer.
-void disableRuntimeUnrolling(llvm::Module &module);
+/// optimizer. Returns how many instructions of each function with code are
+/// in loops (the loop analysis that finds the loops counts them; the
+/// estimated cost of each function's code generation reads them).
+llvm::DenseMap<const llvm::Function *, size_t>
+disableRuntimeUnrolling(llvm::Module &module);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_COMPILER_OBJECTEMITTER_H
