@@ -176,6 +176,7 @@ private:
   HostTensor castTensor(mlir::Type resultType, const HostTensor &input);
   HostTensor constant(ConstantOp op);
   HostTensor matmul(MatmulOp op);
+  HostTensor conv2d(Conv2DOp op);
   /// `input`'s blocks of `encoding` decoded to f32 (maxgraph.dequantize).
   HostTensor dequantize(QuantizationEncoding encoding, const HostTensor &input);
   HostTensor qmatmul(QMatmulOp op);

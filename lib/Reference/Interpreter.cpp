@@ -155,6 +155,7 @@ void GraphRun::executeOp(Operation *op) {
       })
       .Case([&](ConstantOp op) { setResult(0, constant(op)); })
       .Case([&](MatmulOp op) { setResult(0, matmul(op)); })
+      .Case([&](Conv2DOp op) { setResult(0, conv2d(op)); })
       .Case([&](DequantizeOp op) {
         setResult(0, dequantize(op.getEncoding(), get(op.getInput())));
       })

@@ -434,6 +434,27 @@ Tensor ops::matmul(const Tensor &lhs, const Tensor &rhs, Loc loc) {
   return trace.wrap(trace.createInferred<MatmulOp>(loc, {l, r}).getResult());
 }
 
+Tensor ops::conv2d(const Tensor &input, const Tensor &filter,
+                   std::vector<int64_t> strides, std::vector<int64_t> dilations,
+                   std::vector<int64_t> padding, int64_t groups, Loc loc) {
+  StringRef name = Conv2DOp::getOperationName();
+  if (sharded::anyDistributed({input, filter}))
+    return sharded::convolution(
+        name, input, filter, groups,
+        [&](ArrayRef<Tensor> parts) {
+          return conv2d(parts[0], parts[1], strides, dilations, padding, groups,
+                        loc);
+        },
+        loc);
+  Trace &trace = Trace::current(loc, name);
+  Value x = trace.use(input, loc, name, 0), w = trace.use(filter, loc, name, 1);
+  auto op = trace.createInferred<Conv2DOp>(
+      loc, {x, w},
+      {arrayAttr("strides", strides), arrayAttr("dilations", dilations),
+       arrayAttr("padding", padding), i64Attr("groups", groups)});
+  return trace.wrap(op.getResult());
+}
+
 /// `encoding` as the attribute of a quantized op, or a staging error.
 static QuantizationEncodingAttr
 encodingAttr(StringRef op, const std::string &encoding, const SourceLoc &loc) {

@@ -507,6 +507,32 @@ sharded::normalization(llvm::StringRef op, const Tensor &x,
       loc);
 }
 
+Tensor
+sharded::convolution(llvm::StringRef op, const Tensor &x, const Tensor &filter,
+                     int64_t groups,
+                     llvm::function_ref<Tensor(llvm::ArrayRef<Tensor>)> local,
+                     const SourceLoc &loc) {
+  std::vector<Tensor> operands = onOneMesh({x, filter}, op, loc);
+  return run(
+      op, operands,
+      [&](int64_t meshAxis) {
+        const Placement &image = placementOn(operands[0], meshAxis);
+        const Placement &filters = placementOn(operands[1], meshAxis);
+        auto *batch = shardOf(image);
+        auto *features = shardOf(filters);
+        Choice choice{{Replicated{}, Replicated{}}, Replicated{}};
+        if (batch && batch->axis == 0)
+          choice = Choice{{image, Replicated{}}, image};
+        else if (features && features->axis == 3 && groups == 1)
+          choice = Choice{{Replicated{}, filters}, Sharded{3}};
+        return std::vector<Choice>{choice};
+      },
+      [&](llvm::ArrayRef<Tensor> locals, int64_t, const DeviceMapping &) {
+        return local(locals);
+      },
+      loc);
+}
+
 Tensor sharded::transpose(const Tensor &x,
                           const std::vector<int64_t> &permutation,
                           const SourceLoc &loc) {

@@ -73,6 +73,15 @@ Tensor normalization(llvm::StringRef op, const Tensor &x,
                      llvm::function_ref<Tensor(llvm::ArrayRef<Tensor>)> local,
                      const SourceLoc &loc);
 
+/// conv2d of an NHWC image `x` with an RSCF `filter`: a batch sharded on
+/// its axis 0 stays so (the filter replicated), else filters sharded on
+/// their axis 3 shard the result's channels (the image replicated; one
+/// group only), else both are replicated.
+Tensor convolution(llvm::StringRef op, const Tensor &x, const Tensor &filter,
+                   int64_t groups,
+                   llvm::function_ref<Tensor(llvm::ArrayRef<Tensor>)> local,
+                   const SourceLoc &loc);
+
 /// Shape ops: a sharded axis follows the op where it survives (transpose;
 /// reshape when the axis keeps its dim and its position in the element
 /// order; concat and slice along other axes) and is gathered otherwise.

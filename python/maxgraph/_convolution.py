@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """MAX's 2-D convolution and pooling, staged from existing ops.
 
-``conv2d`` and ``conv3d`` are an im2col: the padded input's strided
-windows, one per filter tap, concatenated along the channels (``[N, Ho,
-Wo, R*S*C]``), times the filter as an ``[R*S*C, F]`` matrix: one
-``maxgraph.matmul``, which the CPU path runs with its packed GEMM kernel
-(per group with ``groups``). ``conv2d_transpose`` is conv2d of the input
-with zeros between its elements and the filter flipped.
-``max_pool2d`` and ``avg_pool2d`` combine the same windows elementwise. No
-op of the dialect is added: the interpreter, the CPU and the GPU lowerings
-run them as they run the slices, matmuls and adds they are made of.
+``conv2d`` is the dialect's ``maxgraph.conv2d`` (in NHWC and RSCF; other
+layouts are transposed to them), which the CPU path runs as a direct
+convolution. ``conv3d`` is an im2col: the padded input's strided windows,
+one per filter tap, concatenated along the channels (``[N, Do, Ho, Wo,
+Q*R*S*C]``), times the filter as a ``[Q*R*S*C, F]`` matrix (per group with
+``groups``). ``conv2d_transpose`` is conv2d of the input with zeros between
+its elements and the filter flipped. ``max_pool2d`` and ``avg_pool2d``
+combine the windows elementwise, as the interpreter, the CPU and the GPU
+lowerings run the slices and adds they are made of.
 Layouts are MAX's: NHWC (NDHWC) inputs, NCHW (NCDHW) accepted; RSCF (QRSCF)
 filters, FCRS (FCQRS) accepted.
 """
@@ -60,12 +60,12 @@ def _static(op: str, x: Tensor, dims: Sequence[int]) -> list[int]:
     return sizes
 
 
-def _windows(op: str, x: Tensor, kernel: Sequence[int],
-             stride: Sequence[int], dilation: Sequence[int],
-             padding: Sequence[int], pad_value: float) -> list[Tensor]:
-    """The strided windows of channels-last `x` (``[N, *spatial, C]``), one
-    per kernel tap in row-major order, each ``[N, *out_spatial, C]``.
-    `padding` is (before, after) per spatial dim."""
+def _output_sizes(op: str, x: Tensor, kernel: Sequence[int],
+                  stride: Sequence[int], dilation: Sequence[int],
+                  padding: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The padded spatial sizes of channels-last `x` (``[N, *spatial, C]``)
+    and the sizes of the windows' grid over them, or a ValueError naming
+    what does not fit. `padding` is (before, after) per spatial dim."""
     n = len(kernel)
     if len(padding) != 2 * n or any(p < 0 for p in padding):
         names = ("(top, bottom, left, right)" if n == 2 else
@@ -81,15 +81,26 @@ def _windows(op: str, x: Tensor, kernel: Sequence[int],
     sizes = _static(op, x, range(1, n + 1))
     padded = [size + padding[2 * d] + padding[2 * d + 1]
               for d, size in enumerate(sizes)]
-    if any(padding):
-        x = _ops.pad(x, [0, 0] + list(padding) + [0, 0], "constant",
-                     pad_value)
     out = [(padded[d] - dilation[d] * (kernel[d] - 1) - 1) // stride[d] + 1
            for d in range(n)]
     if min(out) < 1:
         raise ValueError(f"{op}: a {'x'.join(map(str, kernel))} window "
                          f"(dilation {tuple(dilation)}) does not fit the "
                          f"padded {'x'.join(map(str, padded))} input")
+    return padded, out
+
+
+def _windows(op: str, x: Tensor, kernel: Sequence[int],
+             stride: Sequence[int], dilation: Sequence[int],
+             padding: Sequence[int], pad_value: float) -> list[Tensor]:
+    """The strided windows of channels-last `x` (``[N, *spatial, C]``), one
+    per kernel tap in row-major order, each ``[N, *out_spatial, C]``.
+    `padding` is (before, after) per spatial dim."""
+    n = len(kernel)
+    _, out = _output_sizes(op, x, kernel, stride, dilation, padding)
+    if any(padding):
+        x = _ops.pad(x, [0, 0] + list(padding) + [0, 0], "constant",
+                     pad_value)
     windows = []
     for tap in itertools.product(*(range(k) for k in kernel)):
         ranges = [(0, None, 1)]
@@ -106,9 +117,9 @@ def _convolution(op: str, x: Tensor, filter: Tensor, n: int,
                  stride: IntPair, dilation: IntPair, padding: Sequence[int],
                  groups: int, bias: Optional[Tensor], input_layout,
                  filter_layout) -> Tensor:
-    """The `n`-D convolution of conv2d and conv3d: an im2col of the windows
-    times the filter as one ``[taps * C / groups, F / groups]`` matrix per
-    group."""
+    """The `n`-D convolution of conv2d and conv3d: maxgraph.conv2d for
+    two spatial dims, else an im2col of the windows times the filter as one
+    ``[taps * C / groups, F / groups]`` matrix per group."""
     layout, filter_order = _layout_name(input_layout), \
         _layout_name(filter_layout)
     spatial = "DHW"[3 - n:]
@@ -141,8 +152,14 @@ def _convolution(op: str, x: Tensor, filter: Tensor, n: int,
             f"{op}: {groups} groups of the filter's {group_channels} input "
             f"channels must make the input's {channels}, and divide its "
             f"{features} output channels")
-    windows = _windows(op, x, kernel, _tuple("stride", stride, n),
-                       _tuple("dilation", dilation, n), list(padding), 0.0)
+    stride, dilation = _tuple("stride", stride, n), \
+        _tuple("dilation", dilation, n)
+    if n == 2:
+        _output_sizes(op, x, kernel, stride, dilation, list(padding))
+        result = _ops.conv2d(x, filter, list(stride), list(dilation),
+                             list(padding), groups)
+        return _finish(result, bias, layout == channels_first)
+    windows = _windows(op, x, kernel, stride, dilation, list(padding), 0.0)
     batch, *out = windows[0].shape[:n + 1]
     rows = batch
     for size in out:
@@ -166,9 +183,17 @@ def _convolution(op: str, x: Tensor, filter: Tensor, n: int,
             _ops.reshape(weights, [taps * group_channels, per_group])))
     result = outputs[0] if groups == 1 else _ops.concat(outputs, 1)
     result = _ops.reshape(result, [batch] + out + [features])
+    return _finish(result, bias, layout == channels_first)
+
+
+def _finish(result: Tensor, bias: Optional[Tensor],
+            channels_first: bool) -> Tensor:
+    """A channels-last convolution's `result` with `bias` added, in the
+    input's layout."""
     if bias is not None:
         result = _ops.add(result, bias)
-    if layout == channels_first:
+    if channels_first:
+        n = result.rank - 2
         result = _ops.transpose(result, [0, n + 1] + list(range(1, n + 1)))
     return result
 

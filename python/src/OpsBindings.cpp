@@ -621,6 +621,23 @@ void maxgraph::python::bindOps(nb::module_ &parent) {
       },
       nb::arg("x"), nb::arg("indices"), nb::arg("axis") = 0);
   m.def(
+      "conv2d",
+      [](const PyTensor &x, const PyTensor &filter,
+         const std::vector<int64_t> &strides,
+         const std::vector<int64_t> &dilations,
+         const std::vector<int64_t> &padding, int64_t groups) {
+        CallerLocation at;
+        return PyTensor(ops::conv2d(x.traced("conv2d"), filter.traced("conv2d"),
+                                    strides, dilations, padding, groups));
+      },
+      nb::arg("x"), nb::arg("filter"),
+      nb::arg("strides") = std::vector<int64_t>{1, 1},
+      nb::arg("dilations") = std::vector<int64_t>{1, 1},
+      nb::arg("padding") = std::vector<int64_t>{0, 0, 0, 0},
+      nb::arg("groups") = 1,
+      "2-D convolution of an NHWC image with an RSCF filter; padding is "
+      "(top, bottom, left, right).");
+  m.def(
       "argsort",
       [](const PyTensor &x, int64_t axis, bool descending) {
         CallerLocation at;

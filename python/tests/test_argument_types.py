@@ -81,6 +81,8 @@ def good_arguments(x):
         "x": x, "lhs": x, "rhs": x, "condition": x, "on_true": x,
         "on_false": x, "gamma": x, "beta": x, "weight": x, "indices": x,
         "updates": x, "reduction": "none", "mask": x, "label": "tag",
+        "filter": x, "strides": [1, 1], "dilations": [1, 1],
+        "padding": [0, 0, 0, 0], "groups": 1,
         "message": "why",
         "inputs": [x], "shape": [2, 3], "sizes": [1, 1],
         "permutation": [1, 0], "ranges": [(0, 1)], "dtype": DType.float32,

@@ -69,6 +69,22 @@ def test_conv2d_matches_direct_convolution(stride, dilation, padding, groups,
                                atol=1e-4)
 
 
+@pytest.mark.parametrize("dilation", [1, 2])
+def test_conv2d_register_tiles_and_their_remainders(dilation, rng):
+    # 29 output columns are two register tiles of 12 pixels and a remainder
+    # of 5, 40 filters a tile of 32 and one of 8; 17 rows over the threads.
+    x = rng.standard_normal((2, 17, 29, 16)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 16, 40)).astype(np.float32)
+    pad = (dilation, dilation, dilation, dilation)
+    out = compilation.compile(
+        lambda a, f: F.conv2d(a, f, dilation=dilation, padding=pad))(
+        layout(x), layout(w))(x, w).to_numpy()
+    expected = conv_reference(x, w, (1, 1), (dilation, dilation), pad, 1,
+                              None)
+    assert out.shape == (2, 17, 29, 40)
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-3)
+
+
 def test_conv2d_nchw_fcrs_and_a_symbolic_batch(rng):
     x = rng.standard_normal((3, 4, 7, 7)).astype(np.float32)       # NCHW
     w = rng.standard_normal((5, 4, 2, 2)).astype(np.float32)       # FCRS
@@ -82,6 +98,47 @@ def test_conv2d_nchw_fcrs_and_a_symbolic_batch(rng):
                               (0, 0, 0, 0), 1, None).transpose(0, 3, 1, 2)
     assert out.shape == (3, 5, 3, 3)
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_conv2d_is_one_op_of_the_dialect():
+    # The convolution is maxgraph.conv2d (not slices and a matmul), with
+    # the arguments in its attributes and the bias added after it.
+    staged = compilation.stage(
+        lambda a, f, c: F.conv2d(a, f, (2, 1), (1, 2), (1, 0, 2, 1),
+                                 bias=c))(
+        TensorLayout(DType.float32, ["n", 9, 8, 4]),
+        TensorLayout(DType.float32, [3, 2, 4, 6]),
+        TensorLayout(DType.float32, [6]))
+    text = str(staged)
+    assert text.count("maxgraph.conv2d") == 1
+    assert ("strides = [2, 1] dilations = [1, 2] padding = [1, 0, 2, 1] "
+            "groups = 1") in text
+    assert "maxgraph.matmul" not in text and "maxgraph.slice" not in text
+    # (9 + 1 - 3) // 2 + 1 rows, (8 + 3 - 2 - 1) // 1 + 1 columns.
+    assert "!maxgraph.tensor<[n, 4, 9, 6], f32>" in text
+
+
+@pytest.mark.parametrize("placement", ["batch", "filters"])
+def test_conv2d_shards_the_batch_or_the_filters(placement, rng):
+    from maxgraph.driver import CPU
+    from maxgraph.sharding import (DeviceMapping, DeviceMesh, Replicated,
+                                   Sharded)
+    mesh = DeviceMesh([CPU(0), CPU(1)], (2,), ("tp",))
+    x = rng.standard_normal((4, 6, 6, 3)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 3, 8)).astype(np.float32)
+    on = {"batch": (Sharded(0), Replicated()),
+          "filters": (Replicated(), Sharded(3))}[placement]
+    specs = [TensorLayout(DType.float32, list(a.shape),
+                          DeviceMapping(mesh, [p]))
+             for a, p in zip((x, w), on)]
+    out = compilation.compile(
+        lambda a, f: F.conv2d(a, f, padding=(1, 1, 1, 1)))(*specs)(x, w)
+    expected = conv_reference(x, w, (1, 1), (1, 1), (1, 1, 1, 1), 1, None)
+    np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-4,
+                               atol=1e-4)
+    axis = 0 if placement == "batch" else 3
+    assert [list(s.shape)[axis] for s in out.local_shards] == \
+        [x.shape[0] // 2 if axis == 0 else w.shape[3] // 2] * 2
 
 
 def pool_reference(x, k, stride, padding, reduce, fill):

@@ -67,6 +67,29 @@ def test_opencl_runs_a_model_like_numpy(monkeypatch):
 
 
 @needs_opencl
+def test_opencl_runs_a_convolution(monkeypatch):
+    # maxgraph.conv2d as a generic kernel: one output element per workgroup
+    # reducing over the taps and channels, after the padding's kernels.
+    import maxgraph.functional as F
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 7, 6, 3), dtype=np.float32)
+    w = rng.standard_normal((3, 3, 3, 5), dtype=np.float32)
+    run = compilation.compile(
+        lambda a, f: F.conv2d(a, f, stride=(2, 1), padding=(1, 1, 0, 2)))(
+        TensorLayout(DType.float32, list(x.shape), GPU(0)),
+        TensorLayout(DType.float32, list(w.shape), GPU(0)))
+    out = run(x, w).to(CPU()).to_numpy()
+    padded = np.pad(x.astype(np.float64), [(0, 0), (1, 1), (0, 2), (0, 0)])
+    expected = np.zeros((2, 4, 6, 5))
+    for i in range(4):
+        for j in range(6):
+            window = padded[:, 2 * i:2 * i + 3, j:j + 3, :]
+            expected[:, i, j] = np.einsum("nrsc,rscf->nf", window, w)
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+@needs_opencl
 def test_opencl_stores_into_buffers(monkeypatch):
     monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
 

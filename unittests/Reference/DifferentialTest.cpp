@@ -454,6 +454,47 @@ Program matmulProgram(Rng &rng) {
   return p;
 }
 
+/// conv2d of an NHWC image of 1 to 9 rows and columns (a symbolic batch
+/// sometimes) with an RSCF filter of 1 to 3 taps a side: random strides,
+/// dilations and padding (the window always fits), 1 to 3 groups.
+Program conv2dProgram(Rng &rng) {
+  Program p;
+  p.dialectOp = "maxgraph.conv2d";
+  p.dtype = rng.pick(kFloats);
+  int64_t groups = rng.between(1, 3);
+  int64_t channels = rng.between(1, 3), filters = groups * rng.between(1, 3);
+  std::vector<int64_t> strides, dilations, padding, window;
+  std::vector<Dim> image = {randomDim(rng)};
+  for (int d = 0; d < 2; ++d) {
+    int64_t taps = rng.between(1, 3);
+    strides.push_back(rng.between(1, 3));
+    dilations.push_back(rng.between(1, 2));
+    padding.push_back(rng.between(0, 2));
+    padding.push_back(rng.between(0, 2));
+    int64_t span = dilations.back() * (taps - 1) + 1;
+    int64_t margin = padding[2 * d] + padding[2 * d + 1];
+    image.push_back(
+        Dim(std::max<int64_t>(1, span - margin) + rng.between(0, 6)));
+    window.push_back(taps);
+  }
+  image.push_back(Dim(groups * channels));
+  p.addTensor(TensorLayout(p.dtype, image));
+  p.addTensor(TensorLayout(
+      p.dtype, {Dim(window[0]), Dim(window[1]), Dim(channels), Dim(filters)}));
+  int64_t depth = window[0] * window[1] * channels;
+  p.tolerance = 2 * depth + 2;
+  p.scale = 9 * depth;
+  p.what = "strides " + std::to_string(strides[0]) + "x" +
+           std::to_string(strides[1]) + ", dilations " +
+           std::to_string(dilations[0]) + "x" + std::to_string(dilations[1]) +
+           ", " + std::to_string(groups) + " groups";
+  p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
+    return std::vector<Tensor>{
+        ops::conv2d(x[0], x[1], strides, dilations, padding, groups)};
+  };
+  return p;
+}
+
 /// A random nonempty subset of the axes of a rank, some spelled negative.
 std::vector<int64_t> randomAxes(Rng &rng, int64_t rank) {
   std::vector<int64_t> axes;
@@ -1623,6 +1664,7 @@ const std::map<std::string, Generator> &generators() {
     g["gather"] = gatherProgram;
     g["scatter"] = scatterProgram;
     g["argsort"] = argsortProgram;
+    g["conv2d"] = conv2dProgram;
     g["nonzero"] = nonzeroProgram;
     g["rebind"] = rebindProgram;
     g["scatter_nd"] = scatterNdProgram;

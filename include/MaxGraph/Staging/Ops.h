@@ -121,6 +121,14 @@ Tensor constant_external(const std::string &name, const TensorLayout &layout,
 
 // Linear algebra.
 Tensor matmul(const Tensor &lhs, const Tensor &rhs, Loc loc = Loc::current());
+/// 2-D convolution of an NHWC image with an RSCF filter
+/// (`maxgraph.conv2d`): `strides` and `dilations` per spatial dim, zero
+/// `padding` as (top, bottom, left, right), and `groups` groups of channels.
+Tensor conv2d(const Tensor &input, const Tensor &filter,
+              std::vector<int64_t> strides = {1, 1},
+              std::vector<int64_t> dilations = {1, 1},
+              std::vector<int64_t> padding = {0, 0, 0, 0}, int64_t groups = 1,
+              Loc loc = Loc::current());
 /// GGUF's block-quantized weights decoded to f32, like MAX's `dequantize`:
 /// `encoding` is "q4_0", "q4_1" or "q8_0"; the last dim of `quantized` (ui8)
 /// holds whole blocks of 32 values and becomes those values.

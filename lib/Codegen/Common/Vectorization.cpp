@@ -5,6 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include "MaxGraph/Codegen/Common/Vectorization.h"
+#include "MaxGraph/Codegen/Common/ConvolutionTiling.h"
 #include "MaxGraph/Codegen/Common/Peeling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -314,6 +315,12 @@ void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {
     op->removeAttr(kMaskedColumnsAttr);
     if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
       vectorizeMatmulTile(rewriter, matmul, maskedColumns);
+    else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+      // One tap of a direct convolution is a matmul's register tile.
+      if (linalg::MatmulOp tap = convolutionTapAsMatmul(rewriter, conv))
+        vectorizeMatmulTile(rewriter, tap, /*maskedColumns=*/0);
+      else
+        vectorizeTile(rewriter, op);
     else
       vectorizeTile(rewriter, op);
   }

@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/Common/Canonicalization.h"
+#include "MaxGraph/Codegen/Common/ConvolutionTiling.h"
 #include "MaxGraph/Codegen/Common/MatmulTiling.h"
 #include "MaxGraph/Codegen/Common/RowFusion.h"
 #include "MaxGraph/Codegen/Common/RowTiling.h"
@@ -70,6 +71,16 @@ bool isPlainBatchMatmul(linalg::LinalgOp op) {
   auto batch = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
   return batch && batch.getIndexingMapsArray() ==
                       batch.getDefaultIndexingMaps(op->getContext());
+}
+
+/// A linalg.conv_2d_nhwc_hwcf whose loops are static but for the batch
+/// (maxgraph.conv2d's), the convolutions tiled to register tiles.
+bool isDirectConvolution(linalg::LinalgOp op) {
+  if (!isa<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return llvm::all_of(ArrayRef<int64_t>(ranges).drop_front(),
+                      [](int64_t size) { return ShapedType::isStatic(size); });
 }
 
 /// Whether every use of `value` is a slice (or a collapse_shape: the
@@ -235,9 +246,12 @@ struct TileAndVectorizePass
     // erases the matmuls.
     SmallVector<linalg::MatmulOp> matmuls;
     SmallVector<linalg::BatchMatmulOp> batches;
+    SmallVector<linalg::Conv2DNhwcHwcfOp> convolutions;
     SmallVector<linalg::LinalgOp> others;
     for (linalg::LinalgOp op : ops) {
-      if (isPlainMatmul(op))
+      if (isDirectConvolution(op))
+        convolutions.push_back(cast<linalg::Conv2DNhwcHwcfOp>(*op));
+      else if (isPlainMatmul(op))
         matmuls.push_back(cast<linalg::MatmulOp>(op.getOperation()));
       else if (isPlainBatchMatmul(op))
         batches.push_back(cast<linalg::BatchMatmulOp>(op.getOperation()));
@@ -249,6 +263,9 @@ struct TileAndVectorizePass
     for (linalg::BatchMatmulOp batch : batches)
       tileBatchMatmulToRegisterTiles(rewriter, batch, sizes.matmul,
                                      sizes.threads, sizes.vectorLength);
+    for (linalg::Conv2DNhwcHwcfOp conv : convolutions)
+      tileConvolutionToRegisterTiles(rewriter, conv, sizes.matmul,
+                                     sizes.threads);
     for (linalg::LinalgOp op : others) {
       // A fill fused into the matmuls of a batch has no use left.
       if (op->use_empty()) {

@@ -121,6 +121,7 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphControlFlowToLinalgPatterns(converter, patterns);
   populateMaxGraphScatterToLinalgPatterns(converter, patterns);
   populateMaxGraphSortToLinalgPatterns(converter, patterns);
+  populateMaxGraphConvolutionToLinalgPatterns(converter, patterns);
   populateMaxGraphNonzeroToLinalgPatterns(converter, patterns);
   populateMaxGraphPrintToLinalgPatterns(converter, patterns);
   populateMaxGraphRandomToLinalgPatterns(converter, patterns, graphSymbols);

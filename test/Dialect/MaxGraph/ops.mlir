@@ -368,3 +368,13 @@ maxgraph.graph @quantized<n>(%q: !maxgraph.tensor<[n, 40], ui8>, %r: !maxgraph.t
   %2 = maxgraph.qmatmul q4_0, %x, %w : (!maxgraph.tensor<[2, n, 64], f32>, !maxgraph.tensor<[5, 36], ui8>) -> !maxgraph.tensor<[2, n, 5], f32>
   maxgraph.output
 }
+
+// -----
+
+// CHECK-LABEL: maxgraph.graph @conv2d<batch>(
+maxgraph.graph @conv2d<batch>(%x: !maxgraph.tensor<[batch, 9, 8, 4], f32>,
+    %w: !maxgraph.tensor<[3, 2, 2, 6], f32>) -> !maxgraph.tensor<[batch, 4, 9, 6], f32> {
+  // CHECK: maxgraph.conv2d %{{.*}}, %{{.*}} strides = [2, 1] dilations = [1, 2] padding = [1, 0, 2, 1] groups = 2 : (!maxgraph.tensor<[batch, 9, 8, 4], f32>, !maxgraph.tensor<[3, 2, 2, 6], f32>) -> !maxgraph.tensor<[batch, 4, 9, 6], f32>
+  %0 = maxgraph.conv2d %x, %w strides = [2, 1] dilations = [1, 2] padding = [1, 0, 2, 1] groups = 2 : (!maxgraph.tensor<[batch, 9, 8, 4], f32>, !maxgraph.tensor<[3, 2, 2, 6], f32>) -> !maxgraph.tensor<[batch, 4, 9, 6], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[batch, 4, 9, 6], f32>
+}

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMCPU/TileSizes.h"
+#include "MaxGraph/Codegen/Common/ConvolutionTiling.h"
 #include "MaxGraph/Codegen/Common/MatmulTiling.h"
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "gtest/gtest.h"
@@ -191,5 +192,28 @@ TEST(TileSizesTest, RowBlocksShareEvenly) {
   // Eight AVX2 cores on 288 x 512: 3 x 8 blocks of 96 x 64, three each.
   CPUTarget avx2 = target(256, 16, 32 * kKiB, 512 * kKiB, 8);
   EXPECT_EQ(balancedBlockRows(avx2, 288, 512), 96);
+}
+TEST(TileSizesTest, ConvolutionTilesReadWholeFilterRows) {
+  // AVX-512: 12 x 32 for matmuls; 6 x 64 for 64 or 128 filters, which a
+  // tile of 64 covers in whole rows; 12 x 32 for 48 or 96 filters.
+  MatmulTileSizes matmul =
+      chooseCPUTileSizes(target(512, 32, 48 * kKiB, 2 * kMiB, 2)).matmul;
+  for (int64_t filters : {64, 128}) {
+    MatmulTileSizes conv = convolutionTileSizes(filters, matmul);
+    EXPECT_EQ(conv.mr, 6);
+    EXPECT_EQ(conv.nr, 64);
+  }
+  for (int64_t filters :
+       {int64_t{48}, int64_t{96}, mlir::ShapedType::kDynamic}) {
+    MatmulTileSizes conv = convolutionTileSizes(filters, matmul);
+    EXPECT_EQ(conv.mr, 12);
+    EXPECT_EQ(conv.nr, 32);
+  }
+  // AVX2: 6 x 16 becomes 3 x 32.
+  MatmulTileSizes avx2 =
+      chooseCPUTileSizes(target(256, 16, 32 * kKiB, 512 * kKiB, 8)).matmul;
+  MatmulTileSizes conv = convolutionTileSizes(64, avx2);
+  EXPECT_EQ(conv.mr, 3);
+  EXPECT_EQ(conv.nr, 32);
 }
 } // namespace

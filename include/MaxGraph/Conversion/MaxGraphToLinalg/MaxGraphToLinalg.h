@@ -181,6 +181,11 @@ void populateMaxGraphControlFlowToLinalgPatterns(
 void populateMaxGraphScatterToLinalgPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 
+/// Adds the pattern of `conv2d`: linalg.conv_2d_nhwc_hwcf on the
+/// zero-padded input, one per group of channels.
+void populateMaxGraphConvolutionToLinalgPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
 /// Adds the pattern of `argsort`: a bottom-up merge sort of the positions
 /// along the axis, each pass an `scf.for` nest that finds every output by
 /// a binary search on the merge path.

@@ -154,6 +154,103 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  FailureOr<TensorLayoutType> inputType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getInput().getType(), 0);
+  FailureOr<TensorLayoutType> filterType = maxgraph::detail::getTensorOperand(
+      loc, name, adaptor.getFilter().getType(), 1);
+  if (failed(inputType) || failed(filterType))
+    return failure();
+  TensorLayoutType input = *inputType, filter = *filterType;
+  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
+                                                              {input, filter})))
+    return failure();
+  if (!isFloatElementType(input.getElementType()))
+    return OptionalDiag(loc, name)
+           << "operands have element type " << input.getElementType()
+           << " but conv2d takes a floating-point type";
+  TensorLayoutType operands[] = {input, filter};
+  const char *layouts[] = {"an NHWC image", "an RSCF filter"};
+  for (auto [index, type] : llvm::enumerate(operands))
+    if (type.getRank() != 4)
+      return OptionalDiag(loc, name)
+             << "operand " << index << " has rank " << type.getRank()
+             << " but must be " << layouts[index] << " of rank 4 (got " << type
+             << ")";
+  ArrayRef<int64_t> strides = adaptor.getStrides(),
+                    dilations = adaptor.getDilations(),
+                    padding = adaptor.getPadding();
+  if (strides.size() != 2 || dilations.size() != 2 || padding.size() != 4)
+    return OptionalDiag(loc, name)
+           << "strides and dilations hold 2 values and padding 4 (top, "
+              "bottom, left, right), got "
+           << strides.size() << ", " << dilations.size() << " and "
+           << padding.size();
+  if (llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(dilations, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(padding, [](int64_t v) { return v < 0; }))
+    return OptionalDiag(loc, name)
+           << "strides and dilations must be at least 1 and padding "
+              "non-negative, got strides ["
+           << llvm::make_range(strides.begin(), strides.end())
+           << "], dilations ["
+           << llvm::make_range(dilations.begin(), dilations.end())
+           << "], padding [" << llvm::make_range(padding.begin(), padding.end())
+           << "]";
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return OptionalDiag(loc, name)
+           << "groups must be at least 1, got " << groups;
+  ArrayRef<DimAttr> x = input.getDims(), w = filter.getDims();
+  for (auto [index, dims] :
+       llvm::enumerate(SmallVector<ArrayRef<DimAttr>>{x.drop_front(), w}))
+    for (auto [d, dim] : llvm::enumerate(dims))
+      if (!dim.isStatic())
+        return OptionalDiag(loc, name)
+               << "dim " << d + (index == 0 ? 1 : 0) << " of operand " << index
+               << " is `" << dim.str()
+               << "` but only the batch dim may be symbolic (got "
+               << operands[index] << ")";
+  int64_t h = x[1].getStaticSize(), wIn = x[2].getStaticSize(),
+          c = x[3].getStaticSize(), r = w[0].getStaticSize(),
+          s = w[1].getStaticSize(), cg = w[2].getStaticSize(),
+          f = w[3].getStaticSize();
+  if (cg * groups != c || f % groups != 0)
+    return OptionalDiag(loc, name)
+           << "the input has " << c << " channels and the filter " << cg
+           << " per group for " << f << " filters, but with groups = " << groups
+           << " the channels must be " << cg << " x " << groups
+           << " and the filters a multiple of " << groups << " (types " << input
+           << " and " << filter << ")";
+  int64_t ho = h + padding[0] + padding[1] - dilations[0] * (r - 1) - 1;
+  int64_t wo = wIn + padding[2] + padding[3] - dilations[1] * (s - 1) - 1;
+  if (r < 1 || s < 1)
+    return OptionalDiag(loc, name)
+           << "the filter's window is " << r << " x " << s
+           << " but must hold a tap (got " << filter << ")";
+  if (ho < 0 || wo < 0)
+    return OptionalDiag(loc, name)
+           << "the " << r << " x " << s << " filter, dilated by ["
+           << dilations[0] << ", " << dilations[1]
+           << "], is larger than the padded " << h + padding[0] + padding[1]
+           << " x " << wIn + padding[2] + padding[3] << " image (types "
+           << input << " and " << filter << ")";
+  SmallVector<DimAttr> dims = {
+      x[0], DimAttr::getStatic(context, ho / strides[0] + 1),
+      DimAttr::getStatic(context, wo / strides[1] + 1), w[3]};
+  types.push_back(
+      TensorLayoutType::get(dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
 /// Checks that `type` (operand `index` of `name`) holds whole blocks of
 /// `encoding` in ui8 along its last dim, and returns the number of values
 /// they decode to.

@@ -496,6 +496,38 @@ def MaxGraph_MatmulOp : MaxGraph_InferOp<"matmul", [Pure]> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+def MaxGraph_Conv2DOp : MaxGraph_InferOp<"conv2d", [Pure]> {
+  let summary = "2-D convolution of NHWC images with an RSCF filter";
+  let description = [{
+    `[n, h, w, c] x [r, s, c / groups, f] -> [n, ho, wo, f]`: each output
+    pixel sums the products of the filter with the window of the input,
+    zero-padded by `padding` (top, bottom, left, right), that starts at the
+    pixel times `strides` and spaces its taps `dilations` apart;
+    `ho = (h + top + bottom - dilations[0] * (r - 1) - 1) / strides[0] + 1`,
+    `wo` likewise. With `groups` g, the input's channels and the filters
+    form g groups, and group i's filters read only group i's channels. `n`
+    may be symbolic; the other dims are static.
+
+    ```mlir
+    %y = maxgraph.conv2d %x, %w strides = [1, 1] dilations = [1, 1]
+        padding = [1, 1, 1, 1] groups = 1
+        : (!maxgraph.tensor<[batch, 8, 8, 4], f32>,
+           !maxgraph.tensor<[3, 3, 4, 16], f32>)
+        -> !maxgraph.tensor<[batch, 8, 8, 16], f32>
+    ```
+  }];
+  let arguments = (ins MaxGraph_Tensor:$input, MaxGraph_Tensor:$filter,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding, I64Attr:$groups);
+  let results = (outs MaxGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter `strides` `=` $strides `dilations` `=` $dilations
+    `padding` `=` $padding `groups` `=` $groups attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 def MaxGraph_DequantizeOp : MaxGraph_InferOp<"dequantize", [Pure]> {
   let summary = "decodes block-quantized weights to f32";
   let description = [{
