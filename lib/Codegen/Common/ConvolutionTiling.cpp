@@ -8,9 +8,11 @@
 
 #include "MaxGraph/Codegen/Common/ConvolutionTiling.h"
 #include "MaxGraph/Codegen/Common/Peeling.h"
+#include "MaxGraph/Codegen/Common/RowTiling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "MaxGraph/Codegen/Common/Vectorization.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -42,10 +44,124 @@ static Value zeroFilledDestination(linalg::Conv2DNhwcHwcfOp conv) {
   return fill.getDpsInits()[0];
 }
 
+/// The tensor.pad of zeros, of the rows and columns only and by static
+/// amounts, that `conv` reads its input from; null otherwise.
+static tensor::PadOp zeroPaddedImage(linalg::Conv2DNhwcHwcfOp conv) {
+  auto pad = conv.getDpsInputs()[0].getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return nullptr;
+  Value value = pad.getConstantPaddingValue();
+  if (!value || !matchPattern(value, m_AnyZeroFloat()))
+    return nullptr;
+  SmallVector<OpFoldResult> low = pad.getMixedLowPad(),
+                            high = pad.getMixedHighPad();
+  for (int64_t d : {0, 3})
+    if (!isZeroInteger(low[d]) || !isZeroInteger(high[d]))
+      return nullptr;
+  for (int64_t d : {1, 2})
+    if (!getConstantIntValue(low[d]) || !getConstantIntValue(high[d]))
+      return nullptr;
+  return pad;
+}
+
+/// Makes `row` (a convolution of one output row, reading a slice of rows of
+/// `pad`'s result) read the same window built from `pad`'s source instead:
+/// the source's rows that fall in the window copied in and zeros around
+/// them, each tiled to vector rows of `vectorLength`. The padded image is then never
+/// made whole: each row's window is written and read while it is in cache.
+static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
+                                 tensor::PadOp pad, int64_t vectorLength) {
+  OpOperand &input = *row.getDpsInputOperand(0);
+  auto slice = input.get().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getSource() != pad.getResult() || !slice.hasUnitStride())
+    return;
+  auto windowType = cast<RankedTensorType>(slice.getType());
+  Value source = pad.getSource();
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  if (!windowType.hasStaticShape() ||
+      windowType.getDimSize(2) != pad.getResultType().getDimSize(2))
+    return;
+  Location loc = row.getLoc();
+  rewriter.setInsertionPoint(row);
+  int64_t top = *getConstantIntValue(pad.getMixedLowPad()[1]),
+          left = *getConstantIntValue(pad.getMixedLowPad()[2]);
+  int64_t rows = windowType.getDimSize(1), height = sourceType.getDimSize(1),
+          width = sourceType.getDimSize(2), channels = sourceType.getDimSize(3);
+  OpFoldResult batch = slice.getMixedOffsets()[0];
+  Value start = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                slice.getMixedOffsets()[1]);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  auto clamp = [&](Value value, Value low, Value high) -> Value {
+    return arith::MinSIOp::create(
+        rewriter, loc, arith::MaxSIOp::create(rewriter, loc, value, low), high);
+  };
+  // The window's rows [first, last) hold the source's rows from
+  // start + first - top.
+  Value first =
+      clamp(arith::SubIOp::create(rewriter, loc, constant(top), start),
+            constant(0), constant(rows));
+  Value last =
+      clamp(arith::SubIOp::create(rewriter, loc, constant(top + height), start),
+            first, constant(rows));
+  Value count = arith::SubIOp::create(rewriter, loc, last, first);
+  Value from = arith::SubIOp::create(
+      rewriter, loc, arith::AddIOp::create(rewriter, loc, start, first),
+      constant(top));
+  Value zero = pad.getConstantPaddingValue();
+  Value window = tensor::EmptyOp::create(rewriter, loc, windowType.getShape(),
+                                         windowType.getElementType());
+  auto index = [&](int64_t value) -> OpFoldResult {
+    return rewriter.getIndexAttr(value);
+  };
+  SmallVector<OpFoldResult> ones(4, index(1));
+  SmallVector<linalg::LinalgOp> moves;
+  // Zeros where the window is outside the source: the rows above `first`
+  // and from `last`, and the columns beside the source's in between.
+  auto fill = [&](OpFoldResult row, OpFoldResult height, int64_t column,
+                  int64_t columns) {
+    if (columns == 0)
+      return;
+    SmallVector<OpFoldResult> offsets = {index(0), row, index(column),
+                                         index(0)},
+                              sizes = {index(1), height, index(columns),
+                                       index(channels)};
+    Value strip = tensor::ExtractSliceOp::create(rewriter, loc, window, offsets,
+                                                 sizes, ones);
+    auto zeros = linalg::FillOp::create(rewriter, loc, zero, strip);
+    moves.push_back(cast<linalg::LinalgOp>(zeros.getOperation()));
+    window = tensor::InsertSliceOp::create(rewriter, loc, zeros.getResult(0),
+                                           window, offsets, sizes, ones);
+  };
+  int64_t windowWidth = windowType.getDimSize(2);
+  fill(index(0), first, 0, windowWidth);
+  fill(last,
+       arith::SubIOp::create(rewriter, loc, constant(rows), last).getResult(),
+       0, windowWidth);
+  fill(first, count, 0, left);
+  fill(first, count, left + width, windowWidth - left - width);
+  SmallVector<OpFoldResult> sizes = {index(1), count, index(width),
+                                     index(channels)};
+  SmallVector<OpFoldResult> at = {index(0), first, index(left), index(0)};
+  Value rowsOfSource = tensor::ExtractSliceOp::create(
+      rewriter, loc, source, {batch, from, index(0), index(0)}, sizes, ones);
+  Value interior =
+      tensor::ExtractSliceOp::create(rewriter, loc, window, at, sizes, ones);
+  auto copy = linalg::CopyOp::create(rewriter, loc, rowsOfSource, interior);
+  moves.push_back(cast<linalg::LinalgOp>(copy.getOperation()));
+  Value filled = tensor::InsertSliceOp::create(rewriter, loc, copy.getResult(0),
+                                               window, at, sizes, ones);
+  rewriter.modifyOpInPlace(row, [&] { input.set(filled); });
+  for (linalg::LinalgOp move : moves)
+    tileToVectorRows(rewriter, move, vectorLength, ThreadTiling::none());
+}
+
 void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
                                               linalg::Conv2DNhwcHwcfOp conv,
                                               const MatmulTileSizes &sizes,
-                                              const ThreadTiling &threads) {
+                                              const ThreadTiling &threads,
+                                              int64_t vectorLength) {
   // Loops: n, oh, ow, f (parallel), kh, kw, c (reductions).
   SmallVector<int64_t> ranges = conv.getStaticLoopRanges();
   MatmulTileSizes fitted =
@@ -55,14 +171,28 @@ void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
   if (empty)
     rewriter.modifyOpInPlace(conv,
                              [&] { conv.getDpsInitsMutable()[0].set(empty); });
+  tensor::PadOp pad = zeroPaddedImage(conv);
+  // One output row per iteration: over the threads, else a loop.
   auto op = cast<TilingInterface>(conv.getOperation());
   FailureOr<TilingInterface> rows =
       tileForThreads(rewriter, cast<linalg::LinalgOp>(op.getOperation()),
                      threads, {1, 1, 0, 0, 0, 0, 0});
-  if (succeeded(rows))
+  SmallVector<LoopLikeOpInterface> rowLoops;
+  if (succeeded(rows)) {
     op = *rows;
+  } else {
+    FailureOr<scf::SCFTilingResult> tiled =
+        tileWithForLoops(rewriter, op, {1, 1, 0, 0, 0, 0, 0});
+    if (failed(tiled))
+      return;
+    op = cast<TilingInterface>(tiled->tiledOps.back());
+    rowLoops = tiled->loops;
+  }
+  if (pad)
+    readWindowFromSource(rewriter, cast<linalg::LinalgOp>(op.getOperation()),
+                         pad, vectorLength);
   FailureOr<scf::SCFTilingResult> registers =
-      tileWithForLoops(rewriter, op, {1, 1, fitted.mr, fitted.nr, 0, 0, 0});
+      tileWithForLoops(rewriter, op, {0, 0, fitted.mr, fitted.nr, 0, 0, 0});
   if (failed(registers))
     return;
   auto tile = cast<linalg::LinalgOp>(registers->tiledOps.back());

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -333,4 +334,47 @@ void maxgraph::hoistLoopInvariantAccumulators(RewriterBase &rewriter,
     hoistLoopInvariantSubsets(rewriter,
                               cast<LoopLikeOpInterface>(loop.getOperation()));
   });
+}
+
+namespace {
+/// A transfer_read, in bounds and unmasked, of a tensor (or of slices of
+/// it) that a transfer_write of a splat constant wrote whole: the constant.
+/// A register tile that a fill starts from zeros reads them back after
+/// hoisting (through the slice of its accumulator), which would leave a
+/// store and a load of every accumulator per tile, and a read of a result
+/// that is otherwise only written.
+struct ReadOfSplatWrite : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (read.getMask() || !isa<RankedTensorType>(read.getBase().getType()) ||
+        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+      return failure();
+    Value source = read.getBase();
+    while (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>())
+      source = slice.getSource();
+    auto write = source.getDefiningOp<vector::TransferWriteOp>();
+    if (!write || write.getMask())
+      return failure();
+    auto written = dyn_cast<RankedTensorType>(write.getBase().getType());
+    if (!written || written.getShape() != write.getVectorType().getShape() ||
+        !write.getPermutationMap().isIdentity() ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value index) { return isZeroInteger(index); }))
+      return failure();
+    SplatElementsAttr splat;
+    if (!matchPattern(write.getVector(), m_Constant(&splat)))
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        read, SplatElementsAttr::get(read.getVectorType(),
+                                     splat.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+} // namespace
+
+void maxgraph::populateSplatReadForwardingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ReadOfSplatWrite>(patterns.getContext());
 }

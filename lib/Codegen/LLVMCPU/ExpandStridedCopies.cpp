@@ -6,16 +6,20 @@
 //
 // A memref.copy between memrefs that are not both of identity layout (a
 // transposed view made contiguous for a matmul, a window of a KV cache)
-// becomes a linalg.copy, which the pipeline lowers to loops of the copy's
-// rank. The LLVM lowering of memref.copy would call the runtime's generic
-// strided copy instead, which walks any rank element by element and costs
-// several times a compiled loop.
+// becomes a loop nest: over its rows, each moved as one vector, when they
+// are short and contiguous; else a linalg.copy, which the pipeline lowers
+// to loops of the copy's rank. The LLVM lowering of memref.copy would call the
+// runtime's generic strided copy instead, which walks any rank element by
+// element and costs several times a compiled loop.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaxGraph/Codegen/LLVMCPU/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace maxgraph {
 #define GEN_PASS_DEF_EXPANDSTRIDEDCOPIES
@@ -25,6 +29,63 @@ namespace maxgraph {
 using namespace mlir;
 
 namespace {
+/// The most elements of a row that copyRowsAsVectors moves as one vector
+/// (four AVX-512 registers of f32).
+constexpr int64_t kMaxRowElements = 64;
+
+/// Whether the innermost dim of `type` is static, of 2 to kMaxRowElements
+/// elements, and contiguous, of an element type that vectors hold as they
+/// are: 32- or 64-bit floats, integers of 8 bits or more (16-bit floats are
+/// emulated, and bools are bytes in memory but bits in vectors).
+bool hasVectorRows(MemRefType type) {
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat())
+    return false;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits < 8 || (isa<FloatType>(element) && bits < 32))
+    return false;
+  int64_t row = type.getShape().back();
+  if (ShapedType::isDynamic(row) || row < 2 || row > kMaxRowElements)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides.back() == 1;
+}
+
+/// Emits `copy` as a loop nest over all but the innermost dim whose body
+/// moves one row with a vector read and write, when both memrefs have
+/// hasVectorRows' rows (a tile of a window or of padded rows, a row of
+/// channels); returns whether it did. linalg.copy's loops would move one
+/// element at a time: the loop vectorizer is not run on the object code.
+bool copyRowsAsVectors(RewriterBase &rewriter, memref::CopyOp copy) {
+  auto source = cast<MemRefType>(copy.getSource().getType());
+  auto target = cast<MemRefType>(copy.getTarget().getType());
+  if (!hasVectorRows(source) || !hasVectorRows(target))
+    return false;
+  Location loc = copy.getLoc();
+  int64_t rank = source.getRank();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> lower(rank - 1, zero), upper, steps(rank - 1, one);
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    upper.push_back(memref::DimOp::create(rewriter, loc, copy.getSource(), d));
+  auto rowType =
+      VectorType::get({source.getShape().back()}, source.getElementType());
+  scf::buildLoopNest(
+      rewriter, loc, lower, upper, steps,
+      [&](OpBuilder &b, Location nested, ValueRange outer) {
+        SmallVector<Value> indices(outer);
+        indices.push_back(arith::ConstantIndexOp::create(b, nested, 0));
+        Value row = vector::TransferReadOp::create(
+            b, nested, rowType, copy.getSource(), indices,
+            /*padding=*/std::nullopt, ArrayRef<bool>{true});
+        vector::TransferWriteOp::create(b, nested, row, copy.getTarget(),
+                                        indices, ArrayRef<bool>{true});
+      });
+  return true;
+}
+
 struct ExpandStridedCopiesPass
     : maxgraph::impl::ExpandStridedCopiesBase<ExpandStridedCopiesPass> {
   void runOnOperation() override {
@@ -40,8 +101,9 @@ struct ExpandStridedCopiesPass
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : copies) {
       rewriter.setInsertionPoint(copy);
-      linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),
-                             copy.getTarget());
+      if (!copyRowsAsVectors(rewriter, copy))
+        linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),
+                               copy.getTarget());
       rewriter.eraseOp(copy);
     }
   }

@@ -221,6 +221,9 @@ struct TileAndVectorizePass
     pinned.cores = cores;
     sizes = chooseCPUTileSizes(pinned.withDefaultsFrom(getHostCPUTarget()));
     cleanUp = collectCanonicalizationPatterns(context);
+    RewritePatternSet splatReads(context);
+    populateSplatReadForwardingPatterns(splatReads);
+    forwarding = std::move(splatReads);
     return success();
   }
 
@@ -265,7 +268,7 @@ struct TileAndVectorizePass
                                      sizes.threads, sizes.vectorLength);
     for (linalg::Conv2DNhwcHwcfOp conv : convolutions)
       tileConvolutionToRegisterTiles(rewriter, conv, sizes.matmul,
-                                     sizes.threads);
+                                     sizes.threads, sizes.vectorLength);
     for (linalg::LinalgOp op : others) {
       // A fill fused into the matmuls of a batch has no use left.
       if (op->use_empty()) {
@@ -291,11 +294,13 @@ struct TileAndVectorizePass
     // Accumulators (a reduction's partial vector) read and written at the
     // same place in every iteration move into registers.
     hoistLoopInvariantAccumulators(rewriter, function);
+    (void)applyPatternsGreedily(function, forwarding);
     (void)applyPatternsGreedily(function, cleanUp);
     keepTileLoopsRolled(function);
   }
 
   CPUTileSizes sizes;
   FrozenRewritePatternSet cleanUp;
+  FrozenRewritePatternSet forwarding;
 };
 } // namespace

@@ -1,10 +1,17 @@
 // RUN: max-opt %s -maxgraph-expand-strided-copies -split-input-file | FileCheck %s
 
 // A copy out of a transposed view (the keys of an attention, made
-// contiguous for a matmul) becomes a linalg.copy, lowered to loops later.
+// contiguous for a matmul): a loop over the rows, each of 64 contiguous
+// floats moved as one vector.
 // CHECK-LABEL: func.func @transposed
+// CHECK-SAME: (%[[A:.*]]: memref<?x3x64xf32>, %[[B:.*]]: memref<3x?x64xf32>)
 // CHECK-NOT: memref.copy
-// CHECK: linalg.copy ins(%{{.*}} : memref<3x?x64xf32, strided<[64, 192, 1]>>) outs(%{{.*}} : memref<3x?x64xf32>)
+// CHECK: %[[T:.*]] = memref.transpose %[[A]]
+// CHECK: %[[ROWS:.*]] = memref.dim %[[T]], %c1
+// CHECK: scf.for %[[I:.*]] = %c0 to %{{.*}} step %c1
+// CHECK: scf.for %[[J:.*]] = %c0{{.*}} to %[[ROWS]] step %c1
+// CHECK: %[[ROW:.*]] = vector.transfer_read %[[T]][%[[I]], %[[J]], %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<3x?x64xf32, strided<[64, 192, 1]>>, vector<64xf32>
+// CHECK: vector.transfer_write %[[ROW]], %[[B]][%[[I]], %[[J]], %{{.*}}] {in_bounds = [true]} : vector<64xf32>, memref<3x?x64xf32>
 func.func @transposed(%a: memref<?x3x64xf32>, %b: memref<3x?x64xf32>) {
   %t = memref.transpose %a (d0, d1, d2) -> (d1, d0, d2) : memref<?x3x64xf32> to memref<3x?x64xf32, strided<[64, 192, 1]>>
   memref.copy %t, %b : memref<3x?x64xf32, strided<[64, 192, 1]>> to memref<3x?x64xf32>
@@ -13,11 +20,38 @@ func.func @transposed(%a: memref<?x3x64xf32>, %b: memref<3x?x64xf32>) {
 
 // -----
 
-// Into a window: the target is strided.
+// Into a window: the target is strided, its rows contiguous.
 // CHECK-LABEL: func.func @window
-// CHECK: linalg.copy ins(%{{.*}} : memref<?x64xf32>) outs(%{{.*}} : memref<?x64xf32, strided<[64, 1], offset: ?>>)
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} : memref<?x64xf32>, vector<64xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<64xf32>, memref<?x64xf32, strided<[64, 1], offset: ?>>
 func.func @window(%a: memref<?x64xf32>, %b: memref<?x64xf32, strided<[64, 1], offset: ?>>) {
   memref.copy %a, %b : memref<?x64xf32> to memref<?x64xf32, strided<[64, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// Rows a vector does not take as they are become a linalg.copy, lowered to
+// loops later: longer than 64 elements, of a dynamic length, strided
+// within, of bf16 (emulated in f32) or of bools.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-NOT: vector.transfer
+// CHECK: linalg.copy ins(%{{.*}} : memref<?x128xf32>) outs(%{{.*}} : memref<?x128xf32, strided<[256, 1], offset: ?>>)
+// CHECK: linalg.copy ins(%{{.*}} : memref<4x?xf32>) outs(%{{.*}} : memref<4x?xf32, strided<[?, 1], offset: ?>>)
+// CHECK: linalg.copy ins(%{{.*}} : memref<4x8xf32, strided<[1, 4]>>) outs(%{{.*}} : memref<4x8xf32>)
+// CHECK: linalg.copy ins(%{{.*}} : memref<4x8xbf16>) outs(%{{.*}} : memref<4x8xbf16, strided<[16, 1]>>)
+// CHECK: linalg.copy ins(%{{.*}} : memref<4x8xi1>) outs(%{{.*}} : memref<4x8xi1, strided<[16, 1]>>)
+func.func @elementwise(%a: memref<?x128xf32>, %b: memref<?x128xf32, strided<[256, 1], offset: ?>>,
+                       %c: memref<4x?xf32>, %d: memref<4x?xf32, strided<[?, 1], offset: ?>>,
+                       %e: memref<4x8xf32, strided<[1, 4]>>, %f: memref<4x8xf32>,
+                       %g: memref<4x8xbf16>, %h: memref<4x8xbf16, strided<[16, 1]>>,
+                       %i: memref<4x8xi1>, %j: memref<4x8xi1, strided<[16, 1]>>) {
+  memref.copy %a, %b : memref<?x128xf32> to memref<?x128xf32, strided<[256, 1], offset: ?>>
+  memref.copy %c, %d : memref<4x?xf32> to memref<4x?xf32, strided<[?, 1], offset: ?>>
+  memref.copy %e, %f : memref<4x8xf32, strided<[1, 4]>> to memref<4x8xf32>
+  memref.copy %g, %h : memref<4x8xbf16> to memref<4x8xbf16, strided<[16, 1]>>
+  memref.copy %i, %j : memref<4x8xi1> to memref<4x8xi1, strided<[16, 1]>>
   return
 }
 

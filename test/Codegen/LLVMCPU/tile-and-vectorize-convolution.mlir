@@ -1,24 +1,46 @@
 // maxgraph-tile-and-vectorize on a convolution, for the AVX-512 CPU of
-// tile-and-vectorize.mlir: a direct convolution, read from the (padded)
-// input in place. The threads take output rows (n, oh); each row's pixels
-// by 32 filters are register tiles (the remainder of 16 filters peeled) that
-// start from zeros instead of the zero-filled result, loop over the filter's
-// taps (kh, kw) and, per tap, over the channels, each step an outer product
-// of the tap's pixels (every second one of the row: stride 2) and a row of
-// the filter. The accumulators stay in vectors across all three loops.
+// tile-and-vectorize.mlir: a direct convolution. The threads take output
+// rows (n, oh); each builds the window of padded input rows it reads (the
+// input's rows that fall in it copied in, zeros in the rows and columns
+// around them), so that the padded image is never made whole. Each row's
+// pixels by 32 filters are register tiles (the remainder of 16 filters
+// peeled) that start from zeros instead of the zero-filled result, loop
+// over the filter's taps (kh, kw) and, per tap, over the channels, each
+// step an outer product of the tap's pixels (every second one of the row:
+// stride 2) and a row of the filter. The accumulators stay in vectors
+// across all three loops.
 // RUN: max-opt %s --pass-pipeline='builtin.module(convert-maxgraph-to-linalg,func.func(maxgraph-tile-and-vectorize{vector-bits=512 vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 cores=2}))' -mlir-print-local-scope | FileCheck %s
 
 // CHECK-LABEL: func.func @strided(
 // CHECK-SAME: %[[X:[^:]*]]: tensor<2x20x20x8xf32>{{.*}}, %[[W:[^:]*]]: tensor<3x3x8x48xf32>
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<10x32xf32>
+// CHECK-NOT: tensor.pad
 // CHECK-NOT: linalg.fill ins({{.*}}) outs({{.*}} : tensor<2x10x10x48xf32>)
 // CHECK: scf.forall (%[[N:.*]], %[[OH:.*]]) in (2, 10)
-// CHECK: %[[ROWS:.*]] = tensor.extract_slice %{{.*}}[%[[N]], %{{.*}}, 0, 0] [1, 3, 21, 8] [1, 1, 1, 1] : tensor<2x21x21x8xf32> to tensor<1x3x21x8xf32>
+// CHECK: %[[START:.*]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[OH]])
+// The window's rows [first, last) are the input's from start + first.
+// CHECK: %[[ABOVE:.*]] = arith.subi %c0, %[[START]]
+// CHECK: %[[FIRST:.*]] = arith.minsi %{{.*}}, %c3
+// CHECK: %[[BELOW:.*]] = arith.subi %c20, %[[START]]
+// CHECK: %[[LAST:.*]] = arith.minsi %{{.*}}, %c3
+// CHECK: %[[COUNT:.*]] = arith.subi %[[LAST]], %[[FIRST]]
+// CHECK: %[[FROM:.*]] = arith.addi %[[START]], %[[FIRST]]
+// CHECK: %[[WINDOW:.*]] = tensor.empty() : tensor<1x3x21x8xf32>
+// Zeros in the rows above, the rows below and the last column.
+// CHECK: tensor.extract_slice %[[WINDOW]][0, 0, 0, 0] [1, %[[FIRST]], 21, 8]
+// CHECK: vector.transfer_write %{{.*}} : vector<1x1x1x8xf32>, tensor<1x1x1x8xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, %[[LAST]], 0, 0] [1, %{{.*}}, 21, 8]
+// CHECK: vector.transfer_write %{{.*}} : vector<1x1x1x8xf32>, tensor<1x1x1x8xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, %[[FIRST]], 20, 0] [1, %[[COUNT]], 1, 8]
+// CHECK: vector.transfer_write %{{.*}} : vector<1x1x1x8xf32>, tensor<1x1x1x8xf32>
+// The input's rows, copied in a row of channels at a time.
+// CHECK: %[[ROWS:.*]] = tensor.extract_slice %[[X]][%[[N]], %[[FROM]], 0, 0] [1, %[[COUNT]], 20, 8]
+// CHECK: tensor.extract_slice %[[ROWS]]{{.*}} [1, 1, 1, 8]
+// CHECK: %[[FILLED:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, %[[FIRST]], 0, 0] [1, %[[COUNT]], 20, 8]
 // CHECK: %[[FILTERS:.*]] = tensor.extract_slice %[[W]][0, 0, 0, 0] [3, 3, 8, 32]
-// CHECK: vector.transfer_write %{{.*}} : vector<1x1x10x32xf32>, tensor<1x1x10x32xf32>
-// CHECK: %[[ZEROS:.*]] = vector.transfer_read {{.*}} : tensor<10x32xf32>, vector<10x32xf32>
 // CHECK: %[[TAPS:.*]] = scf.for %[[KH:.*]] = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<10x32xf32>)
 // CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<10x32xf32>)
-// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[ROWS]][0, %[[KH]], %[[KW]], 0] [1, 1, 19, 8]
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[FILLED]][0, %[[KH]], %[[KW]], 0] [1, 1, 19, 8]
 // CHECK: %[[TAP:.*]] = tensor.extract_slice %[[FILTERS]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 32]
 // CHECK: %[[PIXELS:.*]] = tensor.extract_slice %[[ROW]][0, 0, 0, 0] [1, 1, 10, 8] [1, 1, 2, 1] : tensor<1x1x19x8xf32> to tensor<10x8xf32>
 // CHECK: %[[WEIGHTS:.*]] = tensor.extract_slice %[[TAP]][0, 0, 0, 0] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<1x1x8x32xf32> to tensor<8x32xf32>

@@ -1,28 +1,19 @@
 // RUN: max-opt %s -split-input-file -convert-maxgraph-to-linalg -mlir-print-local-scope | FileCheck %s
 
-// The input is copied (a linalg.copy, which the threads share) into a
-// tensor one pixel larger on each side whose border strips (rows above and
-// below, then the columns beside the input's rows) are zero-filled; the convolution is linalg's NHWC x HWCF one with the
+// The input is zero-padded by a tensor.pad (the CPU strategy builds it
+// window by window); the convolution is linalg's NHWC x HWCF one with the
 // op's strides and dilations, accumulating into zeros. The batch stays
 // symbolic.
 // CHECK-LABEL: func.func @padded(
 // CHECK-SAME: %[[X:[^:]*]]: tensor<?x5x4x3xf32>{{.*}}, %[[W:[^:]*]]: tensor<3x3x3x8xf32>
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
-// CHECK: %[[PADDED:.*]] = tensor.empty(%[[N]]) : tensor<?x7x6x3xf32>
-// CHECK: %[[INTERIOR:.*]] = tensor.extract_slice %[[PADDED]][0, 1, 1, 0] [%[[N]], 5, 4, 3] [1, 1, 1, 1]
-// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[X]] : tensor<?x5x4x3xf32>) outs(%[[INTERIOR]] : tensor<?x5x4x3xf32>)
-// CHECK: %[[IN:.*]] = tensor.insert_slice %[[COPY]] into %[[PADDED]][0, 1, 1, 0] [%[[N]], 5, 4, 3] [1, 1, 1, 1]
-// CHECK: %[[TOP:.*]] = tensor.extract_slice %[[IN]][0, 0, 0, 0] [%[[N]], 1, 6, 3]
-// CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[TOP]] : tensor<?x1x6x3xf32>)
-// CHECK: tensor.extract_slice %{{.*}}[0, 6, 0, 0] [%[[N]], 1, 6, 3]
-// CHECK: tensor.extract_slice %{{.*}}[0, 1, 0, 0] [%[[N]], 5, 1, 3]
-// CHECK: %[[RIGHT:.*]] = tensor.extract_slice %{{.*}}[0, 1, 5, 0] [%[[N]], 5, 1, 3]
-// CHECK: %[[FILLED:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[RIGHT]] : tensor<?x5x1x3xf32>)
-// CHECK: %[[ZEROPADDED:.*]] = tensor.insert_slice %[[FILLED]]
 // CHECK: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x3x4x8xf32>
 // CHECK: %[[ACC:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[EMPTY]] : tensor<?x3x4x8xf32>)
-// CHECK: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%[[ZEROPADDED]], %[[W]] : tensor<?x7x6x3xf32>, tensor<3x3x3x8xf32>) outs(%[[ACC]] : tensor<?x3x4x8xf32>)
+// CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: tensor.yield %[[ZERO]] : f32
+// CHECK: } : tensor<?x5x4x3xf32> to tensor<?x7x6x3xf32>
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%[[PADDED]], %[[W]] : tensor<?x7x6x3xf32>, tensor<3x3x3x8xf32>) outs(%[[ACC]] : tensor<?x3x4x8xf32>)
 // CHECK: return %[[CONV]]
 maxgraph.graph @padded<n>(%x: !maxgraph.tensor<[n, 5, 4, 3], f32>, %w: !maxgraph.tensor<[3, 3, 3, 8], f32>) -> !maxgraph.tensor<[n, 3, 4, 8], f32> {
   %0 = maxgraph.conv2d %x, %w strides = [2, 1] dilations = [1, 1] padding = [1, 1, 1, 1] groups = 1 : (!maxgraph.tensor<[n, 5, 4, 3], f32>, !maxgraph.tensor<[3, 3, 3, 8], f32>) -> !maxgraph.tensor<[n, 3, 4, 8], f32>
@@ -48,4 +39,21 @@ maxgraph.graph @padded<n>(%x: !maxgraph.tensor<[n, 5, 4, 3], f32>, %w: !maxgraph
 maxgraph.graph @grouped(%x: !maxgraph.tensor<[1, 4, 4, 4], f32>, %w: !maxgraph.tensor<[1, 2, 2, 6], f32>) -> !maxgraph.tensor<[1, 4, 3, 6], f32> {
   %0 = maxgraph.conv2d %x, %w strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] groups = 2 : (!maxgraph.tensor<[1, 4, 4, 4], f32>, !maxgraph.tensor<[1, 2, 2, 6], f32>) -> !maxgraph.tensor<[1, 4, 3, 6], f32>
   maxgraph.output %0 : !maxgraph.tensor<[1, 4, 3, 6], f32>
+}
+
+// -----
+
+// Groups and padding: each group's channels are padded on their own, so
+// that each convolution reads a tensor.pad.
+// CHECK-LABEL: func.func @grouped_padded(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<1x4x4x4xf32>
+// CHECK: %[[X0:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 4, 4, 2]
+// CHECK: %[[P0:.*]] = tensor.pad %[[X0]] low[0, 0, 1, 0] high[0, 0, 1, 0]
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[P0]], %{{.*}} : tensor<1x4x6x2xf32>, tensor<1x2x2x3xf32>)
+// CHECK: %[[X1:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 2] [1, 4, 4, 2]
+// CHECK: %[[P1:.*]] = tensor.pad %[[X1]] low[0, 0, 1, 0] high[0, 0, 1, 0]
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[P1]], %{{.*}} : tensor<1x4x6x2xf32>, tensor<1x2x2x3xf32>)
+maxgraph.graph @grouped_padded(%x: !maxgraph.tensor<[1, 4, 4, 4], f32>, %w: !maxgraph.tensor<[1, 2, 2, 6], f32>) -> !maxgraph.tensor<[1, 4, 5, 6], f32> {
+  %0 = maxgraph.conv2d %x, %w strides = [1, 1] dilations = [1, 1] padding = [0, 0, 1, 1] groups = 2 : (!maxgraph.tensor<[1, 4, 4, 4], f32>, !maxgraph.tensor<[1, 2, 2, 6], f32>) -> !maxgraph.tensor<[1, 4, 5, 6], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[1, 4, 5, 6], f32>
 }

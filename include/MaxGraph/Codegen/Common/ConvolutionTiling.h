@@ -48,7 +48,8 @@ MatmulTileSizes convolutionTileSizes(int64_t filters, MatmulTileSizes sizes);
 void tileConvolutionToRegisterTiles(mlir::RewriterBase &rewriter,
                                     mlir::linalg::Conv2DNhwcHwcfOp conv,
                                     const MatmulTileSizes &sizes,
-                                    const ThreadTiling &threads);
+                                    const ThreadTiling &threads,
+                                    int64_t vectorLength);
 
 /// `conv` (a tile of one output row and one filter tap: output [1, 1, m,
 /// n], filter [1, 1, k, n], all static) as a linalg.matmul of the input

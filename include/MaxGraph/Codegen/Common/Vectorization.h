@@ -53,6 +53,11 @@ void vectorizeMarkedTiles(mlir::RewriterBase &rewriter, mlir::Operation *root);
 /// load and a store per step.
 void hoistLoopInvariantAccumulators(mlir::RewriterBase &rewriter,
                                     mlir::Operation *root);
+/// Adds the pattern that replaces an in-bounds read of a tensor that a
+/// splat vector was written over whole (through slices of it) by the splat:
+/// a register tile that starts from zeros keeps them in registers.
+void populateSplatReadForwardingPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CODEGEN_COMMON_VECTORIZATION_H

@@ -129,12 +129,18 @@ def ExpandStridedCopies
   let description = [{
     Runs after bufferization in `maxgraph-lower-to-cpu`. A `memref.copy`
     whose source or target has a layout other than the identity becomes a
-    `linalg.copy`, which `convert-linalg-to-loops` lowers to a loop nest:
-    the LLVM lowering of `memref.copy` would call the runtime's generic
-    strided copy, which walks any rank element by element. Copies between
+    loop nest: the LLVM lowering of `memref.copy` would call the runtime's
+    generic strided copy, which walks any rank element by element. When
+    both innermost dims are contiguous, static and at most 64 elements, the
+    nest runs over the other dims and moves each row with one vector read
+    and write; otherwise the copy becomes a `linalg.copy`, which
+    `convert-linalg-to-loops` lowers element by element. Copies between
     identity layouts stay `memref.copy` (a `memcpy`).
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def CopyCallSlicesOnce
