@@ -67,8 +67,9 @@ static tensor::PadOp zeroPaddedImage(linalg::Conv2DNhwcHwcfOp conv) {
 /// Makes `row` (a convolution of one output row, reading a slice of rows of
 /// `pad`'s result) read the same window built from `pad`'s source instead:
 /// the source's rows that fall in the window copied in and zeros around
-/// them, each tiled to vector rows of `vectorLength`. The padded image is then never
-/// made whole: each row's window is written and read while it is in cache.
+/// them (tiled to vector rows of `vectorLength`). The padded image is then
+/// never made whole: each row's window is written and read while it is in
+/// cache.
 static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
                                  tensor::PadOp pad, int64_t vectorLength) {
   OpOperand &input = *row.getDpsInputOperand(0);
@@ -144,13 +145,11 @@ static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
   SmallVector<OpFoldResult> sizes = {index(1), count, index(width),
                                      index(channels)};
   SmallVector<OpFoldResult> at = {index(0), first, index(left), index(0)};
+  // A copy of whole rows (each pixels x channels contiguous on both sides:
+  // a memcpy per row, maxgraph-expand-strided-copies).
   Value rowsOfSource = tensor::ExtractSliceOp::create(
       rewriter, loc, source, {batch, from, index(0), index(0)}, sizes, ones);
-  Value interior =
-      tensor::ExtractSliceOp::create(rewriter, loc, window, at, sizes, ones);
-  auto copy = linalg::CopyOp::create(rewriter, loc, rowsOfSource, interior);
-  moves.push_back(cast<linalg::LinalgOp>(copy.getOperation()));
-  Value filled = tensor::InsertSliceOp::create(rewriter, loc, copy.getResult(0),
+  Value filled = tensor::InsertSliceOp::create(rewriter, loc, rowsOfSource,
                                                window, at, sizes, ones);
   rewriter.modifyOpInPlace(row, [&] { input.set(filled); });
   for (linalg::LinalgOp move : moves)

@@ -6,9 +6,10 @@
 //
 // A memref.copy between memrefs that are not both of identity layout (a
 // transposed view made contiguous for a matmul, a window of a KV cache)
-// becomes a loop nest: over its rows, each moved as one vector, when they
-// are short and contiguous; else a linalg.copy, which the pipeline lowers
-// to loops of the copy's rank. The LLVM lowering of memref.copy would call the
+// becomes a loop nest: over its blocks of contiguous trailing dims, each a
+// memcpy, when they are large; over its rows, each moved as one vector,
+// when they are short and contiguous; else a linalg.copy, which the
+// pipeline lowers to loops of the copy's rank. The LLVM lowering of memref.copy would call the
 // runtime's generic strided copy instead, which walks any rank element by
 // element and costs several times a compiled loop.
 //
@@ -86,6 +87,77 @@ bool copyRowsAsVectors(RewriterBase &rewriter, memref::CopyOp copy) {
   return true;
 }
 
+/// The fewest elements a block of contiguous trailing dims must hold for
+/// copyContiguousBlocks to copy it as one block (a memcpy): shorter rows go
+/// as vectors, or element by element.
+constexpr int64_t kMinBlockElements = 64;
+
+/// How many trailing dims of `type` are static and contiguous in memory
+/// (each one's stride the product of the sizes after it).
+int64_t contiguousTrailingDims(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return 0;
+  int64_t expected = 1, count = 0;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    int64_t size = type.getDimSize(d);
+    if (ShapedType::isDynamic(size) || strides[d] != expected)
+      break;
+    expected *= size;
+    ++count;
+  }
+  return count;
+}
+
+/// Emits `copy` as a loop nest over its leading dims whose body copies one
+/// block of the trailing dims that are contiguous in both memrefs (a
+/// memref.copy of contiguous views: a memcpy), when the block holds more
+/// than kMinBlockElements elements (an image's row of pixels into a padded
+/// window); returns whether it did.
+bool copyContiguousBlocks(RewriterBase &rewriter, memref::CopyOp copy) {
+  auto source = cast<MemRefType>(copy.getSource().getType());
+  auto target = cast<MemRefType>(copy.getTarget().getType());
+  // Whole bytes per element (bools are bytes in memory, bits to LLVM).
+  Type element = source.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return false;
+  int64_t rank = source.getRank();
+  int64_t trailing =
+      std::min(contiguousTrailingDims(source), contiguousTrailingDims(target));
+  if (trailing == 0)
+    return false;
+  int64_t block = 1;
+  for (int64_t d = rank - trailing; d < rank; ++d)
+    block *= source.getDimSize(d);
+  if (block <= kMinBlockElements)
+    return false;
+  Location loc = copy.getLoc();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> lower(rank - trailing, zero), upper,
+      steps(rank - trailing, one);
+  for (int64_t d = 0; d < rank - trailing; ++d)
+    upper.push_back(memref::DimOp::create(rewriter, loc, copy.getSource(), d));
+  scf::buildLoopNest(
+      rewriter, loc, lower, upper, steps,
+      [&](OpBuilder &b, Location nested, ValueRange outer) {
+        SmallVector<OpFoldResult> offsets(outer.begin(), outer.end()),
+            sizes(rank - trailing, b.getIndexAttr(1)),
+            strides(rank, b.getIndexAttr(1));
+        for (int64_t d = rank - trailing; d < rank; ++d) {
+          offsets.push_back(b.getIndexAttr(0));
+          sizes.push_back(b.getIndexAttr(source.getDimSize(d)));
+        }
+        Value from = memref::SubViewOp::create(b, nested, copy.getSource(),
+                                               offsets, sizes, strides);
+        Value to = memref::SubViewOp::create(b, nested, copy.getTarget(),
+                                             offsets, sizes, strides);
+        memref::CopyOp::create(b, nested, from, to);
+      });
+  return true;
+}
+
 struct ExpandStridedCopiesPass
     : maxgraph::impl::ExpandStridedCopiesBase<ExpandStridedCopiesPass> {
   void runOnOperation() override {
@@ -101,7 +173,8 @@ struct ExpandStridedCopiesPass
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : copies) {
       rewriter.setInsertionPoint(copy);
-      if (!copyRowsAsVectors(rewriter, copy))
+      if (!copyContiguousBlocks(rewriter, copy) &&
+          !copyRowsAsVectors(rewriter, copy))
         linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),
                                copy.getTarget());
       rewriter.eraseOp(copy);

@@ -32,22 +32,39 @@ func.func @window(%a: memref<?x64xf32>, %b: memref<?x64xf32, strided<[64, 1], of
 
 // -----
 
+// Rows of more than 64 elements, contiguous on both sides: a loop over
+// the rows, each copied whole by a memref.copy of contiguous views (a
+// memcpy). A row of bools stays a linalg.copy.
+// CHECK-LABEL: func.func @blocks
+// CHECK-SAME: (%[[A:.*]]: memref<?x128xf32>, %[[B:[^:]*]]: memref<?x128xf32, strided<[256, 1], offset: ?>>
+// CHECK: %[[ROWS:.*]] = memref.dim %[[A]], %c0
+// CHECK: scf.for %[[I:.*]] = %c0{{.*}} to %[[ROWS]] step %c1
+// CHECK: %[[FROM:.*]] = memref.subview %[[A]][%[[I]], 0] [1, 128] [1, 1]
+// CHECK: %[[TO:.*]] = memref.subview %[[B]][%[[I]], 0] [1, 128] [1, 1]
+// CHECK: memref.copy %[[FROM]], %[[TO]] : memref<1x128xf32, strided<[128, 1], offset: ?>> to memref<1x128xf32, strided<[256, 1], offset: ?>>
+// CHECK: linalg.copy ins(%{{.*}} : memref<4x128xi1>) outs(%{{.*}} : memref<4x128xi1, strided<[256, 1]>>)
+func.func @blocks(%a: memref<?x128xf32>, %b: memref<?x128xf32, strided<[256, 1], offset: ?>>,
+                  %c: memref<4x128xi1>, %d: memref<4x128xi1, strided<[256, 1]>>) {
+  memref.copy %a, %b : memref<?x128xf32> to memref<?x128xf32, strided<[256, 1], offset: ?>>
+  memref.copy %c, %d : memref<4x128xi1> to memref<4x128xi1, strided<[256, 1]>>
+  return
+}
+
+// -----
+
 // Rows a vector does not take as they are become a linalg.copy, lowered to
-// loops later: longer than 64 elements, of a dynamic length, strided
-// within, of bf16 (emulated in f32) or of bools.
+// loops later: of a dynamic length, strided within, of bf16 (emulated in
+// f32) or of bools.
 // CHECK-LABEL: func.func @elementwise
 // CHECK-NOT: vector.transfer
-// CHECK: linalg.copy ins(%{{.*}} : memref<?x128xf32>) outs(%{{.*}} : memref<?x128xf32, strided<[256, 1], offset: ?>>)
 // CHECK: linalg.copy ins(%{{.*}} : memref<4x?xf32>) outs(%{{.*}} : memref<4x?xf32, strided<[?, 1], offset: ?>>)
 // CHECK: linalg.copy ins(%{{.*}} : memref<4x8xf32, strided<[1, 4]>>) outs(%{{.*}} : memref<4x8xf32>)
 // CHECK: linalg.copy ins(%{{.*}} : memref<4x8xbf16>) outs(%{{.*}} : memref<4x8xbf16, strided<[16, 1]>>)
 // CHECK: linalg.copy ins(%{{.*}} : memref<4x8xi1>) outs(%{{.*}} : memref<4x8xi1, strided<[16, 1]>>)
-func.func @elementwise(%a: memref<?x128xf32>, %b: memref<?x128xf32, strided<[256, 1], offset: ?>>,
-                       %c: memref<4x?xf32>, %d: memref<4x?xf32, strided<[?, 1], offset: ?>>,
+func.func @elementwise(%c: memref<4x?xf32>, %d: memref<4x?xf32, strided<[?, 1], offset: ?>>,
                        %e: memref<4x8xf32, strided<[1, 4]>>, %f: memref<4x8xf32>,
                        %g: memref<4x8xbf16>, %h: memref<4x8xbf16, strided<[16, 1]>>,
                        %i: memref<4x8xi1>, %j: memref<4x8xi1, strided<[16, 1]>>) {
-  memref.copy %a, %b : memref<?x128xf32> to memref<?x128xf32, strided<[256, 1], offset: ?>>
   memref.copy %c, %d : memref<4x?xf32> to memref<4x?xf32, strided<[?, 1], offset: ?>>
   memref.copy %e, %f : memref<4x8xf32, strided<[1, 4]>> to memref<4x8xf32>
   memref.copy %g, %h : memref<4x8xbf16> to memref<4x8xbf16, strided<[16, 1]>>

@@ -130,10 +130,13 @@ def ExpandStridedCopies
     Runs after bufferization in `maxgraph-lower-to-cpu`. A `memref.copy`
     whose source or target has a layout other than the identity becomes a
     loop nest: the LLVM lowering of `memref.copy` would call the runtime's
-    generic strided copy, which walks any rank element by element. When
-    both innermost dims are contiguous, static and at most 64 elements, the
-    nest runs over the other dims and moves each row with one vector read
-    and write; otherwise the copy becomes a `linalg.copy`, which
+    generic strided copy, which walks any rank element by element. Where the
+    trailing dims are static and contiguous in both memrefs and hold more
+    than 64 elements of whole bytes, the nest runs over the leading dims and
+    copies each such block with a `memref.copy` of contiguous views (a
+    `memcpy`); where only the innermost dims are, of 2 to 64 elements of a
+    32- or 64-bit float or an integer, it moves each row with one vector
+    read and write; otherwise the copy becomes a `linalg.copy`, which
     `convert-linalg-to-loops` lowers element by element. Copies between
     identity layouts stay `memref.copy` (a `memcpy`).
   }];
