@@ -9,9 +9,10 @@
 // becomes a loop nest: over its blocks of contiguous trailing dims, each a
 // memcpy, when they are large; over its rows, each moved as one vector,
 // when they are short and contiguous; else a linalg.copy, which the
-// pipeline lowers to loops of the copy's rank. The LLVM lowering of memref.copy would call the
-// runtime's generic strided copy instead, which walks any rank element by
-// element and costs several times a compiled loop.
+// pipeline lowers to loops of the copy's rank. The LLVM lowering of
+// memref.copy would call the runtime's generic strided copy instead, which
+// walks any rank element by element and costs several times a compiled
+// loop.
 //
 //===----------------------------------------------------------------------===//
 

@@ -100,25 +100,40 @@ LogicalResult CastOp::verify() {
 // Matmul
 //===----------------------------------------------------------------------===//
 
+/// Operands 0 and 1 of `name` (types `first` and `second`) as tensors of
+/// one element type, which `accepts`, on one device; else the located error
+/// (``operands have element type 't' but <requirement>`` for a type it does
+/// not accept).
+static FailureOr<std::pair<TensorLayoutType, TensorLayoutType>>
+getOperandPair(std::optional<Location> loc, StringRef name, Type first,
+               Type second, bool (*accepts)(Type), StringRef requirement) {
+  FailureOr<TensorLayoutType> a =
+      maxgraph::detail::getTensorOperand(loc, name, first, 0);
+  FailureOr<TensorLayoutType> b =
+      maxgraph::detail::getTensorOperand(loc, name, second, 1);
+  if (failed(a) || failed(b) ||
+      failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
+                                                              {*a, *b})))
+    return failure();
+  if (!accepts(a->getElementType()))
+    return OptionalDiag(loc, name)
+           << "operands have element type " << a->getElementType() << " but "
+           << requirement;
+  return std::make_pair(*a, *b);
+}
+
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  FailureOr<TensorLayoutType> lhsType = maxgraph::detail::getTensorOperand(
-      loc, name, adaptor.getLhs().getType(), 0);
-  FailureOr<TensorLayoutType> rhsType = maxgraph::detail::getTensorOperand(
-      loc, name, adaptor.getRhs().getType(), 1);
-  if (failed(lhsType) || failed(rhsType))
+  FailureOr<std::pair<TensorLayoutType, TensorLayoutType>> pair =
+      getOperandPair(loc, name, adaptor.getLhs().getType(),
+                     adaptor.getRhs().getType(), isNumericElementType,
+                     "matmul takes a numeric type");
+  if (failed(pair))
     return failure();
-  TensorLayoutType lhs = *lhsType, rhs = *rhsType;
-  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
-                                                              {lhs, rhs})))
-    return failure();
-  if (!isNumericElementType(lhs.getElementType()))
-    return OptionalDiag(loc, name)
-           << "operands have element type " << lhs.getElementType()
-           << " but matmul takes a numeric type";
+  auto [lhs, rhs] = *pair;
   TensorLayoutType operands[] = {lhs, rhs};
   for (auto [index, type] : llvm::enumerate(operands))
     if (type.getRank() < 2)
@@ -163,20 +178,13 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *context,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  FailureOr<TensorLayoutType> inputType = maxgraph::detail::getTensorOperand(
-      loc, name, adaptor.getInput().getType(), 0);
-  FailureOr<TensorLayoutType> filterType = maxgraph::detail::getTensorOperand(
-      loc, name, adaptor.getFilter().getType(), 1);
-  if (failed(inputType) || failed(filterType))
+  FailureOr<std::pair<TensorLayoutType, TensorLayoutType>> pair =
+      getOperandPair(loc, name, adaptor.getInput().getType(),
+                     adaptor.getFilter().getType(), isFloatElementType,
+                     "conv2d takes a floating-point type");
+  if (failed(pair))
     return failure();
-  TensorLayoutType input = *inputType, filter = *filterType;
-  if (failed(maxgraph::detail::verifySameElementTypeAndDevice(loc, name,
-                                                              {input, filter})))
-    return failure();
-  if (!isFloatElementType(input.getElementType()))
-    return OptionalDiag(loc, name)
-           << "operands have element type " << input.getElementType()
-           << " but conv2d takes a floating-point type";
+  auto [input, filter] = *pair;
   TensorLayoutType operands[] = {input, filter};
   const char *layouts[] = {"an NHWC image", "an RSCF filter"};
   for (auto [index, type] : llvm::enumerate(operands))
