@@ -170,22 +170,33 @@ void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
   if (empty)
     rewriter.modifyOpInPlace(conv,
                              [&] { conv.getDpsInitsMutable()[0].set(empty); });
+  // Where tiling fails, `op` accumulates into zeros again.
+  auto zeroInit = [&](linalg::LinalgOp op) {
+    if (!empty)
+      return;
+    OpOperand &init = op.getDpsInitsMutable()[0];
+    rewriter.setInsertionPoint(op);
+    Value zero = arith::ConstantOp::create(
+        rewriter, op.getLoc(),
+        rewriter.getZeroAttr(getElementTypeOrSelf(init.get().getType())));
+    auto fill = linalg::FillOp::create(rewriter, op.getLoc(), zero, init.get());
+    rewriter.modifyOpInPlace(op, [&] { init.set(fill.getResult(0)); });
+    markForVectorization(fill);
+  };
   tensor::PadOp pad = zeroPaddedImage(conv);
-  // One output row per iteration: over the threads, else a loop.
+  // One output row per iteration: over the threads when the convolution is
+  // large enough, else in a loop.
   auto op = cast<TilingInterface>(conv.getOperation());
   FailureOr<TilingInterface> rows =
-      tileForThreads(rewriter, cast<linalg::LinalgOp>(op.getOperation()),
-                     threads, {1, 1, 0, 0, 0, 0, 0});
-  SmallVector<LoopLikeOpInterface> rowLoops;
-  if (succeeded(rows)) {
+      tileForThreads(rewriter, conv, threads, {1, 1, 0, 0, 0, 0, 0});
+  if (succeeded(rows) && rows->getOperation() != conv.getOperation()) {
     op = *rows;
   } else {
     FailureOr<scf::SCFTilingResult> tiled =
         tileWithForLoops(rewriter, op, {1, 1, 0, 0, 0, 0, 0});
     if (failed(tiled))
-      return;
+      return zeroInit(conv);
     op = cast<TilingInterface>(tiled->tiledOps.back());
-    rowLoops = tiled->loops;
   }
   if (pad)
     readWindowFromSource(rewriter, cast<linalg::LinalgOp>(op.getOperation()),
@@ -193,19 +204,10 @@ void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
   FailureOr<scf::SCFTilingResult> registers =
       tileWithForLoops(rewriter, op, {0, 0, fitted.mr, fitted.nr, 0, 0, 0});
   if (failed(registers))
-    return;
+    return zeroInit(cast<linalg::LinalgOp>(op.getOperation()));
   auto tile = cast<linalg::LinalgOp>(registers->tiledOps.back());
-  if (empty) {
-    OpOperand &init = tile.getDpsInitsMutable()[0];
-    rewriter.setInsertionPoint(tile);
-    Value zero = arith::ConstantOp::create(
-        rewriter, tile.getLoc(),
-        rewriter.getZeroAttr(getElementTypeOrSelf(init.get().getType())));
-    auto fill =
-        linalg::FillOp::create(rewriter, tile.getLoc(), zero, init.get());
-    rewriter.modifyOpInPlace(tile, [&] { init.set(fill.getResult(0)); });
-    markForVectorization(fill);
-  }
+  // Each register tile starts from zeros.
+  zeroInit(tile);
   FailureOr<scf::SCFTilingResult> taps =
       tileWithForLoops(rewriter, cast<TilingInterface>(tile.getOperation()),
                        {0, 0, 0, 0, 1, 1, 0});
