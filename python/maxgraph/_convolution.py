@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""MAX's 2-D convolution and pooling, staged from existing ops.
+"""MAX's convolutions and pooling: conv2d an op of the dialect, the rest
+staged from existing ops.
 
 ``conv2d`` is the dialect's ``maxgraph.conv2d`` (in NHWC and RSCF; other
 layouts are transposed to them), which the CPU path runs as a direct

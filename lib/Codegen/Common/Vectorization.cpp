@@ -314,14 +314,12 @@ void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {
     if (auto bound = op->getAttrOfType<IntegerAttr>(kMaskedColumnsAttr))
       maskedColumns = bound.getInt();
     op->removeAttr(kMaskedColumnsAttr);
-    if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
+    linalg::MatmulOp matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+    // One tap of a direct convolution is a matmul's register tile.
+    if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+      matmul = convolutionTapAsMatmul(rewriter, conv);
+    if (matmul)
       vectorizeMatmulTile(rewriter, matmul, maskedColumns);
-    else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
-      // One tap of a direct convolution is a matmul's register tile.
-      if (linalg::MatmulOp tap = convolutionTapAsMatmul(rewriter, conv))
-        vectorizeMatmulTile(rewriter, tap, /*maskedColumns=*/0);
-      else
-        vectorizeTile(rewriter, op);
     else
       vectorizeTile(rewriter, op);
   }

@@ -20,6 +20,10 @@
 //  - linalg.batch_matmul (default maps): a loop over its matmuls with their
 //    zero fill fused, threads taking whole matmuls when there are enough,
 //    each matmul blocked as above (tileBatchMatmulToRegisterTiles);
+//  - linalg.conv_2d_nhwc_hwcf (static but for the batch): output rows over
+//    the threads, each reading a window of padded rows it builds, then
+//    register tiles of pixels x filters, each a loop over the filter's taps
+//    of matmul register tiles (tileConvolutionToRegisterTiles);
 //  - every other op: rows vectorized along the innermost dim
 //    (tileToVectorRows); a reduction over the innermost dim accumulates
 //    lane-wise into a partial vector kept in registers and reduces it once
