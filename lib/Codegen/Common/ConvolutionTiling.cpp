@@ -29,21 +29,6 @@ MatmulTileSizes maxgraph::convolutionTileSizes(int64_t filters,
   return sizes;
 }
 
-/// The tensor that `conv` accumulates into zeros of, when its accumulator
-/// is a fill of 0 used by it alone (its register tiles then start from
-/// zeros instead: in registers, not in a pass of their own over the
-/// output); null otherwise.
-static Value zeroFilledDestination(linalg::Conv2DNhwcHwcfOp conv) {
-  auto fill = conv.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  if (!fill || !fill.hasPureTensorSemantics() ||
-      !fill->getResult(0).hasOneUse())
-    return Value();
-  Value value = fill.getDpsInputs()[0];
-  if (!matchPattern(value, m_AnyZeroFloat()))
-    return Value();
-  return fill.getDpsInits()[0];
-}
-
 /// The tensor.pad of zeros, of the rows and columns only and by static
 /// amounts, that `conv` reads its input from; null otherwise.
 static tensor::PadOp zeroPaddedImage(linalg::Conv2DNhwcHwcfOp conv) {
@@ -166,7 +151,7 @@ void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
   MatmulTileSizes fitted =
       fitRegisterRows(ranges[2], convolutionTileSizes(ranges[3], sizes));
   // The fill, left without a use, is the caller's to erase.
-  Value empty = zeroFilledDestination(conv);
+  Value empty = zeroFilledInit(conv);
   if (empty)
     rewriter.modifyOpInPlace(conv,
                              [&] { conv.getDpsInitsMutable()[0].set(empty); });

@@ -255,20 +255,14 @@ static void readPackedRhs(RewriterBase &rewriter, linalg::MatmulOp tile,
   rewriter.modifyOpInPlace(tile, [&] { operand.set(read); });
 }
 
-/// The tensor that `matmul` accumulates into zeros of, when its
-/// accumulator is a fill of 0 used by it alone and its K is static and not
-/// 0 (so that the first K panel runs, and its register tiles can start from
-/// zeros instead: see tileToRegisters).
+/// The tensor that `matmul` accumulates into zeros of (zeroFilledInit),
+/// when its K is static and not 0 (so that the first K panel runs, and its
+/// register tiles can start from zeros instead: see tileToRegisters).
 static Value zeroFilledDestination(linalg::MatmulOp matmul) {
-  auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   int64_t k = matmul.getStaticLoopRanges()[2];
-  if (!fill || !fill.hasPureTensorSemantics() ||
-      !fill->getResult(0).hasOneUse() || ShapedType::isDynamic(k) || k == 0)
+  if (ShapedType::isDynamic(k) || k == 0)
     return Value();
-  Value value = fill.getDpsInputs()[0];
-  if (!matchPattern(value, m_AnyZeroFloat()) && !matchPattern(value, m_Zero()))
-    return Value();
-  return fill.getDpsInits()[0];
+  return zeroFilledInit(matmul);
 }
 
 /// Tiles `panel` (a block of C over one K panel) to register tiles, reading

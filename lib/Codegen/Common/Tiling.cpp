@@ -6,6 +6,7 @@
 
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -27,4 +28,17 @@ maxgraph::tileWithForLoops(RewriterBase &rewriter, TilingInterface op,
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), tileSizes));
   return tileAndReplace(rewriter, op, options);
+}
+
+Value maxgraph::zeroFilledInit(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return Value();
+  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.hasPureTensorSemantics() ||
+      !fill->getResult(0).hasOneUse())
+    return Value();
+  Value value = fill.getDpsInputs()[0];
+  if (!matchPattern(value, m_AnyZeroFloat()) && !matchPattern(value, m_Zero()))
+    return Value();
+  return fill.getDpsInits()[0];
 }

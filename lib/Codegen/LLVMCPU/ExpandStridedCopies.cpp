@@ -31,6 +31,20 @@ namespace maxgraph {
 using namespace mlir;
 
 namespace {
+/// Builds, before `copy`, loops over its first `count` dims (0 to each
+/// dim's size), calling `body` with their induction variables.
+void buildLoopsOverLeadingDims(
+    RewriterBase &rewriter, memref::CopyOp copy, int64_t count,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  Location loc = copy.getLoc();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> lower(count, zero), upper, steps(count, one);
+  for (int64_t d = 0; d < count; ++d)
+    upper.push_back(memref::DimOp::create(rewriter, loc, copy.getSource(), d));
+  scf::buildLoopNest(rewriter, loc, lower, upper, steps, body);
+}
+
 /// The most elements of a row that copyRowsAsVectors moves as one vector
 /// (four AVX-512 registers of f32).
 constexpr int64_t kMaxRowElements = 64;
@@ -65,17 +79,10 @@ bool copyRowsAsVectors(RewriterBase &rewriter, memref::CopyOp copy) {
   auto target = cast<MemRefType>(copy.getTarget().getType());
   if (!hasVectorRows(source) || !hasVectorRows(target))
     return false;
-  Location loc = copy.getLoc();
-  int64_t rank = source.getRank();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  SmallVector<Value> lower(rank - 1, zero), upper, steps(rank - 1, one);
-  for (int64_t d = 0; d + 1 < rank; ++d)
-    upper.push_back(memref::DimOp::create(rewriter, loc, copy.getSource(), d));
   auto rowType =
       VectorType::get({source.getShape().back()}, source.getElementType());
-  scf::buildLoopNest(
-      rewriter, loc, lower, upper, steps,
+  buildLoopsOverLeadingDims(
+      rewriter, copy, source.getRank() - 1,
       [&](OpBuilder &b, Location nested, ValueRange outer) {
         SmallVector<Value> indices(outer);
         indices.push_back(arith::ConstantIndexOp::create(b, nested, 0));
@@ -133,15 +140,8 @@ bool copyContiguousBlocks(RewriterBase &rewriter, memref::CopyOp copy) {
     block *= source.getDimSize(d);
   if (block <= kMinBlockElements)
     return false;
-  Location loc = copy.getLoc();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  SmallVector<Value> lower(rank - trailing, zero), upper,
-      steps(rank - trailing, one);
-  for (int64_t d = 0; d < rank - trailing; ++d)
-    upper.push_back(memref::DimOp::create(rewriter, loc, copy.getSource(), d));
-  scf::buildLoopNest(
-      rewriter, loc, lower, upper, steps,
+  buildLoopsOverLeadingDims(
+      rewriter, copy, rank - trailing,
       [&](OpBuilder &b, Location nested, ValueRange outer) {
         SmallVector<OpFoldResult> offsets(outer.begin(), outer.end()),
             sizes(rank - trailing, b.getIndexAttr(1)),

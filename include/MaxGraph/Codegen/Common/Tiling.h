@@ -12,6 +12,7 @@
 #ifndef MAXGRAPH_CODEGEN_COMMON_TILING_H
 #define MAXGRAPH_CODEGEN_COMMON_TILING_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -29,6 +30,12 @@ tileAndReplace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
 llvm::FailureOr<mlir::scf::SCFTilingResult>
 tileWithForLoops(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
                  llvm::ArrayRef<int64_t> tileSizes);
+/// The tensor that `op` (one init) accumulates into zeros of, when its init
+/// is a linalg.fill of 0 (float or integer) that `op` alone uses; null
+/// otherwise. Tiling may then give `op` that tensor instead and start each
+/// of its tiles from zeros, in registers and cache, rather than in a pass
+/// of its own over the whole result.
+mlir::Value zeroFilledInit(mlir::linalg::LinalgOp op);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CODEGEN_COMMON_TILING_H
