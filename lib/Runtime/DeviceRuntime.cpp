@@ -19,33 +19,33 @@ std::string detail::defaultGpuRuntimeName() {
 }
 
 const DeviceRuntime &detail::deviceRuntime(llvm::StringRef name) {
-  static const DeviceRuntime cudaRuntime{"cuda",
-                                         &cuda::selectDevice,
-                                         &cuda::allocate,
-                                         &cuda::deallocate,
-                                         &cuda::copy,
-                                         &cuda::synchronize,
-                                         &cuda::deviceNames,
-                                         &cuda::allocatePinned,
-                                         &cuda::deallocatePinned,
-                                         &cuda::hostInterfaceSymbols,
-                                         &cuda::takeError,
-                                         &cuda::beginCapture,
-                                         &cuda::endCapture,
-                                         &cuda::launchGraph,
-                                         &cuda::destroyGraph,
-                                         &cuda::checkKernels};
-  static const DeviceRuntime openCLRuntime{"opencl",
-                                           &opencl::selectDevice,
-                                           &opencl::allocate,
-                                           &opencl::deallocate,
-                                           &opencl::copy,
-                                           &opencl::synchronize,
-                                           &opencl::deviceNames,
-                                           nullptr,
-                                           nullptr,
-                                           &opencl::hostInterfaceSymbols,
-                                           &opencl::takeError};
+#define MAXGRAPH_COMMON_FUNCTIONS(ns)                                          \
+  .selectDevice = &ns::selectDevice, .allocate = &ns::allocate,                \
+  .deallocate = &ns::deallocate, .copy = &ns::copy,                            \
+  .synchronize = &ns::synchronize, .createStream = &ns::createStream,          \
+  .destroyStream = &ns::destroyStream, .createEvent = &ns::createEvent,        \
+  .destroyEvent = &ns::destroyEvent, .recordEvent = &ns::recordEvent,          \
+  .waitEvent = &ns::waitEvent, .synchronizeEvent = &ns::synchronizeEvent,      \
+  .queryEvent = &ns::queryEvent, .elapsedTime = &ns::elapsedTime,              \
+  .deviceNames = &ns::deviceNames
+  static const DeviceRuntime cudaRuntime{
+      .name = "cuda",
+      MAXGRAPH_COMMON_FUNCTIONS(cuda),
+      .allocatePinned = &cuda::allocatePinned,
+      .deallocatePinned = &cuda::deallocatePinned,
+      .hostInterfaceSymbols = &cuda::hostInterfaceSymbols,
+      .takeError = &cuda::takeError,
+      .beginCapture = &cuda::beginCapture,
+      .endCapture = &cuda::endCapture,
+      .launchGraph = &cuda::launchGraph,
+      .destroyGraph = &cuda::destroyGraph,
+      .checkKernels = &cuda::checkKernels};
+  static const DeviceRuntime openCLRuntime{.name = "opencl",
+                                           MAXGRAPH_COMMON_FUNCTIONS(opencl),
+                                           .hostInterfaceSymbols =
+                                               &opencl::hostInterfaceSymbols,
+                                           .takeError = &opencl::takeError};
+#undef MAXGRAPH_COMMON_FUNCTIONS
   std::string chosen = name.empty() ? defaultGpuRuntimeName() : name.str();
   if (chosen == "cuda")
     return cudaRuntime;

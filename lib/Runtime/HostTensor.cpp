@@ -15,13 +15,16 @@
 
 #include "MaxGraph/Runtime/HostTensor.h"
 #include "MaxGraph/Runtime/DeviceRuntime.h"
+#include "MaxGraph/Runtime/DeviceStream.h"
 #include "MaxGraph/Support/Error.h"
 #include "MaxGraph/Support/Shape.h"
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <new>
+#include <optional>
 
 using namespace maxgraph;
 
@@ -182,6 +185,7 @@ HostTensor HostTensor::wrapOnDevice(void *data, DType dtype,
 }
 
 HostTensor HostTensor::clone() const {
+  waitUntilReady();
   if (runtime_) {
     HostTensor copy =
         uninitializedOnDevice(dtype_, shape_, device_, runtime_->name);
@@ -207,6 +211,7 @@ HostTensor HostTensor::withDevice(Device device) const {
 }
 
 HostTensor HostTensor::to(Device device, const std::string &runtime) const {
+  waitUntilReady();
   if (device.kind != Device::Kind::GPU) {
     if (!runtime_)
       return withDevice(device);
@@ -236,7 +241,77 @@ HostTensor HostTensor::to(Device device, const std::string &runtime) const {
 void *HostTensor::deviceData() const {
   if (!runtime_)
     throw std::logic_error("HostTensor::deviceData of a tensor in host memory");
+  if (pending_)
+    waitUntilReady();
   return data_;
+}
+
+/// The copy that fills a tensor of to(DeviceStream): the event recorded
+/// after it, and the storage it reads, both dropped once it is waited for.
+struct detail::PendingCopy {
+  std::mutex mutex;
+  std::optional<DeviceEvent> done;
+  std::shared_ptr<void> source;
+
+  void wait() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!done)
+      return;
+    done->synchronize();
+    done.reset();
+    source.reset();
+  }
+};
+
+void HostTensor::waitUntilReady() const {
+  if (pending_)
+    pending_->wait();
+}
+
+HostTensor HostTensor::to(const DeviceStream &stream) const {
+  Device device = stream.device();
+  const detail::DeviceRuntime *rt = stream.runtime();
+  if (!rt)
+    return to(device);
+  waitUntilReady();
+  if (runtime_ == rt && device == device_)
+    return *this;
+  // From another GPU or runtime: through the host.
+  if (runtime_)
+    return to(CPU()).to(stream);
+  size_t bytes = checkedBytes(dtype_, shape_, "HostTensor::to(DeviceStream)");
+  std::string what = "HostTensor::to(a stream of " + device.str() + ")";
+  checkRuntime(rt->selectDevice(device.id), what);
+  llvm::Expected<void *> data = rt->allocate(bytes, stream.handle());
+  if (!data)
+    checkRuntime(data.takeError(), what);
+  auto pending = std::make_shared<detail::PendingCopy>();
+  HostTensor copy;
+  // Freed on the device's default stream once the copy is done (a free
+  // there does not wait for this stream).
+  copy.owner_ =
+      std::shared_ptr<void>(*data, [rt, device, pending](void *pointer) {
+        try {
+          pending->wait();
+        } catch (const std::exception &) {
+          // The error stays the runtime's; the block is freed all the same.
+        }
+        if (llvm::Error error = rt->selectDevice(device.id))
+          llvm::consumeError(std::move(error));
+        else
+          llvm::consumeError(rt->deallocate(pointer, nullptr));
+      });
+  copy.dtype_ = dtype_;
+  copy.shape_ = shape_;
+  copy.device_ = device;
+  copy.data_ = *data;
+  copy.runtime_ = rt;
+  if (bytes)
+    checkRuntime(rt->copy(copy.data_, data_, bytes, stream.handle()), what);
+  pending->done = stream.recordEvent();
+  pending->source = owner_;
+  copy.pending_ = std::move(pending);
+  return copy;
 }
 
 std::string HostTensor::memoryRuntime() const {

@@ -10,6 +10,16 @@ of the runtime that graphs on ``GPU(n)`` use (CUDA's, or OpenCL's when
 ``accelerator_api()`` names that runtime (``"cpu"`` without GPUs);
 ``scan_available_devices``, ``load_devices`` and ``devices_exist`` work on
 ``DeviceSpec``s.
+
+Streams and events, as MAX's: ``DeviceStream(device)`` and
+``device.default_stream`` order work (``Tensor.to(stream)`` copies on a
+stream without making the host wait), ``DeviceEvent(device,
+enable_timing=False)`` marks a point in a stream (``record_event``,
+``wait_for``, ``synchronize``, ``is_ready``, ``elapsed_time``).
+``DevicePinnedBuffer(dtype, shape, device)`` is page-locked host memory for
+a GPU's copies. A tensor made by a copy on a stream waits for that copy
+itself before anything reads it, so a missing synchronization is slower,
+never wrong (MAX leaves pinned buffers to the caller to synchronize).
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence, runtime_checkable
 
 from . import _core
-from ._core import CPU, GPU, Device
+from ._core import CPU, GPU, Device, DeviceEvent, DeviceStream
 
 #: MAX's name for a GPU: ``Accelerator(i)`` is ``GPU(i)``.
 Accelerator = GPU
@@ -123,6 +133,58 @@ def devices_exist(specs: Sequence[DeviceSpec]) -> bool:
                for spec in specs)
 
 
+def _default_stream(self: Device) -> DeviceStream:
+    """The device's default stream: the one ``Tensor.to(device)`` and the
+    runtime's own copies use."""
+    return DeviceStream._default(self)
+
+
+def _synchronize(self: Device) -> None:
+    """Blocks until the work enqueued on the device's default stream is
+    done (MAX's ``Device.synchronize``)."""
+    DeviceStream._default(self).synchronize()
+
+
+Device.default_stream = property(_default_stream)
+Device.synchronize = _synchronize
+
+
+def DevicePinnedBuffer(dtype, shape: Sequence[int], device=None, *,
+                       stream: DeviceStream | None = None):
+    """A zero-filled tensor of `dtype` and `shape` in page-locked host
+    memory tied to GPU `device` (or to `stream`'s device), as MAX's
+    ``DevicePinnedBuffer``: its copies to and from that GPU are DMA
+    transfers that do not make the host wait (``Tensor.to(stream)``). A
+    ValueError for a CPU device, as MAX's. On a GPU runtime without
+    page-locked memory (OpenCL) it is ordinary host memory.
+
+    MaxGraph's Tensor is MAX's Buffer here: the result is a live
+    ``Tensor`` with ``is_pinned`` set; ``.to_numpy()`` views its memory."""
+    from .dtype import DType
+    from .tensor import Tensor
+    if stream is not None:
+        if device is not None and device != stream.device:
+            raise ValueError(f"DevicePinnedBuffer: device {device} and the "
+                             f"stream's device {stream.device} differ")
+        device = stream.device
+    if not isinstance(device, Device):
+        raise TypeError(f"DevicePinnedBuffer: takes a GPU device or a "
+                        f"stream, got {device!r}")
+    if device.kind != "gpu":
+        raise ValueError(f"DevicePinnedBuffer: pinned memory is tied to an "
+                         f"accelerator, and {device} is a CPU")
+    if not isinstance(dtype, DType):
+        raise TypeError(f"DevicePinnedBuffer: dtype is a DType, got "
+                        f"{dtype!r}")
+    dims = []
+    for dim in shape:
+        if isinstance(dim, bool) or not isinstance(dim, int) or dim < 0:
+            raise ValueError(f"DevicePinnedBuffer: the shape is "
+                             f"non-negative ints, got {list(shape)!r}")
+        dims.append(dim)
+    return Tensor.pinned(dtype, dims)
+
+
 def _runtime_detail() -> str:
     """The GPU runtime and what it found, or why it found nothing: the
     driver's error ("cuda: no CUDA driver: libcuda.so.1: ...")."""
@@ -132,7 +194,8 @@ def _runtime_detail() -> str:
     return f"{runtime}: {len(names)} device(s)"
 
 
-__all__ = ["Accelerator", "CPU", "DLPackArray", "GPU", "Device", "DeviceSpec",
+__all__ = ["Accelerator", "CPU", "DLPackArray", "GPU", "Device", "DeviceEvent",
+           "DevicePinnedBuffer", "DeviceSpec", "DeviceStream",
            "accelerator_api", "accelerator_count", "accelerator_names",
            "devices_exist", "load_device", "load_devices",
            "scan_available_devices"]

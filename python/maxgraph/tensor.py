@@ -382,12 +382,20 @@ def _to(self: Tensor, device) -> Tensor:
     elements copied into the GPU's memory (through MAXGRAPH_GPU_RUNTIME's
     runtime, else CUDA), where a graph compiled for that GPU takes them
     without a copy; for a CPU, copied to host memory; itself when already
-    there. A DeviceMesh, DeviceMapping or NamedMapping lays it out over a
-    mesh: a reshard when traced, its data cut into one shard per device when
-    live."""
+    there. A DeviceStream (MAX's ``Buffer.to(stream)``) copies it to the
+    stream's device in order on that stream, without making the host wait;
+    the result waits for that copy itself before it is read. A DeviceMesh,
+    DeviceMapping or NamedMapping lays it out over a mesh: a reshard when
+    traced, its data cut into one shard per device when live."""
     if isinstance(device, (_core.DeviceMesh, _core.DeviceMapping,
                            _core.NamedMapping)):
         return _core_to(self, device)
+    if isinstance(device, _core.DeviceStream):
+        if not self.is_live:
+            return _ops_transfer(self, device.device)
+        if _is_distributed(self):
+            return _to(self, device.device)
+        return self._move_to_stream(device)
     if not self.is_live:
         return _ops_transfer(self, device)
     if _is_distributed(self):

@@ -168,6 +168,7 @@ void bindTensor(nanobind::module_ &m);
 void bindOps(nanobind::module_ &m);
 void bindStaging(nanobind::module_ &m);
 void bindRuntime(nanobind::module_ &m);
+void bindDeviceStreams(nanobind::module_ &m);
 } // namespace maxgraph::python
 
 #endif // MAXGRAPH_PYTHON_BINDINGS_H

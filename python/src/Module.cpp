@@ -42,4 +42,5 @@ NB_MODULE(_core, m) {
   maxgraph::python::bindOps(m);
   maxgraph::python::bindStaging(m);
   maxgraph::python::bindRuntime(m);
+  maxgraph::python::bindDeviceStreams(m);
 }

@@ -12,6 +12,7 @@
 #include "Bindings.h"
 #include "MaxGraph/API/CompiledGraph.h"
 #include "MaxGraph/API/Distributed.h"
+#include "MaxGraph/Runtime/DeviceStream.h"
 #include "MaxGraph/Staging/Ops.h"
 #include <cstring>
 #include <nanobind/ndarray.h>
@@ -934,6 +935,17 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
           nb::arg("device"),
           "HostTensor::to: the elements copied into a GPU's memory, or from "
           "it to the host (Tensor.to calls it).")
+      .def(
+          "_move_to_stream",
+          [](const PyTensor &self, const DeviceStream &stream) {
+            const HostTensor &live = self.live("Tensor.to");
+            nb::gil_scoped_release release;
+            return PyTensor(live.to(stream));
+          },
+          nb::arg("stream"),
+          "HostTensor::to(DeviceStream): the elements copied to the "
+          "stream's device in order on the stream, without waiting for "
+          "the copy (Tensor.to calls it).")
       .def_static(
           "pinned",
           [](DType dtype, std::vector<int64_t> shape) {

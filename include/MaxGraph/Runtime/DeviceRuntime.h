@@ -6,8 +6,9 @@
 //
 // What tensors in device memory (HostTensor::to(GPU(n))) and the GPU
 // executable need of a GPU runtime, the same for CUDA and OpenCL: select a
-// device, allocate, free, copy, wait. No MLIR: the runtimes' C++ functions
-// (CUDARuntime.h, OpenCLRuntime.h) behind one table each.
+// device, allocate, free, copy, wait, streams and events. No MLIR: the
+// runtimes' C++ functions (CUDARuntime.h, OpenCLRuntime.h) behind one table
+// each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,17 @@ struct DeviceRuntime {
   llvm::Error (*copy)(void *destination, const void *source, size_t bytes,
                       void *stream);
   llvm::Error (*synchronize)(void *stream);
+  /// Streams of the current device, and events (`timed` ones can be
+  /// timed): what DeviceStream and DeviceEvent are made of.
+  llvm::Expected<void *> (*createStream)();
+  llvm::Error (*destroyStream)(void *stream);
+  llvm::Expected<void *> (*createEvent)(bool timed);
+  llvm::Error (*destroyEvent)(void *event);
+  llvm::Error (*recordEvent)(void *event, void *stream);
+  llvm::Error (*waitEvent)(void *stream, void *event);
+  llvm::Error (*synchronizeEvent)(void *event);
+  llvm::Expected<bool> (*queryEvent)(void *event);
+  llvm::Expected<float> (*elapsedTime)(void *start, void *end);
   /// The names of its devices, gpu:0 first, or why there are none (no
   /// driver, no platform).
   llvm::Expected<std::vector<std::string>> (*deviceNames)();

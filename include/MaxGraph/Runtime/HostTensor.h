@@ -24,6 +24,11 @@
 #include <vector>
 
 namespace maxgraph {
+class DeviceStream;
+namespace detail {
+struct PendingCopy;
+} // namespace detail
+
 namespace detail {
 struct DeviceRuntime;
 /// Throws the RuntimeError of a host access to elements in device memory.
@@ -158,6 +163,20 @@ public:
   /// driver, no such device, out of memory), naming why.
   HostTensor to(Device device, const std::string &runtime = "") const;
 
+  /// The elements on `stream`'s device, copied there in order on `stream`
+  /// (MAX's Buffer.to(stream)); itself when they are there already. The
+  /// host does not wait for the copy: the new tensor waits for it itself
+  /// before its elements are read (rawData, deviceData, to, a graph's run)
+  /// or freed, and keeps this tensor's storage alive until then, so it is
+  /// never read early. Writing this tensor's elements while the copy runs
+  /// is a race, as in CUDA: wait with `stream.synchronize()` or an event.
+  /// On a CPU's stream, as to(CPU()). Throws as to() does.
+  HostTensor to(const DeviceStream &stream) const;
+
+  /// Blocks until the copy of to(DeviceStream) that made this tensor is
+  /// done (at once for any other tensor). What reads the elements calls it.
+  void waitUntilReady() const;
+
   /// A tensor whose uninitialized elements are in the memory of GPU
   /// `device`, through `runtime` (as for to()). Throws as to() does.
   static HostTensor uninitializedOnDevice(DType dtype,
@@ -206,11 +225,15 @@ public:
   void *rawData() {
     if (runtime_)
       throwOnDevice();
+    if (pending_)
+      waitUntilReady();
     return data_;
   }
   const void *rawData() const {
     if (runtime_)
       throwOnDevice();
+    if (pending_)
+      waitUntilReady();
     return data_;
   }
   /// What keeps the storage alive, shared by every handle to it: hold a
@@ -238,6 +261,9 @@ private:
   bool pinned_ = false;
   /// The GPU runtime whose memory `data_` is in; null for host memory.
   const detail::DeviceRuntime *runtime_ = nullptr;
+  /// The copy of to(DeviceStream) that fills `data_`, until it is waited
+  /// for; shared by every copy of this handle.
+  std::shared_ptr<detail::PendingCopy> pending_;
 };
 } // namespace maxgraph
 

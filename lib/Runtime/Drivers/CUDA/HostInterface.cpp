@@ -293,9 +293,10 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     call.check(status, "cuStreamSynchronize", label);
   }
 
-  static Event *createEvent(Call &call, DeviceState &device) {
+  static Event *createEvent(Call &call, DeviceState &device, bool timed) {
     CUevent event = nullptr;
-    if (!call.check(call.driver()->EventCreate(&event, CU_EVENT_DISABLE_TIMING),
+    if (!call.check(call.driver()->EventCreate(
+                        &event, timed ? 0 : CU_EVENT_DISABLE_TIMING),
                     "cuEventCreate", device.label))
       return nullptr;
     return new Event{&device, event};
@@ -330,6 +331,20 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
   static void waitEvent(Call &call, Stream &stream, Event &event) {
     call.check(call.driver()->StreamWaitEvent(stream.stream, event.event, 0),
                "cuStreamWaitEvent");
+  }
+
+  static bool queryEvent(Call &call, Event &event) {
+    CUresult status = call.driver()->EventQuery(event.event);
+    return status != CUDA_ERROR_NOT_READY &&
+           call.check(status, "cuEventQuery", event.device->label);
+  }
+
+  static float elapsedTime(Call &call, Event &start, Event &end) {
+    float milliseconds = 0;
+    call.check(
+        call.driver()->EventElapsedTime(&milliseconds, start.event, end.event),
+        "cuEventElapsedTime", start.device->label);
+    return milliseconds;
   }
 
   static void *allocate(Call &call, Stream &stream, uint64_t bytes,

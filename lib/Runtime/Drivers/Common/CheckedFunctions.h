@@ -23,12 +23,14 @@
 //   static Stream *createStream(Call &, DeviceState &);
 //   static bool destroyStream(Call &, Stream &);      // false: refused
 //   static void synchronizeStream(Call &, Stream &);
-//   static Event *createEvent(Call &, DeviceState &);
+//   static Event *createEvent(Call &, DeviceState &, bool timed);
 //   static bool destroyEvent(Call &, Event &);        // false: refused
 //   static DeviceState *recordingDevice(Event &);     // null: any
 //   static void recordEvent(Call &, Event &, Stream &);
 //   static void synchronizeEvent(Call &, Event &);
 //   static void waitEvent(Call &, Stream &, Event &);
+//   static bool queryEvent(Call &, Event &);          // complete yet
+//   static float elapsedTime(Call &, Event &start, Event &end);  // in ms
 //   static void *allocate(Call &, Stream &, uint64_t bytes, bool hostShared);
 //   static void free(Call &, Stream &, void *pointer);  // forgets it
 //   static void copy(Call &, Stream &, void *to, void *from, size_t bytes);
@@ -215,15 +217,13 @@ template <typename Backend> struct CheckedFunctions {
       Backend::synchronizeStream(call, *stream);
   }
 
-  static void *eventCreate() {
-    Call call("mgpuEventCreate");
-    DeviceState *device = readyDevice(call);
-    if (!device)
-      return nullptr;
-    Event *event = Backend::createEvent(call, *device);
-    if (event)
-      call.state.events.insert(event);
-    return event;
+  static void *eventCreate() { return createEvent("mgpuEventCreate", false); }
+
+  /// An event whose records can be timed (eventElapsed); mgpuEventCreate's
+  /// cannot, which makes them cheaper. Not in the mgpu ABI: the runtime's
+  /// DeviceEvent makes these.
+  static void *timedEventCreate() {
+    return createEvent("timedEventCreate", true);
   }
 
   static void eventDestroy(void *handle) {
@@ -249,6 +249,23 @@ template <typename Backend> struct CheckedFunctions {
     Call call("mgpuEventSynchronize");
     if (Event *event = readyEvent(call, handle))
       Backend::synchronizeEvent(call, *event);
+  }
+
+  /// Whether the work before the event's last record is done (an event
+  /// never recorded is); false with an error recorded when the driver
+  /// fails. Not in the mgpu ABI, as the two below.
+  static bool eventQuery(void *handle) {
+    Call call("eventQuery");
+    Event *event = readyEvent(call, handle);
+    return event && Backend::queryEvent(call, *event);
+  }
+
+  /// The milliseconds between two recorded, completed timed events.
+  static float eventElapsed(void *startHandle, void *endHandle) {
+    Call call("eventElapsed");
+    Event *start = readyEvent(call, startHandle);
+    Event *end = start ? readyEvent(call, endHandle) : nullptr;
+    return end ? Backend::elapsedTime(call, *start, *end) : 0.0f;
   }
 
   static void streamWaitEvent(void *streamHandle, void *eventHandle) {
@@ -314,6 +331,17 @@ template <typename Backend> struct CheckedFunctions {
   }
 
 private:
+  static void *createEvent(const char *name, bool timed) {
+    Call call(name);
+    DeviceState *device = readyDevice(call);
+    if (!device)
+      return nullptr;
+    Event *event = Backend::createEvent(call, *device, timed);
+    if (event)
+      call.state.events.insert(event);
+    return event;
+  }
+
   /// The current device, with the driver there; none (recorded) otherwise.
   static DeviceState *readyDevice(Call &call) {
     if (call.skipped() || !Backend::ready(call))

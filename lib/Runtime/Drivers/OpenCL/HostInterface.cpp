@@ -321,7 +321,7 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     const OpenCLLibrary *cl = call.library();
     cl_int status = CL_SUCCESS;
     cl_command_queue queue = cl->CreateCommandQueueWithProperties(
-        device.context, device.id, nullptr, &status);
+        device.context, device.id, kQueueProperties, &status);
     if (!call.check(status, "clCreateCommandQueueWithProperties", device.label))
       return nullptr;
     return new Stream{&device, queue};
@@ -344,7 +344,8 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     call.check(status, "clFinish");
   }
 
-  static Event *createEvent(Call &, DeviceState &device) {
+  /// Every queue is profiled, so any marker can be timed.
+  static Event *createEvent(Call &, DeviceState &device, bool) {
     return new Event{&device};
   }
 
@@ -398,6 +399,39 @@ struct Backend : drivers::BackendTypes<Call, Module, Function, Stream, Event,
     call.check(call.library()->EnqueueBarrierWithWaitList(
                    stream.queue, 1, &event.marker, nullptr),
                "clEnqueueBarrierWithWaitList");
+  }
+
+  static bool queryEvent(Call &call, Event &event) {
+    if (!event.marker)
+      return true;
+    cl_int status = CL_COMPLETE;
+    if (!call.check(call.library()->GetEventInfo(
+                        event.marker, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                        sizeof status, &status, nullptr),
+                    "clGetEventInfo"))
+      return false;
+    // A negative status is the error that ended the commands before it.
+    if (status < 0) {
+      call.fail("the work before the event failed (" +
+                clErrorName(status).str() + ")");
+      return false;
+    }
+    return status == CL_COMPLETE;
+  }
+
+  static float elapsedTime(Call &call, Event &start, Event &end) {
+    cl_ulong times[2] = {0, 0};
+    Event *events[2] = {&start, &end};
+    for (int i = 0; i < 2; ++i)
+      if (!events[i]->marker ||
+          !call.check(call.library()->GetEventProfilingInfo(
+                          events[i]->marker, CL_PROFILING_COMMAND_END,
+                          sizeof(cl_ulong), &times[i], nullptr),
+                      "clGetEventProfilingInfo"))
+        return 0.0f;
+    // Nanoseconds of the device's clock.
+    return static_cast<float>(
+        (static_cast<double>(times[1]) - static_cast<double>(times[0])) * 1e-6);
   }
 
   static void *allocate(Call &call, const Stream &stream, uint64_t bytes,

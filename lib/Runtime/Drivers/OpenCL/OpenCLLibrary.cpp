@@ -51,6 +51,8 @@ static LoadedEntryPoints<OpenCLLibrary> load() {
         MAXGRAPH_RESOLVE(EnqueueBarrierWithWaitList)
         MAXGRAPH_RESOLVE(WaitForEvents)
         MAXGRAPH_RESOLVE(ReleaseEvent)
+        MAXGRAPH_RESOLVE(GetEventInfo)
+        MAXGRAPH_RESOLVE(GetEventProfilingInfo)
 #undef MAXGRAPH_RESOLVE
         return llvm::Error::success();
       });

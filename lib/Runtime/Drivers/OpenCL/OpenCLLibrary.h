@@ -42,6 +42,8 @@ using cl_platform_info = cl_uint;
 using cl_device_info = cl_uint;
 using cl_program_build_info = cl_uint;
 using cl_kernel_info = cl_uint;
+using cl_event_info = cl_uint;
+using cl_profiling_info = cl_uint;
 
 using cl_platform_id = struct _cl_platform_id *;
 using cl_device_id = struct _cl_device_id *;
@@ -69,6 +71,11 @@ inline constexpr cl_svm_mem_flags CL_MEM_READ_WRITE = 1 << 0;
 inline constexpr cl_svm_mem_flags CL_MEM_SVM_FINE_GRAIN_BUFFER = 1 << 10;
 inline constexpr cl_program_build_info CL_PROGRAM_BUILD_LOG = 0x1183;
 inline constexpr cl_kernel_info CL_KERNEL_NUM_ARGS = 0x1191;
+inline constexpr cl_queue_properties CL_QUEUE_PROPERTIES = 0x1093;
+inline constexpr cl_queue_properties CL_QUEUE_PROFILING_ENABLE = 1 << 1;
+inline constexpr cl_event_info CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
+inline constexpr cl_int CL_COMPLETE = 0;
+inline constexpr cl_profiling_info CL_PROFILING_COMMAND_END = 0x1283;
 
 //===----------------------------------------------------------------------===//
 // The entry points
@@ -127,7 +134,15 @@ struct OpenCLLibrary {
                                        const cl_event *, cl_event *);
   cl_int (*WaitForEvents)(cl_uint, const cl_event *);
   cl_int (*ReleaseEvent)(cl_event);
+  cl_int (*GetEventInfo)(cl_event, cl_event_info, size_t, void *, size_t *);
+  cl_int (*GetEventProfilingInfo)(cl_event, cl_profiling_info, size_t, void *,
+                                  size_t *);
 };
+
+/// The properties of every command queue the runtime makes: profiled, so
+/// that timed events (elapsedTime) can read when their markers completed.
+inline constexpr cl_queue_properties kQueueProperties[] = {
+    CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
 
 /// The entry points of `libOpenCL.so.1` (or of the library that the
 /// environment variable MAXGRAPH_OPENCL_LIBRARY names), loaded on the first

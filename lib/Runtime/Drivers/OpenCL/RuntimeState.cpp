@@ -103,7 +103,7 @@ llvm::Expected<DeviceState *> RuntimeState::device(int index) {
   if (status != CL_SUCCESS)
     return makeError(state->label + ": " + clError("clCreateContext", status));
   state->queue = cl.CreateCommandQueueWithProperties(state->context, state->id,
-                                                     nullptr, &status);
+                                                     kQueueProperties, &status);
   if (status != CL_SUCCESS) {
     cl.ReleaseContext(state->context);
     return makeError(state->label + ": " +

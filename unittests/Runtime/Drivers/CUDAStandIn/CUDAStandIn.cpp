@@ -333,6 +333,11 @@ public:
   std::map<unsigned, FunctionState> functions;
   std::map<unsigned, StreamState> streams;
   std::map<unsigned, bool> events;
+  /// Each live event's flags, and when its last record completed (what
+  /// cuEventElapsedTime subtracts; the stand-in runs no work, so a record
+  /// completes when it is made or when the work deferred before it is done).
+  std::map<unsigned, unsigned> eventFlags;
+  std::map<unsigned, std::chrono::steady_clock::time_point> eventTimes;
   /// Memory pools of cuMemPoolCreate, and their devices.
   std::map<unsigned, int> pools;
   std::map<unsigned, GraphState> graphs;
@@ -1558,7 +1563,10 @@ CUresult cuEventCreate(CUevent *event, unsigned flags) {
     return state.logError(line, CUDA_ERROR_INVALID_VALUE);
   unsigned id = state.nextEvent++;
   state.events[id] = false;
+  state.eventFlags[id] = flags;
   *event = makeHandle<CUevent>(HandleKind::Event, id);
+  if (!(flags & CU_EVENT_DISABLE_TIMING))
+    line += " timed";
   state.logLine(line + " -> V" + std::to_string(id));
   return CUDA_SUCCESS;
 }
@@ -1582,14 +1590,18 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
   } else if (state.deferring(stream)) {
     // Recorded when the work before it is done.
     state.events[id] = false;
+    state.eventTimes.erase(id);
     state.defer(stream, [&state, id] {
       auto found = state.events.find(id);
-      if (found != state.events.end())
+      if (found != state.events.end()) {
         found->second = true;
+        state.eventTimes[id] = std::chrono::steady_clock::now();
+      }
       return true;
     });
   } else {
     state.events[id] = true;
+    state.eventTimes[id] = std::chrono::steady_clock::now();
   }
   state.logLine(line);
   return CUDA_SUCCESS;
@@ -1624,6 +1636,51 @@ CUresult cuEventDestroy_v2(CUevent event) {
     return state.logError(line, imposed);
   if (!state.events.erase(id))
     return state.logError(line, CUDA_ERROR_INVALID_HANDLE);
+  state.eventFlags.erase(id);
+  state.eventTimes.erase(id);
+  state.logLine(line);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventQuery(CUevent event) {
+  Call call("cuEventQuery");
+  StandIn &state = call.state;
+  unsigned id = 0;
+  std::string line = "cuEventQuery " + eventName(state, event, id);
+  if (CUresult imposed = call.imposed())
+    return state.logError(line, imposed);
+  if (!state.events.count(id))
+    return state.logError(line, CUDA_ERROR_INVALID_HANDLE);
+  // As CUDA: an event never recorded is complete.
+  bool pending = !state.events.at(id) && state.anyDeferred();
+  state.logLine(line + (pending ? " -> not ready" : " -> ready"));
+  return pending ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime(float *milliseconds, CUevent start, CUevent end) {
+  Call call("cuEventElapsedTime");
+  StandIn &state = call.state;
+  unsigned startId = 0, endId = 0;
+  std::string line = "cuEventElapsedTime " + eventName(state, start, startId) +
+                     " " + eventName(state, end, endId);
+  if (CUresult imposed = call.imposed())
+    return state.logError(line, imposed);
+  if (!milliseconds)
+    return state.logError(line, CUDA_ERROR_INVALID_VALUE);
+  // As CUDA: both live, made with timing, and recorded; NOT_READY until
+  // both records completed.
+  for (unsigned id : {startId, endId})
+    if (!state.events.count(id) ||
+        (state.eventFlags.at(id) & CU_EVENT_DISABLE_TIMING))
+      return state.logError(line, CUDA_ERROR_INVALID_HANDLE);
+  auto from = state.eventTimes.find(startId), to = state.eventTimes.find(endId);
+  if (from == state.eventTimes.end() || to == state.eventTimes.end())
+    return state.logError(line, state.anyDeferred()
+                                    ? CUDA_ERROR_NOT_READY
+                                    : CUDA_ERROR_INVALID_HANDLE);
+  *milliseconds =
+      std::chrono::duration<float, std::milli>(to->second - from->second)
+          .count();
   state.logLine(line);
   return CUDA_SUCCESS;
 }
