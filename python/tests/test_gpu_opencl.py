@@ -290,3 +290,64 @@ def test_opencl_graph_exports_and_runs_in_a_fresh_process(monkeypatch,
     expected /= expected.sum(-1, keepdims=True)
     np.testing.assert_allclose(np.load(tmp_path / "out.npy"), expected,
                                rtol=1e-5, atol=1e-6)
+
+
+@needs_opencl
+def test_opencl_scatters_apply_updates_in_order(monkeypatch):
+    # A work item per element of the result walks the updates that can land
+    # on it in row-major order: the last duplicate wins, reductions combine
+    # in order, as on the CPU.
+    import maxgraph.functional as F
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    updates = np.array([[10, 20, 30], [40, 50, 60]], np.float32)
+    indices = np.array([[1, 1, 3], [1, 0, -1]], np.int64)
+    specs = (TensorLayout(DType.float32, [4, 3], GPU(0)),
+             TensorLayout(DType.float32, [2, 3], GPU(0)),
+             TensorLayout(DType.int64, [2, 3], GPU(0)))
+    last = compilation.compile(lambda a, u, i: F.scatter(a, u, i, axis=0))(
+        *specs)
+    added = compilation.compile(
+        lambda a, u, i: F.scatter_add(a, u, i, axis=0))(*specs)
+    expected_last, expected_added = x.copy(), x.copy()
+    for r in range(2):
+        for c in range(3):
+            expected_last[indices[r, c], c] = updates[r, c]
+            expected_added[indices[r, c], c] += updates[r, c]
+    np.testing.assert_array_equal(
+        last(x, updates, indices).to(CPU()).to_numpy(), expected_last)
+    np.testing.assert_array_equal(
+        added(x, updates, indices).to(CPU()).to_numpy(), expected_added)
+    with pytest.raises(maxgraph.RuntimeError, match="maxgraph.scatter: an "
+                       "index is out of range of the axis"):
+        last(x, updates, np.array([[0, 4, 0], [0, 0, 0]], np.int64))
+    rows = compilation.compile(F.scatter_nd)(
+        TensorLayout(DType.float32, [4, 3], GPU(0)),
+        TensorLayout(DType.float32, [3, 3], GPU(0)),
+        TensorLayout(DType.int64, [3, 1], GPU(0)))
+    slices = np.array([[1, 1, 1], [2, 2, 2], [3, 3, 3]], np.float32)
+    expected = x.copy()
+    expected[2] = slices[2]        # the last of the two writes of row 2
+    expected[0] = slices[1]
+    np.testing.assert_array_equal(
+        rows(x, slices, np.array([[2], [0], [-2]], np.int64))
+        .to(CPU()).to_numpy(), expected)
+
+
+@needs_opencl
+def test_opencl_argsort_is_stable_and_puts_nan_last(monkeypatch):
+    import maxgraph.functional as F
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, (3, 257)).astype(np.float32)
+    x[0, 7] = x[2, 100] = np.nan
+    spec = TensorLayout(DType.float32, [3, 257], GPU(0))
+    up = compilation.compile(F.argsort)(spec)
+    down = compilation.compile(lambda t: F.argsort(t, ascending=False))(spec)
+    np.testing.assert_array_equal(
+        up(x).to(CPU()).to_numpy(), np.argsort(x, axis=-1, kind="stable"))
+    # Descending: the reversed order (NaN, the largest, first), equal
+    # elements still first-come.
+    expected = np.stack([np.argsort(-row, kind="stable") for row in
+                         np.where(np.isnan(x), np.inf, x)])
+    np.testing.assert_array_equal(down(x).to(CPU()).to_numpy(), expected)

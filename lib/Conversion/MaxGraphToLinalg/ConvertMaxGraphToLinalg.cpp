@@ -119,8 +119,8 @@ void maxgraph::populateMaxGraphToLinalgConversionPatterns(
   populateMaxGraphCustomToLinalgPatterns(converter, patterns);
   populateMaxGraphCollectiveToLinalgPatterns(converter, patterns);
   populateMaxGraphControlFlowToLinalgPatterns(converter, patterns);
-  populateMaxGraphScatterToLinalgPatterns(converter, patterns);
-  populateMaxGraphSortToLinalgPatterns(converter, patterns);
+  populateMaxGraphScatterToLinalgPatterns(converter, patterns, gpu);
+  populateMaxGraphSortToLinalgPatterns(converter, patterns, gpu);
   populateMaxGraphConvolutionToLinalgPatterns(converter, patterns);
   populateMaxGraphNonzeroToLinalgPatterns(converter, patterns);
   populateMaxGraphPrintToLinalgPatterns(converter, patterns);

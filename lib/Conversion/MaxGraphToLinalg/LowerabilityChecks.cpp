@@ -87,15 +87,7 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
                                "must run on the CPU";
         return WalkResult::interrupt();
       }
-      if (isa<ScatterOp, ScatterNdOp>(nested)) {
-        // As MAX's: its scatters run on the CPU.
-        nested->emitError() << "'" << nested->getName()
-                            << "' has no GPU lowering yet: its updates are "
-                               "applied one by one, in order; transfer its "
-                               "operands to the CPU";
-        return WalkResult::interrupt();
-      }
-      if (isa<ArgsortOp, NonzeroOp, PrintOp>(nested)) {
+      if (isa<NonzeroOp, PrintOp>(nested)) {
         nested->emitError() << "'" << nested->getName()
                             << "' has no GPU lowering yet; transfer its "
                                "operand to the CPU";

@@ -216,6 +216,17 @@ void emitRuntimeCheck(mlir::OpBuilder &builder, mlir::Location loc,
 void emitRuntimeCheck(mlir::OpBuilder &builder, mlir::Location loc,
                       mlir::Value ok, const llvm::Twine &message);
 
+/// Checks that every element of `indices` (signless integers read as signed
+/// or unsigned) lies in an axis of `size`: [-size, size) or [0, size), by
+/// one reduction per bound, before anything reads through them ("an index
+/// is out of range of the axis"). As in numpy, only when there is something
+/// to take them from (`outer`, the product of the dims the indices do not
+/// address, is not 0). Gather's check, and a scatter's where its updates
+/// run in parallel (the GPU's) and cannot carry a flag.
+void checkIndicesInRange(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Operation *op, mlir::Value indices,
+                         mlir::Value size, mlir::Value outer, bool isSigned);
+
 /// The index value of a run-time slice bound (a converted rank-0 si64
 /// tensor).
 mlir::Value readRunTimeBound(mlir::OpBuilder &builder, mlir::Location loc,

@@ -343,3 +343,75 @@ RuntimeBroadcast maxgraph::detail::broadcastAtRunTime(
   }
   return result;
 }
+
+void maxgraph::detail::checkIndicesInRange(OpBuilder &b, Location loc,
+                                           Operation *op, Value indices,
+                                           Value size, Value outer,
+                                           bool isSigned) {
+  if (std::optional<int64_t> known = getConstantIntValue(outer);
+      known && *known == 0)
+    return;
+  auto type = cast<RankedTensorType>(indices.getType());
+  Type element = type.getElementType();
+  unsigned width = element.getIntOrFloatBitWidth();
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(type.getRank()));
+  Value dynamicCount = sizeProduct(b, loc, indices, all);
+  std::optional<int64_t> count = getConstantIntValue(dynamicCount);
+  if (count && *count == 0)
+    return; // No index at all.
+  auto extreme = [&](bool largest) -> Value {
+    APInt start = isSigned ? (largest ? APInt::getSignedMinValue(width)
+                                      : APInt::getSignedMaxValue(width))
+                           : APInt::getMinValue(width);
+    auto scalarType = RankedTensorType::get({}, element);
+    Value init = createFilled(b, loc, scalarType, {},
+                              intConstant(b, loc, element, start));
+    auto reduce = linalg::ReduceOp::create(
+        b, loc, ValueRange{indices}, ValueRange{init}, all,
+        [&](OpBuilder &nested, Location at, ValueRange args) {
+          Value value;
+          if (isSigned && largest)
+            value = arith::MaxSIOp::create(nested, at, args[0], args[1]);
+          else if (isSigned)
+            value = arith::MinSIOp::create(nested, at, args[0], args[1]);
+          else
+            value = arith::MaxUIOp::create(nested, at, args[0], args[1]);
+          linalg::YieldOp::create(nested, at, value);
+        });
+    Value scalar =
+        tensor::ExtractOp::create(b, loc, reduce.getResult(0), ValueRange{});
+    Type i64 = b.getI64Type();
+    if (width < 64)
+      scalar = isSigned
+                   ? arith::ExtSIOp::create(b, loc, i64, scalar).getResult()
+                   : arith::ExtUIOp::create(b, loc, i64, scalar).getResult();
+    return scalar;
+  };
+  Value bound = arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+  Value largest = extreme(/*largest=*/true);
+  Value ok = arith::CmpIOp::create(
+      b, loc, isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult,
+      largest, bound);
+  if (isSigned) {
+    Value smallest = extreme(/*largest=*/false);
+    Value negativeBound = arith::SubIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0), bound);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::CmpIOp::create(b, loc,
+                                                     arith::CmpIPredicate::sge,
+                                                     smallest, negativeBound));
+  }
+  // No index is in range of nothing, and nothing is always in range.
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (!count)
+    ok = arith::OrIOp::create(b, loc, ok,
+                              arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::eq,
+                                                    dynamicCount, zero));
+  if (!getConstantIntValue(outer))
+    ok = arith::OrIOp::create(
+        b, loc, ok,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, outer, zero));
+  emitRuntimeCheck(b, loc, ok, op, "an index is out of range of the axis");
+}

@@ -14,6 +14,16 @@
 // that was not, and an update out of range is skipped so that nothing is
 // written out of bounds.
 //
+// On a GPU the updates cannot be applied one after another. Each element of
+// the result is computed by its own work item instead (a linalg.generic
+// over the result, which maps to a thread per point): it walks, in the same
+// row-major order, the updates that can land on it (for scatter, those of
+// its row along the axis; for scatter_nd, every index vector) and keeps the
+// last that does, or combines them in order. The values are the CPU's, bit
+// for bit; the work is the result's size times the updates' axis (or the
+// number of index vectors). The indices are checked up front by one
+// reduction, as gather's are.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
@@ -147,10 +157,62 @@ Value guardedInsert(OpBuilder &b, Location loc, Value inRange, Value into,
   return branch.getResult(0);
 }
 
+/// A tensor like `input` whose every element is `element(point, value)`,
+/// `value` being the input's element there: a linalg.generic over the
+/// result, one work item per point on a GPU.
+Value ownerComputes(
+    OpBuilder &b, Location loc, Value input,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> element) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  Value init = createEmpty(b, loc, type, dynamicSizesOf(b, loc, input));
+  SmallVector<AffineMap> maps(
+      2, AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{input}, ValueRange{init}, maps,
+             iterators,
+             [&](OpBuilder &nested, Location at, ValueRange args) {
+               SmallVector<Value> point;
+               for (int64_t d = 0; d < rank; ++d)
+                 point.push_back(linalg::IndexOp::create(nested, at, d));
+               linalg::YieldOp::create(nested, at,
+                                       element(nested, at, point, args[0]));
+             })
+      .getResult(0);
+}
+
+/// `acc` with `value` written over it (reduction `none`) or combined into
+/// it, where `hit` holds.
+Value applyWhere(OpBuilder &b, Location loc, ScatterReduction reduction,
+                 Type element, Value hit, Value value, Value acc) {
+  if (reduction != ScatterReduction::none)
+    value = buildBinaryScalar(b, loc, combiner(reduction), acc, value, element);
+  return arith::SelectOp::create(b, loc, hit, value, acc);
+}
+
+/// Whether every `point[d]` (d from `first` on, or but `skip`) is below
+/// `bounds[d - first]`: the point lies in what the updates cover.
+Value allBelow(OpBuilder &b, Location loc, ValueRange point,
+               ArrayRef<Value> bounds, int64_t first, int64_t skip = -1) {
+  Value all = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (int64_t d = first; d < static_cast<int64_t>(point.size()); ++d)
+    if (d != skip)
+      all = arith::AndIOp::create(
+          b, loc, all,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, point[d],
+                                bounds[d - first]));
+  return all;
+}
+
 /// scatter: one step per update element, its index along the axis read
 /// from the indices at the same position.
 struct ScatterLowering : OpConversionPattern<ScatterOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ScatterLowering(const TypeConverter &converter, MLIRContext *context,
+                  bool gpu)
+      : OpConversionPattern(converter, context), gpu(gpu) {}
+  bool gpu;
 
   LogicalResult
   matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
@@ -178,6 +240,47 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
                      "the updates' dims differ from the indices' or exceed "
                      "the input's");
     Value size = sizeOfDim(rewriter, loc, input, axis);
+    if (gpu) {
+      checkIndicesInRange(rewriter, loc, op, indices, size,
+                          arith::ConstantIndexOp::create(rewriter, loc, 1),
+                          isSigned);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      rewriter.replaceOp(
+          op,
+          ownerComputes(
+              rewriter, loc, input,
+              [&](OpBuilder &b, Location at, ValueRange point, Value old) {
+                // The updates of this point's row along the axis, in
+                // order; none when the row has no updates.
+                Value count = arith::SelectOp::create(
+                    b, at, allBelow(b, at, point, sizes, 0, axis), sizes[axis],
+                    zero);
+                auto walk = scf::ForOp::create(
+                    b, at, zero, count, one, ValueRange{old},
+                    [&](OpBuilder &w, Location where, Value j, ValueRange acc) {
+                      SmallVector<Value> from(point);
+                      from[axis] = j;
+                      Value raw =
+                          tensor::ExtractOp::create(w, where, indices, from);
+                      auto [index, inRange] =
+                          normalizeIndex(w, where, raw, size, isSigned);
+                      Value hit = arith::AndIOp::create(
+                          w, where, inRange,
+                          arith::CmpIOp::create(w, where,
+                                                arith::CmpIPredicate::eq, index,
+                                                point[axis]));
+                      Value value =
+                          tensor::ExtractOp::create(w, where, updates, from);
+                      scf::YieldOp::create(w, where,
+                                           applyWhere(w, where, reduction,
+                                                      element, hit, value,
+                                                      acc[0]));
+                    });
+                return walk.getResult(0);
+              }));
+      return success();
+    }
     Value result = scatterLoops(
         rewriter, loc, op, input, sizes,
         [&](OpBuilder &b, Location at, ValueRange ivs, Value into) {
@@ -200,7 +303,10 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
 /// scatter_nd: one step per index vector, which moves its slice of the
 /// updates (the input's dims from k on) in one insert_slice.
 struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ScatterNdLowering(const TypeConverter &converter, MLIRContext *context,
+                    bool gpu)
+      : OpConversionPattern(converter, context), gpu(gpu) {}
+  bool gpu;
 
   LogicalResult
   matchAndRewrite(ScatterNdOp op, OpAdaptor adaptor,
@@ -241,6 +347,12 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
     emitRuntimeCheck(rewriter, loc, checks.ok, op,
                      "the updates' dims differ from the indices' and the "
                      "input's");
+    if (gpu) {
+      rewriter.replaceOp(op, gpuScatterNd(rewriter, loc, op, input, updates,
+                                          indices, sizes, dimSizes, sliceSizes,
+                                          isSigned, element));
+      return success();
+    }
     auto sliceType =
         RankedTensorType::get(sliceShape, inputType.getElementType());
     Value result = scatterLoops(
@@ -314,11 +426,93 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  /// Each element of the result walks the index vectors in order and keeps
+  /// (or combines) the element of each slice that lands on it. The slice
+  /// dims of the point must lie in the updates' (`sliceSizes`, checked
+  /// equal); a point outside them reads nothing.
+  static Value gpuScatterNd(OpBuilder &b, Location loc, ScatterNdOp op,
+                            Value input, Value updates, Value indices,
+                            ArrayRef<Value> batchSizes,
+                            ArrayRef<Value> dimSizes,
+                            ArrayRef<Value> sliceSizes, bool isSigned,
+                            Type element) {
+    int64_t k = static_cast<int64_t>(dimSizes.size()) -
+                static_cast<int64_t>(sliceSizes.size());
+    ScatterReduction reduction = op.getReduction();
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    bool noIndexVectors = llvm::is_contained(
+        indicesType.getShape().drop_back(), int64_t(0));
+    for (int64_t j = 0; j < k && !noIndexVectors; ++j) {
+      // Component j of every index vector against dim j.
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (int64_t d = 0; d + 1 < indicesType.getRank(); ++d) {
+        offsets.push_back(b.getIndexAttr(0));
+        sizes.push_back(tensor::getMixedSize(b, loc, indices, d));
+        strides.push_back(b.getIndexAttr(1));
+      }
+      offsets.push_back(b.getIndexAttr(j));
+      sizes.push_back(b.getIndexAttr(1));
+      strides.push_back(b.getIndexAttr(1));
+      Value component = tensor::ExtractSliceOp::create(b, loc, indices, offsets,
+                                                       sizes, strides);
+      checkIndicesInRange(b, loc, op, component, dimSizes[j],
+                          arith::ConstantIndexOp::create(b, loc, 1), isSigned);
+    }
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    return ownerComputes(
+        b, loc, input,
+        [&](OpBuilder &nested, Location at, ValueRange point, Value old) {
+          // Once when the point lies in the updates' slices, else never.
+          Value inSlice = allBelow(nested, at, point, sliceSizes, k);
+          Value trips = arith::SelectOp::create(nested, at, inSlice, one, zero);
+          auto guard = scf::ForOp::create(
+              nested, at, zero, trips, one, ValueRange{old},
+              [&](OpBuilder &g, Location gat, Value, ValueRange guarded) {
+                SmallVector<Value> lbs(batchSizes.size(), zero),
+                    steps(batchSizes.size(), one);
+                scf::LoopNest nest = scf::buildLoopNest(
+                    g, gat, lbs, batchSizes, steps, guarded,
+                    [&](OpBuilder &w, Location where, ValueRange ivs,
+                        ValueRange acc) {
+                      Value hit = arith::ConstantIntOp::create(
+                          w, where, w.getI1Type(), 1);
+                      for (int64_t j = 0; j < k; ++j) {
+                        SmallVector<Value> position(ivs);
+                        position.push_back(
+                            arith::ConstantIndexOp::create(w, where, j));
+                        Value raw = tensor::ExtractOp::create(w, where, indices,
+                                                              position);
+                        auto [index, inRange] = normalizeIndex(
+                            w, where, raw, dimSizes[j], isSigned);
+                        hit = arith::AndIOp::create(
+                            w, where, hit,
+                            arith::AndIOp::create(
+                                w, where, inRange,
+                                arith::CmpIOp::create(w, where,
+                                                      arith::CmpIPredicate::eq,
+                                                      index, point[j])));
+                      }
+                      SmallVector<Value> from(ivs);
+                      from.append(point.begin() + k, point.end());
+                      Value value =
+                          tensor::ExtractOp::create(w, where, updates, from);
+                      return scf::ValueVector{applyWhere(
+                          w, where, reduction, element, hit, value, acc[0])};
+                    });
+                Value result =
+                    nest.results.empty() ? guarded[0] : nest.results[0];
+                scf::YieldOp::create(g, gat, result);
+              });
+          return guard.getResult(0);
+        });
+  }
 };
 } // namespace
 
 void maxgraph::populateMaxGraphScatterToLinalgPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns, bool gpu) {
   patterns.add<ScatterLowering, ScatterNdLowering>(converter,
-                                                   patterns.getContext());
+                                                   patterns.getContext(), gpu);
 }

@@ -11,6 +11,12 @@
 // which keeps the sort stable. O(n log n) comparisons, each of two keys read
 // in order; every read is in bounds.
 //
+// On a GPU, whose work items cannot write a row one after another, the
+// same order comes from two passes of one work item per element: the rank
+// of each element (how many sort before it, ties counted by position), then
+// for each output position the element of that rank. O(n^2) comparisons per
+// row, all in parallel.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
@@ -58,7 +64,10 @@ Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
 }
 
 struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ArgsortLowering(const TypeConverter &converter, MLIRContext *context,
+                  bool gpu)
+      : OpConversionPattern(converter, context), gpu(gpu) {}
+  bool gpu;
 
   LogicalResult
   matchAndRewrite(ArgsortOp op, OpAdaptor adaptor,
@@ -81,6 +90,11 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
     }
     Value n = sizes[axis];
     Type i64 = rewriter.getI64Type(), indexType = rewriter.getIndexType();
+    if (gpu) {
+      rewriter.replaceOp(
+          op, ranked(rewriter, loc, input, type, axis, n, dynamicSizes, order));
+      return success();
+    }
 
     // Runs of width 1: each position is its own.
     auto map = AffineMap::getMultiDimIdentityMap(rank, getContext());
@@ -226,10 +240,81 @@ struct ArgsortLowering : OpConversionPattern<ArgsortOp> {
     rewriter.replaceOp(op, passes.getResult(2));
     return success();
   }
+
+  /// The positions by rank: a linalg.generic of every element's rank (the
+  /// elements that sort strictly before it, and the equal ones before it
+  /// in the row), then one of every output position's element, the one of
+  /// that rank (ranks are a permutation of the row).
+  static Value ranked(OpBuilder &b, Location loc, Value input,
+                      RankedTensorType type, int64_t axis, Value n,
+                      ValueRange dynamicSizes, const KeyOrder &order) {
+    int64_t rank = type.getRank();
+    Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
+    auto map = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    // A generic over `type` whose element at each point is what `walk`
+    // yields from a loop along the point's row, starting at `init`.
+    auto perPoint =
+        [&](Value init,
+            function_ref<Value(OpBuilder &, Location, ValueRange, Value, Value)>
+                step) {
+          return linalg::GenericOp::create(
+                     b, loc, TypeRange{type}, ValueRange{},
+                     ValueRange{createEmpty(b, loc, type, dynamicSizes)},
+                     ArrayRef<AffineMap>{map}, iterators,
+                     [&](OpBuilder &g, Location at, ValueRange) {
+                       SmallVector<Value> point;
+                       for (int64_t d = 0; d < rank; ++d)
+                         point.push_back(linalg::IndexOp::create(g, at, d));
+                       auto walk = scf::ForOp::create(
+                           g, at, zero, n, one, ValueRange{init},
+                           [&](OpBuilder &w, Location where, Value j,
+                               ValueRange acc) {
+                             scf::YieldOp::create(
+                                 w, where, step(w, where, point, j, acc[0]));
+                           });
+                       linalg::YieldOp::create(g, at, walk.getResult(0));
+                     })
+              .getResult(0);
+        };
+    Type i64 = b.getI64Type();
+    Value zero64 = arith::ConstantIntOp::create(b, loc, i64, 0);
+    Value ranks = perPoint(zero64, [&](OpBuilder &w, Location at,
+                                       ValueRange point, Value j, Value count) {
+      SmallVector<Value> other(point);
+      other[axis] = j;
+      Value mine = tensor::ExtractOp::create(w, at, input, point);
+      Value theirs = tensor::ExtractOp::create(w, at, input, other);
+      // Before it: sorts strictly before, or ties and comes first.
+      Value mineNotFirst = arith::XOrIOp::create(
+          w, at, order.before(w, at, mine, theirs),
+          arith::ConstantIntOp::create(w, at, w.getI1Type(), 1));
+      Value earlier = arith::AndIOp::create(
+          w, at, mineNotFirst,
+          arith::CmpIOp::create(w, at, arith::CmpIPredicate::ult, j,
+                                point[axis]));
+      Value counts = arith::OrIOp::create(
+          w, at, order.before(w, at, theirs, mine), earlier);
+      return arith::AddIOp::create(w, at, count,
+                                   arith::ExtUIOp::create(w, at, i64, counts));
+    });
+    return perPoint(zero64, [&](OpBuilder &w, Location at, ValueRange point,
+                                Value j, Value found) {
+      SmallVector<Value> other(point);
+      other[axis] = j;
+      Value itsRank = tensor::ExtractOp::create(w, at, ranks, other);
+      Value wanted = arith::IndexCastOp::create(w, at, i64, point[axis]);
+      Value isIt = arith::CmpIOp::create(w, at, arith::CmpIPredicate::eq,
+                                         itsRank, wanted);
+      return arith::SelectOp::create(
+          w, at, isIt, arith::IndexCastOp::create(w, at, i64, j), found);
+    });
+  }
 };
 } // namespace
 
 void maxgraph::populateMaxGraphSortToLinalgPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ArgsortLowering>(converter, patterns.getContext());
+    const TypeConverter &converter, RewritePatternSet &patterns, bool gpu) {
+  patterns.add<ArgsortLowering>(converter, patterns.getContext(), gpu);
 }

@@ -177,9 +177,12 @@ void populateMaxGraphControlFlowToLinalgPatterns(
 
 /// Adds the patterns of `scatter` and `scatter_nd`: `scf.for` nests that
 /// apply the updates in row-major order (so that the last duplicate wins)
-/// and check each index.
+/// and check each index; for a `gpu`, a linalg.generic over the result
+/// whose every element walks the updates that can land on it, in the same
+/// order.
 void populateMaxGraphScatterToLinalgPatterns(
-    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    bool gpu);
 
 /// Adds the pattern of `conv2d`: linalg.conv_2d_nhwc_hwcf on the
 /// zero-padded input, one per group of channels.
@@ -188,9 +191,12 @@ void populateMaxGraphConvolutionToLinalgPatterns(
 
 /// Adds the pattern of `argsort`: a bottom-up merge sort of the positions
 /// along the axis, each pass an `scf.for` nest that finds every output by
-/// a binary search on the merge path.
+/// a binary search on the merge path; for a `gpu`, each element's rank
+/// counted by its own work item, then each output position's element found
+/// by its own.
 void populateMaxGraphSortToLinalgPatterns(const mlir::TypeConverter &converter,
-                                          mlir::RewritePatternSet &patterns);
+                                          mlir::RewritePatternSet &patterns,
+                                          bool gpu);
 
 /// Adds the pattern of `nonzero`: a counting reduction, then a row-major
 /// `scf.for` nest that writes each nonzero element's coordinates.
