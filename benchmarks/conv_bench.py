@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""2-D convolution on ResNet-like shapes: F.conv2d through compile()'s
-callable (numpy inputs, NHWC x RSCF) against PyTorch's conv2d at its best
-layout (contiguous NCHW or channels_last, the faster of the two), at 1 and
-2 threads, in one run.
+"""2-D convolution on ResNet-like shapes and MobileNet-like depthwise ones:
+F.conv2d through compile()'s callable (numpy inputs, NHWC x RSCF) against
+PyTorch's conv2d at its best layout (contiguous NCHW or channels_last, the
+faster of the two), at 1 and 2 threads, in one run.
 
     PYTHONPATH=build/python VENV/bin/python benchmarks/conv_bench.py
     ... conv_bench.py --runs 3 --threads 1
@@ -24,10 +24,14 @@ import sys
 import tempfile
 import time
 
-# (name, batch, height, width, in channels, kernel, stride, padding, out)
+# (name, batch, height, width, in channels, kernel, stride, padding, out,
+#  groups)
 SHAPES = [
-    ("resnet 3x3, 56x56x64", 8, 56, 56, 64, 3, 1, 1, 64),
-    ("resnet stem 7x7/2, 224x224x3", 8, 224, 224, 3, 7, 2, 3, 64),
+    ("resnet 3x3, 56x56x64", 8, 56, 56, 64, 3, 1, 1, 64, 1),
+    ("resnet stem 7x7/2, 224x224x3", 8, 224, 224, 3, 7, 2, 3, 64, 1),
+    ("depthwise 3x3, 112x112x32", 8, 112, 112, 32, 3, 1, 1, 32, 32),
+    ("depthwise 3x3/2, 112x112x64", 8, 112, 112, 64, 3, 2, 1, 64, 64),
+    ("depthwise 3x3, 14x14x512", 8, 14, 14, 512, 3, 1, 1, 512, 512),
 ]
 
 
@@ -44,10 +48,10 @@ def best_of(call, runs, calls):
 
 def child(engine, shape_index, threads, runs):
     import numpy as np
-    name, n, h, w, c, k, stride, pad, f = SHAPES[shape_index]
+    name, n, h, w, c, k, stride, pad, f, groups = SHAPES[shape_index]
     rng = np.random.default_rng(0)
     x = rng.standard_normal((n, h, w, c)).astype(np.float32)
-    weights = rng.standard_normal((k, k, c, f)).astype(np.float32)
+    weights = rng.standard_normal((k, k, c // groups, f)).astype(np.float32)
     result = {}
     if engine == "maxgraph":
         import maxgraph
@@ -59,7 +63,8 @@ def child(engine, shape_index, threads, runs):
         start = time.perf_counter()
         run = compilation.compile(
             lambda a, b: F.conv2d(a, b, stride=stride,
-                                  padding=(pad, pad, pad, pad)))(
+                                  padding=(pad, pad, pad, pad),
+                                  groups=groups))(
             TensorLayout(DType.float32, list(x.shape)),
             TensorLayout(DType.float32, list(weights.shape)))
         run(x, weights)
@@ -79,7 +84,8 @@ def child(engine, shape_index, threads, runs):
                     b = b.to(memory_format=torch.channels_last)
                 times[layout] = best_of(
                     lambda: torch.nn.functional.conv2d(
-                        a, b, stride=stride, padding=pad), runs, 3)
+                        a, b, stride=stride, padding=pad, groups=groups),
+                    runs, 3)
         layout = min(times, key=times.get)
         result.update(s=times[layout], layout=layout,
                       version=torch.__version__)

@@ -85,6 +85,36 @@ def test_conv2d_register_tiles_and_their_remainders(dilation, rng):
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-3)
 
 
+@pytest.mark.parametrize("stride,dilation,padding,width,channels", [
+    ((1, 1), (1, 1), (1, 1, 1, 1), 29, 48),   # tiles of 16 channels
+    ((2, 2), (1, 1), (1, 1, 1, 1), 26, 64),   # strided; the last column unread
+    ((1, 2), (2, 1), (2, 0, 1, 3), 14, 8),    # fewer channels than a vector
+    ((2, 1), (1, 1), (0, 1, 0, 1), 7, 40),    # rows that 4 do not divide
+])
+def test_depthwise_conv2d_matches_direct_convolution(stride, dilation,
+                                                     padding, width, channels,
+                                                     rng):
+    # A channel and a filter per group: its own kernel (blocks of output
+    # rows, register tiles of pixels x channels, a multiply-add per tap).
+    x = rng.standard_normal((2, 10, width, channels)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 1, channels)).astype(np.float32)
+    run = compilation.compile(
+        lambda a, f: F.conv2d(a, f, stride, dilation, padding, channels))(
+        layout(x), layout(w))
+    expected = conv_reference(x, w, stride, dilation, padding, channels, None)
+    np.testing.assert_allclose(run(x, w).to_numpy(), expected, rtol=1e-4,
+                               atol=1e-4)
+    # A channel multiplier of 2 (two filters per group) is grouped instead.
+    w2 = rng.standard_normal((3, 3, 1, 2 * channels)).astype(np.float32)
+    run2 = compilation.compile(
+        lambda a, f: F.conv2d(a, f, stride, dilation, padding, channels))(
+        layout(x), layout(w2))
+    np.testing.assert_allclose(
+        run2(x, w2).to_numpy(),
+        conv_reference(x, w2, stride, dilation, padding, channels, None),
+        rtol=1e-4, atol=1e-4)
+
+
 def test_conv2d_nchw_fcrs_and_a_symbolic_batch(rng):
     x = rng.standard_normal((3, 4, 7, 7)).astype(np.float32)       # NCHW
     w = rng.standard_normal((5, 4, 2, 2)).astype(np.float32)       # FCRS

@@ -461,8 +461,12 @@ Program conv2dProgram(Rng &rng) {
   Program p;
   p.dialectOp = "maxgraph.conv2d";
   p.dtype = rng.pick(kFloats);
-  int64_t groups = rng.between(1, 3);
-  int64_t channels = rng.between(1, 3), filters = groups * rng.between(1, 3);
+  // A depthwise convolution (a channel and a filter per group, its own
+  // kernel) about one time in four, with channels past a vector's width.
+  bool depthwise = rng.chance(0.25);
+  int64_t groups = depthwise ? rng.between(2, 40) : rng.between(1, 3);
+  int64_t channels = depthwise ? 1 : rng.between(1, 3);
+  int64_t filters = groups * (depthwise ? 1 : rng.between(1, 3));
   std::vector<int64_t> strides, dilations, padding, window;
   std::vector<Dim> image = {randomDim(rng)};
   for (int d = 0; d < 2; ++d) {
@@ -487,7 +491,8 @@ Program conv2dProgram(Rng &rng) {
   p.what = "strides " + std::to_string(strides[0]) + "x" +
            std::to_string(strides[1]) + ", dilations " +
            std::to_string(dilations[0]) + "x" + std::to_string(dilations[1]) +
-           ", " + std::to_string(groups) + " groups";
+           ", " + std::to_string(groups) + " groups" +
+           (depthwise ? " (depthwise)" : "");
   p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
     return std::vector<Tensor>{
         ops::conv2d(x[0], x[1], strides, dilations, padding, groups)};

@@ -13,6 +13,7 @@
 #include "MaxGraph/Codegen/Common/Vectorization.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -30,8 +31,8 @@ MatmulTileSizes maxgraph::convolutionTileSizes(int64_t filters,
 }
 
 /// The tensor.pad of zeros, of the rows and columns only and by static
-/// amounts, that `conv` reads its input from; null otherwise.
-static tensor::PadOp zeroPaddedImage(linalg::Conv2DNhwcHwcfOp conv) {
+/// amounts, that `conv` (NHWC input) reads its input from; null otherwise.
+static tensor::PadOp zeroPaddedImage(linalg::LinalgOp conv) {
   auto pad = conv.getDpsInputs()[0].getDefiningOp<tensor::PadOp>();
   if (!pad)
     return nullptr;
@@ -64,8 +65,13 @@ static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
   auto windowType = cast<RankedTensorType>(slice.getType());
   Value source = pad.getSource();
   auto sourceType = cast<RankedTensorType>(source.getType());
-  if (!windowType.hasStaticShape() ||
-      windowType.getDimSize(2) != pad.getResultType().getDimSize(2))
+  // The window starts at the padded image's first column; it may end
+  // before its last (a strided convolution's last columns that no output
+  // reads).
+  std::optional<int64_t> column =
+      getConstantIntValue(slice.getMixedOffsets()[2]);
+  if (!windowType.hasStaticShape() || !column || *column != 0 ||
+      windowType.getDimSize(2) > pad.getResultType().getDimSize(2))
     return;
   Location loc = row.getLoc();
   rewriter.setInsertionPoint(row);
@@ -73,6 +79,11 @@ static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
           left = *getConstantIntValue(pad.getMixedLowPad()[2]);
   int64_t rows = windowType.getDimSize(1), height = sourceType.getDimSize(1),
           width = sourceType.getDimSize(2), channels = sourceType.getDimSize(3);
+  // The source's columns that fall in the window.
+  int64_t windowWidth = windowType.getDimSize(2);
+  int64_t copied = std::min(width, windowWidth - left);
+  if (copied <= 0)
+    return;
   OpFoldResult batch = slice.getMixedOffsets()[0];
   Value start = getValueOrCreateConstantIndexOp(rewriter, loc,
                                                 slice.getMixedOffsets()[1]);
@@ -120,14 +131,13 @@ static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
     window = tensor::InsertSliceOp::create(rewriter, loc, zeros.getResult(0),
                                            window, offsets, sizes, ones);
   };
-  int64_t windowWidth = windowType.getDimSize(2);
   fill(index(0), first, 0, windowWidth);
   fill(last,
        arith::SubIOp::create(rewriter, loc, constant(rows), last).getResult(),
        0, windowWidth);
   fill(first, count, 0, left);
-  fill(first, count, left + width, windowWidth - left - width);
-  SmallVector<OpFoldResult> sizes = {index(1), count, index(width),
+  fill(first, count, left + copied, windowWidth - left - copied);
+  SmallVector<OpFoldResult> sizes = {index(1), count, index(copied),
                                      index(channels)};
   SmallVector<OpFoldResult> at = {index(0), first, index(left), index(0)};
   // A copy of whole rows (each pixels x channels contiguous on both sides:
@@ -141,15 +151,22 @@ static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
     tileToVectorRows(rewriter, move, vectorLength, ThreadTiling::none());
 }
 
-void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
-                                              linalg::Conv2DNhwcHwcfOp conv,
-                                              const MatmulTileSizes &sizes,
-                                              const ThreadTiling &threads,
-                                              int64_t vectorLength) {
-  // Loops: n, oh, ow, f (parallel), kh, kw, c (reductions).
-  SmallVector<int64_t> ranges = conv.getStaticLoopRanges();
-  MatmulTileSizes fitted =
-      fitRegisterRows(ranges[2], convolutionTileSizes(ranges[3], sizes));
+/// Tiles `conv` (loops n, oh, ow, then its others: f or c, and the taps)
+/// into blocks of `rows` output rows (over the threads, or a loop), each
+/// reading its padded window built from the source, register tiles of one
+/// row's `pixels` x `columns` that start from zeros (peeled), and one loop
+/// per filter tap; marks each tap for vectorizeMarkedTiles.
+static void tileToTaps(RewriterBase &rewriter, linalg::LinalgOp conv,
+                       int64_t rows, int64_t pixels, int64_t columns,
+                       const ThreadTiling &threads, int64_t vectorLength) {
+  unsigned loops = conv.getNumLoops();
+  auto sizesFor =
+      [&](std::initializer_list<std::pair<unsigned, int64_t>> given) {
+        SmallVector<int64_t> sizes(loops, 0);
+        for (auto [loop, size] : given)
+          sizes[loop] = size;
+        return sizes;
+      };
   // The fill, left without a use, is the caller's to erase.
   Value empty = zeroFilledInit(conv);
   if (empty)
@@ -172,13 +189,14 @@ void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
   // One output row per iteration: over the threads when the convolution is
   // large enough, else in a loop.
   auto op = cast<TilingInterface>(conv.getOperation());
-  FailureOr<TilingInterface> rows =
-      tileForThreads(rewriter, conv, threads, {1, 1, 0, 0, 0, 0, 0});
-  if (succeeded(rows) && rows->getOperation() != conv.getOperation()) {
-    op = *rows;
+  SmallVector<int64_t> rowSizes = sizesFor({{0, 1}, {1, rows}});
+  FailureOr<TilingInterface> block =
+      tileForThreads(rewriter, conv, threads, rowSizes);
+  if (succeeded(block) && block->getOperation() != conv.getOperation()) {
+    op = *block;
   } else {
     FailureOr<scf::SCFTilingResult> tiled =
-        tileWithForLoops(rewriter, op, {1, 1, 0, 0, 0, 0, 0});
+        tileWithForLoops(rewriter, op, rowSizes);
     if (failed(tiled))
       return zeroInit(conv);
     op = cast<TilingInterface>(tiled->tiledOps.back());
@@ -186,19 +204,173 @@ void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
   if (pad)
     readWindowFromSource(rewriter, cast<linalg::LinalgOp>(op.getOperation()),
                          pad, vectorLength);
-  FailureOr<scf::SCFTilingResult> registers =
-      tileWithForLoops(rewriter, op, {0, 0, fitted.mr, fitted.nr, 0, 0, 0});
+  FailureOr<scf::SCFTilingResult> registers = tileWithForLoops(
+      rewriter, op, sizesFor({{1, 1}, {2, pixels}, {3, columns}}));
   if (failed(registers))
     return zeroInit(cast<linalg::LinalgOp>(op.getOperation()));
   auto tile = cast<linalg::LinalgOp>(registers->tiledOps.back());
   // Each register tile starts from zeros.
   zeroInit(tile);
+  // The taps: kh and kw, the two loops after the output's (n, oh, ow, f or
+  // c); a convolution's channels (its last loop) stay whole.
   FailureOr<scf::SCFTilingResult> taps =
       tileWithForLoops(rewriter, cast<TilingInterface>(tile.getOperation()),
-                       {0, 0, 0, 0, 1, 1, 0});
+                       sizesFor({{4, 1}, {5, 1}}));
   if (succeeded(taps))
     markForVectorization(taps->tiledOps.back());
   peelPartialIterations(rewriter, registers->loops);
+}
+
+void maxgraph::tileConvolutionToRegisterTiles(RewriterBase &rewriter,
+                                              linalg::Conv2DNhwcHwcfOp conv,
+                                              const MatmulTileSizes &sizes,
+                                              const ThreadTiling &threads,
+                                              int64_t vectorLength) {
+  // Loops: n, oh, ow, f (parallel), kh, kw, c (reductions).
+  SmallVector<int64_t> ranges = conv.getStaticLoopRanges();
+  MatmulTileSizes fitted =
+      fitRegisterRows(ranges[2], convolutionTileSizes(ranges[3], sizes));
+  tileToTaps(rewriter, conv, /*rows=*/1, fitted.mr, fitted.nr, threads,
+             vectorLength);
+}
+
+std::pair<int64_t, int64_t>
+maxgraph::depthwiseTileSizes(int64_t width, int64_t channels,
+                             const MatmulTileSizes &sizes) {
+  // Lanes per register: a matmul's register tile is two registers wide.
+  int64_t lanes = std::max<int64_t>(1, sizes.nr / 2);
+  int64_t columns = channels;
+  for (int64_t vectors : {2, 1})
+    if (channels % (vectors * lanes) == 0) {
+      columns = vectors * lanes;
+      break;
+    }
+  // As many accumulators as a matmul's register tile has.
+  int64_t registers = std::max<int64_t>(1, (columns + lanes - 1) / lanes);
+  int64_t accumulators = std::max<int64_t>(1, 2 * sizes.mr);
+  int64_t pixels =
+      std::max<int64_t>(1, std::min<int64_t>(accumulators / registers, width));
+  // Tiles that cover the row evenly: a divisor of the width down to two
+  // thirds as many pixels, else equal tiles (14 pixels: two of 7, not 12
+  // and a remainder of 2).
+  if (width % pixels != 0) {
+    int64_t even = llvm::divideCeil(width, llvm::divideCeil(width, pixels));
+    for (int64_t fewer = pixels - 1; 3 * fewer >= 2 * pixels; --fewer)
+      if (width % fewer == 0) {
+        even = fewer;
+        break;
+      }
+    pixels = even;
+  }
+  return {pixels, columns};
+}
+
+void maxgraph::tileDepthwiseToRegisterTiles(
+    RewriterBase &rewriter, linalg::DepthwiseConv2DNhwcHwcOp conv,
+    const MatmulTileSizes &sizes, const ThreadTiling &threads,
+    int64_t vectorLength) {
+  // Loops: n, oh, ow, c (parallel), kh, kw (reductions).
+  SmallVector<int64_t> ranges = conv.getStaticLoopRanges();
+  auto [pixels, columns] = depthwiseTileSizes(ranges[2], ranges[3], sizes);
+  // Blocks of output rows, each one window: a window of 3x3 taps holds a
+  // row's input three times over, and a depthwise convolution, with a
+  // multiply-add per input element and tap, is bound by moving it.
+  int64_t rows = 1;
+  for (int64_t block : {4, 2})
+    if (ranges[1] % block == 0) {
+      rows = block;
+      break;
+    }
+  tileToTaps(rewriter, conv, rows, pixels, columns, threads, vectorLength);
+}
+
+linalg::GenericOp
+maxgraph::depthwiseTapAsGeneric(RewriterBase &rewriter,
+                                linalg::DepthwiseConv2DNhwcHwcOp conv) {
+  if (!conv.hasPureTensorSemantics() ||
+      !llvm::all_of(conv->getOperandTypes(), [](Type type) {
+        return cast<ShapedType>(type).hasStaticShape();
+      }))
+    return nullptr;
+  Value input = conv.getDpsInputs()[0], filter = conv.getDpsInputs()[1],
+        output = conv.getDpsInits()[0];
+  auto outputType = cast<RankedTensorType>(output.getType());
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  ArrayRef<int64_t> out = outputType.getShape(), taps = filterType.getShape();
+  if (out[0] != 1 || out[1] != 1 || taps[0] != 1 || taps[1] != 1)
+    return nullptr;
+  int64_t m = out[2], c = out[3];
+  int64_t stride = conv.getStrides().getValues<int64_t>()[1];
+  Location loc = conv.getLoc();
+  Type element = outputType.getElementType();
+  auto index = [&](int64_t value) -> OpFoldResult {
+    return rewriter.getIndexAttr(value);
+  };
+  SmallVector<OpFoldResult> zeros(4, index(0)), ones(4, index(1));
+  rewriter.setInsertionPoint(conv);
+  // Rank-reducing slices, or where a unit dim would be kept, 4-D slices
+  // collapsed (as convolutionTapAsMatmul's, which says why): the former
+  // let hoisting keep the accumulators in registers across the taps.
+  bool unitDim = m == 1 || c == 1;
+  SmallVector<ReassociationIndices> matrix = {{0, 1, 2}, {3}};
+  auto type = RankedTensorType::get({m, c}, element);
+  auto matrixOf = [&](Value source, int64_t stride) -> Value {
+    SmallVector<OpFoldResult> sizes = {index(1), index(1), index(m), index(c)},
+                              strides = {index(1), index(1), index(stride),
+                                         index(1)};
+    if (!unitDim)
+      return tensor::ExtractSliceOp::create(rewriter, loc, type, source, zeros,
+                                            sizes, strides);
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, source, zeros,
+                                                 sizes, strides);
+    return tensor::CollapseShapeOp::create(rewriter, loc, type, slice, matrix);
+  };
+  // The row's pixels `stride` apart, the tap's weight of each channel, the
+  // accumulators.
+  Value pixels = matrixOf(input, stride);
+  auto channelsType = RankedTensorType::get({c}, element);
+  Value weights = unitDim ? tensor::CollapseShapeOp::create(
+                                rewriter, loc, channelsType, filter,
+                                SmallVector<ReassociationIndices>{{0, 1, 2}})
+                                .getResult()
+                          : tensor::ExtractSliceOp::create(
+                                rewriter, loc, channelsType, filter,
+                                SmallVector<OpFoldResult>(3, index(0)),
+                                {index(1), index(1), index(c)},
+                                SmallVector<OpFoldResult>(3, index(1)))
+                                .getResult();
+  Value accumulator = matrixOf(output, 1);
+  MLIRContext *context = rewriter.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+  AffineMap channel =
+      AffineMap::get(2, 0, {getAffineDimExpr(1, context)}, context);
+  // f32 and f64 accumulate with fused multiply-adds, as a matmul's tiles
+  // do; the narrow floats are computed in f32 later, a product and a sum.
+  bool fused = element.isF32() || element.isF64();
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, ValueRange{pixels, weights},
+      ValueRange{accumulator}, {identity, channel, identity},
+      {utils::IteratorType::parallel, utils::IteratorType::parallel},
+      [&](OpBuilder &b, Location at, ValueRange args) {
+        Value sum = fused
+                        ? math::FmaOp::create(b, at, args[0], args[1], args[2])
+                              .getResult()
+                        : arith::AddFOp::create(
+                              b, at, args[2],
+                              arith::MulFOp::create(b, at, args[0], args[1]))
+                              .getResult();
+        linalg::YieldOp::create(b, at, sum);
+      });
+  Value product = generic.getResult(0);
+  if (unitDim)
+    product = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({1, 1, m, c}, element), product,
+        matrix);
+  Value result = tensor::InsertSliceOp::create(
+      rewriter, loc, product, output, zeros,
+      {index(1), index(1), index(m), index(c)}, ones);
+  rewriter.replaceOp(conv, result);
+  return generic;
 }
 
 linalg::MatmulOp

@@ -318,6 +318,12 @@ void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {
     // One tap of a direct convolution is a matmul's register tile.
     if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
       matmul = convolutionTapAsMatmul(rewriter, conv);
+    // One tap of a depthwise convolution is an elementwise multiply-add.
+    if (auto depthwise =
+            dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation()))
+      if (linalg::GenericOp generic =
+              depthwiseTapAsGeneric(rewriter, depthwise))
+        op = generic;
     if (matmul)
       vectorizeMatmulTile(rewriter, matmul, maskedColumns);
     else

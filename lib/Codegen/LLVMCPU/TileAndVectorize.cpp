@@ -24,6 +24,9 @@
 //    the threads, each reading a window of padded rows it builds, then
 //    register tiles of pixels x filters, each a loop over the filter's taps
 //    of matmul register tiles (tileConvolutionToRegisterTiles);
+//  - linalg.depthwise_conv_2d_nhwc_hwc (static but for the batch): the same
+//    rows and taps, each tap an elementwise multiply-add of register tiles
+//    of pixels x channels (tileDepthwiseToRegisterTiles);
 //  - every other op: rows vectorized along the innermost dim
 //    (tileToVectorRows); a reduction over the innermost dim accumulates
 //    lane-wise into a partial vector kept in registers and reduces it once
@@ -77,10 +80,12 @@ bool isPlainBatchMatmul(linalg::LinalgOp op) {
                       batch.getDefaultIndexingMaps(op->getContext());
 }
 
-/// A linalg.conv_2d_nhwc_hwcf whose loops are static but for the batch
-/// (maxgraph.conv2d's), the convolutions tiled to register tiles.
+/// A linalg.conv_2d_nhwc_hwcf or depthwise_conv_2d_nhwc_hwc whose loops
+/// are static but for the batch (maxgraph.conv2d's), the convolutions tiled
+/// to register tiles.
 bool isDirectConvolution(linalg::LinalgOp op) {
-  if (!isa<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+  if (!isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(
+          op.getOperation()))
     return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   return llvm::all_of(ArrayRef<int64_t>(ranges).drop_front(),
@@ -253,11 +258,11 @@ struct TileAndVectorizePass
     // erases the matmuls.
     SmallVector<linalg::MatmulOp> matmuls;
     SmallVector<linalg::BatchMatmulOp> batches;
-    SmallVector<linalg::Conv2DNhwcHwcfOp> convolutions;
+    SmallVector<linalg::LinalgOp> convolutions;
     SmallVector<linalg::LinalgOp> others;
     for (linalg::LinalgOp op : ops) {
       if (isDirectConvolution(op))
-        convolutions.push_back(cast<linalg::Conv2DNhwcHwcfOp>(*op));
+        convolutions.push_back(op);
       else if (isPlainMatmul(op))
         matmuls.push_back(cast<linalg::MatmulOp>(op.getOperation()));
       else if (isPlainBatchMatmul(op))
@@ -270,9 +275,15 @@ struct TileAndVectorizePass
     for (linalg::BatchMatmulOp batch : batches)
       tileBatchMatmulToRegisterTiles(rewriter, batch, sizes.matmul,
                                      sizes.threads, sizes.vectorLength);
-    for (linalg::Conv2DNhwcHwcfOp conv : convolutions)
-      tileConvolutionToRegisterTiles(rewriter, conv, sizes.matmul,
-                                     sizes.threads, sizes.vectorLength);
+    for (linalg::LinalgOp op : convolutions) {
+      if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+        tileConvolutionToRegisterTiles(rewriter, conv, sizes.matmul,
+                                       sizes.threads, sizes.vectorLength);
+      else
+        tileDepthwiseToRegisterTiles(
+            rewriter, cast<linalg::DepthwiseConv2DNhwcHwcOp>(*op), sizes.matmul,
+            sizes.threads, sizes.vectorLength);
+    }
     for (linalg::LinalgOp op : others) {
       // A fill fused into the matmuls of a batch has no use left.
       if (op->use_empty()) {

@@ -7,9 +7,11 @@
 // conv2d becomes linalg.conv_2d_nhwc_hwcf, the layouts being the same, on
 // the input zero-padded (a tensor.pad, which the CPU strategy builds window
 // by window where the convolution reads it, ConvolutionTiling.cpp), and
-// accumulating into a zero-filled result. With groups, each group's
+// accumulating into a zero-filled result. A depthwise convolution (one
+// channel and one filter per group) is linalg.depthwise_conv_2d_nhwc_hwc,
+// its filter's unit channel dim dropped. With other groups, each group's
 // channels (padded) and filters are slices, and each group's convolution is
-// inserted into its channels of the result. GPUs run the op as a generic.
+// inserted into its channels of the result. GPUs run the ops as generics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +81,22 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
     }
     int64_t channels = filterType.getDimSize(2),
             features = filterType.getDimSize(3) / groups;
+    if (channels == 1 && features == 1) {
+      // [kh, kw, 1, c] -> [kh, kw, c]: each channel's own filter.
+      auto perChannel = RankedTensorType::get(
+          {filterType.getDimSize(0), filterType.getDimSize(1), groups},
+          element);
+      Value weights = tensor::CollapseShapeOp::create(
+          rewriter, loc, perChannel, filter,
+          SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+      Value init = createFilled(rewriter, loc, type, batchSizes, zero);
+      rewriter.replaceOp(op, linalg::DepthwiseConv2DNhwcHwcOp::create(
+                                 rewriter, loc, TypeRange{type},
+                                 ValueRange{padded(input), weights},
+                                 ValueRange{init}, strides, dilations)
+                                 .getResult(0));
+      return success();
+    }
     RankedTensorType groupType = RankedTensorType::get(
         {type.getDimSize(0), type.getDimSize(1), type.getDimSize(2), features},
         element);

@@ -57,3 +57,21 @@ maxgraph.graph @grouped_padded(%x: !maxgraph.tensor<[1, 4, 4, 4], f32>, %w: !max
   %0 = maxgraph.conv2d %x, %w strides = [1, 1] dilations = [1, 1] padding = [0, 0, 1, 1] groups = 2 : (!maxgraph.tensor<[1, 4, 4, 4], f32>, !maxgraph.tensor<[1, 2, 2, 6], f32>) -> !maxgraph.tensor<[1, 4, 5, 6], f32>
   maxgraph.output %0 : !maxgraph.tensor<[1, 4, 5, 6], f32>
 }
+
+// -----
+
+// A depthwise convolution (a channel and a filter per group) is one
+// linalg.depthwise_conv_2d_nhwc_hwc on the padded input, with the filter's
+// unit channel dim dropped, not a convolution per group.
+// CHECK-LABEL: func.func @depthwise(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<?x6x6x8xf32>{{.*}}, %[[W:[^:]*]]: tensor<3x3x1x8xf32>
+// CHECK: %[[PERCHANNEL:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0], [1], [2, 3]] : tensor<3x3x1x8xf32> into tensor<3x3x8xf32>
+// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x3x3x8xf32>)
+// CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[OUT:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[PADDED]], %[[PERCHANNEL]] : tensor<?x8x8x8xf32>, tensor<3x3x8xf32>) outs(%[[ZEROS]] : tensor<?x3x3x8xf32>)
+// CHECK-NOT: linalg.conv_2d
+// CHECK: return %[[OUT]]
+maxgraph.graph @depthwise<n>(%x: !maxgraph.tensor<[n, 6, 6, 8], f32>, %w: !maxgraph.tensor<[3, 3, 1, 8], f32>) -> !maxgraph.tensor<[n, 3, 3, 8], f32> {
+  %0 = maxgraph.conv2d %x, %w strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] groups = 8 : (!maxgraph.tensor<[n, 6, 6, 8], f32>, !maxgraph.tensor<[3, 3, 1, 8], f32>) -> !maxgraph.tensor<[n, 3, 3, 8], f32>
+  maxgraph.output %0 : !maxgraph.tensor<[n, 3, 3, 8], f32>
+}

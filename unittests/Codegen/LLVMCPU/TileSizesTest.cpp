@@ -216,4 +216,27 @@ TEST(TileSizesTest, ConvolutionTilesReadWholeFilterRows) {
   EXPECT_EQ(conv.mr, 3);
   EXPECT_EQ(conv.nr, 32);
 }
+
+TEST(TileSizesTest, DepthwiseTilesKeepAMatmulsAccumulators) {
+  using Tile = std::pair<int64_t, int64_t>;
+  // AVX-512 (12 x 32 matmul tiles, 24 accumulators): 12 pixels by two
+  // registers of channels where both fit the row...
+  MatmulTileSizes matmul =
+      chooseCPUTileSizes(target(512, 32, 48 * kKiB, 2 * kMiB, 2)).matmul;
+  EXPECT_EQ(depthwiseTileSizes(120, 64, matmul), (Tile{12, 32}));
+  // ... one register of 16 channels where 32 do not divide them, by 24
+  // pixels (a row of 26: two tiles of 13) ...
+  EXPECT_EQ(depthwiseTileSizes(48, 48, matmul), (Tile{24, 16}));
+  EXPECT_EQ(depthwiseTileSizes(26, 48, matmul), (Tile{13, 16}));
+  // ... every channel of a few (one register), and rows covered evenly: a
+  // divisor of 56 down to two thirds of 12, else equal tiles (14: 7 + 7).
+  EXPECT_EQ(depthwiseTileSizes(120, 8, matmul), (Tile{24, 8}));
+  EXPECT_EQ(depthwiseTileSizes(56, 32, matmul), (Tile{8, 32}));
+  EXPECT_EQ(depthwiseTileSizes(14, 512, matmul), (Tile{7, 32}));
+  EXPECT_EQ(depthwiseTileSizes(5, 64, matmul), (Tile{5, 32}));
+  // AVX2 (6 x 16 matmul tiles, 12 accumulators of 8 lanes): 6 x 16.
+  MatmulTileSizes avx2 =
+      chooseCPUTileSizes(target(256, 16, 32 * kKiB, 512 * kKiB, 8)).matmul;
+  EXPECT_EQ(depthwiseTileSizes(60, 64, avx2), (Tile{6, 16}));
+}
 } // namespace

@@ -19,6 +19,12 @@
 // products with the Mr x Nr accumulators in registers, which hoisting then
 // keeps there across the taps.
 //
+// A depthwise convolution (linalg.depthwise_conv_2d_nhwc_hwc: out[n, oh,
+// ow, c] += in[..., c] * filter[kh, kw, c]) has the same loops with
+// channels in place of filters; each tap is then an elementwise
+// multiply-add of Mr pixels x Nr channels by the tap's weight of each
+// channel.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MAXGRAPH_CODEGEN_COMMON_CONVOLUTIONTILING_H
@@ -59,6 +65,36 @@ void tileConvolutionToRegisterTiles(mlir::RewriterBase &rewriter,
 mlir::linalg::MatmulOp
 convolutionTapAsMatmul(mlir::RewriterBase &rewriter,
                        mlir::linalg::Conv2DNhwcHwcfOp conv);
+
+/// The register tile (pixels, channels) of a depthwise convolution over an
+/// output `width` pixels wide with `channels` channels, from a matmul's
+/// register tile `sizes`: two registers of channels where they divide the
+/// channels (else one, else all of them), by as many pixels as make the
+/// matmul's count of accumulators (12 x 32 on AVX-512, 6 x 16 on AVX2), or
+/// fewer that cover the output's rows evenly (8 for 56 pixels, 7 for 14).
+std::pair<int64_t, int64_t> depthwiseTileSizes(int64_t width, int64_t channels,
+                                               const MatmulTileSizes &sizes);
+
+/// Tiles `conv` as tileConvolutionToRegisterTiles does a convolution, with
+/// depthwiseTileSizes' register tiles and blocks of 4 (or 2) output rows
+/// per window: a depthwise convolution is bound by moving its input, which
+/// a window of one row's 3x3 taps would copy three times. The taps are
+/// marked for
+/// vectorizeMarkedTiles (depthwiseTapAsGeneric).
+void tileDepthwiseToRegisterTiles(mlir::RewriterBase &rewriter,
+                                  mlir::linalg::DepthwiseConv2DNhwcHwcOp conv,
+                                  const MatmulTileSizes &sizes,
+                                  const ThreadTiling &threads,
+                                  int64_t vectorLength);
+
+/// `conv` (a tile of one output row and one filter tap: output [1, 1, m,
+/// c], filter [1, 1, c], all static) as a linalg.generic that adds the
+/// input row's m strided pixels ([m, c]) times the tap's weight of each
+/// channel ([c], broadcast) to the output tile ([m, c]), inserted back;
+/// null when `conv` is not such a tile. Replaces `conv`.
+mlir::linalg::GenericOp
+depthwiseTapAsGeneric(mlir::RewriterBase &rewriter,
+                      mlir::linalg::DepthwiseConv2DNhwcHwcOp conv);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CODEGEN_COMMON_CONVOLUTIONTILING_H

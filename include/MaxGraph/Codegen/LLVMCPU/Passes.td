@@ -71,8 +71,9 @@ def TileAndVectorize
   let options = CPUTargetOptions;
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
-    "mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect",
-    "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect"
+    "mlir::LLVM::LLVMDialect", "mlir::math::MathDialect",
+    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+    "mlir::vector::VectorDialect"
   ];
 }
 
