@@ -284,62 +284,101 @@ void maxgraph::tileDepthwiseToRegisterTiles(
   tileToTaps(rewriter, conv, rows, pixels, columns, threads, vectorLength);
 }
 
-linalg::GenericOp
-maxgraph::depthwiseTapAsGeneric(RewriterBase &rewriter,
-                                linalg::DepthwiseConv2DNhwcHwcOp conv) {
-  if (!conv.hasPureTensorSemantics() ||
-      !llvm::all_of(conv->getOperandTypes(), [](Type type) {
-        return cast<ShapedType>(type).hasStaticShape();
-      }))
-    return nullptr;
-  Value input = conv.getDpsInputs()[0], filter = conv.getDpsInputs()[1],
-        output = conv.getDpsInits()[0];
-  auto outputType = cast<RankedTensorType>(output.getType());
-  auto filterType = cast<RankedTensorType>(filter.getType());
-  ArrayRef<int64_t> out = outputType.getShape(), taps = filterType.getShape();
-  if (out[0] != 1 || out[1] != 1 || taps[0] != 1 || taps[1] != 1)
-    return nullptr;
-  int64_t m = out[2], c = out[3];
-  int64_t stride = conv.getStrides().getValues<int64_t>()[1];
-  Location loc = conv.getLoc();
-  Type element = outputType.getElementType();
-  auto index = [&](int64_t value) -> OpFoldResult {
-    return rewriter.getIndexAttr(value);
-  };
-  SmallVector<OpFoldResult> zeros(4, index(0)), ones(4, index(1));
-  rewriter.setInsertionPoint(conv);
-  // Rank-reducing slices, or where a unit dim would be kept, 4-D slices
-  // collapsed (as convolutionTapAsMatmul's, which says why): the former
-  // let hoisting keep the accumulators in registers across the taps.
-  bool unitDim = m == 1 || c == 1;
-  SmallVector<ReassociationIndices> matrix = {{0, 1, 2}, {3}};
-  auto type = RankedTensorType::get({m, c}, element);
-  auto matrixOf = [&](Value source, int64_t stride) -> Value {
-    SmallVector<OpFoldResult> sizes = {index(1), index(1), index(m), index(c)},
-                              strides = {index(1), index(1), index(stride),
-                                         index(1)};
+namespace {
+/// One output row and one filter tap of a convolution (output [1, 1, m, n],
+/// filter [1, 1, ...], all static), as matrices: the slices a tap's
+/// computation reads and the insertion of its result. A rank-reducing slice
+/// that keeps a unit dim leaves which of its unit dims it drops to
+/// inference, and memref.subview's inference of them crashed in
+/// expand-strided-metadata; such tiles (`unitDim`) take 4-D slices and
+/// collapse them instead. The others' rank-reducing slices let hoisting keep
+/// the accumulators in registers across the taps.
+struct TapTile {
+  RewriterBase &rewriter;
+  Location loc;
+  Type element;
+  bool unitDim;
+
+  OpFoldResult index(int64_t value) { return rewriter.getIndexAttr(value); }
+
+  /// The [rows, columns] matrix of `source`'s [1, 1, rows, columns] (rows
+  /// `stride` apart) at its origin.
+  Value matrixOf(Value source, int64_t rows, int64_t columns, int64_t stride) {
+    SmallVector<OpFoldResult> zeros(4, index(0)),
+        sizes = {index(1), index(1), index(rows), index(columns)},
+        strides = {index(1), index(1), index(stride), index(1)};
+    auto type = RankedTensorType::get({rows, columns}, element);
     if (!unitDim)
       return tensor::ExtractSliceOp::create(rewriter, loc, type, source, zeros,
                                             sizes, strides);
     Value slice = tensor::ExtractSliceOp::create(rewriter, loc, source, zeros,
                                                  sizes, strides);
-    return tensor::CollapseShapeOp::create(rewriter, loc, type, slice, matrix);
-  };
+    return tensor::CollapseShapeOp::create(rewriter, loc, type, slice,
+                                           {{0, 1, 2}, {3}});
+  }
+
+  /// `product` ([m, n]) inserted into `output` ([1, 1, m, n]).
+  Value insertInto(Value product, Value output, int64_t m, int64_t n) {
+    SmallVector<OpFoldResult> zeros(4, index(0)), ones(4, index(1)),
+        sizes = {index(1), index(1), index(m), index(n)};
+    if (unitDim)
+      product = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({1, 1, m, n}, element), product,
+          {{0, 1, 2}, {3}});
+    return tensor::InsertSliceOp::create(rewriter, loc, product, output, zeros,
+                                         sizes, ones);
+  }
+};
+
+/// The output and filter shapes of `conv` when it is one output row and
+/// one filter tap with static shapes, else none.
+std::optional<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>>
+tapShapes(linalg::LinalgOp conv) {
+  if (!conv.hasPureTensorSemantics() ||
+      !llvm::all_of(conv->getOperandTypes(), [](Type type) {
+        return cast<ShapedType>(type).hasStaticShape();
+      }))
+    return std::nullopt;
+  ArrayRef<int64_t> out =
+      cast<RankedTensorType>(conv.getDpsInits()[0].getType()).getShape();
+  ArrayRef<int64_t> taps =
+      cast<RankedTensorType>(conv.getDpsInputs()[1].getType()).getShape();
+  if (out[0] != 1 || out[1] != 1 || taps[0] != 1 || taps[1] != 1)
+    return std::nullopt;
+  return std::make_pair(out, taps);
+}
+} // namespace
+
+linalg::GenericOp
+maxgraph::depthwiseTapAsGeneric(RewriterBase &rewriter,
+                                linalg::DepthwiseConv2DNhwcHwcOp conv) {
+  auto shapes = tapShapes(conv);
+  if (!shapes)
+    return nullptr;
+  int64_t m = shapes->first[2], c = shapes->first[3];
+  Value input = conv.getDpsInputs()[0], filter = conv.getDpsInputs()[1],
+        output = conv.getDpsInits()[0];
+  Type element = getElementTypeOrSelf(output.getType());
+  rewriter.setInsertionPoint(conv);
+  TapTile tile{rewriter, conv.getLoc(), element, m == 1 || c == 1};
+  Location loc = tile.loc;
   // The row's pixels `stride` apart, the tap's weight of each channel, the
   // accumulators.
-  Value pixels = matrixOf(input, stride);
+  Value pixels =
+      tile.matrixOf(input, m, c, conv.getStrides().getValues<int64_t>()[1]);
   auto channelsType = RankedTensorType::get({c}, element);
-  Value weights = unitDim ? tensor::CollapseShapeOp::create(
-                                rewriter, loc, channelsType, filter,
-                                SmallVector<ReassociationIndices>{{0, 1, 2}})
-                                .getResult()
-                          : tensor::ExtractSliceOp::create(
-                                rewriter, loc, channelsType, filter,
-                                SmallVector<OpFoldResult>(3, index(0)),
-                                {index(1), index(1), index(c)},
-                                SmallVector<OpFoldResult>(3, index(1)))
-                                .getResult();
-  Value accumulator = matrixOf(output, 1);
+  Value weights = tile.unitDim
+                      ? tensor::CollapseShapeOp::create(
+                            rewriter, loc, channelsType, filter,
+                            SmallVector<ReassociationIndices>{{0, 1, 2}})
+                            .getResult()
+                      : tensor::ExtractSliceOp::create(
+                            rewriter, loc, channelsType, filter,
+                            SmallVector<OpFoldResult>(3, tile.index(0)),
+                            {tile.index(1), tile.index(1), tile.index(c)},
+                            SmallVector<OpFoldResult>(3, tile.index(1)))
+                            .getResult();
+  Value accumulator = tile.matrixOf(output, m, c, 1);
   MLIRContext *context = rewriter.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
   AffineMap channel =
@@ -348,8 +387,9 @@ maxgraph::depthwiseTapAsGeneric(RewriterBase &rewriter,
   // do; the narrow floats are computed in f32 later, a product and a sum.
   bool fused = element.isF32() || element.isF64();
   auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{type}, ValueRange{pixels, weights},
-      ValueRange{accumulator}, {identity, channel, identity},
+      rewriter, loc, TypeRange{accumulator.getType()},
+      ValueRange{pixels, weights}, ValueRange{accumulator},
+      {identity, channel, identity},
       {utils::IteratorType::parallel, utils::IteratorType::parallel},
       [&](OpBuilder &b, Location at, ValueRange args) {
         Value sum = fused
@@ -361,78 +401,30 @@ maxgraph::depthwiseTapAsGeneric(RewriterBase &rewriter,
                               .getResult();
         linalg::YieldOp::create(b, at, sum);
       });
-  Value product = generic.getResult(0);
-  if (unitDim)
-    product = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({1, 1, m, c}, element), product,
-        matrix);
-  Value result = tensor::InsertSliceOp::create(
-      rewriter, loc, product, output, zeros,
-      {index(1), index(1), index(m), index(c)}, ones);
-  rewriter.replaceOp(conv, result);
+  rewriter.replaceOp(conv, tile.insertInto(generic.getResult(0), output, m, c));
   return generic;
 }
 
 linalg::MatmulOp
 maxgraph::convolutionTapAsMatmul(RewriterBase &rewriter,
                                  linalg::Conv2DNhwcHwcfOp conv) {
-  if (!conv.hasPureTensorSemantics() ||
-      !llvm::all_of(conv->getOperandTypes(), [](Type type) {
-        return cast<ShapedType>(type).hasStaticShape();
-      }))
+  auto shapes = tapShapes(conv);
+  if (!shapes)
     return nullptr;
+  int64_t m = shapes->first[2], n = shapes->first[3], k = shapes->second[2];
   Value input = conv.getDpsInputs()[0], filter = conv.getDpsInputs()[1],
         output = conv.getDpsInits()[0];
-  auto outputType = cast<RankedTensorType>(output.getType());
-  auto filterType = cast<RankedTensorType>(filter.getType());
-  ArrayRef<int64_t> out = outputType.getShape(), taps = filterType.getShape();
-  if (out[0] != 1 || out[1] != 1 || taps[0] != 1 || taps[1] != 1)
-    return nullptr;
-  int64_t m = out[2], n = out[3], k = taps[2];
-  int64_t stride = conv.getStrides().getValues<int64_t>()[1];
-  Location loc = conv.getLoc();
-  Type element = outputType.getElementType();
-  auto index = [&](int64_t value) -> OpFoldResult {
-    return rewriter.getIndexAttr(value);
-  };
-  SmallVector<OpFoldResult> zeros(4, index(0)), ones(4, index(1));
   rewriter.setInsertionPoint(conv);
-  // A rank-reducing slice that keeps a unit dim leaves which of its unit
-  // dims it drops to inference, and memref.subview's inference of them
-  // crashed in expand-strided-metadata; such tiles take a 4-D slice and
-  // collapse it instead.
-  bool unitDim = m == 1 || n == 1 || k == 1;
-  SmallVector<ReassociationIndices> matrix = {{0, 1, 2}, {3}};
-  auto matrixOf = [&](Value source, int64_t rows, int64_t columns,
-                      int64_t stride) -> Value {
-    SmallVector<OpFoldResult> sizes = {index(1), index(1), index(rows),
-                                       index(columns)},
-                              strides = {index(1), index(1), index(stride),
-                                         index(1)};
-    auto type = RankedTensorType::get({rows, columns}, element);
-    if (!unitDim)
-      return tensor::ExtractSliceOp::create(rewriter, loc, type, source, zeros,
-                                            sizes, strides);
-    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, source, zeros,
-                                                 sizes, strides);
-    return tensor::CollapseShapeOp::create(rewriter, loc, type, slice, matrix);
-  };
+  TapTile tile{rewriter, conv.getLoc(), getElementTypeOrSelf(output.getType()),
+               m == 1 || n == 1 || k == 1};
   // The row's pixels `stride` apart: the rows of the matmul's lhs.
-  Value pixels = matrixOf(input, m, k, stride);
-  Value weights = matrixOf(filter, k, n, 1);
-  Value accumulator = matrixOf(output, m, n, 1);
+  Value pixels =
+      tile.matrixOf(input, m, k, conv.getStrides().getValues<int64_t>()[1]);
+  Value weights = tile.matrixOf(filter, k, n, 1);
+  Value accumulator = tile.matrixOf(output, m, n, 1);
   auto matmul = linalg::MatmulOp::create(
-      rewriter, loc, TypeRange{accumulator.getType()},
+      rewriter, tile.loc, TypeRange{accumulator.getType()},
       ValueRange{pixels, weights}, ValueRange{accumulator});
-  Value product = matmul.getResult(0);
-  if (unitDim)
-    product = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({1, 1, m, n}, element), product,
-        matrix);
-  SmallVector<OpFoldResult> tileSizes = {index(1), index(1), index(m),
-                                         index(n)};
-  Value result = tensor::InsertSliceOp::create(rewriter, loc, product, output,
-                                               zeros, tileSizes, ones);
-  rewriter.replaceOp(conv, result);
+  rewriter.replaceOp(conv, tile.insertInto(matmul.getResult(0), output, m, n));
   return matmul;
 }
