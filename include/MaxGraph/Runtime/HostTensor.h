@@ -25,12 +25,10 @@
 
 namespace maxgraph {
 class DeviceStream;
-namespace detail {
-struct PendingCopy;
-} // namespace detail
 
 namespace detail {
 struct DeviceRuntime;
+struct PendingCopy;
 /// Throws the RuntimeError of a host access to elements in device memory.
 [[noreturn]] void throwDataOnDevice(Device device, const char *runtime);
 
