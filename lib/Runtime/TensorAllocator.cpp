@@ -39,14 +39,8 @@ struct Header {
 /// to 800 KiB: about 9000 page faults per call with a threshold of 1 MiB).
 constexpr size_t kLargeBlock = size_t(64) << 10;
 
-/// Small blocks: capacities 64 << k for k below kSmallClasses (64 bytes to
-/// 4 KiB), aligned to 64; each thread keeps up to kSmallBlocksPerClass of
-/// each (at most about 128 KiB in all).
-constexpr unsigned kSmallClasses = 7;
-constexpr size_t kSmallAlignment = 64;
-constexpr size_t kLargestSmallBlock = kSmallAlignment << (kSmallClasses - 1);
-constexpr unsigned kSmallBlocksPerClass = 16;
-
+// Under AddressSanitizer no block is kept for reuse: it then sees every use
+// of a freed block.
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define MAXGRAPH_NO_BLOCK_CACHE 1
@@ -54,6 +48,16 @@ constexpr unsigned kSmallBlocksPerClass = 16;
 #endif
 #if defined(__SANITIZE_ADDRESS__)
 #define MAXGRAPH_NO_BLOCK_CACHE 1
+#endif
+
+/// Small blocks: capacities 64 << k for k below kSmallClasses (64 bytes to
+/// 4 KiB), aligned to 64; each thread keeps up to kSmallBlocksPerClass of
+/// each (at most about 128 KiB in all).
+constexpr unsigned kSmallClasses = 7;
+#ifndef MAXGRAPH_NO_BLOCK_CACHE
+constexpr size_t kSmallAlignment = 64;
+constexpr size_t kLargestSmallBlock = kSmallAlignment << (kSmallClasses - 1);
+constexpr unsigned kSmallBlocksPerClass = 16;
 #endif
 
 struct Cache {
@@ -72,6 +76,7 @@ struct Cache {
   }();
 };
 
+#ifndef MAXGRAPH_NO_BLOCK_CACHE
 /// The smallest class that holds `bytes` (at most kLargestSmallBlock).
 unsigned smallClass(size_t bytes) {
   unsigned index = 0;
@@ -79,6 +84,7 @@ unsigned smallClass(size_t bytes) {
     ++index;
   return index;
 }
+#endif
 
 void freeBlock(void *pointer);
 

@@ -315,15 +315,17 @@ void maxgraph::vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root) {
       maskedColumns = bound.getInt();
     op->removeAttr(kMaskedColumnsAttr);
     linalg::MatmulOp matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
-    // One tap of a direct convolution is a matmul's register tile.
-    if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+    // One tap of a direct convolution is a matmul's register tile; one of a
+    // depthwise convolution an elementwise multiply-add. Either replaces
+    // the op it is made from.
+    if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
       matmul = convolutionTapAsMatmul(rewriter, conv);
-    // One tap of a depthwise convolution is an elementwise multiply-add.
-    if (auto depthwise =
-            dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation()))
+    } else if (auto depthwise = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(
+                   op.getOperation())) {
       if (linalg::GenericOp generic =
               depthwiseTapAsGeneric(rewriter, depthwise))
         op = generic;
+    }
     if (matmul)
       vectorizeMatmulTile(rewriter, matmul, maskedColumns);
     else
