@@ -27,7 +27,7 @@ const DeviceRuntime &detail::deviceRuntime(llvm::StringRef name) {
   .destroyEvent = &ns::destroyEvent, .recordEvent = &ns::recordEvent,          \
   .waitEvent = &ns::waitEvent, .synchronizeEvent = &ns::synchronizeEvent,      \
   .queryEvent = &ns::queryEvent, .elapsedTime = &ns::elapsedTime,              \
-  .deviceNames = &ns::deviceNames
+  .nativeStream = &ns::nativeStream, .deviceNames = &ns::deviceNames
   static const DeviceRuntime cudaRuntime{
       .name = "cuda",
       MAXGRAPH_COMMON_FUNCTIONS(cuda),

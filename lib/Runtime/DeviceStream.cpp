@@ -172,6 +172,15 @@ const detail::DeviceRuntime *DeviceStream::runtime() const {
   return state_->rt;
 }
 
+uintptr_t DeviceStream::nativeHandle() const {
+  if (!state_->rt)
+    return 0;
+  std::string what = state_->label() + ": nativeHandle";
+  check(state_->rt->selectDevice(state_->device.id), what);
+  return reinterpret_cast<uintptr_t>(
+      check(state_->rt->nativeStream(state_->handle), what));
+}
+
 void DeviceStream::synchronize() const {
   if (!state_->rt)
     return;

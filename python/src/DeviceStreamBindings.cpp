@@ -98,6 +98,11 @@ void maxgraph::python::bindDeviceStreams(nb::module_ &m) {
           "last record, or for the work enqueued on another stream so far, "
           "without making the host wait.")
       .def_prop_ro("is_default", &DeviceStream::isDefault)
+      .def_prop_ro("native_stream_handle", &DeviceStream::nativeHandle,
+                   "The driver's handle of the stream (a CUstream, a "
+                   "cl_command_queue) as an integer, or 0 where there is "
+                   "none (a CPU), as MAX's: native code outside MaxGraph "
+                   "orders its own work against it.")
       .def(
           "__eq__",
           [](const DeviceStream &a, nb::handle b) {

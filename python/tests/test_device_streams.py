@@ -28,6 +28,7 @@ def test_a_cpu_stream_is_idle_and_its_events_time_the_host():
     stream = DeviceStream(CPU())
     assert stream.device == CPU()
     assert not stream.is_default
+    assert stream.native_stream_handle == 0     # none on a CPU, as MAX's
     assert CPU().default_stream.is_default
     assert CPU().default_stream == CPU().default_stream
     assert stream != CPU().default_stream
@@ -85,6 +86,10 @@ def test_opencl_copies_on_streams_land_before_they_are_read(monkeypatch):
     gpu = GPU(0)
     first, second = DeviceStream(gpu), DeviceStream(gpu)
     assert first != second and first.device == gpu
+    # Their command queues, one each, and the device's own for the default.
+    handles = {first.native_stream_handle, second.native_stream_handle,
+               gpu.default_stream.native_stream_handle}
+    assert len(handles) == 3 and 0 not in handles
     values = np.arange(1 << 16, dtype=np.float32)
     pinned = DevicePinnedBuffer(DType.float32, [1 << 16], gpu)
     # OpenCL has no page-locked memory of its own: ordinary host memory.

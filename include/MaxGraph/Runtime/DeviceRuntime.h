@@ -47,6 +47,8 @@ struct DeviceRuntime {
   llvm::Error (*synchronizeEvent)(void *event);
   llvm::Expected<bool> (*queryEvent)(void *event);
   llvm::Expected<float> (*elapsedTime)(void *start, void *end);
+  /// The driver's handle of a stream (a CUstream, a cl_command_queue).
+  llvm::Expected<void *> (*nativeStream)(void *stream);
   /// The names of its devices, gpu:0 first, or why there are none (no
   /// driver, no platform).
   llvm::Expected<std::vector<std::string>> (*deviceNames)();

@@ -19,6 +19,7 @@
 #define MAXGRAPH_RUNTIME_DEVICESTREAM_H
 
 #include "MaxGraph/Support/Device.h"
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -79,6 +80,11 @@ public:
   /// The GPU runtime's stream handle (null for a default stream and on a
   /// CPU); the runtime's functions take it.
   void *handle() const;
+  /// The driver's handle of the stream (a CUstream, a cl_command_queue) as
+  /// an integer, for code outside MaxGraph that orders its own work
+  /// against it; 0 on a CPU, whose streams have none (MAX's
+  /// native_stream_handle). Throws RuntimeError when the runtime cannot.
+  uintptr_t nativeHandle() const;
   /// The GPU runtime of the stream; null on a CPU.
   const detail::DeviceRuntime *runtime() const;
 

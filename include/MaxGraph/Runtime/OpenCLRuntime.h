@@ -99,6 +99,11 @@ llvm::Expected<void *> createStream();
 /// (mgpuStreamDestroy).
 llvm::Error destroyStream(void *stream);
 
+/// The driver's own handle (a cl_command_queue) of a stream of `createStream`
+/// (or of the current device's default stream for null), for code outside the
+/// runtime that orders its work against it.
+llvm::Expected<void *> nativeStream(void *stream);
+
 /// Events of the current device (mgpuEventCreate; `timed` ones can be
 /// timed with elapsedTime) and their functions: record on a stream, make a
 /// stream wait for the last record, wait on the host, ask whether it is

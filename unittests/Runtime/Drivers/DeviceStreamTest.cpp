@@ -51,6 +51,7 @@ TEST(CpuStreamTest, EventsCompleteWhenRecordedAndTimeTheHost) {
   EXPECT_FALSE(stream.isDefault());
   EXPECT_EQ(stream.handle(), nullptr);
   EXPECT_EQ(stream.runtime(), nullptr);
+  EXPECT_EQ(stream.nativeHandle(), 0u); // none on a CPU, as MAX's
   DeviceEvent start(CPU(), /*enableTiming=*/true);
   DeviceEvent end(CPU(), /*enableTiming=*/true);
   EXPECT_FALSE(start.isRecorded());
@@ -139,6 +140,23 @@ TEST_F(CUDAStreamTest, StreamsAndEventsReachTheDriver) {
               "cuStreamWaitEvent S1 $W", "cuEventDestroy $W",
               "cuStreamSynchronize $S", "cuEventDestroy $V",
               "cuStreamDestroy $S"});
+}
+
+TEST_F(CUDAStreamTest, NativeHandlesAreTheDriversStreams) {
+  DeviceStream first(GPU(0), "cuda"), second(GPU(0), "cuda");
+  DeviceStream byDefault = DeviceStream::defaultStream(GPU(0), "cuda");
+  uintptr_t a = first.nativeHandle(), b = second.nativeHandle(),
+            c = byDefault.nativeHandle();
+  // The stand-in's CUstreams: nonzero, one per stream, the default stream
+  // being S1 (the one the setup's allocation opened).
+  EXPECT_NE(a, 0u);
+  EXPECT_NE(b, 0u);
+  EXPECT_NE(a, b);
+  EXPECT_NE(c, 0u);
+  EXPECT_NE(c, a);
+  EXPECT_EQ(byDefault.nativeHandle(), c);
+  // Asking makes no driver call.
+  log.expect({"cuStreamCreate -> $S", "cuStreamCreate -> $T"});
 }
 
 TEST_F(CUDAStreamTest, TimedEventsMeasureBetweenTheirRecords) {

@@ -524,6 +524,19 @@ std::vector<std::pair<const char *, void *>> cuda::hostInterfaceSymbols() {
 #define MAXGRAPH_RUNTIME cuda
 #include "Common/RuntimeFunctions.inc"
 
+llvm::Expected<void *> cuda::nativeStream(void *handle) {
+  void *native = nullptr;
+  {
+    Call call("nativeStream");
+    if (!call.skipped() && call.driver())
+      if (Stream *stream = call.stream(handle))
+        native = stream->stream;
+  }
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return native;
+}
+
 llvm::Expected<void *> cuda::allocatePinned(size_t bytes) {
   void *pointer = nullptr;
   {

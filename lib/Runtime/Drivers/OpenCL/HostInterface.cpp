@@ -518,3 +518,16 @@ std::vector<std::pair<const char *, void *>> opencl::hostInterfaceSymbols() {
 // allocate, deallocate, copy, synchronize, createStream, destroyStream.
 #define MAXGRAPH_RUNTIME opencl
 #include "Common/RuntimeFunctions.inc"
+
+llvm::Expected<void *> opencl::nativeStream(void *handle) {
+  void *native = nullptr;
+  {
+    Call call("nativeStream");
+    if (!call.skipped() && call.library())
+      if (const Stream *stream = call.stream(handle))
+        native = stream->queue;
+  }
+  if (llvm::Error error = pendingError())
+    return std::move(error);
+  return native;
+}
