@@ -104,18 +104,8 @@ llvm::Error destroyStream(void *stream);
 /// runtime that orders its work against it.
 llvm::Expected<void *> nativeStream(void *stream);
 
-/// Events of the current device (mgpuEventCreate; `timed` ones can be
-/// timed with elapsedTime) and their functions: record on a stream, make a
-/// stream wait for the last record, wait on the host, ask whether it is
-/// done, and the milliseconds between two completed timed records. What
-/// the runtime's DeviceStream and DeviceEvent call.
-llvm::Expected<void *> createEvent(bool timed);
-llvm::Error destroyEvent(void *event);
-llvm::Error recordEvent(void *event, void *stream);
-llvm::Error waitEvent(void *stream, void *event);
-llvm::Error synchronizeEvent(void *event);
-llvm::Expected<bool> queryEvent(void *event);
-llvm::Expected<float> elapsedTime(void *start, void *end);
+// Events (createEvent, recordEvent, ...): the functions every runtime has.
+#include "MaxGraph/Runtime/EventFunctions.inc"
 } // namespace maxgraph::opencl
 
 #endif // MAXGRAPH_RUNTIME_OPENCLRUNTIME_H

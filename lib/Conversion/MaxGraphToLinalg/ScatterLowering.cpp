@@ -441,8 +441,8 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
                 static_cast<int64_t>(sliceSizes.size());
     ScatterReduction reduction = op.getReduction();
     auto indicesType = cast<RankedTensorType>(indices.getType());
-    bool noIndexVectors = llvm::is_contained(
-        indicesType.getShape().drop_back(), int64_t(0));
+    bool noIndexVectors =
+        llvm::is_contained(indicesType.getShape().drop_back(), int64_t(0));
     for (int64_t j = 0; j < k && !noIndexVectors; ++j) {
       // Component j of every index vector against dim j.
       SmallVector<OpFoldResult> offsets, sizes, strides;
