@@ -8,6 +8,7 @@ conversation in them. Tokens are the likeliest, or drawn in the graph with
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import sys
 import time
@@ -166,7 +167,6 @@ class Generator:
         self.model = LlamaGGUF(gguf)
         self.config = self.model.config
         self.max_seq = max_seq
-        self.tokenizer = self.model.tokenizer()
         self.sampling = sampling
         if sampling is not None:
             sampling.check(self.config.vocab)
@@ -174,33 +174,56 @@ class Generator:
         decoder = Decoder(self.config, max_seq, encodings,
                           sampling.top_k if sampling else None)
         self.loop = None
-        if artifact is not None:
-            if in_graph_loop:
-                raise ModelFileError(
-                    f"{artifact}: an exported decoder is its step graph; "
-                    f"the in-graph loop is compiled, not loaded (leave out "
-                    f"--in-graph-loop or --artifact)")
-            self.step = _load_step(artifact, self.model, decoder, weights)
-            self._finish(decoder)
-            return
-        staged = decoder.stage()
-        looped = decoder.stage_loop() if in_graph_loop else None
-        loaded = time.perf_counter()
-        arrays = weight_arrays(self.model, staged.weight_names, encodings)
-        decoded = len(arrays) - sum(_relative(name) in encodings
-                                    for name in arrays)
-        compile_start = time.perf_counter()
-        self.step = staged.compile(arrays)
-        self.loop = looped.compile(arrays) if looped is not None else None
+        if artifact is not None and in_graph_loop:
+            raise ModelFileError(
+                f"{artifact}: an exported decoder is its step graph; "
+                f"the in-graph loop is compiled, not loaded (leave out "
+                f"--in-graph-loop or --artifact)")
+        # The step is compiled (or loaded) on a thread of its own, which
+        # leaves Python while the tokenizer and chat template are built on
+        # this one: a cold start's compile() takes seconds.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            if artifact is not None:
+                loading = pool.submit(_load_step, artifact, self.model,
+                                      decoder, weights)
+                self._build_text_side()
+                self.step = loading.result()
+                self._finish(decoder)
+                return
+            staged = decoder.stage()
+            looped = decoder.stage_loop() if in_graph_loop else None
+            staging_done = time.perf_counter()
+            compiling = pool.submit(self._compile, staged, looped, encodings)
+            self._build_text_side()
+            self.step, self.loop, decoded, bound, loaded = compiling.result()
         done = time.perf_counter()
         if done - start > 1.0:
             progress(f"read {self.model.path.name} and staged the model "
-                     f"({loaded - start:.1f} s), bound {len(arrays)} weights, "
-                     f"{decoded} of them dequantized "
-                     f"({compile_start - loaded:.1f} s), compiled the "
+                     f"({staging_done - start:.1f} s), bound {bound} "
+                     f"weights, {decoded} of them dequantized "
+                     f"({loaded - staging_done:.1f} s), compiled the "
                      f"decoder{' and its loop' if looped else ''} "
-                     f"({done - compile_start:.1f} s)")
+                     f"({done - loaded:.1f} s)")
         self._finish(decoder)
+
+    def _build_text_side(self) -> None:
+        """The tokenizer, and the chat template parsed where there is one
+        (a file without one fails when a prompt needs it)."""
+        self.tokenizer = self.model.tokenizer()
+        if self.model.fields.get("tokenizer.chat_template") is not None:
+            self.model.chat_template()
+
+    def _compile(self, staged, looped, encodings: dict):
+        """Binds the staged step's (and loop's) weights and compiles them:
+        (step, loop or None, weights dequantized, weights bound, when the
+        weights were bound)."""
+        arrays = weight_arrays(self.model, staged.weight_names, encodings)
+        decoded = len(arrays) - sum(_relative(name) in encodings
+                                    for name in arrays)
+        loaded = time.perf_counter()
+        step = staged.compile(arrays)
+        loop = looped.compile(arrays) if looped is not None else None
+        return step, loop, decoded, len(arrays), loaded
 
     def _finish(self, decoder: Decoder) -> None:
         """An empty conversation and zeroed caches."""

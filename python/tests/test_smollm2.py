@@ -110,9 +110,29 @@ def test_json_interface():
 
 def test_bad_files_are_named(tmp_path):
     truncated = tmp_path / "truncated.gguf"
-    truncated.write_bytes(GGUF.read_bytes()[:4096])
-    with pytest.raises(ModelFileError, match="truncated.gguf"):
-        LlamaGGUF(truncated)
+    original = GGUF.read_bytes()
+    # Ends in the vocabulary, the token types, the merges, the tensor table.
+    for end in (4096, 800_000, 1_000_000, 1_780_000):
+        truncated.write_bytes(original[:end])
+        with pytest.raises(ModelFileError, match="truncated.gguf: not a "
+                           "readable GGUF file"):
+            LlamaGGUF(truncated)
+    # Arrays that claim more than the file holds: refused, not read on.
+    import gguf
+    reader = gguf.GGUFReader(str(GGUF))
+    for key, expected in (("tokenizer.ggml.tokens", "claims 1099511627776 "
+                           "strings, more than the file holds"),
+                          ("tokenizer.ggml.token_type", "the file ends at byte "
+                           f"{len(original)}, inside the 1099511627776 int32 "
+                           "values at offset {}")):
+        field = reader.fields[key]
+        count_at = field.offset + 8 + len(key) + 4 + 4
+        expected = expected.format(count_at + 8)
+        patched = bytearray(original)
+        patched[count_at:count_at + 8] = (1 << 40).to_bytes(8, "little")
+        truncated.write_bytes(patched)
+        with pytest.raises(ModelFileError, match=expected):
+            LlamaGGUF(truncated)
     with pytest.raises(ModelFileError, match="no such file"):
         LlamaGGUF(tmp_path / "missing.gguf")
     model = LlamaGGUF(GGUF)
