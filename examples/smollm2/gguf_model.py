@@ -70,7 +70,7 @@ FIELDS = (
     "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id",
     "tokenizer.chat_template")
 # Bump when the cached record's format changes.
-METADATA_FORMAT = 2
+METADATA_FORMAT = 3
 # An untied model's output projection (a tied one reuses the embedding).
 OUTPUT = "output.weight"
 
@@ -93,9 +93,11 @@ def _cache_dir() -> Optional[Path]:
     return Path(base) / "gguf-metadata"
 
 
-def _reader_class():
+def _reader_class(strings: bool = True):
     """`gguf.GGUFReader` over a plain ndarray view of its np.memmap, with
-    arrays of strings and of scalars taken apart in one loop of their own.
+    arrays of strings and of scalars taken apart in one loop of their own;
+    without `strings`, arrays of strings are stepped over and their fields
+    hold no strings (their parts end with the array's length).
     The reader takes a slice of its file for each of the 250,000 parts of
     a 49k-token vocabulary and merges, through its generic per-element
     recursion and np.memmap's bookkeeping on every slice (its
@@ -157,6 +159,20 @@ def _reader_class():
                     raise ValueError(f"the array of strings at offset "
                                      f"{orig_offs} claims {count} strings, "
                                      f"more than the file holds")
+                if not strings:
+                    # Only the lengths are read, to step over the strings.
+                    for _ in range(count):
+                        if offs + 8 > size:
+                            break
+                        offs += 8 + struct.unpack_from(length_format, data,
+                                                       offs)[0]
+                    else:
+                        if offs <= size:
+                            return (offs - orig_offs, parts, [],
+                                    [value_type.ARRAY, itype])
+                    raise ValueError(f"the file ends at byte {size}, "
+                                     f"inside the array of strings at "
+                                     f"offset {orig_offs}")
                 for _ in range(count):
                     if offs + 8 > size:
                         raise ValueError(f"the file ends at byte {size}, "
@@ -184,49 +200,79 @@ def _reader_class():
     return Reader
 
 
-def _parse(path: Path) -> dict:
+def _parse(path: Path, strings: bool = True) -> dict:
     """The fields and tensor table of the GGUF at `path`, read with
-    `gguf.GGUFReader` (half a second for a 49k-token vocabulary)."""
+    `gguf.GGUFReader`, and the length of each array field; without
+    `strings`, the fields that are arrays of strings (the vocabulary and
+    the merges: most of the metadata's parse) are left out."""
     try:
-        reader = _reader_class()(str(path))
+        reader = _reader_class(strings)(str(path))
     except (ValueError, OSError, IndexError, KeyError) as error:
         raise ModelFileError(
             f"{path}: not a readable GGUF file ({error})") from None
-    fields = {}
+    import gguf
+
+    fields, lengths = {}, {}
     for key in FIELDS:
         field = reader.fields.get(key)
-        if field is not None:
-            value = field.contents()
-            fields[key] = value.tolist() if hasattr(value, "tolist") else value
+        if field is None:
+            continue
+        if field.types[0] == gguf.GGUFValueType.ARRAY:
+            # Its parts: the key's length and bytes, the value type, the
+            # element type, the array's length, then the elements'.
+            lengths[key] = int(field.parts[4][0])
+            if not strings and field.types[-1] == gguf.GGUFValueType.STRING:
+                continue
+        value = field.contents()
+        fields[key] = value.tolist() if hasattr(value, "tolist") else value
     tensors = {
         t.name: {"type": t.tensor_type.name,
                  "shape": [int(d) for d in t.shape],
                  "offset": int(t.data_offset), "bytes": int(t.n_bytes)}
         for t in reader.tensors}
-    return {"format": METADATA_FORMAT, "fields": fields, "tensors": tensors}
+    return {"format": METADATA_FORMAT, "strings": strings, "fields": fields,
+            "lengths": lengths, "tensors": tensors}
 
 
-def _metadata(path: Path) -> dict:
-    """`_parse(path)`, kept in the cache directory under a key of the
-    file's path, size and modification time (a changed file is parsed
-    again)."""
+def _cache_entry(path: Path) -> Optional[Path]:
+    """Where `path`'s parsed metadata is cached (a key of the file's path,
+    size and modification time: a changed file is parsed again), or None
+    with no cache."""
     cache = _cache_dir()
     if cache is None:
-        return _parse(path)
+        return None
     stat = path.stat()
     key = hashlib.sha256(f"{path.resolve()}:{stat.st_size}:"
                          f"{stat.st_mtime_ns}:{METADATA_FORMAT}".encode())
-    entry = cache / f"{key.hexdigest()[:32]}.json"
+    return cache / f"{key.hexdigest()[:32]}.json"
+
+
+def _cached_metadata(path: Path) -> Optional[dict]:
+    """`_parse(path)` as cached, or None."""
+    entry = _cache_entry(path)
+    if entry is None:
+        return None
     try:
         record = json.loads(entry.read_text())
-        if record.get("format") == METADATA_FORMAT:
+        if record.get("format") == METADATA_FORMAT and record.get("strings"):
             return record
     except (OSError, ValueError):
         pass
+    return None
+
+
+def _metadata(path: Path) -> dict:
+    """`_parse(path)`, from the cache or parsed and kept there."""
+    record = _cached_metadata(path)
+    if record is not None:
+        return record
     record = _parse(path)
+    entry = _cache_entry(path)
+    if entry is None:
+        return record
     try:
-        cache.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=cache, delete=False,
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=entry.parent, delete=False,
                                          suffix=".tmp") as out:
             out.write(json.dumps(record))  # dump() would not use the C encoder
         os.replace(out.name, entry)
@@ -263,9 +309,13 @@ class LlamaGGUF:
         self.path = Path(path) if path is not None else packaged_gguf()
         if not self.path.is_file():
             raise ModelFileError(f"{self.path}: no such file")
-        record = _metadata(self.path)
-        self.fields = record["fields"]
-        self.tensors = record["tensors"]
+        # A file not seen before is read without its vocabulary and merges,
+        # which are read (and the whole record cached) when the tokenizer
+        # first needs them: Generator builds it while the model compiles.
+        self._record = _cached_metadata(self.path) or _parse(self.path,
+                                                             strings=False)
+        self.fields = self._record["fields"]
+        self.tensors = self._record["tensors"]
         arch = self._field("general.architecture")
         if arch != "llama":
             raise ModelFileError(
@@ -273,7 +323,6 @@ class LlamaGGUF:
                 f"example runs Llama-architecture models")
         heads = int(self._field("llama.attention.head_count"))
         hidden = int(self._field("llama.embedding_length"))
-        tokens = self._field("tokenizer.ggml.tokens")
         self.config = LlamaConfig(
             layers=int(self._field("llama.block_count")),
             hidden=hidden,
@@ -281,7 +330,7 @@ class LlamaGGUF:
             heads=heads,
             kv_heads=int(self._field("llama.attention.head_count_kv")),
             head_dim=hidden // heads,
-            vocab=len(tokens),
+            vocab=self._length("tokenizer.ggml.tokens"),
             rope_theta=float(self._field("llama.rope.freq_base")),
             rms_eps=float(
                 self._field("llama.attention.layer_norm_rms_epsilon")),
@@ -293,11 +342,24 @@ class LlamaGGUF:
         self._template = None
 
     def _field(self, key: str, required: bool = True):
+        if key not in self.fields and not self._record["strings"] and \
+                key in self._record["lengths"]:
+            # An array of strings, left out so far: the whole record now.
+            self._record = _metadata(self.path)
+            self.fields = self._record["fields"]
         value = self.fields.get(key)
         if value is None and required:
             raise ModelFileError(
                 f"{self.path}: the GGUF has no metadata key `{key}`")
         return value
+
+    def _length(self, key: str) -> int:
+        """The length of array field `key`."""
+        length = self._record["lengths"].get(key)
+        if length is None:
+            raise ModelFileError(
+                f"{self.path}: the GGUF has no metadata key `{key}`")
+        return length
 
     def _bytes(self, name: str) -> np.ndarray:
         """Tensor `name`'s bytes, a view of the memory-mapped file."""

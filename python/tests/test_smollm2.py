@@ -205,6 +205,12 @@ def test_metadata_is_parsed_once_per_file(tmp_path, monkeypatch):
     monkeypatch.setenv("MAXGRAPH_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("MAXGRAPH_CACHE", raising=False)
     first = LlamaGGUF(GGUF)
+    # Read without the vocabulary and merges until the tokenizer needs
+    # them; then the whole record is parsed and cached.
+    assert not (tmp_path / "gguf-metadata").exists()
+    assert first.config.vocab == 49152
+    assert "tokenizer.ggml.tokens" not in first.fields
+    assert first.tokenizer().encode("Paris").ids == [38634]
     entries = list((tmp_path / "gguf-metadata").glob("*.json"))
     assert len(entries) == 1
     # From the cache: the same model, tensors read from the mapped file.
@@ -214,9 +220,13 @@ def test_metadata_is_parsed_once_per_file(tmp_path, monkeypatch):
         first.tokenizer().encode("Paris").ids
     np.testing.assert_array_equal(cached.blocks("blk.0.attn_q.weight"),
                                   first.blocks("blk.0.attn_q.weight"))
+    assert "tokenizer.ggml.tokens" in cached.fields
     # A damaged entry is parsed again and rewritten.
     entries[0].write_text("{not json")
-    assert LlamaGGUF(GGUF).config == first.config
+    damaged = LlamaGGUF(GGUF)
+    assert damaged.config == first.config
+    assert damaged.chat_prompt([{"role": "user", "content": "Hi"}]) == \
+        first.chat_prompt([{"role": "user", "content": "Hi"}])
     assert entries[0].read_text().startswith("{\"format\"")
     # MAXGRAPH_CACHE=0 writes nothing.
     other = tmp_path / "other"
@@ -246,6 +256,27 @@ def test_float32_weights_are_the_gguf_package_values():
         np.testing.assert_array_equal(transposed, expected.T)
     norm = model.weight("blk.0.attn_norm.weight")
     assert norm.dtype == np.float32 and norm.shape == (576,)
+
+
+def test_the_metadata_without_strings_is_the_rest_of_it(tmp_path):
+    from examples.smollm2.gguf_model import _parse
+
+    whole, skimmed = _parse(GGUF), _parse(GGUF, strings=False)
+    assert (whole["strings"], skimmed["strings"]) == (True, False)
+    assert skimmed["tensors"] == whole["tensors"]
+    assert skimmed["lengths"] == whole["lengths"] == {
+        "tokenizer.ggml.tokens": 49152, "tokenizer.ggml.merges": 48900,
+        "tokenizer.ggml.token_type": 49152}
+    strings = {"tokenizer.ggml.tokens", "tokenizer.ggml.merges"}
+    assert set(whole["fields"]) - set(skimmed["fields"]) == strings
+    assert all(skimmed["fields"][key] == value
+               for key, value in whole["fields"].items() if key not in strings)
+    # Stepping over the strings still finds where the file ends.
+    cut = tmp_path / "cut.gguf"
+    cut.write_bytes(GGUF.read_bytes()[:500_000])
+    with pytest.raises(ModelFileError, match="the file ends at byte "
+                       "500000, inside the array of strings at offset 1095"):
+        _parse(cut, strings=False)
 
 
 def test_the_metadata_reader_reads_what_gguf_reads():
