@@ -8,9 +8,9 @@ conversation in them. Tokens are the likeliest, or drawn in the graph with
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -140,6 +140,31 @@ class Generation:
     decode_tokens_per_s: float = 0.0
 
 
+class _InBackground:
+    """`work(*args)` on a thread of its own; `result()` waits for it and
+    returns what it returned or raises what it raised. (A thread rather
+    than concurrent.futures, whose import, with logging's, is 15 ms of a
+    start-up.)"""
+
+    def __init__(self, work: Callable, *args):
+        self._value = self._error = None
+        self._thread = threading.Thread(target=self._run, args=(work, args),
+                                        name="smollm2-compile")
+        self._thread.start()
+
+    def _run(self, work: Callable, args: tuple) -> None:
+        try:
+            self._value = work(*args)
+        except BaseException as error:  # Raised again by result().
+            self._error = error
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -182,20 +207,19 @@ class Generator:
         # The step is compiled (or loaded) on a thread of its own, which
         # leaves Python while the tokenizer and chat template are built on
         # this one: a cold start's compile() takes seconds.
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            if artifact is not None:
-                loading = pool.submit(_load_step, artifact, self.model,
-                                      decoder, weights)
-                self._build_text_side()
-                self.step = loading.result()
-                self._finish(decoder)
-                return
-            staged = decoder.stage()
-            looped = decoder.stage_loop() if in_graph_loop else None
-            staging_done = time.perf_counter()
-            compiling = pool.submit(self._compile, staged, looped, encodings)
+        if artifact is not None:
+            loading = _InBackground(_load_step, artifact, self.model,
+                                    decoder, weights)
             self._build_text_side()
-            self.step, self.loop, decoded, bound, loaded = compiling.result()
+            self.step = loading.result()
+            self._finish(decoder)
+            return
+        staged = decoder.stage()
+        looped = decoder.stage_loop() if in_graph_loop else None
+        staging_done = time.perf_counter()
+        compiling = _InBackground(self._compile, staged, looped, encodings)
+        self._build_text_side()
+        self.step, self.loop, decoded, bound, loaded = compiling.result()
         done = time.perf_counter()
         if done - start > 1.0:
             progress(f"read {self.model.path.name} and staged the model "
