@@ -179,7 +179,7 @@ Tensor ops::constant_external(const std::string &name,
   if (!trace.declareWeight)
     throwStagingError(loc, "constant_external: this trace takes no weights");
   if (!layout.isDistributed())
-    return trace.wrap(trace.declareWeight(name, layout, loc));
+    return trace.wrapWeight(trace.declareWeight(name, layout, loc), name);
   // Over a mesh: one weight per device, `name._shard.<i>` (MAX's names).
   if (trace.parent)
     throw sharding::ShardingError(
@@ -195,12 +195,16 @@ Tensor ops::constant_external(const std::string &name,
                                " and is declared here as " + layout.str() +
                                "; one name is one weight");
   std::vector<Tensor> shards;
-  for (auto [index, device] : llvm::enumerate(mapping.mesh().devices()))
-    shards.push_back(trace.wrap(trace.declareWeight(
-        name + "._shard." + std::to_string(index),
-        TensorLayout(layout.dtype(), mapping.localShape(layout.shape(), index),
-                     device),
-        loc)));
+  for (auto [index, device] : llvm::enumerate(mapping.mesh().devices())) {
+    std::string shardName = name + "._shard." + std::to_string(index);
+    shards.push_back(trace.wrapWeight(
+        trace.declareWeight(
+            shardName,
+            TensorLayout(layout.dtype(),
+                         mapping.localShape(layout.shape(), index), device),
+            loc),
+        shardName));
+  }
   return sharded::assemble(mapping, std::move(shards), loc,
                            "constant_external");
 }

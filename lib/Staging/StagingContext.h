@@ -187,6 +187,12 @@ public:
   }
 
   Tensor wrap(mlir::Value value) { return Tensor(value, id, lifetime); }
+  /// `value` (an external weight's) wrapped, as the weight `name`
+  /// (Tensor::externalName).
+  Tensor wrapWeight(mlir::Value value, const std::string &name) {
+    lifetime->weightNames[value] = name;
+    return wrap(value);
+  }
   Buffer wrapBuffer(mlir::Value value) { return Buffer(value, id, lifetime); }
 
   /// Unique for the life of the process, so that a Tensor of a finished

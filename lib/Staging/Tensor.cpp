@@ -76,6 +76,29 @@ std::string Tensor::traceName() const {
   return lifetime ? lifetime->graph : "";
 }
 
+std::optional<std::string> Tensor::externalName(SourceLoc loc) const {
+  if (distribution) {
+    // Its shards are the weights `<name>._shard.<i>` (MAX's names).
+    std::optional<std::string> name;
+    for (auto [index, shard] : llvm::enumerate(distribution->shards)) {
+      std::optional<std::string> shardName = shard.externalName(loc);
+      std::string suffix = "._shard." + std::to_string(index);
+      if (!shardName || !StringRef(*shardName).ends_with(suffix))
+        return std::nullopt;
+      shardName->resize(shardName->size() - suffix.size());
+      if (name && *name != *shardName)
+        return std::nullopt;
+      name = std::move(shardName);
+    }
+    return name;
+  }
+  checkAlive(value, lifetime.get(), "Tensor", "externalName()", loc);
+  auto found = lifetime->weightNames.find(value);
+  if (found == lifetime->weightNames.end())
+    return std::nullopt;
+  return found->second;
+}
+
 Value Tensor::getValue(SourceLoc loc) const {
   if (distribution)
     throwStagingError(loc, "getValue() of a distributed tensor (" +

@@ -1017,6 +1017,19 @@ void maxgraph::python::bindTensor(nb::module_ &m) {
       .def_prop_ro("is_live", &PyTensor::isLive,
                    "Whether this tensor holds data (else it is being traced).")
       .def_prop_ro(
+          "external_name",
+          [](const PyTensor &self) -> std::optional<std::string> {
+            const Tensor *traced = std::get_if<Tensor>(&self.value);
+            if (!traced)
+              return std::nullopt;
+            CallerLocation at;
+            return traced->externalName();
+          },
+          "The name this tensor loads under when it is an external weight "
+          "(constant_external's name; a distributed weight's without its "
+          "shards' `._shard.<i>`), as MAX's; None for every other tensor, "
+          "live ones and those computed from a weight included.")
+      .def_prop_ro(
           "is_distributed",
           [](const PyTensor &self) {
             return tensorLayoutOf(self).isDistributed();

@@ -461,6 +461,21 @@ def tp_mlp_weights(x):
     return (h @ F.constant_external("w2", W2)).to(replicated(x.mesh))
 
 
+def test_a_weight_over_a_mesh_is_named_without_its_shards():
+    names = {}
+
+    def fn(x):
+        w = F.constant_external("w1", W1)
+        names.update(w=w.external_name,
+                     shards=[s.external_name for s in w.local_shards],
+                     product=(x @ w).external_name)
+        return x @ w
+
+    compilation.stage(fn)(layout([4, 16], MESH2, Replicated()))
+    assert names == {"w": "w1", "shards": ["w1._shard.0", "w1._shard.1"],
+                     "product": None}
+
+
 def test_weights_over_a_mesh_bind_global_arrays_or_shards():
     x, w1, w2 = rand(4, 16, seed=9), rand(16, 12, seed=10), rand(12, 3,
                                                                   seed=11)

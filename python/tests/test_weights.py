@@ -138,6 +138,31 @@ def test_same_name_is_one_weight(rng):
     np.testing.assert_allclose(out, x @ w @ w, rtol=1e-4)
 
 
+def test_a_weight_tensor_knows_its_name(rng):
+    # MAX's Tensor.external_name: the name a weight loads under; None for
+    # every other tensor, those computed from a weight included.
+    names = {}
+
+    def fn(x):
+        w = ops.constant_external("w", W)
+        y = x @ w
+        names.update(w=w.external_name, again=ops.constant_external(
+            "w", W).external_name, x=x.external_name, y=y.external_name,
+            same=(w + 0).external_name)
+        return y
+
+    compilation.stage(fn)(X)
+    assert names == {"w": "w", "again": "w", "x": None, "y": None,
+                     "same": None}
+    assert maxgraph.Tensor.from_numpy(
+        rng.standard_normal(3).astype(np.float32)).external_name is None
+    kept = []
+    compilation.stage(lambda x: kept.append(
+        ops.constant_external("w", W)) or x)(X)
+    with pytest.raises(maxgraph.StagingError, match="has ended"):
+        kept[0].external_name
+
+
 def block(x):
     return ops.relu(x @ ops.constant_external("w", W)) + x
 
@@ -169,6 +194,28 @@ def test_prefixes_when_subgraphs_are_inlined(rng):
     staged = compilation.stage(two_layers, allow_subgraphs=False)(X)
     assert staged.weight_names == ["layers.0.w", "layers.1.w"]
     assert "maxgraph.call" not in str(staged)
+
+
+def test_a_body_weight_is_named_as_declared():
+    # In an as_subgraph body, external_name is the declared name, relative
+    # to the call's prefix, whether the body is shared or inlined.
+    for allow in (True, False):
+        names = []
+
+        def named_block(x):
+            w = ops.constant_external("w", W)
+            names.append(w.external_name)
+            return x @ w
+
+        def model(x):
+            for i in range(2):
+                x = compilation.as_subgraph(named_block, name="named",
+                                            prefix=f"layers.{i}.")(x)
+            return x
+
+        staged = compilation.stage(model, allow_subgraphs=allow)(X)
+        assert staged.weight_names == ["layers.0.w", "layers.1.w"]
+        assert set(names) == {"w"}, allow
 
 
 def test_nested_prefixes_compose(rng):

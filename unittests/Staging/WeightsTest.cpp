@@ -8,6 +8,7 @@
 #include "MaxGraph/Dialect/MaxGraph/IR/WeightAttr.h"
 #include "StagingTestUtils.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,19 @@ TEST(WeightsTest, GraphHoldsNamesAndLayoutsNotBytes) {
   EXPECT_FALSE(op.getArgAttr(0, kWeightAttrName));
   EXPECT_EQ(op.getArgAttrOfType<mlir::StringAttr>(2, kWeightAttrName).str(),
             "b");
+}
+
+TEST(WeightsTest, AWeightTensorKnowsItsName) {
+  std::vector<std::optional<std::string>> names;
+  auto fn = [&](const Tensor &x) {
+    Tensor w = ops::constant_external("w", f32({4, 4}));
+    Tensor y = ops::matmul(x, w);
+    names = {w.externalName(), x.externalName(), y.externalName()};
+    return y;
+  };
+  stage(fn, {.name = "named"})(f32({2, 4}));
+  EXPECT_EQ(names, (std::vector<std::optional<std::string>>{"w", std::nullopt,
+                                                            std::nullopt}));
 }
 
 TEST(WeightsTest, LargeWeightPrintsInAFewBytes) {

@@ -10,9 +10,11 @@
 #include "MaxGraph/Staging/Layout.h"
 #include "MaxGraph/Staging/StagingError.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -30,6 +32,9 @@ struct TraceLifetime {
   std::atomic<bool> ended{false};
   /// What the trace recorded, for messages: `graph @main`.
   const std::string graph;
+  /// The name of each external weight declared in the trace
+  /// (constant_external), by its value.
+  llvm::DenseMap<mlir::Value, std::string> weightNames;
 };
 } // namespace detail
 
@@ -61,6 +66,12 @@ public:
   /// What made this tensor, for messages: `graph @main`, or empty for an
   /// empty Tensor.
   std::string traceName() const;
+  /// The name this tensor loads under when it is an external weight, as
+  /// constant_external declared it (relative to an as_subgraph body's
+  /// prefix; a distributed weight's, without its shards' `._shard.<i>`);
+  /// nullopt for every other tensor, one computed from a weight included.
+  std::optional<std::string>
+  externalName(SourceLoc loc = SourceLoc::current()) const;
 
   /// The MLIR value (for code that builds IR by hand); a StagingError once
   /// the trace has ended, and for a distributed tensor (one value per
