@@ -185,3 +185,54 @@ def test_safetensors_float8_weights_load_as_ml_dtypes(tmp_path):
         weights={"w": loaded["a"]})(TensorLayout(DType.float32, [2, 2]))
     out = run(np.ones((2, 2), np.float32)).to_numpy()
     np.testing.assert_array_equal(out, [[1.0, -2.5], [0.0625, 448.0]])
+
+
+# On a GPU: OpenCL's kernels hold 8-bit floats as i8 and compute in f32
+# (maxgraph-gpu-emulate-narrow-floats), the same rounding as on the CPU.
+
+@pytest.mark.parametrize("dtype", list(FLOAT8), ids=lambda d: d.name)
+def test_opencl_casts_and_arithmetic_give_the_cpu_bits(dtype, rng,
+                                                       monkeypatch):
+    from maxgraph.driver import CPU, GPU
+    from test_gpu_opencl import needs_opencl
+
+    if needs_opencl.args[0]:
+        pytest.skip(needs_opencl.kwargs["reason"])
+    monkeypatch.setenv("MAXGRAPH_GPU_RUNTIME", "opencl")
+    kind = FLOAT8[dtype]
+    values = edge_values(dtype).astype(np.float32)
+    every = np.arange(256, dtype=np.uint8).view(kind)
+    a = rng.standard_normal((4, 9)).astype(np.float32).astype(kind)
+    b = (rng.standard_normal((4, 9)) * 4).astype(np.float32).astype(kind)
+
+    def fn(v, e, x, y):
+        # Casts both ways, arithmetic rounded after each op, a reduction,
+        # data movement.
+        return (F.cast(v, dtype), F.cast(e, DType.float32),
+                F.max(x * y + x, y), F.sum(x, axis=1),
+                F.transpose(y, 0, 1))
+
+    def specs(device):
+        return (TensorLayout(DType.float32, [len(values)], device),
+                TensorLayout(dtype, [256], device),
+                TensorLayout(dtype, [4, 9], device),
+                TensorLayout(dtype, [4, 9], device))
+
+    arrays = (values, every, a, b)
+    on_gpu = [t.to(CPU()).to_numpy()
+              for t in compilation.compile(fn)(*specs(GPU(0)))(*arrays)]
+    on_cpu = [t.to_numpy()
+              for t in compilation.compile(fn)(*specs(CPU()))(*arrays)]
+    for index in (0, 1, 2, 4):
+        same_bits(on_gpu[index], on_cpu[index])
+    # A sum accumulates in the element type in any order (docs/Spec.md):
+    # each rounding of its 9 steps within half an ulp of a partial sum.
+    exact = a.astype(np.float64).sum(axis=1)
+    bound = 9 * float(ml_dtypes.finfo(kind).eps) * \
+        np.abs(a.astype(np.float64)).sum(axis=1)
+    for sums in (on_gpu[3], on_cpu[3]):
+        assert sums.dtype == kind
+        assert np.all(np.abs(sums.astype(np.float64) - exact) <= bound)
+    # The casts as ml_dtypes rounds them, and exact back.
+    same_bits(on_gpu[0], values.astype(kind))
+    np.testing.assert_array_equal(on_gpu[1], every.astype(np.float32))

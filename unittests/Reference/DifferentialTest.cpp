@@ -385,12 +385,10 @@ Program castProgram(Rng &rng) {
 /// Through an 8-bit float: an input of any numeric dtype (wide values,
 /// NaN and infinities among the floats) cast to f8E4M3FN or f8E5M2, an op
 /// on the 8-bit values (computed in f32, rounded once), and a cast back.
-/// The GPU lowering refuses 8-bit floats.
 Program float8Program(Rng &rng) {
   Program p;
   p.dialectOp = "maxgraph.cast";
   p.dtype = rng.pick(kNumeric);
-  p.gpuLowering = false;
   DType narrow = rng.chance(0.5) ? DType::Float8E4M3FN : DType::Float8E5M2;
   int op = rng.between(0, 3);
   p.what = "through " + toString(narrow) + ", op " + std::to_string(op);

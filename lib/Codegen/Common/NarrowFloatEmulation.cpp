@@ -29,9 +29,11 @@
 using namespace mlir;
 
 namespace {
+/// Whether `type` (or its element type) is one of the floats that GPU
+/// kernels hold as bits: f16, bf16, f8E4M3FN, f8E5M2.
 bool isNarrowFloat(Type type) {
   Type element = getElementTypeOrSelf(type);
-  return element.isF16() || element.isBF16();
+  return element.isF16() || element.isBF16() || maxgraph::isFloat8(element);
 }
 
 /// `type` with `element` in place of its element type (a scalar, a vector,
@@ -42,7 +44,8 @@ Type withElement(Type type, Type element) {
   return element;
 }
 
-/// `type` with narrow float elements as i16, in function types too.
+/// `type` with narrow float elements as integers of their width (i16, i8),
+/// in function types too.
 Type bitsType(Type type) {
   if (auto function = dyn_cast<FunctionType>(type)) {
     auto convert = [](TypeRange types) {
@@ -53,7 +56,10 @@ Type bitsType(Type type) {
   }
   if (!isNarrowFloat(type))
     return type;
-  return withElement(type, IntegerType::get(type.getContext(), 16));
+  return withElement(
+      type,
+      IntegerType::get(type.getContext(),
+                       getElementTypeOrSelf(type).getIntOrFloatBitWidth()));
 }
 
 /// Integer code of one shape (a scalar, or each lane of a vector) for the
@@ -317,15 +323,15 @@ Value integerToOddF64(ImplicitLocOpBuilder &b, Value value, bool isSigned) {
 /// The operations that compute on narrow floats, in f32: their narrow
 /// operands extended, their narrow results rounded back (so each still
 /// rounds once to its own type). Integers that f32 holds exactly only.
-void computeInF32(Operation *root) {
+void computeInF32(Operation *root, function_ref<bool(Type)> emulated) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
         isa<arith::ConstantOp, arith::BitcastOp, arith::ExtFOp, arith::TruncFOp,
             arith::SelectOp>(op))
       return;
-    if (llvm::any_of(op->getOperandTypes(), isNarrowFloat) ||
-        llvm::any_of(op->getResultTypes(), isNarrowFloat))
+    if (llvm::any_of(op->getOperandTypes(), emulated) ||
+        llvm::any_of(op->getResultTypes(), emulated))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -333,15 +339,14 @@ void computeInF32(Operation *root) {
     Type compute = b.getF32Type();
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
-      if (isNarrowFloat(operand.getType()))
+      if (emulated(operand.getType()))
         operand = arith::ExtFOp::create(
             b, withElement(operand.getType(), b.getF32Type()), operand);
       operands.push_back(operand);
     }
     SmallVector<Type> resultTypes;
     for (Type type : op->getResultTypes())
-      resultTypes.push_back(isNarrowFloat(type) ? withElement(type, compute)
-                                                : type);
+      resultTypes.push_back(emulated(type) ? withElement(type, compute) : type);
     // A clone keeps the op's properties (predicates, fastmath flags).
     Operation *wide = b.clone(*op);
     wide->setOperands(operands);
@@ -360,11 +365,12 @@ void computeInF32(Operation *root) {
   }
 }
 
-/// Narrow float constants as integer constants of their bits, bitcast.
-void constantsToBits(Operation *root) {
+/// Constants of the floats `emulated` picks as integer constants of their
+/// bits, bitcast.
+void constantsToBits(Operation *root, function_ref<bool(Type)> emulated) {
   SmallVector<arith::ConstantOp> constants;
   root->walk([&](arith::ConstantOp constant) {
-    if (isNarrowFloat(constant.getType()))
+    if (emulated(constant.getType()))
       constants.push_back(constant);
   });
   for (arith::ConstantOp constant : constants) {
@@ -375,7 +381,7 @@ void constantsToBits(Operation *root) {
       value = b.getIntegerAttr(bits, scalar.getValue().bitcastToAPInt());
     else
       value = cast<DenseElementsAttr>(constant.getValue())
-                  .bitcast(b.getIntegerType(16));
+                  .bitcast(getElementTypeOrSelf(bits));
     Value integer = arith::ConstantOp::create(b, value);
     constant.replaceAllUsesWith(
         arith::BitcastOp::create(b, constant.getType(), integer).getResult());
@@ -428,10 +434,19 @@ LogicalResult conversionsToBits(Operation *root,
       Value f32Bits = extendToF32Bits(code, bits, formatOf(sourceType));
       result = arith::BitcastOp::create(
           b, withElement(sourceType, b.getF32Type()), f32Bits);
-      // To f16 or bf16 (from an 8-bit float) the truncation is exact.
-      if (getElementTypeOrSelf(resultType).getIntOrFloatBitWidth() < 32)
-        result = arith::TruncFOp::create(b, resultType, result);
-      else if (result.getType() != resultType)
+      // To f16 or bf16 (from an 8-bit float) the truncation is exact; as
+      // integer code too where those are emulated.
+      if (getElementTypeOrSelf(resultType).getIntOrFloatBitWidth() < 32) {
+        auto truncate = arith::TruncFOp::create(b, resultType, result);
+        result = truncate;
+        if (emulated(resultType)) {
+          FailureOr<Value> truncated = truncateAsBits(truncate);
+          if (failed(truncated))
+            return failure();
+          truncate->erase();
+          result = *truncated;
+        }
+      } else if (result.getType() != resultType)
         result = arith::ExtFOp::create(b, resultType, result);
     } else {
       FailureOr<Value> truncated = truncateAsBits(cast<arith::TruncFOp>(op));
@@ -514,8 +529,8 @@ LogicalResult maxgraph::expandTruncationsFromF64(Operation *root) {
 
 LogicalResult maxgraph::emulateNarrowFloatsAsBits(Operation *root) {
   convertWideIntegersToNarrowFloats(root);
-  computeInF32(root);
-  constantsToBits(root);
+  computeInF32(root, isNarrowFloat);
+  constantsToBits(root, isNarrowFloat);
   if (failed(conversionsToBits(root, isNarrowFloat)))
     return failure();
   // What is left on narrow floats only moves data (loads, stores, selects,
@@ -526,8 +541,9 @@ LogicalResult maxgraph::emulateNarrowFloatsAsBits(Operation *root) {
       if (type && !isa<FunctionOpInterface>(op) &&
           bitsType(type.getValue()) != type.getValue()) {
         op->emitError() << "'" << op->getName()
-                        << "' holds f16 or bf16 in an attribute, which "
-                           "the i16 emulation of this target cannot change";
+                        << "' holds a 16- or 8-bit float in an "
+                           "attribute, which the integer emulation of this "
+                           "target cannot change";
         return WalkResult::interrupt();
       }
     }
@@ -545,4 +561,13 @@ bool maxgraph::isFloat8(Type type) {
 
 LogicalResult maxgraph::expandFloat8Conversions(Operation *root) {
   return conversionsToBits(root, isFloat8);
+}
+
+LogicalResult maxgraph::emulateFloat8(Operation *root) {
+  convertWideIntegersToNarrowFloats(root);
+  if (failed(expandTruncationsFromF64(root)))
+    return failure();
+  computeInF32(root, isFloat8);
+  constantsToBits(root, isFloat8);
+  return expandFloat8Conversions(root);
 }

@@ -251,6 +251,7 @@ void maxgraph::buildLowerToGPUPipeline(
       nvvm.linkLibs.push_back(libdeviceOf(options.toolkit));
     pm.addPass(createGpuNVVMAttachTarget(nvvm));
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(createGPUEmulateFloat8());
     kernels.addPass(createGPUAlignWorkgroupBuffers());
     // Tensor-core kernels' nvgpu.mma.sync: bf16 ones here, the others
     // upstream.

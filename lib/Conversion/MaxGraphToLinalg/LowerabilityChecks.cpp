@@ -31,10 +31,11 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
                               "maxgraph-decompose first";
   auto checkType = [&](Type type) -> LogicalResult {
     auto layout = dyn_cast<LayoutType>(type);
-    // LLVM IR has no 8-bit float types: the CPU pipeline emulates f8E4M3FN
-    // and f8E5M2 (maxgraph-emulate-narrow-floats); other formats, and the
-    // GPU pipelines, would fail late with a message about i8, math.exp or
-    // "could not convert to LLVM IR".
+    // LLVM IR has no 8-bit float types: the pipelines emulate f8E4M3FN and
+    // f8E5M2 (maxgraph-emulate-narrow-floats on the CPU,
+    // maxgraph-gpu-emulate-float8 for NVVM, maxgraph-gpu-emulate-narrow-floats
+    // for OpenCL); other formats would fail late with a message about i8,
+    // math.exp or "could not convert to LLVM IR".
     Type element = layout ? layout.getElementType() : Type();
     if (element && isa<FloatType>(element) &&
         element.getIntOrFloatBitWidth() == 8) {
@@ -43,11 +44,6 @@ LogicalResult maxgraph::detail::checkLowerable(Operation *op,
                << "'" << op->getName() << "' uses " << element
                << " elements; of the 8-bit floats only f8E4M3FN and f8E5M2 "
                   "have a lowering";
-      if (gpu)
-        return op->emitError()
-               << "'" << op->getName() << "' uses " << element
-               << " elements; 8-bit floats have no GPU lowering yet (cast "
-                  "them to f16 or f32 on the host)";
     }
     if (!layout)
       return success();

@@ -1,11 +1,12 @@
 // RUN: max-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(gpu.module(maxgraph-gpu-emulate-narrow-floats))' \
 // RUN:   | FileCheck %s
-// No f16 or bf16 is left anywhere:
+// No f16, bf16 or 8-bit float is left anywhere:
 // RUN: max-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(gpu.module(maxgraph-gpu-emulate-narrow-floats))' \
 // RUN:   | FileCheck %s --check-prefix=NONE
 // NONE-NOT: f16
+// NONE-NOT: f8E
 
 // f16 data as i16 bits: loads extend by integer code to f32, the add is in
 // f32 and its result is rounded back to f16 bits before the store.
@@ -120,6 +121,51 @@ gpu.module @kernels {
 
 // -----
 
+// 8-bit floats as i8 bits: the product is computed in f32 and rounded back
+// to f8E4M3FN by integer code (no infinity: what overflows is the NaN
+// 0x7F); the f8E5M2 constant is its bits (1.5 is 0x3E).
+// CHECK-LABEL: gpu.func @scale
+// CHECK-SAME:    (%[[A:.*]]: memref<?xi8>, %[[B:.*]]: memref<?xi8>, %[[I:.*]]: index)
+// CHECK:         %[[X:.*]] = memref.load %[[A]][%[[I]]] : memref<?xi8>
+// CHECK:         arith.extui %[[X]] : i8 to i32
+// CHECK:         %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.bitcast %[[P]] : f32 to i32
+// CHECK:         %[[R:.*]] = arith.trunci %{{.*}} : i32 to i8
+// CHECK:         memref.store %[[R]], %[[A]][%[[I]]] : memref<?xi8>
+// CHECK:         %[[HALF:.*]] = arith.constant 62 : i8
+// CHECK:         memref.store %[[HALF]], %[[B]][%[[I]]] : memref<?xi8>
+gpu.module @kernels {
+  gpu.func @scale(%a: memref<?xf8E4M3FN>, %b: memref<?xf8E5M2>, %i: index) kernel {
+    %x = memref.load %a[%i] : memref<?xf8E4M3FN>
+    %p = arith.mulf %x, %x : f8E4M3FN
+    memref.store %p, %a[%i] : memref<?xf8E4M3FN>
+    %h = arith.constant 1.5 : f8E5M2
+    memref.store %h, %b[%i] : memref<?xf8E5M2>
+    gpu.return
+  }
+}
+
+// -----
+
+// From an 8-bit float to f16, both emulated: the exact extension to f32
+// bits, then f16 bits by the same integer rounding (no f16 op is left).
+// CHECK-LABEL: gpu.func @widen
+// CHECK-SAME:    (%[[A:.*]]: memref<?xi8>, %[[H:.*]]: memref<?xi16>, %[[I:.*]]: index)
+// CHECK:         %[[X:.*]] = memref.load %[[A]][%[[I]]] : memref<?xi8>
+// CHECK:         arith.extui %[[X]] : i8 to i32
+// CHECK:         %[[R:.*]] = arith.trunci %{{.*}} : i32 to i16
+// CHECK:         memref.store %[[R]], %[[H]][%[[I]]] : memref<?xi16>
+gpu.module @kernels {
+  gpu.func @widen(%a: memref<?xf8E5M2>, %h: memref<?xf16>, %i: index) kernel {
+    %x = memref.load %a[%i] : memref<?xf8E5M2>
+    %w = arith.extf %x : f8E5M2 to f16
+    memref.store %w, %h[%i] : memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
 // Device functions (a kernel library's) change their signatures too.
 // CHECK-LABEL: func.func @twice(%{{.*}}: i16) -> i16
 // CHECK:         arith.mulf %{{.*}}, %{{.*}} : f32
@@ -144,7 +190,7 @@ gpu.module @kernels {
 
 // What holds a narrow float in a type attribute cannot be changed in place.
 gpu.module @kernels {
-  // expected-error @below {{'memref.global' holds f16 or bf16 in an attribute, which the i16 emulation of this target cannot change}}
+  // expected-error @below {{'memref.global' holds a 16- or 8-bit float in an attribute, which the integer emulation of this target cannot change}}
   memref.global "private" constant @table : memref<4xf16> = dense<[1.0, 2.0, 3.0, 4.0]>
   gpu.func @reads(%out: memref<?xf16>) kernel {
     %c0 = arith.constant 0 : index

@@ -36,13 +36,13 @@ void convertWideIntegersToNarrowFloats(mlir::Operation *root);
 mlir::LogicalResult expandTruncationsFromF64(mlir::Operation *root);
 
 /// Rewrites the code under `root` (a `gpu.module` of kernels) so that no
-/// f16 or bf16 type is left: arithmetic and math on them computes in f32 and
-/// rounds each result to its type with integer code, values, memrefs and
-/// function signatures hold their bits as i16. Kernel signatures change
-/// (memref<...xf16> becomes memref<...xi16>, which has the same layout), so
-/// the host's launches must keep the old types, as the OpenCL back end's
-/// stubs do. Fails with an error on what it cannot change (a narrow float
-/// in a type attribute).
+/// f16, bf16, f8E4M3FN or f8E5M2 type is left: arithmetic and math on them
+/// computes in f32 and rounds each result to its type with integer code,
+/// values, memrefs and function signatures hold their bits as i16 or i8.
+/// Kernel signatures change (memref<...xf16> becomes memref<...xi16>, which
+/// has the same layout), so the host's launches must keep the old types, as
+/// the OpenCL back end's stubs do. Fails with an error on what it cannot
+/// change (a narrow float in a type attribute).
 mlir::LogicalResult emulateNarrowFloatsAsBits(mlir::Operation *root);
 
 /// Whether `type` (or its element type) is f8E4M3FN or f8E5M2, the 8-bit
@@ -55,6 +55,15 @@ bool isFloat8(mlir::Type type);
 /// which has none, to NaN), since LLVM has no 8-bit float types. Fails with
 /// an error on another rounding mode.
 mlir::LogicalResult expandFloat8Conversions(mlir::Operation *root);
+
+/// Rewrites the code under `root` (NVVM's kernels, which have f16 and bf16
+/// but no 8-bit floats) so that only data moves on f8E4M3FN and f8E5M2:
+/// arithmetic and math on them computes in f32 and rounds each result to
+/// its type, integers wider than f32's mantissa convert through f64, and
+/// the conversions and constants become integer code on their bits (what is
+/// left, loads, stores and selects, LLVM holds as i8). Fails with an error
+/// on a rounding mode other than to nearest even.
+mlir::LogicalResult emulateFloat8(mlir::Operation *root);
 } // namespace maxgraph
 
 #endif // MAXGRAPH_CODEGEN_COMMON_NARROWFLOATEMULATION_H

@@ -319,27 +319,46 @@ def GPUEmulateShuffles
 
 def GPUEmulateNarrowFloats
     : Pass<"maxgraph-gpu-emulate-narrow-floats", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Holds the f16 and bf16 data of GPU kernels as i16 and "
-                "computes in f32";
+  let summary = "Holds the f16, bf16 and 8-bit float data of GPU kernels as "
+                "i16 and i8 and computes in f32";
   let description = [{
     For back ends without 16-bit floats (SPIR-V 1.0 has no bf16, and OpenCL
-    devices such as PoCL lack cl_khr_fp16); `maxgraph-gpu-kernels-to-spirv`
-    runs it on the kernels it converts. Arithmetic and math ops on f16 or
-    bf16 compute in f32 and round their results back, so each op still
-    rounds once to its type (f32 has more than twice the precision of
-    both); integers convert through f32 or f64 where those hold them
-    exactly, 64-bit ones through an f64 rounded to odd, so that they round
-    once too. The conversions (`arith.extf` from and `arith.truncf` to the
-    narrow types, from f32 or directly from f64) become integer code on the
-    bits: exact extension, round to nearest even with subnormal results and
-    overflow to infinity, NaN kept quiet with the top of its payload. Then
-    every value, memref and function signature holds i16 in place of the
-    narrow type: what is left on it only moves data.
+    devices such as PoCL lack cl_khr_fp16) and without 8-bit ones;
+    `maxgraph-gpu-kernels-to-spirv` runs it on the kernels it converts.
+    Arithmetic and math ops on f16, bf16, f8E4M3FN or f8E5M2 compute in f32
+    and round their results back, so each op still rounds once to its type
+    (f32 has more than twice the precision of each); integers convert
+    through f32 or f64 where those hold them exactly, 64-bit ones through an
+    f64 rounded to odd, so that they round once too. The conversions
+    (`arith.extf` from and `arith.truncf` to the narrow types, from f32 or
+    directly from f64) become integer code on the bits: exact extension,
+    round to nearest even with subnormal results and overflow to infinity
+    (to NaN for f8E4M3FN, which has no infinity), NaN kept quiet with the
+    top of its payload. Then every value, memref and function signature
+    holds i16 or i8 in place of the narrow type: what is left on it only
+    moves data.
 
     Kernel signatures change (`memref<?xf16>` becomes `memref<?xi16>`, the
     same bytes), so launches outside the module no longer match them: the
     OpenCL back end keeps host stubs with the old signatures. A narrow
     float in a type attribute (a `memref.global`) is an error.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def GPUEmulateFloat8
+    : Pass<"maxgraph-gpu-emulate-float8", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Computes the 8-bit float arithmetic of GPU kernels in f32, "
+                "for NVVM";
+  let description = [{
+    NVVM has f16 and bf16 but no 8-bit floats (LLVM holds f8E4M3FN and
+    f8E5M2 as i8, and cannot convert or compute on them). Arithmetic and
+    math ops on them compute in f32 and round each result back to its type,
+    as the interpreter does; integers too wide for f32's mantissa convert
+    through f64; the conversions and constants become integer code on the
+    bits, as in `maxgraph-gpu-emulate-narrow-floats`. Values, memrefs and
+    signatures keep their types: what is left on 8-bit floats only moves
+    data, which the conversion to NVVM does on i8.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
