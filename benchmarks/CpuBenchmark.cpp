@@ -18,6 +18,12 @@
 //            (the eager way);
 //   softmax, layer_norm over [4096, 4096] against one plain loop per
 //            primitive op;
+//   conv2d   NHWC images through RSCF filters at ResNet's shapes (batch 8:
+//            a 3x3 over 56x56x64 to 64, the 7x7 stride-2 stem over
+//            224x224x3 to 64, a 3x3 stride-2 over 56x56x64 to 128), against
+//            im2col into a buffer allocated once (its rows split over the
+//            threads) and cblas_sgemm of the columns by the filter (the
+//            classic GEMM convolution), on 1 and 2 threads;
 //   compile  stage + lower + JIT of a 1-op graph and a 2-layer MLP, cold and
 //            warm (compile()'s in-memory cache);
 //   call     the cost of a call beyond its kernel: a 1-op graph on 16
@@ -31,8 +37,8 @@
 // (`--fresh-pages` leaves malloc's defaults, as a program that does not tune it
 // gets: large results are then new mappings, faulted in by the code that writes
 // them, while the peers write buffers allocated once). `--quick` runs fewer and
-// smaller; names on the command line (compile, call, matmul, chain, softmax,
-// layer_norm) pick sections.
+// smaller; names on the command line (compile, call, matmul, conv2d, chain,
+// softmax, layer_norm) pick sections.
 //
 //===----------------------------------------------------------------------===//
 
@@ -360,6 +366,101 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int threads) {
   row(name + " kernel", raw, "cblas_sgemm", blas, extra);
 }
 
+/// A convolution's shape: an NHWC image [n, h, w, c] through an RSCF filter
+/// [r, s, c, f] with `stride`, padded by `pad` on every side.
+struct ConvShape {
+  int64_t n, h, w, c, r, s, f, stride, pad;
+  int64_t outH() const { return (h + 2 * pad - r) / stride + 1; }
+  int64_t outW() const { return (w + 2 * pad - s) / stride + 1; }
+};
+
+/// im2col: row (b, y, x) of `columns` holds the window of output pixel (y,
+/// x) of image b, [r, s, c] in the filter's order, zeros where it reads the
+/// padding, the rows split over `threads` threads; then `columns` [n * outH *
+/// outW, r * s * c] times the filter [r * s * c, f] is the output, NHWC.
+void im2colConvolution(const ConvShape &shape, const float *image,
+                       const float *filter, float *columns, float *out,
+                       int threads) {
+  int64_t oh = shape.outH(), ow = shape.outW();
+  int64_t window = shape.r * shape.s * shape.c;
+  auto fill = [&](int64_t first, int64_t last) {
+    for (int64_t line = first; line < last; ++line) {
+      int64_t b = line / oh, y = line % oh;
+      for (int64_t x = 0; x < ow; ++x) {
+        float *row = columns + (line * ow + x) * window;
+        for (int64_t i = 0; i < shape.r; ++i) {
+          int64_t iy = y * shape.stride + i - shape.pad;
+          for (int64_t j = 0; j < shape.s; ++j) {
+            int64_t ix = x * shape.stride + j - shape.pad;
+            float *to = row + (i * shape.s + j) * shape.c;
+            if (iy < 0 || iy >= shape.h || ix < 0 || ix >= shape.w)
+              std::memset(to, 0, shape.c * sizeof(float));
+            else
+              std::memcpy(to,
+                          image + ((b * shape.h + iy) * shape.w + ix) * shape.c,
+                          shape.c * sizeof(float));
+          }
+        }
+      }
+    }
+  };
+  int64_t lines = shape.n * oh;
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back(fill, lines * t / threads, lines * (t + 1) / threads);
+  fill(0, lines / threads);
+  for (std::thread &helper : helpers)
+    helper.join();
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, lines * ow, shape.f,
+              window, 1.0f, columns, window, filter, shape.f, 0.0f, out,
+              shape.f);
+}
+
+void benchConv2d(const ConvShape &shape, int threads) {
+  int64_t stride = shape.stride, pad = shape.pad;
+  auto convFn = [stride, pad](const Tensor &x, const Tensor &w) {
+    return ops::conv2d(x, w, {stride, stride}, {1, 1}, {pad, pad, pad, pad});
+  };
+  auto run = compile(convFn)(
+      TensorLayout(DType::Float32, {shape.n, shape.h, shape.w, shape.c}),
+      TensorLayout(DType::Float32, {shape.r, shape.s, shape.c, shape.f}));
+  HostTensor image = filled({shape.n, shape.h, shape.w, shape.c}, 1.0f);
+  HostTensor filter = filled({shape.r, shape.s, shape.c, shape.f}, 0.1f);
+  int64_t pixels = shape.n * shape.outH() * shape.outW();
+  std::vector<float> columns(pixels * shape.r * shape.s * shape.c);
+  std::vector<float> expected(pixels * shape.f);
+  omp_set_num_threads(threads);
+  openblas_set_num_threads(threads);
+  std::optional<HostTensor> out;
+  auto endToEnd = [&] { out.emplace(run(image, filter)); };
+  auto peer = [&] {
+    im2colConvolution(shape, image.data<float>(), filter.data<float>(),
+                      columns.data(), expected.data(), threads);
+  };
+  std::vector<double> best =
+      bestInterleaved({endToEnd, peer}, /*rounds=*/3, quick ? 1 : 3,
+                      std::chrono::milliseconds(threads > 1 ? 300 : 0));
+  double error = 0, scale = 0;
+  for (int64_t i = 0; i < pixels * shape.f; ++i) {
+    error =
+        std::max<double>(error, std::fabs(out->data<float>()[i] - expected[i]));
+    scale = std::max<double>(scale, std::fabs(expected[i]));
+  }
+  double flops = 2.0 * pixels * shape.f * shape.r * shape.s * shape.c;
+  char extra[160];
+  std::snprintf(extra, sizeof(extra),
+                "(%.1f vs %.1f GFLOP/s, max |diff| %.1e of %.1e)",
+                flops / best[0] / 1e9, flops / best[1] / 1e9, error, scale);
+  char name[96];
+  std::snprintf(
+      name, sizeof(name), "conv2d %ldx%ldx%ldx%ld %ldx%ld/%ld>%ld %dt",
+      static_cast<long>(shape.n), static_cast<long>(shape.h),
+      static_cast<long>(shape.w), static_cast<long>(shape.c),
+      static_cast<long>(shape.r), static_cast<long>(shape.s),
+      static_cast<long>(shape.stride), static_cast<long>(shape.f), threads);
+  row(name, best[0], "im2col+sgemm", best[1], extra);
+}
+
 Tensor chainFn(const Tensor &x) {
   return ops::max(x * 1.5f + 0.25f, 0.0f) * 0.5f - 1.0f;
 }
@@ -660,6 +761,19 @@ int main(int argc, char **argv) {
     for (int threads : {1, 2})
       for (const std::vector<int64_t> &shape : shapes)
         benchMatmul(shape[0], shape[1], shape[2], threads);
+  }
+  if (wanted("conv2d")) {
+    if (!wanted("matmul"))
+      std::printf("OpenBLAS core: %s\n", openblas_get_corename());
+    std::vector<ConvShape> shapes = {{8, 56, 56, 64, 3, 3, 64, 1, 1},
+                                     {8, 224, 224, 3, 7, 7, 64, 2, 3},
+                                     {8, 56, 56, 64, 3, 3, 128, 2, 1}};
+    if (quick)
+      shapes = {{2, 56, 56, 64, 3, 3, 64, 1, 1},
+                {2, 224, 224, 3, 7, 7, 64, 2, 3}};
+    for (int threads : {1, 2})
+      for (const ConvShape &shape : shapes)
+        benchConv2d(shape, threads);
   }
   for (int threads : {1, 2}) {
     if (wanted("chain"))
