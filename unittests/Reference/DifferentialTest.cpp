@@ -461,10 +461,15 @@ Program conv2dProgram(Rng &rng) {
   p.dtype = rng.pick(kFloats);
   // A depthwise convolution (a channel and a filter per group, its own
   // kernel) about one time in four, with channels past a vector's width.
+  // Sometimes as many filters as a register tile is wide (32 on AVX-512),
+  // and a bias, which the register tiles then start from.
   bool depthwise = rng.chance(0.25);
-  int64_t groups = depthwise ? rng.between(2, 40) : rng.between(1, 3);
+  bool wide = rng.chance(0.25);
+  int64_t groups =
+      depthwise ? (wide ? 32 : rng.between(2, 40)) : rng.between(1, 3);
   int64_t channels = depthwise ? 1 : rng.between(1, 3);
-  int64_t filters = groups * (depthwise ? 1 : rng.between(1, 3));
+  int64_t filters = groups * (depthwise ? 1 : wide ? 32 : rng.between(1, 3));
+  bool biased = rng.chance(0.5);
   std::vector<int64_t> strides, dilations, padding, window;
   std::vector<Dim> image = {randomDim(rng)};
   for (int d = 0; d < 2; ++d) {
@@ -483,6 +488,8 @@ Program conv2dProgram(Rng &rng) {
   p.addTensor(TensorLayout(p.dtype, image));
   p.addTensor(TensorLayout(
       p.dtype, {Dim(window[0]), Dim(window[1]), Dim(channels), Dim(filters)}));
+  if (biased)
+    p.addTensor(TensorLayout(p.dtype, {Dim(filters)}));
   int64_t depth = window[0] * window[1] * channels;
   p.tolerance = 2 * depth + 2;
   p.scale = 9 * depth;
@@ -490,10 +497,10 @@ Program conv2dProgram(Rng &rng) {
            std::to_string(strides[1]) + ", dilations " +
            std::to_string(dilations[0]) + "x" + std::to_string(dilations[1]) +
            ", " + std::to_string(groups) + " groups" +
-           (depthwise ? " (depthwise)" : "");
+           (depthwise ? " (depthwise)" : "") + (biased ? ", a bias" : "");
   p.body = [=](const std::vector<Tensor> &x, const std::vector<Buffer> &) {
-    return std::vector<Tensor>{
-        ops::conv2d(x[0], x[1], strides, dilations, padding, groups)};
+    Tensor y = ops::conv2d(x[0], x[1], strides, dilations, padding, groups);
+    return std::vector<Tensor>{biased ? y + x[2] : y};
   };
   return p;
 }

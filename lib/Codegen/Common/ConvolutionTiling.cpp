@@ -8,6 +8,7 @@
 
 #include "MaxGraph/Codegen/Common/ConvolutionTiling.h"
 #include "MaxGraph/Codegen/Common/Peeling.h"
+#include "MaxGraph/Codegen/Common/RowBias.h"
 #include "MaxGraph/Codegen/Common/RowTiling.h"
 #include "MaxGraph/Codegen/Common/Tiling.h"
 #include "MaxGraph/Codegen/Common/Vectorization.h"
@@ -154,8 +155,10 @@ static void readWindowFromSource(RewriterBase &rewriter, linalg::LinalgOp row,
 /// Tiles `conv` (loops n, oh, ow, then its others: f or c, and the taps)
 /// into blocks of `rows` output rows (over the threads, or a loop), each
 /// reading its padded window built from the source, register tiles of one
-/// row's `pixels` x `columns` that start from zeros (peeled), and one loop
-/// per filter tap; marks each tap for vectorizeMarkedTiles.
+/// row's `pixels` x `columns` that start from zeros, or from the bias that
+/// the convolution's consumer adds (which it then adds no more: RowBias.h)
+/// (peeled), and one loop per filter tap; marks each tap for
+/// vectorizeMarkedTiles.
 static void tileToTaps(RewriterBase &rewriter, linalg::LinalgOp conv,
                        int64_t rows, int64_t pixels, int64_t columns,
                        const ThreadTiling &threads, int64_t vectorLength) {
@@ -185,6 +188,35 @@ static void tileToTaps(RewriterBase &rewriter, linalg::LinalgOp conv,
     rewriter.modifyOpInPlace(op, [&] { init.set(fill.getResult(0)); });
     markForVectorization(fill);
   };
+  RowBias bias = empty ? rowBiasOf(conv, columns) : RowBias();
+  // `op`'s accumulators (a register tile's) start from the bias's columns
+  // instead; false when the tile's columns are not known.
+  auto biasInit = [&](linalg::LinalgOp op) {
+    OpOperand &init = op.getDpsInitsMutable()[0];
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return false;
+    std::optional<int64_t> width =
+        getConstantIntValue(slice.getMixedSizes().back());
+    if (!width)
+      return false;
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    OpFoldResult one = rewriter.getIndexAttr(1);
+    Value biasColumns = tensor::ExtractSliceOp::create(
+        rewriter, loc,
+        RankedTensorType::get({*width},
+                              getElementTypeOrSelf(bias.bias.getType())),
+        bias.bias, ArrayRef<OpFoldResult>{slice.getMixedOffsets().back()},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(*width)},
+        ArrayRef<OpFoldResult>{one});
+    auto start = linalg::BroadcastOp::create(rewriter, loc, biasColumns,
+                                             init.get(),
+                                             ArrayRef<int64_t>{0, 1, 2});
+    rewriter.modifyOpInPlace(op, [&] { init.set(start->getResult(0)); });
+    markForVectorization(start);
+    return true;
+  };
   tensor::PadOp pad = zeroPaddedImage(conv);
   // One output row per iteration: over the threads when the convolution is
   // large enough, else in a loop.
@@ -209,8 +241,11 @@ static void tileToTaps(RewriterBase &rewriter, linalg::LinalgOp conv,
   if (failed(registers))
     return zeroInit(cast<linalg::LinalgOp>(op.getOperation()));
   auto tile = cast<linalg::LinalgOp>(registers->tiledOps.back());
-  // Each register tile starts from zeros.
-  zeroInit(tile);
+  // Each register tile starts from the bias, or from zeros.
+  if (bias && biasInit(tile))
+    bias.dropAdd(rewriter);
+  else
+    zeroInit(tile);
   // The taps: kh and kw, the two loops after the output's (n, oh, ow, f or
   // c); a convolution's channels (its last loop) stay whole.
   FailureOr<scf::SCFTilingResult> taps =

@@ -58,3 +58,24 @@ maxgraph.graph @strided(%x: !maxgraph.tensor<[2, 20, 20, 8], f32>, %w: !maxgraph
   %0 = maxgraph.conv2d %x, %w strides = [2, 2] dilations = [1, 1] padding = [0, 1, 0, 1] groups = 1 : (!maxgraph.tensor<[2, 20, 20, 8], f32>, !maxgraph.tensor<[3, 3, 8, 48], f32>) -> !maxgraph.tensor<[2, 10, 10, 48], f32>
   maxgraph.output %0 : !maxgraph.tensor<[2, 10, 10, 48], f32>
 }
+
+// A bias that the convolution's consumer adds to each pixel: the register
+// tiles start from it (its 64 filters broadcast to the tile's 5 pixels,
+// read once per thread's row) instead of zeros, and nothing adds it after
+// the convolution: no pass over the result of its own.
+// CHECK-LABEL: func.func @biased(
+// CHECK-SAME: %[[B:[^:]*]]: tensor<64xf32>
+// CHECK-NOT: arith.addf
+// CHECK: %[[BIAS:.*]] = vector.transfer_read %[[B]][%c0], %{{.*}} {{{.*}}permutation_map = affine_map<(d0) -> (0, 0, 0, d0)>} : tensor<64xf32>, vector<1x1x5x64xf32>
+// CHECK: scf.for {{.*}} -> (tensor<1x1x20x64xf32>)
+// CHECK: %[[START:.*]] = vector.transfer_write %[[BIAS]], %{{.*}} : vector<1x1x5x64xf32>, tensor<1x1x5x64xf32>
+// CHECK: %[[TILE:.*]] = tensor.extract_slice %[[START]][0, 0, 0, 0] [1, 1, 5, 64]
+// CHECK: %[[INIT:.*]] = vector.transfer_read %[[TILE]]{{.*}} : tensor<5x64xf32>, vector<5x64xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (vector<5x64xf32>)
+// CHECK-NOT: arith.addf
+// CHECK: return
+maxgraph.graph @biased(%x: !maxgraph.tensor<[2, 20, 20, 8], f32>, %w: !maxgraph.tensor<[3, 3, 8, 64], f32>, %b: !maxgraph.tensor<[64], f32>) -> !maxgraph.tensor<[2, 20, 20, 64], f32> {
+  %0 = maxgraph.conv2d %x, %w strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] groups = 1 : (!maxgraph.tensor<[2, 20, 20, 8], f32>, !maxgraph.tensor<[3, 3, 8, 64], f32>) -> !maxgraph.tensor<[2, 20, 20, 64], f32>
+  %1 = maxgraph.add %0, %b : (!maxgraph.tensor<[2, 20, 20, 64], f32>, !maxgraph.tensor<[64], f32>) -> !maxgraph.tensor<[2, 20, 20, 64], f32>
+  maxgraph.output %1 : !maxgraph.tensor<[2, 20, 20, 64], f32>
+}
