@@ -25,13 +25,16 @@ import tempfile
 import time
 
 # (name, batch, height, width, in channels, kernel, stride, padding, out,
-#  groups)
+#  groups, bias): the bias rows are an inference ResNet's, whose
+#  BatchNorm is folded into each convolution's filters and bias.
 SHAPES = [
-    ("resnet 3x3, 56x56x64", 8, 56, 56, 64, 3, 1, 1, 64, 1),
-    ("resnet stem 7x7/2, 224x224x3", 8, 224, 224, 3, 7, 2, 3, 64, 1),
-    ("depthwise 3x3, 112x112x32", 8, 112, 112, 32, 3, 1, 1, 32, 32),
-    ("depthwise 3x3/2, 112x112x64", 8, 112, 112, 64, 3, 2, 1, 64, 64),
-    ("depthwise 3x3, 14x14x512", 8, 14, 14, 512, 3, 1, 1, 512, 512),
+    ("resnet 3x3, 56x56x64", 8, 56, 56, 64, 3, 1, 1, 64, 1, False),
+    ("resnet 3x3 + bias, 56x56x64", 8, 56, 56, 64, 3, 1, 1, 64, 1, True),
+    ("resnet stem 7x7/2, 224x224x3", 8, 224, 224, 3, 7, 2, 3, 64, 1, False),
+    ("resnet stem 7x7/2 + bias", 8, 224, 224, 3, 7, 2, 3, 64, 1, True),
+    ("depthwise 3x3, 112x112x32", 8, 112, 112, 32, 3, 1, 1, 32, 32, False),
+    ("depthwise 3x3/2, 112x112x64", 8, 112, 112, 64, 3, 2, 1, 64, 64, False),
+    ("depthwise 3x3, 14x14x512", 8, 14, 14, 512, 3, 1, 1, 512, 512, False),
 ]
 
 
@@ -48,10 +51,11 @@ def best_of(call, runs, calls):
 
 def child(engine, shape_index, threads, runs):
     import numpy as np
-    name, n, h, w, c, k, stride, pad, f, groups = SHAPES[shape_index]
+    name, n, h, w, c, k, stride, pad, f, groups, biased = SHAPES[shape_index]
     rng = np.random.default_rng(0)
     x = rng.standard_normal((n, h, w, c)).astype(np.float32)
     weights = rng.standard_normal((k, k, c // groups, f)).astype(np.float32)
+    bias = rng.standard_normal(f).astype(np.float32)
     result = {}
     if engine == "maxgraph":
         import maxgraph
@@ -62,19 +66,22 @@ def child(engine, shape_index, threads, runs):
         maxgraph.set_num_threads(threads)
         start = time.perf_counter()
         run = compilation.compile(
-            lambda a, b: F.conv2d(a, b, stride=stride,
-                                  padding=(pad, pad, pad, pad),
-                                  groups=groups))(
+            lambda a, b, c: F.conv2d(a, b, stride=stride,
+                                     padding=(pad, pad, pad, pad),
+                                     groups=groups,
+                                     bias=c if biased else None))(
             TensorLayout(DType.float32, list(x.shape)),
-            TensorLayout(DType.float32, list(weights.shape)))
-        run(x, weights)
+            TensorLayout(DType.float32, list(weights.shape)),
+            TensorLayout(DType.float32, [f]))
+        run(x, weights, bias)
         result["compile_s"] = time.perf_counter() - start
-        result["s"] = best_of(lambda: run(x, weights), runs, 3)
+        result["s"] = best_of(lambda: run(x, weights, bias), runs, 3)
     else:
         import torch
         torch.set_num_threads(threads)
         xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
         wt = torch.from_numpy(weights).permute(3, 2, 0, 1).contiguous()
+        bt = torch.from_numpy(bias) if biased else None
         times = {}
         with torch.no_grad():
             for layout in ("nchw", "channels_last"):
@@ -84,7 +91,7 @@ def child(engine, shape_index, threads, runs):
                     b = b.to(memory_format=torch.channels_last)
                 times[layout] = best_of(
                     lambda: torch.nn.functional.conv2d(
-                        a, b, stride=stride, padding=pad, groups=groups),
+                        a, b, bt, stride=stride, padding=pad, groups=groups),
                     runs, 3)
         layout = min(times, key=times.get)
         result.update(s=times[layout], layout=layout,
