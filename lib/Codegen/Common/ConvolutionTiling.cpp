@@ -210,9 +210,8 @@ static void tileToTaps(RewriterBase &rewriter, linalg::LinalgOp conv,
         bias.bias, ArrayRef<OpFoldResult>{slice.getMixedOffsets().back()},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(*width)},
         ArrayRef<OpFoldResult>{one});
-    auto start = linalg::BroadcastOp::create(rewriter, loc, biasColumns,
-                                             init.get(),
-                                             ArrayRef<int64_t>{0, 1, 2});
+    auto start = linalg::BroadcastOp::create(
+        rewriter, loc, biasColumns, init.get(), ArrayRef<int64_t>{0, 1, 2});
     rewriter.modifyOpInPlace(op, [&] { init.set(start->getResult(0)); });
     markForVectorization(start);
     return true;
