@@ -112,6 +112,13 @@ def _reader_class(strings: bool = True):
 
     value_type = gguf.GGUFValueType
 
+    class FileEnds(ValueError):
+        """A read past the end of the file, of the values at `offset`."""
+
+        def __init__(self, message: str, offset: int):
+            super().__init__(message)
+            self.offset = offset
+
     class Reader(gguf.GGUFReader):
         @property
         def data(self):
@@ -130,9 +137,9 @@ def _reader_class(strings: bool = True):
             dtype = np.dtype(dtype)
             array = self.data[offset:offset + dtype.itemsize * count]
             if len(array) != dtype.itemsize * count:
-                raise ValueError(f"the file ends at byte {len(self.data)}, "
-                                 f"inside the {count} {dtype} values at "
-                                 f"offset {offset}")
+                raise FileEnds(f"the file ends at byte {len(self.data)}, "
+                               f"inside the {count} {dtype} values at "
+                               f"offset {offset}", offset)
             array = array.view(dtype)[:count]
             order = self.byte_order if override_order is None else \
                 override_order
@@ -196,6 +203,20 @@ def _reader_class(strings: bool = True):
             parts += [values[i:i + 1] for i in range(count)]
             return (12 + values.nbytes, parts, list(range(2, count + 2)),
                     [value_type.ARRAY] + [itype] * (count > 0))
+
+        def _build_tensors(self, start_offs, fields):
+            # A tensor whose data the file does not hold whole is named.
+            try:
+                super()._build_tensors(start_offs, fields)
+            except FileEnds as error:
+                for field in fields:
+                    name, offset = field.parts[1], field.parts[5]
+                    if start_offs + int(offset[0]) == error.offset:
+                        raise ValueError(
+                            f"the file ends at byte {len(self.data)}, inside "
+                            f"the data of tensor `{bytes(name).decode()}`"
+                        ) from None
+                raise
 
     return Reader
 

@@ -117,6 +117,12 @@ def test_bad_files_are_named(tmp_path):
         with pytest.raises(ModelFileError, match="truncated.gguf: not a "
                            "readable GGUF file"):
             LlamaGGUF(truncated)
+    # Ends in the data of a tensor: named.
+    truncated.write_bytes(original[:60_000_000])
+    with pytest.raises(ModelFileError, match=r"not a readable GGUF file \(the "
+                       r"file ends at byte 60000000, inside the data of "
+                       r"tensor `blk\.\d+\.\w+\.weight`\)"):
+        LlamaGGUF(truncated)
     # Arrays that claim more than the file holds: refused, not read on.
     import gguf
     reader = gguf.GGUFReader(str(GGUF))
