@@ -323,8 +323,9 @@ def _decoder(encoding, shape: tuple, transposed: bool):
 class LlamaGGUF:
     """A Llama-architecture GGUF: its config, weights, tokenizer and chat
     template. Bad files raise ModelFileError naming what is wrong. The
-    metadata is parsed once per file and cached; tensors are read from the
-    memory-mapped file."""
+    metadata is parsed once per file and cached (a file not seen before is
+    read without its vocabulary and merges until they are first needed);
+    tensors are read from the memory-mapped file."""
 
     def __init__(self, path: Optional[os.PathLike] = None):
         self.path = Path(path) if path is not None else packaged_gguf()
