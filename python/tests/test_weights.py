@@ -348,3 +348,26 @@ def test_safetensors_package_agrees(tmp_path, rng):
     loaded = load_safetensors(path)
     np.testing.assert_array_equal(loaded["w"], w)
     np.testing.assert_array_equal(loaded["i"], i)
+
+
+@pytest.mark.parametrize("rows", [1, 3, 8, 13])
+def test_matmuls_of_few_rows_read_packed_weights(rows, rng):
+    # A weight is packed into panels when bound, whatever the rows of A
+    # (maxgraph-pack-weights): as B and as torch.nn.Linear's W^T, static
+    # rows below, at and above one register tile's.
+    k, n = 96, 128
+    w = rng.standard_normal((k, n)).astype(np.float32)
+    wt = rng.standard_normal((n, k)).astype(np.float32)
+    x = rng.standard_normal((rows, k)).astype(np.float32)
+
+    def fn(a):
+        b = ops.constant_external("b", TensorLayout(DType.float32, [k, n]))
+        t = ops.constant_external("t", TensorLayout(DType.float32, [n, k]))
+        return a @ b, a @ ops.transpose(t, [1, 0])
+
+    run = compilation.compile(fn, weights={"b": w, "t": wt})(
+        TensorLayout(DType.float32, [rows, k]))
+    first, second = run(x)
+    np.testing.assert_allclose(first.to_numpy(), x @ w, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(second.to_numpy(), x @ wt.T, rtol=1e-5,
+                               atol=1e-4)

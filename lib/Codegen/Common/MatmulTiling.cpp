@@ -21,10 +21,17 @@
 using namespace mlir;
 using namespace maxgraph;
 
-bool maxgraph::packsRhs(ArrayRef<int64_t> shape, const MatmulTileSizes &sizes) {
-  int64_t m = shape[0], n = shape[1];
+bool maxgraph::rhsFitsPanels(ArrayRef<int64_t> shape,
+                             const MatmulTileSizes &sizes) {
+  int64_t n = shape[1];
   return !ShapedType::isDynamic(n) && sizes.nr > 0 && n % sizes.nr == 0 &&
-         n > sizes.nr && (ShapedType::isDynamic(m) || m > sizes.mr);
+         n > sizes.nr;
+}
+
+bool maxgraph::packsRhs(ArrayRef<int64_t> shape, const MatmulTileSizes &sizes) {
+  int64_t m = shape[0];
+  return rhsFitsPanels(shape, sizes) &&
+         (ShapedType::isDynamic(m) || m > sizes.mr);
 }
 
 Value maxgraph::packedPanelsOf(Value matrix, int64_t nr) {
@@ -531,7 +538,11 @@ void maxgraph::tileMatmulToRegisterTiles(RewriterBase &rewriter,
   // 1536] layer is 6 MB).
   Value rhs = matmul.getDpsInputs()[1];
   bool packs = packsRhs(shape, sizes);
-  Value packed = packs ? packedPanelsOf(rhs, sizes.nr) : Value();
+  // Panels packed when the weight was bound are read whatever M is: they
+  // cost a call nothing, and a few rows of A then stream whole panels
+  // instead of reading each row of B at the stride of B's rows.
+  Value packed =
+      rhsFitsPanels(shape, sizes) ? packedPanelsOf(rhs, sizes.nr) : Value();
   if (packs && !packed && !ShapedType::isDynamic(shape[0]) &&
       shape[0] > sizes.mc)
     packed =

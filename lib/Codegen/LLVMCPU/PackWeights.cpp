@@ -42,7 +42,8 @@ using Argument = std::pair<func::FuncOp, unsigned>;
 enum class Reading { AsB, AsTransposedW };
 
 /// Whether `op` is a matmul with the default maps that reads `value` as B
-/// and whose B tileMatmulToRegisterTiles packs.
+/// and whose B fits tileMatmulToRegisterTiles' panels (whatever its M: a
+/// weight is packed once, when it is bound).
 bool readsAsPackedRhs(Operation *op, Value value,
                       const MatmulTileSizes &sizes) {
   auto matmul = dyn_cast<linalg::MatmulOp>(op);
@@ -51,7 +52,7 @@ bool readsAsPackedRhs(Operation *op, Value value,
              matmul.getDefaultIndexingMaps(op->getContext()) &&
          matmul.getDpsInputs()[1] == value &&
          matmul.getDpsInputs()[0] != value &&
-         packsRhs(matmul.getStaticLoopRanges(), sizes);
+         rhsFitsPanels(matmul.getStaticLoopRanges(), sizes);
 }
 
 struct PackWeightsPass : maxgraph::impl::PackWeightsBase<PackWeightsPass> {

@@ -55,18 +55,20 @@ func.func @linear(%x: tensor<64x256xf32> {bufferization.writable = false},
 
 // -----
 
-// Not packed: a weight something else reads too (the add), one whose
-// matmul has too few rows to pack B (8, one register tile), one whose N
+// Not packed: a weight something else reads too (the add), one whose N
 // is not a multiple of 32, an input that is not a weight, and a weight
-// read as A. No list.
+// read as A. Packed: the weight of a matmul of 8 rows (one register tile),
+// which the tiling would not pack when called, but which is packed once
+// here: its panels are then read whole. The list has it alone.
 // CHECK-LABEL: func.func @unpacked
 // CHECK-SAME: tensor<256x64xf32> {maxgraph.weight = "also_added"}
-// CHECK-SAME: tensor<256x64xf32> {maxgraph.weight = "few_rows"}
+// CHECK-SAME: tensor<2x256x32xf32> {maxgraph.weight = "few_rows"}
 // CHECK-SAME: tensor<256x48xf32> {maxgraph.weight = "narrow"}
 // CHECK-SAME: %{{[^:]*}}: tensor<256x64xf32>,
 // CHECK-SAME: tensor<64x256xf32> {maxgraph.weight = "as_a"}
+// CHECK-COUNT-1: tensor.collapse_shape
 // CHECK-NOT: tensor.collapse_shape
-// CHECK-NOT: packed_weights
+// CHECK: llvm.mlir.global external constant @unpacked.packed_weights(dense<[1, 1, 3, 32, 0]> : tensor<5xi64>)
 func.func @unpacked(%x: tensor<64x256xf32>, %small: tensor<8x256xf32>,
                     %added: tensor<256x64xf32> {maxgraph.weight = "also_added"},
                     %few: tensor<256x64xf32> {maxgraph.weight = "few_rows"},

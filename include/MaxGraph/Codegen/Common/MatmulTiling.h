@@ -69,9 +69,14 @@ struct MatmulTileSizes {
   int64_t cacheLineBytes = 0;
 };
 
+/// Whether B of a matmul of loop ranges `shape` ([M, N, K]) fits panels of
+/// `sizes.nr` columns: N static, a multiple of `sizes.nr` and wider than it
+/// (narrower rows are one vector run already). A weight that does is packed
+/// when it is bound (maxgraph-pack-weights), whatever M.
+bool rhsFitsPanels(llvm::ArrayRef<int64_t> shape, const MatmulTileSizes &sizes);
+
 /// Whether tileMatmulToRegisterTiles packs B for a matmul of loop ranges
-/// `shape` ([M, N, K]): N static, a multiple of `sizes.nr` and wider than
-/// it (narrower rows are one vector run already), and A with more than
+/// `shape` when the call runs: rhsFitsPanels, and A with more than
 /// `sizes.mr` rows (else B is read once).
 bool packsRhs(llvm::ArrayRef<int64_t> shape, const MatmulTileSizes &sizes);
 

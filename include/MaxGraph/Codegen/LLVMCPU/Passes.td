@@ -83,8 +83,10 @@ def PackWeights : Pass<"maxgraph-pack-weights", "mlir::ModuleOp"> {
   let description = [{
     Runs on linalg on tensors, right before `maxgraph-tile-and-vectorize`,
     in `maxgraph-lower-to-cpu`. A weight argument (`maxgraph.weight`) of
-    static shape that is read only as B by matmuls whose B the tiling packs
-    (see `packsRhs`), either directly (B, [K, N]) or through a
+    static shape that is read only as B by matmuls whose B fits the
+    tiling's panels (see `rhsFitsPanels`; whatever M is: a matmul of a few
+    rows then streams whole panels instead of reading B's rows at their
+    stride), either directly (B, [K, N]) or through a
     `linalg.transpose` [1, 0] (W of `x @ W^T`, [N, K]: torch.nn.Linear's
     weight), or that is passed to such arguments of called bodies, becomes
     `tensor<N/Nr x K x Nr>`: the panels of Nr columns that packing makes,
