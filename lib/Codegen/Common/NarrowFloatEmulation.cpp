@@ -480,13 +480,14 @@ void retypeToBits(Operation *root) {
     }
   });
 }
-} // namespace
 
-void maxgraph::convertWideIntegersToNarrowFloats(Operation *root) {
+/// convertWideIntegersToNarrowFloats of the conversions to the floats
+/// `emulated` picks.
+void wideIntegersToFloats(Operation *root, function_ref<bool(Type)> emulated) {
   SmallVector<Operation *> conversions;
   root->walk([&](Operation *op) {
     if (isa<arith::SIToFPOp, arith::UIToFPOp>(op) &&
-        isNarrowFloat(op->getResultTypes()[0]) &&
+        emulated(op->getResultTypes()[0]) &&
         getElementTypeOrSelf(op->getOperandTypes()[0]).getIntOrFloatBitWidth() >
             24)
       conversions.push_back(op);
@@ -510,11 +511,14 @@ void maxgraph::convertWideIntegersToNarrowFloats(Operation *root) {
   }
 }
 
-LogicalResult maxgraph::expandTruncationsFromF64(Operation *root) {
+/// expandTruncationsFromF64 of the truncations to the floats `emulated`
+/// picks.
+LogicalResult truncationsFromF64(Operation *root,
+                                 function_ref<bool(Type)> emulated) {
   SmallVector<arith::TruncFOp> truncations;
   root->walk([&](arith::TruncFOp truncate) {
     if (getElementTypeOrSelf(truncate.getIn().getType()).isF64() &&
-        isNarrowFloat(truncate.getType()))
+        emulated(truncate.getType()))
       truncations.push_back(truncate);
   });
   for (arith::TruncFOp truncate : truncations) {
@@ -525,6 +529,16 @@ LogicalResult maxgraph::expandTruncationsFromF64(Operation *root) {
     truncate.erase();
   }
   return success();
+}
+
+} // namespace
+
+void maxgraph::convertWideIntegersToNarrowFloats(Operation *root) {
+  wideIntegersToFloats(root, isNarrowFloat);
+}
+
+LogicalResult maxgraph::expandTruncationsFromF64(Operation *root) {
+  return truncationsFromF64(root, isNarrowFloat);
 }
 
 LogicalResult maxgraph::emulateNarrowFloatsAsBits(Operation *root) {
@@ -564,8 +578,9 @@ LogicalResult maxgraph::expandFloat8Conversions(Operation *root) {
 }
 
 LogicalResult maxgraph::emulateFloat8(Operation *root) {
-  convertWideIntegersToNarrowFloats(root);
-  if (failed(expandTruncationsFromF64(root)))
+  // Only the 8-bit floats: NVVM converts to f16 and bf16 itself.
+  wideIntegersToFloats(root, isFloat8);
+  if (failed(truncationsFromF64(root, isFloat8)))
     return failure();
   computeInF32(root, isFloat8);
   constantsToBits(root, isFloat8);

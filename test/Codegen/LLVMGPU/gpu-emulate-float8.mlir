@@ -6,9 +6,9 @@
 // Values and signatures keep their types (loads and stores of f8E4M3FN
 // become i8 in the conversion to NVVM); the extension is integer code on
 // the bits, the product is an f32 multiply, rounded back by integer code.
-// The f16 add is left as it is.
+// The f16 add, and the conversion of an i32 to f16, are left as they are.
 // CHECK-LABEL: gpu.func @mixed
-// CHECK-SAME:    (%[[A:.*]]: memref<?xf8E4M3FN>, %[[H:.*]]: memref<?xf16>, %[[I:.*]]: index)
+// CHECK-SAME:    (%[[A:.*]]: memref<?xf8E4M3FN>, %[[H:.*]]: memref<?xf16>, %[[I:.*]]: index, %{{.*}}: i32)
 // CHECK:         %[[X:.*]] = memref.load %[[A]][%[[I]]] : memref<?xf8E4M3FN>
 // CHECK:         %[[BITS:.*]] = arith.bitcast %[[X]] : f8E4M3FN to i8
 // CHECK:         arith.extui %[[BITS]] : i8 to i32
@@ -20,14 +20,18 @@
 // CHECK:         %[[F:.*]] = memref.load %[[H]][%[[I]]] : memref<?xf16>
 // CHECK:         %[[S:.*]] = arith.addf %[[F]], %[[F]] : f16
 // CHECK:         memref.store %[[S]], %[[H]][%[[I]]] : memref<?xf16>
+// CHECK:         %[[N:.*]] = arith.sitofp %{{.*}} : i32 to f16
+// CHECK:         memref.store %[[N]], %[[H]][%[[I]]] : memref<?xf16>
 gpu.module @kernels {
-  gpu.func @mixed(%a: memref<?xf8E4M3FN>, %h: memref<?xf16>, %i: index) kernel {
+  gpu.func @mixed(%a: memref<?xf8E4M3FN>, %h: memref<?xf16>, %i: index, %w: i32) kernel {
     %x = memref.load %a[%i] : memref<?xf8E4M3FN>
     %p = arith.mulf %x, %x : f8E4M3FN
     memref.store %p, %a[%i] : memref<?xf8E4M3FN>
     %f = memref.load %h[%i] : memref<?xf16>
     %s = arith.addf %f, %f : f16
     memref.store %s, %h[%i] : memref<?xf16>
+    %n = arith.sitofp %w : i32 to f16
+    memref.store %n, %h[%i] : memref<?xf16>
     gpu.return
   }
 }
