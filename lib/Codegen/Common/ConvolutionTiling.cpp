@@ -202,14 +202,8 @@ static void tileToTaps(RewriterBase &rewriter, linalg::LinalgOp conv,
       return false;
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    OpFoldResult one = rewriter.getIndexAttr(1);
-    Value biasColumns = tensor::ExtractSliceOp::create(
-        rewriter, loc,
-        RankedTensorType::get({*width},
-                              getElementTypeOrSelf(bias.bias.getType())),
-        bias.bias, ArrayRef<OpFoldResult>{slice.getMixedOffsets().back()},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(*width)},
-        ArrayRef<OpFoldResult>{one});
+    Value biasColumns = biasColumnsAt(rewriter, loc, bias.bias,
+                                      slice.getMixedOffsets().back(), *width);
     auto start = linalg::BroadcastOp::create(
         rewriter, loc, biasColumns, init.get(), ArrayRef<int64_t>{0, 1, 2});
     rewriter.modifyOpInPlace(op, [&] { init.set(start->getResult(0)); });

@@ -295,15 +295,8 @@ static bool tileToRegisters(RewriterBase &rewriter, linalg::MatmulOp panel,
     rewriter.setInsertionPoint(tile);
     if (std::optional<SmallVector<OpFoldResult>> offsets =
             rhsOffsets(rewriter, tile, rhs)) {
-      OpFoldResult one = rewriter.getIndexAttr(1);
-      biasColumns = tensor::ExtractSliceOp::create(
-          rewriter, tile.getLoc(),
-          RankedTensorType::get(
-              {sizes.nr},
-              cast<RankedTensorType>(bias.getType()).getElementType()),
-          bias, ArrayRef<OpFoldResult>{(*offsets)[1]},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(sizes.nr)},
-          ArrayRef<OpFoldResult>{one});
+      biasColumns =
+          biasColumnsAt(rewriter, tile.getLoc(), bias, (*offsets)[1], sizes.nr);
     }
   }
   if (packed)

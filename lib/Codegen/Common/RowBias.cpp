@@ -83,3 +83,13 @@ void RowBias::dropAdd(RewriterBase &rewriter) const {
   rewriter.replaceAllUsesWith(addition.getResult(), element);
   rewriter.eraseOp(addition);
 }
+
+Value maxgraph::biasColumnsAt(OpBuilder &builder, Location loc, Value bias,
+                              OpFoldResult offset, int64_t width) {
+  return tensor::ExtractSliceOp::create(
+      builder, loc,
+      RankedTensorType::get({width}, getElementTypeOrSelf(bias.getType())),
+      bias, ArrayRef<OpFoldResult>{offset},
+      ArrayRef<OpFoldResult>{builder.getIndexAttr(width)},
+      ArrayRef<OpFoldResult>{builder.getIndexAttr(1)});
+}

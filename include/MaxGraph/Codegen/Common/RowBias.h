@@ -35,6 +35,12 @@ struct RowBias {
   void dropAdd(mlir::RewriterBase &rewriter) const;
 };
 
+/// The `width` columns of `bias` ([N]) from `offset`: those a register
+/// tile of the product starts from.
+mlir::Value biasColumnsAt(mlir::OpBuilder &builder, mlir::Location loc,
+                          mlir::Value bias, mlir::OpFoldResult offset,
+                          int64_t width);
+
 /// The bias that `producer`'s result ([..., N], on tensors) has added along
 /// its last dim by its only consumer: an elementwise linalg.generic (reached
 /// through a tensor.reshape of the rows, as a batch of tokens is) whose
