@@ -166,36 +166,24 @@ def _reader_class(strings: bool = True):
                     raise ValueError(f"the array of strings at offset "
                                      f"{orig_offs} claims {count} strings, "
                                      f"more than the file holds")
-                if not strings:
-                    # Only the lengths are read, to step over the strings.
-                    for _ in range(count):
-                        if offs + 8 > size:
-                            break
-                        offs += 8 + struct.unpack_from(length_format, data,
-                                                       offs)[0]
-                    else:
-                        if offs <= size:
-                            return (offs - orig_offs, parts, [],
-                                    [value_type.ARRAY, itype])
-                    raise ValueError(f"the file ends at byte {size}, "
-                                     f"inside the array of strings at "
-                                     f"offset {orig_offs}")
+                ends = ValueError(f"the file ends at byte {size}, inside the "
+                                  f"array of strings at offset {orig_offs}")
                 for _ in range(count):
                     if offs + 8 > size:
-                        raise ValueError(f"the file ends at byte {size}, "
-                                         f"inside the array of strings at "
-                                         f"offset {orig_offs}")
+                        raise ends
                     length, = struct.unpack_from(length_format, data, offs)
                     end = offs + 8 + length
                     if end > size:
-                        raise ValueError(f"the file ends at byte {size}, "
-                                         f"inside a string of the array at "
-                                         f"offset {orig_offs}")
-                    parts.append(data[offs:offs + 8].view(length_type))
-                    parts.append(data[offs + 8:end])
+                        raise ends
+                    if strings:  # Else only stepped over.
+                        parts.append(data[offs:offs + 8].view(length_type))
+                        parts.append(data[offs + 8:end])
                     offs = end
+                # Without its strings the field still says what it holds.
+                types = [value_type.ARRAY] + [itype] * (count > 0 or
+                                                        not strings)
                 return (offs - orig_offs, parts, list(range(3, len(parts), 2)),
-                        [value_type.ARRAY] + [itype] * (count > 0))
+                        types)
             scalar = self.gguf_scalar_to_np.get(itype)
             if scalar is None:  # Arrays of arrays: the package's recursion.
                 return super()._get_field_parts(orig_offs, raw_type)
